@@ -1,0 +1,41 @@
+# Barkeep's build. `make run` and `make test` do all the set-up a fresh Debian machine with Swift 6 needs.
+SHELL := /bin/bash
+SWIFT ?= swift
+# Where `make run` keeps the daemon's files (its embedded PostgreSQL among them).
+DATA_DIR ?= ./.barkeep
+# Extra arguments for barkeepd, e.g. `make run ARGS='--listen 127.0.0.1:7790 --log-level debug'`.
+ARGS ?=
+# Compiler warnings fail the build: the project keeps zero.
+STRICT := -Xswiftc -warnings-as-errors
+
+.PHONY: all deps build run test lint format clean
+
+all: build
+
+## deps: install missing system packages (PostgreSQL server, libpq headers, pkg-config)
+deps:
+	@scripts/install-deps.sh
+
+## build: compile barkeepd and barkeep (debug)
+build: deps
+	$(SWIFT) build $(STRICT)
+
+## run: build, then run barkeepd in the foreground on its embedded PostgreSQL in $(DATA_DIR)
+run: build
+	exec $$($(SWIFT) build --show-bin-path)/barkeepd --data-dir $(DATA_DIR) $(ARGS)
+
+## test: build and run every test, the PostgreSQL ones against a throwaway server the tests start
+test: deps
+	$(SWIFT) build --build-tests $(STRICT)
+	$(SWIFT) test --skip-build
+
+## lint: check formatting and style (swift format, strict)
+lint:
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Plugins
+
+## format: rewrite sources in the project's format
+format:
+	$(SWIFT) format format --in-place --recursive Package.swift Sources Tests Plugins
+
+clean:
+	rm -rf .build

@@ -1,0 +1,63 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Barkeep",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "barkeepd", targets: ["barkeepd"]),
+        .executable(name: "barkeep", targets: ["barkeep"]),
+    ],
+    targets: [
+        // MARK: - System libraries
+        .systemLibrary(
+            name: "CLibpq",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
+        .target(name: "CBarkeepSystem"),
+
+        // MARK: - Libraries
+        .target(name: "BarkeepCore"),
+        .target(name: "BarkeepProtocol", dependencies: ["BarkeepCore"]),
+        .target(
+            name: "BarkeepStore",
+            dependencies: ["BarkeepCore", "CLibpq"],
+            plugins: ["EmbedSchema"]
+        ),
+        .target(
+            name: "BarkeepServer",
+            dependencies: ["BarkeepCore", "BarkeepProtocol", "BarkeepStore", "CBarkeepSystem"]
+        ),
+
+        // MARK: - Executables
+        .executableTarget(
+            name: "barkeepd",
+            dependencies: ["BarkeepCore", "BarkeepProtocol", "BarkeepStore", "BarkeepServer"]
+        ),
+        .executableTarget(name: "barkeep", dependencies: ["BarkeepCore", "BarkeepProtocol"]),
+
+        // MARK: - Build tools
+        .executableTarget(name: "SchemaEmbedder"),
+        .plugin(name: "EmbedSchema", capability: .buildTool(), dependencies: ["SchemaEmbedder"]),
+
+        // MARK: - Tests
+        .target(
+            name: "BarkeepTestSupport",
+            dependencies: ["BarkeepStore"],
+            path: "Tests/BarkeepTestSupport"
+        ),
+        .testTarget(name: "BarkeepCoreTests", dependencies: ["BarkeepCore"]),
+        .testTarget(name: "BarkeepProtocolTests", dependencies: ["BarkeepProtocol"]),
+        .testTarget(name: "BarkeepStoreTests", dependencies: ["BarkeepStore", "BarkeepTestSupport"]),
+        .testTarget(
+            name: "BarkeepServerTests",
+            dependencies: ["BarkeepServer", "BarkeepStore", "BarkeepProtocol", "BarkeepTestSupport"]
+        ),
+        .testTarget(
+            name: "barkeepTests",
+            dependencies: ["barkeep", "BarkeepProtocol", "BarkeepStore", "BarkeepTestSupport"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,148 @@
+import Foundation
+import Synchronization
+
+/// Severity of a log line, in increasing order.
+public enum LogLevel: Int, Sendable, Comparable, CaseIterable, CustomStringConvertible {
+    /// Detail for whoever is debugging.
+    case debug
+    /// What an operator wants to see: start, stop, readiness.
+    case info
+    /// Something went wrong but the daemon carries on.
+    case warning
+    /// Something failed.
+    case error
+
+    /// Parses `debug`, `info`, `warning` (or `warn`) and `error`.
+    public init?(name: String) {
+        switch name.lowercased() {
+        case "debug": self = .debug
+        case "info": self = .info
+        case "warning", "warn": self = .warning
+        case "error": self = .error
+        default: return nil
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .debug: "debug"
+        case .info: "info"
+        case .warning: "warning"
+        case .error: "error"
+        }
+    }
+
+    public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// Writes logfmt lines (`time=… level=info msg=ready key=value`) to standard error, one `write` per line so lines
+/// from different threads never interleave.
+///
+/// Thread-safety: immutable apart from the sink, which is behind a `Mutex`; share it freely.
+public final class Logger: Sendable {
+    /// Lines below this level are dropped.
+    public let level: LogLevel
+    private let fields: [(String, String)]
+    private let sink: Mutex<@Sendable (String) -> Void>
+
+    /// A logger writing to standard error.
+    public convenience init(level: LogLevel) {
+        self.init(level: level, fields: []) { line in
+            FileHandle.standardError.write(Data(line.utf8))
+        }
+    }
+
+    /// A logger writing each finished line (with its newline) to `sink`.
+    public init(level: LogLevel, fields: [(String, String)] = [], sink: @escaping @Sendable (String) -> Void) {
+        self.level = level
+        self.fields = fields
+        self.sink = Mutex(sink)
+    }
+
+    private init(level: LogLevel, fields: [(String, String)], sharing other: Logger) {
+        self.level = level
+        self.fields = fields
+        let write = other.sink.withLock { $0 }
+        self.sink = Mutex(write)
+    }
+
+    /// A logger that adds `fields` to every line, e.g. the component name.
+    public func with(_ fields: KeyValuePairs<String, String>) -> Logger {
+        Logger(level: level, fields: self.fields + fields.map { ($0.key, $0.value) }, sharing: self)
+    }
+
+    /// Logs at debug level.
+    public func debug(_ message: String, _ fields: KeyValuePairs<String, String> = [:]) {
+        log(.debug, message, fields)
+    }
+
+    /// Logs at info level.
+    public func info(_ message: String, _ fields: KeyValuePairs<String, String> = [:]) {
+        log(.info, message, fields)
+    }
+
+    /// Logs at warning level.
+    public func warning(_ message: String, _ fields: KeyValuePairs<String, String> = [:]) {
+        log(.warning, message, fields)
+    }
+
+    /// Logs at error level.
+    public func error(_ message: String, _ fields: KeyValuePairs<String, String> = [:]) {
+        log(.error, message, fields)
+    }
+
+    /// Logs one line if `level` is at or above this logger's level.
+    public func log(_ level: LogLevel, _ message: String, _ fields: KeyValuePairs<String, String> = [:]) {
+        log(level, message, fieldList: fields.map { ($0.key, $0.value) })
+    }
+
+    /// Logs one line with fields built at run time, in order.
+    public func log(_ level: LogLevel, _ message: String, fieldList: [(String, String)]) {
+        guard level >= self.level else { return }
+        var line = "time=\(Self.timestamp()) level=\(level) msg=\(Logfmt.quote(message))"
+        for (key, value) in self.fields + fieldList {
+            line += " \(key)=\(Logfmt.quote(value))"
+        }
+        line += "\n"
+        sink.withLock { $0(line) }
+    }
+
+    private static func timestamp() -> String {
+        Date().formatted(
+            .iso8601.year().month().day().dateTimeSeparator(.standard).time(includingFractionalSeconds: true)
+                .timeZone(separator: .omitted)
+        )
+    }
+}
+
+/// logfmt value quoting.
+public enum Logfmt {
+    /// Returns `value` as is when it is a bare word, else double-quoted with `"`, `\` and control characters
+    /// escaped.
+    public static func quote(_ value: String) -> String {
+        let needsQuotes =
+            value.isEmpty
+            || value.unicodeScalars.contains { scalar in
+                scalar == " " || scalar == "=" || scalar == "\"" || scalar == "\\" || scalar.value < 0x20
+                    || scalar.value == 0x7F
+            }
+        guard needsQuotes else { return value }
+        var quoted = "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": quoted += "\\\""
+            case "\\": quoted += "\\\\"
+            case "\n": quoted += "\\n"
+            case "\r": quoted += "\\r"
+            case "\t": quoted += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    quoted += String(format: "\\u%04x", scalar.value)
+                } else {
+                    quoted.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return quoted + "\""
+    }
+}

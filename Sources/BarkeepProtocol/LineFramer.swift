@@ -1,0 +1,73 @@
+/// Splits a byte stream into request lines ending in LF or CRLF, refusing lines longer than a limit.
+///
+/// A value type owned by one connection. Bytes are appended as they arrive; `nextLine()` returns each complete
+/// line without its terminator. A line over the limit is reported as soon as the limit is passed (the server need
+/// not buffer it), and the rest of that line is discarded up to its LF, so the connection stays usable.
+public struct LineFramer: Sendable {
+    /// The default maximum line length: 64 KiB, terminator excluded.
+    public static let defaultMaximumLineLength = 64 * 1024
+
+    /// The maximum accepted line length in bytes, terminator excluded.
+    public let maximumLineLength: Int
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private var scanned = 0
+    private var isDiscarding = false
+
+    /// Creates a framer with the given line limit.
+    public init(maximumLineLength: Int = LineFramer.defaultMaximumLineLength) {
+        self.maximumLineLength = maximumLineLength
+    }
+
+    /// Bytes received but not yet returned as lines.
+    public var bufferedByteCount: Int { buffer.count - start }
+
+    /// Appends bytes read from the peer.
+    public mutating func append<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
+        if start > 0 && start >= buffer.count / 2 {
+            buffer.removeFirst(start)
+            scanned -= start
+            start = 0
+        }
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// Returns the next complete line, nil when none is complete yet, or throws for a line over the limit or not
+    /// valid UTF-8. After a throw, the framer carries on with the next line.
+    public mutating func nextLine() throws(ProtocolError) -> String? {
+        while true {
+            guard let newline = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) else {
+                scanned = buffer.count
+                if !isDiscarding && buffer.count - start > maximumLineLength + 1 {
+                    // Drop what is buffered and everything up to the line's end.
+                    isDiscarding = true
+                    start = buffer.count
+                    throw .lineTooLong(limit: maximumLineLength)
+                }
+                if isDiscarding { start = buffer.count }
+                return nil
+            }
+            let lineStart = start
+            start = newline + 1
+            scanned = start
+            if isDiscarding {
+                isDiscarding = false
+                continue
+            }
+            var end = newline
+            if end > lineStart && buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+            guard end - lineStart <= maximumLineLength else { throw .lineTooLong(limit: maximumLineLength) }
+            return try Self.decode(buffer[lineStart..<end])
+        }
+    }
+
+    private static func decode(_ bytes: ArraySlice<UInt8>) throws(ProtocolError) -> String {
+        guard let line = String(validating: bytes, as: UTF8.self) else {
+            throw .badLine("the line is not valid UTF-8")
+        }
+        if line.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\t" || $0.value == 0x7F }) {
+            throw .badLine("the line holds a control character")
+        }
+        return line
+    }
+}

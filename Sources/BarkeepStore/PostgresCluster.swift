@@ -1,0 +1,226 @@
+import BarkeepCore
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A private PostgreSQL cluster in a directory: created on first use, started and stopped by its owner, reachable
+/// only through a Unix socket.
+///
+/// The daemon's embedded database and the test suite's throwaway server are both one of these. When the process
+/// runs as root, every server program runs as the `postgres` user (PostgreSQL refuses root), and the directories
+/// it writes are handed to that user.
+///
+/// Thread-safety: none; create, start and stop it from one thread.
+public final class PostgresCluster {
+    /// How the cluster is laid out and tuned.
+    public struct Options: Sendable {
+        /// PGDATA: the cluster's own files.
+        public var dataDirectory: String
+        /// Where the server puts its socket; nil: the data directory itself, unless that path is too long for a
+        /// socket address, in which case a private directory under the system's temporary directory.
+        public var socketDirectory: String?
+        /// The port number, which names the socket file (`.s.PGSQL.PORT`); nothing listens on TCP.
+        public var port: Int = 5432
+        /// The superuser that initdb creates and Barkeep connects as.
+        public var superuser = "barkeep"
+        /// Throwaway clusters (tests) skip every fsync: fast, and lost on a crash.
+        public var isEphemeral = false
+
+        /// Options for a cluster in `dataDirectory`.
+        public init(dataDirectory: String, socketDirectory: String? = nil, isEphemeral: Bool = false) {
+            self.dataDirectory = dataDirectory
+            self.socketDirectory = socketDirectory
+            self.isEphemeral = isEphemeral
+        }
+    }
+
+    /// The server programs in use.
+    public let binaries: PostgresBinaries
+    /// The layout and tuning.
+    public let options: Options
+    /// The directory holding the server's socket.
+    public let socketDirectory: String
+    private let logger: Logger?
+    private let serverUser: String?
+
+    /// Prepares to manage the cluster; nothing is created or started yet.
+    public init(binaries: PostgresBinaries, options: Options, logger: Logger? = nil) throws {
+        self.binaries = binaries
+        self.options = options
+        self.logger = logger
+        self.serverUser = geteuid() == 0 ? "postgres" : nil
+        self.socketDirectory = options.socketDirectory ?? Self.defaultSocketDirectory(for: options)
+    }
+
+    /// How to connect to database `database` of this cluster.
+    public func configuration(database: String = "postgres") -> PostgresConfiguration {
+        PostgresConfiguration(
+            conninfo: "host=\(Self.quoteConninfo(socketDirectory)) port=\(options.port) "
+                + "user=\(Self.quoteConninfo(options.superuser))",
+            database: database
+        )
+    }
+
+    /// The server's log file.
+    public var logFile: String { options.dataDirectory + "/server.log" }
+
+    // MARK: - Life cycle
+
+    /// Runs initdb when the data directory holds no cluster yet. Returns whether it created one.
+    @discardableResult
+    public func initializeIfNeeded() throws -> Bool {
+        let fileManager = FileManager.default
+        if fileManager.fileExists(atPath: options.dataDirectory + "/PG_VERSION") { return false }
+        if let contents = try? fileManager.contentsOfDirectory(atPath: options.dataDirectory), !contents.isEmpty {
+            throw StoreError.cluster(
+                "\(options.dataDirectory) is not empty but holds no PostgreSQL cluster; move it away or choose "
+                    + "another data directory"
+            )
+        }
+        try makePrivateDirectory(options.dataDirectory)
+        logger?.info("creating embedded PostgreSQL cluster", ["dir": options.dataDirectory])
+        var arguments = [
+            "-D", options.dataDirectory, "-U", options.superuser, "--auth=trust", "--encoding=UTF8", "--no-locale",
+            "--no-instructions",
+        ]
+        if options.isEphemeral { arguments.append("--no-sync") }
+        let output = try CommandRunner.run(binaries.initdb, arguments, as: serverUser)
+        guard output.status == 0 else {
+            throw StoreError.cluster("initdb failed in \(options.dataDirectory): \(output.summary)")
+        }
+        // Settings that Barkeep owns live in their own file, rewritten at every start.
+        let config = options.dataDirectory + "/postgresql.conf"
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: config))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("\n# Written by Barkeep.\ninclude_if_exists = 'barkeep.conf'\n".utf8))
+        try handle.close()
+        return true
+    }
+
+    /// Starts the server and waits until it accepts connections.
+    ///
+    /// A server already running on this data directory can only be an orphan of an owner that died (the daemon
+    /// holds a lock on its data directory), so it is stopped and started afresh with the current settings. A
+    /// `postmaster.pid` left by a crash whose process is gone is removed.
+    public func start() throws {
+        try makePrivateDirectory(socketDirectory)
+        try writeSettings()
+        if isRunning() {
+            logger?.warning("stopping an orphaned PostgreSQL left by an earlier run", ["dir": options.dataDirectory])
+            try stop()
+        }
+        let pidFile = options.dataDirectory + "/postmaster.pid"
+        if FileManager.default.fileExists(atPath: pidFile) {
+            logger?.warning("removing stale postmaster.pid after a crash", ["dir": options.dataDirectory])
+            try? FileManager.default.removeItem(atPath: pidFile)
+        }
+        let output = try CommandRunner.run(
+            binaries.pgCtl,
+            ["start", "-D", options.dataDirectory, "-w", "-t", "60", "-s", "-l", logFile],
+            as: serverUser
+        )
+        guard output.status == 0 else {
+            let log = (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? ""
+            let tail = log.split(separator: "\n").suffix(3).joined(separator: "; ")
+            throw StoreError.cluster("PostgreSQL did not start: \(output.summary) \(tail)")
+        }
+        logger?.info("embedded PostgreSQL started", ["socket": socketDirectory])
+    }
+
+    /// Stops the server (fast shutdown: sessions are ended, nothing committed is lost) and waits for it to exit.
+    public func stop() throws {
+        guard isRunning() else { return }
+        let output = try CommandRunner.run(
+            binaries.pgCtl,
+            ["stop", "-D", options.dataDirectory, "-m", "fast", "-w", "-t", "60", "-s"],
+            as: serverUser
+        )
+        guard output.status == 0 else { throw StoreError.cluster("PostgreSQL did not stop: \(output.summary)") }
+        logger?.info("embedded PostgreSQL stopped", ["dir": options.dataDirectory])
+    }
+
+    /// Whether a live server runs on this data directory (`pg_ctl status`).
+    public func isRunning() -> Bool {
+        guard FileManager.default.fileExists(atPath: options.dataDirectory + "/postmaster.pid") else { return false }
+        let output = try? CommandRunner.run(binaries.pgCtl, ["status", "-D", options.dataDirectory], as: serverUser)
+        return output?.status == 0
+    }
+
+    /// Creates `name` unless it exists. Returns whether it created it.
+    @discardableResult
+    public func createDatabaseIfNeeded(_ name: String) throws -> Bool {
+        let connection = try PostgresConnection(configuration: configuration(database: "postgres"))
+        defer { connection.close() }
+        let exists = try connection.queryValue("SELECT 1 FROM pg_database WHERE datname = $1", [name], as: Int.self)
+        guard exists == nil else { return false }
+        // CREATE DATABASE takes no parameters; the name is quoted as an identifier.
+        try connection.query("CREATE DATABASE " + Self.quoteIdentifier(name))
+        return true
+    }
+
+    // MARK: - Files
+
+    private func writeSettings() throws {
+        var settings = [
+            "listen_addresses = ''",
+            "unix_socket_directories = \(Self.quoteSetting(socketDirectory))",
+            "unix_socket_permissions = 0700",
+            "port = \(options.port)",
+        ]
+        if options.isEphemeral {
+            settings += ["fsync = off", "synchronous_commit = off", "full_page_writes = off", "max_connections = 200"]
+        }
+        let path = options.dataDirectory + "/barkeep.conf"
+        try Data((settings.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: path))
+        try handToServerUser(path)
+    }
+
+    /// Creates a directory only its owner can enter, owned by the server's user.
+    private func makePrivateDirectory(_ path: String) throws {
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            throw StoreError.cluster("cannot create \(path): \(error.localizedDescription)")
+        }
+        chmod(path, 0o700)
+        try handToServerUser(path)
+    }
+
+    private func handToServerUser(_ path: String) throws {
+        guard let serverUser else { return }
+        guard let entry = getpwnam(serverUser) else {
+            throw StoreError.cluster(
+                "running as root, but there is no '\(serverUser)' user to run PostgreSQL as: install PostgreSQL "
+                    + "(apt-get install -y postgresql) or run barkeepd as an ordinary user"
+            )
+        }
+        guard chown(path, entry.pointee.pw_uid, entry.pointee.pw_gid) == 0 else {
+            throw StoreError.cluster("cannot hand \(path) to \(serverUser): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    private static func defaultSocketDirectory(for options: Options) -> String {
+        let socketName = "/.s.PGSQL.\(options.port)"
+        let inData = URL(fileURLWithPath: options.dataDirectory).standardizedFileURL.path
+        if (inData + socketName).utf8.count <= 100 { return inData }
+        // Too long for a socket address: a private directory named after the data directory instead.
+        let digest = SHA256.hexDigest(of: inData.utf8).prefix(16)
+        return FileManager.default.temporaryDirectory.path + "/barkeep-pg-\(digest)"
+    }
+
+    // MARK: - Quoting
+
+    static func quoteIdentifier(_ name: String) -> String {
+        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    private static func quoteSetting(_ value: String) -> String {
+        "'" + value.replacingOccurrences(of: "'", with: "''") + "'"
+    }
+
+    private static func quoteConninfo(_ value: String) -> String {
+        "'" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
+    }
+}

@@ -1,0 +1,44 @@
+/// Where and how to connect to PostgreSQL.
+public struct PostgresConfiguration: Sendable, Equatable {
+    /// A libpq connection URL (`postgresql://user@host/db`) or key/value conninfo (`host=/tmp dbname=barkeep`).
+    public var conninfo: String
+    /// When set, overrides the database named in `conninfo`.
+    public var database: String?
+    /// Reported in `pg_stat_activity` unless `conninfo` names one.
+    public var applicationName: String
+    /// Seconds to wait for a connection before giving up.
+    public var connectTimeoutSeconds: Int
+
+    /// Creates a configuration.
+    public init(
+        conninfo: String,
+        database: String? = nil,
+        applicationName: String = "barkeepd",
+        connectTimeoutSeconds: Int = 10
+    ) {
+        self.conninfo = conninfo
+        self.database = database
+        self.applicationName = applicationName
+        self.connectTimeoutSeconds = connectTimeoutSeconds
+    }
+
+    /// The same server, another database.
+    public func with(database: String) -> PostgresConfiguration {
+        var copy = self
+        copy.database = database
+        return copy
+    }
+
+    /// libpq keyword/value pairs: the first `dbname` is expanded as a full connection string, and every later
+    /// keyword overrides what it said.
+    var keywordValues: [(String, String)] {
+        var pairs: [(String, String)] = [
+            ("dbname", conninfo),
+            ("fallback_application_name", applicationName),
+            ("client_encoding", "UTF8"),
+            ("connect_timeout", String(connectTimeoutSeconds)),
+        ]
+        if let database { pairs.append(("dbname", database)) }
+        return pairs
+    }
+}

@@ -1,0 +1,352 @@
+import CLibpq
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One blocking connection to PostgreSQL through libpq.
+///
+/// Thread-safety: none. A connection belongs to one thread at a time — in the daemon, the pool worker thread that
+/// owns it — and every call blocks that thread, so never use one from Swift's cooperative thread pool.
+///
+/// Every statement is parameterized (`PQexecParams`); the only unparameterized path is `executeScript`, which
+/// runs the migrations compiled into the binary. A connection found broken before a statement is sent is
+/// re-established first; one that breaks while a statement is in flight throws `StoreError.connectionLost` and
+/// reconnects on its next use, since whether the statement took effect cannot be known.
+public final class PostgresConnection {
+    /// The configuration this connection was opened with.
+    public let configuration: PostgresConfiguration
+    private var handle: OpaquePointer?
+
+    /// Opens a connection; throws `StoreError.connectionFailed` when the server cannot be reached.
+    public init(configuration: PostgresConfiguration) throws {
+        self.configuration = configuration
+        handle = try Self.open(configuration)
+        try prepareSession()
+    }
+
+    deinit {
+        if let handle { PQfinish(handle) }
+    }
+
+    /// Closes the connection. Later statements reopen it.
+    public func close() {
+        if let handle { PQfinish(handle) }
+        handle = nil
+    }
+
+    /// The server's process id for this session, as `pg_backend_pid()` reports it.
+    public var backendPID: Int32 {
+        guard let handle else { return 0 }
+        return PQbackendPID(handle)
+    }
+
+    /// Whether a transaction is open on this connection.
+    public var isInTransaction: Bool {
+        guard let handle else { return false }
+        let status = PQtransactionStatus(handle)
+        return status == PQTRANS_INTRANS || status == PQTRANS_INERROR || status == PQTRANS_ACTIVE
+    }
+
+    // MARK: - Statements
+
+    /// Runs one statement with bound parameters and returns its rows.
+    @discardableResult
+    public func query(_ sql: String, _ parameters: [(any PostgresEncodable)?] = []) throws -> PostgresRows {
+        let connection = try ensureConnected()
+        let texts = parameters.map { $0?.postgresText }
+        let result = withCStrings(texts) { values in
+            PQexecParams(connection, sql, Int32(texts.count), nil, values, nil, nil, 0)
+        }
+        return try consume(result)
+    }
+
+    /// Runs one statement and decodes the first column of its first row, or nil when it returned no row.
+    public func queryValue<T: PostgresDecodable>(
+        _ sql: String,
+        _ parameters: [(any PostgresEncodable)?] = [],
+        as type: T.Type = T.self
+    ) throws -> T? {
+        let rows = try query(sql, parameters)
+        guard let row = rows.first else { return nil }
+        return try row.decodeIfPresent(at: 0, as: type)
+    }
+
+    /// Runs a script of several statements without parameters. Only for SQL compiled into the binary
+    /// (migrations): never pass text that came from a user.
+    public func executeScript(_ sql: String) throws {
+        let connection = try ensureConnected()
+        let result = PQexec(connection, sql)
+        _ = try consume(result)
+    }
+
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    @discardableResult
+    public func transaction<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        try query("BEGIN")
+        do {
+            let value = try body(self)
+            try query("COMMIT")
+            return value
+        } catch {
+            rollbackIfPossible()
+            throw error
+        }
+    }
+
+    // MARK: - COPY
+
+    /// Streams rows into `COPY … FROM STDIN` (text format) and returns how many the server stored.
+    ///
+    /// `sql` must be a `COPY table (columns) FROM STDIN` statement; each row holds one value per column, nil for
+    /// NULL.
+    @discardableResult
+    public func copyIn<Rows: Sequence<[String?]>>(_ sql: String, rows: Rows) throws -> Int {
+        try copyIn(sql) { writer in
+            for row in rows { try writer.write(row) }
+        }
+    }
+
+    /// Runs `COPY … FROM STDIN` and lets `produce` write its rows; returns how many the server stored.
+    ///
+    /// Rows are sent in batches of about 64 KiB as they are written. When `produce` throws, the COPY is aborted,
+    /// nothing of it is stored, and the error is rethrown.
+    @discardableResult
+    public func copyIn(_ sql: String, _ produce: (inout CopyWriter) throws -> Void) throws -> Int {
+        let connection = try ensureConnected()
+        let start = PQexec(connection, sql)
+        guard PQresultStatus(start) == PGRES_COPY_IN else {
+            _ = try consume(start)
+            throw StoreError.server(ServerError(sqlState: "42601", message: "statement is not COPY FROM STDIN"))
+        }
+        PQclear(start)
+        var writer = CopyWriter(connection: connection)
+        do {
+            try produce(&writer)
+            try writer.flush()
+        } catch {
+            PQputCopyEnd(connection, "aborted by the client")
+            drainResults(connection)
+            throw error
+        }
+        guard PQputCopyEnd(connection, nil) == 1 else { throw lostOrFailed(connection) }
+        let rowsResult = try consume(PQgetResult(connection))
+        drainResults(connection)
+        return rowsResult.affectedRows ?? 0
+    }
+
+    // MARK: - Connection health
+
+    /// Opens the connection if it is closed, and re-establishes it if the server dropped it while idle (a
+    /// restarted server or a terminated backend). Nothing was in flight, so nothing is lost by reconnecting.
+    private func ensureConnected() throws -> OpaquePointer {
+        guard let connection = handle else {
+            let reopened = try Self.open(configuration)
+            handle = reopened
+            try prepareSession()
+            return reopened
+        }
+        if PQstatus(connection) == CONNECTION_OK, !isInTransaction { readPendingInput(connection) }
+        if PQstatus(connection) != CONNECTION_OK {
+            guard !isInTransaction else {
+                throw StoreError.connectionLost("the connection broke inside a transaction")
+            }
+            PQfinish(connection)
+            handle = nil
+            let reopened = try Self.open(configuration)
+            handle = reopened
+            try prepareSession()
+            return reopened
+        }
+        return connection
+    }
+
+    /// An idle connection's socket is readable only when the server said something unasked: a notification, or
+    /// the error and end of stream of a terminated session. Reading it all is how libpq notices the latter.
+    private func readPendingInput(_ connection: OpaquePointer) {
+        var descriptor = pollfd(fd: PQsocket(connection), events: Int16(POLLIN), revents: 0)
+        // Bounded: at most the goodbye message, then the end of stream.
+        for _ in 0..<4 {
+            guard poll(&descriptor, 1, 0) > 0 else { return }
+            guard PQconsumeInput(connection) == 1 else { return }
+        }
+    }
+
+    private func prepareSession() throws {
+        guard let handle else { return }
+        // Notices (e.g. "already exists, skipping") are not errors; libpq would print them on stderr.
+        PQsetNoticeProcessor(handle, { _, _ in }, nil)
+        // Dates are exchanged as ISO 8601 in UTC, whatever the server's defaults.
+        let result = PQexec(handle, "SET TimeZone = 'UTC'; SET DateStyle = 'ISO'")
+        _ = try consume(result)
+    }
+
+    private static func open(_ configuration: PostgresConfiguration) throws -> OpaquePointer {
+        let pairs = configuration.keywordValues
+        let connection = withCStrings(pairs.map(\.0)) { keywords in
+            withCStrings(pairs.map(\.1)) { values in
+                keywords.withUnsafeBufferPointer { keywordBuffer in
+                    values.withUnsafeBufferPointer { valueBuffer in
+                        // The C API takes `const char *const *`; the arrays end with a NULL entry.
+                        PQconnectdbParams(keywordBuffer.baseAddress, valueBuffer.baseAddress, 1)
+                    }
+                }
+            }
+        }
+        guard let connection else { throw StoreError.connectionFailed("out of memory") }
+        guard PQstatus(connection) == CONNECTION_OK else {
+            let message = Self.errorMessage(connection)
+            PQfinish(connection)
+            throw StoreError.connectionFailed(message)
+        }
+        return connection
+    }
+
+    private func rollbackIfPossible() {
+        guard let handle, PQstatus(handle) == CONNECTION_OK, isInTransaction else { return }
+        PQclear(PQexec(handle, "ROLLBACK"))
+    }
+
+    // MARK: - Results
+
+    /// Copies a result out of libpq, frees it, and turns failures into `StoreError`.
+    private func consume(_ result: OpaquePointer?) throws -> PostgresRows {
+        guard let connection = handle else { throw StoreError.connectionLost("connection closed") }
+        guard let result else { throw lostOrFailed(connection) }
+        defer { PQclear(result) }
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_EMPTY_QUERY:
+            return PostgresRows(columns: [], values: [], affectedRows: Self.affectedRows(result))
+        case PGRES_TUPLES_OK:
+            return Self.copyRows(result)
+        default:
+            if PQstatus(connection) != CONNECTION_OK {
+                throw StoreError.connectionLost(Self.errorMessage(connection))
+            }
+            throw StoreError.server(Self.serverError(result))
+        }
+    }
+
+    private func lostOrFailed(_ connection: OpaquePointer) -> StoreError {
+        Self.lostOrFailed(connection)
+    }
+
+    fileprivate static func lostOrFailed(_ connection: OpaquePointer) -> StoreError {
+        let message = errorMessage(connection)
+        if PQstatus(connection) != CONNECTION_OK { return .connectionLost(message) }
+        return .server(ServerError(sqlState: "XX000", message: message))
+    }
+
+    private func drainResults(_ connection: OpaquePointer) {
+        while let result = PQgetResult(connection) { PQclear(result) }
+    }
+
+    private static func copyRows(_ result: OpaquePointer) -> PostgresRows {
+        let columnCount = Int(PQnfields(result))
+        let rowCount = Int(PQntuples(result))
+        let columns = (0..<columnCount).map { String(cString: PQfname(result, Int32($0))) }
+        var values: [[String?]] = []
+        values.reserveCapacity(rowCount)
+        for row in 0..<Int32(rowCount) {
+            var rowValues: [String?] = []
+            rowValues.reserveCapacity(columnCount)
+            for column in 0..<Int32(columnCount) {
+                if PQgetisnull(result, row, column) == 1 {
+                    rowValues.append(nil)
+                } else {
+                    rowValues.append(String(cString: PQgetvalue(result, row, column)))
+                }
+            }
+            values.append(rowValues)
+        }
+        return PostgresRows(columns: columns, values: values, affectedRows: affectedRows(result))
+    }
+
+    private static func affectedRows(_ result: OpaquePointer) -> Int? {
+        guard let tuples = PQcmdTuples(result) else { return nil }
+        return Int(String(cString: tuples))
+    }
+
+    private static func serverError(_ result: OpaquePointer) -> ServerError {
+        func field(_ code: Character) -> String? {
+            guard let ascii = code.asciiValue, let value = PQresultErrorField(result, Int32(ascii)) else {
+                return nil
+            }
+            return String(cString: value)
+        }
+        return ServerError(
+            sqlState: field("C") ?? "XX000",
+            message: field("M") ?? "unknown error",
+            detail: field("D"),
+            constraint: field("n")
+        )
+    }
+
+    private static func errorMessage(_ connection: OpaquePointer) -> String {
+        guard let message = PQerrorMessage(connection) else { return "unknown error" }
+        return String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
+            .replacingOccurrences(of: "\n", with: "; ")
+    }
+}
+
+/// Calls `body` with a NULL-terminated array of C strings that live for the duration of the call.
+private func withCStrings<R>(_ strings: [String?], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
+    let copies = strings.map { $0.flatMap { strdup($0) } }
+    defer { copies.forEach { free($0) } }
+    return body(copies.map { $0.map { UnsafePointer($0) } } + [nil])
+}
+
+/// Writes rows of a `COPY … FROM STDIN` in progress; handed to the closure of `PostgresConnection.copyIn`.
+public struct CopyWriter: ~Copyable {
+    private let connection: OpaquePointer
+    private var buffer: [UInt8] = []
+    /// Rows written so far.
+    public private(set) var rowCount = 0
+
+    fileprivate init(connection: OpaquePointer) {
+        self.connection = connection
+        buffer.reserveCapacity(1 << 16)
+    }
+
+    /// Appends one row (one value per column, nil for NULL), sending a batch when about 64 KiB are buffered.
+    public mutating func write(_ row: [String?]) throws {
+        CopyEncoder.append(row, to: &buffer)
+        rowCount += 1
+        if buffer.count >= 1 << 16 { try flush() }
+    }
+
+    fileprivate mutating func flush() throws {
+        guard !buffer.isEmpty else { return }
+        let sent = buffer.withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { chars in
+                PQputCopyData(connection, chars.baseAddress, Int32(chars.count))
+            }
+        }
+        guard sent == 1 else { throw PostgresConnection.lostOrFailed(connection) }
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
+
+/// Encodes rows in COPY's text format: tab-separated, `\N` for NULL, backslash escapes for the rest.
+enum CopyEncoder {
+    static func append(_ row: [String?], to buffer: inout [UInt8]) {
+        for (index, value) in row.enumerated() {
+            if index > 0 { buffer.append(UInt8(ascii: "\t")) }
+            guard let value else {
+                buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "N")])
+                continue
+            }
+            for byte in value.utf8 {
+                switch byte {
+                case UInt8(ascii: "\\"): buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+                case UInt8(ascii: "\t"): buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+                case UInt8(ascii: "\n"): buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+                case UInt8(ascii: "\r"): buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+                default: buffer.append(byte)
+                }
+            }
+        }
+        buffer.append(UInt8(ascii: "\n"))
+    }
+}

@@ -1,0 +1,69 @@
+import BarkeepCore
+import BarkeepProtocol
+import Foundation
+
+/// A CLI command that can run: built from its parsed arguments, then run with the shared context.
+protocol RunnableCommand: ParsableCommand {
+    /// Reads and validates the command's arguments.
+    init(_ parsed: ParsedCommand) throws(UsageError)
+    /// Does the work, printing to standard output; throws `CLIError` on failure.
+    func run(_ context: CLIContext) throws
+}
+
+/// What every command shares: where the daemon is, the token, output preferences.
+struct CLIContext {
+    var server: ServerAddress
+    var token: String?
+    var isJSON: Bool
+
+    /// The default server: the Unix socket of a daemon started in this directory, else the default TCP port.
+    static func defaultServer(fileExists: (String) -> Bool = FileManager.default.fileExists) -> ServerAddress {
+        let socket = "./.barkeep/barkeep.sock"
+        if fileExists(socket) {
+            return .unix(path: URL(fileURLWithPath: socket).standardizedFileURL.path)
+        }
+        return .tcp(host: "127.0.0.1", port: 7780)
+    }
+
+    init(_ parsed: ParsedCommand) throws(UsageError) {
+        if let text = parsed.value("server") {
+            do {
+                server = try ServerAddress(parsing: text)
+            } catch {
+                throw UsageError("--server: \(error)", commandPath: parsed.commandPath)
+            }
+        } else {
+            server = Self.defaultServer()
+        }
+        token = parsed.value("token")
+        isJSON = parsed.flag("json")
+    }
+
+    /// Opens a connection to the daemon.
+    func connect() throws(CLIError) -> Client { try Client(address: server) }
+}
+
+/// The root command: `barkeep`.
+struct BarkeepCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        name: "barkeep",
+        abstract: "Barkeep: track an app's iPhone Duo bars audit, screen by screen, until it is done.",
+        discussion: """
+            barkeep talks to barkeepd over its line protocol. Without --server it uses the Unix socket of a daemon
+            started in the current directory (./.barkeep/barkeep.sock), else 127.0.0.1:7780.
+            Exit codes: 0 success, 1 failure, 64 usage error.
+            """,
+        arguments: [
+            .option(
+                "server",
+                valueName: "ADDR",
+                environment: "BARKEEP_SERVER",
+                help: "The daemon: HOST:PORT or unix:PATH."
+            ),
+            .option("token", valueName: "TOKEN", environment: "BARKEEP_TOKEN", help: "API token for TCP connections."),
+            .flag("json", help: "Print JSON for scripts instead of text."),
+            .flag("version", help: "Print the version and exit."),
+        ],
+        subcommands: [PingCommand.self]
+    )
+}

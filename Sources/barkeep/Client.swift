@@ -1,0 +1,131 @@
+import BarkeepProtocol
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A blocking connection to barkeepd: one request line out, one reply line back.
+final class Client {
+    let address: ServerAddress
+    private let descriptor: Int32
+    private var framer = LineFramer(maximumLineLength: 16 << 20)
+
+    /// Connects, waiting at most `timeout` for the connection and for each reply.
+    init(address: ServerAddress, timeout: Duration = .seconds(30)) throws(CLIError) {
+        self.address = address
+        switch address {
+        case .unix(let path): descriptor = try Self.connectUnix(path, address: address)
+        case .tcp(let host, let port): descriptor = try Self.connectTCP(host, port, address: address)
+        }
+        var interval = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    deinit { close(descriptor) }
+
+    /// Sends `request` and returns the text after `OK`; an `ERR` reply throws `CLIError.server`.
+    func send(_ request: Request) throws(CLIError) -> String {
+        try write(request.line + "\n")
+        let line = try readLine()
+        let reply: Reply
+        do {
+            reply = try Reply(parsing: line)
+        } catch {
+            throw .badReply(error.description)
+        }
+        switch reply {
+        case .ok(let text): return text
+        case .error(let code, let message): throw .server(code, message)
+        }
+    }
+
+    private func write(_ text: String) throws(CLIError) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let sent = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if sent < 0 {
+                if errno == EINTR { continue }
+                throw .connectionLost(address, String(cString: strerror(errno)))
+            }
+            bytes = bytes.dropFirst(sent)
+        }
+    }
+
+    private func readLine() throws(CLIError) -> String {
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            do {
+                if let line = try framer.nextLine() { return line }
+            } catch {
+                throw .badReply(error.description)
+            }
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                let reason = errno == EAGAIN ? "no reply in time" : String(cString: strerror(errno))
+                throw .connectionLost(address, reason)
+            }
+            guard count > 0 else { throw .connectionLost(address, "the server closed the connection") }
+            framer.append(buffer[0..<count])
+        }
+    }
+
+    private static func connectUnix(_ path: String, address: ServerAddress) throws(CLIError) -> Int32 {
+        var socketAddress = sockaddr_un()
+        socketAddress.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: socketAddress.sun_path) else {
+            throw .cannotConnect(address, "the socket path is too long")
+        }
+        withUnsafeMutableBytes(of: &socketAddress.sun_path) { buffer in
+            buffer.copyBytes(from: bytes)
+            buffer[bytes.count] = 0
+        }
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw .cannotConnect(address, String(cString: strerror(errno))) }
+        let status = withUnsafePointer(to: &socketAddress) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard status == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(descriptor)
+            throw .cannotConnect(address, reason)
+        }
+        return descriptor
+    }
+
+    private static func connectTCP(_ host: String, _ port: UInt16, address: ServerAddress) throws(CLIError) -> Int32 {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_flags = AI_NUMERICSERV
+        var results: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(host, String(port), &hints, &results)
+        guard status == 0 else { throw .cannotConnect(address, String(cString: gai_strerror(status))) }
+        defer { freeaddrinfo(results) }
+        var reason = "no address"
+        var candidate = results
+        while let info = candidate {
+            let descriptor = socket(
+                info.pointee.ai_family,
+                Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue),
+                0
+            )
+            if descriptor >= 0 {
+                if connect(descriptor, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 {
+                    var one: Int32 = 1
+                    setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+                    return descriptor
+                }
+                reason = String(cString: strerror(errno))
+                close(descriptor)
+            }
+            candidate = info.pointee.ai_next
+        }
+        throw .cannotConnect(address, reason)
+    }
+}

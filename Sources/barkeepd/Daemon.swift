@@ -1,0 +1,202 @@
+import BarkeepCore
+import BarkeepProtocol
+import BarkeepServer
+import BarkeepStore
+import Dispatch
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The daemon's life: start every component in order, serve until SIGTERM or SIGINT, then stop them in reverse
+/// order. Whatever was started before a failure is stopped again, so a failed start leaves no process behind.
+final class Daemon {
+    private let options: DaemonOptions
+    private let logger: Logger
+    private let stopRequest = StopRequest()
+    private var signalSources: [any DispatchSourceSignal] = []
+
+    // Started components, stopped in reverse order.
+    private var lock: DataDirectoryLock?
+    private var cluster: PostgresCluster?
+    private var pool: PostgresPool?
+    private var server: Server?
+
+    init(options: DaemonOptions, logger: Logger) {
+        self.options = options
+        self.logger = logger
+    }
+
+    /// Runs until a stop signal; returns the process exit code.
+    func run() -> Int32 {
+        installSignalHandlers()
+        do {
+            try start()
+        } catch {
+            logger.error("start failed: \(error)")
+            stop()
+            return 1
+        }
+        let name = stopRequest.wait() == SIGINT ? "SIGINT" : "SIGTERM"
+        logger.info("stopping", ["signal": name])
+        stop()
+        logger.info("stopped")
+        return 0
+    }
+
+    // MARK: - Start
+
+    private func start() throws {
+        try makeDataDirectory()
+        lock = try DataDirectoryLock(directory: options.dataDirectory)
+        try checkStop()
+
+        let configuration = try databaseConfiguration()
+        try checkStop()
+
+        let version = try migrate(configuration)
+        try checkStop()
+
+        let pool = PostgresPool(configuration: configuration, size: options.poolSize)
+        self.pool = pool
+
+        let server = try Server(
+            configuration: ServerConfiguration(
+                addresses: [options.listen, .unix(path: options.socketPath)],
+                maximumLineLength: options.maximumLineLength,
+                ownerUID: geteuid()
+            ),
+            commands: .basic,
+            logger: logger
+        )
+        let bound = try server.start()
+        self.server = server
+        var fields: [(String, String)] = []
+        for address in bound {
+            switch address {
+            case .tcp: fields.append(("tcp", address.description))
+            case .unix(let path): fields.append(("socket", path))
+            }
+        }
+        fields.append(("database", cluster == nil ? "external" : "embedded"))
+        fields.append(("schema", String(version)))
+        fields.append(("version", BarkeepVersion.current))
+        logger.log(.info, "ready", fieldList: fields)
+    }
+
+    private func makeDataDirectory() throws {
+        // As root the directory must stay traversable: the embedded server runs as postgres and lives inside it.
+        let mode: Int = geteuid() == 0 ? 0o711 : 0o700
+        do {
+            try FileManager.default.createDirectory(
+                atPath: options.dataDirectory,
+                withIntermediateDirectories: true,
+                attributes: [.posixPermissions: mode]
+            )
+        } catch {
+            throw DaemonError.startup(
+                "cannot create data directory \(options.dataDirectory): \(error.localizedDescription)")
+        }
+    }
+
+    private func databaseConfiguration() throws -> PostgresConfiguration {
+        if let url = options.databaseURL {
+            return PostgresConfiguration(conninfo: url)
+        }
+        let binaries = try PostgresBinaries.locate(explicitDirectory: options.pgBin)
+        let cluster = try PostgresCluster(
+            binaries: binaries,
+            options: .init(dataDirectory: options.dataDirectory + "/pg"),
+            logger: logger.with(["component": "postgres"])
+        )
+        try cluster.initializeIfNeeded()
+        try cluster.start()
+        self.cluster = cluster
+        try cluster.createDatabaseIfNeeded("barkeep")
+        return cluster.configuration(database: "barkeep")
+    }
+
+    /// Applies pending migrations. An external server may still be starting (a fresh container, a failover), so
+    /// connecting is retried for a while before giving up.
+    private func migrate(_ configuration: PostgresConfiguration) throws -> Int {
+        let deadline = ContinuousClock.now + .seconds(30)
+        var delay = Duration.milliseconds(250)
+        while true {
+            do {
+                let connection = try PostgresConnection(configuration: configuration)
+                defer { connection.close() }
+                let migrator = Migrator()
+                try migrator.migrate(connection, logger: logger.with(["component": "migrator"]))
+                return migrator.latestVersion
+            } catch StoreError.connectionFailed(let message) where ContinuousClock.now < deadline {
+                logger.warning("database not reachable yet, retrying", ["error": message])
+                try checkStop()
+                Thread.sleep(forTimeInterval: Double(delay.components.attoseconds) / 1e18)
+                delay = min(delay * 2, .seconds(4))
+            }
+        }
+    }
+
+    // MARK: - Stop
+
+    private func stop() {
+        server?.shutdown(grace: .seconds(5))
+        server = nil
+        pool?.shutdown()
+        pool = nil
+        if let cluster {
+            do {
+                try cluster.stop()
+            } catch {
+                logger.error("cannot stop the embedded PostgreSQL", ["error": "\(error)"])
+            }
+            self.cluster = nil
+        }
+        lock = nil
+    }
+
+    // MARK: - Signals
+
+    private func installSignalHandlers() {
+        for number in [SIGTERM, SIGINT] {
+            // The default action would kill the process before it stops its PostgreSQL.
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [stopRequest] in stopRequest.request(signal: number) }
+            source.resume()
+            signalSources.append(source)
+        }
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    private func checkStop() throws {
+        if stopRequest.isRequested { throw DaemonError.startup("stopped by a signal while starting") }
+    }
+}
+
+/// The first stop signal received, shared between the signal handlers and the main thread.
+///
+/// Thread-safety: `signal` is behind a `Mutex`; the semaphore is thread-safe.
+private final class StopRequest: Sendable {
+    private let signal = Mutex<Int32?>(nil)
+    private let semaphore = DispatchSemaphore(value: 0)
+
+    var isRequested: Bool { signal.withLock { $0 } != nil }
+
+    /// Records a stop; only the first one wakes the waiter.
+    func request(signal number: Int32) {
+        let isFirst = signal.withLock { current in
+            defer { current = current ?? number }
+            return current == nil
+        }
+        if isFirst { semaphore.signal() }
+    }
+
+    /// Blocks until a stop is requested and returns its signal number.
+    func wait() -> Int32 {
+        semaphore.wait()
+        return signal.withLock { $0 } ?? SIGTERM
+    }
+}

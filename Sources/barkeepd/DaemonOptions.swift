@@ -1,0 +1,94 @@
+import BarkeepCore
+import BarkeepProtocol
+import Foundation
+
+/// barkeepd's command line, as a parsable command.
+struct DaemonCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        name: "barkeepd",
+        abstract: "Barkeep's daemon: keeps the iPhone Duo bars audit in PostgreSQL and serves the line protocol.",
+        discussion: """
+            Without --database-url, barkeepd creates (on first start) and runs a private PostgreSQL cluster in
+            DATA_DIR/pg, reachable only through a Unix socket, and stops it when it stops. SIGTERM or SIGINT stop the
+            daemon gracefully. Logs are logfmt lines on standard error; a line with msg=ready says it serves.
+            """,
+        arguments: [
+            .option("data-dir", valueName: "DIR", help: "Where the daemon keeps its files (default ./.barkeep)."),
+            .option(
+                "database-url",
+                valueName: "URL",
+                environment: "BARKEEP_DATABASE_URL",
+                help: "Use this PostgreSQL server (libpq URL or conninfo) instead of the embedded one."
+            ),
+            .option("listen", valueName: "HOST:PORT", help: "TCP address to serve (default 127.0.0.1:7780)."),
+            .option("socket", valueName: "PATH", help: "Unix socket to serve (default DATA_DIR/barkeep.sock)."),
+            .option("log-level", valueName: "LEVEL", help: "debug, info, warning or error (default info)."),
+            .option(
+                "pg-bin", valueName: "DIR", help: "Directory of initdb, pg_ctl and postgres for the embedded database."),
+            .option("pool-size", valueName: "N", help: "Database connections (default 4)."),
+            .option("max-line", valueName: "BYTES", help: "Longest request line accepted (default 65536)."),
+            .flag("version", help: "Print the version and exit."),
+        ]
+    )
+}
+
+/// The daemon's settings, validated.
+struct DaemonOptions {
+    var dataDirectory: String
+    var databaseURL: String?
+    var listen: ServerAddress
+    var socketPath: String
+    var logLevel: LogLevel
+    var pgBin: String?
+    var poolSize: Int
+    var maximumLineLength: Int
+
+    static let defaultListen = ServerAddress.tcp(host: "127.0.0.1", port: 7780)
+
+    init(_ parsed: ParsedCommand) throws(UsageError) {
+        func fail(_ message: String) -> UsageError { UsageError(message, commandPath: "barkeepd") }
+        let directory = parsed.value("data-dir") ?? "./.barkeep"
+        guard !directory.isEmpty else { throw fail("--data-dir must not be empty") }
+        dataDirectory = URL(fileURLWithPath: directory).standardizedFileURL.path
+        databaseURL = parsed.value("database-url")
+        if let text = parsed.value("listen") {
+            do {
+                listen = try ServerAddress(parsing: text)
+            } catch {
+                throw fail("--listen: \(error)")
+            }
+            if case .unix = listen { throw fail("--listen takes HOST:PORT; use --socket for a Unix socket") }
+        } else {
+            listen = Self.defaultListen
+        }
+        socketPath =
+            parsed.value("socket").map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+            ?? dataDirectory + "/barkeep.sock"
+        guard socketPath.utf8.count <= ServerAddress.maximumSocketPathLength else {
+            throw fail("the socket path \(socketPath) is too long (at most 107 bytes); choose one with --socket")
+        }
+        if let text = parsed.value("log-level") {
+            guard let level = LogLevel(name: text) else {
+                throw fail("--log-level must be debug, info, warning or error, not '\(text)'")
+            }
+            logLevel = level
+        } else {
+            logLevel = .info
+        }
+        pgBin = parsed.value("pg-bin")
+        poolSize = 4
+        if let text = parsed.value("pool-size") {
+            guard let size = Int(text), (1...256).contains(size) else {
+                throw fail("--pool-size must be a number from 1 to 256")
+            }
+            poolSize = size
+        }
+        maximumLineLength = 64 * 1024
+        if let text = parsed.value("max-line") {
+            guard let length = Int(text), (1024...(16 << 20)).contains(length) else {
+                throw fail("--max-line must be a number of bytes from 1024 to 16777216")
+            }
+            maximumLineLength = length
+        }
+    }
+}

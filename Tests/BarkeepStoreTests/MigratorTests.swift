@@ -1,0 +1,115 @@
+import BarkeepStore
+import BarkeepTestSupport
+import Foundation
+import Testing
+
+@Suite("Migrator")
+struct MigratorTests {
+    private let tables = [
+        "projects", "screens", "screen_paths", "findings", "scan_runs", "pose_results", "step_states", "events",
+        "tokens",
+    ]
+
+    @Test("migrates an empty database to the latest version, creating every entity")
+    func migratesEmptyDatabase() throws {
+        let connection = try TestDatabase.makeConnection()
+        let migrator = Migrator()
+        #expect(try migrator.currentVersion(connection) == 0)
+
+        let applied = try migrator.migrate(connection)
+
+        #expect(applied.map(\.version) == Migration.embedded.map(\.version))
+        #expect(try migrator.currentVersion(connection) == migrator.latestVersion)
+        for table in tables {
+            let exists = try connection.queryValue("SELECT to_regclass($1) IS NOT NULL", [table], as: Bool.self)
+            #expect(exists == true, "table \(table) missing")
+        }
+    }
+
+    @Test("applying twice is a no-op")
+    func secondRunIsNoop() throws {
+        let connection = try TestDatabase.makeConnection()
+        try Migrator().migrate(connection)
+        let before = try connection.query("SELECT version, applied_at FROM schema_migrations ORDER BY version")
+
+        let applied = try Migrator().migrate(connection)
+
+        let after = try connection.query("SELECT version, applied_at FROM schema_migrations ORDER BY version")
+        #expect(applied.isEmpty)
+        #expect(before.map(\.values) == after.map(\.values))
+    }
+
+    @Test("refuses a database whose schema is newer than the binary")
+    func refusesNewerSchema() throws {
+        let connection = try TestDatabase.makeConnection()
+        let migrator = Migrator()
+        try migrator.migrate(connection)
+        let newer = migrator.latestVersion + 1
+        try connection.query(
+            "INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, 'from_the_future', 'x')",
+            [newer]
+        )
+
+        #expect(throws: StoreError.schemaTooNew(database: newer, binary: migrator.latestVersion)) {
+            try migrator.migrate(connection)
+        }
+    }
+
+    @Test("refuses a migration whose text changed after it was applied")
+    func refusesChangedMigration() throws {
+        let connection = try TestDatabase.makeConnection()
+        let original = Migration(version: 1, name: "first", sql: "CREATE TABLE a (id int)")
+        try Migrator(migrations: [original]).migrate(connection)
+        let edited = Migration(version: 1, name: "first", sql: "CREATE TABLE a (id bigint)")
+
+        #expect(throws: StoreError.migrationChanged(version: 1, name: "first")) {
+            try Migrator(migrations: [edited]).migrate(connection)
+        }
+    }
+
+    @Test("a failing migration leaves nothing of itself and keeps the ones before it")
+    func failedMigrationRollsBack() throws {
+        let connection = try TestDatabase.makeConnection()
+        let migrations = [
+            Migration(version: 1, name: "good", sql: "CREATE TABLE good (id int)"),
+            Migration(version: 2, name: "bad", sql: "CREATE TABLE half (id int); SELECT * FROM no_such_table"),
+        ]
+
+        #expect {
+            try Migrator(migrations: migrations).migrate(connection)
+        } throws: { error in
+            guard case StoreError.migrationFailed(2, "bad", let reason) = error else { return false }
+            return reason.contains("42P01")
+        }
+        #expect(try Migrator(migrations: migrations).currentVersion(connection) == 1)
+        #expect(try connection.queryValue("SELECT to_regclass('half') IS NULL", as: Bool.self) == true)
+        #expect(try connection.queryValue("SELECT to_regclass('good') IS NOT NULL", as: Bool.self) == true)
+    }
+
+    @Test("two migrators starting together apply each migration once")
+    func concurrentMigratorsApplyOnce() async throws {
+        let configuration = try TestDatabase.makeDatabase()
+        // A slow first migration widens the window in which both would run it without the advisory lock.
+        let migrations = [
+            Migration(version: 1, name: "slow", sql: "SELECT pg_sleep(0.3); CREATE TABLE once (id int)"),
+            Migration(version: 2, name: "second", sql: "INSERT INTO once VALUES (1)"),
+        ]
+        let results = try await withThrowingTaskGroup(of: [Int].self) { group in
+            for _ in 0..<2 {
+                group.addTask {
+                    try await Task.detached {
+                        let connection = try PostgresConnection(configuration: configuration)
+                        defer { connection.close() }
+                        return try Migrator(migrations: migrations).migrate(connection).map(\.version)
+                    }.value
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+
+        #expect(results.flatMap { $0 }.sorted() == [1, 2])
+        let connection = try PostgresConnection(configuration: configuration)
+        #expect(try connection.queryValue("SELECT count(*) FROM once", as: Int.self) == 1)
+        #expect(try connection.queryValue("SELECT count(*) FROM schema_migrations", as: Int.self) == 2)
+    }
+}

@@ -1,0 +1,105 @@
+import BarkeepStore
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Fresh, empty PostgreSQL databases for tests.
+///
+/// The first call starts one throwaway cluster for the whole test process (initdb --no-sync, fsync off, its socket
+/// in a temporary directory; through `runuser -u postgres` when the tests run as root) and a watchdog that stops
+/// it and deletes its files once the test process has gone, however it ends. `BARKEEP_TEST_DATABASE_URL` points
+/// the tests at an existing server instead (the role needs CREATEDB).
+///
+/// Tests never skip when PostgreSQL is missing: `makeDatabase()` throws, and the error says what is missing.
+public enum TestDatabase {
+    private static let counter = Atomic<Int>(0)
+
+    /// Where the tests' server is: the conninfo of its maintenance database, or why there is none.
+    private static let server: Result<PostgresConfiguration, TestSupportError> = startServer()
+
+    /// Creates an empty database and returns how to connect to it.
+    public static func makeDatabase() throws -> PostgresConfiguration {
+        let admin = try server.get()
+        let number = counter.add(1, ordering: .relaxed).newValue
+        let name = "barkeep_test_\(getpid())_\(number)"
+        let connection = try PostgresConnection(configuration: admin)
+        defer { connection.close() }
+        try connection.query("CREATE DATABASE \"\(name)\"")
+        return admin.with(database: name)
+    }
+
+    /// A connection to a new empty database.
+    public static func makeConnection() throws -> PostgresConnection {
+        try PostgresConnection(configuration: makeDatabase())
+    }
+
+    private static func startServer() -> Result<PostgresConfiguration, TestSupportError> {
+        if let url = ProcessInfo.processInfo.environment["BARKEEP_TEST_DATABASE_URL"], !url.isEmpty {
+            return .success(PostgresConfiguration(conninfo: url, applicationName: "barkeep-tests"))
+        }
+        do {
+            let root = try TemporaryDirectory.make(prefix: "barkeep-tests")
+            // As root, the server runs as postgres and must be able to enter the directory.
+            chmod(root, 0o755)
+            let binaries = try PostgresBinaries.locate()
+            let cluster = try PostgresCluster(
+                binaries: binaries,
+                options: .init(dataDirectory: root + "/pg", isEphemeral: true)
+            )
+            try cluster.initializeIfNeeded()
+            try cluster.start()
+            startWatchdog(cluster: cluster, root: root)
+            var configuration = cluster.configuration(database: "postgres")
+            configuration.applicationName = "barkeep-tests"
+            return .success(configuration)
+        } catch {
+            return .failure(
+                TestSupportError(
+                    "cannot start the tests' PostgreSQL: \(error). Install PostgreSQL (make deps) or set "
+                        + "BARKEEP_TEST_DATABASE_URL to a server where this role may create databases."
+                )
+            )
+        }
+    }
+
+    /// A shell that waits for this process to end, then stops the cluster and removes its files.
+    private static func startWatchdog(cluster: PostgresCluster, root: String) {
+        let stop =
+            geteuid() == 0
+            ? "runuser -u postgres -- '\(cluster.binaries.pgCtl)' stop -D '\(cluster.options.dataDirectory)' -m immediate"
+            : "'\(cluster.binaries.pgCtl)' stop -D '\(cluster.options.dataDirectory)' -m immediate"
+        let script = """
+            while kill -0 \(getpid()) 2>/dev/null; do sleep 0.5; done
+            \(stop) >/dev/null 2>&1
+            rm -rf '\(root)'
+            """
+        _ = try? Subprocess.spawn("/bin/sh", ["-c", script], detached: true)
+    }
+}
+
+/// A failure of the test support itself (no PostgreSQL, a binary not built), with what to do about it.
+public struct TestSupportError: Error, CustomStringConvertible {
+    /// What went wrong and what to do.
+    public let description: String
+
+    /// Creates an error.
+    public init(_ description: String) { self.description = description }
+}
+
+/// Temporary directories for tests.
+public enum TemporaryDirectory {
+    /// Creates a new directory under the system's temporary directory and returns its path.
+    public static func make(prefix: String = "barkeep") throws -> String {
+        guard let template = strdup(FileManager.default.temporaryDirectory.path + "/\(prefix)-XXXXXX") else {
+            throw TestSupportError("out of memory")
+        }
+        defer { free(template) }
+        guard mkdtemp(template) != nil else {
+            throw TestSupportError("cannot create a temporary directory: \(String(cString: strerror(errno)))")
+        }
+        return String(cString: template)
+    }
+}

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Installs what Barkeep needs from the system and is missing: PostgreSQL's server programs (initdb, pg_ctl,
+# postgres), libpq's headers, and pkg-config. Does nothing when everything is there.
+set -euo pipefail
+
+missing=()
+have_server() {
+    local bindir
+    if command -v pg_config >/dev/null 2>&1; then
+        bindir=$(pg_config --bindir)
+        [ -x "$bindir/initdb" ] && [ -x "$bindir/pg_ctl" ] && return 0
+    fi
+    compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null && return 0
+    command -v initdb >/dev/null 2>&1 && command -v pg_ctl >/dev/null 2>&1
+}
+have_libpq_headers() {
+    command -v pg_config >/dev/null 2>&1 && [ -f "$(pg_config --includedir)/libpq-fe.h" ]
+}
+
+have_server || missing+=(postgresql)
+have_libpq_headers || missing+=(libpq-dev)
+command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
+
+if ! command -v swift >/dev/null 2>&1; then
+    echo "error: no Swift toolchain on PATH; Barkeep needs Swift 6 (swift --version)" >&2
+    exit 1
+fi
+
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "Installing missing system packages: ${missing[*]}"
+if ! command -v apt-get >/dev/null 2>&1; then
+    echo "error: no apt-get here; install these packages by hand: ${missing[*]}" >&2
+    exit 1
+fi
+sudo=()
+if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1; then sudo=(sudo); else
+        echo "error: need root (or sudo) to install: ${missing[*]}" >&2
+        exit 1
+    fi
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -q
+"${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
