@@ -186,6 +186,9 @@ public enum CommandLineParser {
         var index = 0
 
         func commandPath() -> String { path.map { $0.configuration.name }.joined(separator: " ") }
+        // `--help` anywhere before `--` wins over a mistake elsewhere on the line: someone asking for help gets it.
+        let asksForHelp = arguments.prefix { $0 != "--" }.contains { $0 == "--help" || $0 == "-h" }
+        func usageError(_ message: String) -> UsageError { UsageError(message, commandPath: commandPath()) }
 
         while index < arguments.count {
             let word = arguments[index]
@@ -207,11 +210,14 @@ public enum CommandLineParser {
                     if let short = definition.shortName { return name == "-\(short)" }
                     return false
                 }
-                guard let definition else { throw UsageError("unknown option '\(name)'", commandPath: commandPath()) }
+                guard let definition else {
+                    if asksForHelp { continue }
+                    throw usageError("unknown option '\(name)'")
+                }
                 switch definition.kind {
                 case .flag:
                     guard inlineValue == nil else {
-                        throw UsageError("\(name) takes no value", commandPath: commandPath())
+                        throw usageError("\(name) takes no value")
                     }
                     flags.insert(definition.key)
                 case .option(let valueName, let isRepeatable):
@@ -220,7 +226,8 @@ public enum CommandLineParser {
                         value = inlineValue
                     } else {
                         guard index < arguments.count else {
-                            throw UsageError("\(name) needs a value (\(valueName))", commandPath: commandPath())
+                            if asksForHelp { continue }
+                            throw usageError("\(name) needs a value (\(valueName))")
                         }
                         value = arguments[index]
                         index += 1
@@ -233,7 +240,7 @@ public enum CommandLineParser {
                 case .positional:
                     break
                 }
-            } else if positionals.isEmpty,
+            } else if !isOptionsEnded, positionals.isEmpty,
                 let subcommand = path.last?.configuration.subcommands.first(where: { $0.configuration.name == word })
             {
                 path.append(subcommand)

@@ -9,7 +9,9 @@ public struct SDKVersion: Sendable, Hashable, Comparable, CustomStringConvertibl
         guard (1...3).contains(pieces.count) else { return nil }
         var parts: [Int] = []
         for piece in pieces {
-            guard (1...3).contains(piece.count), piece.allSatisfy(\.isASCII), let value = Int(piece) else {
+            // Digits only: `Int` alone would also accept a sign ("-1", "+1").
+            guard (1...3).contains(piece.count), piece.allSatisfy({ ("0"..."9").contains($0) }), let value = Int(piece)
+            else {
                 return nil
             }
             parts.append(value)

@@ -8,7 +8,8 @@ public enum ServerAddress: Sendable, Hashable, CustomStringConvertible {
     /// The longest path a Unix socket address can hold on Linux (`sun_path` is 108 bytes with its NUL).
     public static let maximumSocketPathLength = 107
 
-    /// Parses `host:port`, `[ipv6]:port`, `:port` (all interfaces) or `unix:PATH`.
+    /// Parses `host:port`, `[ipv6]:port`, `:port` (all interfaces) or `unix:PATH`. A listener given port 0 takes a
+    /// free port chosen by the kernel.
     public init(parsing text: String) throws(ProtocolError) {
         if text.hasPrefix("unix:") {
             let path = String(text.dropFirst("unix:".count))
@@ -24,8 +25,9 @@ public enum ServerAddress: Sendable, Hashable, CustomStringConvertible {
         }
         var host = String(text[..<colon])
         let portText = text[text.index(after: colon)...]
-        guard let port = UInt16(portText), port > 0 else {
-            throw .badAddress(text, "the port must be a number from 1 to 65535")
+        // Port 0 asks the kernel for a free port when listening; connecting to it simply fails.
+        guard portText.allSatisfy({ ("0"..."9").contains($0) }), let port = UInt16(portText) else {
+            throw .badAddress(text, "the port must be a number from 0 to 65535")
         }
         if host.hasPrefix("[") && host.hasSuffix("]") {
             host = String(host.dropFirst().dropLast())

@@ -11,8 +11,6 @@ final class Connection {
     var outputStart = 0
     /// Close once `output` has been written.
     var isClosing = false
-    /// Whether the loop currently asks the kernel for writability.
-    var isWatchingWrites = false
     /// Whether reading is paused because the client does not read its replies.
     var isReadingPaused = false
 
@@ -26,10 +24,17 @@ final class Connection {
     var pendingOutputCount: Int { output.count - outputStart }
 
     func enqueue(_ reply: Reply) {
-        if outputStart > 0 && outputStart == output.count {
-            output.removeAll(keepingCapacity: true)
+        output.append(contentsOf: reply.encoded.utf8)
+    }
+
+    /// Drops the bytes already written, so the buffer holds only what is pending (and stays bounded with it).
+    func compactOutput() {
+        if outputStart == output.count {
+            output.removeAll(keepingCapacity: output.capacity <= 1 << 16)
+            outputStart = 0
+        } else if outputStart >= 1 << 16 && outputStart * 2 >= output.count {
+            output.removeFirst(outputStart)
             outputStart = 0
         }
-        output.append(contentsOf: reply.encoded.utf8)
     }
 }

@@ -25,6 +25,9 @@ public final class Server: Sendable {
         public var accepted = 0
         /// Requests answered since start.
         public var commandsServed = 0
+        /// The most reply bytes ever waiting for one client at once: bounded by the configuration's
+        /// `maximumPendingOutput` plus one reply.
+        public var peakPendingOutput = 0
     }
 
     private struct Shared {
@@ -152,8 +155,15 @@ public final class Server: Sendable {
             } else if event.token < firstConnectionToken {
                 accept(from: listeners[Int(event.token) - 1])
             } else if let connection = connections[event.token] {
-                if event.events & BARKEEP_EVENT_WRITE != 0 { flush(connection) }
-                if event.events & (BARKEEP_EVENT_READ | BARKEEP_EVENT_HANGUP | BARKEEP_EVENT_ERROR) != 0 {
+                if event.events & BARKEEP_EVENT_WRITE != 0 {
+                    let wasPaused = connection.isReadingPaused
+                    guard flush(connection) else { return }
+                    // The client took enough replies: answer the requests left buffered while it lagged.
+                    if wasPaused && !connection.isReadingPaused { process(connection) }
+                }
+                if event.events & (BARKEEP_EVENT_READ | BARKEEP_EVENT_HANGUP | BARKEEP_EVENT_ERROR) != 0,
+                    connections[event.token] != nil
+                {
                     read(connection)
                 }
             }
@@ -218,13 +228,37 @@ public final class Server: Sendable {
             process(connection)
         }
 
-        /// Answers every complete line, in order, until the output bound is reached.
+        /// Answers every buffered complete line, in order, writing replies as it goes and pausing whenever the
+        /// client's unread replies reach the bound.
         private func process(_ connection: Connection) {
+            while true {
+                let isAtBound = answerBufferedLines(connection)
+                guard flush(connection) else { return }
+                // Stop when the lines ran out, or when the client still has not taken its replies: its next
+                // writability event resumes here.
+                guard isAtBound, connection.pendingOutputCount < server.configuration.maximumPendingOutput else {
+                    return
+                }
+            }
+        }
+
+        /// Returns true when it stopped at the output bound with lines possibly left, false when none are left.
+        private func answerBufferedLines(_ connection: Connection) -> Bool {
             var served = 0
-            while !connection.isClosing && connection.pendingOutputCount < server.configuration.maximumPendingOutput {
+            defer {
+                if served > 0 {
+                    let pending = connection.pendingOutputCount
+                    server.shared.withLock { shared in
+                        shared.statistics.commandsServed += served
+                        shared.statistics.peakPendingOutput = max(shared.statistics.peakPendingOutput, pending)
+                    }
+                }
+            }
+            while !connection.isClosing {
+                if connection.pendingOutputCount >= server.configuration.maximumPendingOutput { return true }
                 let outcome: CommandOutcome
                 do {
-                    guard let line = try connection.framer.nextLine() else { break }
+                    guard let line = try connection.framer.nextLine() else { return false }
                     guard let request = Request(line: line) else { continue }
                     outcome = server.commands.dispatch(request, from: connection.peer)
                 } catch {
@@ -238,11 +272,12 @@ public final class Server: Sendable {
                     connection.isClosing = true
                 }
             }
-            if served > 0 { server.shared.withLock { $0.statistics.commandsServed += served } }
-            flush(connection)
+            return false
         }
 
-        private func flush(_ connection: Connection) {
+        /// Writes what the socket takes; returns false when the connection was closed.
+        @discardableResult
+        private func flush(_ connection: Connection) -> Bool {
             while connection.pendingOutputCount > 0 {
                 let written = connection.output.withUnsafeBytes { buffer in
                     barkeep_send(
@@ -255,20 +290,17 @@ public final class Server: Sendable {
                     if errno == EINTR { continue }
                     if errno == EAGAIN || errno == EWOULDBLOCK { break }
                     close(connection)
-                    return
+                    return false
                 }
                 connection.outputStart += written
             }
+            connection.compactOutput()
             if connection.pendingOutputCount == 0 && connection.isClosing {
                 close(connection)
-                return
+                return false
             }
             updateInterest(connection)
-            // Replies drained below the bound: answer what was left unread meanwhile.
-            if connection.isReadingPaused && connection.pendingOutputCount == 0 {
-                connection.isReadingPaused = false
-                process(connection)
-            }
+            return true
         }
 
         private func updateInterest(_ connection: Connection) {
@@ -278,7 +310,6 @@ public final class Server: Sendable {
             var interest: UInt32 = paused || connection.isClosing ? 0 : BARKEEP_EVENT_READ
             if wantsWrites { interest |= BARKEEP_EVENT_WRITE }
             _ = barkeep_poller_modify(server.poller, connection.descriptor, interest, connection.token)
-            connection.isWatchingWrites = wantsWrites
         }
 
         private func close(_ connection: Connection) {

@@ -75,9 +75,6 @@ public struct PostgresBinaries: Sendable, Equatable {
 }
 
 /// Runs a program to completion and captures what it printed.
-///
-/// Uses posix_spawn and waitpid rather than Foundation's Process, whose wait on Linux can hang when the program
-/// leaves a daemon behind (as `pg_ctl start` does).
 enum CommandRunner {
     struct Output {
         var status: Int32
@@ -97,8 +94,6 @@ enum CommandRunner {
     static func run(_ executable: String, _ arguments: [String], as user: String? = nil) throws -> Output {
         let argv =
             try user.map { [try runuserPath(), "-u", $0, "--", executable] + arguments } ?? [executable] + arguments
-        // Output goes to files, not pipes: a server started by pg_ctl inherits them and keeps them open long after
-        // pg_ctl exits, and a pipe would then never reach its end.
         let directory = FileManager.default.temporaryDirectory.path
         let outputPath = directory + "/barkeep-cmd-\(UUID().uuidString).out"
         let errorPath = directory + "/barkeep-cmd-\(UUID().uuidString).err"
@@ -107,42 +102,8 @@ enum CommandRunner {
             unlink(errorPath)
         }
 
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-
-        // The daemon ignores SIGTERM, SIGINT and SIGPIPE (it handles them itself); ignored signals survive exec,
-        // so give the child the default actions back and an empty signal mask.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for number in [SIGTERM, SIGINT, SIGPIPE, SIGHUP, SIGCHLD] { sigaddset(&defaults, number) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        var emptyMask = sigset_t()
-        sigemptyset(&emptyMask)
-        posix_spawnattr_setsigmask(&attributes, &emptyMask)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-
-        let cArguments = argv.map { strdup($0) } + [nil]
-        defer { cArguments.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, argv[0], &actions, &attributes, cArguments, environ)
-        guard spawned == 0 else {
-            throw StoreError.cluster("cannot run \(argv[0]): \(String(cString: strerror(spawned)))")
-        }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            guard errno == EINTR else {
-                throw StoreError.cluster("cannot wait for \(argv[0]): \(String(cString: strerror(errno)))")
-            }
-        }
-        // WIFEXITED / WEXITSTATUS, which Swift does not import: low 7 bits the signal, next byte the exit code.
-        let exitCode = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        let pid = try ProcessSpawner.spawn(argv, standardOutput: outputPath, standardError: errorPath)
+        let exitCode = try ProcessSpawner.wait(for: pid)
         return Output(
             status: exitCode,
             standardOutput: (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "",

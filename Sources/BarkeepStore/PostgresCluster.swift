@@ -80,6 +80,7 @@ public final class PostgresCluster {
             )
         }
         try makePrivateDirectory(options.dataDirectory)
+        try checkServerUserCanReach(options.dataDirectory)
         logger?.info("creating embedded PostgreSQL cluster", ["dir": options.dataDirectory])
         var arguments = [
             "-D", options.dataDirectory, "-U", options.superuser, "--auth=trust", "--encoding=UTF8", "--no-locale",
@@ -105,6 +106,7 @@ public final class PostgresCluster {
     /// holds a lock on its data directory), so it is stopped and started afresh with the current settings. A
     /// `postmaster.pid` left by a crash whose process is gone is removed.
     public func start() throws {
+        try checkServerUserCanReach(options.dataDirectory)
         try makePrivateDirectory(socketDirectory)
         try writeSettings()
         if isRunning() {
@@ -186,6 +188,29 @@ public final class PostgresCluster {
         }
         chmod(path, 0o700)
         try handToServerUser(path)
+    }
+
+    /// As root, the server runs as another user, who must be able to enter every directory above its data
+    /// directory; a home directory of mode 0700 is the usual obstacle. Says which directory, rather than letting
+    /// initdb fail with a bare "permission denied".
+    private func checkServerUserCanReach(_ path: String) throws {
+        guard let serverUser, let entry = getpwnam(serverUser) else { return }
+        let uid = entry.pointee.pw_uid
+        var directory = URL(fileURLWithPath: path).standardizedFileURL.deletingLastPathComponent()
+        var blocked: String?
+        while directory.path != "/" {
+            var info = stat()
+            if stat(directory.path, &info) == 0, info.st_uid != uid, info.st_mode & 0o001 == 0 {
+                blocked = directory.path
+            }
+            directory.deleteLastPathComponent()
+        }
+        if let blocked {
+            throw StoreError.cluster(
+                "PostgreSQL runs as \(serverUser), who cannot enter \(blocked) on the way to \(path): make it "
+                    + "searchable (chmod o+x \(blocked)) or choose a --data-dir outside it"
+            )
+        }
     }
 
     private func handToServerUser(_ path: String) throws {

@@ -121,7 +121,7 @@ final class Daemon {
     /// Applies pending migrations. An external server may still be starting (a fresh container, a failover), so
     /// connecting is retried for a while before giving up.
     private func migrate(_ configuration: PostgresConfiguration) throws -> Int {
-        let deadline = ContinuousClock.now + .seconds(30)
+        let deadline = ContinuousClock.now + options.databaseWait
         var delay = Duration.milliseconds(250)
         while true {
             do {

@@ -26,6 +26,11 @@ struct DaemonCommand: ParsableCommand {
             .option(
                 "pg-bin", valueName: "DIR", help: "Directory of initdb, pg_ctl and postgres for the embedded database."),
             .option("pool-size", valueName: "N", help: "Database connections (default 4)."),
+            .option(
+                "database-wait",
+                valueName: "SECONDS",
+                help: "How long to retry an unreachable database at start (default 30)."
+            ),
             .option("max-line", valueName: "BYTES", help: "Longest request line accepted (default 65536)."),
             .flag("version", help: "Print the version and exit."),
         ]
@@ -41,6 +46,7 @@ struct DaemonOptions {
     var logLevel: LogLevel
     var pgBin: String?
     var poolSize: Int
+    var databaseWait: Duration
     var maximumLineLength: Int
 
     static let defaultListen = ServerAddress.tcp(host: "127.0.0.1", port: 7780)
@@ -82,6 +88,13 @@ struct DaemonOptions {
                 throw fail("--pool-size must be a number from 1 to 256")
             }
             poolSize = size
+        }
+        databaseWait = .seconds(30)
+        if let text = parsed.value("database-wait") {
+            guard let seconds = Int(text), (0...3600).contains(seconds) else {
+                throw fail("--database-wait must be a number of seconds from 0 to 3600")
+            }
+            databaseWait = .seconds(seconds)
         }
         maximumLineLength = 64 * 1024
         if let text = parsed.value("max-line") {

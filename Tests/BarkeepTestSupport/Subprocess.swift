@@ -1,3 +1,4 @@
+import BarkeepStore
 import Foundation
 
 #if canImport(Glibc)
@@ -6,8 +7,8 @@ import Foundation
 
 /// A child process for end-to-end tests, with its output captured in files that tests can read while it runs.
 ///
-/// Built on posix_spawn and waitpid: Foundation's Process can hang on Linux when a child leaves a daemon behind
-/// (barkeepd starts PostgreSQL).
+/// Built on the store's `ProcessSpawner`: Foundation's Process can hang on Linux when a child leaves a daemon
+/// behind (barkeepd starts PostgreSQL).
 public final class Subprocess: @unchecked Sendable {
     // @unchecked: `status` is written only under `lock`; the rest is immutable.
     /// The child's process id.
@@ -36,44 +37,17 @@ public final class Subprocess: @unchecked Sendable {
         let base = try TemporaryDirectory.make(prefix: "barkeep-proc")
         let outputPath = base + "/stdout"
         let errorPath = base + "/stderr"
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigfillset(&defaults)
-        sigdelset(&defaults, SIGKILL)
-        sigdelset(&defaults, SIGSTOP)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        var mask = sigset_t()
-        sigemptyset(&mask)
-        posix_spawnattr_setsigmask(&attributes, &mask)
-        var flags = Int32(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK)
-        // POSIX_SPAWN_SETSID (glibc 2.26+), which Swift does not import.
-        if detached { flags |= 0x80 }
-        posix_spawnattr_setflags(&attributes, Int16(flags))
-
-        let environmentList = (environment ?? ProcessInfo.processInfo.environment).map { "\($0.key)=\($0.value)" }
         // posix_spawn has no portable chdir action: a shell changes directory, then becomes the program.
         let command =
             directory.map { ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", $0, executable] + arguments }
             ?? [executable] + arguments
-        let argv = command.map { strdup($0) } + [nil]
-        let envp = environmentList.map { strdup($0) } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, command[0], &actions, &attributes, argv, envp)
-        guard result == 0 else {
-            throw TestSupportError("cannot run \(executable): \(String(cString: strerror(result)))")
-        }
+        let pid = try ProcessSpawner.spawn(
+            command,
+            environment: environment,
+            standardOutput: outputPath,
+            standardError: errorPath,
+            newSession: detached
+        )
         return Subprocess(pid: pid, outputPath: outputPath, errorPath: errorPath)
     }
 
@@ -106,14 +80,7 @@ public final class Subprocess: @unchecked Sendable {
     public func wait(timeout: Duration) -> Int32? {
         let deadline = ContinuousClock.now + timeout
         while true {
-            if let status = lock.withLock({ status }) { return status }
-            var raw: Int32 = 0
-            let result = waitpid(pid, &raw, WNOHANG)
-            if result == pid {
-                let code = raw & 0x7f == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
-                lock.withLock { status = code }
-                return code
-            }
+            if let status = reap() { return status }
             if ContinuousClock.now >= deadline { return nil }
             usleep(20_000)
         }
@@ -124,16 +91,21 @@ public final class Subprocess: @unchecked Sendable {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if errorOutput.contains(text) { return true }
-            if lock.withLock({ status }) != nil { return errorOutput.contains(text) }
-            var raw: Int32 = 0
-            if waitpid(pid, &raw, WNOHANG) == pid {
-                let code = raw & 0x7f == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
-                lock.withLock { status = code }
-                return errorOutput.contains(text)
-            }
+            if reap() != nil { return errorOutput.contains(text) }
             usleep(20_000)
         }
         return false
+    }
+
+    /// The exit code if the child has exited, collecting it the first time; nil while it runs.
+    private func reap() -> Int32? {
+        lock.withLock {
+            if let status { return status }
+            var raw: Int32 = 0
+            guard waitpid(pid, &raw, WNOHANG) == pid else { return nil }
+            status = ProcessSpawner.exitCode(fromWaitStatus: raw)
+            return status
+        }
     }
 }
 

@@ -1,0 +1,142 @@
+import BarkeepStore
+import BarkeepTestSupport
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// End-to-end: the built `barkeepd` and `barkeep` binaries, run as a user would run them.
+@Suite("barkeepd end to end")
+struct DaemonTests {
+    private let barkeepd = BuildProducts.path("barkeepd")
+    private let barkeep = BuildProducts.path("barkeep")
+
+    /// Starts barkeepd and waits for its `msg=ready` line; returns the process and its TCP port.
+    private func startDaemon(_ arguments: [String]) throws -> (Subprocess, UInt16) {
+        let daemon = try Subprocess.spawn(barkeepd, arguments + ["--listen", "127.0.0.1:0"])
+        guard daemon.waitForError(containing: "msg=ready", timeout: .seconds(120)) else {
+            daemon.signal(SIGKILL)
+            throw TestSupportError(
+                "barkeepd did not become ready (exit \(daemon.wait(timeout: .zero).map(String.init) ?? "none")):\n"
+                    + daemon.errorOutput
+            )
+        }
+        let ready = try #require(daemon.errorOutput.split(separator: "\n").first { $0.contains("msg=ready") })
+        let field = try #require(ready.split(separator: " ").first { $0.hasPrefix("tcp=") })
+        let port = try #require(UInt16(field.split(separator: ":").last ?? ""))
+        return (daemon, port)
+    }
+
+    private func ping(_ arguments: [String], in directory: String? = nil) throws -> (Int32, String, String) {
+        let result = try Subprocess.run(barkeep, arguments + ["ping"], directory: directory)
+        return (result.status, result.output, result.error)
+    }
+
+    /// Process ids of postmasters serving `dataDirectory`, read from /proc.
+    private func postmasters(of dataDirectory: String) -> [Int32] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap(Int32.init).filter { pid in
+            guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
+            let words = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            guard let dash = words.firstIndex(of: "-D"), dash + 1 < words.count else { return false }
+            return words[0].hasSuffix("postgres") && words[dash + 1] == dataDirectory
+        }
+    }
+
+    @Test("embedded database: ping over both listeners, stop, reuse, recover from kill -9")
+    func embeddedLifecycle() throws {
+        let root = try TemporaryDirectory.make(prefix: "barkeep-e2e")
+        // As root the embedded server runs as postgres, which must be able to enter the directory.
+        chmod(root, 0o755)
+        let dataDirectory = root + "/.barkeep"
+        let pgData = dataDirectory + "/pg"
+
+        // First start: creates the cluster and the schema.
+        var (daemon, port) = try startDaemon(["--data-dir", dataDirectory])
+        #expect(daemon.errorOutput.contains("creating embedded PostgreSQL cluster"))
+        #expect(daemon.errorOutput.contains("msg=\"migration applied\""))
+        #expect(daemon.errorOutput.contains("database=embedded"))
+
+        #expect(try ping(["--server", "unix:\(dataDirectory)/barkeep.sock"]) == (0, "PONG\n", ""))
+        #expect(try ping(["--server", "127.0.0.1:\(port)"]) == (0, "PONG\n", ""))
+        // Without --server, barkeep finds the socket of the daemon started in its directory.
+        #expect(try ping([], in: root) == (0, "PONG\n", ""))
+        #expect(postmasters(of: pgData).count == 1)
+
+        // A second daemon on the same data directory is refused and leaves the first untouched.
+        let second = try Subprocess.run(barkeepd, ["--data-dir", dataDirectory, "--listen", "127.0.0.1:0"])
+        #expect(second.status == 1)
+        #expect(second.error.contains("another barkeepd"))
+        #expect(try ping(["--server", "127.0.0.1:\(port)"]).0 == 0)
+
+        // SIGTERM stops the daemon and its PostgreSQL.
+        daemon.signal(SIGTERM)
+        #expect(daemon.wait(timeout: .seconds(60)) == 0)
+        #expect(daemon.errorOutput.contains("msg=stopped"))
+        #expect(postmasters(of: pgData).isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: pgData + "/postmaster.pid"))
+        #expect(!FileManager.default.fileExists(atPath: dataDirectory + "/barkeep.sock"))
+
+        // Second start reuses the cluster and the schema.
+        (daemon, port) = try startDaemon(["--data-dir", dataDirectory])
+        #expect(!daemon.errorOutput.contains("creating embedded PostgreSQL cluster"))
+        #expect(!daemon.errorOutput.contains("migration applied"))
+        #expect(try ping(["--server", "127.0.0.1:\(port)"]) == (0, "PONG\n", ""))
+
+        // kill -9 leaves an orphaned postmaster and a socket file behind; the next start recovers from both.
+        daemon.signal(SIGKILL)
+        #expect(daemon.wait(timeout: .seconds(10)) == 128 + SIGKILL)
+        #expect(postmasters(of: pgData).count == 1)
+        (daemon, port) = try startDaemon(["--data-dir", dataDirectory])
+        #expect(daemon.errorOutput.contains("orphaned PostgreSQL"))
+        #expect(try ping(["--server", "unix:\(dataDirectory)/barkeep.sock"]) == (0, "PONG\n", ""))
+        #expect(try ping(["--server", "127.0.0.1:\(port)"]) == (0, "PONG\n", ""))
+
+        daemon.signal(SIGINT)
+        #expect(daemon.wait(timeout: .seconds(60)) == 0)
+        #expect(postmasters(of: pgData).isEmpty)
+        try? FileManager.default.removeItem(atPath: root)
+    }
+
+    @Test("external database: --database-url is used as is, and the schema is migrated there")
+    func externalDatabase() throws {
+        let configuration = try TestDatabase.makeDatabase()
+        let database = try #require(configuration.database)
+        let url = configuration.conninfo + " dbname=\(database)"
+        let root = try TemporaryDirectory.make(prefix: "barkeep-e2e")
+
+        let (daemon, port) = try startDaemon(["--data-dir", root, "--database-url", url])
+        #expect(daemon.errorOutput.contains("database=external"))
+        #expect(try ping(["--server", "127.0.0.1:\(port)"]) == (0, "PONG\n", ""))
+        daemon.signal(SIGTERM)
+        #expect(daemon.wait(timeout: .seconds(30)) == 0)
+
+        let connection = try PostgresConnection(configuration: configuration)
+        #expect(try Migrator().currentVersion(connection) == Migrator().latestVersion)
+        #expect(!FileManager.default.fileExists(atPath: root + "/pg"))
+    }
+
+    @Test("start-up failures say what is wrong and exit 1 or 64")
+    func startupFailures() throws {
+        let root = try TemporaryDirectory.make(prefix: "barkeep-e2e")
+        let missing = try Subprocess.run(barkeepd, ["--data-dir", root, "--pg-bin", "/nonexistent/bin"])
+        #expect(missing.status == 1)
+        #expect(missing.error.contains("--pg-bin /nonexistent/bin does not hold the PostgreSQL server programs"))
+
+        let unreachable = try Subprocess.run(
+            barkeepd,
+            ["--data-dir", root, "--database-url", "host=/nonexistent port=1", "--database-wait", "1"]
+        )
+        #expect(unreachable.status == 1)
+        #expect(unreachable.error.contains("cannot connect to PostgreSQL"))
+
+        let usage = try Subprocess.run(barkeepd, ["--listen", "nowhere"])
+        #expect(usage.status == 64)
+        #expect(usage.error.contains("--listen"))
+        let unknown = try Subprocess.run(barkeepd, ["--frobnicate"])
+        #expect(unknown.status == 64)
+        #expect(unknown.error.contains("unknown option '--frobnicate'"))
+    }
+}
