@@ -8,7 +8,7 @@ have_server() {
     local bindir
     if command -v pg_config >/dev/null 2>&1; then
         bindir=$(pg_config --bindir)
-        [ -x "$bindir/initdb" ] && [ -x "$bindir/pg_ctl" ] && return 0
+        [ -x "$bindir/initdb" ] && [ -x "$bindir/pg_ctl" ] && [ -x "$bindir/postgres" ] && return 0
     fi
     compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null && return 0
     command -v initdb >/dev/null 2>&1 && command -v pg_ctl >/dev/null 2>&1

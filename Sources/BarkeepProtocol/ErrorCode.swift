@@ -1,6 +1,6 @@
 /// The stable error codes of `ERR <CODE> <message>` replies. Clients match on these, never on the message.
 public enum ErrorCode: String, Sendable, CaseIterable {
-    /// The line was not valid UTF-8, held a control character, or could not be tokenized.
+    /// The line was not valid UTF-8 or held a control character.
     case badLine = "BADLINE"
     /// The line was longer than the server's limit.
     case tooLong = "TOOLONG"

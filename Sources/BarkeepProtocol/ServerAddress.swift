@@ -8,7 +8,7 @@ public enum ServerAddress: Sendable, Hashable, CustomStringConvertible {
     /// The longest path a Unix socket address can hold on Linux (`sun_path` is 108 bytes with its NUL).
     public static let maximumSocketPathLength = 107
 
-    /// Parses `host:port`, `[ipv6]:port`, `:port` (all interfaces) or `unix:PATH`. A listener given port 0 takes a
+    /// Parses `host:port`, `[ipv6]:port`, `:port` (every IPv4 interface) or `unix:PATH`. A listener given port 0 takes a
     /// free port chosen by the kernel.
     public init(parsing text: String) throws(ProtocolError) {
         if text.hasPrefix("unix:") {

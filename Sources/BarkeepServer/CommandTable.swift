@@ -67,7 +67,9 @@ public struct CommandTable: Sendable {
     /// Checks `request` against the table and runs its handler.
     public func dispatch(_ request: Request, from peer: Peer) -> CommandOutcome {
         guard let command = commands[request.verb] else {
-            return .reply(.error(.unknown, "unknown command '\(request.verb)'"))
+            // Echo a bounded prefix only: a 64 KiB verb must not earn a 64 KiB reply.
+            let shown = request.verb.count > 32 ? request.verb.prefix(32) + "…" : Substring(request.verb)
+            return .reply(.error(.unknown, "unknown command '\(shown)'"))
         }
         guard command.arity.contains(request.arguments.count) else {
             let expected =

@@ -17,7 +17,7 @@ import Synchronization
 /// Thread-safety: connection state lives on the loop thread only. What other threads touch — the stop flag and
 /// the counters — is behind `shared` (a `Mutex`); the wakeup eventfd is safe to write from any thread.
 public final class Server: Sendable {
-    /// Counters for `STATS` and the shutdown log line.
+    /// The server's counters.
     public struct Statistics: Sendable, Equatable {
         /// Connections open now.
         public var connections = 0
@@ -34,6 +34,7 @@ public final class Server: Sendable {
         var statistics = Statistics()
         var isStopping = false
         var isRunning = false
+        var grace = Duration.seconds(5)
     }
 
     /// The configuration the server was created with.
@@ -90,7 +91,10 @@ public final class Server: Sendable {
     /// the loop thread to end.
     public func shutdown(grace: Duration = .seconds(5)) {
         let wasRunning = shared.withLock { shared in
-            defer { shared.isStopping = true }
+            defer {
+                shared.isStopping = true
+                shared.grace = grace
+            }
             return shared.isRunning && !shared.isStopping
         }
         guard wasRunning else { return }
@@ -129,9 +133,9 @@ public final class Server: Sendable {
             var events = [barkeep_event](repeating: barkeep_event(), count: 256)
             var drainDeadline: ContinuousClock.Instant?
             while true {
-                let isStopping = server.shared.withLock { $0.isStopping }
+                let (isStopping, grace) = server.shared.withLock { ($0.isStopping, $0.grace) }
                 if isStopping && drainDeadline == nil {
-                    drainDeadline = .now + .seconds(5)
+                    drainDeadline = .now + grace
                     beginDrain()
                 }
                 if let drainDeadline, connections.isEmpty || ContinuousClock.now >= drainDeadline { break }

@@ -118,15 +118,22 @@ public final class PostgresCluster {
             logger?.warning("removing stale postmaster.pid after a crash", ["dir": options.dataDirectory])
             try? FileManager.default.removeItem(atPath: pidFile)
         }
-        let output = try CommandRunner.run(
-            binaries.pgCtl,
-            ["start", "-D", options.dataDirectory, "-w", "-t", "60", "-s", "-l", logFile],
-            as: serverUser
-        )
-        guard output.status == 0 else {
+        // After a postmaster was killed, its children may hold the shared memory for a moment more; the new
+        // postmaster refuses to start until they are gone, so that case is retried briefly.
+        for attempt in 1...10 {
+            let output = try CommandRunner.run(
+                binaries.pgCtl,
+                ["start", "-D", options.dataDirectory, "-w", "-t", "60", "-s", "-l", logFile],
+                as: serverUser
+            )
+            if output.status == 0 { break }
             let log = (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? ""
             let tail = log.split(separator: "\n").suffix(3).joined(separator: "; ")
-            throw StoreError.cluster("PostgreSQL did not start: \(output.summary) \(tail)")
+            guard attempt < 10, tail.contains("pre-existing shared memory block") else {
+                throw StoreError.cluster("PostgreSQL did not start: \(output.summary) \(tail)")
+            }
+            logger?.warning("old PostgreSQL processes still hold shared memory, retrying", ["attempt": "\(attempt)"])
+            Thread.sleep(forTimeInterval: 1)
         }
         logger?.info("embedded PostgreSQL started", ["socket": socketDirectory])
     }

@@ -44,6 +44,16 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// Whether a connection failure will not go away by waiting: bad credentials, a missing role or database, a
+    /// refused host. Everything else (refused connection, missing socket, a server starting up) may.
+    public static func isPermanentConnectionFailure(_ message: String) -> Bool {
+        let permanent = [
+            "authentication failed", "does not exist", "no pg_hba.conf entry", "password", "invalid connection option",
+            "invalid URI", "invalid sslmode", "could not translate host name",
+        ]
+        return permanent.contains { message.localizedCaseInsensitiveContains($0) }
+    }
+
     /// The SQLSTATE of a server error, if this is one.
     public var sqlState: String? {
         if case .server(let error) = self { return error.sqlState }

@@ -15,12 +15,20 @@ final class Client {
     init(address: ServerAddress, timeout: Duration = .seconds(30)) throws(CLIError) {
         self.address = address
         switch address {
-        case .unix(let path): descriptor = try Self.connectUnix(path, address: address)
-        case .tcp(let host, let port): descriptor = try Self.connectTCP(host, port, address: address)
+        case .unix(let path): descriptor = try Self.connectUnix(path, address: address, timeout: timeout)
+        case .tcp(let host, let port): descriptor = try Self.connectTCP(host, port, address: address, timeout: timeout)
         }
+    }
+
+    /// A stream socket whose connect, sends and receives give up after `timeout` (Linux applies the send timeout
+    /// to connect).
+    private static func makeSocket(family: Int32, timeout: Duration) -> Int32 {
+        let descriptor = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { return descriptor }
         var interval = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
+        return descriptor
     }
 
     deinit { close(descriptor) }
@@ -72,7 +80,11 @@ final class Client {
         }
     }
 
-    private static func connectUnix(_ path: String, address: ServerAddress) throws(CLIError) -> Int32 {
+    private static func connectUnix(
+        _ path: String,
+        address: ServerAddress,
+        timeout: Duration
+    ) throws(CLIError) -> Int32 {
         var socketAddress = sockaddr_un()
         socketAddress.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
@@ -83,7 +95,7 @@ final class Client {
             buffer.copyBytes(from: bytes)
             buffer[bytes.count] = 0
         }
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let descriptor = makeSocket(family: AF_UNIX, timeout: timeout)
         guard descriptor >= 0 else { throw .cannotConnect(address, String(cString: strerror(errno))) }
         let status = withUnsafePointer(to: &socketAddress) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
@@ -98,7 +110,12 @@ final class Client {
         return descriptor
     }
 
-    private static func connectTCP(_ host: String, _ port: UInt16, address: ServerAddress) throws(CLIError) -> Int32 {
+    private static func connectTCP(
+        _ host: String,
+        _ port: UInt16,
+        address: ServerAddress,
+        timeout: Duration
+    ) throws(CLIError) -> Int32 {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
@@ -110,11 +127,7 @@ final class Client {
         var reason = "no address"
         var candidate = results
         while let info = candidate {
-            let descriptor = socket(
-                info.pointee.ai_family,
-                Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue),
-                0
-            )
+            let descriptor = makeSocket(family: info.pointee.ai_family, timeout: timeout)
             if descriptor >= 0 {
                 if connect(descriptor, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 {
                     var one: Int32 = 1

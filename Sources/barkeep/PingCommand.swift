@@ -7,7 +7,7 @@ struct PingCommand: RunnableCommand {
     static let configuration = CommandConfiguration(
         name: "ping",
         abstract: "Check that barkeepd answers; prints PONG.",
-        discussion: "With --json prints {\"reply\":\"PONG\",\"server\":ADDR,\"milliseconds\":N}."
+        discussion: "With --json prints {\"milliseconds\":N,\"reply\":\"PONG\",\"server\":ADDR}."
     )
 
     init(_ parsed: ParsedCommand) throws(UsageError) {}
@@ -19,7 +19,7 @@ struct PingCommand: RunnableCommand {
         let elapsed = ContinuousClock.now - started
         guard reply == "PONG" else { throw CLIError.badReply("PING answered '\(reply)'") }
         if context.isJSON {
-            let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1e3
+            let milliseconds = elapsed.milliseconds
             let object: [String: Any] = [
                 "reply": reply, "server": context.server.description,
                 "milliseconds": (milliseconds * 1000).rounded() / 1000,

@@ -39,7 +39,8 @@ final class Daemon {
             stop()
             return 1
         }
-        let name = stopRequest.wait() == SIGINT ? "SIGINT" : "SIGTERM"
+        let number = stopRequest.wait()
+        let name = number == SIGINT ? "SIGINT" : number == SIGHUP ? "SIGHUP" : "SIGTERM"
         logger.info("stopping", ["signal": name])
         stop()
         logger.info("stopped")
@@ -130,10 +131,12 @@ final class Daemon {
                 let migrator = Migrator()
                 try migrator.migrate(connection, logger: logger.with(["component": "migrator"]))
                 return migrator.latestVersion
-            } catch StoreError.connectionFailed(let message) where ContinuousClock.now < deadline {
+            } catch StoreError.connectionFailed(let message)
+                where ContinuousClock.now < deadline && !StoreError.isPermanentConnectionFailure(message)
+            {
                 logger.warning("database not reachable yet, retrying", ["error": message])
                 try checkStop()
-                Thread.sleep(forTimeInterval: Double(delay.components.attoseconds) / 1e18)
+                Thread.sleep(forTimeInterval: delay.seconds)
                 delay = min(delay * 2, .seconds(4))
             }
         }
@@ -160,7 +163,8 @@ final class Daemon {
     // MARK: - Signals
 
     private func installSignalHandlers() {
-        for number in [SIGTERM, SIGINT] {
+        // SIGHUP too: a closed terminal must not kill the daemon and leave its PostgreSQL behind.
+        for number in [SIGTERM, SIGINT, SIGHUP] {
             // The default action would kill the process before it stops its PostgreSQL.
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())

@@ -84,6 +84,13 @@ struct ServerTests {
         #expect(try client.request("PING") == "OK PONG")
     }
 
+    @Test("an unknown verb is echoed only in part")
+    func unknownVerbIsTruncated() throws {
+        let running = try RunningServer(maximumLineLength: 8192)
+        let reply = try #require(try LineClient(port: running.port).request(String(repeating: "Z", count: 5000)))
+        #expect(reply == "ERR UNKNOWN unknown command '\(String(repeating: "Z", count: 32))…'")
+    }
+
     @Test("blank lines are ignored")
     func blankLines() throws {
         let running = try RunningServer()

@@ -110,8 +110,10 @@ struct DaemonTests {
         let (daemon, port) = try startDaemon(["--data-dir", root, "--database-url", url])
         #expect(daemon.errorOutput.contains("database=external"))
         #expect(try ping(["--server", "127.0.0.1:\(port)"]) == (0, "PONG\n", ""))
-        daemon.signal(SIGTERM)
+        // SIGHUP (a closed terminal) stops the daemon gracefully too.
+        daemon.signal(SIGHUP)
         #expect(daemon.wait(timeout: .seconds(30)) == 0)
+        #expect(daemon.errorOutput.contains("signal=SIGHUP"))
 
         let connection = try PostgresConnection(configuration: configuration)
         #expect(try Migrator().currentVersion(connection) == Migrator().latestVersion)
@@ -131,6 +133,17 @@ struct DaemonTests {
         )
         #expect(unreachable.status == 1)
         #expect(unreachable.error.contains("cannot connect to PostgreSQL"))
+
+        // A database that does not exist will not appear by waiting: no retries, whatever --database-wait says.
+        let admin = try TestDatabase.makeDatabase()
+        let started = ContinuousClock.now
+        let noDatabase = try Subprocess.run(
+            barkeepd,
+            ["--data-dir", root, "--database-url", admin.conninfo + " dbname=no_such_db", "--database-wait", "60"]
+        )
+        #expect(noDatabase.status == 1)
+        #expect(noDatabase.error.contains("no_such_db"))
+        #expect(ContinuousClock.now - started < .seconds(20))
 
         let usage = try Subprocess.run(barkeepd, ["--listen", "nowhere"])
         #expect(usage.status == 64)
