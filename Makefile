@@ -8,7 +8,7 @@ ARGS ?=
 # Compiler warnings fail the build: the project keeps zero.
 STRICT := -Xswiftc -warnings-as-errors
 
-.PHONY: all deps build run test lint format clean
+.PHONY: all deps build run test bench lint format clean
 
 all: build
 
@@ -28,6 +28,10 @@ run: build
 test: deps
 	$(SWIFT) build --build-tests $(STRICT)
 	$(SWIFT) test --skip-build
+
+## bench: PING throughput of barkeepd against redis-server, same client, same run (see docs/performance.md)
+bench: deps
+	scripts/bench.sh
 
 ## lint: check formatting and style (swift format, strict)
 lint:

@@ -33,9 +33,12 @@ let package = Package(
         // MARK: - Executables
         .executableTarget(
             name: "barkeepd",
-            dependencies: ["BarkeepCore", "BarkeepProtocol", "BarkeepStore", "BarkeepServer"]
+            dependencies: ["BarkeepCore", "BarkeepProtocol", "BarkeepStore", "BarkeepServer", "CBarkeepSystem"]
         ),
         .executableTarget(name: "barkeep", dependencies: ["BarkeepCore", "BarkeepProtocol"]),
+
+        // MARK: - Benchmarks (make bench)
+        .executableTarget(name: "barkeep-bench", dependencies: ["CBarkeepSystem"]),
 
         // MARK: - Build tools
         .executableTarget(name: "SchemaEmbedder"),

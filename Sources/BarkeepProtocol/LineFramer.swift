@@ -32,9 +32,33 @@ public struct LineFramer: Sendable {
         buffer.append(contentsOf: bytes)
     }
 
+    /// Takes the next `count` raw bytes (an upload's payload) once they are all buffered; nil until then.
+    public mutating func takePayload(count: Int) -> [UInt8]? {
+        guard buffer.count - start >= count else { return nil }
+        let payload = Array(buffer[start..<start + count])
+        start += count
+        scanned = start
+        return payload
+    }
+
+    /// Drops up to `count` buffered bytes of a payload that is refused, and returns how many are still to come.
+    public mutating func discardPayload(count: Int) -> Int {
+        let dropped = min(count, buffer.count - start)
+        start += dropped
+        scanned = start
+        return count - dropped
+    }
+
     /// Returns the next complete line, nil when none is complete yet, or throws for a line over the limit or not
     /// valid UTF-8. After a throw, the framer carries on with the next line.
     public mutating func nextLine() throws(ProtocolError) -> String? {
+        guard let bytes = try nextLineBytes() else { return nil }
+        return try Self.decode(bytes)
+    }
+
+    /// Like `nextLine()`, but returns the line's bytes without decoding them (nor checking them): a caller with a
+    /// faster way to recognise some lines tries it first, then decodes the rest with `decode(_:)`.
+    public mutating func nextLineBytes() throws(ProtocolError) -> ArraySlice<UInt8>? {
         while true {
             guard let newline = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) else {
                 scanned = buffer.count
@@ -57,16 +81,19 @@ public struct LineFramer: Sendable {
             var end = newline
             if end > lineStart && buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
             guard end - lineStart <= maximumLineLength else { throw .lineTooLong(limit: maximumLineLength) }
-            return try Self.decode(buffer[lineStart..<end])
+            return buffer[lineStart..<end]
         }
     }
 
-    private static func decode(_ bytes: ArraySlice<UInt8>) throws(ProtocolError) -> String {
+    /// Checks and decodes a line's bytes: UTF-8, and no control character but tab.
+    public static func decode(_ bytes: ArraySlice<UInt8>) throws(ProtocolError) -> String {
+        // Control characters are single bytes that never occur inside a multi-byte UTF-8 character, so the bytes
+        // can be checked before decoding.
+        if bytes.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
+            throw .badLine("the line holds a control character")
+        }
         guard let line = String(validating: bytes, as: UTF8.self) else {
             throw .badLine("the line is not valid UTF-8")
-        }
-        if line.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\t" || $0.value == 0x7F }) {
-            throw .badLine("the line holds a control character")
         }
         return line
     }

@@ -1,7 +1,9 @@
-/// A one-line reply: `OK …` or `ERR <CODE> <message>`.
+/// A whole reply: zero or more records, then one final `OK …` or `ERR <CODE> <message>` line.
 public enum Reply: Sendable, Equatable {
     /// Success, with an optional text after `OK`.
     case ok(String)
+    /// Records, then `OK count=N`.
+    case records([Record])
     /// Failure with a stable code and a human message.
     case error(ErrorCode, String)
 
@@ -10,33 +12,90 @@ public enum Reply: Sendable, Equatable {
     /// The reply word for failure.
     public static let errorWord = "ERR"
 
-    /// The reply as one line ending in LF. Line breaks in a message are replaced by spaces.
-    public var encoded: String {
-        switch self {
-        case .ok(let text): text.isEmpty ? "OK\n" : "OK \(Self.flatten(text))\n"
-        case .error(let code, let message): "ERR \(code.rawValue) \(Self.flatten(message))\n"
-        }
+    /// Success with `key=value` fields after `OK`.
+    public static func ok(_ fields: KeyValuePairs<String, String>) -> Reply {
+        .ok(fields.map { "\($0.key)=\(Quoting.quote($0.value))" }.joined(separator: " "))
     }
 
-    /// Parses a reply line (without its terminator).
+    /// The reply's lines, each ending in LF. Line breaks in a message are replaced by spaces.
+    public var encoded: String {
+        var bytes: [UInt8] = []
+        encode(into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the reply's lines to `buffer`: the server's hot path, so bytes, not strings.
+    public func encode(into buffer: inout [UInt8]) {
+        switch self {
+        case .ok(let text):
+            buffer.append(contentsOf: Self.okBytes)
+            if !text.isEmpty {
+                buffer.append(Self.spaceByte)
+                Self.appendFlattened(text, to: &buffer)
+            }
+        case .records(let records):
+            for record in records {
+                buffer.append(contentsOf: record.encoded.utf8)
+                buffer.append(Self.newline)
+            }
+            buffer.append(contentsOf: "OK count=\(records.count)".utf8)
+        case .error(let code, let message):
+            buffer.append(contentsOf: Self.errorBytes)
+            buffer.append(contentsOf: code.rawValue.utf8)
+            buffer.append(Self.spaceByte)
+            Self.appendFlattened(message, to: &buffer)
+        }
+        buffer.append(Self.newline)
+    }
+
+    private static let okBytes = Array("OK".utf8)
+    private static let errorBytes = Array("ERR ".utf8)
+    private static let newline = UInt8(ascii: "\n")
+    private static let spaceByte = UInt8(ascii: " ")
+
+    /// A final line is one line: CR and LF become spaces (a record's values are quoted instead).
+    private static func appendFlattened(_ text: String, to buffer: inout [UInt8]) {
+        let utf8 = text.utf8
+        guard utf8.contains(where: { $0 == newline || $0 == UInt8(ascii: "\r") }) else {
+            buffer.append(contentsOf: utf8)
+            return
+        }
+        for byte in utf8 {
+            buffer.append(byte == newline || byte == UInt8(ascii: "\r") ? spaceByte : byte)
+        }
+    }
+}
+
+/// A final reply line as a client reads it.
+public enum FinalLine: Sendable, Equatable {
+    /// `OK` and the text after it.
+    case ok(String)
+    /// `ERR`, its code and message.
+    case error(ErrorCode, String)
+
+    /// Parses a final line (without its LF); a record line or anything else throws.
     public init(parsing line: String) throws(ProtocolError) {
-        if line == Self.okWord {
+        if line == Reply.okWord {
             self = .ok("")
-        } else if line.hasPrefix(Self.okWord + " ") {
-            self = .ok(String(line.dropFirst(Self.okWord.count + 1)))
-        } else if line.hasPrefix(Self.errorWord + " ") {
-            let rest = line.dropFirst(Self.errorWord.count + 1)
+        } else if line.hasPrefix(Reply.okWord + " ") {
+            self = .ok(String(line.dropFirst(Reply.okWord.count + 1)))
+        } else if line.hasPrefix(Reply.errorWord + " ") {
+            let rest = line.dropFirst(Reply.errorWord.count + 1)
             let codeText = rest.prefix { $0 != " " }
             guard let code = ErrorCode(rawValue: String(codeText)) else {
                 throw .badReply("unknown error code '\(codeText)'")
             }
             self = .error(code, String(rest.dropFirst(codeText.count).drop { $0 == " " }))
         } else {
-            throw .badReply("a reply starts with OK or ERR")
+            throw .badReply("a reply ends with a line starting with OK or ERR")
         }
     }
 
-    private static func flatten(_ text: String) -> String {
-        String(text.map { $0.isNewline ? " " : $0 })
+    /// The `key=value` fields of an `OK` text (empty for a bare word or an error).
+    public var fields: [String: String] {
+        guard case .ok(let text) = self, let tokens = try? Quoting.tokenize(text) else { return [:] }
+        var fields: [String: String] = [:]
+        for case .keyword(let key, let value) in tokens { fields[key] = value }
+        return fields
     }
 }

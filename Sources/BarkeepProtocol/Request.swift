@@ -1,25 +1,50 @@
-/// A request line split into its verb and arguments.
+/// A request line split into its verb, positional arguments and keyword arguments.
 ///
-/// The verb is matched case-insensitively and kept in upper case. Arguments are separated by spaces or tabs.
+/// The verb is matched case-insensitively and kept in upper case. Which commands take a second word (a subverb) is
+/// the command table's business: here every word after the verb is a positional argument.
 public struct Request: Sendable, Equatable {
     /// The command name, upper-cased.
     public let verb: String
-    /// The arguments after the verb, in order.
-    public let arguments: [String]
+    /// The positional arguments after the verb, in order.
+    public var arguments: [String]
+    /// The `key=value` arguments in the order given (a key may repeat; the command table refuses that).
+    public var keywordList: [(key: String, value: String)]
 
     /// Creates a request.
-    public init(verb: String, arguments: [String] = []) {
+    public init(verb: String, arguments: [String] = [], keywords: KeyValuePairs<String, String> = [:]) {
         self.verb = verb.uppercased()
         self.arguments = arguments
+        self.keywordList = keywords.map { ($0.key, $0.value) }
     }
 
-    /// Splits a line (already framed and validated) into a request; nil for a blank line.
-    public init?(line: String) {
-        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-        guard let verb = words.first else { return nil }
-        self.init(verb: verb, arguments: Array(words.dropFirst()))
+    /// Parses a line (already framed and validated); nil for a blank line. Malformed quoting throws `.badLine`.
+    public init?(line: String) throws(ProtocolError) {
+        let tokens = try Quoting.tokenize(line)
+        guard let first = tokens.first else { return nil }
+        guard case .word(let verb) = first else { throw .badLine("a request starts with its command") }
+        self.verb = verb.uppercased()
+        arguments = []
+        keywordList = []
+        for token in tokens.dropFirst() {
+            switch token {
+            case .word(let word): arguments.append(word)
+            case .keyword(let key, let value): keywordList.append((key, value))
+            }
+        }
     }
 
-    /// The request as one line, without its terminator.
-    public var line: String { ([verb] + arguments).joined(separator: " ") }
+    /// The value of a keyword (the last one given), or nil.
+    public func keyword(_ key: String) -> String? { keywordList.last { $0.key == key }?.value }
+
+    /// The request as one line, without its terminator, quoted as the protocol requires.
+    public var line: String {
+        ([verb] + arguments.map(Quoting.quote) + keywordList.map { "\($0.key)=\(Quoting.quote($0.value))" })
+            .joined(separator: " ")
+    }
+
+    public static func == (lhs: Request, rhs: Request) -> Bool {
+        lhs.verb == rhs.verb && lhs.arguments == rhs.arguments
+            && lhs.keywordList.map(\.key) == rhs.keywordList.map(\.key)
+            && lhs.keywordList.map(\.value) == rhs.keywordList.map(\.value)
+    }
 }

@@ -1,90 +1,252 @@
 import BarkeepCore
 import BarkeepProtocol
 
-/// What a handler asks the connection to do after its reply.
-public enum CommandOutcome: Sendable, Equatable {
-    /// Send the reply and read the next request.
-    case reply(Reply)
-    /// Send the reply, then close the connection.
-    case replyAndClose(Reply)
-}
-
-/// Who is on the other end of a connection, as far as the server knows.
-public struct Peer: Sendable, Equatable {
-    /// Whether the peer came through the Unix socket.
-    public var isLocal: Bool
-    /// The peer's uid (Unix socket only, from SO_PEERCRED).
-    public var uid: UInt32?
-    /// What the peer may do; nil until it authenticates.
-    public var role: Role?
-}
-
-/// One command of the protocol: its name, how many arguments it takes, the least role that may run it, and its
-/// handler.
-public struct Command: Sendable {
-    /// The verb, upper case.
+/// One command of the protocol: its name, what arguments it takes, the least role that may run it, and its
+/// handler. Declared once; the table checks every request against it before the handler runs.
+public final class Command: Sendable {
+    /// The verb, or verb and subverb (`PROJECT CREATE`), upper case.
     public let name: String
-    /// The accepted argument counts.
-    public let arity: ClosedRange<Int>
+    /// The accepted number of positional arguments (the upload size, for commands with a payload, included).
+    public let positional: ClosedRange<Int>
+    /// The keys it accepts.
+    public let keys: Set<String>
+    /// The keys it requires.
+    public let requiredKeys: Set<String>
     /// The least role that may run it; nil for commands anyone may send (PING, QUIT, HELLO).
     public let minimumRole: Role?
-    /// Runs the command. Handlers run on the event loop thread and must not block.
-    public let handler: @Sendable (Request, Peer) -> CommandOutcome
+    /// Whether the request line ends with a byte count and a payload follows it.
+    public let takesPayload: Bool
+    /// Decides what to do. Runs on the event loop thread: it must not block (database work goes in
+    /// `CommandAction.database`).
+    public let handler: @Sendable (CommandInput) throws(CommandError) -> CommandAction
+    /// For a command that takes no arguments, needs no role and always answers the same (PING): its encoded reply,
+    /// which the server sends straight from the request's bytes, allocating nothing.
+    public let constantReply: [UInt8]?
 
-    /// Creates a command.
+    /// Declares a command.
     public init(
-        name: String,
-        arity: ClosedRange<Int>,
+        _ name: String,
+        positional: ClosedRange<Int> = 0...0,
+        keys: Set<String> = [],
+        requiredKeys: Set<String> = [],
         minimumRole: Role?,
-        handler: @escaping @Sendable (Request, Peer) -> CommandOutcome
+        takesPayload: Bool = false,
+        handler: @escaping @Sendable (CommandInput) throws(CommandError) -> CommandAction
     ) {
         self.name = name.uppercased()
-        self.arity = arity
+        self.positional = positional
+        self.keys = keys.union(requiredKeys)
+        self.requiredKeys = requiredKeys
         self.minimumRole = minimumRole
+        self.takesPayload = takesPayload
         self.handler = handler
+        self.constantReply = nil
     }
+
+    /// Declares a command that takes nothing, needs no role and always answers `reply`.
+    public init(_ name: String, constantReply reply: Reply) {
+        self.name = name.uppercased()
+        positional = 0...0
+        keys = []
+        requiredKeys = []
+        minimumRole = nil
+        takesPayload = false
+        handler = { _ in .done(CommandResult(reply)) }
+        var bytes: [UInt8] = []
+        reply.encode(into: &bytes)
+        constantReply = bytes
+    }
+
 }
 
-/// The one place that decides whether a request may run: unknown verbs, wrong argument counts and missing roles
+/// The one place that decides whether a request may run: unknown commands, wrong arguments and missing roles
 /// are refused here, before any handler sees the request.
 public struct CommandTable: Sendable {
-    private var commands: [String: Command] = [:]
+    /// What a verb names: a command, or a group of two-word commands keyed by subverb. One lookup per request.
+    private enum Entry {
+        case command(Command)
+        case group([String: Command])
+    }
+
+    private var entries: [String: Entry] = [:]
 
     /// Creates a table holding `commands`.
     public init(_ commands: [Command]) {
-        for command in commands { self.commands[command.name] = command }
+        for command in commands { add(command) }
     }
 
-    /// The commands every server answers: `PING` and `QUIT`.
-    public static let basic = CommandTable([
-        Command(name: "PING", arity: 0...0, minimumRole: nil) { _, _ in .reply(.ok("PONG")) },
-        Command(name: "QUIT", arity: 0...0, minimumRole: nil) { _, _ in .replyAndClose(.ok("BYE")) },
-    ])
+    /// Commands answered from their bytes alone: name (upper case, ASCII) and encoded reply.
+    private var constants: [(name: [UInt8], reply: [UInt8])] = []
 
-    /// The command names, sorted.
-    public var names: [String] { commands.keys.sorted() }
-
-    /// Checks `request` against the table and runs its handler.
-    public func dispatch(_ request: Request, from peer: Peer) -> CommandOutcome {
-        guard let command = commands[request.verb] else {
-            // Echo a bounded prefix only: a 64 KiB verb must not earn a 64 KiB reply.
-            let shown = request.verb.count > 32 ? request.verb.prefix(32) + "…" : Substring(request.verb)
-            return .reply(.error(.unknown, "unknown command '\(shown)'"))
-        }
-        guard command.arity.contains(request.arguments.count) else {
-            let expected =
-                command.arity.lowerBound == command.arity.upperBound
-                ? "\(command.arity.lowerBound)" : "\(command.arity.lowerBound) to \(command.arity.upperBound)"
-            return .reply(
-                .error(.badArgument, "\(command.name) takes \(expected) arguments, got \(request.arguments.count)")
-            )
-        }
-        if let needed = command.minimumRole {
-            guard let role = peer.role else { return .reply(.error(.noAuth, "\(command.name) needs a token")) }
-            guard role >= needed else {
-                return .reply(.error(.forbidden, "\(command.name) needs the \(needed.rawValue) role"))
+    /// The encoded reply when `line` is exactly a constant command (any case, surrounding blanks allowed).
+    func constantReply(for line: ArraySlice<UInt8>) -> [UInt8]? {
+        guard !constants.isEmpty, line.count <= 32 else { return nil }
+        var start = line.startIndex
+        var end = line.endIndex
+        while start < end && (line[start] == 0x20 || line[start] == 0x09) { start += 1 }
+        while end > start && (line[end - 1] == 0x20 || line[end - 1] == 0x09) { end -= 1 }
+        let word = line[start..<end]
+        for constant in constants where constant.name.count == word.count {
+            // ASCII upper-casing: clearing bit 5 of a letter.
+            if zip(constant.name, word).allSatisfy({ $0 == ($1 >= 0x61 && $1 <= 0x7A ? $1 & 0xDF : $1) }) {
+                return constant.reply
             }
         }
-        return command.handler(request, peer)
+        return nil
+    }
+
+    private mutating func add(_ command: Command) {
+        constants.removeAll { $0.name == Array(command.name.utf8) }
+        if let reply = command.constantReply { constants.append((Array(command.name.utf8), reply)) }
+        let words = command.name.split(separator: " ").map(String.init)
+        guard words.count == 2 else {
+            entries[command.name] = .command(command)
+            return
+        }
+        var group: [String: Command] = [:]
+        if case .group(let existing) = entries[words[0]] { group = existing }
+        group[words[1]] = command
+        entries[words[0]] = .group(group)
+    }
+
+    /// The commands every server answers without a database: `PING` and `QUIT`.
+    public static let basic = CommandTable([
+        Command("PING", constantReply: .ok("PONG")),
+        Command("QUIT", minimumRole: nil) { _ in
+            var result = CommandResult(.ok("BYE"))
+            result.closesConnection = true
+            return .done(result)
+        },
+    ])
+
+    /// A table with these commands added (replacing any of the same name).
+    public func adding(_ more: [Command]) -> CommandTable {
+        var table = self
+        for command in more { table.add(command) }
+        return table
+    }
+
+    /// The command names, sorted.
+    public var names: [String] {
+        entries.flatMap { verb, entry -> [String] in
+            switch entry {
+            case .command: [verb]
+            case .group(let group): group.keys.map { verb + " " + $0 }
+            }
+        }.sorted()
+    }
+
+    /// Why a request was refused, and whether a payload announced on its line must still be skipped.
+    public struct Refusal: Error, Sendable, Equatable {
+        /// The error reply.
+        public var reply: Reply
+        /// Bytes of payload to read and discard before the next request (0 when none).
+        public var payloadToDiscard: Int
+        /// The connection cannot stay in step (a payload of unknown size): close after the reply.
+        public var closesConnection: Bool
+    }
+
+    /// A request that passed every check.
+    public struct Resolved: Sendable {
+        /// The command to run.
+        public var command: Command
+        /// Its input, the subverb removed.
+        public var input: CommandInput
+        /// The size of the payload that follows, for commands that take one.
+        public var payloadSize: Int?
+    }
+
+    /// Checks `request` against the table, in the order the protocol states: the command, its arguments, the
+    /// role. `maximumPayload` bounds uploads.
+    public func resolve(
+        _ request: Request,
+        session: Session,
+        server: Server,
+        maximumPayload: Int
+    ) -> Result<Resolved, Refusal> {
+        var request = request
+        var name = request.verb
+        let found: Command?
+        switch entries[name] {
+        case .command(let command): found = command
+        case .group(let group):
+            guard let subverb = request.arguments.first else {
+                let names = group.keys.sorted().joined(separator: ", ")
+                return .failure(refusal(.badArgument, "\(name) needs a subcommand (\(names))"))
+            }
+            name += " " + subverb.uppercased()
+            request.arguments.removeFirst()
+            found = group[subverb.uppercased()]
+        case nil: found = nil
+        }
+        guard let command = found else {
+            let shown = name.count > 32 ? name.prefix(32) + "…" : Substring(name)
+            return .failure(refusal(.unknown, "unknown command '\(shown)'"))
+        }
+
+        // An upload's size comes first: every later refusal must still skip its payload.
+        var payloadSize: Int?
+        if command.takesPayload {
+            guard let last = request.arguments.last, last.allSatisfy(\.isASCII), last.allSatisfy(\.isNumber),
+                let size = Int(last)
+            else {
+                var refused = refusal(.badArgument, "\(name) ends with the payload's size in bytes")
+                refused.closesConnection = true
+                return .failure(refused)
+            }
+            if size > maximumPayload {
+                var refused = refusal(.tooLong, "payload of \(size) bytes is over the limit of \(maximumPayload)")
+                refused.payloadToDiscard = size
+                return .failure(refused)
+            }
+            payloadSize = size
+        }
+        func fail(_ code: ErrorCode, _ message: String) -> Result<Resolved, Refusal> {
+            var refused = refusal(code, message)
+            refused.payloadToDiscard = payloadSize ?? 0
+            return .failure(refused)
+        }
+
+        if !command.positional.contains(request.arguments.count) {
+            let range = command.positional
+            let expected =
+                range.upperBound == 0
+                ? "no arguments"
+                : range.lowerBound == range.upperBound
+                    ? "\(range.lowerBound) argument\(range.lowerBound == 1 ? "" : "s")"
+                    : "\(range.lowerBound) to \(range.upperBound) arguments"
+            return fail(.badArgument, "\(name) takes \(expected), got \(request.arguments.count)")
+        }
+        var seen: Set<String> = []
+        for (key, _) in request.keywordList {
+            guard command.keys.contains(key) else {
+                let known = command.keys.isEmpty ? "none" : command.keys.sorted().joined(separator: ", ")
+                return fail(.badArgument, "\(name) takes no key '\(key)' (keys: \(known))")
+            }
+            guard seen.insert(key).inserted else { return fail(.badArgument, "key '\(key)' given twice") }
+        }
+        if let missing = command.requiredKeys.subtracting(seen).sorted().first {
+            return fail(.badArgument, "\(name) needs \(missing)=…")
+        }
+        if let needed = command.minimumRole {
+            guard let role = session.role else {
+                return fail(
+                    .noAuth,
+                    "\(name) needs a token" + (session.isLocal ? "" : ": send HELLO token=… first")
+                )
+            }
+            guard role >= needed else { return fail(.forbidden, "\(name) needs the \(needed.rawValue) role") }
+        }
+        return .success(
+            Resolved(
+                command: command,
+                input: CommandInput(request: request, session: session, payload: nil, server: server),
+                payloadSize: payloadSize
+            )
+        )
+    }
+
+    private func refusal(_ code: ErrorCode, _ message: String) -> Refusal {
+        Refusal(reply: .error(code, message), payloadToDiscard: 0, closesConnection: false)
     }
 }

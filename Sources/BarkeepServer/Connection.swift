@@ -1,11 +1,39 @@
 import BarkeepProtocol
+import BarkeepStore
 
 /// One client connection. Confined to the event loop thread, like everything it holds.
 final class Connection {
+    /// What the connection is doing.
+    enum State {
+        /// Reading and answering requests.
+        case ready
+        /// A command runs on the database pool; later requests wait in the framer.
+        case running
+        /// Receiving an upload of `size` bytes for a resolved command.
+        case receivingPayload(CommandTable.Resolved, size: Int)
+        /// Skipping `remaining` bytes of a refused upload.
+        case discardingPayload(remaining: Int)
+        /// Streaming events.
+        case watching(Watch)
+    }
+
+    /// A watcher's progress.
+    struct Watch {
+        var projectID: Int64
+        var project: String
+        /// The sequence number of the last event queued to the client.
+        var lastSent: Int64
+        /// Replaying stored events page by page; live events wait until the replay catches up.
+        var isReplaying = true
+        /// A page request is out to the dispatcher.
+        var isPageRequested = false
+    }
+
     let descriptor: Int32
     let token: UInt64
-    var peer: Peer
+    var session: Session
     var framer: LineFramer
+    var state: State = .ready
     /// Encoded replies not yet written, from `outputStart` on.
     var output: [UInt8] = []
     var outputStart = 0
@@ -13,18 +41,35 @@ final class Connection {
     var isClosing = false
     /// Whether reading is paused because the client does not read its replies.
     var isReadingPaused = false
+    /// The peer half-closed or reset: finish what runs, then close.
+    var isPeerGone = false
 
-    init(descriptor: Int32, token: UInt64, peer: Peer, maximumLineLength: Int) {
+    init(descriptor: Int32, token: UInt64, session: Session, maximumLineLength: Int) {
         self.descriptor = descriptor
         self.token = token
-        self.peer = peer
+        self.session = session
         self.framer = LineFramer(maximumLineLength: maximumLineLength)
     }
 
     var pendingOutputCount: Int { output.count - outputStart }
 
+    var isWatching: Bool {
+        if case .watching = state { return true }
+        return false
+    }
+
+    var isRunning: Bool {
+        if case .running = state { return true }
+        return false
+    }
+
     func enqueue(_ reply: Reply) {
-        output.append(contentsOf: reply.encoded.utf8)
+        reply.encode(into: &output)
+    }
+
+    func enqueue(line: String) {
+        output.append(contentsOf: line.utf8)
+        output.append(UInt8(ascii: "\n"))
     }
 
     /// Drops the bytes already written, so the buffer holds only what is pending (and stays bounded with it).

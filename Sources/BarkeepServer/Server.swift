@@ -1,5 +1,6 @@
 import BarkeepCore
 import BarkeepProtocol
+import BarkeepStore
 import CBarkeepSystem
 import Foundation
 import Synchronization
@@ -10,12 +11,15 @@ import Synchronization
 
 /// The daemon's network front: TCP and Unix socket listeners served by one epoll event loop thread.
 ///
-/// Sockets are non-blocking; each connection frames request lines, checks them against the command table and
-/// queues replies in order (pipelining). A client that does not read its replies has its requests left unread
-/// once `maximumPendingOutput` bytes are waiting, so memory per client stays bounded.
+/// Sockets are non-blocking. Each connection frames request lines, checks them against the command table, and
+/// answers them strictly in order; a command that needs the database runs on the pool's threads while its
+/// connection waits (one command at a time per connection), and its result comes back to the loop. Per client,
+/// memory is bounded: unread replies past `maximumPendingOutput` pause reading, a watcher past
+/// `maximumWatcherBacklog` is disconnected, a full pool answers `BUSY`.
 ///
-/// Thread-safety: connection state lives on the loop thread only. What other threads touch — the stop flag and
-/// the counters — is behind `shared` (a `Mutex`); the wakeup eventfd is safe to write from any thread.
+/// Thread-safety: connection state lives on the loop thread only. What other threads touch — the stop flag, the
+/// counters, and work posted to the loop — is behind `shared` (a `Mutex`); the wakeup eventfd is safe to write
+/// from any thread.
 public final class Server: Sendable {
     /// The server's counters.
     public struct Statistics: Sendable, Equatable {
@@ -25,35 +29,52 @@ public final class Server: Sendable {
         public var accepted = 0
         /// Requests answered since start.
         public var commandsServed = 0
+        /// Connections streaming events now.
+        public var watchers = 0
         /// The most reply bytes ever waiting for one client at once: bounded by the configuration's
         /// `maximumPendingOutput` plus one reply.
         public var peakPendingOutput = 0
     }
 
-    private struct Shared {
+    fileprivate struct Shared {
         var statistics = Statistics()
         var isStopping = false
         var isRunning = false
         var grace = Duration.seconds(5)
+        var posted: [@Sendable (EventLoop) -> Void] = []
     }
 
     /// The configuration the server was created with.
     public let configuration: ServerConfiguration
     private let commands: CommandTable
-    private let logger: Logger
+    /// The server's logger.
+    public let logger: Logger
+    fileprivate let pool: PostgresPool?
     private let shared = Mutex(Shared())
     private let loopFinished = DispatchSemaphore(value: 0)
     private let wakeup: Int32
     private let poller: Int32
+    private let startedAt = ContinuousClock.now
+    private let hub: WatchHub?
 
-    /// Prepares a server; nothing listens until `start()`.
-    public init(configuration: ServerConfiguration, commands: CommandTable, logger: Logger) throws(ServerError) {
+    /// Prepares a server; nothing listens until `start()`. Without a pool, commands that need the database are
+    /// answered `UNAVAILABLE` and WATCH is not served.
+    public init(
+        configuration: ServerConfiguration,
+        commands: CommandTable,
+        pool: PostgresPool? = nil,
+        logger: Logger
+    ) throws(ServerError) {
         self.configuration = configuration
         self.commands = commands
+        self.pool = pool
         self.logger = logger.with(["component": "server"])
         poller = barkeep_poller_create()
         wakeup = barkeep_wakeup_create()
         guard poller >= 0, wakeup >= 0 else { throw .eventLoop(errorText()) }
+        hub = try pool.map { pool throws(ServerError) in
+            try WatchHub(database: pool.configuration, logger: logger.with(["component": "watch"]))
+        }
     }
 
     deinit {
@@ -61,11 +82,21 @@ public final class Server: Sendable {
         _ = Glibc.close(wakeup)
     }
 
+    // MARK: - Introspection
+
     /// The server's counters now.
     public var statistics: Statistics { shared.withLock { $0.statistics } }
+    /// This daemon's identity.
+    public var serverID: String { configuration.serverID }
+    /// Time since the server was created.
+    public var uptime: Duration { ContinuousClock.now - startedAt }
+    /// The database pool's load.
+    public var poolUsage: PostgresPool.Usage? { pool?.usage }
 
-    /// Opens every listener and starts the event loop thread. Returns the bound addresses (a TCP port 0 resolved).
-    /// If any listener cannot be opened, none stays open.
+    // MARK: - Life cycle
+
+    /// Opens every listener and starts the event loop thread (and the event dispatcher, with a pool). Returns the
+    /// bound addresses (a TCP port 0 resolved). If any listener cannot be opened, none stays open.
     public func start() throws(ServerError) -> [ServerAddress] {
         var listeners: [Listener] = []
         do {
@@ -74,8 +105,14 @@ public final class Server: Sendable {
             listeners.forEach { $0.close() }
             throw error
         }
-        let loop = EventLoop(server: self, listeners: listeners)
+        let loop = EventLoop(server: self, listeners: listeners, commands: commands)
         shared.withLock { $0.isRunning = true }
+        hub?.start(
+            deliverPage: { [self] token, events, isComplete in
+                post { loop in loop.deliverPage(to: token, events: events, isComplete: isComplete) }
+            },
+            deliverLive: { [self] events in post { loop in loop.deliverLive(events) } }
+        )
         let thread = Thread { [self, loop] in
             loop.run()
             loop.listeners.forEach { $0.close() }
@@ -87,8 +124,8 @@ public final class Server: Sendable {
         return listeners.map(\.address)
     }
 
-    /// Stops accepting, lets every queued reply go out for up to `grace`, closes every connection and waits for
-    /// the loop thread to end.
+    /// Stops accepting and reading, lets running commands finish and queued replies go out for up to `grace`,
+    /// closes every connection, and waits for the loop thread (and the event dispatcher) to end.
     public func shutdown(grace: Duration = .seconds(5)) {
         let wasRunning = shared.withLock { shared in
             defer {
@@ -100,6 +137,62 @@ public final class Server: Sendable {
         guard wasRunning else { return }
         _ = barkeep_wakeup_signal(wakeup)
         loopFinished.wait()
+        hub?.stop()
+    }
+
+    /// Runs `work` on the loop thread, soon.
+    fileprivate func post(_ work: @escaping @Sendable (EventLoop) -> Void) {
+        shared.withLock { $0.posted.append(work) }
+        _ = barkeep_wakeup_signal(wakeup)
+    }
+
+    fileprivate func updateStatistics(_ change: (inout Statistics) -> Void) {
+        shared.withLock { change(&$0.statistics) }
+    }
+
+    // MARK: - Database work
+
+    /// Runs a command's database work on a pool thread: first checks that the token behind the session was not
+    /// revoked meanwhile, then the work; errors become protocol errors.
+    fileprivate static func runAuthorized(
+        _ work: @Sendable (PostgresConnection) throws -> CommandResult,
+        session: Session,
+        on connection: PostgresConnection
+    ) throws -> CommandResult {
+        if let tokenID = session.tokenID, try TokenStore.activeRole(id: tokenID, on: connection) == nil {
+            var result = CommandResult(.error(.noAuth, "the token of this connection was revoked"))
+            result.authentication = .cleared
+            return result
+        }
+        return try work(connection)
+    }
+
+    /// The reply for an error thrown by a command: one code, and a message without SQL, values or secrets.
+    fileprivate func reply(for error: any Error, command: String) -> Reply {
+        switch error {
+        case let error as CommandError: return .error(error.code, error.message)
+        case let error as StoreError:
+            switch error {
+            case .notFound(let message): return .error(.notFound, message)
+            case .conflict(let message): return .error(.conflict, message)
+            case .invalid(let message): return .error(.badArgument, message)
+            case .poolBusy: return .error(.busy, "the server is busy; retry later")
+            case .connectionLost, .connectionFailed, .poolClosed:
+                logger.warning("database unavailable", ["command": command, "error": error.description])
+                return .error(.unavailable, "the database is unavailable; retry later")
+            case .server(let server) where server.sqlState == PostgresError.Code.uniqueViolation:
+                return .error(.conflict, "that already exists")
+            case .server(let server) where server.sqlState.hasPrefix("57P") || server.sqlState.hasPrefix("08"):
+                logger.warning("database unavailable", ["command": command, "error": error.description])
+                return .error(.unavailable, "the database is unavailable; retry later")
+            default:
+                logger.error("command failed", ["command": command, "error": error.description])
+                return .error(.internal, "internal error; see the server log")
+            }
+        default:
+            logger.error("command failed", ["command": command, "error": "\(error)"])
+            return .error(.internal, "internal error; see the server log")
+        }
     }
 
     // MARK: - Loop
@@ -107,24 +200,40 @@ public final class Server: Sendable {
     /// The loop's state.
     ///
     /// `@unchecked Sendable`: `start()` creates it and hands it to the loop thread, the only thread that touches it
-    /// from then on.
-    private final class EventLoop: @unchecked Sendable {
-        unowned let server: Server
+    /// from then on; other threads reach it only through `post`, whose work runs on the loop thread.
+    fileprivate final class EventLoop: @unchecked Sendable {
+        // unowned(unsafe): the loop thread's closure holds the server strongly for as long as the loop runs, and
+        // a checked unowned reference would cost an atomic operation on every use in the hot path.
+        unowned(unsafe) let server: Server
         let listeners: [Listener]
+        let commands: CommandTable
         var connections: [UInt64: Connection] = [:]
+        /// Watching connections by project id.
+        var watchers: [Int64: Set<UInt64>] = [:]
         var nextToken: UInt64 = 1
         let wakeupToken: UInt64 = 0
         var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
+        /// A descriptor held in reserve: when the process runs out, it is freed to accept and at once close a
+        /// connection that could not be served, rather than leave it waiting in the kernel's queue.
+        var reserveDescriptor: Int32 = -1
+        var isDraining = false
+        var unpublishedServed = 0
+        var unpublishedPeak = 0
 
-        init(server: Server, listeners: [Listener]) {
+        init(server: Server, listeners: [Listener], commands: CommandTable) {
             self.server = server
             self.listeners = listeners
+            self.commands = commands
         }
+
+        var configuration: ServerConfiguration { server.configuration }
 
         /// Tokens below this number are listeners and the wakeup fd; connections count up from it.
         var firstConnectionToken: UInt64 { UInt64(listeners.count) + 1 }
 
         func run() {
+            reserveDescriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
+            defer { if reserveDescriptor >= 0 { _ = Glibc.close(reserveDescriptor) } }
             _ = barkeep_poller_add(server.poller, server.wakeup, BARKEEP_EVENT_READ, wakeupToken)
             for (index, listener) in listeners.enumerated() {
                 _ = barkeep_poller_add(server.poller, listener.descriptor, BARKEEP_EVENT_READ, UInt64(index + 1))
@@ -139,7 +248,7 @@ public final class Server: Sendable {
                     beginDrain()
                 }
                 if let drainDeadline, connections.isEmpty || ContinuousClock.now >= drainDeadline { break }
-                let timeout: Int32 = drainDeadline == nil ? -1 : 100
+                let timeout: Int32 = drainDeadline == nil ? -1 : 50
                 let count = events.withUnsafeMutableBufferPointer { buffer in
                     barkeep_poller_wait(server.poller, buffer.baseAddress, Int32(buffer.count), timeout)
                 }
@@ -149,6 +258,7 @@ public final class Server: Sendable {
                     break
                 }
                 for event in events.prefix(Int(count)) { handle(event) }
+                publishStatistics()
             }
             for connection in Array(connections.values) { close(connection) }
         }
@@ -156,14 +266,20 @@ public final class Server: Sendable {
         private func handle(_ event: barkeep_event) {
             if event.token == wakeupToken {
                 barkeep_wakeup_drain(server.wakeup)
+                let work = server.shared.withLock { shared in
+                    defer { shared.posted.removeAll() }
+                    return shared.posted
+                }
+                for item in work { item(self) }
             } else if event.token < firstConnectionToken {
-                accept(from: listeners[Int(event.token) - 1])
+                if !isDraining { accept(from: listeners[Int(event.token) - 1]) }
             } else if let connection = connections[event.token] {
                 if event.events & BARKEEP_EVENT_WRITE != 0 {
                     let wasPaused = connection.isReadingPaused
                     guard flush(connection) else { return }
                     // The client took enough replies: answer the requests left buffered while it lagged.
                     if wasPaused && !connection.isReadingPaused { process(connection) }
+                    requestPageIfDue(connection)
                 }
                 if event.events & (BARKEEP_EVENT_READ | BARKEEP_EVENT_HANGUP | BARKEEP_EVENT_ERROR) != 0,
                     connections[event.token] != nil
@@ -173,50 +289,93 @@ public final class Server: Sendable {
             }
         }
 
-        /// Stop listening; connections finish what they have queued, and idle ones close now.
+        /// Stop listening and reading; running commands finish, queued replies go out, then connections close.
         private func beginDrain() {
+            isDraining = true
             for listener in listeners { _ = barkeep_poller_remove(server.poller, listener.descriptor) }
             for connection in Array(connections.values) {
+                if connection.isWatching {
+                    close(connection)
+                    continue
+                }
                 connection.isClosing = true
-                flush(connection)
+                if !connection.isRunning { flush(connection) }
             }
         }
+
+        // MARK: Accepting
 
         private func accept(from listener: Listener) {
             while true {
                 let descriptor = barkeep_accept(listener.descriptor)
                 guard descriptor >= 0 else {
+                    if errno == EMFILE || errno == ENFILE {
+                        shedConnection(from: listener)
+                        continue
+                    }
                     if errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR {
                         server.logger.warning("accept failed", ["error": errorText()])
                     }
                     return
                 }
-                var peer = Peer(isLocal: listener.isUnix, uid: nil, role: nil)
+                var session: Session
                 if listener.isUnix {
                     var uid: uid_t = 0
                     var pid: pid_t = 0
                     if barkeep_peer_credentials(descriptor, &uid, &pid) == 0 {
-                        peer.uid = uid
                         // The daemon's own user, or root, owns the daemon: admin without a token.
-                        if uid == server.configuration.ownerUID || uid == 0 { peer.role = .admin }
+                        let isOwner = uid == configuration.ownerUID || uid == 0
+                        session = Session(
+                            isLocal: true,
+                            uid: uid,
+                            peerName: "unix:uid=\(uid)",
+                            role: isOwner ? .admin : nil,
+                            actor: "local:" + userName(uid)
+                        )
+                    } else {
+                        session = Session(isLocal: true, uid: nil, peerName: "unix", role: nil, actor: "anonymous")
                     }
+                } else {
+                    var name = [CChar](repeating: 0, count: 64)
+                    let peer =
+                        barkeep_peer_name(descriptor, &name, Int32(name.count)) == 0
+                        ? String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                        : "tcp"
+                    session = Session(isLocal: false, uid: nil, peerName: peer, role: nil, actor: "anonymous")
                 }
                 let token = nextToken
                 nextToken += 1
                 let connection = Connection(
                     descriptor: descriptor,
                     token: token,
-                    peer: peer,
-                    maximumLineLength: server.configuration.maximumLineLength
+                    session: session,
+                    maximumLineLength: configuration.maximumLineLength
                 )
                 connections[token] = connection
                 _ = barkeep_poller_add(server.poller, descriptor, BARKEEP_EVENT_READ, token)
-                server.shared.withLock {
-                    $0.statistics.connections += 1
-                    $0.statistics.accepted += 1
+                server.updateStatistics {
+                    $0.connections += 1
+                    $0.accepted += 1
                 }
             }
         }
+
+        /// Out of descriptors: free the reserve, accept one waiting connection and close it at once.
+        private func shedConnection(from listener: Listener) {
+            guard reserveDescriptor >= 0 else { return }
+            _ = Glibc.close(reserveDescriptor)
+            let descriptor = barkeep_accept(listener.descriptor)
+            if descriptor >= 0 { _ = Glibc.close(descriptor) }
+            reserveDescriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
+            server.logger.warning("out of file descriptors: refused a connection", ["listener": "\(listener.address)"])
+        }
+
+        private func userName(_ uid: uid_t) -> String {
+            guard let entry = getpwuid(uid), let name = entry.pointee.pw_name else { return "uid\(uid)" }
+            return String(cString: name)
+        }
+
+        // MARK: Reading and answering
 
         private func read(_ connection: Connection) {
             let count = readBuffer.withUnsafeMutableBytes { buffer in
@@ -224,60 +383,264 @@ public final class Server: Sendable {
             }
             if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) { return }
             guard count > 0 else {
-                // End of stream or a reset: whatever is queued cannot be delivered any more.
-                close(connection)
+                // End of stream or a reset. A running command completes (its effects are kept); nothing more is
+                // read or answered.
+                if connection.isRunning {
+                    connection.isPeerGone = true
+                    updateInterest(connection)
+                } else {
+                    close(connection)
+                }
                 return
             }
             connection.framer.append(readBuffer[0..<count])
             process(connection)
         }
 
-        /// Answers every buffered complete line, in order, writing replies as it goes and pausing whenever the
-        /// client's unread replies reach the bound.
+        /// Answers buffered requests in order, writing replies as it goes, until the lines run out, a command goes
+        /// to the database, or the client's unread replies reach the bound.
         private func process(_ connection: Connection) {
-            while true {
+            while connections[connection.token] != nil {
                 let isAtBound = answerBufferedLines(connection)
                 guard flush(connection) else { return }
-                // Stop when the lines ran out, or when the client still has not taken its replies: its next
-                // writability event resumes here.
-                guard isAtBound, connection.pendingOutputCount < server.configuration.maximumPendingOutput else {
-                    return
-                }
+                guard isAtBound, connection.pendingOutputCount < configuration.maximumPendingOutput else { return }
             }
         }
 
-        /// Returns true when it stopped at the output bound with lines possibly left, false when none are left.
+        /// Returns true when it stopped at the output bound with lines possibly left.
         private func answerBufferedLines(_ connection: Connection) -> Bool {
-            var served = 0
-            defer {
-                if served > 0 {
-                    let pending = connection.pendingOutputCount
-                    server.shared.withLock { shared in
-                        shared.statistics.commandsServed += served
-                        shared.statistics.peakPendingOutput = max(shared.statistics.peakPendingOutput, pending)
+            while !connection.isClosing && connections[connection.token] != nil {
+                if connection.pendingOutputCount >= configuration.maximumPendingOutput { return true }
+                switch connection.state {
+                case .running:
+                    return false
+                case .discardingPayload(let remaining):
+                    let left = connection.framer.discardPayload(count: remaining)
+                    guard left == 0 else {
+                        connection.state = .discardingPayload(remaining: left)
+                        return false
                     }
-                }
-            }
-            while !connection.isClosing {
-                if connection.pendingOutputCount >= server.configuration.maximumPendingOutput { return true }
-                let outcome: CommandOutcome
-                do {
-                    guard let line = try connection.framer.nextLine() else { return false }
-                    guard let request = Request(line: line) else { continue }
-                    outcome = server.commands.dispatch(request, from: connection.peer)
-                } catch {
-                    outcome = .reply(.error(error.code, error.description))
-                }
-                served += 1
-                switch outcome {
-                case .reply(let reply): connection.enqueue(reply)
-                case .replyAndClose(let reply):
-                    connection.enqueue(reply)
-                    connection.isClosing = true
+                    connection.state = .ready
+                case .receivingPayload(let resolved, let size):
+                    guard let payload = connection.framer.takePayload(count: size) else { return false }
+                    connection.state = .ready
+                    execute(resolved, payload: payload, on: connection)
+                case .watching:
+                    guard let request = nextRequest(connection) else { return false }
+                    guard let request = request else { continue }
+                    switch request.verb {
+                    case "PING": answer(connection, .ok("PONG"))
+                    case "QUIT":
+                        answer(connection, .ok("BYE"))
+                        connection.isClosing = true
+                    default:
+                        answer(connection, .error(.badArgument, "the connection is watching; send PING or QUIT"))
+                    }
+                case .ready:
+                    let bytes: ArraySlice<UInt8>
+                    do {
+                        guard let line = try connection.framer.nextLineBytes() else { return false }
+                        bytes = line
+                    } catch {
+                        answer(connection, .error(error.code, error.description))
+                        continue
+                    }
+                    if let reply = commands.constantReply(for: bytes) {
+                        connection.output.append(contentsOf: reply)
+                        unpublishedServed += 1
+                        unpublishedPeak = max(unpublishedPeak, connection.pendingOutputCount)
+                        continue
+                    }
+                    guard let request = decodeRequest(bytes, connection) else { continue }
+                    switch commands.resolve(
+                        request,
+                        session: connection.session,
+                        server: server,
+                        maximumPayload: configuration.maximumPayload
+                    ) {
+                    case .failure(let refusal):
+                        answer(connection, refusal.reply)
+                        if refusal.closesConnection { connection.isClosing = true }
+                        if refusal.payloadToDiscard > 0 {
+                            connection.state = .discardingPayload(remaining: refusal.payloadToDiscard)
+                        }
+                    case .success(let resolved):
+                        if let size = resolved.payloadSize {
+                            connection.state = .receivingPayload(resolved, size: size)
+                        } else {
+                            execute(resolved, payload: nil, on: connection)
+                        }
+                    }
                 }
             }
             return false
         }
+
+        /// The request on a line, nil for a blank line or one answered with a framing error.
+        private func decodeRequest(_ bytes: ArraySlice<UInt8>, _ connection: Connection) -> Request? {
+            do {
+                return try Request(line: LineFramer.decode(bytes))
+            } catch {
+                answer(connection, .error(error.code, error.description))
+                return nil
+            }
+        }
+
+        /// The next request: nil when no complete line is buffered, `.some(nil)` for a blank line or one that was
+        /// answered with a framing error.
+        private func nextRequest(_ connection: Connection) -> Request?? {
+            do {
+                guard let line = try connection.framer.nextLine() else { return nil }
+                return .some(try Request(line: line))
+            } catch {
+                answer(connection, .error(error.code, error.description))
+                return .some(nil)
+            }
+        }
+
+        private func answer(_ connection: Connection, _ reply: Reply) {
+            connection.enqueue(reply)
+            unpublishedServed += 1
+            unpublishedPeak = max(unpublishedPeak, connection.pendingOutputCount)
+        }
+
+        /// Counters are published once per batch of events, not per reply: the shared lock stays off the hot path.
+        private func publishStatistics() {
+            guard unpublishedServed > 0 else { return }
+            let (served, peak) = (unpublishedServed, unpublishedPeak)
+            server.updateStatistics {
+                $0.commandsServed += served
+                $0.peakPendingOutput = max($0.peakPendingOutput, peak)
+            }
+            unpublishedServed = 0
+            unpublishedPeak = 0
+        }
+
+        private func execute(_ resolved: CommandTable.Resolved, payload: [UInt8]?, on connection: Connection) {
+            var input = resolved.input
+            input.payload = payload
+            let action: CommandAction
+            do {
+                action = try resolved.command.handler(input)
+            } catch {
+                answer(connection, .error(error.code, error.message))
+                return
+            }
+            switch action {
+            case .done(let result):
+                apply(result, to: connection)
+            case .database(let work):
+                guard let pool = server.pool else {
+                    answer(connection, .error(.unavailable, "this server has no database"))
+                    return
+                }
+                connection.state = .running
+                let session = connection.session
+                let token = connection.token
+                let name = resolved.command.name
+                do {
+                    try pool.submit { database in
+                        try Server.runAuthorized(work, session: session, on: database)
+                    } completion: { [server] result in
+                        server.post { loop in loop.complete(token: token, command: name, result: result) }
+                    }
+                } catch {
+                    connection.state = .ready
+                    answer(connection, server.reply(for: error, command: name))
+                }
+            }
+        }
+
+        /// A command's database work finished: apply its result and carry on with the connection's next request.
+        func complete(token: UInt64, command: String, result: Result<CommandResult, any Error>) {
+            guard let connection = connections[token] else { return }
+            connection.state = .ready
+            switch result {
+            case .success(let value): apply(value, to: connection)
+            case .failure(let error): answer(connection, server.reply(for: error, command: command))
+            }
+            if connection.isPeerGone {
+                close(connection)
+                return
+            }
+            process(connection)
+        }
+
+        private func apply(_ result: CommandResult, to connection: Connection) {
+            if let change = result.authentication { connection.session = connection.session.applying(change) }
+            answer(connection, result.reply)
+            if result.closesConnection { connection.isClosing = true }
+            if let watch = result.watch, !connection.isClosing {
+                connection.state = .watching(
+                    Connection.Watch(projectID: watch.projectID, project: watch.project, lastSent: watch.since)
+                )
+                watchers[watch.projectID, default: []].insert(connection.token)
+                server.updateStatistics { $0.watchers += 1 }
+                requestPageIfDue(connection)
+            }
+        }
+
+        // MARK: Watching
+
+        /// Asks the dispatcher for the next page of stored events when a replaying watcher has room for it.
+        private func requestPageIfDue(_ connection: Connection) {
+            guard case .watching(var watch) = connection.state, watch.isReplaying, !watch.isPageRequested,
+                connection.pendingOutputCount < configuration.maximumWatcherBacklog / 4,
+                let hub = server.hub
+            else { return }
+            watch.isPageRequested = true
+            connection.state = .watching(watch)
+            hub.requestPage(connection: connection.token, projectID: watch.projectID, after: watch.lastSent)
+        }
+
+        /// A page of stored events for one watcher, in order; `isComplete` when it reached the newest.
+        func deliverPage(to token: UInt64, events: [Event], isComplete: Bool) {
+            guard let connection = connections[token], case .watching(var watch) = connection.state else { return }
+            for event in events where event.seq > watch.lastSent {
+                connection.enqueue(line: event.record.encoded)
+                watch.lastSent = event.seq
+            }
+            watch.isPageRequested = false
+            watch.isReplaying = !isComplete
+            connection.state = .watching(watch)
+            afterEvents(connection)
+        }
+
+        /// Newly committed events, in order: each goes to the live watchers of its project.
+        func deliverLive(_ events: [Event]) {
+            var touched: Set<UInt64> = []
+            for event in events {
+                guard let projectID = event.projectID, let tokens = watchers[projectID] else { continue }
+                for token in tokens {
+                    guard let connection = connections[token], case .watching(var watch) = connection.state,
+                        !watch.isReplaying, event.seq > watch.lastSent
+                    else { continue }
+                    connection.enqueue(line: event.record.encoded)
+                    watch.lastSent = event.seq
+                    connection.state = .watching(watch)
+                    touched.insert(token)
+                }
+            }
+            for token in touched { if let connection = connections[token] { afterEvents(connection) } }
+        }
+
+        private func afterEvents(_ connection: Connection) {
+            guard case .watching(let watch) = connection.state else { return }
+            if connection.pendingOutputCount > configuration.maximumWatcherBacklog {
+                server.logger.warning(
+                    "disconnecting a watcher that does not read",
+                    ["peer": connection.session.peerName, "project": watch.project, "last_seq": "\(watch.lastSent)"]
+                )
+                connection.enqueue(.error(.busy, "watcher fell behind; resume with since=\(watch.lastSent)"))
+                flush(connection)
+                close(connection)
+                return
+            }
+            guard flush(connection) else { return }
+            requestPageIfDue(connection)
+        }
+
+        // MARK: Writing
 
         /// Writes what the socket takes; returns false when the connection was closed.
         @discardableResult
@@ -299,7 +662,7 @@ public final class Server: Sendable {
                 connection.outputStart += written
             }
             connection.compactOutput()
-            if connection.pendingOutputCount == 0 && connection.isClosing {
+            if connection.pendingOutputCount == 0 && connection.isClosing && !connection.isRunning {
                 close(connection)
                 return false
             }
@@ -309,18 +672,36 @@ public final class Server: Sendable {
 
         private func updateInterest(_ connection: Connection) {
             let wantsWrites = connection.pendingOutputCount > 0
-            let paused = connection.pendingOutputCount >= server.configuration.maximumPendingOutput
+            let paused = connection.pendingOutputCount >= configuration.maximumPendingOutput
             connection.isReadingPaused = paused
-            var interest: UInt32 = paused || connection.isClosing ? 0 : BARKEEP_EVENT_READ
+            // No reading while a command runs: the framer would otherwise buffer whatever a client pipelines.
+            let reads = !paused && !connection.isClosing && !connection.isPeerGone && !connection.isRunning
+            var interest: UInt32 = reads ? BARKEEP_EVENT_READ : 0
             if wantsWrites { interest |= BARKEEP_EVENT_WRITE }
             _ = barkeep_poller_modify(server.poller, connection.descriptor, interest, connection.token)
         }
 
         private func close(_ connection: Connection) {
             guard connections.removeValue(forKey: connection.token) != nil else { return }
+            if case .watching(let watch) = connection.state {
+                watchers[watch.projectID]?.remove(connection.token)
+                if watchers[watch.projectID]?.isEmpty == true { watchers[watch.projectID] = nil }
+                server.updateStatistics { $0.watchers -= 1 }
+            }
             _ = barkeep_poller_remove(server.poller, connection.descriptor)
             _ = Glibc.close(connection.descriptor)
-            server.shared.withLock { $0.statistics.connections -= 1 }
+            server.updateStatistics { $0.connections -= 1 }
         }
+    }
+
+}
+
+extension Event {
+    /// The event as a WATCH record.
+    var record: Record {
+        Record([
+            "seq": String(seq), "project": project, "kind": kind, "subject": subject, "from": from, "to": to,
+            "reason": reason, "actor": actor, "at": at.postgresText,
+        ])
     }
 }

@@ -6,22 +6,34 @@ public struct ServerConfiguration: Sendable {
     public var addresses: [ServerAddress]
     /// The longest request line accepted, in bytes.
     public var maximumLineLength: Int
+    /// The largest upload accepted, in bytes.
+    public var maximumPayload: Int
     /// Replies a client has not read yet, in bytes, past which the server stops reading its requests until it
     /// catches up.
     public var maximumPendingOutput: Int
+    /// Events a watcher has not read yet, in bytes, past which it is disconnected.
+    public var maximumWatcherBacklog: Int
     /// The uid whose Unix socket peers are admins without a token (the daemon's own).
     public var ownerUID: UInt32
+    /// This daemon's identity in HELLO and STATS.
+    public var serverID: String
 
     /// Creates a configuration.
     public init(
         addresses: [ServerAddress],
         maximumLineLength: Int = LineFramer.defaultMaximumLineLength,
+        maximumPayload: Int = 64 << 20,
         maximumPendingOutput: Int = 1 << 20,
-        ownerUID: UInt32
+        maximumWatcherBacklog: Int = 4 << 20,
+        ownerUID: UInt32,
+        serverID: String = "barkeepd"
     ) {
         self.addresses = addresses
         self.maximumLineLength = maximumLineLength
+        self.maximumPayload = maximumPayload
         self.maximumPendingOutput = maximumPendingOutput
+        self.maximumWatcherBacklog = maximumWatcherBacklog
         self.ownerUID = ownerUID
+        self.serverID = serverID
     }
 }

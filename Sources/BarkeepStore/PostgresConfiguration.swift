@@ -22,6 +22,13 @@ public struct PostgresConfiguration: Sendable, Equatable {
         self.connectTimeoutSeconds = connectTimeoutSeconds
     }
 
+    /// The same server, under another application name (as `pg_stat_activity` shows it).
+    public func with(applicationName: String) -> PostgresConfiguration {
+        var copy = self
+        copy.applicationName = applicationName
+        return copy
+    }
+
     /// The same server, another database.
     public func with(database: String) -> PostgresConfiguration {
         var copy = self

@@ -95,6 +95,35 @@ public final class PostgresConnection {
         }
     }
 
+    // MARK: - LISTEN / NOTIFY
+
+    /// Subscribes this session to `channel` (a fixed name chosen by the code, never user input).
+    public func listen(_ channel: String) throws {
+        try executeScript("LISTEN " + PostgresCluster.quoteIdentifier(channel))
+    }
+
+    /// Waits up to `timeout` for notifications on the channels this session listens to (or for `wakeup`, a file
+    /// descriptor another thread makes readable), and returns their payloads, possibly none. Throws
+    /// `connectionLost` when the connection broke; the caller reconnects and LISTENs again.
+    public func waitForNotifications(timeout: Duration, wakeup: Int32? = nil) throws -> [String] {
+        guard let connection = handle, PQstatus(connection) == CONNECTION_OK else {
+            throw StoreError.connectionLost("the notification connection is closed")
+        }
+        var descriptors = [pollfd(fd: PQsocket(connection), events: Int16(POLLIN), revents: 0)]
+        if let wakeup { descriptors.append(pollfd(fd: wakeup, events: Int16(POLLIN), revents: 0)) }
+        let milliseconds = Int32(min(timeout.milliseconds, 60_000))
+        _ = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
+        guard PQconsumeInput(connection) == 1 else {
+            throw StoreError.connectionLost(Self.errorMessage(connection))
+        }
+        var payloads: [String] = []
+        while let notification = PQnotifies(connection) {
+            payloads.append(notification.pointee.extra.map { String(cString: $0) } ?? "")
+            PQfreemem(notification)
+        }
+        return payloads
+    }
+
     // MARK: - COPY
 
     /// Streams rows into `COPY … FROM STDIN` (text format) and returns how many the server stored.
@@ -118,7 +147,7 @@ public final class PostgresConnection {
         let start = PQexec(connection, sql)
         guard PQresultStatus(start) == PGRES_COPY_IN else {
             _ = try consume(start)
-            throw StoreError.server(ServerError(sqlState: "42601", message: "statement is not COPY FROM STDIN"))
+            throw StoreError.server(PostgresError(sqlState: "42601", message: "statement is not COPY FROM STDIN"))
         }
         PQclear(start)
         var writer = CopyWriter(connection: connection)
@@ -235,7 +264,7 @@ public final class PostgresConnection {
     fileprivate static func lostOrFailed(_ connection: OpaquePointer) -> StoreError {
         let message = errorMessage(connection)
         if PQstatus(connection) != CONNECTION_OK { return .connectionLost(message) }
-        return .server(ServerError(sqlState: "XX000", message: message))
+        return .server(PostgresError(sqlState: "XX000", message: message))
     }
 
     private func drainResults(_ connection: OpaquePointer) {
@@ -268,14 +297,14 @@ public final class PostgresConnection {
         return Int(String(cString: tuples))
     }
 
-    private static func serverError(_ result: OpaquePointer) -> ServerError {
+    private static func serverError(_ result: OpaquePointer) -> PostgresError {
         func field(_ code: Character) -> String? {
             guard let ascii = code.asciiValue, let value = PQresultErrorField(result, Int32(ascii)) else {
                 return nil
             }
             return String(cString: value)
         }
-        return ServerError(
+        return PostgresError(
             sqlState: field("C") ?? "XX000",
             message: field("M") ?? "unknown error",
             detail: field("D"),

@@ -83,28 +83,43 @@ public final class PostgresPool: Sendable {
         _ body: @escaping @Sendable (PostgresConnection) throws -> T
     ) async throws -> T {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-            let job: Job = { connection, failure in
-                guard let connection else {
-                    continuation.resume(throwing: failure ?? StoreError.poolClosed)
-                    return
-                }
-                continuation.resume(with: Result { try body(connection) })
-            }
-            let refusal: StoreError? = state.withLock { state in
-                if state.isClosed { return .poolClosed }
-                if state.queued >= queueLimit + max(0, size - state.busy) {
-                    state.rejected += 1
-                    return .poolBusy
-                }
-                state.jobs.append(job)
-                return nil
-            }
-            if let refusal {
-                continuation.resume(throwing: refusal)
-            } else {
-                available.signal()
+            do {
+                try submit(body) { continuation.resume(with: $0) }
+            } catch {
+                continuation.resume(throwing: error)
             }
         }
+    }
+
+    private func enqueue(_ job: @escaping Job) throws(StoreError) {
+        let refusal: StoreError? = state.withLock { state in
+            if state.isClosed { return .poolClosed }
+            if state.queued >= queueLimit + max(0, size - state.busy) {
+                state.rejected += 1
+                return .poolBusy
+            }
+            state.jobs.append(job)
+            return nil
+        }
+        if let refusal { throw refusal }
+        available.signal()
+    }
+
+    /// Queues `body` for a worker thread and returns at once; `completion` is called on that worker thread with the
+    /// result. Throws `poolBusy` or `poolClosed` at once, without queueing, when the pool cannot take the work: this
+    /// is how a server refuses a flood without growing its memory.
+    public func submit<T>(
+        _ body: @escaping @Sendable (PostgresConnection) throws -> T,
+        completion: @escaping @Sendable (Result<T, any Error>) -> Void
+    ) throws(StoreError) {
+        let job: Job = { connection, failure in
+            guard let connection else {
+                completion(.failure(failure ?? StoreError.poolClosed))
+                return
+            }
+            completion(Result { try body(connection) })
+        }
+        try enqueue(job)
     }
 
     /// Runs `body` in a transaction on a worker thread.

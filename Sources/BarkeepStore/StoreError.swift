@@ -7,7 +7,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The connection is re-established on its next use.
     case connectionLost(String)
     /// The server rejected a statement; `sqlState` is the five-character SQLSTATE code.
-    case server(ServerError)
+    case server(PostgresError)
     /// A column could not be decoded as the type asked for.
     case decoding(column: String, expected: String)
     /// A row had no column of that name.
@@ -24,6 +24,12 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case migrationFailed(version: Int, name: String, reason: String)
     /// The embedded PostgreSQL could not be found, created, started or stopped.
     case cluster(String)
+    /// The named thing does not exist (a project, a token).
+    case notFound(String)
+    /// The change conflicts with what is stored (a name already taken).
+    case conflict(String)
+    /// The value breaks a rule of the data (a check constraint).
+    case invalid(String)
 
     public var description: String {
         switch self {
@@ -40,7 +46,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .migrationChanged(let version, let name):
             "migration \(version) (\(name)) differs from the one already applied to this database"
         case .migrationFailed(let version, let name, let reason): "migration \(version) (\(name)) failed: \(reason)"
-        case .cluster(let message): message
+        case .cluster(let message), .notFound(let message), .conflict(let message), .invalid(let message): message
         }
     }
 
@@ -62,7 +68,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 /// An error reported by the PostgreSQL server, with the fields a caller may act on.
-public struct ServerError: Sendable, Equatable, CustomStringConvertible {
+public struct PostgresError: Sendable, Equatable, CustomStringConvertible {
     /// The five-character SQLSTATE, e.g. `23505` for a unique violation.
     public var sqlState: String
     /// The primary message. PostgreSQL keeps row values out of it (they go in `detail`).

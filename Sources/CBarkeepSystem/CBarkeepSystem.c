@@ -5,6 +5,10 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 const uint32_t BARKEEP_EVENT_READ = EPOLLIN | EPOLLRDHUP;
@@ -64,6 +68,37 @@ int barkeep_peer_credentials(int fd, uid_t *uid, pid_t *pid) {
     *uid = credentials.uid;
     *pid = credentials.pid;
     return 0;
+}
+
+int barkeep_peer_name(int fd, char *out, int capacity) {
+    struct sockaddr_storage address;
+    socklen_t length = sizeof address;
+    if (getpeername(fd, (struct sockaddr *)&address, &length) != 0) return -1;
+    char host[INET6_ADDRSTRLEN];
+    if (address.ss_family == AF_INET) {
+        struct sockaddr_in *ipv4 = (struct sockaddr_in *)&address;
+        inet_ntop(AF_INET, &ipv4->sin_addr, host, sizeof host);
+        snprintf(out, capacity, "%s:%u", host, ntohs(ipv4->sin_port));
+        return 0;
+    }
+    if (address.ss_family == AF_INET6) {
+        struct sockaddr_in6 *ipv6 = (struct sockaddr_in6 *)&address;
+        inet_ntop(AF_INET6, &ipv6->sin6_addr, host, sizeof host);
+        snprintf(out, capacity, "[%s]:%u", host, ntohs(ipv6->sin6_port));
+        return 0;
+    }
+    return -1;
+}
+
+long barkeep_raise_file_limit(void) {
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return -1;
+    if (limit.rlim_cur < limit.rlim_max) {
+        limit.rlim_cur = limit.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &limit);
+        getrlimit(RLIMIT_NOFILE, &limit);
+    }
+    return (long)limit.rlim_cur;
 }
 
 ssize_t barkeep_send(int fd, const void *bytes, size_t count) { return send(fd, bytes, count, MSG_NOSIGNAL); }

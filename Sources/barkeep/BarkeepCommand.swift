@@ -39,8 +39,29 @@ struct CLIContext {
         isJSON = parsed.flag("json")
     }
 
-    /// Opens a connection to the daemon.
-    func connect() throws(CLIError) -> Client { try Client(address: server) }
+    /// Opens a connection to the daemon and, with a token, authenticates it.
+    func connect() throws(CLIError) -> Client {
+        let client = try Client(address: server)
+        if let token {
+            do {
+                _ = try client.send(Request(verb: "HELLO", keywords: ["protocol": "1", "token": token]))
+            } catch .server(.noAuth, _) {
+                throw .server(.noAuth, "the token was refused: it is unknown or revoked")
+            }
+        }
+        return client
+    }
+
+    /// Sends one request on a new connection and returns its reply. A refusal for want of a token says how to
+    /// give one.
+    func request(_ request: Request) throws(CLIError) -> Response {
+        let client = try connect()
+        do {
+            return try client.send(request)
+        } catch .server(.noAuth, let message) where token == nil {
+            throw CLIError.needsToken(message)
+        }
+    }
 }
 
 /// The root command: `barkeep`.
@@ -51,7 +72,7 @@ struct BarkeepCommand: ParsableCommand {
         discussion: """
             barkeep talks to barkeepd over its line protocol. Without --server it uses the Unix socket of a daemon
             started in the current directory (./.barkeep/barkeep.sock), else 127.0.0.1:7780.
-            Exit codes: 0 success, 1 failure, 64 usage error.
+            Exit codes: 0 success, 1 failure, 64 usage error. NO_COLOR turns colour off.
             """,
         arguments: [
             .option(
@@ -60,10 +81,15 @@ struct BarkeepCommand: ParsableCommand {
                 environment: "BARKEEP_SERVER",
                 help: "The daemon: HOST:PORT or unix:PATH."
             ),
-            .option("token", valueName: "TOKEN", environment: "BARKEEP_TOKEN", help: "API token for TCP connections."),
+            .option(
+                "token",
+                valueName: "TOKEN",
+                environment: "BARKEEP_TOKEN",
+                help: "API token (needed over TCP; the daemon's owner on its Unix socket needs none)."
+            ),
             .flag("json", help: "Print JSON for scripts instead of text."),
             .flag("version", help: "Print the version and exit."),
         ],
-        subcommands: [PingCommand.self]
+        subcommands: [PingCommand.self, ProjectGroup.self, TokenGroup.self, WatchCommand.self, StatsCommand.self]
     )
 }

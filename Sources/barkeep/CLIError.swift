@@ -21,6 +21,22 @@ enum CLIError: Error, CustomStringConvertible {
         }
     }
 
+    /// A refusal for want of a token, saying how to give one.
+    static func needsToken(_ message: String) -> CLIError {
+        let what = message.split(separator: ":").first.map(String.init) ?? message
+        return .server(.noAuth, "\(what): pass --token or set BARKEEP_TOKEN")
+    }
+
+    /// Whether the daemon could not be reached or the connection broke (worth retrying for a long-running
+    /// command).
+    var isConnectionProblem: Bool {
+        switch self {
+        case .cannotConnect, .connectionLost: true
+        case .server(.unavailable, _): true
+        default: false
+        }
+    }
+
     /// The process exit code for this error.
     var exitCode: Int32 { 1 }
 }

@@ -5,7 +5,17 @@ import Foundation
     import Glibc
 #endif
 
-/// A blocking connection to barkeepd: one request line out, one reply line back.
+/// A whole reply as the CLI reads it.
+struct Response {
+    /// The records before the final line.
+    var records: [Record]
+    /// The text after `OK`.
+    var text: String
+    /// The `key=value` fields of that text.
+    var fields: [String: String]
+}
+
+/// A blocking connection to barkeepd: one request out, its whole reply back.
 final class Client {
     let address: ServerAddress
     private let descriptor: Int32
@@ -33,21 +43,41 @@ final class Client {
 
     deinit { close(descriptor) }
 
-    /// Sends `request` and returns the text after `OK`; an `ERR` reply throws `CLIError.server`.
-    func send(_ request: Request) throws(CLIError) -> String {
+    /// Sends `request` and reads its whole reply: its records and the text after `OK`. An `ERR` reply throws
+    /// `CLIError.server`.
+    func send(_ request: Request) throws(CLIError) -> Response {
         try write(request.line + "\n")
-        let line = try readLine()
-        let reply: Reply
-        do {
-            reply = try Reply(parsing: line)
-        } catch {
-            throw .badReply(error.description)
-        }
-        switch reply {
-        case .ok(let text): return text
-        case .error(let code, let message): throw .server(code, message)
+        return try readReply()
+    }
+
+    /// Reads one whole reply: record lines up to the final line.
+    func readReply() throws(CLIError) -> Response {
+        var records: [Record] = []
+        while true {
+            let line = try readLine()
+            if line.hasPrefix("*") {
+                do {
+                    records.append(try Record(parsing: line))
+                } catch {
+                    throw .badReply(error.description)
+                }
+                continue
+            }
+            let final: FinalLine
+            do {
+                final = try FinalLine(parsing: line)
+            } catch {
+                throw .badReply(error.description)
+            }
+            switch final {
+            case .ok(let text): return Response(records: records, text: text, fields: final.fields)
+            case .error(let code, let message): throw .server(code, message)
+            }
         }
     }
+
+    /// Reads the next line the server sends (a WATCH stream's event records).
+    func nextLine() throws(CLIError) -> String { try readLine() }
 
     private func write(_ text: String) throws(CLIError) {
         var bytes = Array(text.utf8)[...]
@@ -62,6 +92,7 @@ final class Client {
     }
 
     private func readLine() throws(CLIError) -> String {
+        // A reply line may be long (a record holding a snippet); 16 MiB bounds a broken server.
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             do {

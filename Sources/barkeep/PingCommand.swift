@@ -15,7 +15,7 @@ struct PingCommand: RunnableCommand {
     func run(_ context: CLIContext) throws {
         let client = try context.connect()
         let started = ContinuousClock.now
-        let reply = try client.send(Request(verb: "PING"))
+        let reply = try client.send(Request(verb: "PING")).text
         let elapsed = ContinuousClock.now - started
         guard reply == "PONG" else { throw CLIError.badReply("PING answered '\(reply)'") }
         if context.isJSON {

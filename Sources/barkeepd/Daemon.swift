@@ -2,6 +2,7 @@ import BarkeepCore
 import BarkeepProtocol
 import BarkeepServer
 import BarkeepStore
+import CBarkeepSystem
 import Dispatch
 import Foundation
 import Synchronization
@@ -50,6 +51,9 @@ final class Daemon {
     // MARK: - Start
 
     private func start() throws {
+        // One descriptor per client: take all the kernel allows this process.
+        let limit = barkeep_raise_file_limit()
+        logger.debug("file descriptor limit", ["limit": String(limit)])
         try makeDataDirectory()
         lock = try DataDirectoryLock(directory: options.dataDirectory)
         try checkStop()
@@ -67,9 +71,12 @@ final class Daemon {
             configuration: ServerConfiguration(
                 addresses: [options.listen, .unix(path: options.socketPath)],
                 maximumLineLength: options.maximumLineLength,
-                ownerUID: geteuid()
+                maximumPayload: options.maximumUpload,
+                ownerUID: geteuid(),
+                serverID: Self.makeServerID()
             ),
-            commands: .basic,
+            commands: .standard,
+            pool: pool,
             logger: logger
         )
         let bound = try server.start()
@@ -85,6 +92,15 @@ final class Daemon {
         fields.append(("schema", String(version)))
         fields.append(("version", BarkeepVersion.current))
         logger.log(.info, "ready", fieldList: fields)
+    }
+
+    /// A new identity at every start: random, with the host name so an operator knows where it runs.
+    private static func makeServerID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let random = String(UInt32.random(in: 0...UInt32.max, using: &generator), radix: 16)
+        let padded = String(repeating: "0", count: 8 - random.count) + random
+        let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "localhost"
+        return padded + "@" + host
     }
 
     private func makeDataDirectory() throws {

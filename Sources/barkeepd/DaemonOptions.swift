@@ -32,6 +32,7 @@ struct DaemonCommand: ParsableCommand {
                 help: "How long to retry an unreachable database at start (default 30)."
             ),
             .option("max-line", valueName: "BYTES", help: "Longest request line accepted (default 65536)."),
+            .option("max-upload", valueName: "BYTES", help: "Largest upload accepted (default 67108864, 64 MiB)."),
             .flag("version", help: "Print the version and exit."),
         ]
     )
@@ -48,6 +49,7 @@ struct DaemonOptions {
     var poolSize: Int
     var databaseWait: Duration
     var maximumLineLength: Int
+    var maximumUpload: Int
 
     static let defaultListen = ServerAddress.tcp(host: "127.0.0.1", port: 7780)
 
@@ -95,6 +97,13 @@ struct DaemonOptions {
                 throw fail("--database-wait must be a number of seconds from 0 to 3600")
             }
             databaseWait = .seconds(seconds)
+        }
+        maximumUpload = 64 << 20
+        if let text = parsed.value("max-upload") {
+            guard let bytes = Int(text), (1024...(1 << 32)).contains(bytes) else {
+                throw fail("--max-upload must be a number of bytes from 1024 to 4294967296")
+            }
+            maximumUpload = bytes
         }
         maximumLineLength = 64 * 1024
         if let text = parsed.value("max-line") {

@@ -318,4 +318,182 @@ struct LineFramerTests {
         #expect(framer.feed("ééé\n") == [.error(.lineTooLong(limit: 4))])
         #expect(framer.feed("🍺\n") == [.line("🍺")])
     }
+
+    // MARK: - Payloads
+
+    /// Payloads for the upload tests: any bytes, LF, CR and invalid UTF-8 included, some longer than `smallLimit`.
+    private static let payloads: [[UInt8]] = [
+        Array("abc".utf8),
+        [0x0A],
+        [0x0D],
+        [0x0D, 0x0A],
+        Array("line one\nline two\r\n".utf8),
+        Array("PING\n".utf8),
+        [0xFF, 0xFE, 0x00, 0x0A, 0xC3],
+        [0xC3, 0x28, 0x0A, 0x0A, 0x80, 0x7F],
+        Array("héllo 🍺\n".utf8),
+        (0..<256).map { UInt8($0) },
+        [UInt8](repeating: 0x0A, count: 40),
+        [UInt8](repeating: UInt8(ascii: "x"), count: 100),
+    ]
+
+    @Test(
+        "takePayload returns nil until the whole payload is buffered, then the next line is read", arguments: payloads)
+    func payloadSplitAnywhere(payload: [UInt8]) throws {
+        let header = Array("INGEST \(payload.count)\n".utf8)
+        for split in 0..<payload.count {
+            var framer = LineFramer(maximumLineLength: smallLimit)
+            framer.append(header + payload[..<split])
+            #expect(try framer.nextLine() == "INGEST \(payload.count)")
+            #expect(framer.takePayload(count: payload.count) == nil, "split at \(split)")
+            #expect(framer.takePayload(count: payload.count) == nil, "split at \(split)")
+            #expect(framer.bufferedByteCount == split)
+            framer.append(payload[split...] + Array("PING\r\n".utf8))
+            #expect(framer.takePayload(count: payload.count) == payload, "split at \(split)")
+            #expect(framer.drain() == [.line("PING")])
+            #expect(framer.bufferedByteCount == 0)
+        }
+    }
+
+    @Test("a payload arriving byte by byte comes out whole with its last byte", arguments: payloads)
+    func payloadByteByByte(payload: [UInt8]) throws {
+        var framer = LineFramer(maximumLineLength: smallLimit)
+        framer.append(Array("UP \(payload.count)\r\n".utf8))
+        #expect(try framer.nextLine() == "UP \(payload.count)")
+        var taken: [UInt8]?
+        for (index, byte) in payload.enumerated() {
+            #expect(framer.takePayload(count: payload.count) == nil, "before byte \(index)")
+            framer.append([byte])
+            taken = framer.takePayload(count: payload.count)
+            if index < payload.count - 1 { #expect(taken == nil, "after byte \(index)") }
+        }
+        #expect(taken == payload)
+        #expect(framer.bufferedByteCount == 0)
+        #expect(framer.feed("after\n") == [.line("after")])
+    }
+
+    @Test("a payload and the lines after it may arrive in one append", arguments: payloads)
+    func payloadInOneAppend(payload: [UInt8]) throws {
+        var framer = LineFramer(maximumLineLength: smallLimit)
+        framer.append(Array("UP \(payload.count)\n".utf8) + payload + Array("PING\nQUIT\r\nrest".utf8))
+        #expect(try framer.nextLine() == "UP \(payload.count)")
+        #expect(framer.takePayload(count: payload.count) == payload)
+        #expect(try framer.nextLine() == "PING")
+        #expect(try framer.nextLine() == "QUIT")
+        #expect(try framer.nextLine() == nil)
+        #expect(framer.bufferedByteCount == 4)
+    }
+
+    @Test("an empty payload is taken at once and the next line follows")
+    func emptyPayload() throws {
+        var framer = LineFramer()
+        framer.append(Array("UP 0\nPING\n".utf8))
+        #expect(try framer.nextLine() == "UP 0")
+        #expect(framer.takePayload(count: 0) == [])
+        #expect(try framer.nextLine() == "PING")
+        #expect(framer.takePayload(count: 0) == [])
+    }
+
+    @Test(
+        "many uploads streamed in chunks of any size come out in step with their lines",
+        arguments: [1, 2, 3, 7, 16, 64, 1000, 100_000]
+    )
+    func uploadStream(chunkSize: Int) throws {
+        let sizes = (0..<300).map { ($0 * 7) % 23 }
+        var stream: [UInt8] = []
+        var expected: [[UInt8]] = []
+        for (index, size) in sizes.enumerated() {
+            let payload = (0..<size).map { UInt8(truncatingIfNeeded: $0 * 31 + index) }
+            stream += Array("UP \(size)\n".utf8) + payload
+            expected.append(payload)
+        }
+        stream += Array("QUIT\n".utf8)
+
+        var framer = LineFramer(maximumLineLength: smallLimit)
+        var pendingSize: Int?
+        var payloads: [[UInt8]] = []
+        var lines: [String] = []
+        var offset = 0
+        while offset < stream.count {
+            framer.append(stream[offset..<min(offset + chunkSize, stream.count)])
+            offset += chunkSize
+            while true {
+                if let size = pendingSize {
+                    guard let payload = framer.takePayload(count: size) else { break }
+                    payloads.append(payload)
+                    pendingSize = nil
+                } else {
+                    guard let line = try framer.nextLine() else { break }
+                    lines.append(line)
+                    if line.hasPrefix("UP ") { pendingSize = Int(line.dropFirst(3)) }
+                }
+            }
+            #expect(framer.bufferedByteCount <= chunkSize + 23 + smallLimit)
+        }
+        #expect(payloads == expected)
+        #expect(lines == sizes.map { "UP \($0)" } + ["QUIT"])
+        #expect(framer.bufferedByteCount == 0)
+    }
+
+    @Test(
+        "discardPayload drops a payload across appends, returns what is still to come, and keeps the next line intact",
+        arguments: [
+            [15], [10, 5], [3, 4, 8], [9, 1, 5], [12, 3], [0, 3, 0, 7, 5],
+            [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
+            [2, 2, 2, 2, 2, 2, 2, 1],
+        ] as [[Int]]
+    )
+    func discardAcrossAppends(chunkSizes: [Int]) throws {
+        // Ten payload bytes (LF, CR and invalid UTF-8 among them), then the next request.
+        let payload: [UInt8] = [0x0A, 0x51, 0x55, 0x49, 0x54, 0x0A, 0xFF, 0x0D, 0x0A, 0xC3]
+        let stream = payload + Array("PING\n".utf8)
+        #expect(chunkSizes.reduce(0, +) == stream.count)
+        var framer = LineFramer(maximumLineLength: smallLimit)
+        framer.append(Array("UP 10\n".utf8))
+        #expect(try framer.nextLine() == "UP 10")
+        var remaining = payload.count
+        var offset = 0
+        for size in chunkSizes {
+            framer.append(stream[offset..<offset + size])
+            offset += size
+            remaining = framer.discardPayload(count: remaining)
+            #expect(remaining == max(0, payload.count - offset), "after \(offset) bytes")
+        }
+        #expect(framer.drain() == [.line("PING")])
+        #expect(framer.bufferedByteCount == 0)
+    }
+
+    @Test("discardPayload with nothing buffered returns the whole count and drops nothing")
+    func discardNothingBuffered() throws {
+        var framer = LineFramer()
+        #expect(framer.discardPayload(count: 10) == 10)
+        #expect(framer.discardPayload(count: 0) == 0)
+        framer.append(Array("PING\n".utf8))
+        #expect(framer.discardPayload(count: 0) == 0)
+        #expect(try framer.nextLine() == "PING")
+    }
+
+    @Test("discardPayload drops only the payload when more is buffered")
+    func discardLeavesTheRest() throws {
+        var framer = LineFramer()
+        framer.append(Array("UP 4\nab\ncPING\nQUIT\n".utf8))
+        #expect(try framer.nextLine() == "UP 4")
+        #expect(framer.discardPayload(count: 4) == 0)
+        #expect(framer.drain() == [.line("PING"), .line("QUIT")])
+    }
+
+    @Test("a large refused payload trickling in is never buffered, and the line after it is read")
+    func discardLargePayload() throws {
+        var framer = LineFramer(maximumLineLength: smallLimit)
+        framer.append(Array("UP 100000\n".utf8))
+        #expect(try framer.nextLine() == "UP 100000")
+        var remaining = 100_000
+        let chunk = [UInt8](repeating: 0x0A, count: 999)
+        while remaining > 0 {
+            framer.append(chunk.prefix(remaining))
+            remaining = framer.discardPayload(count: remaining)
+            #expect(framer.bufferedByteCount == 0)
+        }
+        #expect(framer.feed("PING\n") == [.line("PING")])
+    }
 }

@@ -1,6 +1,7 @@
 import BarkeepCore
 import BarkeepProtocol
 import BarkeepServer
+import BarkeepStore
 import BarkeepTestSupport
 import Foundation
 import Testing
@@ -9,23 +10,41 @@ import Testing
     import Glibc
 #endif
 
-/// A server on an ephemeral TCP port and a Unix socket in a temporary directory, stopped when the test ends.
-private final class RunningServer {
+/// A server on an ephemeral TCP port and a Unix socket in a temporary directory, stopped when the test ends; with
+/// `database`, a real migrated PostgreSQL database behind a pool.
+final class RunningServer {
     let server: Server
     let port: UInt16
     let socketPath: String
+    let pool: PostgresPool?
+    let database: PostgresConfiguration?
 
-    init(maximumLineLength: Int = 1024, maximumPendingOutput: Int = 1 << 20, commands: CommandTable = .basic) throws {
+    init(
+        maximumLineLength: Int = 1024,
+        maximumPendingOutput: Int = 1 << 20,
+        maximumWatcherBacklog: Int = 4 << 20,
+        maximumPayload: Int = 1 << 20,
+        commands: CommandTable = .basic,
+        database: PostgresConfiguration? = nil,
+        poolSize: Int = 2,
+        queueLimit: Int = 64
+    ) throws {
         let directory = try TemporaryDirectory.make(prefix: "barkeep-server")
         let requested = [ServerAddress.tcp(host: "127.0.0.1", port: 0), .unix(path: directory + "/test.sock")]
+        self.database = database
+        pool = database.map { PostgresPool(configuration: $0, size: poolSize, queueLimit: queueLimit) }
         server = try Server(
             configuration: ServerConfiguration(
                 addresses: requested,
                 maximumLineLength: maximumLineLength,
+                maximumPayload: maximumPayload,
                 maximumPendingOutput: maximumPendingOutput,
-                ownerUID: geteuid()
+                maximumWatcherBacklog: maximumWatcherBacklog,
+                ownerUID: geteuid(),
+                serverID: "test"
             ),
             commands: commands,
+            pool: pool,
             logger: Logger(level: .error) { _ in }
         )
         var port: UInt16 = 0
@@ -36,7 +55,41 @@ private final class RunningServer {
         self.socketPath = directory + "/test.sock"
     }
 
-    deinit { server.shutdown() }
+    /// A server with every standard command on a fresh migrated database.
+    static func withDatabase(
+        commands: CommandTable = .standard,
+        poolSize: Int = 2,
+        queueLimit: Int = 64,
+        maximumWatcherBacklog: Int = 4 << 20
+    ) throws -> RunningServer {
+        let configuration = try TestDatabase.makeDatabase()
+        let connection = try PostgresConnection(configuration: configuration)
+        try Migrator().migrate(connection)
+        connection.close()
+        return try RunningServer(
+            maximumLineLength: 4096,
+            maximumWatcherBacklog: maximumWatcherBacklog,
+            commands: commands,
+            database: configuration,
+            poolSize: poolSize,
+            queueLimit: queueLimit
+        )
+    }
+
+    /// A connection as the daemon's owner (admin without a token).
+    func owner() throws -> LineClient { try LineClient(socketPath: socketPath) }
+
+    /// A TCP connection, authenticated with `token` when given.
+    func tcp(token: String? = nil) throws -> LineClient {
+        let client = try LineClient(port: port)
+        if let token { _ = try client.request("HELLO token=\(token)") }
+        return client
+    }
+
+    deinit {
+        server.shutdown()
+        pool?.shutdown()
+    }
 }
 
 @Suite("Server")
@@ -60,6 +113,9 @@ struct ServerTests {
             let expected = request == "PING" ? "OK PONG" : "ERR UNKNOWN unknown command 'NOPE'"
             #expect(try client.readLine() == expected)
         }
+        // Counters are published once per batch of events, just after the replies went out.
+        let deadline = ContinuousClock.now + .seconds(2)
+        while running.server.statistics.commandsServed < 2000 && ContinuousClock.now < deadline { usleep(10_000) }
         #expect(running.server.statistics.commandsServed >= 2000)
     }
 
@@ -70,7 +126,7 @@ struct ServerTests {
         "control character": (Array("PI\u{1}NG\n".utf8), "ERR BADLINE"),
         "one byte over the limit": ([UInt8](repeating: UInt8(ascii: "x"), count: 1025) + [0x0a], "ERR TOOLONG"),
         "300 KB line": ([UInt8](repeating: UInt8(ascii: "x"), count: 300_000) + [0x0a], "ERR TOOLONG"),
-        "unknown command": (Array("HELLO\n".utf8), "ERR UNKNOWN"),
+        "unknown command": (Array("HELO\n".utf8), "ERR UNKNOWN"),
     ]
 
     @Test("bad lines get a stable error code and the connection stays usable", arguments: badInputs.keys.sorted())
@@ -181,11 +237,14 @@ struct ServerTests {
     @Test("commands that need a role are refused before their handler runs")
     func rolesAreChecked() throws {
         let table = CommandTable([
-            Command(name: "SECRET", arity: 0...0, minimumRole: .admin) { _, _ in .reply(.ok("classified")) }
+            Command("SECRET", minimumRole: .admin) { _ in .done(CommandResult(.ok("classified"))) }
         ])
         let running = try RunningServer(commands: table)
         // TCP peers have no role until they authenticate; the owner on the Unix socket is admin.
-        #expect(try LineClient(port: running.port).request("SECRET") == "ERR NOAUTH SECRET needs a token")
+        #expect(
+            try LineClient(port: running.port).request("SECRET")
+                == "ERR NOAUTH SECRET needs a token: send HELLO token=… first"
+        )
         #expect(try LineClient(socketPath: running.socketPath).request("SECRET") == "OK classified")
     }
 

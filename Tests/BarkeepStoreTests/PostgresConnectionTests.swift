@@ -43,7 +43,7 @@ struct PostgresConnectionTests {
             try connection.query("INSERT INTO t VALUES ($1)", ["secret-value"])
         } throws: { error in
             guard case StoreError.server(let server) = error else { return false }
-            return server.sqlState == ServerError.Code.uniqueViolation && server.constraint == "t_name_key"
+            return server.sqlState == PostgresError.Code.uniqueViolation && server.constraint == "t_name_key"
                 && !"\(error)".contains("secret-value") && (server.detail ?? "").contains("secret-value")
         }
         // The connection is still usable after an error.

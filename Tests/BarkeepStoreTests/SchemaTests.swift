@@ -64,17 +64,17 @@ struct SchemaTests {
     func findingIdentityIsUnique() throws {
         try insertFinding()
         try insertFinding(occurrence: 1)
-        expectViolation(ServerError.Code.uniqueViolation) { try insertFinding() }
+        expectViolation(PostgresError.Code.uniqueViolation) { try insertFinding() }
     }
 
     @Test("statuses outside the list are refused")
     func statusIsChecked() {
-        expectViolation(ServerError.Code.checkViolation) { try insertFinding(status: "done") }
+        expectViolation(PostgresError.Code.checkViolation) { try insertFinding(status: "done") }
     }
 
     @Test("declined, kept and blocked need a reason", arguments: ["declined", "kept"])
     func verdictsNeedReason(status: String) throws {
-        expectViolation(ServerError.Code.checkViolation) { try insertFinding(status: status) }
+        expectViolation(PostgresError.Code.checkViolation) { try insertFinding(status: status) }
         try insertFinding(status: status, reason: "the design team asked for it")
     }
 
@@ -84,13 +84,13 @@ struct SchemaTests {
             INSERT INTO pose_results (project_id, screen_id, pose, result, screenshot, reason, actor)
             VALUES ($1, $2, $3, $4, $5, $6, 'dana')
             """
-        expectViolation(ServerError.Code.checkViolation) {
+        expectViolation(PostgresError.Code.checkViolation) {
             try connection.query(insert, [project, screen, "P3", "failed", "shots/p3.png", nil])
         }
-        expectViolation(ServerError.Code.checkViolation) {
+        expectViolation(PostgresError.Code.checkViolation) {
             try connection.query(insert, [project, screen, "P3", "not_run", nil, nil])
         }
-        expectViolation(ServerError.Code.checkViolation) {
+        expectViolation(PostgresError.Code.checkViolation) {
             try connection.query(insert, [project, screen, "P17", "passed", nil, nil])
         }
         try connection.query(insert, [project, screen, "P7", "not_run", nil, "device only"])
@@ -101,7 +101,7 @@ struct SchemaTests {
         let other = try #require(
             try connection.queryValue("INSERT INTO projects (name) VALUES ('other') RETURNING id", as: Int.self)
         )
-        expectViolation(ServerError.Code.foreignKeyViolation) {
+        expectViolation(PostgresError.Code.foreignKeyViolation) {
             try connection.query(
                 "INSERT INTO screen_paths (project_id, screen_id, glob) VALUES ($1, $2, 'Sources/**')",
                 [other, screen]
@@ -111,10 +111,10 @@ struct SchemaTests {
 
     @Test("project and screen names are checked; unmapped is reserved")
     func namesAreChecked() {
-        expectViolation(ServerError.Code.checkViolation) {
+        expectViolation(PostgresError.Code.checkViolation) {
             try connection.query("INSERT INTO projects (name) VALUES ('has space')")
         }
-        expectViolation(ServerError.Code.checkViolation) {
+        expectViolation(PostgresError.Code.checkViolation) {
             try connection.query("INSERT INTO screens (project_id, key) VALUES ($1, 'unmapped')", [project])
         }
     }

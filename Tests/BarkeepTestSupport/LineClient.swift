@@ -52,6 +52,13 @@ public final class LineClient: @unchecked Sendable {
 
     deinit { close(descriptor) }
 
+    /// Makes the kernel's receive buffer for this socket as small as it allows, so a server's backlog cannot hide
+    /// in it.
+    public func shrinkReceiveBuffer() {
+        var size: Int32 = 1024
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+    }
+
     /// Sends the bytes of `text` as they are.
     public func send(_ text: String) throws { try send(Array(text.utf8)) }
 

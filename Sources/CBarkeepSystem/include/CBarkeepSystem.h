@@ -40,6 +40,13 @@ int barkeep_accept(int listener);
 /// Reads the uid and pid of the process at the other end of a Unix socket (SO_PEERCRED).
 int barkeep_peer_credentials(int fd, uid_t *uid, pid_t *pid);
 
+/// Writes the TCP peer's address as "host:port" (IPv6 in brackets) into `out`; returns 0, or -1 when `fd` is not a
+/// TCP socket.
+int barkeep_peer_name(int fd, char *out, int capacity);
+
+/// Raises the soft limit on open files to the hard limit; returns the new soft limit.
+long barkeep_raise_file_limit(void);
+
 /// Sends without raising SIGPIPE when the peer has gone.
 ssize_t barkeep_send(int fd, const void *bytes, size_t count);
 

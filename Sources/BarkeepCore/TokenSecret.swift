@@ -1,0 +1,40 @@
+/// API token secrets: made here, shown once, stored only as their SHA-256.
+public enum TokenSecret {
+    /// The prefix every token starts with, so a leaked one is easy to recognise (and to search for).
+    public static let prefix = "bk_"
+
+    /// A new token: `bk_` and 32 random bytes in URL-safe base64 without padding (43 characters).
+    public static func generate() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        return prefix + base64URL(bytes)
+    }
+
+    /// The hex SHA-256 under which a token is stored and looked up.
+    public static func hash(_ token: String) -> String { SHA256.hexDigest(of: token.utf8) }
+
+    /// Whether `text` has the shape of a token (it may still be unknown or revoked).
+    public static func isWellFormed(_ text: String) -> Bool {
+        text.hasPrefix(prefix) && text.utf8.count == prefix.utf8.count + 43
+            && text.unicodeScalars.dropFirst(prefix.unicodeScalars.count).allSatisfy { alphabet.contains($0) }
+    }
+
+    private static let alphabet = Array(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".unicodeScalars)
+
+    private static func base64URL(_ bytes: [UInt8]) -> String {
+        var text = String.UnicodeScalarView()
+        var index = 0
+        while index < bytes.count {
+            let chunk = bytes[index..<min(index + 3, bytes.count)]
+            var value = 0
+            for byte in chunk { value = value << 8 | Int(byte) }
+            value <<= 8 * (3 - chunk.count)
+            for position in 0..<(chunk.count + 1) {
+                text.append(alphabet[(value >> (18 - 6 * position)) & 0x3F])
+            }
+            index += 3
+        }
+        return String(text)
+    }
+}

@@ -1,0 +1,154 @@
+/// The protocol's one quoting rule, shared by requests and records: a word is sent bare when it can be, else in
+/// double quotes with `\"`, `\\`, `\n` and `\t` escapes.
+public enum Quoting {
+    /// Whether `value` can be sent as a bare word: not empty, and no space, tab, double quote, backslash or control
+    /// character.
+    public static func isBare(_ value: String) -> Bool {
+        !value.isEmpty
+            && !value.unicodeScalars.contains { scalar in
+                scalar == " " || scalar == "\"" || scalar == "\\" || scalar.value < 0x20 || scalar.value == 0x7F
+            }
+    }
+
+    /// `value` as a word: bare when possible, else quoted.
+    public static func quote(_ value: String) -> String {
+        if isBare(value) { return value }
+        var quoted = "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": quoted += "\\\""
+            case "\\": quoted += "\\\\"
+            case "\n": quoted += "\\n"
+            case "\t": quoted += "\\t"
+            default:
+                // Other control characters cannot be carried; a space keeps the line valid.
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    quoted += " "
+                } else {
+                    quoted.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return quoted + "\""
+    }
+
+    /// Whether `key` is a valid keyword key: a lower-case letter, then lower-case letters, digits, `-` or `_`.
+    public static func isKey<S: StringProtocol>(_ key: S) -> Bool {
+        guard let first = key.unicodeScalars.first, ("a"..."z").contains(first) else { return false }
+        return key.unicodeScalars.allSatisfy {
+            ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_"
+        }
+    }
+
+    /// One word of a line as the tokenizer saw it.
+    public enum Token: Sendable, Equatable {
+        /// A positional word (bare or quoted).
+        case word(String)
+        /// A `key=value` keyword.
+        case keyword(String, String)
+    }
+
+    /// Splits a line (already framed and validated) into tokens.
+    ///
+    /// Works on the line's UTF-8 bytes: every delimiter is ASCII, and an ASCII byte never occurs inside a
+    /// multi-byte character, so slicing between delimiters keeps characters whole.
+    public static func tokenize(_ line: String) throws(ProtocolError) -> [Token] {
+        var line = line
+        let result: Result<[Token], ProtocolError> = line.withUTF8 { bytes in
+            Result { () throws(ProtocolError) -> [Token] in try tokenize(bytes) }
+        }
+        return try result.get()
+    }
+
+    private static let space = UInt8(ascii: " ")
+    private static let tab = UInt8(ascii: "\t")
+    private static let quote = UInt8(ascii: "\"")
+    private static let backslash = UInt8(ascii: "\\")
+    private static let equals = UInt8(ascii: "=")
+
+    private static func tokenize(_ bytes: UnsafeBufferPointer<UInt8>) throws(ProtocolError) -> [Token] {
+        var tokens: [Token] = []
+        var index = 0
+        let count = bytes.count
+        while true {
+            while index < count && (bytes[index] == space || bytes[index] == tab) { index += 1 }
+            guard index < count else { return tokens }
+            if bytes[index] == quote {
+                index += 1
+                tokens.append(.word(try readQuoted(bytes, &index)))
+                continue
+            }
+            // A bare word, possibly `key=value` where the value may be quoted.
+            let start = index
+            var equalsAt = -1
+            while index < count && bytes[index] != space && bytes[index] != tab {
+                let byte = bytes[index]
+                if byte == backslash { throw .badLine("a backslash outside double quotes") }
+                if byte == quote {
+                    guard equalsAt >= 0, equalsAt == index - 1, isKey(bytes, start, equalsAt) else {
+                        throw .badLine("a double quote inside a bare word")
+                    }
+                    break
+                }
+                if byte == equals && equalsAt < 0 { equalsAt = index }
+                index += 1
+            }
+            if index < count && bytes[index] == quote {
+                let key = string(bytes, start, equalsAt)
+                index += 1
+                tokens.append(.keyword(key, try readQuoted(bytes, &index)))
+            } else if equalsAt >= 0 && isKey(bytes, start, equalsAt) {
+                tokens.append(.keyword(string(bytes, start, equalsAt), string(bytes, equalsAt + 1, index)))
+            } else {
+                tokens.append(.word(string(bytes, start, index)))
+            }
+        }
+    }
+
+    private static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+    }
+
+    private static func isKey(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
+        guard end > start, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(bytes[start]) else { return false }
+        for byte in bytes[start..<end] {
+            let isAllowed =
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+            if !isAllowed { return false }
+        }
+        return true
+    }
+
+    /// Reads a quoted word after its opening quote, through its closing quote, which must end the word.
+    private static func readQuoted(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int) throws(ProtocolError)
+        -> String
+    {
+        var value: [UInt8] = []
+        while true {
+            guard index < bytes.count else { throw .badLine("a double quote is not closed") }
+            let byte = bytes[index]
+            index += 1
+            switch byte {
+            case quote:
+                if index < bytes.count, bytes[index] != space, bytes[index] != tab {
+                    throw .badLine("a closing double quote must end its word")
+                }
+                return String(decoding: value, as: UTF8.self)
+            case backslash:
+                guard index < bytes.count else { throw .badLine("a double quote is not closed") }
+                let escaped = bytes[index]
+                index += 1
+                switch escaped {
+                case quote: value.append(quote)
+                case backslash: value.append(backslash)
+                case UInt8(ascii: "n"): value.append(UInt8(ascii: "\n"))
+                case UInt8(ascii: "t"): value.append(tab)
+                default: throw .badLine("unknown escape after a backslash (use \\\" \\\\ \\n or \\t)")
+                }
+            default: value.append(byte)
+            }
+        }
+    }
+}

@@ -1,0 +1,45 @@
+/// One `* key=value …` line of a reply: an ordered list of fields with unique keys.
+public struct Record: Sendable, Equatable, CustomStringConvertible {
+    /// The fields in order.
+    public private(set) var fields: [(key: String, value: String)]
+
+    /// An empty record.
+    public init() { fields = [] }
+
+    /// A record with these fields; nil values are left out.
+    public init(_ fields: KeyValuePairs<String, String?>) {
+        self.fields = fields.compactMap { field in field.value.map { (field.key, $0) } }
+    }
+
+    /// Appends a field unless `value` is nil.
+    public mutating func append(_ key: String, _ value: String?) {
+        guard let value else { return }
+        fields.append((key, value))
+    }
+
+    /// The value of `key`, or nil.
+    public subscript(key: String) -> String? { fields.first { $0.key == key }?.value }
+
+    /// The record line, without its LF.
+    public var encoded: String {
+        "*" + fields.map { " \($0.key)=\(Quoting.quote($0.value))" }.joined()
+    }
+
+    public var description: String { encoded }
+
+    /// Parses a record line (without its LF).
+    public init(parsing line: String) throws(ProtocolError) {
+        guard line.hasPrefix("* ") || line == "*" else { throw .badReply("a record line starts with '* '") }
+        fields = []
+        for token in try Quoting.tokenize(String(line.dropFirst())) {
+            guard case .keyword(let key, let value) = token else {
+                throw .badReply("a record holds only key=value fields")
+            }
+            fields.append((key, value))
+        }
+    }
+
+    public static func == (lhs: Record, rhs: Record) -> Bool {
+        lhs.fields.map(\.key) == rhs.fields.map(\.key) && lhs.fields.map(\.value) == rhs.fields.map(\.value)
+    }
+}

@@ -1,0 +1,141 @@
+import BarkeepCore
+import BarkeepProtocol
+import BarkeepStore
+
+/// Who is on the other end of a connection, and what it may do. Immutable: authenticating replaces it, so a
+/// command always sees the identity it was sent under.
+public final class Session: Sendable {
+    /// Whether the peer came through the Unix socket.
+    public let isLocal: Bool
+    /// The peer's uid (Unix socket only, from SO_PEERCRED).
+    public let uid: UInt32?
+    /// The peer's address for logs: `127.0.0.1:50312`, or `unix:uid=1000`.
+    public let peerName: String
+    /// What the peer may do; nil until it authenticates (or, on the Unix socket, when it is not the owner).
+    public let role: Role?
+    /// The token that gave the role, if a token did.
+    public let tokenID: Int64?
+    /// Who the peer is in the event log: `token:NAME`, `local:USER`, or `anonymous`.
+    public let actor: String
+    /// The role the peer has without a token (admin for the Unix-socket owner).
+    public let baseRole: Role?
+    /// The actor the peer is without a token.
+    public let baseActor: String
+
+    /// A session with no token yet.
+    public convenience init(isLocal: Bool, uid: UInt32?, peerName: String, role: Role?, actor: String) {
+        self.init(
+            isLocal: isLocal, uid: uid, peerName: peerName, role: role, tokenID: nil, actor: actor, baseRole: role,
+            baseActor: actor
+        )
+    }
+
+    private init(
+        isLocal: Bool,
+        uid: UInt32?,
+        peerName: String,
+        role: Role?,
+        tokenID: Int64?,
+        actor: String,
+        baseRole: Role?,
+        baseActor: String
+    ) {
+        self.isLocal = isLocal
+        self.uid = uid
+        self.peerName = peerName
+        self.role = role
+        self.tokenID = tokenID
+        self.actor = actor
+        self.baseRole = baseRole
+        self.baseActor = baseActor
+    }
+
+    /// This session after `change`.
+    func applying(_ change: Authentication) -> Session {
+        switch change {
+        case .token(let id, let name, let role):
+            Session(
+                isLocal: isLocal, uid: uid, peerName: peerName, role: role, tokenID: id, actor: "token:" + name,
+                baseRole: baseRole, baseActor: baseActor
+            )
+        case .cleared:
+            Session(
+                isLocal: isLocal, uid: uid, peerName: peerName, role: baseRole, tokenID: nil, actor: baseActor,
+                baseRole: baseRole, baseActor: baseActor
+            )
+        }
+    }
+}
+
+/// What running a command asks of the connection besides sending its reply.
+public struct CommandResult: Sendable {
+    /// The reply to send.
+    public var reply: Reply
+    /// Close the connection after the reply.
+    public var closesConnection = false
+    /// A change to the connection's identity (HELLO, or a token found revoked).
+    public var authentication: Authentication?
+    /// Switch the connection to streaming events (WATCH).
+    public var watch: WatchStart?
+
+    /// A result that only replies.
+    public init(_ reply: Reply) { self.reply = reply }
+}
+
+/// A change to a connection's identity.
+public enum Authentication: Sendable, Equatable {
+    /// Authenticated by a token.
+    case token(id: Int64, name: String, role: Role)
+    /// Back to what the peer is without a token.
+    case cleared
+}
+
+/// Where a WATCH starts.
+public struct WatchStart: Sendable, Equatable {
+    /// The project's id.
+    public var projectID: Int64
+    /// The project's name.
+    public var project: String
+    /// Send events with a sequence number above this.
+    public var since: Int64
+}
+
+/// What a handler decided: a result now, or work for the database pool whose result comes later.
+public enum CommandAction: Sendable {
+    /// The result, computed without the database.
+    case done(CommandResult)
+    /// Work to run on a pool thread (never on the event loop); its result is applied when it completes.
+    case database(@Sendable (PostgresConnection) throws -> CommandResult)
+}
+
+/// A refusal from a handler: one protocol error code and a message safe to show.
+public struct CommandError: Error, Sendable, Equatable {
+    /// The wire code.
+    public var code: ErrorCode
+    /// The message.
+    public var message: String
+
+    /// Creates an error.
+    public init(_ code: ErrorCode, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+}
+
+/// A request that passed the command table's checks, with what the handler needs.
+public struct CommandInput: Sendable {
+    /// The request, with a two-word command's subverb removed from its arguments.
+    public var request: Request
+    /// Who sent it.
+    public var session: Session
+    /// The upload, for commands that take one.
+    public var payload: [UInt8]?
+    /// The server running the command, for its identity and counters.
+    public var server: Server
+
+    /// Positional argument `index` (the table has checked the count).
+    public func argument(_ index: Int) -> String { request.arguments[index] }
+
+    /// A keyword's value, or nil.
+    public func keyword(_ key: String) -> String? { request.keyword(key) }
+}

@@ -1,0 +1,106 @@
+import BarkeepCore
+import BarkeepProtocol
+import BarkeepStore
+
+/// PROJECT CREATE, LIST, SHOW, SET and DELETE.
+enum ProjectCommands {
+    static let all: [Command] = [create, list, show, set, delete]
+
+    static let create = Command(
+        "PROJECT CREATE",
+        positional: 1...1,
+        keys: ["sdk", "deployment-target"],
+        minimumRole: .admin
+    ) { input throws(CommandError) in
+        let name = try projectName(input.argument(0))
+        let sdk = try version(input.keyword("sdk"), key: "sdk")
+        let target = try version(input.keyword("deployment-target"), key: "deployment-target")
+        let actor = input.session.actor
+        return .database { connection in
+            let project = try ProjectStore.create(
+                name: name,
+                sdk: sdk,
+                deploymentTarget: target,
+                actor: actor,
+                on: connection
+            )
+            return CommandResult(.records([project.record]))
+        }
+    }
+
+    static let list = Command("PROJECT LIST", minimumRole: .reader) { _ in
+        .database { connection in
+            CommandResult(.records(try ProjectStore.list(on: connection).map(\.record)))
+        }
+    }
+
+    static let show = Command("PROJECT SHOW", positional: 1...1, minimumRole: .reader) { input in
+        let name = input.argument(0)
+        return .database { connection in
+            CommandResult(.records([try ProjectStore.require(name, on: connection).record]))
+        }
+    }
+
+    static let set = Command(
+        "PROJECT SET",
+        positional: 1...1,
+        keys: ["sdk", "deployment-target"],
+        minimumRole: .admin
+    ) { input throws(CommandError) in
+        let name = input.argument(0)
+        let sdk = try version(input.keyword("sdk"), key: "sdk")
+        let target = try version(input.keyword("deployment-target"), key: "deployment-target")
+        guard sdk != nil || target != nil else {
+            throw CommandError(.badArgument, "PROJECT SET needs sdk=… or deployment-target=…")
+        }
+        let actor = input.session.actor
+        return .database { connection in
+            let project = try ProjectStore.update(
+                name: name,
+                sdk: sdk,
+                deploymentTarget: target,
+                actor: actor,
+                on: connection
+            )
+            return CommandResult(.records([project.record]))
+        }
+    }
+
+    static let delete = Command("PROJECT DELETE", positional: 1...1, minimumRole: .admin) { input in
+        let name = input.argument(0)
+        let actor = input.session.actor
+        return .database { connection in
+            try ProjectStore.delete(name: name, actor: actor, on: connection)
+            return CommandResult(.ok(["deleted": name]))
+        }
+    }
+
+    private static func projectName(_ name: String) throws(CommandError) -> String {
+        guard Names.isValidProject(name) else {
+            throw CommandError(
+                .badArgument,
+                "a project name is 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit"
+            )
+        }
+        return name
+    }
+
+    /// A version as given, checked; stored in its canonical form (`27` → `27.0`).
+    private static func version(_ text: String?, key: String) throws(CommandError) -> String? {
+        guard let text else { return nil }
+        guard let version = SDKVersion(text) else {
+            throw CommandError(.badArgument, "\(key) must be a version such as 27.1, not '\(text.prefix(32))'")
+        }
+        return version.description
+    }
+}
+
+extension Project {
+    /// The project as a `project` record.
+    var record: Record {
+        Record([
+            "name": name, "sdk": sdk, "deployment-target": deploymentTarget,
+            "required-poses": requiredPoses.joined(separator: ","), "created": createdAt.postgresText,
+        ])
+    }
+}

@@ -1,0 +1,91 @@
+import BarkeepCore
+import BarkeepProtocol
+import BarkeepStore
+
+/// The protocol version this server speaks.
+public let protocolVersion = 1
+
+/// HELLO, STATS and WATCH: the commands about the connection and the server rather than the audit.
+enum SessionCommands {
+    static let all: [Command] = [hello, stats, watch]
+
+    static let hello = Command("HELLO", keys: ["protocol", "token"], minimumRole: nil) { input throws(CommandError) in
+        if let version = input.keyword("protocol"), version != String(protocolVersion) {
+            throw CommandError(
+                .badArgument,
+                "protocol \(version) is not supported; this server speaks \(protocolVersion)"
+            )
+        }
+        let server = input.server
+        @Sendable func greeting(_ role: Role?) -> Reply {
+            .ok([
+                "protocol": String(protocolVersion), "server": server.serverID, "version": BarkeepVersion.current,
+                "role": role?.rawValue ?? "none",
+            ])
+        }
+        guard let secret = input.keyword("token") else {
+            var result = CommandResult(greeting(input.session.baseRole))
+            result.authentication = .cleared
+            return .done(result)
+        }
+        let session = input.session
+        let logger = server.logger
+        return .database { connection in
+            guard let token = try TokenStore.authenticate(secret: secret, on: connection) else {
+                // Never the token itself in the log: only where the attempt came from.
+                logger.warning("authentication failed", ["peer": session.peerName])
+                var result = CommandResult(.error(.noAuth, "invalid or revoked token"))
+                result.authentication = .cleared
+                return result
+            }
+            // A Unix-socket owner keeps its admin role whatever the token says.
+            let role = session.baseRole.map { max($0, token.role) } ?? token.role
+            var result = CommandResult(greeting(role))
+            result.authentication = .token(id: token.id, name: token.name, role: role)
+            return result
+        }
+    }
+
+    static let stats = Command("STATS", minimumRole: .reader) { input in
+        let server = input.server
+        return .database { _ in
+            let statistics = server.statistics
+            var record = Record()
+            record.append("server", server.serverID)
+            record.append("version", BarkeepVersion.current)
+            record.append("uptime", String(Int(server.uptime.seconds)))
+            record.append("connections", String(statistics.connections))
+            record.append("accepted", String(statistics.accepted))
+            record.append("commands", String(statistics.commandsServed))
+            record.append("watchers", String(statistics.watchers))
+            if let pool = server.poolUsage {
+                record.append("pool-size", String(pool.size))
+                record.append("pool-busy", String(pool.busy))
+                record.append("pool-queued", String(pool.queued))
+                record.append("pool-rejected", String(pool.rejected))
+            }
+            return CommandResult(.records([record]))
+        }
+    }
+
+    static let watch = Command("WATCH", positional: 1...1, keys: ["since"], minimumRole: .reader) {
+        input throws(CommandError) in
+        let name = input.argument(0)
+        let since: Int64?
+        if let text = input.keyword("since") {
+            guard let value = Int64(text), value >= 0, text.allSatisfy(\.isNumber) else {
+                throw CommandError(.badArgument, "since must be a sequence number (0 or more)")
+            }
+            since = value
+        } else {
+            since = nil
+        }
+        return .database { connection in
+            let project = try ProjectStore.require(name, on: connection)
+            let start = try since ?? EventLog.head(on: connection)
+            var result = CommandResult(.ok("watching project=\(Quoting.quote(project.name)) since=\(start)"))
+            result.watch = WatchStart(projectID: project.id, project: project.name, since: start)
+            return result
+        }
+    }
+}

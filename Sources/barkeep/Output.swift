@@ -1,0 +1,74 @@
+import BarkeepProtocol
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// How the CLI writes: aligned tables and `key: value` lists for people, JSON for scripts, colour only on a
+/// terminal that wants it.
+enum Output {
+    /// Colour only when standard output is a terminal, `NO_COLOR` is unset (https://no-color.org) and the
+    /// terminal is not `dumb`.
+    static let isColored: Bool = {
+        let environment = ProcessInfo.processInfo.environment
+        return isatty(STDOUT_FILENO) == 1 && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+    }()
+
+    /// `text` in bold when colour is on.
+    static func bold(_ text: String) -> String { isColored ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
+
+    /// `text` dimmed when colour is on.
+    static func dim(_ text: String) -> String { isColored ? "\u{1B}[2m\(text)\u{1B}[0m" : text }
+
+    /// Prints rows under headers, each column as wide as its widest cell.
+    static func table(_ headers: [String], _ rows: [[String]]) {
+        var widths = headers.map(\.count)
+        for row in rows {
+            for (index, cell) in row.enumerated() where index < widths.count {
+                widths[index] = max(widths[index], cell.count)
+            }
+        }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { index, cell in
+                index == cells.count - 1 ? cell : cell + String(repeating: " ", count: widths[index] - cell.count)
+            }.joined(separator: "  ")
+        }
+        print(bold(line(headers)))
+        for row in rows { print(line(row)) }
+    }
+
+    /// Prints `label: value` lines, labels aligned; nil values are left out.
+    static func fields(_ pairs: [(String, String?)]) {
+        let present = pairs.compactMap { pair in pair.1.map { (pair.0, $0) } }
+        let width = present.map(\.0.count).max() ?? 0
+        for (label, value) in present {
+            print(bold(label + ":") + String(repeating: " ", count: width - label.count + 1) + value)
+        }
+    }
+
+    /// Prints a JSON value on one line, keys sorted.
+    static func json(_ value: Any) throws {
+        let data = try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes])
+        print(String(decoding: data, as: UTF8.self))
+        fflush(nil)
+    }
+}
+
+extension Record {
+    /// The record as a JSON object: keys in snake_case, the named keys as integers or lists.
+    func json(integers: Set<String> = [], lists: Set<String> = []) -> [String: Any] {
+        var object: [String: Any] = [:]
+        for (key, value) in fields {
+            let name = key.replacingOccurrences(of: "-", with: "_")
+            if integers.contains(key), let number = Int64(value) {
+                object[name] = number
+            } else if lists.contains(key) {
+                object[name] = value.isEmpty ? [] : value.split(separator: ",").map(String.init)
+            } else {
+                object[name] = value
+            }
+        }
+        return object
+    }
+}

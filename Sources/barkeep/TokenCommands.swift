@@ -1,0 +1,101 @@
+import BarkeepCore
+import BarkeepProtocol
+import Foundation
+
+/// `barkeep token …`.
+struct TokenGroup: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        name: "token",
+        abstract: "Create, list and revoke API tokens (admin).",
+        subcommands: [TokenCreateCommand.self, TokenListCommand.self, TokenRevokeCommand.self]
+    )
+}
+
+struct TokenCreateCommand: RunnableCommand {
+    static let configuration = CommandConfiguration(
+        name: "create",
+        abstract: "Create a token; it is printed once and cannot be shown again.",
+        arguments: [
+            .positional("name", help: "What the token is for, e.g. ci or dana@laptop."),
+            .option("role", valueName: "ROLE", help: "reader, writer or admin."),
+        ]
+    )
+
+    let name: String
+    let role: Role
+
+    init(_ parsed: ParsedCommand) throws(UsageError) {
+        name = parsed.value("name") ?? ""
+        guard let text = parsed.value("role") else {
+            throw UsageError("--role is required (reader, writer or admin)", commandPath: parsed.commandPath)
+        }
+        guard let role = Role(rawValue: text) else {
+            throw UsageError("--role must be reader, writer or admin, not '\(text)'", commandPath: parsed.commandPath)
+        }
+        self.role = role
+    }
+
+    func run(_ context: CLIContext) throws {
+        let response = try context.request(
+            Request(verb: "TOKEN", arguments: ["CREATE", name], keywords: ["role": role.rawValue])
+        )
+        guard let record = response.records.first, let secret = record["token"] else {
+            throw CLIError.badReply("TOKEN CREATE returned no token")
+        }
+        if context.isJSON {
+            try Output.json(record.json())
+        } else {
+            print(secret)
+            FileHandle.standardError.write(
+                Data("Token \(name) (\(role.rawValue)) created. It is shown only now: store it safely.\n".utf8)
+            )
+        }
+    }
+}
+
+struct TokenListCommand: RunnableCommand {
+    static let configuration = CommandConfiguration(name: "list", abstract: "List tokens (never their secrets).")
+
+    init(_ parsed: ParsedCommand) throws(UsageError) {}
+
+    func run(_ context: CLIContext) throws {
+        let response = try context.request(Request(verb: "TOKEN", arguments: ["LIST"]))
+        if context.isJSON {
+            try Output.json(response.records.map { $0.json() })
+        } else if response.records.isEmpty {
+            print("No tokens. Create one with: barkeep token create NAME --role reader|writer|admin")
+        } else {
+            Output.table(
+                ["NAME", "ROLE", "CREATED", "BY", "LAST USED", "STATUS"],
+                response.records.map { record in
+                    [
+                        record["name"] ?? "", record["role"] ?? "", String((record["created"] ?? "").prefix(16)),
+                        record["created-by"] ?? "", String((record["last-used"] ?? "never").prefix(16)),
+                        record["revoked"].map { "revoked \($0.prefix(10))" } ?? "active",
+                    ]
+                }
+            )
+        }
+    }
+}
+
+struct TokenRevokeCommand: RunnableCommand {
+    static let configuration = CommandConfiguration(
+        name: "revoke",
+        abstract: "Revoke a token: refused from now on, on every daemon.",
+        arguments: [.positional("name", help: "The token's name.")]
+    )
+
+    let name: String
+
+    init(_ parsed: ParsedCommand) throws(UsageError) { name = parsed.value("name") ?? "" }
+
+    func run(_ context: CLIContext) throws {
+        _ = try context.request(Request(verb: "TOKEN", arguments: ["REVOKE", name]))
+        if context.isJSON {
+            try Output.json(["revoked": name])
+        } else {
+            print("Revoked token \(name).")
+        }
+    }
+}

@@ -1,0 +1,396 @@
+import BarkeepCore
+import BarkeepProtocol
+import BarkeepServer
+import BarkeepStore
+import BarkeepTestSupport
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Commands that exist only in tests, to reach the error codes and paths no command of this release reaches by
+/// itself: an upload, a command that holds a database worker, one that fails unexpectedly.
+private let testCommands = CommandTable.standard.adding([
+    Command("UPLOAD", positional: 2...2, minimumRole: .writer, takesPayload: true) { input in
+        let name = input.argument(0)
+        let size = input.payload?.count ?? -1
+        return .database { connection in
+            try connection.query("CREATE TABLE IF NOT EXISTS uploads (name text, size int)")
+            try connection.query("INSERT INTO uploads VALUES ($1, $2)", [name, size])
+            return CommandResult(.ok(["stored": String(size)]))
+        }
+    },
+    Command("SLEEP", positional: 1...1, minimumRole: nil) { input in
+        let seconds = input.argument(0)
+        return .database { connection in
+            try connection.query("SELECT pg_sleep($1::float8)", [seconds])
+            return CommandResult(.ok("SLEPT"))
+        }
+    },
+    Command("BREAK", minimumRole: nil) { _ in
+        .database { connection in
+            try connection.query("SELECT 1/0")
+            return CommandResult(.ok("unreachable"))
+        }
+    },
+])
+
+@Suite("Protocol over a real database")
+struct ProtocolTests {
+    // MARK: - Every error code
+
+    /// A request and the reply it must get, sent by the daemon's owner on the Unix socket after a project `app`
+    /// exists.
+    @Test(
+        "each error code is reached, and the connection stays usable after it",
+        arguments: [
+            ("BADLINE", "PROJECT SHOW \"unclosed", "ERR BADLINE"),
+            ("BADLINE", "PROJECT SHOW a\\b", "ERR BADLINE"),
+            ("TOOLONG", "PROJECT SHOW " + String(repeating: "x", count: 5000), "ERR TOOLONG"),
+            ("UNKNOWN", "FROBNICATE", "ERR UNKNOWN unknown command 'FROBNICATE'"),
+            ("UNKNOWN", "PROJECT FROB", "ERR UNKNOWN unknown command 'PROJECT FROB'"),
+            ("BADARG", "PROJECT SHOW", "ERR BADARG PROJECT SHOW takes 1 argument, got 0"),
+            ("BADARG", "PROJECT CREATE x colour=red", "ERR BADARG PROJECT CREATE takes no key 'colour'"),
+            ("BADARG", "PROJECT CREATE x sdk=27.0 sdk=27.1", "ERR BADARG key 'sdk' given twice"),
+            ("BADARG", "PROJECT CREATE x sdk=banana", "ERR BADARG sdk must be a version"),
+            ("BADARG", "PROJECT CREATE \"has space\"", "ERR BADARG a project name is"),
+            ("BADARG", "TOKEN CREATE ci", "ERR BADARG TOKEN CREATE needs role=…"),
+            ("BADARG", "WATCH app since=-1", "ERR BADARG since must be"),
+            ("BADARG", "HELLO protocol=2", "ERR BADARG protocol 2 is not supported"),
+            ("NOAUTH", "HELLO token=bk_nope", "ERR NOAUTH invalid or revoked token"),
+            ("NOTFOUND", "PROJECT SHOW ghost", "ERR NOTFOUND no project named 'ghost'"),
+            ("NOTFOUND", "TOKEN REVOKE ghost", "ERR NOTFOUND no active token named 'ghost'"),
+            ("CONFLICT", "PROJECT CREATE app", "ERR CONFLICT a project named 'app' already exists"),
+            ("INTERNAL", "BREAK", "ERR INTERNAL internal error; see the server log"),
+        ]
+    )
+    func errorCodes(code: String, request: String, expectedPrefix: String) throws {
+        let running = try RunningServer.withDatabase(commands: testCommands)
+        let client = try running.owner()
+        #expect(try client.request("PROJECT CREATE app")?.hasPrefix("* name=app") == true)
+        #expect(try client.readLine() == "OK count=1")
+
+        let reply = try #require(try client.request(request))
+        #expect(reply.hasPrefix(expectedPrefix), "\(code): got \(reply)")
+        #expect(reply.hasPrefix("ERR \(code) "))
+        #expect(try client.request("PING") == "OK PONG")
+    }
+
+    @Test("NOAUTH and FORBIDDEN: roles on TCP")
+    func rolesOnTCP() throws {
+        let running = try RunningServer.withDatabase()
+        let owner = try running.owner()
+        let reader = try #require(try createToken(owner, name: "dana", role: "reader"))
+
+        // No token on TCP: only HELLO, PING and QUIT.
+        let anonymous = try running.tcp()
+        #expect(try anonymous.request("PING") == "OK PONG")
+        #expect(
+            try anonymous.request("PROJECT LIST") == "ERR NOAUTH PROJECT LIST needs a token: send HELLO token=… first")
+        #expect(try anonymous.request("STATS")?.hasPrefix("ERR NOAUTH") == true)
+
+        // A reader reads but does not write.
+        let client = try running.tcp()
+        #expect(
+            try client.request("HELLO token=\(reader)")
+                == "OK protocol=1 server=test version=\(BarkeepVersion.current) role=reader")
+        #expect(try client.request("PROJECT LIST") == "OK count=0")
+        #expect(try client.request("PROJECT CREATE app") == "ERR FORBIDDEN PROJECT CREATE needs the admin role")
+        #expect(try client.request("TOKEN LIST") == "ERR FORBIDDEN TOKEN LIST needs the admin role")
+    }
+
+    @Test("a revoked token is refused at HELLO, and an authenticated connection loses its role at once")
+    func revokedToken() throws {
+        let running = try RunningServer.withDatabase()
+        let owner = try running.owner()
+        let writer = try #require(try createToken(owner, name: "ci", role: "writer"))
+        let client = try running.tcp(token: writer)
+        #expect(try client.request("PROJECT LIST") == "OK count=0")
+
+        #expect(try owner.request("TOKEN REVOKE ci") == "OK revoked=ci")
+
+        #expect(try client.request("PROJECT LIST") == "ERR NOAUTH the token of this connection was revoked")
+        #expect(try client.request("PROJECT LIST")?.hasPrefix("ERR NOAUTH PROJECT LIST needs a token") == true)
+        #expect(try running.tcp().request("HELLO token=\(writer)") == "ERR NOAUTH invalid or revoked token")
+        // A new token may take the revoked one's name.
+        #expect(try createToken(owner, name: "ci", role: "reader") != nil)
+    }
+
+    @Test("no token is stored in clear: only its SHA-256")
+    func tokensAreHashed() throws {
+        let running = try RunningServer.withDatabase()
+        let secret = try #require(try createToken(running.owner(), name: "ci", role: "admin"))
+        #expect(TokenSecret.isWellFormed(secret))
+        let database = try PostgresConnection(configuration: try #require(running.database))
+        let rows = try database.query("SELECT t::text AS whole, hash FROM tokens t")
+        #expect(rows.count == 1)
+        #expect(try rows[0].decode("hash", as: String.self) == SHA256.hexDigest(of: secret.utf8))
+        let whole = try rows[0].decode("whole", as: String.self)
+        #expect(!whole.contains(secret))
+        #expect(!whole.contains(String(secret.dropFirst(3))))
+        // Nor in the event log.
+        let events = try database.query("SELECT e::text AS whole FROM events e").map {
+            try $0.decode("whole", as: String.self)
+        }
+        #expect(events.allSatisfy { !$0.contains(secret) })
+    }
+
+    // MARK: - Uploads
+
+    @Test("an upload is read exactly, and the request after it is intact")
+    func upload() throws {
+        let running = try RunningServer.withDatabase(commands: testCommands)
+        let client = try running.owner()
+        let payload = [UInt8]("line one\nPING\n\u{0}\u{ff}".utf8) + [0xff, 0xfe]
+        try client.send("UPLOAD scan \(payload.count)\n")
+        try client.send(payload)
+        try client.send("PING\n")
+        #expect(try client.readLine() == "OK stored=\(payload.count)")
+        #expect(try client.readLine() == "OK PONG")
+    }
+
+    @Test("an upload over the limit is refused, its payload read and discarded, and the connection stays in step")
+    func oversizedUpload() throws {
+        let running = try RunningServer.withDatabase(commands: testCommands)
+        let client = try running.owner()
+        let size = (1 << 20) + 1
+        try client.send("UPLOAD big \(size)\n")
+        try client.send([UInt8](repeating: UInt8(ascii: "\n"), count: size))
+        try client.send("PING\n")
+        #expect(try client.readLine() == "ERR TOOLONG payload of \(size) bytes is over the limit of \(1 << 20)")
+        #expect(try client.readLine() == "OK PONG")
+    }
+
+    @Test("a refused upload's payload is skipped, and a bad size closes the connection")
+    func refusedUploads() throws {
+        let running = try RunningServer.withDatabase(commands: testCommands)
+        // TCP without a token: NOAUTH, and the 10 bytes after the line are skipped, not read as requests.
+        let anonymous = try running.tcp()
+        try anonymous.send("UPLOAD scan 10\nQUIT\nQUIT\nPING\n")
+        #expect(try anonymous.readLine()?.hasPrefix("ERR NOAUTH") == true)
+        #expect(try anonymous.readLine() == "OK PONG")
+
+        let client = try running.owner()
+        #expect(try client.request("UPLOAD scan lots") == "ERR BADARG UPLOAD ends with the payload's size in bytes")
+        #expect(client.isClosedByServer())
+    }
+
+    @Test("a truncated upload stores nothing and leaves the server healthy")
+    func truncatedUpload() throws {
+        let running = try RunningServer.withDatabase(commands: testCommands)
+        let owner = try running.owner()
+        try owner.send("UPLOAD whole 3\nabc")
+        #expect(try owner.readLine() == "OK stored=3")
+
+        do {
+            let client = try running.owner()
+            try client.send("UPLOAD partial 1000\n" + String(repeating: "z", count: 400))
+        }  // closed here, 600 bytes short
+        Thread.sleep(forTimeInterval: 0.3)
+
+        let database = try PostgresConnection(configuration: try #require(running.database))
+        let names = try database.query("SELECT name FROM uploads ORDER BY name").map {
+            try $0.decode("name", as: String.self)
+        }
+        #expect(names == ["whole"])
+        #expect(try running.owner().request("PING") == "OK PONG")
+    }
+
+    // MARK: - Pipelining
+
+    @Test("a pipelined burst mixing valid and invalid lines is answered in order, then the connection still works")
+    func pipelinedBurst() throws {
+        let running = try RunningServer.withDatabase(commands: testCommands)
+        let client = try running.owner()
+        let requests: [(String, String)] = [
+            ("PROJECT CREATE app sdk=27.0", "* name=app sdk=27.0"),
+            ("", "OK count=1"),
+            ("PING now", "ERR BADARG PING takes no arguments, got 1"),
+            ("PROJECT SET app sdk=27.1", "* name=app sdk=27.1"),
+            ("", "OK count=1"),
+            ("\u{1}", "ERR BADLINE"),
+            ("PROJECT SHOW app", "* name=app sdk=27.1"),
+            ("", "OK count=1"),
+            ("NOPE", "ERR UNKNOWN"),
+            ("PROJECT CREATE app", "ERR CONFLICT"),
+            ("PING", "OK PONG"),
+            ("PROJECT DELETE app", "OK deleted=app"),
+            ("PROJECT SHOW app", "ERR NOTFOUND"),
+        ]
+        try client.send(requests.map(\.0).filter { !$0.isEmpty }.joined(separator: "\r\n") + "\r\n")
+        for (request, expected) in requests {
+            let line = try #require(try client.readLine())
+            #expect(line.hasPrefix(expected), "\(request): got \(line)")
+        }
+        #expect(try client.request("PING") == "OK PONG")
+    }
+
+    // MARK: - BUSY and UNAVAILABLE
+
+    @Test("a full database queue answers BUSY, and the connection stays usable")
+    func busy() throws {
+        let running = try RunningServer.withDatabase(commands: testCommands, poolSize: 1, queueLimit: 0)
+        let sleeper = try running.owner()
+        try sleeper.send("SLEEP 1\n")
+        Thread.sleep(forTimeInterval: 0.2)
+
+        let client = try running.owner()
+        #expect(try client.request("PROJECT LIST") == "ERR BUSY the server is busy; retry later")
+        #expect(try client.request("PING") == "OK PONG")
+        #expect(try sleeper.readLine() == "OK SLEPT")
+        #expect(try client.request("PROJECT LIST") == "OK count=0")
+    }
+
+    @Test("an unreachable database answers UNAVAILABLE")
+    func unavailable() throws {
+        let dead = PostgresConfiguration(conninfo: "host=/nonexistent-barkeep port=1", connectTimeoutSeconds: 1)
+        let running = try RunningServer(commands: .standard, database: dead)
+        let client = try running.owner()
+        #expect(try client.request("PROJECT LIST") == "ERR UNAVAILABLE the database is unavailable; retry later")
+        #expect(try client.request("PING") == "OK PONG")
+    }
+
+    // MARK: - WATCH
+
+    @Test("WATCH resumed after a disconnect loses and repeats nothing")
+    func watchResumes() throws {
+        let running = try RunningServer.withDatabase()
+        let owner = try running.owner()
+        _ = try owner.request("PROJECT CREATE app")
+        _ = try owner.readLine()
+
+        var watcher: LineClient? = try running.owner()
+        #expect(try watcher?.request("WATCH app since=0") == "OK watching project=app since=0")
+        let first = try #require(try watcher?.readLine())
+        #expect(first.hasPrefix("* seq=") && first.contains("kind=project.created"))
+        for version in ["27.1", "27.2"] {
+            _ = try owner.request("PROJECT SET app sdk=\(version)")
+            _ = try owner.readLine()
+        }
+        let second = try #require(try watcher?.readLine())
+        #expect(second.contains("to=27.1"))
+        let lastSeen = try #require(Record.sequence(of: second))
+        // The client goes away with the 27.2 event unread or unsent; more happens while it is gone.
+        watcher = nil
+        for version in ["27.3", "27.4"] {
+            _ = try owner.request("PROJECT SET app sdk=\(version)")
+            _ = try owner.readLine()
+        }
+
+        let resumed = try running.owner()
+        #expect(try resumed.request("WATCH app since=\(lastSeen)") == "OK watching project=app since=\(lastSeen)")
+        var seen: [String] = []
+        for _ in 0..<3 { seen.append(try #require(try resumed.readLine())) }
+        #expect(seen.map { $0.contains("to=27.2") } == [true, false, false])
+        #expect(seen[1].contains("to=27.3") && seen[2].contains("to=27.4"))
+        let sequences = seen.compactMap(Record.sequence(of:))
+        #expect(sequences == sequences.sorted() && Set(sequences).count == 3 && sequences[0] > lastSeen)
+
+        // Live events keep coming after the replay, and PING and QUIT still work.
+        _ = try owner.request("PROJECT SET app deployment-target=26.4")
+        _ = try owner.readLine()
+        #expect(try resumed.readLine()?.contains("to=26.4") == true)
+        #expect(try resumed.request("PING") == "OK PONG")
+        #expect(try resumed.request("PROJECT LIST") == "ERR BADARG the connection is watching; send PING or QUIT")
+        #expect(try resumed.request("QUIT") == "OK BYE")
+    }
+
+    @Test("a long history is replayed in pages, in order, then live events follow")
+    func longReplay() throws {
+        let running = try RunningServer.withDatabase()
+        let owner = try running.owner()
+        _ = try owner.request("PROJECT CREATE app")
+        _ = try owner.readLine()
+        // 1,200 changes: more than two replay pages.
+        var batch = ""
+        for index in 0..<600 {
+            batch +=
+                "PROJECT SET app sdk=\(27 + index % 2).\(index % 10)\nPROJECT SET app deployment-target=26.\(index % 10)\n"
+        }
+        try owner.send(batch)
+        for _ in 0..<1200 {
+            while let line = try owner.readLine(), line.hasPrefix("*") {}
+        }
+        let database = try PostgresConnection(configuration: try #require(running.database))
+        let stored = try #require(try database.queryValue("SELECT count(*) FROM events", as: Int.self))
+
+        let watcher = try running.owner()
+        #expect(try watcher.request("WATCH app since=0") == "OK watching project=app since=0")
+        var sequences: [Int64] = []
+        for _ in 0..<stored {
+            let line = try #require(try watcher.readLine())
+            sequences.append(try #require(Record.sequence(of: line)))
+        }
+        #expect(sequences == sequences.sorted() && Set(sequences).count == stored)
+
+        _ = try owner.request("PROJECT SET app sdk=30.0")
+        _ = try owner.readLine()
+        #expect(try watcher.readLine()?.contains("to=30.0") == true)
+    }
+
+    @Test("a watcher on one daemon sees events committed through another daemon on the same database")
+    func watchAcrossDaemons() throws {
+        let first = try RunningServer.withDatabase()
+        let second = try RunningServer(
+            maximumLineLength: 4096,
+            commands: .standard,
+            database: first.database
+        )
+        _ = try first.owner().request("PROJECT CREATE app")
+
+        let watcher = try second.owner()
+        #expect(try watcher.request("WATCH app")?.hasPrefix("OK watching project=app since=") == true)
+        let owner = try first.owner()
+        _ = try owner.request("PROJECT SET app sdk=27.1")
+        #expect(try watcher.readLine()?.contains("kind=project.updated subject=sdk from=27.0 to=27.1") == true)
+    }
+
+    @Test("a watcher that does not read is disconnected with a reason")
+    func slowWatcher() throws {
+        let running = try RunningServer.withDatabase(maximumWatcherBacklog: 16 * 1024)
+        let owner = try running.owner()
+        _ = try owner.request("PROJECT CREATE app")
+        _ = try owner.readLine()
+        let watcher = try running.owner()
+        // A tiny receive buffer, so the kernel cannot absorb the backlog for it.
+        watcher.shrinkReceiveBuffer()
+        #expect(try watcher.request("WATCH app")?.hasPrefix("OK watching") == true)
+        // 100,000 events (about 13 MB of records) in one transaction: more than the kernel's socket buffers can
+        // absorb, so the server's own bound must act.
+        let database = try PostgresConnection(configuration: try #require(running.database))
+        try database.transaction { connection in
+            try connection.query(
+                """
+                INSERT INTO events (project_id, project, kind, subject, from_value, to_value, actor)
+                SELECT id, name, 'project.updated', 'sdk', '27.0', '27.1', 'test' FROM projects, generate_series(1, 100000)
+                """
+            )
+            try connection.query("SELECT pg_notify('barkeep_events', '')")
+        }
+        Thread.sleep(forTimeInterval: 2)
+
+        var last = ""
+        while let line = try? watcher.readLine() { last = line }
+        #expect(last.hasPrefix("ERR BUSY watcher fell behind; resume with since="), "last line: \(last)")
+        #expect(running.server.statistics.watchers == 0)
+    }
+
+    // MARK: - Helpers
+
+    private func createToken(_ owner: LineClient, name: String, role: String) throws -> String? {
+        guard let record = try owner.request("TOKEN CREATE \(name) role=\(role)"), record.hasPrefix("*") else {
+            return nil
+        }
+        _ = try owner.readLine()
+        return try Record(parsing: record)["token"]
+    }
+}
+
+extension Record {
+    /// The `seq` of an event record line.
+    static func sequence(of line: String) -> Int64? {
+        (try? Record(parsing: line))?["seq"].flatMap { Int64($0) }
+    }
+}

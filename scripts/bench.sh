@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# make bench: 1,000 connections each pipelining 100 PINGs, against barkeepd and against redis-server, with the same
+# client in the same run; prints both rates and their ratio. Installs redis-server from Debian's packages when it
+# is missing. Builds in release mode.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v redis-server >/dev/null 2>&1; then
+    echo "Installing redis-server (the benchmark's baseline)"
+    sudo=()
+    [ "$(id -u)" -ne 0 ] && sudo=(sudo)
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q --no-install-recommends redis-server \
+        || { "${sudo[@]}" apt-get update -q && DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q --no-install-recommends redis-server; }
+fi
+
+swift build -c release --product barkeepd
+swift build -c release --product barkeep-bench
+bin=$(swift build -c release --show-bin-path)
+
+work=$(mktemp -d)
+chmod 755 "$work"
+cleanup() {
+    [ -n "${daemon:-}" ] && kill -TERM "$daemon" 2>/dev/null && wait "$daemon" 2>/dev/null || true
+    [ -n "${redis:-}" ] && kill -TERM "$redis" 2>/dev/null && wait "$redis" 2>/dev/null || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+daemon_port=$(free_port)
+redis_port=$(free_port)
+
+"$bin/barkeepd" --data-dir "$work/data" --listen "127.0.0.1:$daemon_port" --log-level warning 2>"$work/barkeepd.log" &
+daemon=$!
+redis-server --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no --maxclients 4000 \
+    --daemonize no --logfile "$work/redis.log" &
+redis=$!
+
+for _ in $(seq 1 120); do
+    if "$bin/barkeep-bench" --target probe="127.0.0.1:$daemon_port" --connections 1 --pipeline 1 --rounds 1 \
+        >/dev/null 2>&1 && redis-cli -p "$redis_port" ping >/dev/null 2>&1; then
+        break
+    fi
+    sleep 0.5
+done
+
+settings=(--connections "${CONNECTIONS:-1000}" --pipeline "${PIPELINE:-100}" --rounds "${ROUNDS:-7}")
+echo "== PING: barkeepd against redis-server (inline PING), same client, rounds alternating"
+"$bin/barkeep-bench" --target "barkeepd=127.0.0.1:$daemon_port" --target "redis-server=127.0.0.1:$redis_port" \
+    "${settings[@]}"
+echo
+echo "== The general request path: a quoted \"PING\" goes through the tokenizer, command table and handler"
+"$bin/barkeep-bench" --target "barkeepd=127.0.0.1:$daemon_port" --target "redis-server=127.0.0.1:$redis_port" \
+    --request '"PING"' "${settings[@]}"
