@@ -1,14 +1,15 @@
 -- Barkeep's first schema: every entity of the design, with the constraints that keep the data sane.
 -- Forward only: never edit a migration that has shipped; add the next number instead.
 
--- Versions such as "27.1" compare numerically, part by part ("27.10" is newer than "27.9").
+-- Versions such as "27.1" compare numerically, part by part ("27.10" is newer than "27.9"), padded to three parts
+-- so that "27" = "27.0" = "27.0.0", as in Core's SDKVersion.
 CREATE FUNCTION barkeep_version(version text) RETURNS integer[]
     LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-    RETURN string_to_array(version, '.')::integer[];
+    RETURN (string_to_array(version, '.')::integer[] || ARRAY[0, 0])[1:3];
 
 CREATE TABLE projects (
     id                bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-    name              text NOT NULL UNIQUE
+    name              text COLLATE "C" NOT NULL UNIQUE
                       CHECK (name ~ '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$'),
     sdk               text NOT NULL DEFAULT '27.0' CHECK (sdk ~ '^[0-9]{1,3}(\.[0-9]{1,3}){0,2}$'),
     deployment_target text NOT NULL DEFAULT '26.0'
@@ -23,7 +24,7 @@ CREATE TABLE screens (
     id         bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
     project_id bigint NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
     -- "unmapped" names the bucket of findings no screen owns, so no screen may take it.
-    key        text NOT NULL CHECK (key ~ '^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$' AND lower(key) <> 'unmapped'),
+    key        text COLLATE "C" NOT NULL CHECK (key ~ '^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$' AND lower(key) <> 'unmapped'),
     title      text,
     owner      text,
     created_at timestamptz NOT NULL DEFAULT now(),
@@ -36,7 +37,7 @@ CREATE TABLE screens (
 CREATE TABLE screen_paths (
     project_id bigint NOT NULL,
     screen_id  bigint NOT NULL,
-    glob       text NOT NULL CHECK (glob <> '' AND glob !~ '[[:cntrl:]]'),
+    glob       text COLLATE "C" NOT NULL CHECK (glob <> '' AND glob !~ '[[:cntrl:]]'),
     PRIMARY KEY (screen_id, glob),
     -- One glob owned by two screens would make attribution depend on chance.
     UNIQUE (project_id, glob),
@@ -73,11 +74,14 @@ CREATE TABLE findings (
     project_id          bigint NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
     source              text NOT NULL CHECK (source IN ('scanner', 'manual')),
     -- Identity of a scanner finding: (project, tool, rule, file, normalized snippet, occurrence). Never the line.
-    tool                text,
-    rule                text,
-    file                text,
+    -- The unique index is on `identity`, the SHA-256 of those parts, since a snippet or a path may be longer than
+    -- a B-tree entry can hold.
+    tool                text COLLATE "C",
+    rule                text COLLATE "C",
+    file                text COLLATE "C",
     normalized_snippet  text,
     occurrence          integer CHECK (occurrence >= 0),
+    identity            text CHECK (identity ~ '^[0-9a-f]{64}$'),
     -- Everything else describes the finding and may change from run to run.
     line                integer CHECK (line >= 0),
     snippet             text,
@@ -105,6 +109,7 @@ CREATE TABLE findings (
     FOREIGN KEY (project_id, last_seen_run) REFERENCES scan_runs (project_id, id),
     CHECK (source <> 'scanner' OR (tool IS NOT NULL AND rule IS NOT NULL AND file IS NOT NULL
                                    AND normalized_snippet IS NOT NULL AND occurrence IS NOT NULL
+                                   AND identity IS NOT NULL
                                    AND first_seen_run IS NOT NULL AND last_seen_run IS NOT NULL)),
     CHECK (source <> 'manual' OR (title IS NOT NULL AND title <> '' AND step IS NOT NULL)),
     -- Declined, kept and blocked always say why.
@@ -112,9 +117,7 @@ CREATE TABLE findings (
     CHECK ((status = 'blocked') = (status_before_block IS NOT NULL))
 );
 
-CREATE UNIQUE INDEX findings_identity
-    ON findings (project_id, tool, rule, file, normalized_snippet, occurrence)
-    WHERE source = 'scanner';
+CREATE UNIQUE INDEX findings_identity ON findings (project_id, identity) WHERE source = 'scanner';
 CREATE INDEX findings_by_status ON findings (project_id, status);
 CREATE INDEX findings_by_screen ON findings (project_id, screen_id, status);
 
@@ -138,6 +141,7 @@ CREATE TABLE pose_results (
 
 -- Append-only: the current result of a pose is the latest row.
 CREATE INDEX pose_results_current ON pose_results (screen_id, pose, id DESC);
+CREATE INDEX pose_results_by_finding ON pose_results (finding_id) WHERE finding_id IS NOT NULL;
 
 CREATE TABLE step_states (
     project_id bigint NOT NULL,
@@ -151,12 +155,16 @@ CREATE TABLE step_states (
     FOREIGN KEY (project_id, screen_id) REFERENCES screens (project_id, id) ON DELETE CASCADE
 );
 
--- Every change, in one global order: history, burndown and live watch all read this table.
+-- Every change, in one global order: history, burndown and live watch all read this table. Sequence numbers must
+-- follow commit order (readers ask for "everything after N"), so writers append events last in their transaction
+-- under a transaction-level advisory lock (see EventLog in the store).
 CREATE TABLE events (
     seq        bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
     -- Kept when the project goes, so the deletion itself stays in the history.
     project_id bigint REFERENCES projects (id) ON DELETE SET NULL,
     project    text NOT NULL,
+    -- The finding the event is about, for a finding's history.
+    finding_id bigint REFERENCES findings (id) ON DELETE SET NULL,
     kind       text NOT NULL CHECK (kind ~ '^[a-z][a-z_.]*$'),
     subject    text NOT NULL,
     from_value text,
@@ -167,10 +175,11 @@ CREATE TABLE events (
 );
 
 CREATE INDEX events_by_project ON events (project_id, seq);
+CREATE INDEX events_by_finding ON events (finding_id, seq) WHERE finding_id IS NOT NULL;
 
 CREATE TABLE tokens (
     id           bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-    name         text NOT NULL CHECK (name ~ '^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$'),
+    name         text COLLATE "C" NOT NULL CHECK (name ~ '^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$'),
     role         text NOT NULL CHECK (role IN ('reader', 'writer', 'admin')),
     -- SHA-256 of the token, hex: the token itself is shown once and never stored.
     hash         text NOT NULL UNIQUE CHECK (hash ~ '^[0-9a-f]{64}$'),

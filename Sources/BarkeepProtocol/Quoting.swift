@@ -1,18 +1,36 @@
 /// The protocol's one quoting rule, shared by requests and records: a word is sent bare when it can be, else in
 /// double quotes with `\"`, `\\`, `\n` and `\t` escapes.
 public enum Quoting {
-    /// Whether `value` can be sent as a bare word: not empty, and no space, tab, double quote, backslash or control
-    /// character.
+    /// Whether `value` can be sent as a bare word: not empty, no space, tab, double quote, backslash or control
+    /// character, and not of the form `key=…` (which would read back as a keyword).
     public static func isBare(_ value: String) -> Bool {
-        !value.isEmpty
-            && !value.unicodeScalars.contains { scalar in
-                scalar == " " || scalar == "\"" || scalar == "\\" || scalar.value < 0x20 || scalar.value == 0x7F
-            }
+        guard isBareValue(value) else { return false }
+        // `key=…` bare would read back as a keyword.
+        if let equals = value.firstIndex(of: "="), isKey(value[..<equals]) { return false }
+        return true
     }
 
-    /// `value` as a word: bare when possible, else quoted.
+    /// Whether `value` can follow `key=` bare: the same as `isBare`, except that an `=` inside it is harmless there.
+    public static func isBareValue(_ value: String) -> Bool {
+        guard !value.isEmpty,
+            !value.unicodeScalars.contains(where: { scalar in
+                scalar == " " || scalar == "\"" || scalar == "\\" || scalar.value < 0x20 || scalar.value == 0x7F
+            })
+        else { return false }
+        return true
+    }
+
+    /// `value` as a positional word: bare when possible, else quoted.
     public static func quote(_ value: String) -> String {
-        if isBare(value) { return value }
+        isBare(value) ? value : quoted(value)
+    }
+
+    /// `value` as the value of a `key=value` word: bare when possible, else quoted.
+    public static func quoteValue(_ value: String) -> String {
+        isBareValue(value) ? value : quoted(value)
+    }
+
+    private static func quoted(_ value: String) -> String {
         var quoted = "\""
         for scalar in value.unicodeScalars {
             switch scalar {

@@ -22,7 +22,7 @@ public struct Record: Sendable, Equatable, CustomStringConvertible {
 
     /// The record line, without its LF.
     public var encoded: String {
-        "*" + fields.map { " \($0.key)=\(Quoting.quote($0.value))" }.joined()
+        "*" + fields.map { " \($0.key)=\(Quoting.quoteValue($0.value))" }.joined()
     }
 
     public var description: String { encoded }

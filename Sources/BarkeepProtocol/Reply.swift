@@ -14,7 +14,7 @@ public enum Reply: Sendable, Equatable {
 
     /// Success with `key=value` fields after `OK`.
     public static func ok(_ fields: KeyValuePairs<String, String>) -> Reply {
-        .ok(fields.map { "\($0.key)=\(Quoting.quote($0.value))" }.joined(separator: " "))
+        .ok(fields.map { "\($0.key)=\(Quoting.quoteValue($0.value))" }.joined(separator: " "))
     }
 
     /// The reply's lines, each ending in LF. Line breaks in a message are replaced by spaces.
@@ -53,15 +53,25 @@ public enum Reply: Sendable, Equatable {
     private static let newline = UInt8(ascii: "\n")
     private static let spaceByte = UInt8(ascii: " ")
 
-    /// A final line is one line: CR and LF become spaces (a record's values are quoted instead).
+    /// A final line is one line: every line break (CRLF counting as one) and control character becomes a space.
+    /// Printable ASCII, the common case, is copied as is.
     private static func appendFlattened(_ text: String, to buffer: inout [UInt8]) {
         let utf8 = text.utf8
-        guard utf8.contains(where: { $0 == newline || $0 == UInt8(ascii: "\r") }) else {
+        guard utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F }) else {
             buffer.append(contentsOf: utf8)
             return
         }
-        for byte in utf8 {
-            buffer.append(byte == newline || byte == UInt8(ascii: "\r") ? spaceByte : byte)
+        var previous: Unicode.Scalar?
+        for scalar in text.unicodeScalars {
+            defer { previous = scalar }
+            if scalar == "\n" && previous == "\r" { continue }
+            let isBreak =
+                scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}"
+            if isBreak {
+                buffer.append(spaceByte)
+            } else {
+                buffer.append(contentsOf: String(scalar).utf8)
+            }
         }
     }
 }

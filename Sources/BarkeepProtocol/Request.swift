@@ -21,8 +21,11 @@ public struct Request: Sendable, Equatable {
     public init?(line: String) throws(ProtocolError) {
         let tokens = try Quoting.tokenize(line)
         guard let first = tokens.first else { return nil }
-        guard case .word(let verb) = first else { throw .badLine("a request starts with its command") }
-        self.verb = verb.uppercased()
+        switch first {
+        case .word(let verb): self.verb = verb.uppercased()
+        // Not a command anyone has: the command table answers UNKNOWN, as for any other unknown verb.
+        case .keyword(let key, let value): self.verb = "\(key)=\(value)".uppercased()
+        }
         arguments = []
         keywordList = []
         for token in tokens.dropFirst() {
@@ -38,7 +41,7 @@ public struct Request: Sendable, Equatable {
 
     /// The request as one line, without its terminator, quoted as the protocol requires.
     public var line: String {
-        ([verb] + arguments.map(Quoting.quote) + keywordList.map { "\($0.key)=\(Quoting.quote($0.value))" })
+        ([verb] + arguments.map(Quoting.quote) + keywordList.map { "\($0.key)=\(Quoting.quoteValue($0.value))" })
             .joined(separator: " ")
     }
 

@@ -83,7 +83,7 @@ enum SessionCommands {
         return .database { connection in
             let project = try ProjectStore.require(name, on: connection)
             let start = try since ?? EventLog.head(on: connection)
-            var result = CommandResult(.ok("watching project=\(Quoting.quote(project.name)) since=\(start)"))
+            var result = CommandResult(.ok("watching project=\(Quoting.quoteValue(project.name)) since=\(start)"))
             result.watch = WatchStart(projectID: project.id, project: project.name, since: start)
             return result
         }

@@ -35,6 +35,9 @@ public struct Migrator: Sendable {
     /// The advisory lock key every Barkeep migrator takes ("barkeep" in ASCII).
     public static let advisoryLockKey: Int64 = 0x62_6172_6b65_6570
 
+    /// The oldest PostgreSQL the schema runs on (`server_version_num`): 15 added `ON DELETE SET NULL (column)`.
+    public static let minimumServerVersion = 150_000
+
     /// The migrations this migrator knows, in version order.
     public let migrations: [Migration]
 
@@ -49,6 +52,14 @@ public struct Migrator: Sendable {
     /// Applies every pending migration and returns those it applied (empty when the schema was current).
     @discardableResult
     public func migrate(_ connection: PostgresConnection, logger: Logger? = nil) throws -> [Migration] {
+        let version = try connection.queryValue("SELECT current_setting('server_version_num')::int", as: Int.self) ?? 0
+        guard version >= Self.minimumServerVersion else {
+            throw StoreError.migrationFailed(
+                version: 0,
+                name: "server",
+                reason: "PostgreSQL \(version / 10000) is too old: Barkeep needs PostgreSQL 15 or newer"
+            )
+        }
         try connection.query("SELECT pg_advisory_lock($1)", [Self.advisoryLockKey])
         defer { _ = try? connection.query("SELECT pg_advisory_unlock($1)", [Self.advisoryLockKey]) }
 
@@ -77,6 +88,10 @@ public struct Migrator: Sendable {
             do {
                 try connection.transaction { connection in
                     try connection.executeScript(migration.sql)
+                    // A script that commits or rolls back by itself would apply in part; refuse it.
+                    guard connection.isInTransaction else {
+                        throw StoreError.invalid("the migration ended its transaction itself (COMMIT or ROLLBACK)")
+                    }
                     try connection.query(
                         "INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)",
                         [migration.version, migration.name, migration.checksum]

@@ -18,6 +18,8 @@ public final class PostgresConnection {
     /// The configuration this connection was opened with.
     public let configuration: PostgresConfiguration
     private var handle: OpaquePointer?
+    /// Inside `transaction(_:)`: a broken connection must then fail the transaction, never reconnect under it.
+    private var isInsideTransactionBlock = false
 
     /// Opens a connection; throws `StoreError.connectionFailed` when the server cannot be reached.
     public init(configuration: PostgresConfiguration) throws {
@@ -54,8 +56,12 @@ public final class PostgresConnection {
     /// Runs one statement with bound parameters and returns its rows.
     @discardableResult
     public func query(_ sql: String, _ parameters: [(any PostgresEncodable)?] = []) throws -> PostgresRows {
-        let connection = try ensureConnected()
         let texts = parameters.map { $0?.postgresText }
+        // libpq passes C strings: a NUL would silently cut the value short.
+        if texts.contains(where: { $0?.utf8.contains(0) == true }) {
+            throw StoreError.invalid("a value holds a NUL character")
+        }
+        let connection = try ensureConnected()
         let result = withCStrings(texts) { values in
             PQexecParams(connection, sql, Int32(texts.count), nil, values, nil, nil, 0)
         }
@@ -83,16 +89,42 @@ public final class PostgresConnection {
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
     @discardableResult
+    ///
+    /// A transaction whose statement failed inside `body` (an error `body` caught and did not rethrow) is rolled
+    /// back and reported, never committed in part; a connection that breaks inside it throws `connectionLost` and
+    /// does not reconnect until the transaction is over. Transactions do not nest.
     public func transaction<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        guard !isInsideTransactionBlock else { throw StoreError.invalid("transactions do not nest") }
         try query("BEGIN")
+        isInsideTransactionBlock = true
+        defer { isInsideTransactionBlock = false }
         do {
             let value = try body(self)
+            if let handle, PQtransactionStatus(handle) == PQTRANS_INERROR {
+                throw StoreError.server(
+                    PostgresError(
+                        sqlState: "25P02", message: "a statement of the transaction failed; nothing was committed")
+                )
+            }
             try query("COMMIT")
             return value
         } catch {
             rollbackIfPossible()
             throw error
         }
+    }
+
+    /// Makes the connection fit for its next user (a pool job): rolls back a transaction left open and reports
+    /// whether the connection is still usable; an unusable one should be closed.
+    public func resetAfterUse() -> Bool {
+        guard let handle, PQstatus(handle) == CONNECTION_OK else { return false }
+        if PQtransactionStatus(handle) != PQTRANS_IDLE {
+            let result = PQexec(handle, "ROLLBACK")
+            let isRolledBack = PQresultStatus(result) == PGRES_COMMAND_OK
+            PQclear(result)
+            return isRolledBack && PQtransactionStatus(handle) == PQTRANS_IDLE
+        }
+        return true
     }
 
     // MARK: - LISTEN / NOTIFY
@@ -178,8 +210,9 @@ public final class PostgresConnection {
         }
         if PQstatus(connection) == CONNECTION_OK, !isInTransaction { readPendingInput(connection) }
         if PQstatus(connection) != CONNECTION_OK {
-            guard !isInTransaction else {
-                throw StoreError.connectionLost("the connection broke inside a transaction")
+            guard !isInsideTransactionBlock else {
+                throw StoreError.connectionLost(
+                    "the connection broke inside a transaction; nothing of it was committed")
             }
             PQfinish(connection)
             handle = nil
@@ -340,6 +373,10 @@ public struct CopyWriter: ~Copyable {
 
     /// Appends one row (one value per column, nil for NULL), sending a batch when about 64 KiB are buffered.
     public mutating func write(_ row: [String?]) throws {
+        // PostgreSQL text cannot hold NUL; say so here rather than fail the whole COPY with an encoding error.
+        if row.contains(where: { $0?.utf8.contains(0) == true }) {
+            throw StoreError.invalid("a value holds a NUL character")
+        }
         CopyEncoder.append(row, to: &buffer)
         rowCount += 1
         if buffer.count >= 1 << 16 { try flush() }

@@ -164,6 +164,11 @@ public final class PostgresPool: Sendable {
             do {
                 if connection == nil { connection = try PostgresConnection(configuration: configuration) }
                 job(connection, nil)
+                // Whatever the job left behind (an open transaction, a broken connection) must not reach the next.
+                if connection?.resetAfterUse() == false {
+                    connection?.close()
+                    connection = nil
+                }
             } catch let error as StoreError {
                 job(nil, error)
             } catch {

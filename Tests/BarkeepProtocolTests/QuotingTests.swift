@@ -221,7 +221,6 @@ struct QuotingTests {
 
     @Test(
         "quote then tokenize gives a key-like positional word back",
-        .disabled("bug: Quoting.quote leaves 'a=b' bare, so it reads back as the keyword a=b, not a positional word"),
         arguments: trickyKeyLikeStrings
     )
     func keyLikePositionalRoundTrip(value: String) throws {

@@ -142,9 +142,6 @@ struct ReplyTests {
 
     @Test(
         "other line breaks in a message are flattened to spaces too",
-        .disabled(
-            "bug: Reply.encode(into:) flattens only CR and LF; VT, FF, U+0085, U+2028 and U+2029 stay in the final line"
-        ),
         arguments: [
             ("line\u{2028}sep", "line sep"),
             ("para\u{2029}sep", "para sep"),

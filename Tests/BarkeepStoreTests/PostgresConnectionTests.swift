@@ -108,6 +108,63 @@ struct PostgresConnectionTests {
         #expect(try connection.queryValue("SELECT count(*) FROM c", as: Int.self) == 0)
     }
 
+    @Test("a failed statement that the body swallowed fails the whole transaction: nothing is committed")
+    func swallowedFailure() throws {
+        let connection = try TestDatabase.makeConnection()
+        try connection.query("CREATE TABLE t (id int PRIMARY KEY)")
+        #expect {
+            try connection.transaction { connection in
+                try connection.query("INSERT INTO t VALUES (1)")
+                _ = try? connection.query("INSERT INTO t VALUES (1)")
+            }
+        } throws: { error in
+            (error as? StoreError)?.sqlState == "25P02"
+        }
+        #expect(try connection.queryValue("SELECT count(*) FROM t", as: Int.self) == 0)
+    }
+
+    @Test("a connection lost inside a transaction never reconnects under it, even when the body carries on")
+    func noReconnectInsideTransaction() throws {
+        let configuration = try TestDatabase.makeDatabase()
+        let connection = try PostgresConnection(configuration: configuration)
+        let admin = try PostgresConnection(configuration: configuration)
+        try connection.query("CREATE TABLE t (id int)")
+        #expect {
+            try connection.transaction { connection in
+                try connection.query("INSERT INTO t VALUES (1)")
+                _ = try admin.query("SELECT pg_terminate_backend($1)", [connection.backendPID])
+                try waitForBackendToGo(admin, pid: connection.backendPID)
+                _ = try? connection.query("INSERT INTO t VALUES (2)")
+                try connection.query("INSERT INTO t VALUES (3)")
+            }
+        } throws: { error in
+            if case StoreError.connectionLost = error { return true }
+            return false
+        }
+        #expect(try connection.queryValue("SELECT count(*) FROM t", as: Int.self) == 0)
+    }
+
+    @Test("transactions do not nest")
+    func noNesting() throws {
+        let connection = try TestDatabase.makeConnection()
+        #expect(throws: StoreError.invalid("transactions do not nest")) {
+            try connection.transaction { connection in try connection.transaction { _ in } }
+        }
+        #expect(!connection.isInTransaction)
+    }
+
+    @Test("a NUL in a value is refused, not cut short")
+    func nulRefused() throws {
+        let connection = try TestDatabase.makeConnection()
+        #expect(throws: StoreError.invalid("a value holds a NUL character")) {
+            try connection.query("SELECT $1::text", ["a\u{0}b"])
+        }
+        try connection.query("CREATE TABLE c (body text)")
+        #expect(throws: StoreError.invalid("a value holds a NUL character")) {
+            try connection.copyIn("COPY c (body) FROM STDIN", rows: [["a\u{0}b"]])
+        }
+    }
+
     @Test("a connection killed by the server is re-established on its next use")
     func killedConnectionRecovers() throws {
         let configuration = try TestDatabase.makeDatabase()
@@ -117,8 +174,7 @@ struct PostgresConnectionTests {
 
         let terminated = try admin.queryValue("SELECT pg_terminate_backend($1)", [before], as: Bool.self)
         #expect(terminated == true)
-        // Give the backend a moment to go, so its goodbye is waiting on the socket.
-        Thread.sleep(forTimeInterval: 0.2)
+        try waitForBackendToGo(admin, pid: before)
 
         #expect(try connection.queryValue("SELECT 1", as: Int.self) == 1)
         #expect(connection.backendPID != before)
@@ -133,7 +189,7 @@ struct PostgresConnectionTests {
         #expect {
             try connection.transaction { connection in
                 _ = try admin.query("SELECT pg_terminate_backend($1)", [connection.backendPID])
-                Thread.sleep(forTimeInterval: 0.2)
+                try waitForBackendToGo(admin, pid: connection.backendPID)
                 try connection.query("SELECT 1")
             }
         } throws: { error in
@@ -156,4 +212,15 @@ struct PostgresConnectionTests {
             return message.contains("nonexistent-barkeep-dir")
         }
     }
+}
+
+/// Waits until the server has ended backend `pid` (pg_terminate_backend only asks it to), then a moment more: the
+/// backend leaves pg_stat_activity just before its process exits and its socket closes.
+private func waitForBackendToGo(_ admin: PostgresConnection, pid: Int32) throws {
+    let deadline = ContinuousClock.now + .seconds(10)
+    while try admin.queryValue("SELECT count(*) FROM pg_stat_activity WHERE pid = $1", [pid], as: Int.self) != 0 {
+        guard ContinuousClock.now < deadline else { return }
+        Thread.sleep(forTimeInterval: 0.02)
+    }
+    Thread.sleep(forTimeInterval: 0.2)
 }

@@ -68,6 +68,23 @@ struct PostgresPoolTests {
         #expect(try await pool.withConnection { try $0.queryValue("SELECT 7", as: Int.self) } == 7)
     }
 
+    @Test("a job that leaves a transaction open does not hand it to the next job")
+    func resetBetweenJobs() async throws {
+        let pool = PostgresPool(configuration: try TestDatabase.makeDatabase(), size: 1)
+        defer { pool.shutdown() }
+        struct Oops: Error {}
+        try await pool.withConnection { try $0.query("CREATE TABLE t (id int)") }
+        await #expect(throws: Oops.self) {
+            try await pool.withConnection { connection in
+                try connection.query("BEGIN")
+                try connection.query("INSERT INTO t VALUES (1)")
+                throw Oops()
+            }
+        }
+        #expect(try await pool.withConnection { $0.isInTransaction } == false)
+        #expect(try await pool.withConnection { try $0.queryValue("SELECT count(*) FROM t", as: Int.self) } == 0)
+    }
+
     @Test("after shutdown, work is refused with poolClosed")
     func shutdownRefusesWork() async throws {
         let pool = PostgresPool(configuration: try TestDatabase.makeDatabase(), size: 2)

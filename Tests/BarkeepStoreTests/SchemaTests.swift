@@ -1,3 +1,4 @@
+import BarkeepCore
 import BarkeepStore
 import BarkeepTestSupport
 import Testing
@@ -42,13 +43,15 @@ struct SchemaTests {
         status: String = "proposed",
         reason: String? = nil
     ) throws {
+        // The identity digest as the sync will compute it; here any stable function of the parts will do.
+        let identity = SHA256.hexDigest(of: "duo_scan\u{1F}DUO001\u{1F}\(file)\u{1F}\(snippet)\u{1F}\(occurrence)".utf8)
         try connection.query(
             """
-            INSERT INTO findings (project_id, source, tool, rule, file, normalized_snippet, occurrence, line, severity,
-                                  status, reason, first_seen_run, last_seen_run)
-            VALUES ($1, 'scanner', 'duo_scan', 'DUO001', $2, $3, $4, 10, 'high', $5, $6, $7, $7)
+            INSERT INTO findings (project_id, source, tool, rule, file, normalized_snippet, occurrence, identity, line,
+                                  severity, status, reason, first_seen_run, last_seen_run)
+            VALUES ($1, 'scanner', 'duo_scan', 'DUO001', $2, $3, $4, $5, 10, 'high', $6, $7, $8, $8)
             """,
-            [project, file, snippet, occurrence, status, reason, run]
+            [project, file, snippet, occurrence, identity, status, reason, run]
         )
     }
 
@@ -65,6 +68,19 @@ struct SchemaTests {
         try insertFinding()
         try insertFinding(occurrence: 1)
         expectViolation(PostgresError.Code.uniqueViolation) { try insertFinding() }
+    }
+
+    @Test("a snippet or path longer than a B-tree entry can hold is still a finding")
+    func longIdentityParts() throws {
+        // Random text does not compress: 8 KB would overflow a unique index on the text itself.
+        var generator = SystemRandomNumberGenerator()
+        let noise = String(
+            (0..<8192).map { _ in Character(Unicode.Scalar(UInt8.random(in: 33...126, using: &generator))) })
+        try insertFinding(file: "Sources/" + noise.prefix(3000), snippet: noise)
+        try insertFinding(file: "Sources/" + noise.prefix(3000), snippet: noise, occurrence: 1)
+        expectViolation(PostgresError.Code.uniqueViolation) {
+            try insertFinding(file: "Sources/" + noise.prefix(3000), snippet: noise)
+        }
     }
 
     @Test("statuses outside the list are refused")
@@ -134,13 +150,20 @@ struct SchemaTests {
         #expect(try connection.queryValue("SELECT count(*) FROM events WHERE project = 'app'", as: Int.self) == 1)
     }
 
-    @Test("versions compare numerically")
-    func versionsCompareNumerically() throws {
-        let newer = try connection.queryValue(
-            "SELECT barkeep_version($1) > barkeep_version($2)",
-            ["27.10", "27.9"],
-            as: Bool.self
-        )
-        #expect(newer == true)
+    @Test(
+        "versions compare numerically, as Core's SDKVersion does",
+        arguments: [
+            ("27.10", "27.9", 1), ("27", "27.0", 0), ("27.1", "27.1.0", 0), ("27.0.1", "27", 1), ("26.4", "27.0", -1),
+        ]
+    )
+    func versionsCompareNumerically(left: String, right: String, order: Int) throws {
+        let sql =
+            "SELECT CASE WHEN barkeep_version($1) > barkeep_version($2) THEN 1 "
+            + "WHEN barkeep_version($1) = barkeep_version($2) THEN 0 ELSE -1 END"
+        #expect(try connection.queryValue(sql, [left, right], as: Int.self) == order)
+        let core =
+            try #require(SDKVersion(left)) == (try #require(SDKVersion(right)))
+            ? 0 : (try #require(SDKVersion(left)) > (try #require(SDKVersion(right))) ? 1 : -1)
+        #expect(core == order)
     }
 }
