@@ -41,8 +41,8 @@ final class Connection {
     var isClosing = false
     /// Whether reading is paused because the client does not read its replies.
     var isReadingPaused = false
-    /// The peer half-closed or reset: finish what runs, then close.
-    var isPeerGone = false
+    /// The peer has sent everything it will (it half-closed, or its stream ended): answer what it sent, then close.
+    var isInputClosed = false
 
     init(descriptor: Int32, token: UInt64, session: Session, maximumLineLength: Int) {
         self.descriptor = descriptor

@@ -63,7 +63,12 @@ struct Listener {
         guard var address = makeUnixAddress(path) else {
             throw .cannotListen(address: name, reason: "the path is too long for a socket")
         }
-        if FileManager.default.fileExists(atPath: path) {
+        var info = stat()
+        if lstat(path, &info) == 0 {
+            // Only ever replace a socket: a mistyped --socket must not delete someone's file.
+            guard info.st_mode & S_IFMT == S_IFSOCK else {
+                throw .cannotListen(address: name, reason: "\(path) exists and is not a socket")
+            }
             if isAnswering(&address) { throw .socketInUse(path: path) }
             // A socket file whose server is gone (a crash): nobody else can use it, so replace it.
             unlink(path)

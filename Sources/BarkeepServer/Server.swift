@@ -217,6 +217,8 @@ public final class Server: Sendable {
         /// connection that could not be served, rather than leave it waiting in the kernel's queue.
         var reserveDescriptor: Int32 = -1
         var isDraining = false
+        var shedCount = 0
+        var lastShedLog = ContinuousClock.now - .seconds(2)
         var unpublishedServed = 0
         var unpublishedPeak = 0
 
@@ -310,8 +312,8 @@ public final class Server: Sendable {
                 let descriptor = barkeep_accept(listener.descriptor)
                 guard descriptor >= 0 else {
                     if errno == EMFILE || errno == ENFILE {
-                        shedConnection(from: listener)
-                        continue
+                        if shedConnection(from: listener) { continue }
+                        return
                     }
                     if errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR {
                         server.logger.warning("accept failed", ["error": errorText()])
@@ -361,13 +363,23 @@ public final class Server: Sendable {
         }
 
         /// Out of descriptors: free the reserve, accept one waiting connection and close it at once.
-        private func shedConnection(from listener: Listener) {
-            guard reserveDescriptor >= 0 else { return }
+        private func shedConnection(from listener: Listener) -> Bool {
+            guard reserveDescriptor >= 0 else { return false }
             _ = Glibc.close(reserveDescriptor)
             let descriptor = barkeep_accept(listener.descriptor)
             if descriptor >= 0 { _ = Glibc.close(descriptor) }
             reserveDescriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
-            server.logger.warning("out of file descriptors: refused a connection", ["listener": "\(listener.address)"])
+            shedCount += 1
+            // At most one line a second: a flood of refusals must not become a flood of logs.
+            if ContinuousClock.now - lastShedLog >= .seconds(1) {
+                server.logger.warning(
+                    "out of file descriptors: refusing connections",
+                    ["listener": "\(listener.address)", "refused": String(shedCount)]
+                )
+                lastShedLog = .now
+                shedCount = 0
+            }
+            return true
         }
 
         private func userName(_ uid: uid_t) -> String {
@@ -383,14 +395,15 @@ public final class Server: Sendable {
             }
             if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) { return }
             guard count > 0 else {
-                // End of stream or a reset. A running command completes (its effects are kept); nothing more is
-                // read or answered.
-                if connection.isRunning {
-                    connection.isPeerGone = true
-                    updateInterest(connection)
-                } else {
+                if count < 0 || connection.isWatching {
+                    // A reset or error: nothing more can be delivered.
                     close(connection)
+                    return
                 }
+                // End of stream: the client sent everything (`printf … | nc -N`, an upload then a half-close).
+                // Answer what it sent, then close once the replies are out.
+                connection.isInputClosed = true
+                process(connection)
                 return
             }
             connection.framer.append(readBuffer[0..<count])
@@ -402,6 +415,11 @@ public final class Server: Sendable {
         private func process(_ connection: Connection) {
             while connections[connection.token] != nil {
                 let isAtBound = answerBufferedLines(connection)
+                if connection.isInputClosed && !isAtBound && !connection.isRunning {
+                    // Nothing more will come and every complete request is answered (a partial line or upload at
+                    // the end of the stream is dropped): close once the replies are written.
+                    connection.isClosing = true
+                }
                 guard flush(connection) else { return }
                 guard isAtBound, connection.pendingOutputCount < configuration.maximumPendingOutput else { return }
             }
@@ -559,10 +577,6 @@ public final class Server: Sendable {
             case .success(let value): apply(value, to: connection)
             case .failure(let error): answer(connection, server.reply(for: error, command: command))
             }
-            if connection.isPeerGone {
-                close(connection)
-                return
-            }
             process(connection)
         }
 
@@ -675,7 +689,7 @@ public final class Server: Sendable {
             let paused = connection.pendingOutputCount >= configuration.maximumPendingOutput
             connection.isReadingPaused = paused
             // No reading while a command runs: the framer would otherwise buffer whatever a client pipelines.
-            let reads = !paused && !connection.isClosing && !connection.isPeerGone && !connection.isRunning
+            let reads = !paused && !connection.isClosing && !connection.isInputClosed && !connection.isRunning
             var interest: UInt32 = reads ? BARKEEP_EVENT_READ : 0
             if wantsWrites { interest |= BARKEEP_EVENT_WRITE }
             _ = barkeep_poller_modify(server.poller, connection.descriptor, interest, connection.token)

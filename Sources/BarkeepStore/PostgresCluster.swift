@@ -83,7 +83,8 @@ public final class PostgresCluster {
         try checkServerUserCanReach(options.dataDirectory)
         logger?.info("creating embedded PostgreSQL cluster", ["dir": options.dataDirectory])
         var arguments = [
-            "-D", options.dataDirectory, "-U", options.superuser, "--auth=trust", "--encoding=UTF8", "--no-locale",
+            "-D", options.dataDirectory, "-U", options.superuser, "--auth-local=trust", "--auth-host=reject",
+            "--encoding=UTF8", "--no-locale",
             "--no-instructions",
         ]
         if options.isEphemeral { arguments.append("--no-sync") }
@@ -91,12 +92,6 @@ public final class PostgresCluster {
         guard output.status == 0 else {
             throw StoreError.cluster("initdb failed in \(options.dataDirectory): \(output.summary)")
         }
-        // Settings that Barkeep owns live in their own file, rewritten at every start.
-        let config = options.dataDirectory + "/postgresql.conf"
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: config))
-        try handle.seekToEnd()
-        try handle.write(contentsOf: Data("\n# Written by Barkeep.\ninclude_if_exists = 'barkeep.conf'\n".utf8))
-        try handle.close()
         return true
     }
 
@@ -109,14 +104,18 @@ public final class PostgresCluster {
         try checkServerUserCanReach(options.dataDirectory)
         try makePrivateDirectory(socketDirectory)
         try writeSettings()
-        if isRunning() {
+        switch postmasterState() {
+        case .none, .dead:
+            // PostgreSQL itself handles a pid file whose process is gone, with its own shared-memory checks.
+            break
+        case .ours:
             logger?.warning("stopping an orphaned PostgreSQL left by an earlier run", ["dir": options.dataDirectory])
             try stop()
-        }
-        let pidFile = options.dataDirectory + "/postmaster.pid"
-        if FileManager.default.fileExists(atPath: pidFile) {
-            logger?.warning("removing stale postmaster.pid after a crash", ["dir": options.dataDirectory])
-            try? FileManager.default.removeItem(atPath: pidFile)
+        case .reused:
+            // The recorded pid now belongs to another program (the machine restarted): PostgreSQL would refuse to
+            // start while that program runs, and nothing of ours is running there.
+            logger?.warning("removing a stale postmaster.pid whose pid was reused", ["dir": options.dataDirectory])
+            try? FileManager.default.removeItem(atPath: options.dataDirectory + "/postmaster.pid")
         }
         // After a postmaster was killed, its children may hold the shared memory for a moment more; the new
         // postmaster refuses to start until they are gone, so that case is retried briefly.
@@ -150,6 +149,33 @@ public final class PostgresCluster {
         logger?.info("embedded PostgreSQL stopped", ["dir": options.dataDirectory])
     }
 
+    /// What `postmaster.pid` says about the data directory.
+    enum PostmasterState {
+        /// No pid file.
+        case none
+        /// A pid file whose process is gone.
+        case dead
+        /// A live postmaster of this data directory.
+        case ours
+        /// A live process that is not a postmaster of this data directory.
+        case reused
+    }
+
+    func postmasterState() -> PostmasterState {
+        let pidFile = options.dataDirectory + "/postmaster.pid"
+        guard let text = try? String(contentsOfFile: pidFile, encoding: .utf8) else { return .none }
+        guard let pid = text.split(separator: "\n").first.flatMap({ pid_t($0) }), pid > 0 else { return .dead }
+        guard kill(pid, 0) == 0 || errno == EPERM else { return .dead }
+        // Is it really a postgres serving this directory? Read its command line.
+        guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return .reused }
+        let words = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        guard let program = words.first, program.hasSuffix("postgres"), let dash = words.firstIndex(of: "-D"),
+            dash + 1 < words.count
+        else { return .reused }
+        let directory = URL(fileURLWithPath: words[dash + 1]).standardizedFileURL.path
+        return directory == URL(fileURLWithPath: options.dataDirectory).standardizedFileURL.path ? .ours : .reused
+    }
+
     /// Whether a live server runs on this data directory (`pg_ctl status`).
     public func isRunning() -> Bool {
         guard FileManager.default.fileExists(atPath: options.dataDirectory + "/postmaster.pid") else { return false }
@@ -171,7 +197,18 @@ public final class PostgresCluster {
 
     // MARK: - Files
 
+    /// Barkeep's settings live in `barkeep.conf`, rewritten at every start; postgresql.conf includes it. The
+    /// include is checked at every start too, so a crash right after initdb cannot leave a cluster without it.
     private func writeSettings() throws {
+        let config = options.dataDirectory + "/postgresql.conf"
+        let include = "include = 'barkeep.conf'"
+        let current = (try? String(contentsOfFile: config, encoding: .utf8)) ?? ""
+        if !current.split(separator: "\n").contains(where: { $0 == include }) {
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: config))
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data("\n# Written by Barkeep.\n\(include)\n".utf8))
+            try handle.close()
+        }
         var settings = [
             "listen_addresses = ''",
             "unix_socket_directories = \(Self.quoteSetting(socketDirectory))",
@@ -186,8 +223,23 @@ public final class PostgresCluster {
         try handToServerUser(path)
     }
 
-    /// Creates a directory only its owner can enter, owned by the server's user.
+    /// Creates a directory only its owner can enter, owned by the server's user. One that exists must already be
+    /// ours (or the server user's), private, and not a symbolic link: the socket directory may be in /tmp, where
+    /// another user could have made it first.
     private func makePrivateDirectory(_ path: String) throws {
+        var info = stat()
+        if lstat(path, &info) == 0 {
+            let owner = serverUser.flatMap { getpwnam($0)?.pointee.pw_uid } ?? geteuid()
+            guard info.st_mode & S_IFMT == S_IFDIR, info.st_uid == owner || info.st_uid == geteuid(),
+                info.st_mode & 0o077 == 0
+            else {
+                throw StoreError.cluster(
+                    "\(path) exists but is not a private directory of this user; remove it or choose another data "
+                        + "directory"
+                )
+            }
+            return
+        }
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         } catch {

@@ -1,3 +1,5 @@
+import CLibpq
+
 /// Where and how to connect to PostgreSQL.
 public struct PostgresConfiguration: Sendable, Equatable {
     /// A libpq connection URL (`postgresql://user@host/db`) or key/value conninfo (`host=/tmp dbname=barkeep`).
@@ -20,6 +22,18 @@ public struct PostgresConfiguration: Sendable, Equatable {
         self.database = database
         self.applicationName = applicationName
         self.connectTimeoutSeconds = connectTimeoutSeconds
+    }
+
+    /// Checks that `conninfo` is a URL or key/value string libpq can read, before any connection is tried. The
+    /// error never repeats the text, which may hold a password.
+    public func validate() throws(StoreError) {
+        var message: UnsafeMutablePointer<CChar>?
+        guard let options = PQconninfoParse(conninfo, &message) else {
+            if let message { PQfreemem(message) }
+            throw .invalid(
+                "not a valid PostgreSQL URL or conninfo string (its text is not repeated: it may hold a password)")
+        }
+        PQconninfoFree(options)
     }
 
     /// The same server, under another application name (as `pg_stat_activity` shows it).

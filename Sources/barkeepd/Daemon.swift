@@ -129,8 +129,9 @@ final class Daemon {
             logger: logger.with(["component": "postgres"])
         )
         try cluster.initializeIfNeeded()
-        try cluster.start()
+        // Owned before it starts: if the start fails part-way (a timeout in crash recovery), stop() still stops it.
         self.cluster = cluster
+        try cluster.start()
         try cluster.createDatabaseIfNeeded("barkeep")
         return cluster.configuration(database: "barkeep")
     }

@@ -1,5 +1,6 @@
 import BarkeepCore
 import BarkeepProtocol
+import BarkeepStore
 import Foundation
 
 /// barkeepd's command line, as a parsable command.
@@ -59,6 +60,13 @@ struct DaemonOptions {
         guard !directory.isEmpty else { throw fail("--data-dir must not be empty") }
         dataDirectory = URL(fileURLWithPath: directory).standardizedFileURL.path
         databaseURL = parsed.value("database-url")
+        if let url = databaseURL {
+            do {
+                try PostgresConfiguration(conninfo: url).validate()
+            } catch {
+                throw fail("--database-url (or BARKEEP_DATABASE_URL): \(error)")
+            }
+        }
         if let text = parsed.value("listen") {
             do {
                 listen = try ServerAddress(parsing: text)

@@ -155,6 +155,38 @@ struct ServerTests {
         #expect(try client.readLine() == "OK PONG")
     }
 
+    @Test("a client that half-closes after its requests still gets every reply")
+    func halfClose() throws {
+        let running = try RunningServer()
+        let client = try LineClient(port: running.port)
+        try client.send(String(repeating: "PING\n", count: 50_000) + "PI")
+        client.shutdownWrite()
+        var replies = 0
+        while let line = try client.readLine() {
+            #expect(line == "OK PONG")
+            replies += 1
+        }
+        // Every complete request answered; the partial "PI" at the end of the stream dropped; then closed.
+        #expect(replies == 50_000)
+    }
+
+    @Test("--socket never replaces a file that is not a socket")
+    func socketPathIsChecked() throws {
+        let directory = try TemporaryDirectory.make(prefix: "barkeep-sock")
+        let path = directory + "/notes.txt"
+        try Data("keep me".utf8).write(to: URL(fileURLWithPath: path))
+        let server = try Server(
+            configuration: ServerConfiguration(addresses: [.unix(path: path)], ownerUID: geteuid()),
+            commands: .basic,
+            logger: Logger(level: .error) { _ in }
+        )
+        #expect(throws: ServerError.cannotListen(address: "unix:\(path)", reason: "\(path) exists and is not a socket"))
+        {
+            _ = try server.start()
+        }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "keep me")
+    }
+
     @Test("QUIT answers, then closes the connection")
     func quit() throws {
         let running = try RunningServer()

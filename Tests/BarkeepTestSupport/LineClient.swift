@@ -59,6 +59,9 @@ public final class LineClient: @unchecked Sendable {
         setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
     }
 
+    /// Half-closes: the server sees the end of the stream, and replies can still be read.
+    public func shutdownWrite() { _ = shutdown(descriptor, Int32(SHUT_WR)) }
+
     /// Sends the bytes of `text` as they are.
     public func send(_ text: String) throws { try send(Array(text.utf8)) }
 

@@ -145,6 +145,13 @@ struct DaemonTests {
         #expect(noDatabase.error.contains("no_such_db"))
         #expect(ContinuousClock.now - started < .seconds(20))
 
+        // A malformed URL is a usage error, and its text (a password, maybe) is not repeated anywhere.
+        let badURL = try Subprocess.run(
+            barkeepd, ["--data-dir", root, "--database-url", "postgresql://app:S3cr%zz@db/x"])
+        #expect(badURL.status == 64)
+        #expect(badURL.error.contains("not a valid PostgreSQL URL"))
+        #expect(!badURL.error.contains("S3cr"))
+
         let usage = try Subprocess.run(barkeepd, ["--listen", "nowhere"])
         #expect(usage.status == 64)
         #expect(usage.error.contains("--listen"))
