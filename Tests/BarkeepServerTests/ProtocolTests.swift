@@ -250,6 +250,20 @@ struct ProtocolTests {
         #expect(reply == "OK count=0")
     }
 
+    @Test("shutdown lets a running command finish and delivers its reply, then closes")
+    func gracefulShutdown() throws {
+        let running = try RunningServer.withDatabase(commands: testCommands)
+        let client = try running.owner()
+        try client.send("SLEEP 0.5\nPING\n")
+        Thread.sleep(forTimeInterval: 0.1)
+        let started = ContinuousClock.now
+        running.server.shutdown(grace: .seconds(5))
+        #expect(ContinuousClock.now - started < .seconds(4))
+        // The running command's reply went out; the request behind it was not read any more.
+        #expect(try client.readLine() == "OK SLEPT")
+        #expect(client.isClosedByServer())
+    }
+
     @Test("an unreachable database answers UNAVAILABLE")
     func unavailable() throws {
         let dead = PostgresConfiguration(conninfo: "host=/nonexistent-barkeep port=1", connectTimeoutSeconds: 1)

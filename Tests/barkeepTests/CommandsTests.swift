@@ -1,0 +1,181 @@
+import BarkeepStore
+import BarkeepTestSupport
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The CLI's commands against a real daemon on a real database: what a user types and what they see.
+@Suite("barkeep commands end to end")
+struct CommandsTests {
+    private let barkeepd = BuildProducts.path("barkeepd")
+    private let barkeep = BuildProducts.path("barkeep")
+
+    /// A daemon on a fresh database; its data directory holds only the socket and the lock.
+    private final class Daemon {
+        let process: Subprocess
+        let port: UInt16
+        let socket: String
+        let url: String
+        let arguments: [String]
+
+        init(barkeepd: String, url: String? = nil, port: UInt16 = 0) throws {
+            let database: String
+            if let url {
+                database = url
+            } else {
+                let configuration = try TestDatabase.makeDatabase()
+                database = configuration.conninfo + " dbname=\(configuration.database ?? "")"
+            }
+            let root = try TemporaryDirectory.make(prefix: "barkeep-cli")
+            socket = root + "/barkeep.sock"
+            self.url = database
+            arguments = ["--data-dir", root, "--database-url", database, "--listen", "127.0.0.1:\(port)"]
+            process = try Subprocess.spawn(barkeepd, arguments)
+            guard process.waitForError(containing: "msg=ready", timeout: .seconds(60)) else {
+                process.signal(SIGKILL)
+                throw TestSupportError("barkeepd did not start:\n\(process.errorOutput)")
+            }
+            let ready = process.errorOutput.split(separator: "\n").first { $0.contains("msg=ready") } ?? ""
+            let field = ready.split(separator: " ").first { $0.hasPrefix("tcp=") } ?? ""
+            self.port = UInt16(field.split(separator: ":").last ?? "") ?? 0
+        }
+
+        func stop() {
+            process.signal(SIGTERM)
+            _ = process.wait(timeout: .seconds(30))
+        }
+
+        deinit { stop() }
+    }
+
+    private func run(_ daemon: Daemon, _ arguments: [String], token: String? = nil, tcp: Bool = false) throws -> (
+        Int32, String, String
+    ) {
+        var environment = ProcessInfo.processInfo.environment
+        environment["BARKEEP_SERVER"] = tcp ? "127.0.0.1:\(daemon.port)" : "unix:\(daemon.socket)"
+        environment["BARKEEP_TOKEN"] = token
+        environment["NO_COLOR"] = "1"
+        let result = try Subprocess.run(barkeep, arguments, environment: environment)
+        return (result.status, result.output, result.error)
+    }
+
+    @Test("projects: create, list, show, set and delete, in text and JSON")
+    func projects() throws {
+        let daemon = try Daemon(barkeepd: barkeepd)
+        #expect(
+            try run(daemon, ["project", "list"]).1 == "No projects yet. Create one with: barkeep project create NAME\n")
+        #expect(
+            try run(daemon, ["project", "create", "app", "--sdk", "27.0", "--deployment-target", "26.1"]).1
+                == "Created project app (SDK 27.0, deployment target 26.1).\n"
+        )
+        let duplicate = try run(daemon, ["project", "create", "app"])
+        #expect(duplicate.0 == 1 && duplicate.2 == "barkeep: a project named 'app' already exists (CONFLICT)\n")
+
+        let list = try run(daemon, ["project", "list"]).1.split(separator: "\n")
+        #expect(list.first?.hasPrefix("NAME") == true && list.count == 2 && list[1].hasPrefix("app   27.0  26.1"))
+
+        let shown = try run(daemon, ["--json", "project", "show", "app"]).1
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(shown.utf8)) as? [String: Any])
+        #expect(object["name"] as? String == "app")
+        #expect(object["deployment_target"] as? String == "26.1")
+        #expect(object["required_poses"] as? [String] == ["P1", "P2", "P3", "P4", "P11", "P12"])
+
+        #expect(try run(daemon, ["project", "set", "app", "--sdk", "27.1"]).1.contains("SDK:               27.1"))
+        #expect(try run(daemon, ["project", "set", "app"]).0 == 64)
+        #expect(try run(daemon, ["project", "show", "ghost"]).2 == "barkeep: no project named 'ghost' (NOTFOUND)\n")
+        #expect(try run(daemon, ["project", "delete", "app"]).0 == 64)
+        #expect(try run(daemon, ["project", "delete", "app", "--yes"]).1 == "Deleted project app.\n")
+        #expect(try run(daemon, ["--json", "project", "list"]).1 == "[]\n")
+    }
+
+    @Test("tokens: shown once, needed over TCP, roles enforced, revocation immediate")
+    func tokens() throws {
+        let daemon = try Daemon(barkeepd: barkeepd)
+        let created = try run(daemon, ["token", "create", "ci", "--role", "writer"])
+        let secret = created.1.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(created.0 == 0 && secret.hasPrefix("bk_") && created.2.contains("shown only now"))
+        #expect(try run(daemon, ["token", "create", "x", "--role", "god"]).0 == 64)
+
+        let anonymous = try run(daemon, ["project", "list"], tcp: true)
+        #expect(anonymous.0 == 1)
+        #expect(anonymous.2 == "barkeep: PROJECT LIST needs a token: pass --token or set BARKEEP_TOKEN (NOAUTH)\n")
+        #expect(try run(daemon, ["project", "list"], token: secret, tcp: true).0 == 0)
+        #expect(
+            try run(daemon, ["project", "create", "app"], token: secret, tcp: true).2
+                == "barkeep: PROJECT CREATE needs the admin role (FORBIDDEN)\n"
+        )
+
+        let listed = try run(daemon, ["--json", "token", "list"]).1
+        #expect(!listed.contains(secret) && listed.contains("\"name\":\"ci\""))
+        #expect(try run(daemon, ["token", "revoke", "ci"]).1 == "Revoked token ci.\n")
+        #expect(
+            try run(daemon, ["project", "list"], token: secret, tcp: true).2
+                == "barkeep: the token was refused: it is unknown or revoked (NOAUTH)\n"
+        )
+    }
+
+    @Test("stats: counters in text and JSON")
+    func stats() throws {
+        let daemon = try Daemon(barkeepd: barkeepd)
+        let text = try run(daemon, ["stats"]).1
+        #expect(text.contains("Connections:") && text.contains("Database pool: 4 connections"))
+        let json = try run(daemon, ["--json", "stats"]).1
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        #expect((object["pool_size"] as? Int) == 4)
+        #expect((object["connections"] as? Int ?? 0) >= 1)
+    }
+
+    @Test("watch: prints every event, survives a daemon restart, repeats nothing")
+    func watchAcrossRestart() throws {
+        var daemon = try Daemon(barkeepd: barkeepd)
+        _ = try run(daemon, ["project", "create", "app"])
+        var environment = ProcessInfo.processInfo.environment
+        environment["BARKEEP_SERVER"] = "127.0.0.1:\(daemon.port)"
+        let admin = try #require(
+            try run(daemon, ["token", "create", "watcher", "--role", "admin"]).1.split(separator: "\n").first
+        )
+        environment["BARKEEP_TOKEN"] = String(admin)
+        let watcher = try Subprocess.spawn(
+            barkeep, ["--json", "watch", "app", "--since", "0"], environment: environment)
+        defer {
+            watcher.signal(SIGKILL)
+            _ = watcher.wait(timeout: .seconds(5))
+        }
+        func waitForOutput(_ count: Int) -> [[String: Any]] {
+            let deadline = ContinuousClock.now + .seconds(20)
+            var lines: [[String: Any]] = []
+            while ContinuousClock.now < deadline {
+                lines = watcher.output.split(separator: "\n").compactMap {
+                    try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+                }
+                if lines.count >= count { break }
+                usleep(50_000)
+            }
+            return lines
+        }
+        #expect(waitForOutput(1).count == 1)
+        _ = try run(daemon, ["project", "set", "app", "--sdk", "27.1"])
+        #expect(waitForOutput(2).count == 2)
+
+        // The daemon goes away; a change is made while it is down (through another daemon on the same database,
+        // on the same port once it is back).
+        let port = daemon.port
+        let url = daemon.url
+        daemon.stop()
+        let other = try Daemon(barkeepd: barkeepd, url: url)
+        _ = try run(other, ["project", "set", "app", "--sdk", "27.2"])
+        other.stop()
+        daemon = try Daemon(barkeepd: barkeepd, url: url, port: port)
+        _ = try run(daemon, ["project", "set", "app", "--deployment-target", "26.4"])
+
+        let events = waitForOutput(4)
+        let sequences = events.compactMap { $0["seq"] as? Int }
+        #expect(events.count == 4)
+        #expect(sequences == sequences.sorted() && Set(sequences).count == sequences.count)
+        #expect(events.map { $0["to"] as? String } == [nil, "27.1", "27.2", "26.4"])
+        #expect(watcher.errorOutput.contains("reconnected, resuming"))
+    }
+}
