@@ -41,10 +41,13 @@ final class Connection {
     var isClosing = false
     /// Whether reading is paused because the client does not read its replies.
     var isReadingPaused = false
+    /// The readiness events the poller watches for now (as registered at accept: reads).
+    var interest: UInt32
     /// The peer has sent everything it will (it half-closed, or its stream ended): answer what it sent, then close.
     var isInputClosed = false
 
-    init(descriptor: Int32, token: UInt64, session: Session, maximumLineLength: Int) {
+    init(descriptor: Int32, token: UInt64, session: Session, maximumLineLength: Int, interest: UInt32) {
+        self.interest = interest
         self.descriptor = descriptor
         self.token = token
         self.session = session

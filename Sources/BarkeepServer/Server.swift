@@ -351,7 +351,8 @@ public final class Server: Sendable {
                     descriptor: descriptor,
                     token: token,
                     session: session,
-                    maximumLineLength: configuration.maximumLineLength
+                    maximumLineLength: configuration.maximumLineLength,
+                    interest: BARKEEP_EVENT_READ
                 )
                 connections[token] = connection
                 _ = barkeep_poller_add(server.poller, descriptor, BARKEEP_EVENT_READ, token)
@@ -624,7 +625,20 @@ public final class Server: Sendable {
         func deliverLive(_ events: [Event]) {
             var touched: Set<UInt64> = []
             for event in events {
-                guard let projectID = event.projectID, let tokens = watchers[projectID] else { continue }
+                let tokens: Set<UInt64>
+                if let projectID = event.projectID {
+                    tokens = watchers[projectID] ?? []
+                } else if event.kind == "project.deleted", let name = event.project {
+                    // The project's row is gone, so the event names it only: find its watchers by name.
+                    tokens = Set(
+                        watchers.values.joined().filter { token in
+                            if case .watching(let watch) = connections[token]?.state { return watch.project == name }
+                            return false
+                        }
+                    )
+                } else {
+                    continue
+                }
                 for token in tokens {
                     guard let connection = connections[token], case .watching(var watch) = connection.state,
                         !watch.isReplaying, event.seq > watch.lastSent
@@ -692,6 +706,9 @@ public final class Server: Sendable {
             let reads = !paused && !connection.isClosing && !connection.isInputClosed && !connection.isRunning
             var interest: UInt32 = reads ? BARKEEP_EVENT_READ : 0
             if wantsWrites { interest |= BARKEEP_EVENT_WRITE }
+            // A system call only when something changed: most flushes leave a connection as it was.
+            guard interest != connection.interest else { return }
+            connection.interest = interest
             _ = barkeep_poller_modify(server.poller, connection.descriptor, interest, connection.token)
         }
 

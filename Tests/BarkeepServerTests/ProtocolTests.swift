@@ -318,6 +318,18 @@ struct ProtocolTests {
         #expect(try resumed.request("QUIT") == "OK BYE")
     }
 
+    @Test("watchers of a project hear of its deletion")
+    func watchSeesDeletion() throws {
+        let running = try RunningServer.withDatabase()
+        let owner = try running.owner()
+        _ = try owner.request("PROJECT CREATE app")
+        _ = try owner.readLine()
+        let watcher = try running.owner()
+        #expect(try watcher.request("WATCH app")?.hasPrefix("OK watching") == true)
+        #expect(try owner.request("PROJECT DELETE app") == "OK deleted=app")
+        #expect(try watcher.readLine()?.contains("kind=project.deleted subject=app") == true)
+    }
+
     @Test("a long history is replayed in pages, in order, then live events follow")
     func longReplay() throws {
         let running = try RunningServer.withDatabase()
