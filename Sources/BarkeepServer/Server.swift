@@ -621,10 +621,20 @@ public final class Server: Sendable {
             afterEvents(connection)
         }
 
-        /// Newly committed events, in order: each goes to the live watchers of its project.
+        /// Newly committed events, in order: each goes to the live watchers of its project. A revoked token ends
+        /// the streams it opened; a deleted project ends its watchers' streams after its last event.
         func deliverLive(_ events: [Event]) {
             var touched: Set<UInt64> = []
+            var ended: [UInt64: Reply] = [:]
             for event in events {
+                if event.kind == "token.revoked" {
+                    for tokens in watchers.values {
+                        for token in tokens where connections[token]?.session.actor == "token:" + event.subject {
+                            ended[token] = .error(.noAuth, "the token of this connection was revoked")
+                        }
+                    }
+                    continue
+                }
                 let tokens: Set<UInt64>
                 if let projectID = event.projectID {
                     tokens = watchers[projectID] ?? []
@@ -647,9 +657,20 @@ public final class Server: Sendable {
                     watch.lastSent = event.seq
                     connection.state = .watching(watch)
                     touched.insert(token)
+                    if event.kind == "project.deleted" {
+                        ended[token] = .error(.notFound, "project '\(watch.project)' was deleted")
+                    }
                 }
             }
-            for token in touched { if let connection = connections[token] { afterEvents(connection) } }
+            for token in touched where ended[token] == nil {
+                if let connection = connections[token] { afterEvents(connection) }
+            }
+            for (token, reply) in ended {
+                guard let connection = connections[token] else { continue }
+                connection.enqueue(reply)
+                connection.isClosing = true
+                flush(connection)
+            }
         }
 
         private func afterEvents(_ connection: Connection) {

@@ -54,11 +54,7 @@ public struct Migrator: Sendable {
     public func migrate(_ connection: PostgresConnection, logger: Logger? = nil) throws -> [Migration] {
         let version = try connection.queryValue("SELECT current_setting('server_version_num')::int", as: Int.self) ?? 0
         guard version >= Self.minimumServerVersion else {
-            throw StoreError.migrationFailed(
-                version: 0,
-                name: "server",
-                reason: "PostgreSQL \(version / 10000) is too old: Barkeep needs PostgreSQL 15 or newer"
-            )
+            throw StoreError.unsupportedServer(version: version)
         }
         try connection.query("SELECT pg_advisory_lock($1)", [Self.advisoryLockKey])
         defer { _ = try? connection.query("SELECT pg_advisory_unlock($1)", [Self.advisoryLockKey]) }

@@ -20,6 +20,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case schemaTooNew(database: Int, binary: Int)
     /// A migration already applied differs from the one compiled into this binary.
     case migrationChanged(version: Int, name: String)
+    /// The PostgreSQL server is older than the schema needs.
+    case unsupportedServer(version: Int)
     /// A migration failed; nothing of it was applied.
     case migrationFailed(version: Int, name: String, reason: String)
     /// The embedded PostgreSQL could not be found, created, started or stopped.
@@ -45,6 +47,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "upgrade barkeepd"
         case .migrationChanged(let version, let name):
             "migration \(version) (\(name)) differs from the one already applied to this database"
+        case .unsupportedServer(let version):
+            "PostgreSQL \(version / 10000) is too old: Barkeep needs PostgreSQL 15 or newer"
         case .migrationFailed(let version, let name, let reason): "migration \(version) (\(name)) failed: \(reason)"
         case .cluster(let message), .notFound(let message), .conflict(let message), .invalid(let message): message
         }

@@ -76,6 +76,23 @@ final class Client {
         }
     }
 
+    /// For a stream that may be quiet for hours (WATCH): no reply timeout any more; TCP keepalives notice a dead
+    /// peer instead (a daemon that stops or crashes closes the connection, which ends the stream at once).
+    func startStreaming() {
+        var none = timeval(tv_sec: 0, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &none, socklen_t(MemoryLayout<timeval>.size))
+        guard case .tcp = address else { return }
+        var one: Int32 = 1
+        var idle: Int32 = 30
+        var interval: Int32 = 10
+        var count: Int32 = 3
+        let size = socklen_t(MemoryLayout<Int32>.size)
+        setsockopt(descriptor, SOL_SOCKET, SO_KEEPALIVE, &one, size)
+        setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_KEEPIDLE, &idle, size)
+        setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_KEEPINTVL, &interval, size)
+        setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_KEEPCNT, &count, size)
+    }
+
     /// Reads the next line the server sends (a WATCH stream's event records).
     func nextLine() throws(CLIError) -> String { try readLine() }
 

@@ -74,12 +74,15 @@ struct WatchCommand: RunnableCommand {
         if last == nil { last = response.fields["since"].flatMap { Int64($0) } }
         if hasConnected { FileHandle.standardError.write(Data("barkeep: reconnected, resuming\n".utf8)) }
         hasConnected = true
+        client.startStreaming()
         while true {
             let line = try client.nextLine()
             guard line.hasPrefix("*") else {
-                // The server ends a stream early only with an error line (a watcher that fell behind).
+                // The server ends a stream early only with an error line: a watcher that fell behind resumes; a
+                // deleted project or a revoked token ends the command.
                 if case .error(let code, let message) = try? FinalLine(parsing: line) {
-                    throw .connectionLost(context.server, "\(message) (\(code.rawValue))")
+                    if code == .busy { throw .connectionLost(context.server, "\(message) (\(code.rawValue))") }
+                    throw .server(code, message)
                 }
                 continue
             }

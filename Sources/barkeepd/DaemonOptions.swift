@@ -10,8 +10,8 @@ struct DaemonCommand: ParsableCommand {
         abstract: "Barkeep's daemon: keeps the iPhone Duo bars audit in PostgreSQL and serves the line protocol.",
         discussion: """
             Without --database-url, barkeepd creates (on first start) and runs a private PostgreSQL cluster in
-            DATA_DIR/pg, reachable only through a Unix socket, and stops it when it stops. SIGTERM or SIGINT stop the
-            daemon gracefully. Logs are logfmt lines on standard error; a line with msg=ready says it serves.
+            DATA_DIR/pg, reachable only through a Unix socket, and stops it when it stops. SIGTERM, SIGINT or SIGHUP
+            stop the daemon gracefully. Logs are logfmt lines on standard error; a line with msg=ready says it serves.
             """,
         arguments: [
             .option("data-dir", valueName: "DIR", help: "Where the daemon keeps its files (default ./.barkeep)."),

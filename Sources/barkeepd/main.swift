@@ -12,12 +12,12 @@ do {
     FileHandle.standardError.write(Data("barkeepd: \(error)\n".utf8))
     exit(UsageError.exitCode)
 }
-if parsed.isHelpRequested {
-    print(CommandLineParser.help(for: parsed.path), terminator: "")
-    exit(0)
-}
 if parsed.flag("version") {
     print("barkeepd \(BarkeepVersion.current)")
+    exit(0)
+}
+if parsed.isHelpRequested {
+    print(CommandLineParser.help(for: parsed.path), terminator: "")
     exit(0)
 }
 

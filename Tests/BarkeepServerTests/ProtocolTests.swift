@@ -328,6 +328,22 @@ struct ProtocolTests {
         #expect(try watcher.request("WATCH app")?.hasPrefix("OK watching") == true)
         #expect(try owner.request("PROJECT DELETE app") == "OK deleted=app")
         #expect(try watcher.readLine()?.contains("kind=project.deleted subject=app") == true)
+        #expect(try watcher.readLine() == "ERR NOTFOUND project 'app' was deleted")
+        #expect(watcher.isClosedByServer())
+    }
+
+    @Test("revoking a token ends the WATCH streams it opened")
+    func revocationEndsWatch() throws {
+        let running = try RunningServer.withDatabase()
+        let owner = try running.owner()
+        _ = try owner.request("PROJECT CREATE app")
+        _ = try owner.readLine()
+        let secret = try #require(try createToken(owner, name: "dash", role: "reader"))
+        let watcher = try running.tcp(token: secret)
+        #expect(try watcher.request("WATCH app")?.hasPrefix("OK watching") == true)
+        #expect(try owner.request("TOKEN REVOKE dash") == "OK revoked=dash")
+        #expect(try watcher.readLine() == "ERR NOAUTH the token of this connection was revoked")
+        #expect(watcher.isClosedByServer())
     }
 
     @Test("a long history is replayed in pages, in order, then live events follow")
