@@ -9,8 +9,8 @@ import Synchronization
 /// Fresh, empty PostgreSQL databases for tests.
 ///
 /// The first call starts one throwaway cluster for the whole test process (initdb --no-sync, fsync off, its socket
-/// in a temporary directory; through `runuser -u postgres` when the tests run as root) and a watchdog that stops
-/// it and deletes its files once the test process has gone, however it ends. `BARKEEP_TEST_DATABASE_URL` points
+/// in the test process's temporary directory; through `runuser -u postgres` when the tests run as root), which a
+/// watchdog stops and deletes once the test process has gone, however it ends. `BARKEEP_TEST_DATABASE_URL` points
 /// the tests at an existing server instead (the role needs CREATEDB).
 ///
 /// Tests never skip when PostgreSQL is missing: `makeDatabase()` throws, and the error says what is missing.
@@ -51,7 +51,7 @@ public enum TestDatabase {
             )
             try cluster.initializeIfNeeded()
             try cluster.start()
-            startWatchdog(cluster: cluster, root: root)
+            // TemporaryDirectory's watchdog stops it once the test process has gone.
             var configuration = cluster.configuration(database: "postgres")
             configuration.applicationName = "barkeep-tests"
             return .success(configuration)
@@ -63,20 +63,6 @@ public enum TestDatabase {
                 )
             )
         }
-    }
-
-    /// A shell that waits for this process to end, then stops the cluster and removes its files.
-    private static func startWatchdog(cluster: PostgresCluster, root: String) {
-        let stop =
-            geteuid() == 0
-            ? "runuser -u postgres -- '\(cluster.binaries.pgCtl)' stop -D '\(cluster.options.dataDirectory)' -m immediate"
-            : "'\(cluster.binaries.pgCtl)' stop -D '\(cluster.options.dataDirectory)' -m immediate"
-        let script = """
-            while kill -0 \(getpid()) 2>/dev/null; do sleep 0.5; done
-            \(stop) >/dev/null 2>&1
-            rm -rf '\(root)'
-            """
-        _ = try? Subprocess.spawn("/bin/sh", ["-c", script], detached: true)
     }
 }
 
@@ -91,11 +77,40 @@ public struct TestSupportError: Error, CustomStringConvertible {
 
 /// Temporary directories for tests.
 public enum TemporaryDirectory {
-    /// Creates a new directory under the system's temporary directory and returns its path.
+    /// One directory per test process, holding every other: a watchdog removes it once the process has gone,
+    /// however the process ends, after stopping whatever a test left running there (daemons, clusters).
+    public static let root: String = {
+        let base = FileManager.default.temporaryDirectory.path
+        guard let path = try? makeUnique(base + "/barkeep-tests-\(getpid())") else { return base }
+        // As root, PostgreSQL runs as postgres and must be able to enter the directory.
+        chmod(path, 0o755)
+        // Whatever a failed test left running: daemons started with a path inside the root, then every cluster in it.
+        let pgCtl = (try? PostgresBinaries.locate())?.pgCtl ?? "pg_ctl"
+        let asServer = geteuid() == 0 ? "runuser -u postgres -- " : ""
+        let script = """
+            while kill -0 \(getpid()) 2>/dev/null; do sleep 0.5; done
+            pkill -KILL -f '[b]arkeepd .*\(path)' 2>/dev/null
+            find '\(path)' -name postmaster.pid 2>/dev/null | while read -r pidfile; do
+                \(asServer)'\(pgCtl)' stop -D "$(dirname "$pidfile")" -m immediate >/dev/null 2>&1
+            done
+            rm -rf '\(path)'
+            """
+        _ = try? ProcessSpawner.spawn(
+            ["/bin/sh", "-c", script],
+            standardOutput: "/dev/null",
+            standardError: "/dev/null",
+            newSession: true
+        )
+        return path
+    }()
+
+    /// Creates a new directory inside the test process's root and returns its path.
     public static func make(prefix: String = "barkeep") throws -> String {
-        guard let template = strdup(FileManager.default.temporaryDirectory.path + "/\(prefix)-XXXXXX") else {
-            throw TestSupportError("out of memory")
-        }
+        try makeUnique(root + "/\(prefix)")
+    }
+
+    private static func makeUnique(_ prefix: String) throws -> String {
+        guard let template = strdup(prefix + "-XXXXXX") else { throw TestSupportError("out of memory") }
         defer { free(template) }
         guard mkdtemp(template) != nil else {
             throw TestSupportError("cannot create a temporary directory: \(String(cString: strerror(errno)))")
