@@ -53,7 +53,8 @@ CREATE TABLE scan_runs (
     commit_sha      text CHECK (commit_sha ~ '^[0-9a-f]{4,64}$'),
     -- A path prefix: a scoped scan closes only findings inside it. Empty means the whole project.
     scope           text NOT NULL DEFAULT '',
-    -- SHA-256 of the uploaded content: the same content twice is the same run.
+    -- SHA-256 of the uploaded content: the same content as the latest run (of that tool and scope) is that run again.
+    -- Not unique: a later scan may legitimately equal an earlier one (code removed, then restored).
     digest          text NOT NULL CHECK (digest ~ '^[0-9a-f]{64}$'),
     files_scanned   integer CHECK (files_scanned >= 0),
     new_count       integer NOT NULL DEFAULT 0 CHECK (new_count >= 0),
@@ -63,11 +64,12 @@ CREATE TABLE scan_runs (
     moved_count     integer NOT NULL DEFAULT 0 CHECK (moved_count >= 0),
     actor           text NOT NULL,
     ingested_at     timestamptz NOT NULL DEFAULT now(),
-    UNIQUE (project_id, digest),
     UNIQUE (project_id, id),
     -- Moved findings are a subset of the unchanged ones.
     CHECK (moved_count <= unchanged_count)
 );
+
+CREATE INDEX scan_runs_latest ON scan_runs (project_id, tool, scope, id DESC);
 
 CREATE TABLE findings (
     id                  bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,

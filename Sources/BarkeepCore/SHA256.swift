@@ -12,9 +12,10 @@ public struct SHA256: Sendable {
         0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
     ]
 
-    private var state: [UInt32] = [
-        0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
-    ]
+    private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
+        0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
+    )
+    /// Bytes of an incomplete block, waiting for more input.
     private var pending: [UInt8] = []
     private var length: UInt64 = 0
 
@@ -25,37 +26,65 @@ public struct SHA256: Sendable {
     public static func hexDigest<Bytes: Sequence<UInt8>>(of bytes: Bytes) -> String {
         var hasher = SHA256()
         hasher.update(bytes)
-        return hasher.finalize().map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
+        let hex: [UInt8] = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(64)
+        for byte in hasher.finalize() {
+            text.append(hex[Int(byte >> 4)])
+            text.append(hex[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
-    /// Feeds more bytes.
+    /// Feeds more bytes. Whole 64-byte blocks are compressed straight from the input.
     public mutating func update<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
-        for byte in bytes {
-            pending.append(byte)
-            length &+= 1
-            if pending.count == 64 {
-                compress(pending)
-                pending.removeAll(keepingCapacity: true)
+        let handled: Void? = bytes.withContiguousStorageIfAvailable { buffer in
+            update(UnsafeRawBufferPointer(buffer))
+        }
+        if handled == nil {
+            let copy = Array(bytes)
+            copy.withUnsafeBytes { update($0) }
+        }
+    }
+
+    private mutating func update(_ buffer: UnsafeRawBufferPointer) {
+        length &+= UInt64(buffer.count)
+        var offset = 0
+        if !pending.isEmpty {
+            let take = min(64 - pending.count, buffer.count)
+            pending.append(contentsOf: buffer[0..<take])
+            offset = take
+            guard pending.count == 64 else { return }
+            let block = pending
+            block.withUnsafeBytes { bytes in if let base = bytes.baseAddress { compress(base) } }
+            pending.removeAll(keepingCapacity: true)
+        }
+        if let base = buffer.baseAddress {
+            while buffer.count - offset >= 64 {
+                compress(base + offset)
+                offset += 64
             }
         }
+        if offset < buffer.count { pending.append(contentsOf: buffer[offset...]) }
     }
 
     /// The 32-byte digest of everything fed so far.
     public func finalize() -> [UInt8] {
         var copy = self
         let bitLength = length &* 8
-        copy.pending.append(0x80)
-        while copy.pending.count % 64 != 56 { copy.pending.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) {
-            copy.pending.append(UInt8(truncatingIfNeeded: bitLength >> shift))
+        var tail = pending
+        tail.append(0x80)
+        while tail.count % 64 != 56 { tail.append(0) }
+        for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> shift)) }
+        tail.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            for start in stride(from: 0, to: buffer.count, by: 64) { copy.compress(base + start) }
         }
-        for start in stride(from: 0, to: copy.pending.count, by: 64) {
-            copy.compress(Array(copy.pending[start..<start + 64]))
-        }
-        return copy.state.flatMap { word in
+        let words = [
+            copy.state.0, copy.state.1, copy.state.2, copy.state.3, copy.state.4, copy.state.5,
+            copy.state.6, copy.state.7,
+        ]
+        return words.flatMap { word in
             [
                 UInt8(word >> 24), UInt8(truncatingIfNeeded: word >> 16), UInt8(truncatingIfNeeded: word >> 8),
                 UInt8(truncatingIfNeeded: word),
@@ -63,29 +92,38 @@ public struct SHA256: Sendable {
         }
     }
 
-    private mutating func compress(_ block: [UInt8]) {
-        func rotate(_ value: UInt32, _ count: UInt32) -> UInt32 { (value >> count) | (value << (32 - count)) }
-        var words = [UInt32](repeating: 0, count: 64)
-        for index in 0..<16 {
-            words[index] =
-                UInt32(block[index * 4]) << 24 | UInt32(block[index * 4 + 1]) << 16 | UInt32(block[index * 4 + 2]) << 8
-                | UInt32(block[index * 4 + 3])
+    private mutating func compress(_ block: UnsafeRawPointer) {
+        @inline(__always) func rotate(_ value: UInt32, _ count: UInt32) -> UInt32 {
+            (value >> count) | (value << (32 - count))
         }
-        for index in 16..<64 {
-            let s0 = rotate(words[index - 15], 7) ^ rotate(words[index - 15], 18) ^ (words[index - 15] >> 3)
-            let s1 = rotate(words[index - 2], 17) ^ rotate(words[index - 2], 19) ^ (words[index - 2] >> 10)
-            words[index] = words[index - 16] &+ s0 &+ words[index - 7] &+ s1
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { words in
+            for index in 0..<16 {
+                let bytes = block + index * 4
+                words[index] =
+                    UInt32(bytes.load(as: UInt8.self)) << 24 | UInt32(bytes.load(fromByteOffset: 1, as: UInt8.self))
+                    << 16
+                    | UInt32(bytes.load(fromByteOffset: 2, as: UInt8.self)) << 8
+                    | UInt32(bytes.load(fromByteOffset: 3, as: UInt8.self))
+            }
+            for index in 16..<64 {
+                let s0 = rotate(words[index - 15], 7) ^ rotate(words[index - 15], 18) ^ (words[index - 15] >> 3)
+                let s1 = rotate(words[index - 2], 17) ^ rotate(words[index - 2], 19) ^ (words[index - 2] >> 10)
+                words[index] = words[index - 16] &+ s0 &+ words[index - 7] &+ s1
+            }
+            var (a, b, c, d, e, f, g, h) = state
+            for index in 0..<64 {
+                let s1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
+                let choice = (e & f) ^ (~e & g)
+                let temp1 = h &+ s1 &+ choice &+ Self.roundConstants[index] &+ words[index]
+                let s0 = rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)
+                let majority = (a & b) ^ (a & c) ^ (b & c)
+                let temp2 = s0 &+ majority
+                (h, g, f, e, d, c, b, a) = (g, f, e, d &+ temp1, c, b, a, temp1 &+ temp2)
+            }
+            state = (
+                state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d, state.4 &+ e, state.5 &+ f, state.6 &+ g,
+                state.7 &+ h
+            )
         }
-        var (a, b, c, d, e, f, g, h) = (state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7])
-        for index in 0..<64 {
-            let s1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
-            let choice = (e & f) ^ (~e & g)
-            let temp1 = h &+ s1 &+ choice &+ Self.roundConstants[index] &+ words[index]
-            let s0 = rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)
-            let majority = (a & b) ^ (a & c) ^ (b & c)
-            let temp2 = s0 &+ majority
-            (h, g, f, e, d, c, b, a) = (g, f, e, d &+ temp1, c, b, a, temp1 &+ temp2)
-        }
-        for (index, value) in [a, b, c, d, e, f, g, h].enumerated() { state[index] = state[index] &+ value }
     }
 }

@@ -54,6 +54,6 @@ extension TokenInfo {
 extension CommandTable {
     /// Every command of this release.
     public static let standard = CommandTable.basic.adding(
-        SessionCommands.all + ProjectCommands.all + TokenCommands.all
+        SessionCommands.all + ProjectCommands.all + TokenCommands.all + FindingCommands.all
     )
 }

@@ -116,6 +116,27 @@ public enum EventLog {
         return sequence
     }
 
+    /// Appends the events a query selects — columns project_id, project, finding_id, kind, subject, from_value,
+    /// to_value, reason, actor, in that order — and announces them: the set-based form for writes that touch many
+    /// rows. Call inside the write's transaction, after its other statements. Returns how many were appended.
+    @discardableResult
+    public static func appendSelect(
+        _ select: String,
+        _ parameters: [(any PostgresEncodable)?],
+        on connection: PostgresConnection
+    ) throws -> Int {
+        try connection.query("SELECT pg_advisory_xact_lock($1)", [lockKey])
+        let inserted = try connection.query(
+            """
+            INSERT INTO events (project_id, project, finding_id, kind, subject, from_value, to_value, reason, actor)
+            \(select)
+            """,
+            parameters
+        )
+        try connection.query("SELECT pg_notify($1, '')", [channel])
+        return inserted.affectedRows ?? 0
+    }
+
     /// The newest sequence number committed, 0 when there is none.
     public static func head(on connection: PostgresConnection) throws -> Int64 {
         try connection.queryValue("SELECT coalesce(max(seq), 0) FROM events", as: Int64.self) ?? 0

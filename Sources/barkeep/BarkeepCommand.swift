@@ -90,6 +90,9 @@ struct BarkeepCommand: ParsableCommand {
             .flag("json", help: "Print JSON for scripts instead of text."),
             .flag("version", help: "Print the version and exit."),
         ],
-        subcommands: [PingCommand.self, ProjectGroup.self, TokenGroup.self, WatchCommand.self, StatsCommand.self]
+        subcommands: [
+            PingCommand.self, ProjectGroup.self, IngestCommand.self, RunsCommand.self, FindingsCommand.self,
+            FindingGroup.self, TokenGroup.self, WatchCommand.self, StatsCommand.self,
+        ]
     )
 }

@@ -10,6 +10,8 @@ enum CLIError: Error, CustomStringConvertible {
     case server(ErrorCode, String)
     /// The daemon's answer broke the protocol.
     case badReply(String)
+    /// A file or argument the command was given cannot be used.
+    case badInput(String)
 
     var description: String {
         switch self {
@@ -18,6 +20,7 @@ enum CLIError: Error, CustomStringConvertible {
         case .connectionLost(let address, let reason): "lost the connection to barkeepd at \(address): \(reason)"
         case .server(let code, let message): "\(message) (\(code.rawValue))"
         case .badReply(let reason): "unexpected reply from barkeepd: \(reason)"
+        case .badInput(let reason): reason
         }
     }
 

@@ -50,6 +50,32 @@ final class Client {
         return try readReply()
     }
 
+    /// Sends a request whose line ends with the payload's size, then the payload in 1 MiB pieces (calling
+    /// `progress` with the bytes sent so far), and reads the reply.
+    func upload(
+        _ request: Request,
+        payload: [UInt8],
+        progress: (Int) -> Void = { _ in }
+    ) throws(CLIError) -> Response {
+        var request = request
+        request.arguments.append(String(payload.count))
+        try write(request.line + "\n")
+        var sent = 0
+        while sent < payload.count {
+            let end = min(sent + (1 << 20), payload.count)
+            try write(payload[sent..<end])
+            sent = end
+            progress(sent)
+        }
+        return try readReply()
+    }
+
+    /// Waits up to `timeout` for each reply from now on (long-running commands such as a large ingest).
+    func setReplyTimeout(_ timeout: Duration) {
+        var interval = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
+    }
+
     /// Reads one whole reply: record lines up to the final line.
     func readReply() throws(CLIError) -> Response {
         var records: [Record] = []
@@ -96,8 +122,10 @@ final class Client {
     /// Reads the next line the server sends (a WATCH stream's event records).
     func nextLine() throws(CLIError) -> String { try readLine() }
 
-    private func write(_ text: String) throws(CLIError) {
-        var bytes = Array(text.utf8)[...]
+    private func write(_ text: String) throws(CLIError) { try write(Array(text.utf8)[...]) }
+
+    private func write(_ slice: ArraySlice<UInt8>) throws(CLIError) {
+        var bytes = slice
         while !bytes.isEmpty {
             let sent = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if sent < 0 {

@@ -1,0 +1,15 @@
+/// Errors of the domain: input documents that cannot be read. Each case names the place in the document.
+public enum CoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A scanner file is not what its format says: `path` names the place (`findings[12].line`), `problem` what
+    /// is wrong there (`expected an integer`).
+    case invalidDocument(path: String, problem: String)
+    /// The document is of a version this parser does not read (`SARIF 2.0.0`).
+    case unsupportedVersion(String)
+
+    public var description: String {
+        switch self {
+        case .invalidDocument(let path, let problem): path.isEmpty ? problem : "\(path): \(problem)"
+        case .unsupportedVersion(let what): "unsupported version: \(what)"
+        }
+    }
+}

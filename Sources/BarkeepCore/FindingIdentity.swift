@@ -1,0 +1,67 @@
+/// A scanner finding with the identity Barkeep tracks it by.
+public struct IdentifiedFinding: Sendable, Equatable {
+    /// The finding as reported.
+    public var finding: ScanFinding
+    /// The snippet with every white-space character removed.
+    public var normalizedSnippet: String
+    /// Its rank by line among the scan's findings with the same rule, file and normalized snippet (0 first).
+    public var occurrence: Int
+    /// SHA-256 (hex) of tool, rule, file, normalized snippet and occurrence: what the database keys on.
+    public var identity: String
+}
+
+/// The identity rule of DESIGN.md: a scanner finding is (tool, rule, file, normalized snippet, occurrence), never
+/// its line. Code that moves keeps its identity; three identical lines in one file are three findings, told apart
+/// by their order.
+public enum FindingIdentity {
+    /// The snippet without any white space, so re-indentation or reformatting inside a line changes nothing.
+    public static func normalize(_ snippet: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in snippet.unicodeScalars where !scalar.properties.isWhitespace { scalars.append(scalar) }
+        return String(scalars)
+    }
+
+    /// The identity digest of one finding's parts. The unit separator cannot occur in a path or a snippet line, so
+    /// different parts never run together into the same text.
+    public static func digest(tool: String, rule: String, file: String, normalizedSnippet: String, occurrence: Int)
+        -> String
+    {
+        SHA256.hexDigest(of: "\(tool)\u{1F}\(rule)\u{1F}\(file)\u{1F}\(normalizedSnippet)\u{1F}\(occurrence)".utf8)
+    }
+
+    /// Gives every finding of one scan its identity, in the scan's order.
+    public static func identify(_ findings: [ScanFinding], tool: String) -> [IdentifiedFinding] {
+        let normalized = findings.map { normalize($0.snippet) }
+        // Occurrence = rank by line (then by the scan's own order) within (rule, file, normalized snippet).
+        struct Key: Hashable {
+            var rule: String
+            var file: String
+            var snippet: String
+        }
+        var groups: [Key: [Int]] = [:]
+        for index in findings.indices {
+            groups[Key(rule: findings[index].rule, file: findings[index].file, snippet: normalized[index]), default: []]
+                .append(index)
+        }
+        var occurrence = [Int](repeating: 0, count: findings.count)
+        for indices in groups.values where indices.count > 1 {
+            let ordered = indices.sorted { (findings[$0].line, $0) < (findings[$1].line, $1) }
+            for (rank, index) in ordered.enumerated() { occurrence[index] = rank }
+        }
+        return findings.indices.map { index in
+            let finding = findings[index]
+            return IdentifiedFinding(
+                finding: finding,
+                normalizedSnippet: normalized[index],
+                occurrence: occurrence[index],
+                identity: digest(
+                    tool: tool,
+                    rule: finding.rule,
+                    file: finding.file,
+                    normalizedSnippet: normalized[index],
+                    occurrence: occurrence[index]
+                )
+            )
+        }
+    }
+}

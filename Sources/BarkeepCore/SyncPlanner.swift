@@ -1,0 +1,134 @@
+/// A finding already stored, as the sync needs to see it.
+public struct StoredFinding: Sendable, Equatable {
+    /// The database id.
+    public var id: Int64
+    /// The identity digest.
+    public var identity: String
+    /// Its status now.
+    public var status: FindingStatus
+    /// The line it was last seen at.
+    public var line: Int?
+    /// Its file, for scoped scans.
+    public var file: String
+
+    /// Creates a stored finding.
+    public init(id: Int64, identity: String, status: FindingStatus, line: Int?, file: String) {
+        self.id = id
+        self.identity = identity
+        self.status = status
+        self.line = line
+        self.file = file
+    }
+}
+
+/// How many findings each transition touched; stored on the run and returned to the caller.
+public struct SyncCounts: Sendable, Equatable, Codable {
+    /// Not seen before: created as proposed.
+    public var new = 0
+    /// Present before, absent now, and not a sticky verdict: marked fixed.
+    public var fixed = 0
+    /// Fixed before, present again: back to proposed.
+    public var reopened = 0
+    /// Present before and now (status untouched; line and snippet refreshed).
+    public var unchanged = 0
+    /// Unchanged findings whose line changed (a subset of `unchanged`).
+    public var moved = 0
+
+    /// Counts with the given values.
+    public init(new: Int = 0, fixed: Int = 0, reopened: Int = 0, unchanged: Int = 0, moved: Int = 0) {
+        self.new = new
+        self.fixed = fixed
+        self.reopened = reopened
+        self.unchanged = unchanged
+        self.moved = moved
+    }
+}
+
+/// What a scan changes, computed without touching the database; the store applies it in one transaction.
+public struct SyncPlan: Sendable, Equatable {
+    /// A scanned finding that matches a stored one.
+    public struct Match: Sendable, Equatable {
+        /// The stored finding's id.
+        public var id: Int64
+        /// The finding as scanned now.
+        public var finding: IdentifiedFinding
+        /// Its line changed.
+        public var isMoved: Bool
+        /// It was fixed and is back: a regression.
+        public var isReopened: Bool
+    }
+
+    /// A stored finding the scan no longer reports.
+    public struct Fix: Sendable, Equatable {
+        /// The stored finding's id.
+        public var id: Int64
+        /// Its status before the fix.
+        public var previousStatus: FindingStatus
+    }
+
+    /// Findings to create.
+    public var new: [IdentifiedFinding] = []
+    /// Findings seen again (unchanged, moved or reopened).
+    public var matches: [Match] = []
+    /// Findings to mark fixed.
+    public var fixed: [Fix] = []
+    /// The counts.
+    public var counts = SyncCounts()
+}
+
+/// The sync rules of DESIGN.md, as one pure function.
+public enum SyncPlanner {
+    /// Plans the effect of a complete scan of one tool on that tool's stored findings.
+    ///
+    /// - A finding not seen before is new (proposed).
+    /// - One seen before and present now is unchanged (moved if its line changed); a fixed one present again is
+    ///   reopened. Sticky verdicts (declined, kept, false positive) and blocked items keep their status.
+    /// - One present before and absent now is fixed, unless its status is a sticky verdict, and only when its file
+    ///   is inside `scope` (a path prefix; empty for the whole project).
+    public static func plan(scan: [IdentifiedFinding], stored: [StoredFinding], scope: String = "") -> SyncPlan {
+        var plan = SyncPlan()
+        var byIdentity: [String: StoredFinding] = [:]
+        byIdentity.reserveCapacity(stored.count)
+        for finding in stored { byIdentity[finding.identity] = finding }
+        var seen = Set<String>()
+        seen.reserveCapacity(scan.count)
+
+        for finding in scan {
+            // The identity includes the occurrence, so one scan cannot name the same identity twice.
+            guard seen.insert(finding.identity).inserted else { continue }
+            guard let existing = byIdentity[finding.identity] else {
+                plan.new.append(finding)
+                continue
+            }
+            let isReopened = existing.status == .fixed
+            let isMoved = !isReopened && existing.line != finding.finding.line
+            plan.matches.append(
+                SyncPlan.Match(id: existing.id, finding: finding, isMoved: isMoved, isReopened: isReopened)
+            )
+            if isReopened {
+                plan.counts.reopened += 1
+            } else {
+                plan.counts.unchanged += 1
+                if isMoved { plan.counts.moved += 1 }
+            }
+        }
+        plan.counts.new = plan.new.count
+
+        for finding in stored where !seen.contains(finding.identity) {
+            guard finding.status != .fixed, !finding.status.isSticky, isInside(finding.file, scope: scope) else {
+                continue
+            }
+            plan.fixed.append(SyncPlan.Fix(id: finding.id, previousStatus: finding.status))
+        }
+        plan.counts.fixed = plan.fixed.count
+        return plan
+    }
+
+    /// Whether `file` is inside the scope: the scope is a path prefix matched at a component boundary
+    /// (`Sources/Inbox` holds `Sources/Inbox/List.swift`, not `Sources/InboxView.swift`).
+    public static func isInside(_ file: String, scope: String) -> Bool {
+        guard !scope.isEmpty else { return true }
+        if scope.hasSuffix("/") { return file.hasPrefix(scope) }
+        return file == scope || file.hasPrefix(scope + "/")
+    }
+}

@@ -1,0 +1,166 @@
+import BarkeepCore
+import BarkeepProtocol
+import BarkeepStore
+
+/// INGEST, RUNS, FINDINGS, FINDING SHOW and FINDING SET.
+enum FindingCommands {
+    static let all: [Command] = [ingest, runs, findings, show, set]
+
+    /// `INGEST PROJECT format=… [commit=SHA] [scope=PREFIX] SIZE` and SIZE bytes of scanner output. The upload is
+    /// parsed and synced on a database thread, never on the event loop.
+    static let ingest = Command(
+        "INGEST",
+        positional: 2...2,
+        keys: ["commit", "scope"],
+        requiredKeys: ["format"],
+        minimumRole: .writer,
+        takesPayload: true
+    ) { input throws(CommandError) in
+        let project = input.argument(0)
+        guard let formatText = input.keyword("format"), let format = ScanFormat(rawValue: formatText) else {
+            throw CommandError(
+                .badArgument,
+                "format must be " + ScanFormat.allCases.map(\.rawValue).joined(separator: " or ")
+            )
+        }
+        let commit = input.keyword("commit")?.lowercased()
+        if let commit, commit.count < 4 || commit.count > 64 || !commit.allSatisfy(\.isHexDigit) {
+            throw CommandError(.badArgument, "commit must be a hexadecimal commit id")
+        }
+        let scope = input.keyword("scope") ?? ""
+        let payload = input.payload ?? []
+        let actor = input.session.actor
+        return .database { connection in
+            let report: ScanReport
+            do {
+                report =
+                    switch format {
+                    case .duoScan: try DuoScanParser.parse(payload)
+                    case .sarif: try SARIFParser.parse(payload)
+                    }
+            } catch {
+                // Nothing is stored for a document that does not parse; the error names the place in it.
+                throw CommandError(.badArgument, "the \(format.rawValue) upload is not valid: \(error)")
+            }
+            let result = try ScanStore.ingest(
+                report,
+                digest: SHA256.hexDigest(of: payload),
+                into: project,
+                commit: commit,
+                scope: scope,
+                actor: actor,
+                on: connection
+            )
+            let counts = result.run.counts
+            return CommandResult(
+                .ok([
+                    "run": String(result.run.id), "new": String(counts.new), "fixed": String(counts.fixed),
+                    "reopened": String(counts.reopened), "unchanged": String(counts.unchanged),
+                    "moved": String(counts.moved), "open": String(result.open),
+                    "repeat": result.isRepeat ? "yes" : "no",
+                ])
+            )
+        }
+    }
+
+    static let runs = Command("RUNS", positional: 1...1, keys: ["limit"], minimumRole: .reader) {
+        input throws(CommandError) in
+        let project = input.argument(0)
+        let limit = try positiveInteger(input.keyword("limit"), key: "limit") ?? 100
+        return .database { connection in
+            CommandResult(.records(try ScanStore.runs(of: project, limit: limit, on: connection).map(\.record)))
+        }
+    }
+
+    static let findings = Command(
+        "FINDINGS",
+        positional: 1...1,
+        keys: ["status", "rule", "screen", "file"],
+        minimumRole: .reader
+    ) { input throws(CommandError) in
+        let project = input.argument(0)
+        var filter = FindingFilter(
+            rule: input.keyword("rule"), screen: input.keyword("screen"), file: input.keyword("file"))
+        if let status = input.keyword("status") {
+            guard let value = FindingStatus(rawValue: status) else {
+                throw CommandError(
+                    .badArgument,
+                    "status must be one of " + FindingStatus.allCases.map(\.rawValue).joined(separator: ", ")
+                )
+            }
+            filter.status = value
+        }
+        let chosen = filter
+        return .database { connection in
+            CommandResult(
+                .records(try FindingStore.list(project: project, filter: chosen, on: connection).map(\.record)))
+        }
+    }
+
+    static let show = Command("FINDING SHOW", positional: 1...1, minimumRole: .reader) { input throws(CommandError) in
+        let id = try findingID(input.argument(0))
+        return .database { connection in
+            let (finding, history) = try FindingStore.show(id: id, on: connection)
+            return CommandResult(.records([finding.record] + history.map(\.record)))
+        }
+    }
+
+    static let set = Command("FINDING SET", positional: 2...2, keys: ["reason"], minimumRole: .writer) {
+        input throws(CommandError) in
+        let id = try findingID(input.argument(0))
+        guard let status = FindingStatus(rawValue: input.argument(1)), FindingStore.triageStatuses.contains(status)
+        else {
+            throw CommandError(
+                .badArgument,
+                "status must be one of " + FindingStore.triageStatuses.map(\.rawValue).joined(separator: ", ")
+            )
+        }
+        let reason = input.keyword("reason").flatMap { $0.isEmpty ? nil : $0 }
+        if status.requiresReason && reason == nil {
+            throw CommandError(.badArgument, "\(status.rawValue) needs reason=…")
+        }
+        let actor = input.session.actor
+        return .database { connection in
+            let finding = try FindingStore.setStatus(id: id, to: status, reason: reason, actor: actor, on: connection)
+            return CommandResult(.records([finding.record]))
+        }
+    }
+
+    private static func findingID(_ text: String) throws(CommandError) -> Int64 {
+        guard let id = Int64(text), id > 0 else { throw CommandError(.badArgument, "a finding id is a number") }
+        return id
+    }
+
+    private static func positiveInteger(_ text: String?, key: String) throws(CommandError) -> Int? {
+        guard let text else { return nil }
+        guard let value = Int(text), value > 0, value <= 1_000_000 else {
+            throw CommandError(.badArgument, "\(key) must be a number from 1 to 1000000")
+        }
+        return value
+    }
+}
+
+extension ScanRun {
+    /// The run as a `run` record.
+    var record: Record {
+        Record([
+            "id": String(id), "format": format, "tool": tool, "tool-version": toolVersion, "commit": commit,
+            "scope": scope.isEmpty ? nil : scope, "files-scanned": filesScanned.map(String.init),
+            "new": String(counts.new), "fixed": String(counts.fixed), "reopened": String(counts.reopened),
+            "unchanged": String(counts.unchanged), "moved": String(counts.moved), "actor": actor,
+            "ingested": ingestedAt.postgresText,
+        ])
+    }
+}
+
+extension Finding {
+    /// The finding as a `finding` record.
+    var record: Record {
+        Record([
+            "id": String(id), "project": project, "source": source, "rule": rule, "severity": severity, "file": file,
+            "line": line.map(String.init), "snippet": snippet, "status": status.rawValue, "reason": reason,
+            "screen": screen ?? "unmapped", "title": title, "message": message,
+            "first-seen-run": firstSeenRun.map(String.init), "last-seen-run": lastSeenRun.map(String.init),
+        ])
+    }
+}

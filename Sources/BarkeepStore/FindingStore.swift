@@ -1,0 +1,174 @@
+import BarkeepCore
+import Foundation
+
+/// A finding as listed and shown.
+public struct Finding: Sendable, Equatable {
+    /// The database id (global: `barkeep finding show ID`).
+    public var id: Int64
+    /// The project's name.
+    public var project: String
+    /// scanner or manual.
+    public var source: String
+    /// The rule (scanner findings).
+    public var rule: String?
+    /// critical … info.
+    public var severity: String
+    /// The file, relative to the scanned root.
+    public var file: String?
+    /// The line it was last seen at.
+    public var line: Int?
+    /// The source line as last reported.
+    public var snippet: String?
+    /// The scanner's message.
+    public var message: String?
+    /// The title (manual items; some scanners).
+    public var title: String?
+    /// The status.
+    public var status: FindingStatus
+    /// Why, for declined, kept and blocked.
+    public var reason: String?
+    /// The owning screen's key; nil when unmapped.
+    public var screen: String?
+    /// The run that first reported it.
+    public var firstSeenRun: Int64?
+    /// The run that last reported it.
+    public var lastSeenRun: Int64?
+
+    init(row: PostgresRow) throws {
+        id = try row.decode("id")
+        project = try row.decode("project")
+        source = try row.decode("source")
+        rule = try row.decodeIfPresent("rule")
+        severity = try row.decode("severity")
+        file = try row.decodeIfPresent("file")
+        line = try row.decodeIfPresent("line")
+        snippet = try row.decodeIfPresent("snippet")
+        message = try row.decodeIfPresent("message")
+        title = try row.decodeIfPresent("title")
+        status = FindingStatus(rawValue: try row.decode("status")) ?? .proposed
+        reason = try row.decodeIfPresent("reason")
+        screen = try row.decodeIfPresent("screen")
+        firstSeenRun = try row.decodeIfPresent("first_seen_run")
+        lastSeenRun = try row.decodeIfPresent("last_seen_run")
+    }
+}
+
+/// Which findings to list.
+public struct FindingFilter: Sendable, Equatable {
+    /// Only this status.
+    public var status: FindingStatus?
+    /// Only this rule.
+    public var rule: String?
+    /// Only this screen's; `unmapped` for findings no screen owns.
+    public var screen: String?
+    /// Only this file, or the files under it when it ends with `/`.
+    public var file: String?
+
+    /// A filter; nil fields do not filter.
+    public init(status: FindingStatus? = nil, rule: String? = nil, screen: String? = nil, file: String? = nil) {
+        self.status = status
+        self.rule = rule
+        self.screen = screen
+        self.file = file
+    }
+}
+
+/// Findings: listing, one with its history, and triage.
+public enum FindingStore {
+    static let columns = """
+        f.id, p.name AS project, f.source, f.rule, f.severity, f.file, f.line, f.snippet, f.message, f.title, f.status,
+        f.reason, s.key AS screen, f.first_seen_run, f.last_seen_run
+        """
+    static let from = "findings f JOIN projects p ON p.id = f.project_id LEFT JOIN screens s ON s.id = f.screen_id"
+
+    /// The statuses a person may set with `finding set`.
+    public static let triageStatuses: [FindingStatus] = [.approved, .applied, .declined, .kept, .falsePositive]
+
+    /// A project's findings, by file and line.
+    public static func list(
+        project projectName: String,
+        filter: FindingFilter,
+        on connection: PostgresConnection
+    ) throws -> [Finding] {
+        let project = try ProjectStore.require(projectName, on: connection)
+        let file = filter.file
+        let isPrefix = file?.hasSuffix("/") == true
+        return try connection.query(
+            """
+            SELECT \(columns) FROM \(from)
+            WHERE f.project_id = $1
+              AND ($2::text IS NULL OR f.status = $2)
+              AND ($3::text IS NULL OR f.rule = $3)
+              AND ($4::text IS NULL OR ($4 = 'unmapped' AND f.screen_id IS NULL) OR s.key = $4)
+              AND ($5::text IS NULL OR f.file = $5 OR ($6 AND left(f.file, length($5)) = $5))
+            ORDER BY f.file, f.line, f.id
+            """,
+            [project.id, filter.status?.rawValue, filter.rule, filter.screen, file, isPrefix]
+        ).map(Finding.init(row:))
+    }
+
+    /// One finding and its history, oldest first; `notFound` when there is none.
+    public static func show(id: Int64, on connection: PostgresConnection) throws -> (Finding, [Event]) {
+        guard let row = try connection.query("SELECT \(columns) FROM \(from) WHERE f.id = $1", [id]).first else {
+            throw StoreError.notFound("no finding \(id)")
+        }
+        let history = try connection.query(
+            """
+            SELECT seq, project_id, project, kind, subject, from_value, to_value, reason, actor, at
+            FROM events WHERE finding_id = $1 ORDER BY seq
+            """,
+            [id]
+        ).map(Event.init(row:))
+        return (try Finding(row: row), history)
+    }
+
+    /// Sets a triage status (approved, applied, declined, kept, false_positive), with its event. Declined and
+    /// kept need a reason. Setting the status a finding already has changes nothing.
+    public static func setStatus(
+        id: Int64,
+        to status: FindingStatus,
+        reason: String?,
+        actor: String,
+        on connection: PostgresConnection
+    ) throws -> Finding {
+        guard triageStatuses.contains(status) else {
+            throw StoreError.invalid(
+                "a finding can be set to " + triageStatuses.map(\.rawValue).joined(separator: ", ")
+                    + ", not \(status.rawValue)"
+            )
+        }
+        if status.requiresReason && (reason ?? "").isEmpty {
+            throw StoreError.invalid("\(status.rawValue) needs a reason")
+        }
+        return try connection.transaction { connection in
+            guard
+                let before = try connection.query(
+                    "SELECT status, reason, project_id, (SELECT name FROM projects WHERE id = project_id) AS project "
+                        + "FROM findings WHERE id = $1 FOR UPDATE",
+                    [id]
+                ).first
+            else { throw StoreError.notFound("no finding \(id)") }
+            let previous: String = try before.decode("status")
+            let previousReason: String? = try before.decodeIfPresent("reason")
+            if previous != status.rawValue || previousReason != reason {
+                try connection.query(
+                    """
+                    UPDATE findings SET status = $2, reason = $3, status_before_block = NULL, updated_at = now()
+                    WHERE id = $1
+                    """,
+                    [id, status.rawValue, reason]
+                )
+                try EventLog.appendSelect(
+                    """
+                    SELECT project_id, $2::text, id, 'finding.status', coalesce(rule, title) || ':' || coalesce(file, '')
+                           || ':' || coalesce(line::text, ''), $3::text, $4::text, $5::text, $6::text
+                    FROM findings WHERE id = $1
+                    """,
+                    [id, try before.decode("project", as: String.self), previous, status.rawValue, reason, actor],
+                    on: connection
+                )
+            }
+            return try show(id: id, on: connection).0
+        }
+    }
+}

@@ -1,0 +1,269 @@
+import BarkeepCore
+import Foundation
+
+/// A scan run as stored.
+public struct ScanRun: Sendable, Equatable {
+    /// The run's id.
+    public var id: Int64
+    /// The upload's format.
+    public var format: String
+    /// The scanner and its version.
+    public var tool: String
+    /// The scanner's version.
+    public var toolVersion: String?
+    /// The commit scanned, when given.
+    public var commit: String?
+    /// The path prefix scanned; empty for the whole project.
+    public var scope: String
+    /// Source files the scanner read, when it said.
+    public var filesScanned: Int?
+    /// What the run changed.
+    public var counts: SyncCounts
+    /// Who uploaded it.
+    public var actor: String
+    /// When.
+    public var ingestedAt: Date
+
+    init(row: PostgresRow) throws {
+        id = try row.decode("id")
+        format = try row.decode("format")
+        tool = try row.decode("tool")
+        toolVersion = try row.decodeIfPresent("tool_version")
+        commit = try row.decodeIfPresent("commit_sha")
+        scope = try row.decode("scope")
+        filesScanned = try row.decodeIfPresent("files_scanned")
+        counts = SyncCounts(
+            new: try row.decode("new_count"),
+            fixed: try row.decode("fixed_count"),
+            reopened: try row.decode("reopened_count"),
+            unchanged: try row.decode("unchanged_count"),
+            moved: try row.decode("moved_count")
+        )
+        actor = try row.decode("actor")
+        ingestedAt = try row.decode("ingested_at")
+    }
+}
+
+/// What an ingest did.
+public struct IngestResult: Sendable, Equatable {
+    /// The run (an earlier one when the same content was ingested before).
+    public var run: ScanRun
+    /// True when the content had been ingested before: nothing changed.
+    public var isRepeat: Bool
+    /// The project's findings still needing work after the run (proposed, approved, applied, blocked).
+    public var open: Int
+}
+
+/// Scan runs: applying a scan's sync plan, and reading runs back.
+public enum ScanStore {
+    static let runColumns = """
+        id, format, tool, tool_version, commit_sha, scope, files_scanned, new_count, fixed_count, reopened_count,
+        unchanged_count, moved_count, actor, ingested_at
+        """
+    /// The advisory lock namespace of per-project sync ("sync" in ASCII), with the project id as the second key.
+    static let syncLockNamespace: Int32 = 0x7379_6E63
+
+    /// Ingests a parsed scan into `projectName`: one transaction under the project's sync lock, so concurrent
+    /// ingests of one project take turns and each sees the other's result. The same content (digest) as the
+    /// latest run of the same tool and scope is that run again and changes nothing (a retried upload); the same
+    /// content after a different run is a run of its own, since the code may really have come back.
+    public static func ingest(
+        _ report: ScanReport,
+        digest: String,
+        into projectName: String,
+        commit: String?,
+        scope: String,
+        actor: String,
+        on connection: PostgresConnection
+    ) throws -> IngestResult {
+        try connection.transaction { connection in
+            let project = try ProjectStore.require(projectName, on: connection)
+            try connection.query(
+                "SELECT pg_advisory_xact_lock($1, $2)",
+                [syncLockNamespace, Int32(truncatingIfNeeded: project.id)]
+            )
+            // The same bytes as the latest run of this tool and scope: a retried upload. Nothing changes.
+            if let row = try connection.query(
+                """
+                SELECT \(runColumns), digest FROM scan_runs WHERE project_id = $1 AND tool = $2 AND scope = $3
+                ORDER BY id DESC LIMIT 1
+                """,
+                [project.id, report.tool, scope]
+            ).first, try row.decode("digest", as: String.self) == digest {
+                return IngestResult(
+                    run: try ScanRun(row: row), isRepeat: true, open: try openCount(project.id, connection))
+            }
+
+            let stored = try connection.query(
+                """
+                SELECT id, identity, status, line, file FROM findings
+                WHERE project_id = $1 AND source = 'scanner' AND tool = $2
+                """,
+                [project.id, report.tool]
+            ).map { row in
+                StoredFinding(
+                    id: try row.decode("id"),
+                    identity: try row.decode("identity"),
+                    status: FindingStatus(rawValue: try row.decode("status")) ?? .proposed,
+                    line: try row.decodeIfPresent("line"),
+                    file: try row.decode("file")
+                )
+            }
+            let identified = FindingIdentity.identify(report.findings, tool: report.tool)
+            let plan = SyncPlanner.plan(scan: identified, stored: stored, scope: scope)
+            let screens = ScreenAttribution(
+                try connection.query("SELECT screen_id, glob FROM screen_paths WHERE project_id = $1", [project.id])
+                    .map { (try $0.decode("screen_id", as: Int64.self), try $0.decode("glob", as: String.self)) }
+            )
+
+            guard
+                let runRow = try connection.query(
+                    """
+                    INSERT INTO scan_runs (project_id, format, tool, tool_version, commit_sha, scope, digest, files_scanned,
+                                           new_count, fixed_count, reopened_count, unchanged_count, moved_count, actor)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+                    RETURNING \(runColumns)
+                    """,
+                    [
+                        project.id, report.format.rawValue, report.tool, report.toolVersion, commit, scope, digest,
+                        report.filesScanned, plan.counts.new, plan.counts.fixed, plan.counts.reopened,
+                        plan.counts.unchanged, plan.counts.moved, actor,
+                    ]
+                ).first
+            else { throw StoreError.invalid("the run was not recorded") }
+            let run = try ScanRun(row: runRow)
+
+            try apply(
+                plan,
+                tool: report.tool,
+                run: run.id,
+                project: project,
+                screens: screens,
+                actor: actor,
+                on: connection
+            )
+            return IngestResult(run: run, isRepeat: false, open: try openCount(project.id, connection))
+        }
+    }
+
+    /// Writes the plan with set-based statements: the rows go in through COPY into a temporary table, then one
+    /// INSERT, two UPDATEs and one event INSERT do the work, whatever the number of findings.
+    private static func apply(
+        _ plan: SyncPlan,
+        tool: String,
+        run: Int64,
+        project: Project,
+        screens: ScreenAttribution,
+        actor: String,
+        on connection: PostgresConnection
+    ) throws {
+        try connection.query(
+            """
+            CREATE TEMPORARY TABLE sync_rows (
+                action text NOT NULL, finding_id bigint, previous_status text, identity text, rule text, file text,
+                normalized_snippet text, occurrence integer, line integer, snippet text, message text, title text,
+                severity text, fingerprints jsonb, screen_id bigint
+            ) ON COMMIT DROP
+            """
+        )
+        try connection.copyIn(
+            """
+            COPY sync_rows (action, finding_id, previous_status, identity, rule, file, normalized_snippet, occurrence,
+                            line, snippet, message, title, severity, fingerprints, screen_id) FROM STDIN
+            """
+        ) { writer in
+            func row(_ action: String, _ id: Int64?, _ previous: String?, _ item: IdentifiedFinding?) throws {
+                let finding = item?.finding
+                try writer.write([
+                    action, id.map(String.init), previous, item?.identity, finding?.rule, finding?.file,
+                    item?.normalizedSnippet, item.map { String($0.occurrence) }, finding.map { String($0.line) },
+                    finding?.snippet, finding?.message, finding?.title, finding?.severity, finding?.fingerprints,
+                    finding.flatMap { screens.screen(for: $0.file) }.map(String.init),
+                ])
+            }
+            for item in plan.new { try row("new", nil, nil, item) }
+            for match in plan.matches {
+                try row(
+                    match.isReopened ? "reopened" : "seen", match.id, match.isReopened ? "fixed" : nil, match.finding)
+            }
+            for fix in plan.fixed { try row("fixed", fix.id, fix.previousStatus.rawValue, nil) }
+        }
+        // New findings, their ids written back to their rows for the events below.
+        try connection.query(
+            """
+            WITH inserted AS (
+                INSERT INTO findings (project_id, source, tool, rule, file, normalized_snippet, occurrence, identity,
+                                      line, snippet, message, title, severity, screen_id, fingerprints,
+                                      first_seen_run, last_seen_run)
+                SELECT $1, 'scanner', $2, rule, file, normalized_snippet, occurrence, identity, line, snippet, message,
+                       title, severity, screen_id, fingerprints, $3, $3
+                FROM sync_rows WHERE action = 'new'
+                RETURNING id, identity
+            )
+            UPDATE sync_rows s SET finding_id = i.id FROM inserted i WHERE s.action = 'new' AND s.identity = i.identity
+            """,
+            [project.id, tool, run]
+        )
+        try connection.query(
+            """
+            UPDATE findings f
+            SET line = s.line, snippet = s.snippet, message = coalesce(s.message, f.message),
+                fingerprints = coalesce(s.fingerprints, f.fingerprints), last_seen_run = $1, updated_at = now(),
+                status = CASE WHEN s.action = 'reopened' THEN 'proposed' ELSE f.status END
+            FROM sync_rows s
+            WHERE s.finding_id = f.id AND s.action IN ('seen', 'reopened')
+            """,
+            [run]
+        )
+        try connection.query(
+            """
+            UPDATE findings f SET status = 'fixed', status_before_block = NULL, updated_at = now()
+            FROM sync_rows s WHERE s.finding_id = f.id AND s.action = 'fixed'
+            """
+        )
+        // Events last, under the event log's lock: one per new, fixed and reopened finding, and one for the run.
+        try EventLog.appendSelect(
+            """
+            SELECT $1::bigint, $2::text, f.id, CASE WHEN s.action = 'new' THEN 'finding.new' ELSE 'finding.status' END,
+                   f.rule || ':' || f.file || ':' || coalesce(f.line::text, ''),
+                   s.previous_status,
+                   CASE s.action WHEN 'fixed' THEN 'fixed' ELSE 'proposed' END,
+                   NULL, $3::text
+            FROM sync_rows s JOIN findings f ON f.id = s.finding_id
+            WHERE s.action IN ('new', 'fixed', 'reopened')
+            UNION ALL
+            SELECT $1::bigint, $2::text, NULL, 'scan.ingested', 'run ' || $4::text, NULL,
+                   $5::text, NULL, $3::text
+            """,
+            [
+                project.id, project.name, actor, run,
+                "new=\(plan.counts.new) fixed=\(plan.counts.fixed) reopened=\(plan.counts.reopened) "
+                    + "unchanged=\(plan.counts.unchanged) moved=\(plan.counts.moved)",
+            ],
+            on: connection
+        )
+    }
+
+    /// The project's findings still needing work.
+    static func openCount(_ projectID: Int64, _ connection: PostgresConnection) throws -> Int {
+        try connection.queryValue(
+            """
+            SELECT count(*) FROM findings
+            WHERE project_id = $1 AND status IN ('proposed', 'approved', 'applied', 'blocked')
+            """,
+            [projectID],
+            as: Int.self
+        ) ?? 0
+    }
+
+    /// The project's runs, newest first.
+    public static func runs(of projectName: String, limit: Int = 100, on connection: PostgresConnection) throws
+        -> [ScanRun]
+    {
+        let project = try ProjectStore.require(projectName, on: connection)
+        return try connection.query(
+            "SELECT \(runColumns) FROM scan_runs WHERE project_id = $1 ORDER BY id DESC LIMIT $2",
+            [project.id, limit]
+        ).map(ScanRun.init(row:))
+    }
+}

@@ -1,0 +1,211 @@
+import BarkeepCore
+import BarkeepProtocol
+import Foundation
+
+/// `barkeep runs PROJECT`: the project's scan runs, newest first.
+struct RunsCommand: RunnableCommand {
+    static let configuration = CommandConfiguration(
+        name: "runs",
+        abstract: "List a project's scan runs, newest first, with what each changed.",
+        arguments: [
+            .positional("project", help: "The project."),
+            .option("limit", valueName: "N", help: "At most N runs (default 100)."),
+        ]
+    )
+
+    let project: String
+    let limit: String?
+
+    init(_ parsed: ParsedCommand) throws(UsageError) {
+        project = parsed.value("project") ?? ""
+        limit = parsed.value("limit")
+    }
+
+    func run(_ context: CLIContext) throws {
+        var request = Request(verb: "RUNS", arguments: [project])
+        if let limit { request.keywordList.append(("limit", limit)) }
+        let records = try context.request(request).records
+        if context.isJSON {
+            try Output.json(
+                records.map {
+                    $0.json(integers: ["id", "files-scanned", "new", "fixed", "reopened", "unchanged", "moved"])
+                }
+            )
+        } else if records.isEmpty {
+            print("No runs yet. Upload one with: barkeep ingest \(project) FILE")
+        } else {
+            Output.table(
+                ["RUN", "INGESTED", "TOOL", "COMMIT", "SCOPE", "NEW", "FIXED", "REOPENED", "UNCHANGED", "MOVED"],
+                records.map { record in
+                    [
+                        record["id"] ?? "", String((record["ingested"] ?? "").prefix(16)),
+                        [record["tool"], record["tool-version"]].compactMap { $0 }.joined(separator: " "),
+                        String((record["commit"] ?? "").prefix(8)), record["scope"] ?? "", record["new"] ?? "",
+                        record["fixed"] ?? "", record["reopened"] ?? "", record["unchanged"] ?? "",
+                        record["moved"] ?? "",
+                    ]
+                }
+            )
+        }
+    }
+}
+
+/// `barkeep findings PROJECT`: the project's findings, filtered.
+struct FindingsCommand: RunnableCommand {
+    static let configuration = CommandConfiguration(
+        name: "findings",
+        abstract: "List a project's findings, by file and line.",
+        discussion: """
+            With --json prints an array of objects with id, rule, severity, file, line, snippet, status, screen,
+            first_seen_run and last_seen_run.
+            """,
+        arguments: [
+            .positional("project", help: "The project."),
+            .option("status", valueName: "STATUS", help: "Only this status (proposed, fixed, declined, …)."),
+            .option("rule", valueName: "RULE", help: "Only this rule (DUO007)."),
+            .option("screen", valueName: "KEY", help: "Only this screen's findings; 'unmapped' for no screen's."),
+            .option("file", valueName: "PATH", help: "Only this file, or the files under PATH/ (with a trailing /)."),
+        ]
+    )
+
+    let project: String
+    let keywords: [(key: String, value: String)]
+
+    init(_ parsed: ParsedCommand) throws(UsageError) {
+        project = parsed.value("project") ?? ""
+        keywords = ["status", "rule", "screen", "file"].compactMap { key in parsed.value(key).map { (key, $0) } }
+    }
+
+    func run(_ context: CLIContext) throws {
+        var request = Request(verb: "FINDINGS", arguments: [project])
+        request.keywordList = keywords
+        let records = try context.request(request).records
+        if context.isJSON {
+            try Output.json(records.map(Self.json))
+        } else if records.isEmpty {
+            print("No findings.")
+        } else {
+            Output.table(
+                ["ID", "STATUS", "SEVERITY", "RULE", "SCREEN", "WHERE", "SNIPPET"],
+                records.map { record in
+                    [
+                        record["id"] ?? "", record["status"] ?? "", record["severity"] ?? "",
+                        record["rule"] ?? record["title"] ?? "", record["screen"] ?? "",
+                        "\(record["file"] ?? ""):\(record["line"] ?? "")", String((record["snippet"] ?? "").prefix(60)),
+                    ]
+                }
+            )
+        }
+    }
+
+    /// The JSON object of one finding: exactly the documented keys.
+    static func json(_ record: Record) -> [String: Any] {
+        var object: [String: Any] = [:]
+        for key in ["rule", "severity", "file", "snippet", "status", "screen"] { object[key] = record[key] ?? NSNull() }
+        for key in ["id", "line", "first-seen-run", "last-seen-run"] {
+            object[key.replacingOccurrences(of: "-", with: "_")] = record[key].flatMap { Int64($0) } ?? NSNull()
+        }
+        return object
+    }
+}
+
+/// `barkeep finding …`.
+struct FindingGroup: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        name: "finding",
+        abstract: "Show one finding with its history, or triage it.",
+        subcommands: [FindingShowCommand.self, FindingSetCommand.self]
+    )
+}
+
+struct FindingShowCommand: RunnableCommand {
+    static let configuration = CommandConfiguration(
+        name: "show",
+        abstract: "Show a finding and its history.",
+        arguments: [.positional("id", help: "The finding's id (from barkeep findings).")]
+    )
+
+    let id: String
+
+    init(_ parsed: ParsedCommand) throws(UsageError) { id = parsed.value("id") ?? "" }
+
+    func run(_ context: CLIContext) throws {
+        let records = try context.request(Request(verb: "FINDING", arguments: ["SHOW", id])).records
+        guard let finding = records.first else { throw CLIError.badReply("FINDING SHOW returned nothing") }
+        let history = records.dropFirst()
+        if context.isJSON {
+            var object = FindingsCommand.json(finding)
+            for key in ["project", "source", "title", "message", "reason"] { object[key] = finding[key] }
+            object["history"] = history.map { $0.json(integers: ["seq"]) }
+            try Output.json(object)
+            return
+        }
+        Output.fields([
+            ("Finding", finding["id"]), ("Project", finding["project"]), ("Status", finding["status"]),
+            ("Reason", finding["reason"]), ("Rule", finding["rule"]), ("Title", finding["title"]),
+            ("Severity", finding["severity"]), ("Screen", finding["screen"]),
+            ("Where", finding["file"].map { "\($0):\(finding["line"] ?? "")" }), ("Snippet", finding["snippet"]),
+            ("Message", finding["message"]),
+            ("Runs", "first seen in \(finding["first-seen-run"] ?? "-"), last in \(finding["last-seen-run"] ?? "-")"),
+        ])
+        guard !history.isEmpty else { return }
+        print("")
+        Output.table(
+            ["SEQ", "AT", "CHANGE", "BY", "REASON"],
+            history.map { event in
+                let change =
+                    event["kind"] == "finding.new"
+                    ? "found" : "\(event["from"] ?? "∅") → \(event["to"] ?? "∅")"
+                return [
+                    event["seq"] ?? "", String((event["at"] ?? "").prefix(19)), change, event["actor"] ?? "",
+                    event["reason"] ?? "",
+                ]
+            }
+        )
+    }
+}
+
+struct FindingSetCommand: RunnableCommand {
+    static let configuration = CommandConfiguration(
+        name: "set",
+        abstract: "Triage a finding: approved, applied, declined, kept or false_positive (writer).",
+        discussion: "declined and kept need --reason. A later scan never overrides declined, kept or false_positive.",
+        arguments: [
+            .positional("id", help: "The finding's id."),
+            .positional("status", help: "approved, applied, declined, kept or false_positive."),
+            .option("reason", valueName: "TEXT", help: "Why (required for declined and kept)."),
+        ]
+    )
+
+    let id: String
+    let status: String
+    let reason: String?
+
+    init(_ parsed: ParsedCommand) throws(UsageError) {
+        id = parsed.value("id") ?? ""
+        status = parsed.value("status") ?? ""
+        reason = parsed.value("reason")
+        let triage = ["approved", "applied", "declined", "kept", "false_positive"]
+        guard triage.contains(status) else {
+            throw UsageError(
+                "status must be one of \(triage.joined(separator: ", ")), not '\(status)'",
+                commandPath: parsed.commandPath
+            )
+        }
+        if (status == "declined" || status == "kept") && (reason ?? "").isEmpty {
+            throw UsageError("\(status) needs --reason", commandPath: parsed.commandPath)
+        }
+    }
+
+    func run(_ context: CLIContext) throws {
+        var request = Request(verb: "FINDING", arguments: ["SET", id, status])
+        if let reason { request.keywordList.append(("reason", reason)) }
+        let records = try context.request(request).records
+        guard let finding = records.first else { throw CLIError.badReply("FINDING SET returned nothing") }
+        if context.isJSON {
+            try Output.json(FindingsCommand.json(finding))
+        } else {
+            print("Finding \(id) is now \(finding["status"] ?? status).")
+        }
+    }
+}

@@ -1,0 +1,230 @@
+import BarkeepCore
+import BarkeepStore
+import BarkeepTestSupport
+import Foundation
+import Testing
+
+/// Sync of scanner runs against a real database: DESIGN.md's identity and transitions, checked on real scans.
+@Suite("Scan sync")
+struct ScanSyncTests {
+    private let connection: PostgresConnection
+
+    init() throws {
+        connection = try TestDatabase.makeConnection()
+        try Migrator().migrate(connection)
+        _ = try ProjectStore.create(name: "app", sdk: nil, deploymentTarget: nil, actor: "test", on: connection)
+    }
+
+    private func ingest(
+        _ report: ScanReport,
+        digest: String? = nil,
+        scope: String = "",
+        on connection: PostgresConnection? = nil
+    ) throws -> IngestResult {
+        try ScanStore.ingest(
+            report,
+            digest: digest ?? SHA256.hexDigest(of: "\(report)".utf8),
+            into: "app",
+            commit: nil,
+            scope: scope,
+            actor: "ci",
+            on: connection ?? self.connection
+        )
+    }
+
+    private func ingestFixture(_ path: String) throws -> IngestResult {
+        let bytes = try Fixtures.bytes(path)
+        let report = path.hasSuffix(".sarif") ? try SARIFParser.parse(bytes) : try DuoScanParser.parse(bytes)
+        return try ingest(report, digest: SHA256.hexDigest(of: bytes))
+    }
+
+    private func report(_ findings: [ScanFinding]) -> ScanReport {
+        ScanReport(format: .duoScan, tool: "duo_scan", toolVersion: "1.2.2", findings: findings)
+    }
+
+    private func finding(_ file: String, _ line: Int, _ snippet: String, rule: String = "DUO001") -> ScanFinding {
+        ScanFinding(rule: rule, severity: "high", file: file, line: line, snippet: snippet)
+    }
+
+    private func statuses() throws -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for row in try connection.query("SELECT status, count(*) AS n FROM findings GROUP BY status") {
+            counts[try row.decode("status")] = try row.decode("n")
+        }
+        return counts
+    }
+
+    // MARK: - The fixtures
+
+    @Test("the NetNewsWire history gives exactly the counts of expected.json, run by run")
+    func netNewsWireHistory() throws {
+        let expected = try #require(
+            try JSONSerialization.jsonObject(with: Data(Fixtures.bytes("duo_scan/history/NetNewsWire/expected.json")))
+                as? [String: Any]
+        )
+        let runs = try #require(expected["runs"] as? [[String: Any]])
+        #expect(runs.count == 14)
+        for run in runs {
+            let file = try #require(run["file"] as? String)
+            let result = try ingestFixture("duo_scan/history/NetNewsWire/" + file)
+            let counts = result.run.counts
+            let actual = [counts.new, counts.reopened, counts.fixed, counts.unchanged, counts.moved, result.open]
+            let wanted = ["new", "reopened", "fixed", "unchanged", "moved", "open_after"].map { run[$0] as? Int ?? -1 }
+            #expect(actual == wanted, "run \(file): got \(actual), expected \(wanted)")
+        }
+    }
+
+    @Test("a scan equal to an earlier one but not to the latest is a run of its own (code removed, then restored)")
+    func recurringContent() throws {
+        let withFinding = report([finding("A.swift", 1, "UIScreen.main")])
+        let first = try ingest(withFinding, digest: SHA256.hexDigest(of: "with".utf8))
+        _ = try ingest(report([]), digest: SHA256.hexDigest(of: "without".utf8))
+        let again = try ingest(withFinding, digest: SHA256.hexDigest(of: "with".utf8))
+        #expect(!again.isRepeat && again.run.id != first.run.id && again.run.counts.reopened == 1)
+    }
+
+    @Test("every duo_scan fixture ingests, and ingesting it again is the same run and changes nothing")
+    func everyFixtureAndRepeats() throws {
+        for path in try Fixtures.files(in: "duo_scan", extension: "json") {
+            let first = try ingestFixture(path)
+            let findings = try connection.queryValue("SELECT count(*) FROM findings", as: Int.self)
+            let events = try connection.queryValue("SELECT count(*) FROM events", as: Int.self)
+            let again = try ingestFixture(path)
+            #expect(again.isRepeat && again.run.id == first.run.id, "\(path)")
+            #expect(try connection.queryValue("SELECT count(*) FROM findings", as: Int.self) == findings)
+            #expect(try connection.queryValue("SELECT count(*) FROM events", as: Int.self) == events)
+        }
+    }
+
+    @Test("SARIF runs ingest with their tool, and findings keep SARIF's fingerprints without using them")
+    func sarif() throws {
+        let result = try ingestFixture("sarif/small/duo-rules-fixture.sarif")
+        #expect(result.run.format == "sarif" && result.run.counts.new > 1)
+        let distinct = try connection.queryValue("SELECT count(DISTINCT identity) FROM findings", as: Int.self)
+        #expect(distinct == result.run.counts.new)
+        for path in try Fixtures.files(in: "sarif/NetNewsWire", extension: "sarif") { _ = try ingestFixture(path) }
+    }
+
+    // MARK: - The rules
+
+    @Test("a pure line shift is moved and unchanged, nothing fixed or new")
+    func lineShift() throws {
+        let before = [finding("A.swift", 10, "UIScreen.main"), finding("B.swift", 3, "x = UIScreen.main.bounds")]
+        _ = try ingest(report(before))
+        let shifted = before.map { item -> ScanFinding in
+            var item = item
+            item.line += 7
+            item.snippet = "  " + item.snippet.replacingOccurrences(of: " ", with: "   ")
+            return item
+        }
+        let counts = try ingest(report(shifted)).run.counts
+        #expect(counts == SyncCounts(new: 0, fixed: 0, reopened: 0, unchanged: 2, moved: 2))
+        #expect(
+            try connection.queryValue("SELECT string_agg(line::text, ',' ORDER BY file) FROM findings", as: String.self)
+                == "17,10")
+    }
+
+    @Test("three identical snippets in one file are three findings, and losing one fixes exactly one")
+    func identicalSnippets() throws {
+        let three = [10, 20, 30].map { finding("A.swift", $0, "let s = UIScreen.main") }
+        #expect(try ingest(report(three)).run.counts.new == 3)
+        let counts = try ingest(report([three[0], three[2]])).run.counts
+        #expect(counts.fixed == 1 && counts.unchanged == 2)
+        // Occurrence is by rank: the finding that was third is now second, so it is the third that is fixed.
+        #expect(try connection.queryValue("SELECT line FROM findings WHERE status = 'fixed'", as: Int.self) == 30)
+    }
+
+    @Test("a declined finding stays declined when it disappears and when it reappears")
+    func stickyVerdict() throws {
+        _ = try ingest(report([finding("A.swift", 1, "UIScreen.main")]))
+        let id = try #require(try connection.queryValue("SELECT id FROM findings", as: Int64.self))
+        _ = try FindingStore.setStatus(id: id, to: .declined, reason: "design wants it", actor: "dana", on: connection)
+
+        #expect(try ingest(report([])).run.counts.fixed == 0)
+        let back = try ingest(report([finding("A.swift", 5, "UIScreen.main")])).run.counts
+        #expect(back.reopened == 0 && back.new == 0 && back.unchanged == 1)
+        #expect(try statuses() == ["declined": 1])
+    }
+
+    @Test("a fixed finding that comes back is reopened as proposed")
+    func reopen() throws {
+        _ = try ingest(report([finding("A.swift", 1, "UIScreen.main")]))
+        _ = try FindingStore.setStatus(
+            id: try #require(try connection.queryValue("SELECT id FROM findings", as: Int64.self)),
+            to: .approved,
+            reason: nil,
+            actor: "dana",
+            on: connection
+        )
+        #expect(try ingest(report([])).run.counts.fixed == 1)
+        #expect(try ingest(report([finding("A.swift", 2, "UIScreen.main")])).run.counts.reopened == 1)
+        #expect(try statuses() == ["proposed": 1])
+    }
+
+    @Test("a scoped scan closes nothing outside its scope")
+    func scopedScan() throws {
+        _ = try ingest(
+            report([
+                finding("Sources/Inbox/List.swift", 1, "a"), finding("Sources/InboxView.swift", 1, "b"),
+                finding("Sources/Settings/Form.swift", 1, "c"),
+            ])
+        )
+        let counts = try ingest(report([]), scope: "Sources/Inbox").run.counts
+        #expect(counts.fixed == 1)
+        let fixed = try connection.queryValue("SELECT file FROM findings WHERE status = 'fixed'", as: String.self)
+        #expect(fixed == "Sources/Inbox/List.swift")
+    }
+
+    @Test("every new, fixed and reopened finding has its event, appended with the run's")
+    func events() throws {
+        _ = try ingest(report([finding("A.swift", 1, "a"), finding("A.swift", 2, "b")]))
+        _ = try ingest(report([finding("A.swift", 1, "a")]))
+        let kinds = try connection.query("SELECT kind, to_value FROM events WHERE kind LIKE 'finding.%' ORDER BY seq")
+            .map { "\(try $0.decode("kind", as: String.self))>\(try $0.decode("to_value", as: String.self))" }
+        #expect(kinds == ["finding.new>proposed", "finding.new>proposed", "finding.status>fixed"])
+        #expect(
+            try connection.queryValue("SELECT count(*) FROM events WHERE kind = 'scan.ingested'", as: Int.self) == 2)
+    }
+
+    // MARK: - Concurrency
+
+    @Test("two ingests of one project started together both complete, with no duplicate, as if one after the other")
+    func concurrentIngests() async throws {
+        let configuration = try #require(Optional(connection.configuration))
+        let first = report((0..<300).map { finding("A.swift", $0 + 1, "first \($0 % 40)") })
+        let second = report((0..<300).map { finding("A.swift", $0 + 1, "first \($0 % 50)") })
+        async let a = Task.detached {
+            try ScanStore.ingest(
+                first, digest: SHA256.hexDigest(of: "a".utf8), into: "app", commit: nil, scope: "", actor: "ci",
+                on: try PostgresConnection(configuration: configuration))
+        }.value
+        async let b = Task.detached {
+            try ScanStore.ingest(
+                second, digest: SHA256.hexDigest(of: "b".utf8), into: "app", commit: nil, scope: "", actor: "ci",
+                on: try PostgresConnection(configuration: configuration))
+        }.value
+        let (resultA, resultB) = try await (a, b)
+        let concurrentState = try connection.query("SELECT identity, status FROM findings ORDER BY identity")
+            .map(\.values)
+        #expect(
+            try connection.queryValue("SELECT count(*) - count(DISTINCT identity) FROM findings", as: Int.self) == 0
+        )
+
+        // The same two scans one after the other, in the order the database serialized them, on a fresh project.
+        let firstWasA = resultA.run.id < resultB.run.id
+        let reference = try TestDatabase.makeConnection()
+        try Migrator().migrate(reference)
+        _ = try ProjectStore.create(name: "app", sdk: nil, deploymentTarget: nil, actor: "test", on: reference)
+        for (scan, name) in firstWasA ? [(first, "a"), (second, "b")] : [(second, "b"), (first, "a")] {
+            _ = try ScanStore.ingest(
+                scan, digest: SHA256.hexDigest(of: name.utf8), into: "app",
+                commit: nil, scope: "", actor: "ci", on: reference)
+        }
+        let sequentialState = try reference.query("SELECT identity, status FROM findings ORDER BY identity")
+            .map(\.values)
+        // One Boolean: a failure would otherwise print every identity.
+        let isSameState = concurrentState == sequentialState
+        #expect(
+            isSameState, "\(concurrentState.count) findings concurrently, \(sequentialState.count) one after the other")
+    }
+}
