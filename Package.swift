@@ -39,6 +39,7 @@ let package = Package(
 
         // MARK: - Benchmarks (make bench)
         .executableTarget(name: "barkeep-bench", dependencies: ["CBarkeepSystem"]),
+        .executableTarget(name: "barkeep-sync-bench", dependencies: ["BarkeepCore", "BarkeepStore"]),
 
         // MARK: - Build tools
         .executableTarget(name: "SchemaEmbedder"),

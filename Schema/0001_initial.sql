@@ -117,7 +117,10 @@ CREATE TABLE findings (
     -- Declined, kept and blocked always say why.
     CHECK (status NOT IN ('declined', 'kept', 'blocked') OR (reason IS NOT NULL AND reason <> '')),
     CHECK ((status = 'blocked') = (status_before_block IS NOT NULL))
-);
+)
+-- Every scan refreshes the findings it sees (line, snippet, last run). Room left in each page lets PostgreSQL
+-- update a row in place without touching any index (a HOT update), which is most of a sync's cost otherwise.
+WITH (fillfactor = 70);
 
 CREATE UNIQUE INDEX findings_identity ON findings (project_id, identity) WHERE source = 'scanner';
 CREATE INDEX findings_by_status ON findings (project_id, status);

@@ -15,6 +15,7 @@ fi
 
 swift build -c release --product barkeepd
 swift build -c release --product barkeep-bench
+swift build -c release --product barkeep-sync-bench
 bin=$(swift build -c release --show-bin-path)
 
 work=$(mktemp -d)
@@ -52,3 +53,11 @@ echo
 echo "== The general request path: a quoted \"PING\" goes through the tokenizer, command table and handler"
 "$bin/barkeep-bench" --target "barkeepd=127.0.0.1:$daemon_port" --target "redis-server=127.0.0.1:$redis_port" \
     --request '"PING"' "${settings[@]}"
+
+echo
+echo "== Scanner sync: a generated project synced three times with churn, against parse + raw COPY of the same file"
+# The daemons are stopped first: the sync benchmark runs its own PostgreSQL and wants both cores.
+cleanup
+daemon=
+redis=
+"$bin/barkeep-sync-bench" ${SYNC_SIZES:-10000 100000 1000000}

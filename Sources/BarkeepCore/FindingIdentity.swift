@@ -1,3 +1,5 @@
+import Dispatch
+
 /// A scanner finding with the identity Barkeep tracks it by.
 public struct IdentifiedFinding: Sendable, Equatable {
     /// The finding as reported.
@@ -16,6 +18,11 @@ public struct IdentifiedFinding: Sendable, Equatable {
 public enum FindingIdentity {
     /// The snippet without any white space, so re-indentation or reformatting inside a line changes nothing.
     public static func normalize(_ snippet: String) -> String {
+        // ASCII, the common case, byte by byte; anything else through Unicode's white-space property.
+        if snippet.utf8.allSatisfy({ $0 < 0x80 }) {
+            let bytes = snippet.utf8.filter { !($0 == 0x20 || (0x09...0x0D).contains($0)) }
+            return String(decoding: bytes, as: UTF8.self)
+        }
         var scalars = String.UnicodeScalarView()
         for scalar in snippet.unicodeScalars where !scalar.properties.isWhitespace { scalars.append(scalar) }
         return String(scalars)
@@ -27,6 +34,12 @@ public enum FindingIdentity {
         -> String
     {
         SHA256.hexDigest(of: "\(tool)\u{1F}\(rule)\u{1F}\(file)\u{1F}\(normalizedSnippet)\u{1F}\(occurrence)".utf8)
+    }
+
+    /// Where the parallel digest loop writes. `@unchecked Sendable`: each iteration writes only its own indices of
+    /// the buffer, which `identify` owns until the loop ends.
+    private struct Output: @unchecked Sendable {
+        let base: UnsafeMutablePointer<String>?
     }
 
     /// Gives every finding of one scan its identity, in the scan's order.
@@ -48,19 +61,34 @@ public enum FindingIdentity {
             let ordered = indices.sorted { (findings[$0].line, $0) < (findings[$1].line, $1) }
             for (rank, index) in ordered.enumerated() { occurrence[index] = rank }
         }
+        // The digests are independent of each other: large scans spread them over the cores.
+        let ranks = occurrence
+        let digests = [String](unsafeUninitializedCapacity: findings.count) { buffer, initialized in
+            let chunk = 4096
+            let chunks = (findings.count + chunk - 1) / chunk
+            let output = Output(base: buffer.baseAddress)
+            DispatchQueue.concurrentPerform(iterations: chunks) { part in
+                for index in (part * chunk)..<min((part + 1) * chunk, findings.count) {
+                    let finding = findings[index]
+                    output.base.map { $0 + index }?.initialize(
+                        to: digest(
+                            tool: tool,
+                            rule: finding.rule,
+                            file: finding.file,
+                            normalizedSnippet: normalized[index],
+                            occurrence: ranks[index]
+                        )
+                    )
+                }
+            }
+            initialized = findings.count
+        }
         return findings.indices.map { index in
-            let finding = findings[index]
-            return IdentifiedFinding(
-                finding: finding,
+            IdentifiedFinding(
+                finding: findings[index],
                 normalizedSnippet: normalized[index],
                 occurrence: occurrence[index],
-                identity: digest(
-                    tool: tool,
-                    rule: finding.rule,
-                    file: finding.file,
-                    normalizedSnippet: normalized[index],
-                    occurrence: occurrence[index]
-                )
+                identity: digests[index]
             )
         }
     }

@@ -19,6 +19,8 @@ public struct SHA256: Sendable {
     private var pending: [UInt8] = []
     private var length: UInt64 = 0
 
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
     /// Starts an empty digest.
     public init() {}
 
@@ -26,7 +28,7 @@ public struct SHA256: Sendable {
     public static func hexDigest<Bytes: Sequence<UInt8>>(of bytes: Bytes) -> String {
         var hasher = SHA256()
         hasher.update(bytes)
-        let hex: [UInt8] = Array("0123456789abcdef".utf8)
+        let hex = hexDigits
         var text: [UInt8] = []
         text.reserveCapacity(64)
         for byte in hasher.finalize() {

@@ -75,9 +75,19 @@ public struct FindingFilter: Sendable, Equatable {
 
 /// Findings: listing, one with its history, and triage.
 public enum FindingStore {
+    /// `last_seen_run` is stored only when a run changed the row. An open (not fixed, not sticky) scanner finding
+    /// was seen by every later run of its tool that covered its file — a run that did not see it would have fixed
+    /// it — so its last run is the latest such run.
     static let columns = """
         f.id, p.name AS project, f.source, f.rule, f.severity, f.file, f.line, f.snippet, f.message, f.title, f.status,
-        f.reason, s.key AS screen, f.first_seen_run, f.last_seen_run
+        f.reason, s.key AS screen, f.first_seen_run,
+        CASE WHEN f.source = 'scanner' AND f.status NOT IN ('fixed', 'declined', 'kept', 'false_positive') THEN
+            coalesce((SELECT max(r.id) FROM scan_runs r
+                      WHERE r.project_id = f.project_id AND r.tool = f.tool AND r.id >= f.last_seen_run
+                        AND (r.scope = '' OR f.file = r.scope OR starts_with(f.file, r.scope || '/')
+                             OR (right(r.scope, 1) = '/' AND starts_with(f.file, r.scope)))),
+                     f.last_seen_run)
+        ELSE f.last_seen_run END AS last_seen_run
         """
     static let from = "findings f JOIN projects p ON p.id = f.project_id LEFT JOIN screens s ON s.id = f.screen_id"
 

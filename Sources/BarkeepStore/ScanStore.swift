@@ -94,15 +94,18 @@ public enum ScanStore {
                     run: try ScanRun(row: row), isRepeat: true, open: try openCount(project.id, connection))
             }
 
+            var storedSnippets: [Int64: String] = [:]
             let stored = try connection.query(
                 """
-                SELECT id, identity, status, line, file FROM findings
+                SELECT id, identity, status, line, file, snippet FROM findings
                 WHERE project_id = $1 AND source = 'scanner' AND tool = $2
                 """,
                 [project.id, report.tool]
             ).map { row in
-                StoredFinding(
-                    id: try row.decode("id"),
+                let id: Int64 = try row.decode("id")
+                storedSnippets[id] = try row.decodeIfPresent("snippet")
+                return StoredFinding(
+                    id: id,
                     identity: try row.decode("identity"),
                     status: FindingStatus(rawValue: try row.decode("status")) ?? .proposed,
                     line: try row.decodeIfPresent("line"),
@@ -133,8 +136,15 @@ public enum ScanStore {
             else { throw StoreError.invalid("the run was not recorded") }
             let run = try ScanRun(row: runRow)
 
+            // Only the matches whose row changes are written (see apply).
+            let stickyIDs = Set(stored.filter { $0.status.isSticky }.map(\.id))
+            let changed = plan.matches.filter { match in
+                match.isReopened || match.isMoved || stickyIDs.contains(match.id)
+                    || storedSnippets[match.id] != match.finding.finding.snippet
+            }
             try apply(
                 plan,
+                writing: changed,
                 tool: report.tool,
                 run: run.id,
                 project: project,
@@ -150,6 +160,7 @@ public enum ScanStore {
     /// INSERT, two UPDATEs and one event INSERT do the work, whatever the number of findings.
     private static func apply(
         _ plan: SyncPlan,
+        writing changedMatches: [SyncPlan.Match],
         tool: String,
         run: Int64,
         project: Project,
@@ -182,12 +193,14 @@ public enum ScanStore {
                 ])
             }
             for item in plan.new { try row("new", nil, nil, item) }
-            for match in plan.matches {
+            for match in changedMatches {
                 try row(
                     match.isReopened ? "reopened" : "seen", match.id, match.isReopened ? "fixed" : nil, match.finding)
             }
             for fix in plan.fixed { try row("fixed", fix.id, fix.previousStatus.rawValue, nil) }
         }
+        // Statistics for the planner: without them it guesses a handful of rows and picks nested loops.
+        try connection.query("ANALYZE sync_rows")
         // New findings, their ids written back to their rows for the events below.
         try connection.query(
             """
@@ -204,6 +217,10 @@ public enum ScanStore {
             """,
             [project.id, tool, run]
         )
+        // Only rows that change reach here: moved, re-worded, reopened, or a sticky verdict (whose last run must be
+        // recorded, since it cannot be derived). An open finding that did not change keeps its row as it is: its
+        // last run is derived (FindingStore), because any later run covering it that did not see it would have
+        // fixed it. Writing every seen row would make each sync cost a write per finding.
         try connection.query(
             """
             UPDATE findings f

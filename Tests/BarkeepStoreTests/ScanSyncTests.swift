@@ -175,6 +175,23 @@ struct ScanSyncTests {
         #expect(fixed == "Sources/Inbox/List.swift")
     }
 
+    @Test("first and last seen runs: unchanged rows are not rewritten, yet report the latest run that saw them")
+    func seenRuns() throws {
+        let items = [finding("A.swift", 1, "a"), finding("B.swift", 1, "b"), finding("C.swift", 1, "c")]
+        let first = try ingest(report(items)).run.id
+        let b = try #require(
+            try connection.queryValue("SELECT id FROM findings WHERE file = 'B.swift'", as: Int64.self))
+        _ = try FindingStore.setStatus(id: b, to: .kept, reason: "on purpose", actor: "dana", on: connection)
+        let second = try ingest(report(items)).run.id
+        // A scan of another scope does not count as seeing A.
+        let third = try ingest(report([finding("C.swift", 1, "c")]), scope: "C.swift").run.id
+        let listed = try FindingStore.list(project: "app", filter: FindingFilter(), on: connection)
+        let runs = Dictionary(uniqueKeysWithValues: listed.map { ($0.file ?? "", [$0.firstSeenRun, $0.lastSeenRun]) })
+        #expect(runs["A.swift"] == [first, second])
+        #expect(runs["B.swift"] == [first, second])
+        #expect(runs["C.swift"] == [first, third])
+    }
+
     @Test("every new, fixed and reopened finding has its event, appended with the run's")
     func events() throws {
         _ = try ingest(report([finding("A.swift", 1, "a"), finding("A.swift", 2, "b")]))

@@ -1,0 +1,172 @@
+// barkeep-sync-bench: the cost of a full scanner sync against a baseline measured in the same run.
+//
+// For each size (10,000, 100,000 and 1,000,000 findings by default) it generates a duo_scan file, then:
+// - baseline: the same decoder parses the file, and its rows go by raw COPY into an unindexed table;
+// - sync: the file is ingested into a fresh project (the initial import), then three more scans with churn (a few
+//   percent fixed, new and reopened, a tenth moved) are ingested, each a full parse, identify, plan and apply.
+// It prints each time, the ratio sync / baseline, and the cost per finding. Uses an embedded PostgreSQL cluster
+// in a temporary directory (fsync on, as barkeepd runs it) unless BARKEEP_BENCH_DATABASE_URL is set.
+//
+// Usage: barkeep-sync-bench [SIZE …]
+import BarkeepCore
+import BarkeepStore
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+func seconds(_ body: () throws -> Void) rethrows -> Double {
+    let start = ContinuousClock.now
+    try body()
+    let elapsed = ContinuousClock.now - start
+    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+}
+
+/// A synthetic scan: `count` findings over count/40 files; `round` shifts what is present.
+struct Workload {
+    let count: Int
+    private let rules = ["DUO001", "DUO002", "DUO004", "DUO007", "DUO011"]
+
+    /// The findings present in round `round` (0 = initial): per round, 2% of the original set is gone (fixed), the
+    /// 2% gone in the round before comes back (reopened), 2% is brand new (and stays), and a tenth moves down by 3
+    /// lines.
+    func findings(round: Int) -> [(rule: String, file: String, line: Int, snippet: String)] {
+        var result: [(String, String, Int, String)] = []
+        result.reserveCapacity(count + count / 20)
+        let slice = max(count / 50, 1)
+        for index in 0..<count {
+            // Round r removes block r (fixed) and brings back block r-1 (reopened in round r, fixed in round r-1).
+            let block = index / slice
+            if round > 0 && block == round { continue }
+            let file = "Sources/Feature\(index / 40 / 25)/Screen\(index / 40).swift"
+            // Round r moves the tenth with index % 10 == r - 1; earlier rounds' moves stay where they went.
+            let moved = index % 10 < round ? 3 : 0
+            result.append(
+                (
+                    rules[index % rules.count], file, 10 + (index % 40) * 5 + moved,
+                    "let v\(index % 40) = UIScreen.main.bounds"
+                ))
+        }
+        for extra in 0..<(round * slice) {
+            let index = count + extra
+            result.append(
+                ("DUO007", "Sources/New/Screen\(index / 40).swift", 10 + (index % 40) * 5, "UIToolbar() \(index)"))
+        }
+        return result
+    }
+
+    func document(round: Int) -> [UInt8] {
+        var text =
+            "{\"tool\":\"duo_scan\",\"version\":\"1.2.2\",\"root\":\"/src\",\"source_files_scanned\":\(count / 40),"
+        text += "\"project\":{\"lifecycle\":\"scene\"},\"findings\":["
+        var first = true
+        for item in findings(round: round) {
+            if !first { text += "," }
+            first = false
+            text += "{\"id\":\"\(item.rule):\(item.file):\(item.line)\",\"rule\":\"\(item.rule)\",\"title\":\"t\","
+            text += "\"severity\":\"high\",\"skill\":\"s\",\"file\":\"\(item.file)\",\"line\":\(item.line),"
+            text += "\"snippet\":\"\(item.snippet)\",\"source\":\"talk\",\"advice\":\"fix it\"}"
+        }
+        text += "]}"
+        return Array(text.utf8)
+    }
+}
+
+func run() throws {
+    let sizes = CommandLine.arguments.dropFirst().compactMap { Int($0) }
+    let counts = sizes.isEmpty ? [10_000, 100_000, 1_000_000] : sizes
+
+    var cluster: PostgresCluster?
+    let configuration: PostgresConfiguration
+    if let url = ProcessInfo.processInfo.environment["BARKEEP_BENCH_DATABASE_URL"], !url.isEmpty {
+        configuration = PostgresConfiguration(conninfo: url)
+    } else {
+        let root = FileManager.default.temporaryDirectory.path + "/barkeep-sync-bench-\(getpid())"
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        chmod(root, 0o755)
+        let embedded = try PostgresCluster(
+            binaries: try PostgresBinaries.locate(), options: .init(dataDirectory: root + "/pg"))
+        try embedded.initializeIfNeeded()
+        try embedded.start()
+        try embedded.createDatabaseIfNeeded("bench")
+        cluster = embedded
+        configuration = embedded.configuration(database: "bench")
+    }
+    defer {
+        if let cluster {
+            try? cluster.stop()
+            try? FileManager.default.removeItem(
+                atPath: URL(fileURLWithPath: cluster.options.dataDirectory).deletingLastPathComponent().path)
+        }
+    }
+    let connection = try PostgresConnection(configuration: configuration)
+    try Migrator().migrate(connection)
+
+    print("size       baseline  initial   sync 1    sync 2    sync 3    ratio  per finding (sync, median)")
+    for count in counts {
+        let workload = Workload(count: count)
+        let documents = (0...3).map { workload.document(round: $0) }
+
+        // Baseline: decode the initial file, COPY its rows into a table without indexes.
+        try connection.query("DROP TABLE IF EXISTS baseline_rows")
+        try connection.query(
+            "CREATE UNLOGGED TABLE baseline_rows (rule text, file text, line int, snippet text, severity text, message text)"
+        )
+        var baselineTimes: [Double] = []
+        for round in 1...3 {
+            try connection.query("TRUNCATE baseline_rows")
+            baselineTimes.append(
+                try seconds {
+                    let report = try DuoScanParser.parse(documents[round])
+                    try connection.copyIn(
+                        "COPY baseline_rows (rule, file, line, snippet, severity, message) FROM STDIN",
+                        rows: report.findings.lazy.map {
+                            [$0.rule, $0.file, String($0.line), $0.snippet, $0.severity, $0.message]
+                        }
+                    )
+                }
+            )
+        }
+        let baseline = baselineTimes.sorted()[1]
+
+        let project = "bench\(count)"
+        _ = try ProjectStore.create(name: project, sdk: nil, deploymentTarget: nil, actor: "bench", on: connection)
+        var times: [Double] = []
+        var counts: [SyncCounts] = []
+        for round in 0...3 {
+            var result: IngestResult?
+            let time = try seconds {
+                let report = try DuoScanParser.parse(documents[round])
+                result = try ScanStore.ingest(
+                    report, digest: SHA256.hexDigest(of: documents[round]), into: project, commit: nil, scope: "",
+                    actor: "bench", on: connection
+                )
+            }
+            times.append(time)
+            if let result { counts.append(result.run.counts) }
+        }
+        let syncs = Array(times.dropFirst()).sorted()
+        let median = syncs[1]
+        let line = String(
+            format: "%-10d %8.2fs %8.2fs %8.2fs %8.2fs %8.2fs %6.2f  %.1f µs",
+            count, baseline, times[0], times[1], times[2], times[3], median / baseline, median / Double(count) * 1e6
+        )
+        print(line)
+        for (round, counts) in counts.enumerated().dropFirst() {
+            print(
+                "           run \(round): new \(counts.new), fixed \(counts.fixed), reopened \(counts.reopened), "
+                    + "unchanged \(counts.unchanged), moved \(counts.moved)"
+            )
+        }
+        fflush(nil)
+        try connection.query("DELETE FROM projects WHERE name = $1", [project])
+    }
+}
+
+do {
+    try run()
+} catch {
+    FileHandle.standardError.write(Data("barkeep-sync-bench: \(error)\n".utf8))
+    exit(1)
+}
