@@ -245,3 +245,63 @@ struct ScanSyncTests {
             isSameState, "\(concurrentState.count) findings concurrently, \(sequentialState.count) one after the other")
     }
 }
+
+@Suite("Screen attribution")
+struct ScreenAttributionTests {
+    @Test("findings go to the most specific screen, the rest unmapped, and follow glob changes")
+    func reattribution() throws {
+        let connection = try TestDatabase.makeConnection()
+        try Migrator().migrate(connection)
+        let project = try ProjectStore.create(name: "app", sdk: nil, deploymentTarget: nil, actor: "t", on: connection)
+        func screen(_ key: String, _ globs: [String]) throws -> Int64 {
+            guard
+                let id = try connection.queryValue(
+                    "INSERT INTO screens (project_id, key) VALUES ($1, $2) RETURNING id",
+                    [project.id, key],
+                    as: Int64.self
+                )
+            else { throw TestSupportError("screen not created") }
+            for glob in globs {
+                try connection.query(
+                    "INSERT INTO screen_paths (project_id, screen_id, glob) VALUES ($1, $2, $3)",
+                    [project.id, id, glob]
+                )
+            }
+            return id
+        }
+        let inbox = try screen("Inbox", ["Sources/Inbox/**"])
+        let compose = try screen("Compose", ["Sources/Inbox/Compose*.swift"])
+        let scan = ScanReport(
+            format: .duoScan,
+            tool: "duo_scan",
+            findings: ["Sources/Inbox/List.swift", "Sources/Inbox/ComposeView.swift", "Sources/Other.swift"].map {
+                ScanFinding(rule: "DUO001", severity: "high", file: $0, line: 1, snippet: "x")
+            }
+        )
+        _ = try ScanStore.ingest(
+            scan, digest: SHA256.hexDigest(of: "s".utf8), into: "app", commit: nil, scope: "", actor: "t",
+            on: connection
+        )
+        func screens() throws -> [String: String] {
+            var result: [String: String] = [:]
+            for finding in try FindingStore.list(project: "app", filter: FindingFilter(), on: connection) {
+                result[finding.file ?? ""] = finding.screen ?? "unmapped"
+            }
+            return result
+        }
+        #expect(
+            try screens() == [
+                "Sources/Inbox/List.swift": "Inbox", "Sources/Inbox/ComposeView.swift": "Compose",
+                "Sources/Other.swift": "unmapped",
+            ]
+        )
+        // The Compose screen gives up its glob; Other.swift gets one.
+        try connection.query("DELETE FROM screen_paths WHERE screen_id = $1", [compose])
+        try connection.query(
+            "INSERT INTO screen_paths (project_id, screen_id, glob) VALUES ($1, $2, 'Sources/Other.swift')",
+            [project.id, inbox]
+        )
+        #expect(try ScreenAttributionStore.reattribute(projectID: project.id, on: connection) == 2)
+        #expect(try screens().values.allSatisfy { $0 == "Inbox" })
+    }
+}

@@ -117,6 +117,58 @@ struct CommandsTests {
         )
     }
 
+    @Test("scans: ingest, repeat, garbage refused, runs, findings, finding show and set")
+    func scans() throws {
+        let daemon = try Daemon(barkeepd: barkeepd)
+        _ = try run(daemon, ["project", "create", "app"])
+        let history = try #require(Fixtures.directory).appending("/duo_scan/history/NetNewsWire/")
+
+        let first = try run(daemon, ["--json", "ingest", "app", history + "07-1caaf3c1.json", "--commit", "1caaf3c1"])
+        #expect(first.0 == 0)
+        #expect(
+            first.1 == "{\"run\":1,\"new\":10,\"fixed\":0,\"reopened\":0,\"unchanged\":0,\"moved\":0,\"open\":10}\n")
+        let second = try run(daemon, ["ingest", "app", history + "08-69aeacd9.json"])
+        #expect(second.1.hasPrefix("Run 2: ") && second.1.contains("findings need work."))
+        let repeated = try run(daemon, ["ingest", "app", history + "08-69aeacd9.json"])
+        #expect(repeated.1.hasPrefix("Run 2 already has this content: nothing changed."))
+
+        // Garbage: refused with the place in the document, and nothing stored.
+        let root = try TemporaryDirectory.make(prefix: "barkeep-scan")
+        try Data(
+            #"{"tool":"duo_scan","findings":[{"rule":"DUO001","severity":"high","file":"a","line":"x","snippet":""}]}"#
+                .utf8
+        )
+        .write(to: URL(fileURLWithPath: root + "/bad.json"))
+        let bad = try run(daemon, ["ingest", "app", root + "/bad.json"])
+        #expect(bad.0 == 1)
+        #expect(bad.2.contains("findings[0].line: expected an integer (BADARG)"))
+
+        let runs = try run(daemon, ["--json", "runs", "app"]).1
+        let runList = try #require(try JSONSerialization.jsonObject(with: Data(runs.utf8)) as? [[String: Any]])
+        #expect(runList.map { $0["id"] as? Int } == [2, 1])
+        #expect(runList.last?["commit"] as? String == "1caaf3c1")
+
+        let listed = try run(daemon, ["--json", "findings", "app", "--status", "proposed"]).1
+        let findings = try #require(try JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [[String: Any]])
+        #expect(!findings.isEmpty)
+        let keys = Set([
+            "id", "rule", "severity", "file", "line", "snippet", "status", "screen", "first_seen_run", "last_seen_run",
+        ])
+        #expect(findings.allSatisfy { Set($0.keys) == keys })
+        let id = try #require(findings.first?["id"] as? Int)
+
+        #expect(try run(daemon, ["finding", "set", String(id), "declined"]).0 == 64)
+        #expect(
+            try run(daemon, ["finding", "set", String(id), "declined", "--reason", "design keeps it"]).1
+                == "Finding \(id) is now declined.\n")
+        let shown = try run(daemon, ["--json", "finding", "show", String(id)]).1
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(shown.utf8)) as? [String: Any])
+        let events = try #require(object["history"] as? [[String: Any]])
+        #expect(object["status"] as? String == "declined" && object["reason"] as? String == "design keeps it")
+        #expect(events.map { $0["kind"] as? String } == ["finding.new", "finding.status"])
+        #expect(try run(daemon, ["finding", "show", "999999"]).2 == "barkeep: no finding 999999 (NOTFOUND)\n")
+    }
+
     @Test("stats: counters in text and JSON")
     func stats() throws {
         let daemon = try Daemon(barkeepd: barkeepd)
