@@ -7,6 +7,13 @@ CREATE FUNCTION barkeep_version(version text) RETURNS integer[]
     LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
     RETURN (string_to_array(version, '.')::integer[] || ARRAY[0, 0])[1:3];
 
+-- Whether a scan of `scope` (a path prefix; '' for everything) covers `file`: the same rule as Core's
+-- SyncPlanner.isInside (a prefix at a path-component boundary, or a raw prefix when it ends with '/').
+CREATE FUNCTION barkeep_covers(scope text, file text) RETURNS boolean
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    RETURN scope = '' OR file = scope OR starts_with(file, scope || '/')
+           OR (right(scope, 1) = '/' AND starts_with(file, scope));
+
 CREATE TABLE projects (
     id                bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
     name              text COLLATE "C" NOT NULL UNIQUE
@@ -53,8 +60,8 @@ CREATE TABLE scan_runs (
     commit_sha      text CHECK (commit_sha ~ '^[0-9a-f]{4,64}$'),
     -- A path prefix: a scoped scan closes only findings inside it. Empty means the whole project.
     scope           text NOT NULL DEFAULT '',
-    -- SHA-256 of the uploaded content: the same content as the latest run (of that tool and scope) is that run again.
-    -- Not unique: a later scan may legitimately equal an earlier one (code removed, then restored).
+    -- SHA-256 of the uploaded content: the same content and scope as the tool's latest run is that run again (a
+    -- retried upload). Not unique: a later scan may legitimately equal an earlier one (code removed, then restored).
     digest          text NOT NULL CHECK (digest ~ '^[0-9a-f]{64}$'),
     files_scanned   integer CHECK (files_scanned >= 0),
     new_count       integer NOT NULL DEFAULT 0 CHECK (new_count >= 0),
@@ -118,8 +125,8 @@ CREATE TABLE findings (
     CHECK (status NOT IN ('declined', 'kept', 'blocked') OR (reason IS NOT NULL AND reason <> '')),
     CHECK ((status = 'blocked') = (status_before_block IS NOT NULL))
 )
--- Every scan refreshes the findings it sees (line, snippet, last run). Room left in each page lets PostgreSQL
--- update a row in place without touching any index (a HOT update), which is most of a sync's cost otherwise.
+-- A scan rewrites the findings that moved or changed (and reopens and fixes some). Room left in each page lets
+-- PostgreSQL update a row in place without touching any index (a HOT update).
 WITH (fillfactor = 70);
 
 CREATE UNIQUE INDEX findings_identity ON findings (project_id, identity) WHERE source = 'scanner';

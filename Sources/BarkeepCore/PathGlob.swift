@@ -9,7 +9,8 @@ public struct PathGlob: Sendable, Hashable {
         case literal(Character)
         case any  // ?
         case star  // *
-        case globstar  // **
+        case globstar  // ** not followed by /
+        case directories  // **/ : zero or more whole directories
     }
 
     /// Parses a glob.
@@ -22,9 +23,12 @@ public struct PathGlob: Sendable, Hashable {
             case "*":
                 if characters.first == "*" {
                     characters.removeFirst()
-                    // `**/` may match nothing: drop the slash and let ** take it when there is one.
-                    if characters.first == "/" { characters.removeFirst() }
-                    parts.append(.globstar)
+                    if characters.first == "/" {
+                        characters.removeFirst()
+                        parts.append(.directories)
+                    } else {
+                        parts.append(.globstar)
+                    }
                 } else {
                     parts.append(.star)
                 }
@@ -36,7 +40,12 @@ public struct PathGlob: Sendable, Hashable {
     }
 
     /// How specific the glob is: longer globs win when several match (the count of literal characters).
-    public var specificity: Int { parts.reduce(0) { $1 == .star || $1 == .globstar || $1 == .any ? $0 : $0 + 1 } }
+    public var specificity: Int {
+        parts.reduce(0) { count, part in
+            if case .literal = part { return count + 1 }
+            return count
+        }
+    }
 
     /// Whether `path` matches the whole glob.
     public func matches(_ path: String) -> Bool {
@@ -67,8 +76,16 @@ public struct PathGlob: Sendable, Hashable {
                     var found = match(part + 1, end)
                     while !found && end < text.count {
                         end += 1
-                        // After a **, a following part starts at a component boundary or right after it.
                         found = match(part + 1, end)
+                    }
+                    result = found
+                case .directories:
+                    // Nothing, or whole directories: what follows starts right after a `/`.
+                    var found = match(part + 1, position)
+                    var end = position
+                    while !found && end < text.count {
+                        end += 1
+                        if text[end - 1] == "/" { found = match(part + 1, end) }
                     }
                     result = found
                 }

@@ -53,12 +53,22 @@ public enum SARIFParser {
         var toolVersion: String?
         var findings: [ScanFinding] = []
         for (runIndex, element) in runs.enumerated() {
-            do {
+            do throws(JSONProblem) {
                 let run = try JSONObjectReader(element)
                 let driver = try Driver(run: run)
                 if runIndex == 0 {
                     tool = driver.name
                     toolVersion = driver.version
+                } else if driver.name != tool {
+                    // Each tool's findings are synced on their own; mixing them under one name would reshuffle
+                    // identities whenever the runs' order changes.
+                    throw JSONProblem(
+                        at: .key("tool"),
+                        .key("driver"),
+                        .key("name"),
+                        problem: "every run of one upload must come from the same tool ('\(tool)' first); "
+                            + "upload each tool's runs separately"
+                    )
                 }
                 try appendFindings(of: run, driver: driver, to: &findings)
             } catch {

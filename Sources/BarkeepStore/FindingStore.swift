@@ -77,18 +77,27 @@ public struct FindingFilter: Sendable, Equatable {
 public enum FindingStore {
     /// `last_seen_run` is stored only when a run changed the row. An open (not fixed, not sticky) scanner finding
     /// was seen by every later run of its tool that covered its file — a run that did not see it would have fixed
-    /// it — so its last run is the latest such run.
+    /// it — so its last run is the latest such run. `latest` (below) holds each tool and scope's latest run, so
+    /// the derivation costs a few comparisons per finding whatever the number of runs.
     static let columns = """
         f.id, p.name AS project, f.source, f.rule, f.severity, f.file, f.line, f.snippet, f.message, f.title, f.status,
         f.reason, s.key AS screen, f.first_seen_run,
         CASE WHEN f.source = 'scanner' AND f.status NOT IN ('fixed', 'declined', 'kept', 'false_positive') THEN
-            coalesce((SELECT max(r.id) FROM scan_runs r
-                      WHERE r.project_id = f.project_id AND r.tool = f.tool AND r.id >= f.last_seen_run
-                        AND (r.scope = '' OR f.file = r.scope OR starts_with(f.file, r.scope || '/')
-                             OR (right(r.scope, 1) = '/' AND starts_with(f.file, r.scope)))),
-                     f.last_seen_run)
+            greatest(f.last_seen_run, (SELECT max(l.id) FROM latest l
+                                       WHERE l.project_id = f.project_id AND l.tool = f.tool
+                                         AND barkeep_covers(l.scope, f.file)))
         ELSE f.last_seen_run END AS last_seen_run
         """
+
+    /// The latest run of each tool and scope of the projects involved (`$1`: one project id, or NULL for all).
+    static let latest = """
+        WITH latest AS MATERIALIZED (
+            SELECT DISTINCT ON (project_id, tool, scope) project_id, tool, scope, id
+            FROM scan_runs WHERE $1::bigint IS NULL OR project_id = $1
+            ORDER BY project_id, tool, scope, id DESC
+        )
+        """
+
     static let from = "findings f JOIN projects p ON p.id = f.project_id LEFT JOIN screens s ON s.id = f.screen_id"
 
     /// The statuses a person may set with `finding set`.
@@ -105,6 +114,7 @@ public enum FindingStore {
         let isPrefix = file?.hasSuffix("/") == true
         return try connection.query(
             """
+            \(latest)
             SELECT \(columns) FROM \(from)
             WHERE f.project_id = $1
               AND ($2::text IS NULL OR f.status = $2)
@@ -119,9 +129,15 @@ public enum FindingStore {
 
     /// One finding and its history, oldest first; `notFound` when there is none.
     public static func show(id: Int64, on connection: PostgresConnection) throws -> (Finding, [Event]) {
-        guard let row = try connection.query("SELECT \(columns) FROM \(from) WHERE f.id = $1", [id]).first else {
-            throw StoreError.notFound("no finding \(id)")
-        }
+        guard
+            let row = try connection.query(
+                "\(latest) SELECT \(columns) FROM \(from) WHERE f.id = $2",
+                [
+                    (try connection.queryValue("SELECT project_id FROM findings WHERE id = $1", [id], as: Int64.self)),
+                    id,
+                ]
+            ).first
+        else { throw StoreError.notFound("no finding \(id)") }
         let history = try connection.query(
             """
             SELECT seq, project_id, project, kind, subject, from_value, to_value, reason, actor, at
@@ -152,6 +168,15 @@ public enum FindingStore {
         }
         return try connection.transaction { connection in
             guard
+                let projectID = try connection.queryValue(
+                    "SELECT project_id FROM findings WHERE id = $1",
+                    [id],
+                    as: Int64.self
+                )
+            else { throw StoreError.notFound("no finding \(id)") }
+            // Same lock as an ingest: a sync running now finishes first, and cannot then undo this verdict.
+            try ScanStore.lockProject(projectID, on: connection)
+            guard
                 let before = try connection.query(
                     "SELECT status, reason, project_id, (SELECT name FROM projects WHERE id = project_id) AS project "
                         + "FROM findings WHERE id = $1 FOR UPDATE",
@@ -160,13 +185,26 @@ public enum FindingStore {
             else { throw StoreError.notFound("no finding \(id)") }
             let previous: String = try before.decode("status")
             let previousReason: String? = try before.decodeIfPresent("reason")
+            // The scanner no longer reports a fixed finding: only a verdict on it makes sense, not new work.
+            if previous == FindingStatus.fixed.rawValue && !status.isSticky {
+                throw StoreError.invalid(
+                    "finding \(id) is fixed; it can only be declined, kept or marked false_positive")
+            }
             if previous != status.rawValue || previousReason != reason {
+                // Leaving the open statuses, its last sighting stops being derived: record it.
                 try connection.query(
                     """
-                    UPDATE findings SET status = $2, reason = $3, status_before_block = NULL, updated_at = now()
-                    WHERE id = $1
+                    \(latest)
+                    UPDATE findings f SET status = $3, reason = $4, status_before_block = NULL, updated_at = now(),
+                        last_seen_run = CASE WHEN f.source = 'scanner' AND f.status NOT IN ('fixed', 'declined', 'kept',
+                                                                                  'false_positive') THEN
+                            greatest(f.last_seen_run, (SELECT max(l.id) FROM latest l
+                                                       WHERE l.project_id = f.project_id AND l.tool = f.tool
+                                                         AND barkeep_covers(l.scope, f.file)))
+                            ELSE f.last_seen_run END
+                    WHERE f.id = $2
                     """,
-                    [id, status.rawValue, reason]
+                    [projectID, id, status.rawValue, reason]
                 )
                 try EventLog.appendSelect(
                     """

@@ -63,6 +63,15 @@ public enum ScanStore {
     /// The advisory lock namespace of per-project sync ("sync" in ASCII), with the project id as the second key.
     static let syncLockNamespace: Int32 = 0x7379_6E63
 
+    /// Takes the project's sync lock for the rest of the transaction: ingests, triage and re-attribution of one
+    /// project take turns, so none overwrites what another decided meanwhile.
+    static func lockProject(_ projectID: Int64, on connection: PostgresConnection) throws {
+        try connection.query(
+            "SELECT pg_advisory_xact_lock($1, $2)",
+            [syncLockNamespace, Int32(truncatingIfNeeded: projectID)]
+        )
+    }
+
     /// Ingests a parsed scan into `projectName`: one transaction under the project's sync lock, so concurrent
     /// ingests of one project take turns and each sees the other's result. The same content (digest) as the
     /// latest run of the same tool and scope is that run again and changes nothing (a retried upload); the same
@@ -78,22 +87,20 @@ public enum ScanStore {
     ) throws -> IngestResult {
         try connection.transaction { connection in
             let project = try ProjectStore.require(projectName, on: connection)
-            try connection.query(
-                "SELECT pg_advisory_xact_lock($1, $2)",
-                [syncLockNamespace, Int32(truncatingIfNeeded: project.id)]
-            )
-            // The same bytes as the latest run of this tool and scope: a retried upload. Nothing changes.
+            try lockProject(project.id, on: connection)
+            // The same bytes and scope as this tool's latest run: a retried upload. Nothing changes.
             if let row = try connection.query(
                 """
-                SELECT \(runColumns), digest FROM scan_runs WHERE project_id = $1 AND tool = $2 AND scope = $3
+                SELECT \(runColumns), digest FROM scan_runs WHERE project_id = $1 AND tool = $2
                 ORDER BY id DESC LIMIT 1
                 """,
-                [project.id, report.tool, scope]
-            ).first, try row.decode("digest", as: String.self) == digest {
+                [project.id, report.tool]
+            ).first, try row.decode("digest", as: String.self) == digest,
+                try row.decode("scope", as: String.self) == scope
+            {
                 return IngestResult(
                     run: try ScanRun(row: row), isRepeat: true, open: try openCount(project.id, connection))
             }
-
             var storedSnippets: [Int64: String] = [:]
             let stored = try connection.query(
                 """
@@ -226,17 +233,25 @@ public enum ScanStore {
             UPDATE findings f
             SET line = s.line, snippet = s.snippet, message = coalesce(s.message, f.message),
                 fingerprints = coalesce(s.fingerprints, f.fingerprints), last_seen_run = $1, updated_at = now(),
-                status = CASE WHEN s.action = 'reopened' THEN 'proposed' ELSE f.status END
+                status = CASE WHEN s.action = 'reopened' THEN 'proposed' ELSE f.status END,
+                reason = CASE WHEN s.action = 'reopened' THEN NULL ELSE f.reason END
             FROM sync_rows s
-            WHERE s.finding_id = f.id AND s.action IN ('seen', 'reopened')
+            WHERE s.finding_id = f.id AND (s.action = 'seen' OR (s.action = 'reopened' AND f.status = 'fixed'))
             """,
             [run]
         )
         try connection.query(
             """
-            UPDATE findings f SET status = 'fixed', status_before_block = NULL, updated_at = now()
-            FROM sync_rows s WHERE s.finding_id = f.id AND s.action = 'fixed'
-            """
+            UPDATE findings f SET status = 'fixed', status_before_block = NULL, updated_at = now(),
+                -- Its last sighting was the latest earlier run that covered it (unchanged rows are not rewritten).
+                last_seen_run = coalesce(
+                    (SELECT max(r.id) FROM scan_runs r
+                     WHERE r.project_id = f.project_id AND r.tool = f.tool AND r.id > f.last_seen_run AND r.id < $1
+                       AND barkeep_covers(r.scope, f.file)),
+                    f.last_seen_run)
+            FROM sync_rows s WHERE s.finding_id = f.id AND s.action = 'fixed' AND f.status = s.previous_status
+            """,
+            [run]
         )
         // Events last, under the event log's lock: one per new, fixed and reopened finding, and one for the run.
         try EventLog.appendSelect(

@@ -7,6 +7,8 @@ public enum ScreenAttributionStore {
     /// a temporary table, one UPDATE). Returns how many changed.
     @discardableResult
     public static func reattribute(projectID: Int64, on connection: PostgresConnection) throws -> Int {
+        // An ingest running meanwhile would attribute its new findings with the old globs.
+        if connection.isInTransaction { try ScanStore.lockProject(projectID, on: connection) }
         let attribution = ScreenAttribution(
             try connection.query("SELECT screen_id, glob FROM screen_paths WHERE project_id = $1", [projectID])
                 .map { (try $0.decode("screen_id", as: Int64.self), try $0.decode("glob", as: String.self)) }

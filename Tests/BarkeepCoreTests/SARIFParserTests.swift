@@ -226,18 +226,26 @@ struct SARIFParserTests {
         }
     }
 
-    @Test("all runs' results are concatenated; tool and version come from the first run")
+    @Test("runs of one tool are concatenated; runs of different tools are refused")
     func severalRuns() throws {
         let document =
             #"{"version":"2.1.0","runs":["#
             + #"{"tool":{"driver":{"name":"First","version":"1.0","semanticVersion":"1.0.0"}},"#
             + #""results":[{"ruleId":"A"},{"ruleId":"B"}]},"#
-            + #"{"tool":{"driver":{"name":"Second","version":"9"}},"results":[]},"#
-            + #"{"tool":{"driver":{"name":"Third"}},"results":[{"ruleId":"C"}]}]}"#
+            + #"{"tool":{"driver":{"name":"First","version":"9"}},"results":[]},"#
+            + #"{"tool":{"driver":{"name":"First"}},"results":[{"ruleId":"C"}]}]}"#
         let report = try SARIFParser.parse(Array(document.utf8))
         #expect(report.tool == "First")
         #expect(report.toolVersion == "1.0")
         #expect(report.findings.map(\.rule) == ["A", "B", "C"])
+
+        let mixed = document.replacingOccurrences(of: #"{"name":"First","version":"9"}"#, with: #"{"name":"Second"}"#)
+        #expect {
+            try SARIFParser.parse(Array(mixed.utf8))
+        } throws: { error in
+            guard case CoreError.invalidDocument(let path, _) = error else { return false }
+            return path == "runs[1].tool.driver.name"
+        }
     }
 
     @Test("version from semanticVersion when the driver has no version; nil with neither")

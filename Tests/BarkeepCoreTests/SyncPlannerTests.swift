@@ -71,6 +71,11 @@ struct SyncPlannerTests {
             ("**/Inbox*.swift", "Sources/InboxView.swift", true),
             ("**/Inbox*.swift", "InboxView.swift", true), ("Sources/?.swift", "Sources/A.swift", true),
             ("Sources/?.swift", "Sources/AB.swift", false), ("Sources/A.swift", "Sources/A.swift", true),
+            ("**/Inbox*.swift", "Sources/MyInboxView.swift", false),
+            ("Sources/**/List.swift", "Sources/Inbox/TodoList.swift", false),
+            ("Sources/**/List.swift", "Sources/List.swift", true),
+            ("Sources/**/List.swift", "Sources/A/B/List.swift", true),
+            ("**/Inbox/*", "Sources/OldInbox/A.swift", false), ("**/Inbox/*", "Sources/Inbox/A.swift", true),
         ])
     func globs(pattern: String, path: String, matches: Bool) {
         #expect(PathGlob(pattern).matches(path) == matches)

@@ -192,6 +192,30 @@ struct ScanSyncTests {
         #expect(runs["C.swift"] == [first, third])
     }
 
+    @Test("a full scan, a scoped scan, then the full scan's bytes again: a run of its own, not a repeat")
+    func repeatNeedsSameScope() throws {
+        let full = report([finding("Sources/Inbox/X.swift", 1, "x"), finding("Sources/Y.swift", 1, "y")])
+        let first = try ingest(full, digest: SHA256.hexDigest(of: "full".utf8))
+        _ = try ingest(report([]), digest: SHA256.hexDigest(of: "scoped".utf8), scope: "Sources/Inbox")
+        let again = try ingest(full, digest: SHA256.hexDigest(of: "full".utf8))
+        #expect(!again.isRepeat && again.run.id != first.run.id && again.run.counts.reopened == 1)
+        #expect(try statuses() == ["proposed": 2])
+    }
+
+    @Test("a fixed finding can only get a verdict; the fix records when it was last seen")
+    func fixedFindings() throws {
+        let first = try ingest(report([finding("A.swift", 1, "a")]), digest: SHA256.hexDigest(of: "1".utf8)).run.id
+        let second = try ingest(report([finding("A.swift", 1, "a")]), digest: SHA256.hexDigest(of: "2".utf8)).run.id
+        _ = try ingest(report([]), digest: SHA256.hexDigest(of: "3".utf8))
+        let id = try #require(try connection.queryValue("SELECT id FROM findings", as: Int64.self))
+        let listed = try FindingStore.list(project: "app", filter: FindingFilter(), on: connection)
+        #expect(listed.first?.firstSeenRun == first && listed.first?.lastSeenRun == second)
+        #expect(throws: StoreError.self) {
+            try FindingStore.setStatus(id: id, to: .approved, reason: nil, actor: "dana", on: connection)
+        }
+        _ = try FindingStore.setStatus(id: id, to: .falsePositive, reason: nil, actor: "dana", on: connection)
+    }
+
     @Test("every new, fixed and reopened finding has its event, appended with the run's")
     func events() throws {
         _ = try ingest(report([finding("A.swift", 1, "a"), finding("A.swift", 2, "b")]))
