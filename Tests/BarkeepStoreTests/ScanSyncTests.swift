@@ -234,6 +234,23 @@ struct ScanSyncTests {
         let configuration = try #require(Optional(connection.configuration))
         let first = report((0..<300).map { finding("A.swift", $0 + 1, "first \($0 % 40)") })
         let second = report((0..<300).map { finding("A.swift", $0 + 1, "first \($0 % 50)") })
+        // Force the overlap: a third session holds the project's sync lock while both ingests start, so both are
+        // surely waiting on it at the same time when it is released.
+        let holder = try PostgresConnection(configuration: configuration)
+        let projectID = try #require(
+            try connection.queryValue("SELECT id FROM projects WHERE name = 'app'", as: Int64.self))
+        try holder.query("BEGIN")
+        try holder.query("SELECT pg_advisory_xact_lock($1, $2)", [Int32(0x7379_6E63), Int32(projectID)])
+        // Released from a plain thread: the two ingests block Swift's cooperative threads (2 on 2 cores) in libpq,
+        // so a task could never run to release them.
+        let released = DispatchSemaphore(value: 0)
+        let handover = Handover(connection: holder)
+        let releaser = Thread {
+            Thread.sleep(forTimeInterval: 0.5)
+            _ = try? handover.connection.query("COMMIT")
+            released.signal()
+        }
+        releaser.start()
         async let a = Task.detached {
             try ScanStore.ingest(
                 first, digest: SHA256.hexDigest(of: "a".utf8), into: "app", commit: nil, scope: "", actor: "ci",
@@ -245,6 +262,7 @@ struct ScanSyncTests {
                 on: try PostgresConnection(configuration: configuration))
         }.value
         let (resultA, resultB) = try await (a, b)
+        released.wait()
         let concurrentState = try connection.query("SELECT identity, status FROM findings ORDER BY identity")
             .map(\.values)
         #expect(
@@ -328,4 +346,10 @@ struct ScreenAttributionTests {
         #expect(try ScreenAttributionStore.reattribute(projectID: project.id, on: connection) == 2)
         #expect(try screens().values.allSatisfy { $0 == "Inbox" })
     }
+}
+
+/// Hands a connection to one other thread. `@unchecked Sendable`: the test thread stops using the connection
+/// before the receiving thread starts.
+private struct Handover: @unchecked Sendable {
+    let connection: PostgresConnection
 }
