@@ -102,6 +102,7 @@ public enum ScanStore {
                     run: try ScanRun(row: row), isRepeat: true, open: try openCount(project.id, connection))
             }
             var storedSnippets: [Int64: String] = [:]
+            storedSnippets.reserveCapacity(4096)
             let stored = try connection.query(
                 """
                 SELECT id, identity, status, line, file, snippet FROM findings
@@ -109,14 +110,15 @@ public enum ScanStore {
                 """,
                 [project.id, report.tool]
             ).map { row in
-                let id: Int64 = try row.decode("id")
-                storedSnippets[id] = try row.decodeIfPresent("snippet")
+                // By position (the SELECT's order): this runs once per stored finding.
+                let id: Int64 = try row.decode(at: 0)
+                storedSnippets[id] = try row.decodeIfPresent(at: 5)
                 return StoredFinding(
                     id: id,
-                    identity: try row.decode("identity"),
-                    status: FindingStatus(rawValue: try row.decode("status")) ?? .proposed,
-                    line: try row.decodeIfPresent("line"),
-                    file: try row.decode("file")
+                    identity: try row.decode(at: 1),
+                    status: FindingStatus(rawValue: try row.decode(at: 2)) ?? .proposed,
+                    line: try row.decodeIfPresent(at: 3),
+                    file: try row.decode(at: 4)
                 )
             }
             let identified = FindingIdentity.identify(report.findings, tool: report.tool)
