@@ -64,6 +64,18 @@ struct ScanSyncTests {
         )
         let runs = try #require(expected["runs"] as? [[String: Any]])
         #expect(runs.count == 14)
+        // The identities behind the counts too: the open set after each run is what expected.json's details
+        // (new and reopened in, fixed out) say it is.
+        var expectedOpen: Set<String> = []
+        func identity(_ item: [String: Any]) -> String {
+            FindingIdentity.digest(
+                tool: "duo_scan",
+                rule: item["rule"] as? String ?? "",
+                file: item["file"] as? String ?? "",
+                normalizedSnippet: item["normalized_snippet"] as? String ?? "",
+                occurrence: item["occurrence"] as? Int ?? -1
+            )
+        }
         for run in runs {
             let file = try #require(run["file"] as? String)
             let result = try ingestFixture("duo_scan/history/NetNewsWire/" + file)
@@ -71,6 +83,15 @@ struct ScanSyncTests {
             let actual = [counts.new, counts.reopened, counts.fixed, counts.unchanged, counts.moved, result.open]
             let wanted = ["new", "reopened", "fixed", "unchanged", "moved", "open_after"].map { run[$0] as? Int ?? -1 }
             #expect(actual == wanted, "run \(file): got \(actual), expected \(wanted)")
+
+            let details = try #require(run["details"] as? [String: [[String: Any]]])
+            for item in (details["new"] ?? []) + (details["reopened"] ?? []) { expectedOpen.insert(identity(item)) }
+            for item in details["fixed"] ?? [] { expectedOpen.remove(identity(item)) }
+            let open = Set(
+                try connection.query("SELECT identity FROM findings WHERE status = 'proposed'")
+                    .map { try $0.decode("identity", as: String.self) }
+            )
+            #expect(open == expectedOpen, "run \(file): the open identities differ")
         }
     }
 
