@@ -51,7 +51,7 @@ let package = Package(
             dependencies: ["BarkeepStore"],
             path: "Tests/BarkeepTestSupport"
         ),
-        .testTarget(name: "BarkeepCoreTests", dependencies: ["BarkeepCore"]),
+        .testTarget(name: "BarkeepCoreTests", dependencies: ["BarkeepCore", "BarkeepTestSupport"]),
         .testTarget(name: "BarkeepProtocolTests", dependencies: ["BarkeepProtocol"]),
         .testTarget(name: "BarkeepStoreTests", dependencies: ["BarkeepStore", "BarkeepTestSupport"]),
         .testTarget(

@@ -126,16 +126,6 @@ public struct CommandTable: Sendable {
         return table
     }
 
-    /// The command names, sorted.
-    public var names: [String] {
-        entries.flatMap { verb, entry -> [String] in
-            switch entry {
-            case .command: [verb]
-            case .group(let group): group.keys.map { verb + " " + $0 }
-            }
-        }.sorted()
-    }
-
     /// Why a request was refused, and whether a payload announced on its line must still be skipped.
     public struct Refusal: Error, Sendable, Equatable {
         /// The error reply.

@@ -445,8 +445,8 @@ public final class Server: Sendable {
                     connection.state = .ready
                     execute(resolved, payload: payload, on: connection)
                 case .watching:
-                    guard let request = nextRequest(connection) else { return false }
-                    guard let request = request else { continue }
+                    guard let line = nextLine(connection) else { return false }
+                    guard let bytes = line, let request = decodeRequest(bytes, connection) else { continue }
                     switch request.verb {
                     case "PING": answer(connection, .ok("PONG"))
                     case "QUIT":
@@ -456,14 +456,8 @@ public final class Server: Sendable {
                         answer(connection, .error(.badArgument, "the connection is watching; send PING or QUIT"))
                     }
                 case .ready:
-                    let bytes: ArraySlice<UInt8>
-                    do {
-                        guard let line = try connection.framer.nextLineBytes() else { return false }
-                        bytes = line
-                    } catch {
-                        answer(connection, .error(error.code, error.description))
-                        continue
-                    }
+                    guard let line = nextLine(connection) else { return false }
+                    guard let bytes = line else { continue }
                     if let reply = commands.constantReply(for: bytes) {
                         connection.output.append(contentsOf: reply)
                         unpublishedServed += 1
@@ -505,12 +499,12 @@ public final class Server: Sendable {
             }
         }
 
-        /// The next request: nil when no complete line is buffered, `.some(nil)` for a blank line or one that was
-        /// answered with a framing error.
-        private func nextRequest(_ connection: Connection) -> Request?? {
+        /// The next complete line's bytes: nil when none is buffered, `.some(nil)` for a line over the limit, which
+        /// was answered with `TOOLONG`.
+        private func nextLine(_ connection: Connection) -> ArraySlice<UInt8>?? {
             do {
-                guard let line = try connection.framer.nextLine() else { return nil }
-                return .some(try Request(line: line))
+                guard let bytes = try connection.framer.nextLineBytes() else { return nil }
+                return .some(bytes)
             } catch {
                 answer(connection, .error(error.code, error.description))
                 return .some(nil)

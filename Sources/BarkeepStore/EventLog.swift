@@ -95,25 +95,24 @@ public enum EventLog {
     @discardableResult
     public static func append(_ events: [NewEvent], on connection: PostgresConnection) throws -> [Int64] {
         guard !events.isEmpty else { return [] }
-        try connection.query("SELECT pg_advisory_xact_lock($1)", [lockKey])
-        var sequence: [Int64] = []
-        for event in events {
-            let seq = try connection.queryValue(
-                """
-                INSERT INTO events (project_id, project, kind, subject, from_value, to_value, reason, actor)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING seq
-                """,
-                [
-                    event.projectID, event.project, event.kind, event.subject, event.from, event.to, event.reason,
-                    event.actor,
-                ],
-                as: Int64.self
-            )
-            if let seq { sequence.append(seq) }
+        return try appending(on: connection) {
+            var sequence: [Int64] = []
+            for event in events {
+                let seq = try connection.queryValue(
+                    """
+                    INSERT INTO events (project_id, project, kind, subject, from_value, to_value, reason, actor)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING seq
+                    """,
+                    [
+                        event.projectID, event.project, event.kind, event.subject, event.from, event.to, event.reason,
+                        event.actor,
+                    ],
+                    as: Int64.self
+                )
+                if let seq { sequence.append(seq) }
+            }
+            return sequence
         }
-        // Delivered at commit, and not at all if the transaction rolls back.
-        try connection.query("SELECT pg_notify($1, $2)", [channel, String(sequence.last ?? 0)])
-        return sequence
     }
 
     /// Appends the events a query selects — columns project_id, project, finding_id, kind, subject, from_value,
@@ -125,16 +124,25 @@ public enum EventLog {
         _ parameters: [(any PostgresEncodable)?],
         on connection: PostgresConnection
     ) throws -> Int {
+        try appending(on: connection) {
+            try connection.query(
+                """
+                INSERT INTO events (project_id, project, finding_id, kind, subject, from_value, to_value, reason, actor)
+                \(select)
+                """,
+                parameters
+            ).affectedRows ?? 0
+        }
+    }
+
+    /// Runs `insert` under the log's lock (held to commit, so sequence numbers follow commit order), then announces
+    /// new events to every daemon. The notification is delivered at commit, and not at all on rollback; it only
+    /// wakes readers, who read the events from the table.
+    private static func appending<T>(on connection: PostgresConnection, _ insert: () throws -> T) throws -> T {
         try connection.query("SELECT pg_advisory_xact_lock($1)", [lockKey])
-        let inserted = try connection.query(
-            """
-            INSERT INTO events (project_id, project, finding_id, kind, subject, from_value, to_value, reason, actor)
-            \(select)
-            """,
-            parameters
-        )
+        let result = try insert()
         try connection.query("SELECT pg_notify($1, '')", [channel])
-        return inserted.affectedRows ?? 0
+        return result
     }
 
     /// The newest sequence number committed, 0 when there is none.

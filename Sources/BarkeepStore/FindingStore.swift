@@ -79,14 +79,18 @@ public enum FindingStore {
     /// was seen by every later run of its tool that covered its file — a run that did not see it would have fixed
     /// it — so its last run is the latest such run. `latest` (below) holds each tool and scope's latest run, so
     /// the derivation costs a few comparisons per finding whatever the number of runs.
-    static let columns = """
-        f.id, p.name AS project, f.source, f.rule, f.severity, f.file, f.line, f.snippet, f.message, f.title, f.status,
-        f.reason, s.key AS screen, f.first_seen_run,
+    static let lastSeenRun = """
         CASE WHEN f.source = 'scanner' AND f.status NOT IN ('fixed', 'declined', 'kept', 'false_positive') THEN
             greatest(f.last_seen_run, (SELECT max(l.id) FROM latest l
                                        WHERE l.project_id = f.project_id AND l.tool = f.tool
                                          AND barkeep_covers(l.scope, f.file)))
-        ELSE f.last_seen_run END AS last_seen_run
+        ELSE f.last_seen_run END
+        """
+
+    /// The columns a finding is listed with.
+    static let columns = """
+        f.id, p.name AS project, f.source, f.rule, f.severity, f.file, f.line, f.snippet, f.message, f.title, f.status,
+        f.reason, s.key AS screen, f.first_seen_run, \(lastSeenRun) AS last_seen_run
         """
 
     /// The latest run of each tool and scope of the projects involved (`$1`: one project id, or NULL for all).
@@ -196,12 +200,7 @@ public enum FindingStore {
                     """
                     \(latest)
                     UPDATE findings f SET status = $3, reason = $4, status_before_block = NULL, updated_at = now(),
-                        last_seen_run = CASE WHEN f.source = 'scanner' AND f.status NOT IN ('fixed', 'declined', 'kept',
-                                                                                  'false_positive') THEN
-                            greatest(f.last_seen_run, (SELECT max(l.id) FROM latest l
-                                                       WHERE l.project_id = f.project_id AND l.tool = f.tool
-                                                         AND barkeep_covers(l.scope, f.file)))
-                            ELSE f.last_seen_run END
+                        last_seen_run = \(lastSeenRun)
                     WHERE f.id = $2
                     """,
                     [projectID, id, status.rawValue, reason]

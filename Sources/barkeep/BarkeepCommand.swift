@@ -58,9 +58,15 @@ struct CLIContext {
         let client = try connect()
         do {
             return try client.send(request)
-        } catch .server(.noAuth, let message) where token == nil {
-            throw CLIError.needsToken(message)
+        } catch {
+            throw explained(error)
         }
+    }
+
+    /// The error to report: a refusal for want of a token, when none was given, says how to give one.
+    func explained(_ error: CLIError) -> CLIError {
+        if case .server(.noAuth, let message) = error, token == nil { return .needsToken(message) }
+        return error
     }
 }
 

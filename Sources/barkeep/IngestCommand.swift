@@ -71,8 +71,7 @@ struct IngestCommand: RunnableCommand {
             }
         } catch {
             if showsProgress { FileHandle.standardError.write(Data("\n".utf8)) }
-            if case .server(.noAuth, let message) = error, context.token == nil { throw CLIError.needsToken(message) }
-            throw error
+            throw context.explained(error)
         }
         if showsProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         let fields = response.fields

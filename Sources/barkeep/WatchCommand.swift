@@ -68,8 +68,7 @@ struct WatchCommand: RunnableCommand {
         do {
             response = try client.send(request)
         } catch {
-            if case .server(.noAuth, let message) = error, context.token == nil { throw CLIError.needsToken(message) }
-            throw error
+            throw context.explained(error)
         }
         if last == nil { last = response.fields["since"].flatMap { Int64($0) } }
         if hasConnected { FileHandle.standardError.write(Data("barkeep: reconnected, resuming\n".utf8)) }

@@ -1,4 +1,5 @@
 import BarkeepCore
+import BarkeepTestSupport
 import Foundation
 import Testing
 
@@ -8,14 +9,14 @@ struct DuoScanParserTests {
 
     @Test("the fixtures are there: 5 reports and 14 history runs")
     func fixturesFound() {
-        #expect(ScanFixtures.directory != nil)
-        #expect(ScanFixtures.duoScanFiles.count == 19)
+        #expect(Fixtures.directory != nil)
+        #expect(Fixtures.duoScanFiles.count == 19)
     }
 
-    @Test("every fixture parses to what JSONSerialization sees in it", arguments: ScanFixtures.duoScanFiles)
+    @Test("every fixture parses to what JSONSerialization sees in it", arguments: Fixtures.duoScanFiles)
     func parsesFixture(path: String) throws {
-        let report = try DuoScanParser.parse(try ScanFixtures.bytes(path))
-        let json = try ScanFixtures.json(path)
+        let report = try DuoScanParser.parse(try Fixtures.bytes(path))
+        let json = try Fixtures.json(path)
         let expected = try #require(json["findings"] as? [[String: Any]])
 
         #expect(report.format == .duoScan)
@@ -98,7 +99,7 @@ struct DuoScanParserTests {
         index: Int,
         finding: ScanFinding
     ) throws {
-        let report = try DuoScanParser.parse(try ScanFixtures.bytes(path))
+        let report = try DuoScanParser.parse(try Fixtures.bytes(path))
         #expect(report.findings.count == count)
         #expect(report.filesScanned == filesScanned)
         #expect(report.lifecycle == lifecycle)
@@ -117,19 +118,19 @@ struct DuoScanParserTests {
             "duo_scan/history/NetNewsWire/01-6a68db21.json", "duo_scan/history/NetNewsWire/03-737a4472.json",
         ])
     func emptyReport(path: String) throws {
-        #expect(try DuoScanParser.parse(try ScanFixtures.bytes(path)).findings.isEmpty)
+        #expect(try DuoScanParser.parse(try Fixtures.bytes(path)).findings.isEmpty)
     }
 
     @Test("the NetNewsWire history matches its INDEX.tsv (findings, files scanned)")
     func historyIndex() throws {
         let index = try #require(
             String(
-                bytes: try ScanFixtures.bytes("duo_scan/history/NetNewsWire/INDEX.tsv"),
+                bytes: try Fixtures.bytes("duo_scan/history/NetNewsWire/INDEX.tsv"),
                 encoding: .utf8))
         let rows = index.split(separator: "\n").dropFirst().map { $0.split(separator: "\t").map(String.init) }
         #expect(rows.count == 14)
         for row in rows {
-            let report = try DuoScanParser.parse(try ScanFixtures.bytes("duo_scan/history/NetNewsWire/\(row[6])"))
+            let report = try DuoScanParser.parse(try Fixtures.bytes("duo_scan/history/NetNewsWire/\(row[6])"))
             #expect(report.findings.count == Int(row[3]), "\(row[6])")
             #expect(report.filesScanned == Int(row[4]), "\(row[6])")
         }
@@ -316,7 +317,7 @@ struct DuoScanParserTests {
 
     @Test("every truncation of a real report is refused as not valid JSON")
     func truncations() throws {
-        let bytes = try ScanFixtures.bytes("duo_scan/history/NetNewsWire/05-e54056ce.json")
+        let bytes = try Fixtures.bytes("duo_scan/history/NetNewsWire/05-e54056ce.json")
         let end = try #require(bytes.lastIndex(of: UInt8(ascii: "}")))
         #expect(try DuoScanParser.parse(bytes).findings.count == 3)
         for length in 0..<end {

@@ -1,4 +1,5 @@
 import BarkeepCore
+import BarkeepTestSupport
 import Foundation
 import Testing
 
@@ -8,14 +9,14 @@ struct SARIFParserTests {
 
     @Test("the fixtures are there: 3 NetNewsWire logs and the small one")
     func fixturesFound() {
-        #expect(ScanFixtures.directory != nil)
-        #expect(ScanFixtures.sarifFiles.count == 4)
+        #expect(Fixtures.directory != nil)
+        #expect(Fixtures.sarifFiles.count == 4)
     }
 
-    @Test("every fixture round-trips ruleId, uri, startLine and snippet in order", arguments: ScanFixtures.sarifFiles)
+    @Test("every fixture round-trips ruleId, uri, startLine and snippet in order", arguments: Fixtures.sarifFiles)
     func roundTrip(path: String) throws {
-        let report = try SARIFParser.parse(try ScanFixtures.bytes(path))
-        let json = try ScanFixtures.json(path)
+        let report = try SARIFParser.parse(try Fixtures.bytes(path))
+        let json = try Fixtures.json(path)
         let runs = try #require(json["runs"] as? [[String: Any]])
         var expected: [(rule: String, file: String, line: Int, snippet: String)] = []
         for run in runs {
@@ -52,7 +53,7 @@ struct SARIFParserTests {
 
     @Test("the small fixture, field by field")
     func smallFixture() throws {
-        let report = try SARIFParser.parse(try ScanFixtures.bytes("sarif/small/duo-rules-fixture.sarif"))
+        let report = try SARIFParser.parse(try Fixtures.bytes("sarif/small/duo-rules-fixture.sarif"))
         #expect(report.findings.map(\.rule) == ["DUO007", "DUO007", "DUO011", "DUO011", "DUO011", "DUO011"])
         #expect(report.findings.map(\.line) == [3, 4, 8, 9, 14, 15])
         // No result has a level: the rules' defaults apply (DUO007 warning, DUO011 note).
@@ -80,7 +81,7 @@ struct SARIFParserTests {
 
     @Test("NetNewsWire keeps tabs in snippets")
     func tabsKept() throws {
-        let report = try SARIFParser.parse(try ScanFixtures.bytes("sarif/NetNewsWire/14-834decfa.sarif"))
+        let report = try SARIFParser.parse(try Fixtures.bytes("sarif/NetNewsWire/14-834decfa.sarif"))
         #expect(report.findings.count == 1)
         #expect(report.findings.first?.file == "iOS/MainFeed/MainFeedCollectionViewController.swift")
         #expect(report.findings.first?.line == 268)
@@ -89,7 +90,7 @@ struct SARIFParserTests {
 
     @Test("every truncation of a real log is refused as not valid JSON")
     func truncations() throws {
-        let bytes = try ScanFixtures.bytes("sarif/NetNewsWire/07-1caaf3c1.sarif")
+        let bytes = try Fixtures.bytes("sarif/NetNewsWire/07-1caaf3c1.sarif")
         let end = try #require(bytes.lastIndex(of: UInt8(ascii: "}")))
         for length in 0..<end {
             do {

@@ -124,3 +124,25 @@ public enum BuildProducts {
     /// The path of a built executable.
     public static func path(_ name: String) -> String { directory + "/" + name }
 }
+
+extension Subprocess {
+    /// Starts the built barkeepd with `arguments` (plus `--listen 127.0.0.1:PORT`, 0 for a free port), waits for its
+    /// `msg=ready` line, and returns it with the TCP port it serves. A daemon that does not become ready is killed
+    /// and its log becomes the error.
+    public static func startDaemon(_ arguments: [String], port: UInt16 = 0) throws -> (Subprocess, UInt16) {
+        let daemon = try spawn(BuildProducts.path("barkeepd"), arguments + ["--listen", "127.0.0.1:\(port)"])
+        guard daemon.waitForError(containing: "msg=ready", timeout: .seconds(120)) else {
+            daemon.signal(SIGKILL)
+            throw TestSupportError(
+                "barkeepd did not become ready (exit \(daemon.wait(timeout: .zero).map(String.init) ?? "none")):\n"
+                    + daemon.errorOutput
+            )
+        }
+        let ready = daemon.errorOutput.split(separator: "\n").first { $0.contains("msg=ready") } ?? ""
+        let field = ready.split(separator: " ").first { $0.hasPrefix("tcp=") } ?? ""
+        guard let bound = UInt16(field.split(separator: ":").last ?? "") else {
+            throw TestSupportError("barkeepd's ready line names no TCP port: \(ready)")
+        }
+        return (daemon, bound)
+    }
+}

@@ -10,7 +10,6 @@ import Testing
 /// The CLI's commands against a real daemon on a real database: what a user types and what they see.
 @Suite("barkeep commands end to end")
 struct CommandsTests {
-    private let barkeepd = BuildProducts.path("barkeepd")
     private let barkeep = BuildProducts.path("barkeep")
 
     /// A daemon on a fresh database; its data directory holds only the socket and the lock.
@@ -19,9 +18,8 @@ struct CommandsTests {
         let port: UInt16
         let socket: String
         let url: String
-        let arguments: [String]
 
-        init(barkeepd: String, url: String? = nil, port: UInt16 = 0) throws {
+        init(url: String? = nil, port: UInt16 = 0) throws {
             let database: String
             if let url {
                 database = url
@@ -32,15 +30,8 @@ struct CommandsTests {
             let root = try TemporaryDirectory.make(prefix: "barkeep-cli")
             socket = root + "/barkeep.sock"
             self.url = database
-            arguments = ["--data-dir", root, "--database-url", database, "--listen", "127.0.0.1:\(port)"]
-            process = try Subprocess.spawn(barkeepd, arguments)
-            guard process.waitForError(containing: "msg=ready", timeout: .seconds(60)) else {
-                process.signal(SIGKILL)
-                throw TestSupportError("barkeepd did not start:\n\(process.errorOutput)")
-            }
-            let ready = process.errorOutput.split(separator: "\n").first { $0.contains("msg=ready") } ?? ""
-            let field = ready.split(separator: " ").first { $0.hasPrefix("tcp=") } ?? ""
-            self.port = UInt16(field.split(separator: ":").last ?? "") ?? 0
+            (process, self.port) = try Subprocess.startDaemon(
+                ["--data-dir", root, "--database-url", database], port: port)
         }
 
         func stop() {
@@ -64,7 +55,7 @@ struct CommandsTests {
 
     @Test("projects: create, list, show, set and delete, in text and JSON")
     func projects() throws {
-        let daemon = try Daemon(barkeepd: barkeepd)
+        let daemon = try Daemon()
         #expect(
             try run(daemon, ["project", "list"]).1 == "No projects yet. Create one with: barkeep project create NAME\n")
         #expect(
@@ -93,7 +84,7 @@ struct CommandsTests {
 
     @Test("tokens: shown once, needed over TCP, roles enforced, revocation immediate")
     func tokens() throws {
-        let daemon = try Daemon(barkeepd: barkeepd)
+        let daemon = try Daemon()
         let created = try run(daemon, ["token", "create", "ci", "--role", "writer"])
         let secret = created.1.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(created.0 == 0 && secret.hasPrefix("bk_") && created.2.contains("shown only now"))
@@ -119,7 +110,7 @@ struct CommandsTests {
 
     @Test("scans: ingest, repeat, garbage refused, runs, findings, finding show and set")
     func scans() throws {
-        let daemon = try Daemon(barkeepd: barkeepd)
+        let daemon = try Daemon()
         _ = try run(daemon, ["project", "create", "app"])
         let history = try #require(Fixtures.directory).appending("/duo_scan/history/NetNewsWire/")
 
@@ -171,7 +162,7 @@ struct CommandsTests {
 
     @Test("stats: counters in text and JSON")
     func stats() throws {
-        let daemon = try Daemon(barkeepd: barkeepd)
+        let daemon = try Daemon()
         let text = try run(daemon, ["stats"]).1
         #expect(text.contains("Connections:") && text.contains("Database pool: 4 connections"))
         let json = try run(daemon, ["--json", "stats"]).1
@@ -182,7 +173,7 @@ struct CommandsTests {
 
     @Test("watch: prints every event, survives a daemon restart, repeats nothing")
     func watchAcrossRestart() throws {
-        var daemon = try Daemon(barkeepd: barkeepd)
+        var daemon = try Daemon()
         _ = try run(daemon, ["project", "create", "app"])
         var environment = ProcessInfo.processInfo.environment
         environment["BARKEEP_SERVER"] = "127.0.0.1:\(daemon.port)"
@@ -217,10 +208,10 @@ struct CommandsTests {
         let port = daemon.port
         let url = daemon.url
         daemon.stop()
-        let other = try Daemon(barkeepd: barkeepd, url: url)
+        let other = try Daemon(url: url)
         _ = try run(other, ["project", "set", "app", "--sdk", "27.2"])
         other.stop()
-        daemon = try Daemon(barkeepd: barkeepd, url: url, port: port)
+        daemon = try Daemon(url: url, port: port)
         _ = try run(daemon, ["project", "set", "app", "--deployment-target", "26.4"])
 
         let events = waitForOutput(4)

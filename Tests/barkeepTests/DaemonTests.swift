@@ -15,18 +15,7 @@ struct DaemonTests {
 
     /// Starts barkeepd and waits for its `msg=ready` line; returns the process and its TCP port.
     private func startDaemon(_ arguments: [String]) throws -> (Subprocess, UInt16) {
-        let daemon = try Subprocess.spawn(barkeepd, arguments + ["--listen", "127.0.0.1:0"])
-        guard daemon.waitForError(containing: "msg=ready", timeout: .seconds(120)) else {
-            daemon.signal(SIGKILL)
-            throw TestSupportError(
-                "barkeepd did not become ready (exit \(daemon.wait(timeout: .zero).map(String.init) ?? "none")):\n"
-                    + daemon.errorOutput
-            )
-        }
-        let ready = try #require(daemon.errorOutput.split(separator: "\n").first { $0.contains("msg=ready") })
-        let field = try #require(ready.split(separator: " ").first { $0.hasPrefix("tcp=") })
-        let port = try #require(UInt16(field.split(separator: ":").last ?? ""))
-        return (daemon, port)
+        try Subprocess.startDaemon(arguments)
     }
 
     private func ping(_ arguments: [String], in directory: String? = nil) throws -> (Int32, String, String) {
