@@ -141,6 +141,17 @@ struct JSONObjectReader {
         return array
     }
 
+    /// The member `key` as a boolean; throws `missing` when absent or null.
+    func requiredBoolean(_ key: String) throws(JSONProblem) -> Bool {
+        guard let value = members[key], !(value is NSNull) else {
+            throw JSONProblem(at: .key(key), problem: JSONProblem.missing)
+        }
+        guard let number = value as? NSNumber,
+            [UInt8(ascii: "c"), UInt8(ascii: "B")].contains(UInt8(bitPattern: number.objCType.pointee))
+        else { throw JSONProblem(at: .key(key), problem: JSONProblem.expectedBoolean) }
+        return number.boolValue
+    }
+
     // MARK: - Values
 
     /// `value` as an `Int` if it is a JSON number with an integral value in range; nil for booleans, fractions,

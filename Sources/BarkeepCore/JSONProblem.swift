@@ -62,6 +62,8 @@ struct JSONProblem: Error {
     static let expectedInteger = "expected an integer"
     /// A value is not an object.
     static let expectedObject = "expected an object"
+    /// The value is not `true` or `false`.
+    static let expectedBoolean = "expected true or false"
     /// A value is not an array.
     static let expectedArray = "expected an array"
 

@@ -20,6 +20,13 @@ public struct SDKVersion: Sendable, Hashable, Comparable, CustomStringConvertibl
         self.parts = parts
     }
 
+    /// `major.minor`, e.g. `SDKVersion(27, 1)`.
+    public init(_ major: Int, _ minor: Int = 0) {
+        var parts = [major, minor]
+        while parts.count > 1, parts.last == 0 { parts.removeLast() }
+        self.parts = parts
+    }
+
     /// Always at least `major.minor`: `27` prints as `27.0`.
     public var description: String {
         (parts.count == 1 ? parts + [0] : parts).map(String.init).joined(separator: ".")

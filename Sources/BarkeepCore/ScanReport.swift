@@ -4,6 +4,9 @@ public enum ScanFormat: String, Sendable, CaseIterable {
     case duoScan = "duo-scan"
     /// SARIF 2.1.0, from any scanner.
     case sarif
+    /// The SDK checker's JSON: which symbols the team's SDK declares (SDKCheckParser). Not a scan of the code: it
+    /// unblocks items rather than syncing findings.
+    case sdkCheck = "sdk-check"
 }
 
 /// One finding as a scanner reported it, before Barkeep gives it an identity.

@@ -4,6 +4,8 @@ public enum Reply: Sendable, Equatable {
     case ok(String)
     /// Records, then `OK count=N`.
     case records([Record])
+    /// Records, then `OK` with these `key=value` fields and `count=N` last (`SDK SET`: what changed, in sum).
+    case summarizedRecords([Record], summary: Record)
     /// Failure with a stable code and a human message.
     case error(ErrorCode, String)
 
@@ -39,6 +41,16 @@ public enum Reply: Sendable, Equatable {
                 buffer.append(Self.newline)
             }
             buffer.append(contentsOf: "OK count=\(records.count)".utf8)
+        case .summarizedRecords(let records, let summary):
+            for record in records {
+                buffer.append(contentsOf: record.encoded.utf8)
+                buffer.append(Self.newline)
+            }
+            buffer.append(contentsOf: Self.okBytes)
+            for field in summary.fields {
+                buffer.append(contentsOf: " \(field.key)=\(Quoting.quoteValue(field.value))".utf8)
+            }
+            buffer.append(contentsOf: " count=\(records.count)".utf8)
         case .error(let code, let message):
             buffer.append(contentsOf: Self.errorBytes)
             buffer.append(contentsOf: code.rawValue.utf8)

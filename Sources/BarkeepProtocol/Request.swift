@@ -39,6 +39,9 @@ public struct Request: Sendable, Equatable {
     /// The value of a keyword (the last one given), or nil.
     public func keyword(_ key: String) -> String? { keywordList.last { $0.key == key }?.value }
 
+    /// Every value of a key that may be repeated (`path=A path=B`), in order.
+    public func keywords(_ key: String) -> [String] { keywordList.filter { $0.key == key }.map(\.value) }
+
     /// The request as one line, without its terminator, quoted as the protocol requires.
     public var line: String {
         ([verb] + arguments.map(Quoting.quote) + keywordList.map { "\($0.key)=\(Quoting.quoteValue($0.value))" })

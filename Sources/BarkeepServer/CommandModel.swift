@@ -138,4 +138,7 @@ public struct CommandInput: Sendable {
 
     /// A keyword's value, or nil.
     public func keyword(_ key: String) -> String? { request.keyword(key) }
+
+    /// Every value of a repeatable key, in order.
+    public func keywords(_ key: String) -> [String] { request.keywords(key) }
 }

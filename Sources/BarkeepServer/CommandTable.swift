@@ -12,6 +12,8 @@ public final class Command: Sendable {
     public let keys: Set<String>
     /// The keys it requires.
     public let requiredKeys: Set<String>
+    /// The keys that may be given more than once (`path=A path=B`); every other key at most once.
+    public let repeatableKeys: Set<String>
     /// The least role that may run it; nil for commands anyone may send (PING, QUIT, HELLO).
     public let minimumRole: Role?
     /// Whether the request line ends with a byte count and a payload follows it.
@@ -29,14 +31,16 @@ public final class Command: Sendable {
         positional: ClosedRange<Int> = 0...0,
         keys: Set<String> = [],
         requiredKeys: Set<String> = [],
+        repeatableKeys: Set<String> = [],
         minimumRole: Role?,
         takesPayload: Bool = false,
         handler: @escaping @Sendable (CommandInput) throws(CommandError) -> CommandAction
     ) {
         self.name = name.uppercased()
         self.positional = positional
-        self.keys = keys.union(requiredKeys)
+        self.keys = keys.union(requiredKeys).union(repeatableKeys)
         self.requiredKeys = requiredKeys
+        self.repeatableKeys = repeatableKeys
         self.minimumRole = minimumRole
         self.takesPayload = takesPayload
         self.handler = handler
@@ -49,6 +53,7 @@ public final class Command: Sendable {
         positional = 0...0
         keys = []
         requiredKeys = []
+        repeatableKeys = []
         minimumRole = nil
         takesPayload = false
         handler = { _ in .done(CommandResult(reply)) }
@@ -213,7 +218,9 @@ public struct CommandTable: Sendable {
                 let known = command.keys.isEmpty ? "none" : command.keys.sorted().joined(separator: ", ")
                 return fail(.badArgument, "\(name) takes no key '\(key)' (keys: \(known))")
             }
-            guard seen.insert(key).inserted else { return fail(.badArgument, "key '\(key)' given twice") }
+            guard seen.insert(key).inserted || command.repeatableKeys.contains(key) else {
+                return fail(.badArgument, "key '\(key)' given twice")
+            }
         }
         if let missing = command.requiredKeys.subtracting(seen).sorted().first {
             return fail(.badArgument, "\(name) needs \(missing)=…")

@@ -31,13 +31,16 @@ enum FindingCommands {
         let payload = input.payload ?? []
         let actor = input.session.actor
         return .database { connection in
+            let parse: ([UInt8]) throws(CoreError) -> ScanReport
+            switch format {
+            case .duoScan: parse = DuoScanParser.parse
+            case .sarif: parse = SARIFParser.parse
+            case .sdkCheck:
+                return try ingestCheck(payload, project: project, commit: commit, actor: actor, on: connection)
+            }
             let report: ScanReport
             do {
-                report =
-                    switch format {
-                    case .duoScan: try DuoScanParser.parse(payload)
-                    case .sarif: try SARIFParser.parse(payload)
-                    }
+                report = try parse(payload)
             } catch {
                 // Nothing is stored for a document that does not parse; the error names the place in it.
                 throw CommandError(.badArgument, "the \(format.rawValue) upload is not valid: \(error)")
@@ -61,6 +64,37 @@ enum FindingCommands {
                 ])
             )
         }
+    }
+
+    /// An SDK check: records what the team's SDK declares and replies with the items that changed.
+    private static func ingestCheck(
+        _ payload: [UInt8],
+        project: String,
+        commit: String?,
+        actor: String,
+        on connection: PostgresConnection
+    ) throws -> CommandResult {
+        let report: SDKCheckReport
+        do {
+            report = try SDKCheckParser.parse(payload)
+        } catch {
+            throw CommandError(.badArgument, "the sdk-check upload is not valid: \(error)")
+        }
+        let result = try SDKStore.ingestCheck(
+            report, digest: SHA256.hexDigest(of: payload), into: project, commit: commit, actor: actor,
+            on: connection)
+        return CommandResult(
+            .summarizedRecords(
+                result.itemChanges.map(\.record),
+                summary: Record([
+                    "run": String(result.run.id), "sdk": result.checkedSDK.description,
+                    "symbols": String(result.symbols), "found": String(result.found),
+                    "unblocked": String(result.itemChanges.filter { $0.to != .blocked }.count),
+                    "blocked": String(result.itemChanges.filter { $0.to == .blocked }.count),
+                    "repeat": result.isRepeat ? "yes" : "no",
+                ])
+            )
+        )
     }
 
     static let runs = Command("RUNS", positional: 1...1, keys: ["limit"], minimumRole: .reader) {
@@ -161,6 +195,8 @@ extension Finding {
             "line": line.map(String.init), "snippet": snippet, "status": status.rawValue, "reason": reason,
             "screen": screen ?? "unmapped", "title": title, "message": message,
             "first-seen-run": firstSeenRun.map(String.init), "last-seen-run": lastSeenRun.map(String.init),
+            "step": step.map(String.init), "needs": needs.isEmpty ? nil : needs.joined(separator: ","),
+            "gate": gate?.description,
         ])
     }
 }

@@ -44,25 +44,27 @@ enum ProjectCommands {
     static let set = Command(
         "PROJECT SET",
         positional: 1...1,
-        keys: ["sdk", "deployment-target"],
+        keys: ["sdk", "deployment-target", "poses"],
         minimumRole: .admin
     ) { input throws(CommandError) in
         let name = input.argument(0)
         let sdk = try version(input.keyword("sdk"), key: "sdk")
         let target = try version(input.keyword("deployment-target"), key: "deployment-target")
-        guard sdk != nil || target != nil else {
-            throw CommandError(.badArgument, "PROJECT SET needs sdk=… or deployment-target=…")
+        let poses = try poseList(input.keyword("poses"))
+        guard sdk != nil || target != nil || poses != nil else {
+            throw CommandError(.badArgument, "PROJECT SET needs sdk=…, deployment-target=… or poses=…")
         }
         let actor = input.session.actor
         return .database { connection in
-            let project = try ProjectStore.update(
+            let update = try ProjectStore.update(
                 name: name,
                 sdk: sdk,
                 deploymentTarget: target,
+                requiredPoses: poses,
                 actor: actor,
                 on: connection
             )
-            return CommandResult(.records([project.record]))
+            return CommandResult(.records([update.project.record] + update.itemChanges.map(\.record)))
         }
     }
 
@@ -83,6 +85,22 @@ enum ProjectCommands {
             )
         }
         return name
+    }
+
+    /// A comma-separated list of poses (`P1,P2,P11`), upper-cased, each once, in the order given.
+    private static func poseList(_ text: String?) throws(CommandError) -> [String]? {
+        guard let text else { return nil }
+        var poses: [String] = []
+        for pose in text.split(separator: ",", omittingEmptySubsequences: false).map({ $0.uppercased() })
+        where !poses.contains(pose) {
+            guard pose.hasPrefix("P"), let number = Int(pose.dropFirst()), (1...16).contains(number),
+                pose == "P\(number)"
+            else {
+                throw CommandError(.badArgument, "poses must be a comma-separated list of P1 to P16, not '\(pose)'")
+            }
+            poses.append(pose)
+        }
+        return poses
     }
 
     /// A version as given, checked; stored in its canonical form (`27` → `27.0`).

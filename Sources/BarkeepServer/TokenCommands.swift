@@ -54,6 +54,7 @@ extension TokenInfo {
 extension CommandTable {
     /// Every command of this release.
     public static let standard = CommandTable.basic.adding(
-        SessionCommands.all + ProjectCommands.all + TokenCommands.all + FindingCommands.all
+        SessionCommands.all + ProjectCommands.all + TokenCommands.all + FindingCommands.all + ScreenCommands.all
+            + AuditCommands.all
     )
 }

@@ -19,6 +19,8 @@ public struct NewEvent: Sendable {
     public var reason: String?
     /// Who: `token:NAME` or `local:USER`.
     public var actor: String
+    /// The finding it is about, for the finding's history.
+    public var findingID: Int64?
 
     /// Creates an event.
     public init(
@@ -29,8 +31,10 @@ public struct NewEvent: Sendable {
         from: String? = nil,
         to: String? = nil,
         reason: String? = nil,
-        actor: String
+        actor: String,
+        findingID: Int64? = nil
     ) {
+        self.findingID = findingID
         self.projectID = projectID
         self.project = project
         self.kind = kind
@@ -100,12 +104,13 @@ public enum EventLog {
             for event in events {
                 let seq = try connection.queryValue(
                     """
-                    INSERT INTO events (project_id, project, kind, subject, from_value, to_value, reason, actor)
-                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING seq
+                    INSERT INTO events (project_id, project, kind, subject, from_value, to_value, reason, actor,
+                                        finding_id)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING seq
                     """,
                     [
                         event.projectID, event.project, event.kind, event.subject, event.from, event.to, event.reason,
-                        event.actor,
+                        event.actor, event.findingID,
                     ],
                     as: Int64.self
                 )

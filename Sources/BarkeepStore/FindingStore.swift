@@ -33,6 +33,13 @@ public struct Finding: Sendable, Equatable {
     public var firstSeenRun: Int64?
     /// The run that last reported it.
     public var lastSeenRun: Int64?
+    /// The checklist step it belongs to (manual items; scanner findings through their rule).
+    public var step: Int?
+    /// The SDK symbols its fix needs.
+    public var needs: [String]
+    /// For an item whose symbols the project's SDK has: the iOS version its code must be gated on
+    /// (`if #available(iOS 27.1, *)`) because the deployment target is lower.
+    public var gate: SDKVersion?
 
     init(row: PostgresRow) throws {
         id = try row.decode("id")
@@ -50,6 +57,9 @@ public struct Finding: Sendable, Equatable {
         screen = try row.decodeIfPresent("screen")
         firstSeenRun = try row.decodeIfPresent("first_seen_run")
         lastSeenRun = try row.decodeIfPresent("last_seen_run")
+        step = try row.decodeIfPresent("step")
+        needs = try row.decode("needs_symbols")
+        gate = nil
     }
 }
 
@@ -90,7 +100,8 @@ public enum FindingStore {
     /// The columns a finding is listed with.
     static let columns = """
         f.id, p.name AS project, f.source, f.rule, f.severity, f.file, f.line, f.snippet, f.message, f.title, f.status,
-        f.reason, s.key AS screen, f.first_seen_run, \(lastSeenRun) AS last_seen_run
+        f.reason, s.key AS screen, f.first_seen_run, \(lastSeenRun) AS last_seen_run,
+        coalesce(f.step, (SELECT r.step FROM rules r WHERE r.id = f.rule)) AS step, f.needs_symbols
         """
 
     /// The latest run of each tool and scope of the projects involved (`$1`: one project id, or NULL for all).
@@ -116,7 +127,7 @@ public enum FindingStore {
         let project = try ProjectStore.require(projectName, on: connection)
         let file = filter.file
         let isPrefix = file?.hasSuffix("/") == true
-        return try connection.query(
+        let findings = try connection.query(
             """
             \(latest)
             SELECT \(columns) FROM \(from)
@@ -129,6 +140,7 @@ public enum FindingStore {
             """,
             [project.id, filter.status?.rawValue, filter.rule, filter.screen, file, isPrefix]
         ).map(Finding.init(row:))
+        return try SDKStore.withGates(findings, project: project, on: connection)
     }
 
     /// One finding and its history, oldest first; `notFound` when there is none.
@@ -149,7 +161,9 @@ public enum FindingStore {
             """,
             [id]
         ).map(Event.init(row:))
-        return (try Finding(row: row), history)
+        let finding = try Finding(row: row)
+        let project = try ProjectStore.require(finding.project, on: connection)
+        return (try SDKStore.withGates([finding], project: project, on: connection).first ?? finding, history)
     }
 
     /// Sets a triage status (approved, applied, declined, kept, false_positive), with its event. Declined and
@@ -194,24 +208,43 @@ public enum FindingStore {
                 throw StoreError.invalid(
                     "finding \(id) is fixed; it can only be declined, kept or marked false_positive")
             }
-            if previous != status.rawValue || previousReason != reason {
+            // Only the SDK unblocks an item: approving it by hand would hide that it cannot be built yet.
+            if previous == FindingStatus.blocked.rawValue && !status.isSticky {
+                throw StoreError.conflict(
+                    "finding \(id) is blocked (\(previousReason ?? "on the SDK")); it unblocks when the project's SDK "
+                        + "has what it needs (barkeep sdk set), or it can be declined, kept or marked false_positive")
+            }
+            // Re-opening an item whose SDK symbols the project still lacks leaves it blocked, remembering the status
+            // asked for: it becomes that when the SDK arrives.
+            var stored = (status: status.rawValue, reason: reason, before: String?.none)
+            let needs = try show(id: id, on: connection).0.needs
+            if !status.isSticky && !needs.isEmpty {
+                let project = try ProjectStore.require(try before.decode("project"), on: connection)
+                let facts = try SDKStore.facts(needs, project: project, on: connection)
+                if case .blocked(let why, _) = SDKStore.verdict(needs, facts: facts, project: project) {
+                    stored = (FindingStatus.blocked.rawValue, why, status.rawValue)
+                }
+            }
+            if previous != stored.status || previousReason != stored.reason {
                 // Leaving the open statuses, its last sighting stops being derived: record it.
                 try connection.query(
                     """
                     \(latest)
-                    UPDATE findings f SET status = $3, reason = $4, status_before_block = NULL, updated_at = now(),
+                    UPDATE findings f SET status = $3, reason = $4, status_before_block = $5, updated_at = now(),
                         last_seen_run = \(lastSeenRun)
                     WHERE f.id = $2
                     """,
-                    [projectID, id, status.rawValue, reason]
+                    [projectID, id, stored.status, stored.reason, stored.before]
                 )
                 try EventLog.appendSelect(
                     """
-                    SELECT project_id, $2::text, id, 'finding.status', coalesce(rule, title) || ':' || coalesce(file, '')
-                           || ':' || coalesce(line::text, ''), $3::text, $4::text, $5::text, $6::text
+                    SELECT project_id, $2::text, id, 'finding.status',
+                           CASE WHEN rule IS NULL THEN title ELSE rule || ':' || coalesce(file, '') || ':'
+                                || coalesce(line::text, '') END,
+                           $3::text, $4::text, $5::text, $6::text
                     FROM findings WHERE id = $1
                     """,
-                    [id, try before.decode("project", as: String.self), previous, status.rawValue, reason, actor],
+                    [id, try before.decode("project", as: String.self), previous, stored.status, stored.reason, actor],
                     on: connection
                 )
             }

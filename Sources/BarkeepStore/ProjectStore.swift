@@ -26,6 +26,16 @@ public struct Project: Sendable, Equatable {
     }
 }
 
+/// What changing a project did.
+public struct ProjectUpdate: Sendable, Equatable {
+    /// The project now.
+    public var project: Project
+    /// The project before.
+    public var previous: Project
+    /// The items whose status the new SDK changed (unblocked or blocked).
+    public var itemChanges: [ItemChange]
+}
+
 /// Projects: create, read, change, delete. Every change appends its events in the same transaction.
 public enum ProjectStore {
     private static let columns = "id, name, sdk, deployment_target, required_poses, created_at"
@@ -82,56 +92,74 @@ public enum ProjectStore {
         return project
     }
 
-    /// Changes the SDK and/or deployment target, with one event per value that changed.
+    /// Changes the SDK, the deployment target and/or the required poses, with one event per value that changed.
+    /// A new SDK re-examines every item needing SDK symbols in the same transaction (SDKStore.reexamine).
     public static func update(
         name: String,
-        sdk: String?,
-        deploymentTarget: String?,
+        sdk: String? = nil,
+        deploymentTarget: String? = nil,
+        requiredPoses: [String]? = nil,
         actor: String,
         on connection: PostgresConnection
-    ) throws -> Project {
+    ) throws -> ProjectUpdate {
         try connection.transaction { connection in
             guard
-                let row = try connection.query(
-                    "SELECT \(columns) FROM projects WHERE name = $1 FOR UPDATE",
-                    [name]
-                ).first
+                let id = try connection.queryValue("SELECT id FROM projects WHERE name = $1", [name], as: Int64.self)
+            else { throw StoreError.notFound("no project named '\(name)'") }
+            // Item statuses follow the SDK: no ingest or triage of the project may run between the two.
+            try ScanStore.lockProject(id, on: connection)
+            guard
+                let row = try connection.query("SELECT \(columns) FROM projects WHERE id = $1 FOR UPDATE", [id]).first
             else { throw StoreError.notFound("no project named '\(name)'") }
             let before = try Project(row: row)
+            if let requiredPoses {
+                let unknown = try connection.query(
+                    "SELECT p FROM unnest($1::text[]) AS u(p) WHERE p NOT IN (SELECT id FROM poses)",
+                    [requiredPoses]
+                ).map { try $0.decode("p", as: String.self) }
+                guard unknown.isEmpty else {
+                    throw StoreError.invalid(
+                        "unknown pose \(unknown.joined(separator: ", ")): the poses are P1 to P16 (see barkeep poses)")
+                }
+            }
             let rows: PostgresRows
             do {
                 rows = try connection.query(
                     """
-                    UPDATE projects SET sdk = coalesce($2, sdk), deployment_target = coalesce($3, deployment_target)
+                    UPDATE projects SET sdk = coalesce($2, sdk), deployment_target = coalesce($3, deployment_target),
+                        required_poses = coalesce($4::text[], required_poses)
                     WHERE id = $1 RETURNING \(columns)
                     """,
-                    [before.id, sdk, deploymentTarget]
+                    [before.id, sdk, deploymentTarget, requiredPoses]
                 )
             } catch let error as StoreError where error.sqlState == PostgresError.Code.checkViolation {
-                throw StoreError.invalid("not a valid version")
+                throw StoreError.invalid("not a valid version or pose list")
             }
             guard let updated = try rows.first.map(Project.init(row:)) else {
                 throw StoreError.notFound("no project named '\(name)'")
             }
             var events: [NewEvent] = []
-            if before.sdk != updated.sdk {
+            func changed(_ subject: String, _ from: String, _ to: String) {
+                guard from != to else { return }
                 events.append(
                     NewEvent(
-                        projectID: updated.id, project: name, kind: "project.updated", subject: "sdk",
-                        from: before.sdk, to: updated.sdk, actor: actor
+                        projectID: updated.id, project: name, kind: "project.updated", subject: subject, from: from,
+                        to: to, actor: actor
                     )
                 )
             }
-            if before.deploymentTarget != updated.deploymentTarget {
-                events.append(
-                    NewEvent(
-                        projectID: updated.id, project: name, kind: "project.updated", subject: "deployment-target",
-                        from: before.deploymentTarget, to: updated.deploymentTarget, actor: actor
-                    )
-                )
-            }
+            changed("sdk", before.sdk, updated.sdk)
+            changed("deployment-target", before.deploymentTarget, updated.deploymentTarget)
+            changed(
+                "required-poses", before.requiredPoses.joined(separator: ","),
+                updated.requiredPoses.joined(separator: ","))
             try EventLog.append(events, on: connection)
-            return updated
+            let changes =
+                before.sdk == updated.sdk
+                ? []
+                : try SDKStore.reexamine(
+                    updated, cause: "the project moved to the iOS \(updated.sdk) SDK", actor: actor, on: connection)
+            return ProjectUpdate(project: updated, previous: before, itemChanges: changes)
         }
     }
 

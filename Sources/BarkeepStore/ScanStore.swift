@@ -72,6 +72,20 @@ public enum ScanStore {
         )
     }
 
+    /// Runs `body` in one transaction holding the sync lock of the project `name` (`notFound` when there is none):
+    /// how every change that must not interleave with an ingest of that project starts.
+    static func withLockedProject<T>(
+        _ name: String,
+        on connection: PostgresConnection,
+        _ body: (Project, PostgresConnection) throws -> T
+    ) throws -> T {
+        try connection.transaction { connection in
+            let project = try ProjectStore.require(name, on: connection)
+            try lockProject(project.id, on: connection)
+            return try body(project, connection)
+        }
+    }
+
     /// Ingests a parsed scan into `projectName`: one transaction under the project's sync lock, so concurrent
     /// ingests of one project take turns and each sees the other's result. The same content (digest) as the
     /// latest run of the same tool and scope is that run again and changes nothing (a retried upload); the same

@@ -70,6 +70,16 @@ struct ReplyTests {
         #expect(final.fields == ["count": "\(count)"])
     }
 
+    @Test("a summary goes before the count on the OK line, quoted like a record's fields")
+    func summarized() throws {
+        let reply = Reply.summarizedRecords(
+            [Record(["id": "1"])], summary: Record(["sdk": "27.1", "note": "two words"]))
+        #expect(reply.encoded == "* id=1\nOK sdk=27.1 note=\"two words\" count=1\n")
+        #expect(
+            try FinalLine(parsing: "OK sdk=27.1 note=\"two words\" count=1").fields
+                == ["sdk": "27.1", "note": "two words", "count": "1"])
+    }
+
     @Test("zero records are just OK count=0")
     func noRecords() throws {
         #expect(Reply.records([]).encoded == "OK count=0\n")

@@ -53,4 +53,15 @@ public enum Fixtures {
             .sorted()
             .map { path + "/" + $0 }
     }
+
+    /// A domain file beside the fixtures (`../shared/domain/checklist.json`, …) as `JSONSerialization` reads it:
+    /// what the reference tables of the schema must hold.
+    public static func domain(_ name: String) throws -> [String: Any] {
+        guard let directory else { throw TestSupportError("the shared fixtures (../shared/fixtures) are missing") }
+        let path = URL(fileURLWithPath: directory).deletingLastPathComponent().appendingPathComponent("domain/" + name)
+        guard let data = FileManager.default.contents(atPath: path.path),
+            let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { throw TestSupportError("no domain file \(name) beside the fixtures") }
+        return object
+    }
 }

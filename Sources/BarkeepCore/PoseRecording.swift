@@ -1,0 +1,38 @@
+/// The rules a pose result must follow before it is stored (domain/poses.json): a failure names its screenshot
+/// and the finding it maps to, not run says why, and a pose only a device can verify is never passed on a
+/// simulator.
+public enum PoseRecording {
+    /// Whether `device` names a simulator: the word "simulator", in any case (`iPhone Duo Simulator`).
+    public static func isSimulator(_ device: String) -> Bool {
+        device.lowercased().contains("simulator")
+    }
+
+    /// What is wrong with recording `result` for `pose` with this evidence, or nil when it may be recorded.
+    /// `hasFinding` says whether a finding (or an item to create) was named.
+    public static func problem(
+        pose: String,
+        result: PoseResult,
+        isDeviceOnly: Bool,
+        screenshot: String?,
+        hasFinding: Bool,
+        reason: String?,
+        device: String?
+    ) -> String? {
+        switch result {
+        case .failed:
+            if (screenshot ?? "").isEmpty {
+                return "a failed pose needs the path of the screenshot that shows it"
+            }
+            if !hasFinding {
+                return "a failed pose needs the finding it maps to, or the title of an item to create for it"
+            }
+        case .notRun:
+            if (reason ?? "").isEmpty { return "a pose not run needs a reason" }
+        case .passed:
+            if isDeviceOnly, let device, isSimulator(device) {
+                return "\(pose) can only be verified on a device, not on \(device): record it as not_run with a reason"
+            }
+        }
+        return nil
+    }
+}

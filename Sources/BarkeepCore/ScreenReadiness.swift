@@ -1,0 +1,198 @@
+/// Where a checklist step of a screen stands, as a person set it.
+public enum StepState: String, Sendable, CaseIterable, Codable {
+    /// Still to do (every step starts here).
+    case todo
+    /// Done.
+    case done
+    /// Does not apply to this screen.
+    case notApplicable = "not_applicable"
+}
+
+/// The result of verifying a screen in one pose.
+public enum PoseResult: String, Sendable, CaseIterable, Codable {
+    /// It looked right.
+    case passed
+    /// It did not: a screenshot and the finding it maps to say how.
+    case failed
+    /// Not verified, for a stated reason (a device-only pose on a simulator).
+    case notRun = "not_run"
+}
+
+/// A step of the audit checklist (domain/checklist.json).
+public struct ChecklistStep: Sendable, Equatable {
+    /// 1 to 12.
+    public var number: Int
+    /// `container`, `order`, …
+    public var key: String
+    /// Scanner rules that evidence the step.
+    public var rules: [String]
+
+    /// A step.
+    public init(number: Int, key: String, rules: [String]) {
+        self.number = number
+        self.key = key
+        self.rules = rules
+    }
+}
+
+/// A finding of a screen that still needs work.
+public struct OpenFinding: Sendable, Equatable {
+    /// Its id.
+    public var id: Int64
+    /// How people name it: `DUO007 Sources/Inbox.swift:12`, or a manual item's title.
+    public var label: String
+    /// Its status (one that needs work).
+    public var status: FindingStatus
+    /// The scanner rule, for scanner findings.
+    public var rule: String?
+    /// The checklist step it belongs to, if any.
+    public var step: Int?
+
+    /// A finding needing work.
+    public init(id: Int64, label: String, status: FindingStatus, rule: String? = nil, step: Int? = nil) {
+        self.id = id
+        self.label = label
+        self.status = status
+        self.rule = rule
+        self.step = step
+    }
+
+    /// `12 (DUO007 Sources/Inbox.swift:12)`.
+    public var reference: String { "\(id) (\(label))" }
+}
+
+/// Everything that decides whether one screen is done.
+public struct ScreenFacts: Sendable, Equatable {
+    /// Its findings that need work (FindingStatus.needsWork).
+    public var openFindings: [OpenFinding]
+    /// The checklist.
+    public var checklist: [ChecklistStep]
+    /// The states people set, by step number; a step without one is `todo`.
+    public var stepStates: [Int: StepState]
+    /// The poses the project requires, in order.
+    public var requiredPoses: [String]
+    /// The latest result of each pose recorded for the screen.
+    public var latestPoses: [String: PoseResult]
+
+    /// The facts of a screen.
+    public init(
+        openFindings: [OpenFinding],
+        checklist: [ChecklistStep],
+        stepStates: [Int: StepState],
+        requiredPoses: [String],
+        latestPoses: [String: PoseResult]
+    ) {
+        self.openFindings = openFindings
+        self.checklist = checklist
+        self.stepStates = stepStates
+        self.requiredPoses = requiredPoses
+        self.latestPoses = latestPoses
+    }
+}
+
+/// One step of a screen: what a person set, and what it really is once open findings are taken into account.
+public struct StepStatus: Sendable, Equatable {
+    /// The step.
+    public var step: ChecklistStep
+    /// The state a person set (`todo` when none).
+    public var recorded: StepState
+    /// Open findings of the step's rules (or items of the step): while one is open the step cannot be done.
+    public var blockers: [OpenFinding]
+
+    /// A step's standing.
+    public init(step: ChecklistStep, recorded: StepState, blockers: [OpenFinding]) {
+        self.step = step
+        self.recorded = recorded
+        self.blockers = blockers
+    }
+
+    /// The state that counts: a step recorded as done with an open finding of its rules is not done.
+    public var effective: StepState { recorded == .done && !blockers.isEmpty ? .todo : recorded }
+}
+
+/// Why a screen is not done.
+public enum NotDoneReason: Sendable, Equatable, CustomStringConvertible {
+    /// Findings of the screen need work.
+    case findingsNeedWork([OpenFinding])
+    /// A checklist step is neither done nor not applicable.
+    case stepOpen(StepStatus)
+    /// A required pose has not passed: its latest result, or nil when none was recorded.
+    case poseNotPassed(pose: String, result: PoseResult?)
+
+    /// What the reason is about: `findings`, `step` or `pose`.
+    public var topic: String {
+        switch self {
+        case .findingsNeedWork: "findings"
+        case .stepOpen: "step"
+        case .poseNotPassed: "pose"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .findingsNeedWork(let findings):
+            let shown = findings.prefix(5).map(\.reference).joined(separator: ", ")
+            let more = findings.count > 5 ? ", and \(findings.count - 5) more" : ""
+            return findings.count == 1
+                ? "finding \(shown) needs work" : "\(findings.count) findings need work: \(shown)\(more)"
+        case .stepOpen(let status):
+            let name = "step \(status.step.number) (\(status.step.key))"
+            guard status.recorded == .done, let first = status.blockers.first else { return "\(name) is to do" }
+            return "\(name) is marked done but finding \(first.reference) of it is open"
+        case .poseNotPassed(let pose, let result):
+            switch result {
+            case nil: return "pose \(pose) has no result"
+            case .failed: return "pose \(pose) failed"
+            case .notRun: return "pose \(pose) was not run"
+            case .passed: return "pose \(pose) passed"
+            }
+        }
+    }
+}
+
+/// The one rule for "done": a screen is done when no finding of it needs work, every checklist step is done or
+/// not applicable, and every required pose has passed (its latest result).
+public struct ScreenReadiness: Sendable, Equatable {
+    /// Every step of the checklist for this screen.
+    public var steps: [StepStatus]
+    /// Its findings that need work.
+    public var openFindings: [OpenFinding]
+    /// The poses the project requires.
+    public var requiredPoses: [String]
+    /// The required poses whose latest result is passed.
+    public var passedPoses: [String]
+    /// Why the screen is not done, in the order findings, steps, poses; empty when it is done.
+    public var reasons: [NotDoneReason]
+
+    /// Whether the screen is done.
+    public var isDone: Bool { reasons.isEmpty }
+
+    /// Decides from the facts.
+    public init(_ facts: ScreenFacts) {
+        openFindings = facts.openFindings
+        requiredPoses = facts.requiredPoses
+        passedPoses = facts.requiredPoses.filter { facts.latestPoses[$0] == .passed }
+        steps = facts.checklist.map { step in
+            StepStatus(
+                step: step,
+                recorded: facts.stepStates[step.number] ?? .todo,
+                blockers: facts.openFindings.filter { finding in
+                    finding.step == step.number || finding.rule.map(step.rules.contains) == true
+                }
+            )
+        }
+        var reasons: [NotDoneReason] = []
+        if !facts.openFindings.isEmpty { reasons.append(.findingsNeedWork(facts.openFindings)) }
+        reasons += steps.filter { $0.effective == .todo }.map(NotDoneReason.stepOpen)
+        for pose in facts.requiredPoses where facts.latestPoses[pose] != .passed {
+            reasons.append(.poseNotPassed(pose: pose, result: facts.latestPoses[pose]))
+        }
+        self.reasons = reasons
+    }
+
+    /// How many applicable steps are done, and how many steps apply (those not marked not applicable).
+    public var stepCounts: (done: Int, applicable: Int) {
+        let applicable = steps.filter { $0.effective != .notApplicable }
+        return (applicable.filter { $0.effective == .done }.count, applicable.count)
+    }
+}

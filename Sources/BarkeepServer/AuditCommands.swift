@@ -1,0 +1,152 @@
+import BarkeepCore
+import BarkeepProtocol
+import BarkeepStore
+
+/// ITEM ADD, SDK SET, BLOCKED, POSE RECORD, POSE HISTORY and POSES.
+enum AuditCommands {
+    static let all: [Command] = [item, sdk, blocked, pose, poseHistory, poses]
+
+    static let severities = ["critical", "high", "medium", "low", "info"]
+
+    static let item = Command(
+        "ITEM ADD",
+        positional: 1...1,
+        keys: ["severity", "sdk"],
+        requiredKeys: ["screen", "step", "title"],
+        repeatableKeys: ["needs"],
+        minimumRole: .writer
+    ) { input throws(CommandError) in
+        let project = input.argument(0)
+        guard let stepText = input.keyword("step"), let step = Int(stepText), (1...12).contains(step) else {
+            throw CommandError(.badArgument, "step must be a checklist step from 1 to 12")
+        }
+        let title = input.keyword("title") ?? ""
+        guard !title.isEmpty, title.utf8.count <= 500 else {
+            throw CommandError(.badArgument, "title must be 1 to 500 bytes")
+        }
+        let severity = input.keyword("severity") ?? "medium"
+        guard severities.contains(severity) else {
+            throw CommandError(.badArgument, "severity must be one of " + severities.joined(separator: ", "))
+        }
+        let needs = input.keywords("needs")
+        for symbol in needs where !Names.isValidSymbol(symbol) {
+            throw CommandError(
+                .badArgument,
+                "needs must be an SDK symbol (letters, digits, '_', '.', ':', '(' or ')'), not '\(symbol.prefix(40))'")
+        }
+        let sdk = try version(input.keyword("sdk"), key: "sdk")
+        let newItem = NewItem(
+            screen: input.keyword("screen") ?? "", step: step, title: title, needs: needs, severity: severity,
+            sdkForUnknown: sdk)
+        let actor = input.session.actor
+        return .database { connection in
+            CommandResult(.records([try ItemStore.add(newItem, to: project, actor: actor, on: connection).record]))
+        }
+    }
+
+    static let sdk = Command("SDK SET", positional: 2...2, minimumRole: .admin) { input throws(CommandError) in
+        let project = input.argument(0)
+        guard let version = try version(input.argument(1), key: "the SDK") else {
+            throw CommandError(.badArgument, "SDK SET needs a version")
+        }
+        let actor = input.session.actor
+        return .database { connection in
+            let update = try SDKStore.setSDK(project: project, to: version, actor: actor, on: connection)
+            return CommandResult(
+                .summarizedRecords(
+                    update.itemChanges.map(\.record),
+                    summary: Record([
+                        "sdk": update.project.sdk, "previous": update.previous.sdk,
+                        "unblocked": String(update.itemChanges.filter { $0.to != .blocked }.count),
+                        "blocked": String(update.itemChanges.filter { $0.to == .blocked }.count),
+                    ])
+                )
+            )
+        }
+    }
+
+    static let blocked = Command("BLOCKED", positional: 1...1, minimumRole: .reader) { input in
+        let project = input.argument(0)
+        return .database { connection in
+            CommandResult(
+                .records(
+                    try SDKStore.blocked(project: project, on: connection).map { entry in
+                        Record([
+                            "sdk": entry.sdk?.description ?? "none",
+                            "symbol": entry.symbol.isEmpty ? nil : entry.symbol,
+                        ]).merging(entry.finding.record)
+                    }
+                )
+            )
+        }
+    }
+
+    static let pose = Command(
+        "POSE RECORD",
+        positional: 4...4,
+        keys: ["screenshot", "finding", "item", "reason", "build", "device"],
+        minimumRole: .writer
+    ) { input throws(CommandError) in
+        let (project, screen, pose) = (input.argument(0), input.argument(1), input.argument(2).uppercased())
+        guard let result = PoseResult(rawValue: input.argument(3)) else {
+            throw CommandError(
+                .badArgument, "a pose result is " + PoseResult.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        var findingID: Int64?
+        if let text = input.keyword("finding") {
+            guard let id = Int64(text), id > 0 else { throw CommandError(.badArgument, "finding must be a finding id") }
+            findingID = id
+        }
+        for key in ["screenshot", "item", "reason", "build", "device"] {
+            if let value = input.keyword(key), value.utf8.count > 1000 {
+                throw CommandError(.badArgument, "\(key) must be at most 1000 bytes")
+            }
+        }
+        let new = NewPoseResult(
+            screen: screen, pose: pose, result: result, screenshot: input.keyword("screenshot"), findingID: findingID,
+            itemTitle: input.keyword("item"), reason: input.keyword("reason"), build: input.keyword("build"),
+            device: input.keyword("device"))
+        let actor = input.session.actor
+        return .database { connection in
+            CommandResult(.records([try PoseStore.record(new, project: project, actor: actor, on: connection).record]))
+        }
+    }
+
+    static let poseHistory = Command("POSE HISTORY", positional: 2...3, minimumRole: .reader) { input in
+        let (project, screen) = (input.argument(0), input.argument(1))
+        let pose = input.request.arguments.count > 2 ? input.argument(2).uppercased() : nil
+        return .database { connection in
+            CommandResult(
+                .records(
+                    try PoseStore.history(project: project, screen: screen, pose: pose, on: connection).map(\.record)))
+        }
+    }
+
+    static let poses = Command("POSES", positional: 1...1, keys: ["screen"], minimumRole: .reader) { input in
+        let project = input.argument(0)
+        let screen = input.keyword("screen")
+        return .database { connection in
+            CommandResult(
+                .records(try PoseStore.matrix(project: project, screen: screen, on: connection).map(\.record)))
+        }
+    }
+
+    /// A version as given, checked, in its canonical form.
+    static func version(_ text: String?, key: String) throws(CommandError) -> SDKVersion? {
+        guard let text else { return nil }
+        guard let version = SDKVersion(text) else {
+            throw CommandError(.badArgument, "\(key) must be a version such as 27.1, not '\(text.prefix(32))'")
+        }
+        return version
+    }
+}
+
+extension ItemChange {
+    /// The change as an `item` record.
+    var record: Record {
+        Record([
+            "id": String(id), "title": title, "screen": screen ?? "unmapped", "from": from.rawValue,
+            "to": to.rawValue, "reason": reason, "gate": gate?.description,
+        ])
+    }
+}

@@ -1,0 +1,143 @@
+import BarkeepCore
+
+/// An audit item to add by hand.
+public struct NewItem: Sendable, Equatable {
+    /// The screen it belongs to.
+    public var screen: String
+    /// Its checklist step, 1 to 12; nil for an item outside the checklist (a failed pose's).
+    public var step: Int?
+    /// What to do.
+    public var title: String
+    /// The SDK symbols the fix needs.
+    public var needs: [String]
+    /// critical, high, medium, low or info.
+    public var severity: String
+    /// The SDK that declares the needed symbols the symbol table does not know; nil refuses unknown symbols.
+    public var sdkForUnknown: SDKVersion?
+
+    /// An item.
+    public init(
+        screen: String,
+        step: Int?,
+        title: String,
+        needs: [String] = [],
+        severity: String = "medium",
+        sdkForUnknown: SDKVersion? = nil
+    ) {
+        self.screen = screen
+        self.step = step
+        self.title = title
+        self.needs = needs
+        self.severity = severity
+        self.sdkForUnknown = sdkForUnknown
+    }
+}
+
+/// Audit items added by hand: findings with source `manual`, the same statuses, history and events as scanner
+/// findings, blocked from the start when the project's SDK lacks a symbol they need.
+public enum ItemStore {
+    /// Adds an item to a project, in one transaction; returns it as a finding.
+    public static func add(
+        _ item: NewItem,
+        to projectName: String,
+        actor: String,
+        on connection: PostgresConnection
+    ) throws -> Finding {
+        try ScanStore.withLockedProject(projectName, on: connection) { project, connection in
+            let id = try insert(item, project: project, actor: actor, on: connection)
+            return try FindingStore.show(id: id, on: connection).0
+        }
+    }
+
+    /// Inserts the item inside the caller's transaction (which holds the project's sync lock) and appends its
+    /// event; returns its id.
+    static func insert(
+        _ item: NewItem,
+        project: Project,
+        actor: String,
+        on connection: PostgresConnection
+    ) throws -> Int64 {
+        guard
+            let screenID = try connection.queryValue(
+                "SELECT id FROM screens WHERE project_id = $1 AND key = $2",
+                [project.id, item.screen],
+                as: Int64.self
+            )
+        else { throw StoreError.notFound("no screen '\(item.screen)' in project '\(project.name)'") }
+        var needs: [String] = []
+        for symbol in item.needs where !needs.contains(symbol) { needs.append(symbol) }
+        try declareUnknownSymbols(needs, sdk: item.sdkForUnknown, project: project, on: connection)
+        let verdict = SDKStore.verdict(
+            needs,
+            facts: try SDKStore.facts(needs, project: project, on: connection),
+            project: project
+        )
+        let status: FindingStatus = verdict.isBlocked ? .blocked : .proposed
+        let reason: String? =
+            if case .blocked(let reason, _) = verdict { reason } else { nil }
+        guard
+            let id = try connection.queryValue(
+                """
+                INSERT INTO findings (project_id, source, title, step, severity, screen_id, status, reason,
+                                      status_before_block, needs_symbols)
+                VALUES ($1, 'manual', $2, $3, $4, $5, $6, $7, $8, $9)
+                RETURNING id
+                """,
+                [
+                    project.id, item.title, item.step, item.severity, screenID, status.rawValue, reason,
+                    verdict.isBlocked ? FindingStatus.proposed.rawValue : nil, needs,
+                ],
+                as: Int64.self
+            )
+        else { throw StoreError.invalid("the item was not added") }
+        try EventLog.append(
+            [
+                NewEvent(
+                    projectID: project.id, project: project.name, kind: "finding.new", subject: item.title,
+                    to: status.rawValue, reason: reason, actor: actor, findingID: id
+                )
+            ],
+            on: connection
+        )
+        return id
+    }
+
+    /// Refuses symbols neither the table nor the project knows, suggesting the nearest known names, unless `sdk`
+    /// says which SDK declares them: then the project records that.
+    private static func declareUnknownSymbols(
+        _ needs: [String],
+        sdk: SDKVersion?,
+        project: Project,
+        on connection: PostgresConnection
+    ) throws {
+        let known = try SDKStore.facts(needs, project: project, on: connection)
+        let unknown = needs.filter { known[$0] == nil }
+        guard let sdk else {
+            guard let first = unknown.first else { return }
+            let names = try connection.query(
+                """
+                SELECT symbol FROM sdk_symbols
+                UNION SELECT symbol FROM project_symbols WHERE project_id = $1
+                """,
+                [project.id]
+            ).map { try $0.decode("symbol", as: String.self) }
+            let nearest = SDKAvailability.nearestNames(to: first, among: names)
+            let suggestion = nearest.isEmpty ? "" : "; did you mean \(nearest.joined(separator: ", "))?"
+            throw StoreError.invalid(
+                "unknown SDK symbol '\(first)'\(suggestion) (for a symbol the table lacks, say which SDK declares "
+                    + "it: sdk=VERSION, barkeep item add --sdk VERSION)")
+        }
+        guard !unknown.isEmpty else {
+            throw StoreError.invalid(
+                "sdk=\(sdk) is only for symbols the symbol table does not know, and it knows "
+                    + needs.joined(separator: ", "))
+        }
+        try connection.query(
+            """
+            INSERT INTO project_symbols (project_id, symbol, sdk) SELECT $1, u, $3 FROM unnest($2::text[]) AS u
+            ON CONFLICT (project_id, symbol) DO UPDATE SET sdk = excluded.sdk
+            """,
+            [project.id, unknown, sdk.description]
+        )
+    }
+}

@@ -1,0 +1,225 @@
+import BarkeepCore
+import Foundation
+
+/// One pose result as recorded (append-only: the current result of a pose is its latest record).
+public struct PoseRecord: Sendable, Equatable {
+    /// The record's id.
+    public var id: Int64
+    /// The screen's key.
+    public var screen: String
+    /// P1 … P16.
+    public var pose: String
+    /// passed, failed or not_run.
+    public var result: PoseResult
+    /// The screenshot showing a failure.
+    public var screenshot: String?
+    /// The finding a failure maps to.
+    public var findingID: Int64?
+    /// Why it was not run.
+    public var reason: String?
+    /// The build verified.
+    public var build: String?
+    /// The device or simulator used.
+    public var device: String?
+    /// Who recorded it.
+    public var actor: String
+    /// When.
+    public var recordedAt: Date
+
+    init(row: PostgresRow) throws {
+        id = try row.decode("id")
+        screen = try row.decode("screen")
+        pose = try row.decode("pose")
+        result = PoseResult(rawValue: try row.decode("result")) ?? .notRun
+        screenshot = try row.decodeIfPresent("screenshot")
+        findingID = try row.decodeIfPresent("finding_id")
+        reason = try row.decodeIfPresent("reason")
+        build = try row.decodeIfPresent("build")
+        device = try row.decodeIfPresent("device")
+        actor = try row.decode("actor")
+        recordedAt = try row.decode("recorded_at")
+    }
+}
+
+/// A pose result to record.
+public struct NewPoseResult: Sendable, Equatable {
+    /// The screen's key.
+    public var screen: String
+    /// P1 … P16.
+    public var pose: String
+    /// The result.
+    public var result: PoseResult
+    /// The screenshot (required for failed).
+    public var screenshot: String?
+    /// The finding a failure maps to.
+    public var findingID: Int64?
+    /// Or the title of an item to create for it.
+    public var itemTitle: String?
+    /// Why it was not run (required for not_run).
+    public var reason: String?
+    /// The build.
+    public var build: String?
+    /// The device or simulator.
+    public var device: String?
+
+    /// A result to record.
+    public init(
+        screen: String,
+        pose: String,
+        result: PoseResult,
+        screenshot: String? = nil,
+        findingID: Int64? = nil,
+        itemTitle: String? = nil,
+        reason: String? = nil,
+        build: String? = nil,
+        device: String? = nil
+    ) {
+        self.screen = screen
+        self.pose = pose
+        self.result = result
+        self.screenshot = screenshot
+        self.findingID = findingID
+        self.itemTitle = itemTitle
+        self.reason = reason
+        self.build = build
+        self.device = device
+    }
+}
+
+/// One cell of the screens × required poses matrix: the latest result, or none.
+public struct PoseCell: Sendable, Equatable {
+    /// The screen's key.
+    public var screen: String
+    /// The pose.
+    public var pose: String
+    /// The latest record; nil when the pose was never recorded for the screen.
+    public var latest: PoseRecord?
+}
+
+/// Pose verification: recording results (append-only) and reading the matrix and the history.
+public enum PoseStore {
+    static let columns = """
+        r.id, s.key AS screen, r.pose, r.result, r.screenshot, r.finding_id, r.reason, r.build, r.device, r.actor,
+        r.recorded_at
+        """
+
+    /// Records a result, after checking the recording rules (PoseRecording): nothing is stored when one is broken.
+    /// A failure with `itemTitle` creates that item on the screen first and maps the failure to it.
+    public static func record(
+        _ new: NewPoseResult,
+        project projectName: String,
+        actor: String,
+        on connection: PostgresConnection
+    ) throws -> PoseRecord {
+        try ScanStore.withLockedProject(projectName, on: connection) { project, connection in
+            guard
+                let deviceOnly = try connection.queryValue(
+                    "SELECT device_only FROM poses WHERE id = $1", [new.pose], as: Bool.self)
+            else { throw StoreError.invalid("unknown pose '\(new.pose)': poses are P1 to P16") }
+            if let problem = PoseRecording.problem(
+                pose: new.pose, result: new.result, isDeviceOnly: deviceOnly, screenshot: new.screenshot,
+                hasFinding: new.findingID != nil || !(new.itemTitle ?? "").isEmpty, reason: new.reason,
+                device: new.device)
+            {
+                throw StoreError.invalid(problem)
+            }
+            let screen = try ScreenStore.require(new.screen, projectID: project.id, on: connection)
+            var findingID = new.findingID
+            if let id = findingID {
+                guard
+                    try connection.queryValue(
+                        "SELECT 1 FROM findings WHERE id = $1 AND project_id = $2", [id, project.id], as: Int.self)
+                        != nil
+                else { throw StoreError.notFound("no finding \(id) in project '\(project.name)'") }
+            } else if let title = new.itemTitle, !title.isEmpty, new.result == .failed {
+                findingID = try ItemStore.insert(
+                    NewItem(screen: new.screen, step: nil, title: title), project: project, actor: actor,
+                    on: connection)
+            }
+            // Only a failure maps to a finding.
+            if new.result != .failed { findingID = nil }
+            guard
+                let id = try connection.queryValue(
+                    """
+                    INSERT INTO pose_results (project_id, screen_id, pose, result, screenshot, finding_id, reason, build,
+                                              device, actor)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id
+                    """,
+                    [
+                        project.id, screen.id, new.pose, new.result.rawValue, nonEmpty(new.screenshot), findingID,
+                        nonEmpty(new.reason), nonEmpty(new.build), nonEmpty(new.device), actor,
+                    ],
+                    as: Int64.self
+                )
+            else { throw StoreError.invalid("the result was not recorded") }
+            try EventLog.append(
+                [
+                    NewEvent(
+                        projectID: project.id, project: project.name, kind: "pose.recorded",
+                        subject: "\(new.screen) \(new.pose)", to: new.result.rawValue,
+                        reason: nonEmpty(new.reason) ?? nonEmpty(new.screenshot), actor: actor, findingID: findingID
+                    )
+                ],
+                on: connection
+            )
+            guard
+                let row = try connection.query(
+                    "SELECT \(columns) FROM pose_results r JOIN screens s ON s.id = r.screen_id WHERE r.id = $1", [id]
+                ).first
+            else { throw StoreError.notFound("pose result \(id) vanished") }
+            return try PoseRecord(row: row)
+        }
+    }
+
+    /// The matrix: each screen (or only `screen`) × each required pose, with the latest result; screens by key,
+    /// poses in the project's order.
+    public static func matrix(
+        project projectName: String,
+        screen: String?,
+        on connection: PostgresConnection
+    ) throws -> [PoseCell] {
+        let project = try ProjectStore.require(projectName, on: connection)
+        var screenID: Int64?
+        if let screen { screenID = try ScreenStore.require(screen, projectID: project.id, on: connection).id }
+        var latest: [String: PoseRecord] = [:]
+        for row in try connection.query(
+            """
+            SELECT DISTINCT ON (r.screen_id, r.pose) \(columns)
+            FROM pose_results r JOIN screens s ON s.id = r.screen_id
+            WHERE r.project_id = $1 AND ($2::bigint IS NULL OR r.screen_id = $2)
+            ORDER BY r.screen_id, r.pose, r.id DESC
+            """,
+            [project.id, screenID]
+        ) {
+            let record = try PoseRecord(row: row)
+            latest[record.screen + " " + record.pose] = record
+        }
+        let keys = try connection.query(
+            "SELECT key FROM screens WHERE project_id = $1 AND ($2::bigint IS NULL OR id = $2) ORDER BY key",
+            [project.id, screenID]
+        ).map { try $0.decode("key", as: String.self) }
+        return keys.flatMap { key in
+            project.requiredPoses.map { pose in PoseCell(screen: key, pose: pose, latest: latest[key + " " + pose]) }
+        }
+    }
+
+    /// Every result recorded for a screen (or one pose of it), oldest first.
+    public static func history(
+        project projectName: String,
+        screen: String,
+        pose: String?,
+        on connection: PostgresConnection
+    ) throws -> [PoseRecord] {
+        let project = try ProjectStore.require(projectName, on: connection)
+        let screen = try ScreenStore.require(screen, projectID: project.id, on: connection)
+        return try connection.query(
+            """
+            SELECT \(columns) FROM pose_results r JOIN screens s ON s.id = r.screen_id
+            WHERE r.screen_id = $1 AND ($2::text IS NULL OR r.pose = $2) ORDER BY r.id
+            """,
+            [screen.id, pose]
+        ).map(PoseRecord.init(row:))
+    }
+
+    private static func nonEmpty(_ text: String?) -> String? { text?.isEmpty == false ? text : nil }
+}

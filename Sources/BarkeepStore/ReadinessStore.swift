@@ -1,0 +1,82 @@
+import BarkeepCore
+
+/// Gathers what decides whether screens are done (ScreenReadiness in Core decides): their findings needing work,
+/// step states and latest pose results, a few set-based statements per project whatever the number of screens.
+enum ReadinessStore {
+    /// The audit checklist, by step.
+    static func checklist(on connection: PostgresConnection) throws -> [ChecklistStep] {
+        try connection.query("SELECT step, key, rules FROM checklist_steps ORDER BY step").map { row in
+            ChecklistStep(number: try row.decode("step"), key: try row.decode("key"), rules: try row.decode("rules"))
+        }
+    }
+
+    /// Where each of `screens` (of `project`) stands, in their order.
+    static func readiness(
+        of screens: [Screen],
+        project: Project,
+        on connection: PostgresConnection
+    ) throws -> [ScreenReadiness] {
+        let checklist = try checklist(on: connection)
+        let empty = ScreenFacts(
+            openFindings: [], checklist: checklist, stepStates: [:], requiredPoses: project.requiredPoses,
+            latestPoses: [:])
+        var facts = Dictionary(uniqueKeysWithValues: screens.map { ($0.id, empty) })
+        // One screen: its own rows only; several: the project's rows, without a list of ids to send.
+        let screenID = screens.count == 1 ? screens.first?.id : nil
+        let parameters: [(any PostgresEncodable)?] = [project.id, screenID]
+        for row in try connection.query(
+            """
+            SELECT f.screen_id, f.id, f.status, f.rule, f.title, f.file, f.line,
+                   coalesce(f.step, (SELECT r.step FROM rules r WHERE r.id = f.rule)) AS step
+            FROM findings f
+            WHERE f.project_id = $1 AND f.screen_id IS NOT NULL AND ($2::bigint IS NULL OR f.screen_id = $2)
+              AND f.status IN ('proposed', 'approved', 'applied', 'blocked')
+            ORDER BY f.id
+            """,
+            parameters
+        ) {
+            let screen: Int64 = try row.decode("screen_id")
+            facts[screen]?.openFindings.append(try openFinding(row))
+        }
+        for row in try connection.query(
+            "SELECT screen_id, step, state FROM step_states WHERE project_id = $1 AND ($2::bigint IS NULL OR screen_id = $2)",
+            parameters
+        ) {
+            let screen: Int64 = try row.decode("screen_id")
+            facts[screen]?.stepStates[try row.decode("step")] = StepState(rawValue: try row.decode("state"))
+        }
+        for row in try connection.query(
+            """
+            SELECT DISTINCT ON (screen_id, pose) screen_id, pose, result FROM pose_results
+            WHERE project_id = $1 AND ($2::bigint IS NULL OR screen_id = $2)
+            ORDER BY screen_id, pose, id DESC
+            """,
+            parameters
+        ) {
+            let screen: Int64 = try row.decode("screen_id")
+            facts[screen]?.latestPoses[try row.decode("pose")] = PoseResult(rawValue: try row.decode("result"))
+        }
+        return screens.map { ScreenReadiness(facts[$0.id] ?? empty) }
+    }
+
+    /// A finding needing work as the readiness rule sees it, from a row with id, status, rule, title, file, line
+    /// and step.
+    static func openFinding(_ row: PostgresRow) throws -> OpenFinding {
+        let rule: String? = try row.decodeIfPresent("rule")
+        let file: String? = try row.decodeIfPresent("file")
+        let line: Int? = try row.decodeIfPresent("line")
+        let label =
+            if let rule {
+                [rule, file.map { "\($0):\(line.map(String.init) ?? "")" }].compactMap { $0 }.joined(separator: " ")
+            } else {
+                try row.decodeIfPresent("title", as: String.self) ?? "item"
+            }
+        return OpenFinding(
+            id: try row.decode("id"),
+            label: label,
+            status: FindingStatus(rawValue: try row.decode("status")) ?? .proposed,
+            rule: rule,
+            step: try row.decodeIfPresent("step")
+        )
+    }
+}
