@@ -1,15 +1,18 @@
-/// Errors of the domain: input documents that cannot be read. Each case names the place in the document.
+/// Errors of the domain: input documents and source directories that cannot be read. Each case names the place.
 public enum CoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A scanner file is not what its format says: `path` names the place (`findings[12].line`), `problem` what
     /// is wrong there (`expected an integer`).
     case invalidDocument(path: String, problem: String)
     /// The document is of a version this parser does not read (`SARIF 2.0.0`).
     case unsupportedVersion(String)
+    /// A source directory to scan cannot be read: `path` as given, `reason` why (`not a directory`).
+    case unreadableDirectory(path: String, reason: String)
 
     public var description: String {
         switch self {
         case .invalidDocument(let path, let problem): path.isEmpty ? problem : "\(path): \(problem)"
         case .unsupportedVersion(let what): "unsupported version: \(what)"
+        case .unreadableDirectory(let path, let reason): "cannot read the directory \(path): \(reason)"
         }
     }
 }

@@ -1,6 +1,6 @@
 /// The rules a pose result must follow before it is stored (domain/poses.json): a failure names its screenshot
-/// and the finding it maps to, not run says why, and a pose only a device can verify is never passed on a
-/// simulator.
+/// and the finding it maps to, not run says why, and a pose only a device can verify is passed only on a named
+/// device, never on a simulator.
 public enum PoseRecording {
     /// Whether `device` names a simulator: the word "simulator", in any case (`iPhone Duo Simulator`).
     public static func isSimulator(_ device: String) -> Bool {
@@ -29,7 +29,11 @@ public enum PoseRecording {
         case .notRun:
             if (reason ?? "").isEmpty { return "a pose not run needs a reason" }
         case .passed:
-            if isDeviceOnly, let device, isSimulator(device) {
+            guard isDeviceOnly else { break }
+            guard let device, !device.isEmpty else {
+                return "\(pose) can only be verified on a device: passing it needs the device it passed on"
+            }
+            if isSimulator(device) {
                 return "\(pose) can only be verified on a device, not on \(device): record it as not_run with a reason"
             }
         }

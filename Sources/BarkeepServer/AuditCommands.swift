@@ -17,9 +17,7 @@ enum AuditCommands {
         minimumRole: .writer
     ) { input throws(CommandError) in
         let project = input.argument(0)
-        guard let stepText = input.keyword("step"), let step = Int(stepText), (1...12).contains(step) else {
-            throw CommandError(.badArgument, "step must be a checklist step from 1 to 12")
-        }
+        let stepText = input.keyword("step") ?? ""
         let title = input.keyword("title") ?? ""
         guard !title.isEmpty, title.utf8.count <= 500 else {
             throw CommandError(.badArgument, "title must be 1 to 500 bytes")
@@ -35,12 +33,14 @@ enum AuditCommands {
                 "needs must be an SDK symbol (letters, digits, '_', '.', ':', '(' or ')'), not '\(symbol.prefix(40))'")
         }
         let sdk = try version(input.keyword("sdk"), key: "sdk")
-        let newItem = NewItem(
-            screen: input.keyword("screen") ?? "", step: step, title: title, needs: needs, severity: severity,
-            sdkForUnknown: sdk)
+        let screen = input.keyword("screen") ?? ""
         let actor = input.session.actor
         return .database { connection in
-            CommandResult(.records([try ItemStore.add(newItem, to: project, actor: actor, on: connection).record]))
+            let newItem = NewItem(
+                screen: screen, step: try ItemStore.step(stepText, on: connection), title: title, needs: needs,
+                severity: severity, sdkForUnknown: sdk)
+            return CommandResult(
+                .records([try ItemStore.add(newItem, to: project, actor: actor, on: connection).record]))
         }
     }
 
@@ -87,7 +87,7 @@ enum AuditCommands {
         keys: ["screenshot", "finding", "item", "reason", "build", "device"],
         minimumRole: .writer
     ) { input throws(CommandError) in
-        let (project, screen, pose) = (input.argument(0), input.argument(1), input.argument(2).uppercased())
+        let (project, screen, pose) = (input.argument(0), input.argument(1), try poseName(input.argument(2)))
         guard let result = PoseResult(rawValue: input.argument(3)) else {
             throw CommandError(
                 .badArgument, "a pose result is " + PoseResult.allCases.map(\.rawValue).joined(separator: ", "))
@@ -112,9 +112,10 @@ enum AuditCommands {
         }
     }
 
-    static let poseHistory = Command("POSE HISTORY", positional: 2...3, minimumRole: .reader) { input in
+    static let poseHistory = Command("POSE HISTORY", positional: 2...3, minimumRole: .reader) {
+        input throws(CommandError) in
         let (project, screen) = (input.argument(0), input.argument(1))
-        let pose = input.request.arguments.count > 2 ? input.argument(2).uppercased() : nil
+        let pose = input.request.arguments.count > 2 ? try poseName(input.argument(2)) : nil
         return .database { connection in
             CommandResult(
                 .records(
@@ -129,6 +130,14 @@ enum AuditCommands {
             CommandResult(
                 .records(try PoseStore.matrix(project: project, screen: screen, on: connection).map(\.record)))
         }
+    }
+
+    /// A pose, P1 to P16 (any case), upper-cased.
+    static func poseName(_ text: String) throws(CommandError) -> String {
+        let pose = text.uppercased()
+        guard pose.hasPrefix("P"), let number = Int(pose.dropFirst()), (1...16).contains(number), pose == "P\(number)"
+        else { throw CommandError(.badArgument, "unknown pose '\(text.prefix(16))': poses are P1 to P16") }
+        return pose
     }
 
     /// A version as given, checked, in its canonical form.

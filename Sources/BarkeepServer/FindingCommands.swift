@@ -36,6 +36,9 @@ enum FindingCommands {
             case .duoScan: parse = DuoScanParser.parse
             case .sarif: parse = SARIFParser.parse
             case .sdkCheck:
+                guard scope.isEmpty else {
+                    throw CommandError(.badArgument, "an SDK check covers the whole project: it takes no scope")
+                }
                 return try ingestCheck(payload, project: project, commit: commit, actor: actor, on: connection)
             }
             let report: ScanReport
@@ -88,6 +91,7 @@ enum FindingCommands {
                 result.itemChanges.map(\.record),
                 summary: Record([
                     "run": String(result.run.id), "sdk": result.checkedSDK.description,
+                    "project-sdk": result.projectSDK,
                     "symbols": String(result.symbols), "found": String(result.found),
                     "unblocked": String(result.itemChanges.filter { $0.to != .blocked }.count),
                     "blocked": String(result.itemChanges.filter { $0.to == .blocked }.count),

@@ -91,14 +91,9 @@ enum ProjectCommands {
     private static func poseList(_ text: String?) throws(CommandError) -> [String]? {
         guard let text else { return nil }
         var poses: [String] = []
-        for pose in text.split(separator: ",", omittingEmptySubsequences: false).map({ $0.uppercased() })
-        where !poses.contains(pose) {
-            guard pose.hasPrefix("P"), let number = Int(pose.dropFirst()), (1...16).contains(number),
-                pose == "P\(number)"
-            else {
-                throw CommandError(.badArgument, "poses must be a comma-separated list of P1 to P16, not '\(pose)'")
-            }
-            poses.append(pose)
+        for text in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let pose = try AuditCommands.poseName(String(text))
+            if !poses.contains(pose) { poses.append(pose) }
         }
         return poses
     }

@@ -49,6 +49,22 @@ public enum ItemStore {
         }
     }
 
+    /// The number of a checklist step given by number (`5`) or key (`axis`); `invalid` for anything else.
+    public static func step(_ text: String, on connection: PostgresConnection) throws -> Int {
+        if let number = Int(text), (1...12).contains(number) { return number }
+        guard
+            let number = try connection.queryValue(
+                "SELECT step FROM checklist_steps WHERE key = $1", [text], as: Int.self)
+        else {
+            let keys = try connection.query("SELECT key FROM checklist_steps ORDER BY step").map {
+                try $0.decode("key", as: String.self)
+            }
+            throw StoreError.invalid(
+                "unknown checklist step '\(text)': steps are 1 to 12 or " + keys.joined(separator: ", "))
+        }
+        return number
+    }
+
     /// Inserts the item inside the caller's transaction (which holds the project's sync lock) and appends its
     /// event; returns its id.
     static func insert(
@@ -124,12 +140,12 @@ public enum ItemStore {
             let nearest = SDKAvailability.nearestNames(to: first, among: names)
             let suggestion = nearest.isEmpty ? "" : "; did you mean \(nearest.joined(separator: ", "))?"
             throw StoreError.invalid(
-                "unknown SDK symbol '\(first)'\(suggestion) (for a symbol the table lacks, say which SDK declares "
-                    + "it: sdk=VERSION, barkeep item add --sdk VERSION)")
+                "unknown SDK symbol '\(first)'\(suggestion) (for a symbol the table lacks, give the SDK that "
+                    + "declares it)")
         }
         guard !unknown.isEmpty else {
             throw StoreError.invalid(
-                "sdk=\(sdk) is only for symbols the symbol table does not know, and it knows "
+                "an SDK version (\(sdk)) is only for symbols the symbol table does not know, and it knows "
                     + needs.joined(separator: ", "))
         }
         try connection.query(

@@ -37,6 +37,8 @@ public struct SDKCheckResult: Sendable, Equatable {
     public var isRepeat: Bool
     /// The SDK the check looked at.
     public var checkedSDK: SDKVersion
+    /// The SDK the project builds with: what the check found counts only when the two are the same.
+    public var projectSDK: String
     /// How many symbols it found, and how many it looked for.
     public var found: Int
     /// How many symbols it reported.
@@ -210,7 +212,8 @@ public enum SDKStore {
                 [project.id, report.tool]
             ).first, try row.decode("digest", as: String.self) == digest {
                 return SDKCheckResult(
-                    run: try ScanRun(row: row), isRepeat: true, checkedSDK: checked, found: found,
+                    run: try ScanRun(row: row), isRepeat: true, checkedSDK: checked, projectSDK: project.sdk,
+                    found: found,
                     symbols: latest.count, itemChanges: []
                 )
             }
@@ -253,7 +256,8 @@ public enum SDKStore {
                 project, cause: "the SDK check found its symbols in the iOS \(checked) SDK", actor: actor,
                 on: connection)
             return SDKCheckResult(
-                run: run, isRepeat: false, checkedSDK: checked, found: found, symbols: latest.count,
+                run: run, isRepeat: false, checkedSDK: checked, projectSDK: project.sdk, found: found,
+                symbols: latest.count,
                 itemChanges: changes
             )
         }

@@ -19,10 +19,9 @@ public enum StepStore {
         try ScanStore.withLockedProject(projectName, on: connection) { project, connection in
             let screen = try ScreenStore.require(key, projectID: project.id, on: connection)
             let checklist = try ReadinessStore.checklist(on: connection)
-            guard let step = checklist.first(where: { String($0.number) == stepText || $0.key == stepText }) else {
-                throw StoreError.invalid(
-                    "unknown checklist step '\(stepText)': steps are 1 to 12 or "
-                        + checklist.map(\.key).joined(separator: ", "))
+            let number = try ItemStore.step(stepText, on: connection)
+            guard let step = checklist.first(where: { $0.number == number }) else {
+                throw StoreError.invalid("unknown checklist step '\(stepText)'")
             }
             let blockers = try connection.query(
                 """

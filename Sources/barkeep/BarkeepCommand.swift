@@ -98,7 +98,8 @@ struct BarkeepCommand: ParsableCommand {
         ],
         subcommands: [
             PingCommand.self, ProjectGroup.self, IngestCommand.self, RunsCommand.self, FindingsCommand.self,
-            FindingGroup.self, TokenGroup.self, WatchCommand.self, StatsCommand.self,
+            FindingGroup.self, ScreenGroup.self, StepGroup.self, ItemGroup.self, SDKGroup.self, BlockedCommand.self,
+            PoseGroup.self, PosesCommand.self, TokenGroup.self, WatchCommand.self, StatsCommand.self,
         ]
     )
 }

@@ -56,8 +56,9 @@ struct FindingsCommand: RunnableCommand {
         name: "findings",
         abstract: "List a project's findings, by file and line.",
         discussion: """
-            With --json prints an array of objects with id, rule, severity, file, line, snippet, status, screen,
-            first_seen_run and last_seen_run.
+            With --json prints an array of objects with id, source (scanner or manual), rule, title, severity,
+            file, line, snippet, status, screen, step, needs (SDK symbols), gate (the iOS version to wrap its code
+            in if #available for), first_seen_run and last_seen_run; absent values are null (needs: []).
             """,
         arguments: [
             .positional("project", help: "The project."),
@@ -90,21 +91,30 @@ struct FindingsCommand: RunnableCommand {
                 records.map { record in
                     [
                         record["id"] ?? "", record["status"] ?? "", record["severity"] ?? "",
-                        record["rule"] ?? record["title"] ?? "", record["screen"] ?? "",
-                        "\(record["file"] ?? ""):\(record["line"] ?? "")", String((record["snippet"] ?? "").prefix(60)),
+                        record["rule"] ?? "item", record["screen"] ?? "", Self.place(record),
+                        String((record["snippet"] ?? record["title"] ?? "").prefix(60)),
                     ]
                 }
             )
         }
     }
 
+    /// Where a finding is: `file:line` for a scanner's, `step N` for an item of a checklist step.
+    static func place(_ record: Record) -> String {
+        if let file = record["file"] { return "\(file):\(record["line"] ?? "")" }
+        return record["step"].map { "step \($0)" } ?? ""
+    }
+
     /// The JSON object of one finding: exactly the documented keys.
     static func json(_ record: Record) -> [String: Any] {
         var object: [String: Any] = [:]
-        for key in ["rule", "severity", "file", "snippet", "status", "screen"] { object[key] = record[key] ?? NSNull() }
-        for key in ["id", "line", "first-seen-run", "last-seen-run"] {
+        for key in ["source", "rule", "title", "severity", "file", "snippet", "status", "screen", "gate"] {
+            object[key] = record[key] ?? NSNull()
+        }
+        for key in ["id", "line", "step", "first-seen-run", "last-seen-run"] {
             object[key.replacingOccurrences(of: "-", with: "_")] = record[key].flatMap { Int64($0) } ?? NSNull()
         }
+        object["needs"] = record["needs"].map { $0.split(separator: ",").map(String.init) } ?? []
         return object
     }
 }
@@ -144,9 +154,16 @@ struct FindingShowCommand: RunnableCommand {
             ("Finding", finding["id"]), ("Project", finding["project"]), ("Status", finding["status"]),
             ("Reason", finding["reason"]), ("Rule", finding["rule"]), ("Title", finding["title"]),
             ("Severity", finding["severity"]), ("Screen", finding["screen"]),
-            ("Where", finding["file"].map { "\($0):\(finding["line"] ?? "")" }), ("Snippet", finding["snippet"]),
-            ("Message", finding["message"]),
-            ("Runs", "first seen in \(finding["first-seen-run"] ?? "-"), last in \(finding["last-seen-run"] ?? "-")"),
+            ("Where", finding["file"].map { "\($0):\(finding["line"] ?? "")" }), ("Step", finding["step"]),
+            ("Snippet", finding["snippet"]), ("Message", finding["message"]),
+            ("Needs", finding["needs"]?.replacingOccurrences(of: ",", with: " ")),
+            ("Gate", finding["gate"].map { "if #available(iOS \($0), *)" }),
+            (
+                "Runs",
+                finding["source"] == "manual"
+                    ? nil
+                    : "first seen in \(finding["first-seen-run"] ?? "-"), last in \(finding["last-seen-run"] ?? "-")"
+            ),
         ])
         guard !history.isEmpty else { return }
         print("")
@@ -154,8 +171,12 @@ struct FindingShowCommand: RunnableCommand {
             ["SEQ", "AT", "CHANGE", "BY", "REASON"],
             history.map { event in
                 let change =
-                    event["kind"] == "finding.new"
-                    ? "found" : "\(event["from"] ?? "∅") → \(event["to"] ?? "∅")"
+                    switch event["kind"] {
+                    case "finding.new": finding["source"] == "manual" ? "added (\(event["to"] ?? ""))" : "found"
+                    case "finding.status": "\(event["from"] ?? "∅") → \(event["to"] ?? "∅")"
+                    case "pose.recorded": "pose \(event["subject"] ?? "") \(event["to"] ?? "")"
+                    default: "\(event["kind"] ?? "") \(event["subject"] ?? "")"
+                    }
                 return [
                     event["seq"] ?? "", String((event["at"] ?? "").prefix(19)), change, event["actor"] ?? "",
                     event["reason"] ?? "",

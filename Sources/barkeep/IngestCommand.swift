@@ -10,17 +10,22 @@ import Foundation
 struct IngestCommand: RunnableCommand {
     static let configuration = CommandConfiguration(
         name: "ingest",
-        abstract: "Upload a scanner run (duo_scan JSON or SARIF) and sync the project's findings with it (writer).",
+        abstract: "Upload a scanner run (duo_scan JSON or SARIF) and sync the project's findings with it, or an SDK "
+            + "check (writer).",
         discussion: """
             FILE - reads standard input. The format is guessed from the file (SARIF has "version": "2.1.0" and
-            "runs") unless --format says. The same file twice is the same run and changes nothing. With --scope,
-            only findings under that path prefix can be marked fixed. With --json prints exactly
-            {"run":N,"new":N,"fixed":N,"reopened":N,"unchanged":N,"moved":N,"open":N}.
+            "runs"; an SDK check has "symbols" and no "findings") unless --format says. The same file twice is the
+            same run and changes nothing. With --scope, only findings under that path prefix can be marked fixed.
+            With --json prints exactly {"run":N,"new":N,"fixed":N,"reopened":N,"unchanged":N,"moved":N,"open":N}.
+            --format sdk-check reads the SDK checker's JSON (symbols[] with symbol, found and
+            declaration.availability), records which symbols the team's SDK declares and unblocks the items that
+            were waiting for them; with --json it prints {"run","sdk","project_sdk","symbols","found","unblocked",
+            "blocked","repeat","changes":[…]}. An SDK check covers the whole project: --scope is refused.
             """,
         arguments: [
             .positional("project", help: "The project."),
             .positional("file", help: "The scanner's output, or - for standard input."),
-            .option("format", valueName: "FORMAT", help: "duo-scan or sarif (default: guessed)."),
+            .option("format", valueName: "FORMAT", help: "duo-scan, sarif or sdk-check (default: guessed)."),
             .option("commit", valueName: "SHA", help: "The commit that was scanned."),
             .option("scope", valueName: "PREFIX", help: "The path prefix the scan covered (default: everything)."),
         ]
@@ -37,7 +42,8 @@ struct IngestCommand: RunnableCommand {
         file = parsed.value("file") ?? "-"
         if let text = parsed.value("format") {
             guard let format = ScanFormat(rawValue: text) else {
-                throw UsageError("--format must be duo-scan or sarif, not '\(text)'", commandPath: parsed.commandPath)
+                throw UsageError(
+                    "--format must be duo-scan, sarif or sdk-check, not '\(text)'", commandPath: parsed.commandPath)
             }
             self.format = format
         } else {
@@ -45,6 +51,10 @@ struct IngestCommand: RunnableCommand {
         }
         commit = parsed.value("commit")
         scope = parsed.value("scope")
+        if format == .sdkCheck && scope != nil {
+            throw UsageError(
+                "an SDK check covers the whole project: --scope does not apply", commandPath: parsed.commandPath)
+        }
     }
 
     func run(_ context: CLIContext) throws {
@@ -76,6 +86,10 @@ struct IngestCommand: RunnableCommand {
         if showsProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         let fields = response.fields
         func number(_ key: String) -> Int { Int(fields[key] ?? "") ?? 0 }
+        if format == .sdkCheck {
+            try printCheck(response, context: context)
+            return
+        }
         if context.isJSON {
             // Exactly these keys, in this order.
             let keys = ["run", "new", "fixed", "reopened", "unchanged", "moved", "open"]
@@ -101,9 +115,39 @@ struct IngestCommand: RunnableCommand {
         return Array(data)
     }
 
-    /// SARIF documents carry `"runs"` and their version; duo_scan's carry `"findings"`.
+    /// What an SDK check changed.
+    private func printCheck(_ response: Response, context: CLIContext) throws {
+        let fields = response.fields
+        if context.isJSON {
+            var object: [String: Any] = [
+                "sdk": fields["sdk"] ?? "", "project_sdk": fields["project-sdk"] ?? "",
+                "repeat": fields["repeat"] == "yes",
+            ]
+            for key in ["run", "symbols", "found", "unblocked", "blocked"] { object[key] = Int(fields[key] ?? "") ?? 0 }
+            object["changes"] = response.records.map(ItemChanges.json)
+            try Output.json(object)
+            return
+        }
+        let again = fields["repeat"] == "yes" ? " (the same check as before: nothing changed)" : ""
+        print(
+            "SDK check, run \(fields["run"] ?? "?"): \(fields["found"] ?? "0") of \(fields["symbols"] ?? "0") symbols "
+                + "found in the iOS \(fields["sdk"] ?? "?") SDK\(again).")
+        if let projectSDK = fields["project-sdk"], let checked = fields["sdk"],
+            SDKVersion(projectSDK) != SDKVersion(checked)
+        {
+            print(
+                "The project builds with the iOS \(projectSDK) SDK: this check decides nothing until it moves to "
+                    + "\(checked) (barkeep sdk set \(project) \(checked)).")
+        }
+        ItemChanges.print(response.records)
+    }
+
+    /// SARIF documents carry `"runs"` and their version; duo_scan's carry `"findings"`; SDK checks `"symbols"`.
     static func guessFormat(_ bytes: [UInt8]) -> ScanFormat {
         let head = String(decoding: bytes.prefix(4096), as: UTF8.self)
+        if head.contains("\"symbols\"") && !head.contains("\"findings\"") && !head.contains("\"runs\"") {
+            return .sdkCheck
+        }
         return head.contains("\"runs\"") || head.contains("sarif") ? .sarif : .duoScan
     }
 }

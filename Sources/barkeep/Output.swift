@@ -47,6 +47,9 @@ enum Output {
         }
     }
 
+    /// `1 finding`, `3 findings`.
+    static func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
+
     /// Prints a JSON value on one line, keys sorted.
     static func json(_ value: Any) throws {
         let data = try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes])

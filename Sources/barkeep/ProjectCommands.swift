@@ -114,11 +114,16 @@ struct ProjectShowCommand: RunnableCommand {
 struct ProjectSetCommand: RunnableCommand {
     static let configuration = CommandConfiguration(
         name: "set",
-        abstract: "Change a project's SDK or deployment target (admin).",
+        abstract: "Change a project's SDK, deployment target or required poses (admin).",
+        discussion: """
+            A new SDK unblocks the items whose symbols it declares, as barkeep sdk set does. --poses takes the
+            poses every screen must pass, comma-separated or repeated (--poses P1,P2,P3,P4,P11,P12).
+            """,
         arguments: [
             .positional("name", help: "The project."),
             .option("sdk", valueName: "VERSION", help: "The iOS SDK the team now builds with."),
             .option("deployment-target", valueName: "VERSION", help: "The lowest iOS the app now supports."),
+            .option("poses", valueName: "POSE", repeatable: true, help: "The required poses (P1 … P16)."),
         ]
     )
 
@@ -127,17 +132,33 @@ struct ProjectSetCommand: RunnableCommand {
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
         name = parsed.value("name") ?? ""
-        keywords = versionKeywords(parsed)
+        var keywords = versionKeywords(parsed)
+        let poses = parsed.values("poses").flatMap { $0.split(separator: ",").map(String.init) }
+        if !poses.isEmpty { keywords.append(("poses", poses.joined(separator: ","))) }
         guard !keywords.isEmpty else {
-            throw UsageError("give --sdk, --deployment-target or both", commandPath: parsed.commandPath)
+            throw UsageError("give --sdk, --deployment-target or --poses", commandPath: parsed.commandPath)
         }
+        self.keywords = keywords
     }
 
     func run(_ context: CLIContext) throws {
         var request = Request(verb: "PROJECT", arguments: ["SET", name])
         request.keywordList = keywords
         let response = try context.request(request)
-        try printProjects(response.records, context: context, single: true)
+        // The project's record comes first; items the new SDK moved follow.
+        let projects = response.records.filter { $0["name"] != nil }
+        let changes = response.records.filter { $0["name"] == nil }
+        if context.isJSON {
+            var object = projects.first?.json(lists: ["required-poses"]) ?? [:]
+            object["changes"] = changes.map(ItemChanges.json)
+            try Output.json(object)
+            return
+        }
+        try printProjects(projects, context: context, single: true)
+        if !changes.isEmpty {
+            print("")
+            ItemChanges.print(changes)
+        }
     }
 }
 

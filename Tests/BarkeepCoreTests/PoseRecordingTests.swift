@@ -19,7 +19,12 @@ struct PoseRecordingTests {
         arguments: [
             Case(result: .passed),
             Case(result: .passed, deviceOnly: true, device: "iPhone Duo"),
-            Case(result: .passed, deviceOnly: true),
+            Case(
+                result: .passed, deviceOnly: true,
+                problem: "P10 can only be verified on a device: passing it needs the device it passed on"),
+            Case(
+                result: .passed, deviceOnly: true, device: "",
+                problem: "P10 can only be verified on a device: passing it needs the device it passed on"),
             Case(
                 result: .passed, deviceOnly: true, device: "iPhone Duo Simulator",
                 problem:

@@ -60,13 +60,13 @@ struct ProtocolTests {
             ("BADARG", "SCREEN ADD app unmapped path=a", "ERR BADARG a screen key is"),
             ("BADARG", "SCREEN ADD app Inbox path=a,b", "ERR BADARG path must be a path glob"),
             ("BADARG", "STEP SET app Inbox 1 finished", "ERR BADARG a step state is todo, done, not_applicable"),
-            ("BADARG", "ITEM ADD app screen=Inbox step=13 title=x", "ERR BADARG step must be a checklist step"),
+            ("BADARG", "ITEM ADD app screen=Inbox step=13 title=x", "ERR BADARG unknown checklist step '13'"),
             (
                 "BADARG", "ITEM ADD app screen=Inbox step=1 title=x needs=\"a b\"",
                 "ERR BADARG needs must be an SDK symbol"
             ),
             ("BADARG", "POSE RECORD app Inbox P1 great", "ERR BADARG a pose result is passed, failed, not_run"),
-            ("BADARG", "PROJECT SET app poses=P1,P99", "ERR BADARG poses must be a comma-separated list"),
+            ("BADARG", "PROJECT SET app poses=P1,P99", "ERR BADARG unknown pose 'P99': poses are P1 to P16"),
             ("NOTFOUND", "SCREEN SHOW app Ghost", "ERR NOTFOUND no screen 'Ghost' in project 'app'"),
             ("BADARG", "PROJECT CREATE \"has space\"", "ERR BADARG a project name is"),
             ("BADARG", "TOKEN CREATE ci", "ERR BADARG TOKEN CREATE needs role=…"),

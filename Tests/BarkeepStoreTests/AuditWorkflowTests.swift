@@ -714,7 +714,10 @@ struct AuditWorkflowTests {
             try addItem("Keep the filter chip horizontal", needs: ["axisBehavior"], sdkForUnknown: SDKVersion(27, 1))
         }
         #expect(
-            error == .invalid("sdk=27.1 is only for symbols the symbol table does not know, and it knows axisBehavior"))
+            error
+                == .invalid(
+                    "an SDK version (27.1) is only for symbols the symbol table does not know, and it knows axisBehavior"
+                ))
         #expect(try snapshot() == before)
     }
 

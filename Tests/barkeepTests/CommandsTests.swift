@@ -12,45 +12,12 @@ import Testing
 struct CommandsTests {
     private let barkeep = BuildProducts.path("barkeep")
 
-    /// A daemon on a fresh database; its data directory holds only the socket and the lock.
-    private final class Daemon {
-        let process: Subprocess
-        let port: UInt16
-        let socket: String
-        let url: String
-
-        init(url: String? = nil, port: UInt16 = 0) throws {
-            let database: String
-            if let url {
-                database = url
-            } else {
-                let configuration = try TestDatabase.makeDatabase()
-                database = configuration.conninfo + " dbname=\(configuration.database ?? "")"
-            }
-            let root = try TemporaryDirectory.make(prefix: "barkeep-cli")
-            socket = root + "/barkeep.sock"
-            self.url = database
-            (process, self.port) = try Subprocess.startDaemon(
-                ["--data-dir", root, "--database-url", database], port: port)
-        }
-
-        func stop() {
-            process.signal(SIGTERM)
-            _ = process.wait(timeout: .seconds(30))
-        }
-
-        deinit { stop() }
-    }
+    private typealias Daemon = TestDaemon
 
     private func run(_ daemon: Daemon, _ arguments: [String], token: String? = nil, tcp: Bool = false) throws -> (
         Int32, String, String
     ) {
-        var environment = ProcessInfo.processInfo.environment
-        environment["BARKEEP_SERVER"] = tcp ? "127.0.0.1:\(daemon.port)" : "unix:\(daemon.socket)"
-        environment["BARKEEP_TOKEN"] = token
-        environment["NO_COLOR"] = "1"
-        let result = try Subprocess.run(barkeep, arguments, environment: environment)
-        return (result.status, result.output, result.error)
+        try daemon.barkeep(arguments, token: token, tcp: tcp)
     }
 
     @Test("projects: create, list, show, set and delete, in text and JSON")
@@ -143,7 +110,8 @@ struct CommandsTests {
         let findings = try #require(try JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [[String: Any]])
         #expect(!findings.isEmpty)
         let keys = Set([
-            "id", "rule", "severity", "file", "line", "snippet", "status", "screen", "first_seen_run", "last_seen_run",
+            "id", "source", "rule", "title", "severity", "file", "line", "snippet", "status", "screen", "step", "needs",
+            "gate", "first_seen_run", "last_seen_run",
         ])
         #expect(findings.allSatisfy { Set($0.keys) == keys })
         let id = try #require(findings.first?["id"] as? Int)

@@ -1,0 +1,437 @@
+import BarkeepCore
+import BarkeepProtocol
+import Foundation
+
+/// Prints the `item` records of an SDK change: what became workable, what needs an availability gate, what is
+/// blocked now.
+enum ItemChanges {
+    /// The JSON object of one change.
+    static func json(_ record: Record) -> [String: Any] {
+        var object = record.json(integers: ["id"])
+        object["gate"] = record["gate"] ?? NSNull()
+        return object
+    }
+
+    /// A sentence and a table; nothing when no item changed.
+    static func print(_ records: [Record]) {
+        let unblocked = records.filter { $0["to"] != "blocked" }
+        let blocked = records.filter { $0["to"] == "blocked" }
+        if records.isEmpty { Swift.print("No item changed.") }
+        if !unblocked.isEmpty {
+            let gated = unblocked.filter { $0["gate"] != nil }.count
+            Swift.print(
+                "Unblocked \(Output.count(unblocked.count, "item")), now workable"
+                    + (gated > 0 ? "; \(gated) of them \(gated == 1 ? "needs" : "need") an availability gate:" : ":"))
+            Output.table(
+                ["ID", "SCREEN", "ITEM", "NOW", "GATE"],
+                unblocked.map { record in
+                    [
+                        record["id"] ?? "", record["screen"] ?? "", record["title"] ?? "", record["to"] ?? "",
+                        record["gate"].map { "if #available(iOS \($0), *)" } ?? "-",
+                    ]
+                }
+            )
+        }
+        if !blocked.isEmpty {
+            Swift.print("Blocked \(Output.count(blocked.count, "item")):")
+            Output.table(
+                ["ID", "SCREEN", "ITEM", "WAS", "WHY"],
+                blocked.map { record in
+                    [
+                        record["id"] ?? "", record["screen"] ?? "", record["title"] ?? "", record["from"] ?? "",
+                        record["reason"] ?? "",
+                    ]
+                }
+            )
+        }
+    }
+}
+
+// MARK: - step
+
+/// `barkeep step …`.
+struct StepGroup: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        name: "step",
+        abstract: "Set where a checklist step of a screen stands.",
+        subcommands: [StepSetCommand.self]
+    )
+}
+
+struct StepSetCommand: RunnableCommand {
+    static let configuration = CommandConfiguration(
+        name: "set",
+        abstract: "Set a checklist step of a screen to todo, done or not_applicable (writer).",
+        discussion: """
+            STEP is a number from 1 to 12 or the step's key (container, order, title-and-symbol, informative-text,
+            axis, custom-views-fit, overflow, compression, priority, opt-out, backgrounds, sheets). A step cannot
+            be done while a finding of its rules (DUO007 for container, DUO011 for overflow) or an item of the
+            step is open on the screen: the refusal names it.
+            """,
+        arguments: [
+            .positional("project", help: "The project."),
+            .positional("screen", help: "The screen's key."),
+            .positional("step", help: "1 to 12, or the step's key."),
+            .positional("state", help: "todo, done or not_applicable."),
+            .option("note", valueName: "TEXT", help: "Why, for the history."),
+        ]
+    )
+
+    let arguments: [String]
+    let note: String?
+
+    init(_ parsed: ParsedCommand) throws(UsageError) {
+        arguments = ["project", "screen", "step", "state"].map { parsed.value($0) ?? "" }
+        note = parsed.value("note")
+        guard StepState(rawValue: arguments[3]) != nil else {
+            throw UsageError(
+                "state must be todo, done or not_applicable, not '\(arguments[3])'", commandPath: parsed.commandPath)
+        }
+    }
+
+    func run(_ context: CLIContext) throws {
+        var request = Request(verb: "STEP", arguments: ["SET"] + arguments)
+        if let note { request.keywordList.append(("note", note)) }
+        let records = try context.request(request).records
+        guard let step = records.first else { throw CLIError.badReply("STEP SET returned nothing") }
+        if context.isJSON {
+            try Output.json(step.json(integers: ["step"], lists: ["blockers"]))
+        } else {
+            print(
+                "Step \(step["step"] ?? "?") (\(step["key"] ?? "?")) of \(arguments[1]) is now \(step["state"] ?? "?")."
+            )
+        }
+    }
+}
+
+// MARK: - item
+
+/// `barkeep item …`.
+struct ItemGroup: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        name: "item",
+        abstract: "Add audit items by hand.",
+        subcommands: [ItemAddCommand.self]
+    )
+}
+
+struct ItemAddCommand: RunnableCommand {
+    static let configuration = CommandConfiguration(
+        name: "add",
+        abstract: "Add an audit item to a screen (writer): a finding with source manual.",
+        discussion: """
+            An item needing a symbol that the project's SDK does not declare is blocked from the start, with the
+            SDK that would bring it (needs the iOS 27.1 SDK (axisBehavior)); barkeep sdk set unblocks it. A symbol
+            the SDK symbol table does not know is refused with the nearest known names, unless --sdk says which
+            SDK declares it. With --json prints the item as barkeep finding show --json does.
+            """,
+        arguments: [
+            .positional("project", help: "The project."),
+            .option("screen", valueName: "KEY", help: "The screen it belongs to (required)."),
+            .option("step", valueName: "STEP", help: "Its checklist step: 1 to 12, or the step's key (required)."),
+            .option("title", valueName: "TEXT", help: "What to do (required)."),
+            .option("needs", valueName: "SYMBOL", repeatable: true, help: "An SDK symbol the fix needs (repeatable)."),
+            .option("severity", valueName: "S", help: "critical, high, medium (default), low or info."),
+            .option("sdk", valueName: "VERSION", help: "The SDK declaring the needed symbols the table lacks."),
+        ]
+    )
+
+    let project: String
+    let keywords: [(key: String, value: String)]
+
+    init(_ parsed: ParsedCommand) throws(UsageError) {
+        project = parsed.value("project") ?? ""
+        var keywords: [(key: String, value: String)] = []
+        for key in ["screen", "step", "title"] {
+            guard let value = parsed.value(key) else {
+                throw UsageError("item add needs --\(key)", commandPath: parsed.commandPath)
+            }
+            keywords.append((key, value))
+        }
+        for key in ["severity", "sdk"] { if let value = parsed.value(key) { keywords.append((key, value)) } }
+        keywords += parsed.values("needs").flatMap { $0.split(separator: ",") }.map { ("needs", String($0)) }
+        self.keywords = keywords
+    }
+
+    func run(_ context: CLIContext) throws {
+        var request = Request(verb: "ITEM", arguments: ["ADD", project])
+        request.keywordList = keywords
+        let records = try context.request(request).records
+        guard let item = records.first else { throw CLIError.badReply("ITEM ADD returned nothing") }
+        if context.isJSON {
+            var object = FindingsCommand.json(item)
+            object["reason"] = item["reason"] ?? NSNull()
+            try Output.json(object)
+            return
+        }
+        var line = "Added item \(item["id"] ?? "?") to \(item["screen"] ?? "?"): \(item["status"] ?? "?")"
+        if let reason = item["reason"] { line += " (\(reason))" }
+        if let gate = item["gate"] { line += "; its code needs if #available(iOS \(gate), *)" }
+        print(line + ".")
+    }
+}
+
+// MARK: - sdk
+
+/// `barkeep sdk …`.
+struct SDKGroup: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        name: "sdk",
+        abstract: "Move a project to another iOS SDK, unblocking what it brings.",
+        subcommands: [SDKSetCommand.self]
+    )
+}
+
+struct SDKSetCommand: RunnableCommand {
+    static let configuration = CommandConfiguration(
+        name: "set",
+        abstract: "Record the iOS SDK the team builds with now (admin).",
+        discussion: """
+            In one transaction every item whose symbols the new SDK declares returns to the status it had before
+            it was blocked (an event each), and items needing a symbol it lacks are blocked. Prints what became
+            workable and which need an if #available(iOS X, *) gate because the deployment target is lower. With
+            --json prints {"sdk","previous","changes":[{id,title,screen,from,to,reason,gate}]}.
+            """,
+        arguments: [
+            .positional("project", help: "The project."),
+            .positional("version", help: "The SDK version, e.g. 27.1."),
+        ]
+    )
+
+    let project: String
+    let version: String
+
+    init(_ parsed: ParsedCommand) throws(UsageError) {
+        project = parsed.value("project") ?? ""
+        version = parsed.value("version") ?? ""
+    }
+
+    func run(_ context: CLIContext) throws {
+        let response = try context.request(Request(verb: "SDK", arguments: ["SET", project, version]))
+        let fields = response.fields
+        if context.isJSON {
+            try Output.json([
+                "sdk": fields["sdk"] ?? version, "previous": fields["previous"] ?? "",
+                "changes": response.records.map(ItemChanges.json),
+            ])
+            return
+        }
+        if fields["sdk"] == fields["previous"] {
+            print("\(project) already builds with the iOS \(fields["sdk"] ?? version) SDK.")
+        } else {
+            print(
+                "\(project) now builds with the iOS \(fields["sdk"] ?? version) SDK (was \(fields["previous"] ?? "?"))."
+            )
+        }
+        ItemChanges.print(response.records)
+    }
+}
+
+/// `barkeep blocked PROJECT`.
+struct BlockedCommand: RunnableCommand {
+    static let configuration = CommandConfiguration(
+        name: "blocked",
+        abstract: "List the items blocked on the SDK, grouped by SDK and symbol.",
+        discussion: """
+            An item waiting for several symbols appears under each. With --json prints an array of
+            {sdk, symbol, id, title, rule, screen, status, reason}.
+            """,
+        arguments: [.positional("project", help: "The project.")]
+    )
+
+    let project: String
+
+    init(_ parsed: ParsedCommand) throws(UsageError) { project = parsed.value("project") ?? "" }
+
+    func run(_ context: CLIContext) throws {
+        let records = try context.request(Request(verb: "BLOCKED", arguments: [project])).records
+        if context.isJSON {
+            try Output.json(
+                records.map { record in
+                    var object: [String: Any] = [:]
+                    for key in ["sdk", "symbol", "title", "screen", "status", "reason", "rule"] {
+                        object[key] = record[key] ?? NSNull()
+                    }
+                    object["id"] = record["id"].flatMap { Int64($0) } ?? NSNull()
+                    return object
+                }
+            )
+            return
+        }
+        guard !records.isEmpty else {
+            print("Nothing is blocked.")
+            return
+        }
+        var group: String?
+        for record in records {
+            let sdk = record["sdk"] ?? "none"
+            let heading =
+                sdk == "none"
+                ? "No iOS SDK declares \(record["symbol"] ?? "?")"
+                : "iOS \(sdk) SDK — \(record["symbol"] ?? "no symbol")"
+            if heading != group {
+                if group != nil { print("") }
+                print(Output.bold(heading))
+                group = heading
+            }
+            print("  \(record["id"] ?? "?")  \(record["screen"] ?? "")  \(record["title"] ?? record["rule"] ?? "")")
+        }
+    }
+}
+
+// MARK: - pose
+
+/// `barkeep pose …`.
+struct PoseGroup: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        name: "pose",
+        abstract: "Record pose verification results, and read their history.",
+        subcommands: [PoseRecordCommand.self, PoseHistoryCommand.self]
+    )
+}
+
+struct PoseRecordCommand: RunnableCommand {
+    static let configuration = CommandConfiguration(
+        name: "record",
+        abstract: "Record the result of verifying a screen in a pose (writer).",
+        discussion: """
+            failed needs --screenshot and the finding it maps to (--finding ID, or --item TITLE to create an item
+            on the screen); not_run needs --reason; a device-only pose (P10, P13, P14, P16) cannot be passed on a
+            simulator (a --device whose name says Simulator). Results are never overwritten: the latest counts.
+            """,
+        arguments: [
+            .positional("project", help: "The project."),
+            .positional("screen", help: "The screen's key."),
+            .positional("pose", help: "P1 to P16."),
+            .positional("result", help: "passed, failed or not_run."),
+            .option("screenshot", valueName: "PATH", help: "The screenshot showing a failure."),
+            .option("finding", valueName: "ID", help: "The finding a failure maps to."),
+            .option("item", valueName: "TITLE", help: "Create an item for the failure and map it to it."),
+            .option("reason", valueName: "TEXT", help: "Why it was not run."),
+            .option("build", valueName: "TEXT", help: "The build verified."),
+            .option("device", valueName: "TEXT", help: "The device or simulator used."),
+        ]
+    )
+
+    let arguments: [String]
+    let keywords: [(key: String, value: String)]
+
+    init(_ parsed: ParsedCommand) throws(UsageError) {
+        arguments = ["project", "screen", "pose", "result"].map { parsed.value($0) ?? "" }
+        keywords = ["screenshot", "finding", "item", "reason", "build", "device"].compactMap { key in
+            parsed.value(key).map { (key, $0) }
+        }
+        guard PoseResult(rawValue: arguments[3]) != nil else {
+            throw UsageError(
+                "result must be passed, failed or not_run, not '\(arguments[3])'", commandPath: parsed.commandPath)
+        }
+    }
+
+    func run(_ context: CLIContext) throws {
+        var request = Request(verb: "POSE", arguments: ["RECORD"] + arguments)
+        request.keywordList = keywords
+        let records = try context.request(request).records
+        guard let pose = records.first else { throw CLIError.badReply("POSE RECORD returned nothing") }
+        if context.isJSON {
+            try Output.json(PosesCommand.json(pose))
+            return
+        }
+        var line = "Recorded \(pose["pose"] ?? "?") \(pose["result"] ?? "?") for \(pose["screen"] ?? "?")"
+        if let finding = pose["finding"] { line += ", mapped to finding \(finding)" }
+        print(line + ".")
+    }
+}
+
+struct PoseHistoryCommand: RunnableCommand {
+    static let configuration = CommandConfiguration(
+        name: "history",
+        abstract: "Every result recorded for a screen, oldest first.",
+        arguments: [
+            .positional("project", help: "The project."),
+            .positional("screen", help: "The screen's key."),
+            .positional("pose", optional: true, help: "Only this pose."),
+        ]
+    )
+
+    let arguments: [String]
+
+    init(_ parsed: ParsedCommand) throws(UsageError) {
+        arguments = ["project", "screen", "pose"].compactMap { parsed.value($0) }
+    }
+
+    func run(_ context: CLIContext) throws {
+        let records = try context.request(Request(verb: "POSE", arguments: ["HISTORY"] + arguments)).records
+        if context.isJSON {
+            try Output.json(records.map(PosesCommand.json))
+        } else if records.isEmpty {
+            print("No results recorded.")
+        } else {
+            Output.table(
+                ["RECORDED", "POSE", "RESULT", "BY", "DEVICE", "EVIDENCE"],
+                records.map { record in
+                    [
+                        String((record["recorded"] ?? "").prefix(16)), record["pose"] ?? "", record["result"] ?? "",
+                        record["actor"] ?? "", record["device"] ?? "",
+                        [record["screenshot"], record["finding"].map { "finding \($0)" }, record["reason"]]
+                            .compactMap { $0 }.joined(separator: "; "),
+                    ]
+                }
+            )
+        }
+    }
+}
+
+/// `barkeep poses PROJECT`: the screens × required poses matrix.
+struct PosesCommand: RunnableCommand {
+    static let configuration = CommandConfiguration(
+        name: "poses",
+        abstract: "Show the pose matrix: each screen against each required pose, latest result.",
+        discussion: """
+            ✓ passed, ✗ failed, – not run, · no result. With --json prints an array of {screen, pose, result, …}
+            with result none where nothing was recorded.
+            """,
+        arguments: [
+            .positional("project", help: "The project."),
+            .option("screen", valueName: "KEY", help: "Only this screen."),
+        ]
+    )
+
+    let project: String
+    let screen: String?
+
+    init(_ parsed: ParsedCommand) throws(UsageError) {
+        project = parsed.value("project") ?? ""
+        screen = parsed.value("screen")
+    }
+
+    /// A pose record as JSON.
+    static func json(_ record: Record) -> [String: Any] { record.json(integers: ["id", "finding"]) }
+
+    func run(_ context: CLIContext) throws {
+        var request = Request(verb: "POSES", arguments: [project])
+        if let screen { request.keywordList.append(("screen", screen)) }
+        let records = try context.request(request).records
+        if context.isJSON {
+            try Output.json(records.map(Self.json))
+            return
+        }
+        guard !records.isEmpty else {
+            print("No screens yet. Add one with: barkeep screen add \(project) KEY --path GLOB")
+            return
+        }
+        var poses: [String] = []
+        var rows: [String: [String: String]] = [:]
+        var screens: [String] = []
+        for record in records {
+            let (screen, pose) = (record["screen"] ?? "", record["pose"] ?? "")
+            if !poses.contains(pose) { poses.append(pose) }
+            if rows[screen] == nil { screens.append(screen) }
+            rows[screen, default: [:]][pose] = record["result"]
+        }
+        let symbols = ["passed": "✓", "failed": "✗", "not_run": "–"]
+        Output.table(
+            ["SCREEN"] + poses,
+            screens.map { screen in [screen] + poses.map { symbols[rows[screen]?[$0] ?? ""] ?? "·" } }
+        )
+    }
+}

@@ -1,0 +1,276 @@
+import BarkeepTestSupport
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The audit workflow through the binaries: screens, steps, items blocked on the SDK, poses.
+@Suite("barkeep audit workflow end to end")
+struct AuditCommandsTests {
+    private func json(_ text: String) throws -> Any {
+        try JSONSerialization.jsonObject(with: Data(text.utf8))
+    }
+
+    private func object(_ text: String) throws -> [String: Any] {
+        try #require(try json(text) as? [String: Any], "not a JSON object: \(text)")
+    }
+
+    private func array(_ text: String) throws -> [[String: Any]] {
+        try #require(try json(text) as? [[String: Any]], "not a JSON array: \(text)")
+    }
+
+    @Test("items needing 27.1 symbols are blocked on SDK 27.0, and sdk set 27.1 unblocks them, gated, with events")
+    func sdkUnblocksItems() throws {
+        let daemon = try TestDaemon()
+        #expect(
+            try daemon.barkeep(["project", "create", "app", "--sdk", "27.0", "--deployment-target", "26.0"]).0 == 0)
+        #expect(try daemon.barkeep(["screen", "add", "app", "Inbox", "--path", "Sources/Inbox/**"]).0 == 0)
+        let watcher = try Subprocess.spawn(
+            BuildProducts.path("barkeep"), ["--json", "watch", "app", "--since", "0"],
+            environment: daemon.environment())
+        defer {
+            watcher.signal(SIGKILL)
+            _ = watcher.wait(timeout: .seconds(5))
+        }
+
+        var ids: [String: Int] = [:]
+        for (title, step, symbol) in [
+            ("Items keep their shape", "5", "axisBehavior"), ("Read the bar edge", "6", "toolbarVerticalEdge"),
+            ("Compress the toolbar first", "8", "verticalBarCompressionBehavior"),
+            ("Rank the actions", "9", "visibilityPriority"),
+        ] {
+            let (status, output, error) = try daemon.barkeep([
+                "--json", "item", "add", "app", "--screen", "Inbox", "--step", step, "--title", title, "--needs",
+                symbol,
+            ])
+            #expect(status == 0, "\(error)")
+            let item = try object(output)
+            ids[symbol] = item["id"] as? Int
+            #expect(item["status"] as? String == (symbol == "visibilityPriority" ? "proposed" : "blocked"))
+            if symbol != "visibilityPriority" {
+                #expect(item["reason"] as? String == "needs the iOS 27.1 SDK (\(symbol))")
+            }
+        }
+        let blocked = try array(try daemon.barkeep(["--json", "blocked", "app"]).1)
+        #expect(
+            blocked.map { $0["symbol"] as? String } == [
+                "axisBehavior", "toolbarVerticalEdge", "verticalBarCompressionBehavior",
+            ])
+        #expect(blocked.allSatisfy { $0["sdk"] as? String == "27.1" })
+        let grouped = try daemon.barkeep(["blocked", "app"]).1
+        #expect(grouped.hasPrefix("iOS 27.1 SDK — axisBehavior\n"))
+
+        let (status, output, error) = try daemon.barkeep(["--json", "sdk", "set", "app", "27.1"])
+        #expect(status == 0, "\(error)")
+        let result = try object(output)
+        #expect(result["sdk"] as? String == "27.1")
+        #expect(result["previous"] as? String == "27.0")
+        let changes = try #require(result["changes"] as? [[String: Any]])
+        #expect(
+            Set(changes.compactMap { $0["id"] as? Int })
+                == Set(
+                    ["axisBehavior", "toolbarVerticalEdge", "verticalBarCompressionBehavior"].compactMap { ids[$0] }))
+        for change in changes {
+            #expect(change["from"] as? String == "blocked")
+            #expect(change["to"] as? String == "proposed")
+            #expect(change["gate"] as? String == "27.1")
+        }
+        #expect(try array(try daemon.barkeep(["--json", "blocked", "app"]).1).isEmpty)
+
+        // The watcher sees one status change per unblocked item, each naming its gate.
+        let deadline = ContinuousClock.now + .seconds(20)
+        var unblocked: [[String: Any]] = []
+        while ContinuousClock.now < deadline {
+            unblocked = watcher.output.split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }.filter { $0["kind"] as? String == "finding.status" }
+            if unblocked.count >= 3 { break }
+            usleep(50_000)
+        }
+        #expect(unblocked.count == 3)
+        #expect(unblocked.allSatisfy { $0["from"] as? String == "blocked" && $0["to"] as? String == "proposed" })
+        #expect(unblocked.allSatisfy { ($0["reason"] as? String ?? "").contains("if #available(iOS 27.1, *)") })
+
+        // Items now carry their gate; the 27.0 one needs one too, the deployment target being 26.0.
+        let findings = try array(try daemon.barkeep(["--json", "findings", "app"]).1)
+        #expect(findings.count == 4)
+        #expect(findings.allSatisfy { $0["status"] as? String == "proposed" })
+    }
+
+    @Test("sdk set in text says what became workable and which need a gate")
+    func sdkSetText() throws {
+        let daemon = try TestDaemon()
+        _ = try daemon.barkeep(["project", "create", "app"])
+        _ = try daemon.barkeep(["screen", "add", "app", "Inbox", "--path", "Sources/**"])
+        _ = try daemon.barkeep([
+            "item", "add", "app", "--screen", "Inbox", "--step", "5", "--title", "Shape", "--needs", "axisBehavior",
+        ])
+        let (status, output, _) = try daemon.barkeep(["sdk", "set", "app", "27.1"])
+        #expect(status == 0)
+        #expect(
+            output.hasPrefix(
+                "app now builds with the iOS 27.1 SDK (was 27.0).\n"
+                    + "Unblocked 1 item, now workable; 1 of them needs an availability gate:\n"))
+        #expect(output.contains("if #available(iOS 27.1, *)"))
+    }
+
+    @Test("an unknown symbol is refused with the nearest names, and accepted with --sdk")
+    func unknownSymbol() throws {
+        let daemon = try TestDaemon()
+        _ = try daemon.barkeep(["project", "create", "app"])
+        _ = try daemon.barkeep(["screen", "add", "app", "Inbox", "--path", "Sources/**"])
+        let refused = try daemon.barkeep([
+            "item", "add", "app", "--screen", "Inbox", "--step", "5", "--title", "Shape", "--needs", "axisBehaviour",
+        ])
+        #expect(refused.0 == 1)
+        #expect(refused.2.contains("unknown SDK symbol 'axisBehaviour'; did you mean axisBehavior"))
+        #expect(try array(try daemon.barkeep(["--json", "findings", "app"]).1).isEmpty)
+        let accepted = try daemon.barkeep([
+            "--json", "item", "add", "app", "--screen", "Inbox", "--step", "5", "--title", "Shape", "--needs",
+            "axisBehaviour2", "--sdk", "27.2",
+        ])
+        #expect(accepted.0 == 0)
+        #expect(try object(accepted.1)["reason"] as? String == "needs the iOS 27.2 SDK (axisBehaviour2)")
+    }
+
+    @Test("pose refusals give a clear error and store nothing")
+    func poseRefusals() throws {
+        let daemon = try TestDaemon()
+        _ = try daemon.barkeep(["project", "create", "app"])
+        _ = try daemon.barkeep(["screen", "add", "app", "Inbox", "--path", "Sources/**"])
+        let refusals: [([String], String)] = [
+            (
+                ["P1", "failed", "--item", "Bar overlaps"],
+                "a failed pose needs the path of the screenshot that shows it"
+            ),
+            (["P1", "failed", "--screenshot", "p1.png"], "a failed pose needs the finding it maps to"),
+            (["P3", "not_run"], "a pose not run needs a reason"),
+            (
+                ["P10", "passed", "--device", "iPhone Duo Simulator"],
+                "P10 can only be verified on a device, not on iPhone Duo Simulator"
+            ),
+            (["P17", "passed"], "unknown pose 'P17'"),
+            (["P13", "passed"], "P13 can only be verified on a device: passing it needs the device it passed on"),
+        ]
+        for (arguments, message) in refusals {
+            let (status, _, error) = try daemon.barkeep(["pose", "record", "app", "Inbox"] + arguments)
+            #expect(status == 1)
+            #expect(error.hasPrefix("barkeep: " + message), "\(error)")
+        }
+        #expect(try array(try daemon.barkeep(["--json", "pose", "history", "app", "Inbox"]).1).isEmpty)
+        #expect(try array(try daemon.barkeep(["--json", "findings", "app"]).1).isEmpty)
+
+        // The same results, given what they need, are recorded; the matrix shows the latest.
+        let failed = try daemon.barkeep([
+            "--json", "pose", "record", "app", "Inbox", "P1", "failed", "--screenshot", "p1.png", "--item",
+            "Bar overlaps",
+        ])
+        #expect(failed.0 == 0)
+        let item = try #require(try object(failed.1)["finding"] as? Int)
+        #expect(
+            try daemon.barkeep(["pose", "record", "app", "Inbox", "P3", "not_run", "--reason", "no device"]).0 == 0)
+        #expect(
+            try daemon.barkeep(["pose", "record", "app", "Inbox", "P10", "passed", "--device", "iPhone Duo"]).0 == 0)
+        #expect(try daemon.barkeep(["pose", "record", "app", "Inbox", "P1", "passed"]).0 == 0)
+        let matrix = try daemon.barkeep(["poses", "app"]).1
+        #expect(matrix == "SCREEN  P1  P2  P3  P4  P11  P12\nInbox   ✓   ·   –   ·   ·    ·\n")
+        let history = try array(try daemon.barkeep(["--json", "pose", "history", "app", "Inbox", "P1"]).1)
+        #expect(history.map { $0["result"] as? String } == ["failed", "passed"])
+        #expect(history.first?["finding"] as? Int == item)
+    }
+
+    @Test("steps: done refused while a finding of the step is open, naming it; screen show says why not done")
+    func steps() throws {
+        let daemon = try TestDaemon()
+        _ = try daemon.barkeep(["project", "create", "app"])
+        let fixture = try #require(Fixtures.directory) + "/duo_scan/gilrodar_ToolBar.json"
+        #expect(try daemon.barkeep(["ingest", "app", fixture]).0 == 0)
+        let findings = try array(try daemon.barkeep(["--json", "findings", "app", "--rule", "DUO007"]).1)
+        let file = try #require(findings.first?["file"] as? String)
+        let id = try #require(findings.first?["id"] as? Int)
+        _ = try daemon.barkeep(["screen", "add", "app", "Toolbar", "--path", file])
+
+        let refused = try daemon.barkeep(["step", "set", "app", "Toolbar", "container", "done"])
+        #expect(refused.0 == 1)
+        #expect(refused.2.contains("step 1 (container) of Toolbar cannot be done: finding \(id) (DUO007 \(file):"))
+        #expect(
+            try daemon.barkeep(["step", "set", "app", "Toolbar", "2", "not_applicable"]).1
+                == "Step 2 (order) of Toolbar is now not_applicable.\n")
+
+        let shown = try object(try daemon.barkeep(["--json", "screen", "show", "app", "Toolbar"]).1)
+        let why = try #require(shown["why"] as? [[String: String]])
+        #expect(why.first?["text"]?.hasPrefix("finding \(id) (DUO007") == true)
+        #expect(why.contains { $0["text"] == "step 1 (container) is to do" })
+        #expect(!why.contains { $0["text"] == "step 2 (order) is to do" })
+        #expect(why.contains { $0["text"] == "pose P12 has no result" })
+        let screen = try #require(shown["screen"] as? [String: Any])
+        #expect(screen["done"] as? Bool == false)
+        #expect(screen["findings"] as? Int == 1)
+
+        #expect(try daemon.barkeep(["finding", "set", String(id), "declined", "--reason", "custom bar kept"]).0 == 0)
+        #expect(try daemon.barkeep(["step", "set", "app", "Toolbar", "1", "done"]).0 == 0)
+    }
+
+    @Test("screen discover over SwiftUI and UIKit sources proposes exactly the view types; --apply twice adds once")
+    func discover() throws {
+        let root = try TemporaryDirectory.make(prefix: "barkeep-discover")
+        let files: [String: String] = [
+            "App/Inbox/InboxView.swift": """
+            import SwiftUI
+            // struct Fake: View {} is a comment
+            struct InboxView: View {
+                var body: some View { InboxRow() }
+            }
+            struct InboxRow: View { var body: some View { Text("struct Nope: View {}") } }
+            struct InboxStyle: ViewModifier { func body(content: Content) -> some View { content } }
+            """,
+            "App/Base/BaseViewController.swift": """
+            import UIKit
+            class BaseViewController: UIViewController {}
+            """,
+            "App/Settings/SettingsViewController.swift": """
+            import UIKit
+            final class SettingsViewController: BaseViewController {}
+            """,
+            "App/Compose/ComposeController.h": """
+            @interface ComposeController : UITableViewController
+            @end
+            @interface ComposeController (Drafts)
+            @end
+            """,
+            "App/Model/Message.swift": "struct Message: Codable { let id: Int }\n",
+            ".build/checkouts/Dep/Hidden.swift": "struct Hidden: View { var body: some View { EmptyView() } }\n",
+        ]
+        for (path, text) in files {
+            let url = URL(fileURLWithPath: root + "/" + path)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+        }
+        let daemon = try TestDaemon()
+        _ = try daemon.barkeep(["project", "create", "app"])
+
+        let proposed = try daemon.barkeep(["--json", "screen", "discover", "app", root])
+        #expect(proposed.0 == 0, "\(proposed.2)")
+        let proposals = try array(proposed.1)
+        #expect(
+            proposals.map { [$0["key"] as? String, $0["glob"] as? String, $0["status"] as? String] } == [
+                ["ComposeController", "App/Compose/ComposeController.*", "new"],
+                ["InboxView", "App/Inbox/InboxView.swift", "new"],
+                ["SettingsViewController", "App/Settings/SettingsViewController.swift", "new"],
+            ])
+        #expect(
+            proposals.first { $0["key"] as? String == "InboxView" }?["types"] as? [String] == ["InboxView", "InboxRow"])
+        #expect(try array(try daemon.barkeep(["--json", "screen", "list", "app"]).1).isEmpty)
+
+        let applied = try array(try daemon.barkeep(["--json", "screen", "discover", "app", root, "--apply"]).1)
+        #expect(applied.map { $0["status"] as? String } == ["created", "created", "created"])
+        let again = try array(try daemon.barkeep(["--json", "screen", "discover", "app", root, "--apply"]).1)
+        #expect(again.map { $0["status"] as? String } == ["exists", "exists", "exists"])
+        let screens = try array(try daemon.barkeep(["--json", "screen", "list", "app"]).1)
+        #expect(screens.map { $0["key"] as? String } == ["ComposeController", "InboxView", "SettingsViewController"])
+        #expect(screens.map { $0["paths"] as? [String] } == proposals.map { [$0["glob"] as? String ?? ""] })
+    }
+}
