@@ -40,21 +40,26 @@ CREATE TABLE sdk_symbols (
     note   text
 );
 
--- What one project knows about a symbol beyond the table above: the SDK that declares a symbol the table lacks
--- (given when an item needing it was added), and what the team's own SDK check found.
+-- The first SDK that declares a symbol, as one project knows it beyond the table above: given by the team when
+-- an item needing a symbol the table lacks was added, or read from its SDK check's availability.
 CREATE TABLE project_symbols (
+    project_id bigint NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
+    symbol     text COLLATE "C" NOT NULL CHECK (symbol ~ '^[A-Za-z_][A-Za-z0-9_.:()]{0,199}$'),
+    sdk        text NOT NULL CHECK (sdk ~ '^[0-9]{1,3}(\.[0-9]{1,3}){0,2}$'),
+    PRIMARY KEY (project_id, symbol)
+);
+
+-- What the team's SDK checks found: whether the SDK checked declares the symbol, one answer per SDK version (the
+-- latest check of that SDK). Only the answer for the project's current SDK decides anything.
+CREATE TABLE sdk_checks (
     project_id  bigint NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
     symbol      text COLLATE "C" NOT NULL CHECK (symbol ~ '^[A-Za-z_][A-Za-z0-9_.:()]{0,199}$'),
-    -- The first SDK that declares it, as the team said or as the SDK check's availability reads.
-    sdk         text CHECK (sdk ~ '^[0-9]{1,3}(\.[0-9]{1,3}){0,2}$'),
-    -- Whether the SDK check found the symbol in the team's SDK, which was `checked_sdk` at the time; a check
-    -- made against another SDK than the project's current one no longer decides anything.
-    found       boolean,
-    checked_sdk text CHECK (checked_sdk ~ '^[0-9]{1,3}(\.[0-9]{1,3}){0,2}$'),
-    checked_run bigint,
-    PRIMARY KEY (project_id, symbol),
-    FOREIGN KEY (project_id, checked_run) REFERENCES scan_runs (project_id, id),
-    CHECK ((found IS NULL) = (checked_sdk IS NULL))
+    -- Canonical (as SDKVersion prints it: 27.0, 27.1.2), so equal versions are equal text.
+    checked_sdk text NOT NULL CHECK (checked_sdk ~ '^[0-9]{1,3}\.[0-9]{1,3}(\.[0-9]{1,3})?$'),
+    found       boolean NOT NULL,
+    checked_run bigint NOT NULL,
+    PRIMARY KEY (project_id, symbol, checked_sdk),
+    FOREIGN KEY (project_id, checked_run) REFERENCES scan_runs (project_id, id)
 );
 
 -- A manual item comes from a person (an audit item, or a failed pose); only some belong to a checklist step.

@@ -134,6 +134,7 @@ public enum ItemStore {
                 """
                 SELECT symbol FROM sdk_symbols
                 UNION SELECT symbol FROM project_symbols WHERE project_id = $1
+                UNION SELECT symbol FROM sdk_checks WHERE project_id = $1
                 """,
                 [project.id]
             ).map { try $0.decode("symbol", as: String.self) }

@@ -64,14 +64,14 @@ public enum SDKStore {
         var facts: [String: SymbolFacts] = [:]
         for row in try connection.query(
             """
-            SELECT u.symbol, coalesce(ps.sdk, t.sdk) AS introduced,
-                   CASE WHEN barkeep_version(ps.checked_sdk) = barkeep_version($3) THEN ps.found END AS found
+            SELECT u.symbol, coalesce(ps.sdk, t.sdk) AS introduced, c.found
             FROM unnest($2::text[]) AS u(symbol)
             LEFT JOIN sdk_symbols t ON t.symbol = u.symbol
             LEFT JOIN project_symbols ps ON ps.project_id = $1 AND ps.symbol = u.symbol
-            WHERE t.symbol IS NOT NULL OR ps.symbol IS NOT NULL
+            LEFT JOIN sdk_checks c ON c.project_id = $1 AND c.symbol = u.symbol AND c.checked_sdk = $3
+            WHERE t.symbol IS NOT NULL OR ps.symbol IS NOT NULL OR c.symbol IS NOT NULL
             """,
-            [project.id, symbols, project.sdk]
+            [project.id, symbols, (SDKVersion(project.sdk) ?? SDKVersion(0)).description]
         ) {
             let symbol: String = try row.decode("symbol")
             facts[symbol] = SymbolFacts(
@@ -231,17 +231,25 @@ public enum SDKStore {
             let symbols = latest.keys.sorted()
             try connection.query(
                 """
-                INSERT INTO project_symbols (project_id, symbol, sdk, found, checked_sdk, checked_run)
-                SELECT $1, u.symbol, nullif(u.sdk, ''), u.found, $5, $6
-                FROM unnest($2::text[], $3::boolean[], $4::text[]) AS u(symbol, found, sdk)
-                ON CONFLICT (project_id, symbol) DO UPDATE
-                SET sdk = coalesce(excluded.sdk, project_symbols.sdk), found = excluded.found,
-                    checked_sdk = excluded.checked_sdk, checked_run = excluded.checked_run
+                INSERT INTO sdk_checks (project_id, symbol, checked_sdk, found, checked_run)
+                SELECT $1, u.symbol, $4, u.found, $5 FROM unnest($2::text[], $3::boolean[]) AS u(symbol, found)
+                ON CONFLICT (project_id, symbol, checked_sdk) DO UPDATE
+                SET found = excluded.found, checked_run = excluded.checked_run
                 """,
                 [
-                    project.id, symbols, symbols.map { latest[$0]?.found == true ? "t" : "f" },
-                    symbols.map { latest[$0]?.availableFrom?.description ?? "" }, checked.description, run.id,
+                    project.id, symbols, symbols.map { latest[$0]?.found == true ? "t" : "f" }, checked.description,
+                    run.id,
                 ]
+            )
+            // What the declarations say of when a symbol appeared is kept whatever SDK was checked.
+            let dated = symbols.compactMap { symbol in latest[symbol]?.availableFrom.map { (symbol, $0.description) } }
+            try connection.query(
+                """
+                INSERT INTO project_symbols (project_id, symbol, sdk)
+                SELECT $1, u.symbol, u.sdk FROM unnest($2::text[], $3::text[]) AS u(symbol, sdk)
+                ON CONFLICT (project_id, symbol) DO UPDATE SET sdk = excluded.sdk
+                """,
+                [project.id, dated.map(\.0), dated.map(\.1)]
             )
             try EventLog.append(
                 [

@@ -123,7 +123,8 @@ struct ItemAddCommand: RunnableCommand {
             An item needing a symbol that the project's SDK does not declare is blocked from the start, with the
             SDK that would bring it (needs the iOS 27.1 SDK (axisBehavior)); barkeep sdk set unblocks it. A symbol
             the SDK symbol table does not know is refused with the nearest known names, unless --sdk says which
-            SDK declares it. With --json prints the item as barkeep finding show --json does.
+            SDK declares it. With --json prints the item as barkeep findings --json prints a finding, with its
+            reason.
             """,
         arguments: [
             .positional("project", help: "The project."),
@@ -296,8 +297,9 @@ struct PoseRecordCommand: RunnableCommand {
         abstract: "Record the result of verifying a screen in a pose (writer).",
         discussion: """
             failed needs --screenshot and the finding it maps to (--finding ID, or --item TITLE to create an item
-            on the screen); not_run needs --reason; a device-only pose (P10, P13, P14, P16) cannot be passed on a
-            simulator (a --device whose name says Simulator). Results are never overwritten: the latest counts.
+            on the screen); not_run needs --reason. A device-only pose (P10, P13, P14, P16) passes only with
+            --device naming the device it passed on, never a simulator (a name saying Simulator). Results are never
+            overwritten: the latest counts.
             """,
         arguments: [
             .positional("project", help: "The project."),

@@ -145,7 +145,7 @@ struct FindingShowCommand: RunnableCommand {
         let history = records.dropFirst()
         if context.isJSON {
             var object = FindingsCommand.json(finding)
-            for key in ["project", "source", "title", "message", "reason"] { object[key] = finding[key] }
+            for key in ["project", "message", "reason"] { object[key] = finding[key] }
             object["history"] = history.map { $0.json(integers: ["seq"]) }
             try Output.json(object)
             return

@@ -98,12 +98,14 @@ struct IngestCommand: RunnableCommand {
         }
         if fields["repeat"] == "yes" {
             print(
-                "Run \(number("run")) already has this content: nothing changed. \(number("open")) findings need work.")
+                "Run \(number("run")) already has this content: nothing changed. "
+                    + "\(Output.count(number("open"), "finding")) \(number("open") == 1 ? "needs" : "need") work.")
             return
         }
         print(
             "Run \(number("run")): \(number("new")) new, \(number("fixed")) fixed, \(number("reopened")) reopened, "
-                + "\(number("unchanged")) unchanged (\(number("moved")) moved). \(number("open")) findings need work."
+                + "\(number("unchanged")) unchanged (\(number("moved")) moved). "
+                + "\(Output.count(number("open"), "finding")) \(number("open") == 1 ? "needs" : "need") work."
         )
     }
 

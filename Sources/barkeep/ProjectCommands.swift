@@ -133,7 +133,7 @@ struct ProjectSetCommand: RunnableCommand {
     init(_ parsed: ParsedCommand) throws(UsageError) {
         name = parsed.value("name") ?? ""
         var keywords = versionKeywords(parsed)
-        let poses = parsed.values("poses").flatMap { $0.split(separator: ",").map(String.init) }
+        let poses = parsed.values("poses")
         if !poses.isEmpty { keywords.append(("poses", poses.joined(separator: ","))) }
         guard !keywords.isEmpty else {
             throw UsageError("give --sdk, --deployment-target or --poses", commandPath: parsed.commandPath)

@@ -74,9 +74,7 @@ extension AuditWorkflowTests {
         #expect(item.status == .blocked && item.reason == "needs the iOS 27.1 SDK (axisBehaviour)")
         #expect(try stored(item.id) == ["blocked", "proposed", "needs the iOS 27.1 SDK (axisBehaviour)"])
         #expect(
-            try rows("SELECT symbol, sdk, found, checked_sdk FROM project_symbols") == [
-                ["axisBehaviour", "27.1", "NULL", "NULL"]
-            ])
+            try rows("SELECT symbol, sdk FROM project_symbols") == [["axisBehaviour", "27.1"]])
         // Once declared, the project knows it: another item needs no SDK for it.
         #expect(try addItem("Another axis item", needs: ["axisBehaviour"]).status == .blocked)
     }

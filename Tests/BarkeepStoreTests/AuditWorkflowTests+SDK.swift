@@ -205,9 +205,10 @@ extension AuditWorkflowTests {
         #expect(try stored(axis.id) == ["blocked", "proposed", "needs the iOS 27.1 SDK (axisBehavior)"])
         #expect(try FindingStore.show(id: edge.id, on: connection).0.gate == SDKVersion(27, 0))
         #expect(
-            try rows("SELECT symbol, sdk, found, checked_sdk, checked_run FROM project_symbols") == [
-                ["toolbarVerticalEdge", "27.0", "t", "27.0", String(result.run.id)]
+            try rows("SELECT symbol, found, checked_sdk, checked_run FROM sdk_checks") == [
+                ["toolbarVerticalEdge", "t", "27.0", String(result.run.id)]
             ])
+        #expect(try rows("SELECT symbol, sdk FROM project_symbols") == [["toolbarVerticalEdge", "27.0"]])
         #expect(
             try events(["sdk.checked", "finding.status"]) == [
                 EventRow(
@@ -279,6 +280,14 @@ extension AuditWorkflowTests {
             try stored(axis.id) == [
                 "blocked", "proposed", "the SDK check did not find axisBehavior in the iOS 27.1 SDK",
             ])
+
+        // A later check of another SDK leaves the answer for the project's SDK alone.
+        let other = try ingestCheck(sdkCheck(sdk: "27.2", [("axisBehavior", true, "iOS 27.1")]))
+        #expect(other.itemChanges.isEmpty)
+        #expect(try stored(axis.id).first == "blocked")
+        #expect(
+            try rows("SELECT checked_sdk, found FROM sdk_checks WHERE symbol = 'axisBehavior' ORDER BY checked_sdk")
+                == [["27.1", "f"], ["27.2", "t"]])
     }
 
     @Test("an SDK check that does not parse stores nothing")

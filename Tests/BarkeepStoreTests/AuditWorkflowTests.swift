@@ -151,7 +151,7 @@ struct AuditWorkflowTests {
         var counts: [String: Int] = [:]
         for table in [
             "screens", "screen_paths", "findings", "events", "step_states", "pose_results", "project_symbols",
-            "scan_runs",
+            "sdk_checks", "scan_runs",
         ] {
             counts[table] = try count(table)
         }
