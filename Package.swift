@@ -25,6 +25,7 @@ let package = Package(
             dependencies: ["BarkeepCore", "CLibpq"],
             plugins: ["EmbedSchema"]
         ),
+        .target(name: "BarkeepReport", dependencies: ["BarkeepCore", "BarkeepProtocol"]),
         .target(
             name: "BarkeepServer",
             dependencies: ["BarkeepCore", "BarkeepProtocol", "BarkeepStore", "CBarkeepSystem"]
@@ -35,11 +36,12 @@ let package = Package(
             name: "barkeepd",
             dependencies: ["BarkeepCore", "BarkeepProtocol", "BarkeepStore", "BarkeepServer", "CBarkeepSystem"]
         ),
-        .executableTarget(name: "barkeep", dependencies: ["BarkeepCore", "BarkeepProtocol"]),
+        .executableTarget(name: "barkeep", dependencies: ["BarkeepCore", "BarkeepProtocol", "BarkeepReport"]),
 
         // MARK: - Benchmarks (make bench)
         .executableTarget(name: "barkeep-bench", dependencies: ["CBarkeepSystem"]),
         .executableTarget(name: "barkeep-sync-bench", dependencies: ["BarkeepCore", "BarkeepStore"]),
+        .executableTarget(name: "barkeep-status-bench", dependencies: ["BarkeepCore", "BarkeepStore"]),
 
         // MARK: - Build tools
         .executableTarget(name: "SchemaEmbedder"),
@@ -53,6 +55,10 @@ let package = Package(
         ),
         .testTarget(name: "BarkeepCoreTests", dependencies: ["BarkeepCore", "BarkeepTestSupport"]),
         .testTarget(name: "BarkeepProtocolTests", dependencies: ["BarkeepProtocol"]),
+        .testTarget(
+            name: "BarkeepReportTests",
+            dependencies: ["BarkeepReport", "BarkeepProtocol", "BarkeepCore", "BarkeepTestSupport"]
+        ),
         .testTarget(name: "BarkeepStoreTests", dependencies: ["BarkeepStore", "BarkeepTestSupport"]),
         .testTarget(
             name: "BarkeepServerTests",
@@ -60,7 +66,9 @@ let package = Package(
         ),
         .testTarget(
             name: "barkeepTests",
-            dependencies: ["barkeep", "BarkeepProtocol", "BarkeepStore", "BarkeepTestSupport"]
+            dependencies: ["barkeep", "BarkeepProtocol", "BarkeepStore", "BarkeepTestSupport"],
+            // Expected outputs of the dashboard and the report (DashboardTests), read from the source tree.
+            exclude: ["Golden"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make bench: 1,000 connections each pipelining 100 PINGs, against barkeepd and against redis-server, with the same
-# client in the same run; prints both rates and their ratio. Installs redis-server from Debian's packages when it
-# is missing. Builds in release mode.
+# client in the same run; prints both rates and their ratio. Then the scanner sync against parse + raw COPY, and
+# the dashboard's STATUS at team scale against a PING round trip (STATUS_PLANS=1 prints its query plans).
+# Installs redis-server from Debian's packages when it is missing. Builds in release mode.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,6 +17,7 @@ fi
 swift build -c release --product barkeepd
 swift build -c release --product barkeep-bench
 swift build -c release --product barkeep-sync-bench
+swift build -c release --product barkeep-status-bench
 bin=$(swift build -c release --show-bin-path)
 
 work=$(mktemp -d)
@@ -61,3 +63,7 @@ cleanup
 daemon=
 redis=
 "$bin/barkeep-sync-bench" ${SYNC_SIZES:-10000 100000 1000000}
+
+echo
+echo "== The dashboard: STATUS of 1,000 screens, 100,000 findings, 16,000 pose results, beside a PING round trip"
+"$bin/barkeep-status-bench" --rounds "${STATUS_ROUNDS:-300}" ${STATUS_PLANS:+--plans}

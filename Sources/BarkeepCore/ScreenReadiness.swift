@@ -63,8 +63,11 @@ public struct OpenFinding: Sendable, Equatable {
 
 /// Everything that decides whether one screen is done.
 public struct ScreenFacts: Sendable, Equatable {
-    /// Its findings that need work (FindingStatus.needsWork).
+    /// Its findings that need work (FindingStatus.needsWork) as loaded: all of them for one screen, or only one per
+    /// step that one keeps open when a whole project is summed up.
     public var openFindings: [OpenFinding]
+    /// How many of its findings need work (at least `openFindings.count`).
+    public var openFindingCount: Int
     /// The checklist.
     public var checklist: [ChecklistStep]
     /// The states people set, by step number; a step without one is `todo`.
@@ -77,12 +80,14 @@ public struct ScreenFacts: Sendable, Equatable {
     /// The facts of a screen.
     public init(
         openFindings: [OpenFinding],
+        openFindingCount: Int? = nil,
         checklist: [ChecklistStep],
         stepStates: [Int: StepState],
         requiredPoses: [String],
         latestPoses: [String: PoseResult]
     ) {
         self.openFindings = openFindings
+        self.openFindingCount = max(openFindingCount ?? openFindings.count, openFindings.count)
         self.checklist = checklist
         self.stepStates = stepStates
         self.requiredPoses = requiredPoses
@@ -112,8 +117,8 @@ public struct StepStatus: Sendable, Equatable {
 
 /// Why a screen is not done.
 public enum NotDoneReason: Sendable, Equatable, CustomStringConvertible {
-    /// Findings of the screen need work.
-    case findingsNeedWork([OpenFinding])
+    /// Findings of the screen need work: some of them, and how many in all.
+    case findingsNeedWork([OpenFinding], total: Int)
     /// A checklist step is neither done nor not applicable.
     case stepOpen(StepStatus)
     /// A required pose has not passed: its latest result, or nil when none was recorded.
@@ -130,11 +135,11 @@ public enum NotDoneReason: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .findingsNeedWork(let findings):
+        case .findingsNeedWork(let findings, let total):
             let shown = findings.prefix(5).map(\.reference).joined(separator: ", ")
-            let more = findings.count > 5 ? ", and \(findings.count - 5) more" : ""
-            return findings.count == 1
-                ? "finding \(shown) needs work" : "\(findings.count) findings need work: \(shown)\(more)"
+            let more = total > min(findings.count, 5) ? ", and \(total - min(findings.count, 5)) more" : ""
+            if total == 1 && !shown.isEmpty { return "finding \(shown) needs work" }
+            return shown.isEmpty ? "\(total) findings need work" : "\(total) findings need work: \(shown)\(more)"
         case .stepOpen(let status):
             let name = "step \(status.step.number) (\(status.step.key))"
             guard status.recorded == .done, let first = status.blockers.first else { return "\(name) is to do" }
@@ -155,12 +160,16 @@ public enum NotDoneReason: Sendable, Equatable, CustomStringConvertible {
 public struct ScreenReadiness: Sendable, Equatable {
     /// Every step of the checklist for this screen.
     public var steps: [StepStatus]
-    /// Its findings that need work.
+    /// Its findings that need work, as loaded (see ScreenFacts).
     public var openFindings: [OpenFinding]
+    /// How many of its findings need work.
+    public var openFindingCount: Int
     /// The poses the project requires.
     public var requiredPoses: [String]
     /// The required poses whose latest result is passed.
     public var passedPoses: [String]
+    /// The latest result of each pose recorded.
+    public var latestPoses: [String: PoseResult]
     /// Why the screen is not done, in the order findings, steps, poses; empty when it is done.
     public var reasons: [NotDoneReason]
 
@@ -170,8 +179,10 @@ public struct ScreenReadiness: Sendable, Equatable {
     /// Decides from the facts.
     public init(_ facts: ScreenFacts) {
         openFindings = facts.openFindings
+        openFindingCount = facts.openFindingCount
         requiredPoses = facts.requiredPoses
         passedPoses = facts.requiredPoses.filter { facts.latestPoses[$0] == .passed }
+        latestPoses = facts.latestPoses
         steps = facts.checklist.map { step in
             StepStatus(
                 step: step,
@@ -182,7 +193,9 @@ public struct ScreenReadiness: Sendable, Equatable {
             )
         }
         var reasons: [NotDoneReason] = []
-        if !facts.openFindings.isEmpty { reasons.append(.findingsNeedWork(facts.openFindings)) }
+        if facts.openFindingCount > 0 {
+            reasons.append(.findingsNeedWork(facts.openFindings, total: facts.openFindingCount))
+        }
         reasons += steps.filter { $0.effective == .todo }.map(NotDoneReason.stepOpen)
         for pose in facts.requiredPoses where facts.latestPoses[pose] != .passed {
             reasons.append(.poseNotPassed(pose: pose, result: facts.latestPoses[pose]))

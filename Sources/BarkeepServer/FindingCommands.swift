@@ -186,7 +186,7 @@ extension ScanRun {
             "scope": scope.isEmpty ? nil : scope, "files-scanned": filesScanned.map(String.init),
             "new": String(counts.new), "fixed": String(counts.fixed), "reopened": String(counts.reopened),
             "unchanged": String(counts.unchanged), "moved": String(counts.moved), "actor": actor,
-            "ingested": ingestedAt.postgresText,
+            "ingested": ingestedAt.postgresText, "lifecycle": lifecycle,
         ])
     }
 }
@@ -200,7 +200,7 @@ extension Finding {
             "screen": screen ?? "unmapped", "title": title, "message": message,
             "first-seen-run": firstSeenRun.map(String.init), "last-seen-run": lastSeenRun.map(String.init),
             "step": step.map(String.init), "needs": needs.isEmpty ? nil : needs.joined(separator: ","),
-            "gate": gate?.description,
+            "gate": gate?.description, "number": String(number), "tier": tier.map(String.init),
         ])
     }
 }

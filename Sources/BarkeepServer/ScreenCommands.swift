@@ -4,7 +4,7 @@ import BarkeepStore
 
 /// SCREEN ADD, LIST, SHOW, SET and REMOVE, and STEP SET.
 enum ScreenCommands {
-    static let all: [Command] = [add, list, show, set, remove, step]
+    static let all: [Command] = [add, list, show, set, remove, step, steps]
 
     static let add = Command(
         "SCREEN ADD",
@@ -47,6 +47,9 @@ enum ScreenCommands {
             records += summary.readiness.steps.map { Record(["type": "step"]).merging($0.record(screen: key)) }
             records += poses.map { Record(["type": "pose"]).merging($0.record) }
             records += findings.map { Record(["type": "finding"]).merging($0.record) }
+            records += try ScreenStore.history(project: project, key: key, on: connection).map {
+                Record(["type": "event"]).merging($0.record)
+            }
             records += summary.readiness.reasons.map { reason in
                 Record(["type": "why", "topic": reason.topic, "text": reason.description])
             }
@@ -106,6 +109,20 @@ enum ScreenCommands {
             let status = try StepStore.set(
                 project: project, screen: screen, step: step, to: state, note: note, actor: actor, on: connection)
             return CommandResult(.records([status.record(screen: screen)]))
+        }
+    }
+
+    /// `STEPS PROJECT`: every checklist step of every screen, for the readiness report.
+    static let steps = Command("STEPS", positional: 1...1, minimumRole: .reader) { input in
+        let project = input.argument(0)
+        return .database { connection in
+            CommandResult(
+                .records(
+                    try ScreenStore.list(project: project, on: connection).flatMap { summary in
+                        summary.readiness.steps.map { $0.record(screen: summary.screen.key) }
+                    }
+                )
+            )
         }
     }
 

@@ -175,4 +175,26 @@ public enum EventLog {
             [after, through, projectID, limit]
         ).map(Event.init(row:))
     }
+
+    /// The project's burndown, replayed from its finding and scan events (Burndown in Core).
+    public static func burndown(
+        project name: String,
+        by granularity: Burndown.Granularity,
+        on connection: PostgresConnection
+    ) throws -> [BurndownPoint] {
+        let project = try ProjectStore.require(name, on: connection)
+        let changes = try connection.query(
+            """
+            SELECT kind, finding_id, to_value, subject, at FROM events
+            WHERE project_id = $1 AND kind IN ('finding.new', 'finding.status', 'scan.ingested')
+            ORDER BY seq
+            """,
+            [project.id]
+        ).map { row in
+            Burndown.Change(
+                kind: try row.decode(at: 0), findingID: try row.decodeIfPresent(at: 1),
+                to: try row.decodeIfPresent(at: 2), subject: try row.decode(at: 3), at: try row.decode(at: 4))
+        }
+        return Burndown.points(changes, by: granularity)
+    }
 }

@@ -37,6 +37,10 @@ public struct Finding: Sendable, Equatable {
     public var step: Int?
     /// The SDK symbols its fix needs.
     public var needs: [String]
+    /// Its number in the project, given at creation: the report's stable id (`DUO-01` is 1).
+    public var number: Int
+    /// The readiness tier of its rule (0 blocker, 1 correctness, 2 bars); nil when the rule has none, or for items.
+    public var tier: Int?
     /// For an item whose symbols the project's SDK has: the iOS version its code must be gated on
     /// (`if #available(iOS 27.1, *)`) because the deployment target is lower.
     public var gate: SDKVersion?
@@ -59,6 +63,8 @@ public struct Finding: Sendable, Equatable {
         lastSeenRun = try row.decodeIfPresent("last_seen_run")
         step = try row.decodeIfPresent("step")
         needs = try row.decode("needs_symbols")
+        number = try row.decode("number")
+        tier = try row.decodeIfPresent("tier")
         gate = nil
     }
 }
@@ -101,7 +107,8 @@ public enum FindingStore {
     static let columns = """
         f.id, p.name AS project, f.source, f.rule, f.severity, f.file, f.line, f.snippet, f.message, f.title, f.status,
         f.reason, s.key AS screen, f.first_seen_run, \(lastSeenRun) AS last_seen_run,
-        coalesce(f.step, (SELECT r.step FROM rules r WHERE r.id = f.rule)) AS step, f.needs_symbols
+        coalesce(f.step, (SELECT r.step FROM rules r WHERE r.id = f.rule)) AS step, f.needs_symbols, f.number,
+        (SELECT r.tier FROM rules r WHERE r.id = f.rule) AS tier
         """
 
     /// The latest run of each tool and scope of the projects involved (`$1`: one project id, or NULL for all).

@@ -94,9 +94,13 @@ public enum ItemStore {
         guard
             let id = try connection.queryValue(
                 """
+                WITH numbered AS (
+                    UPDATE projects SET findings_numbered = findings_numbered + 1 WHERE id = $1
+                    RETURNING findings_numbered
+                )
                 INSERT INTO findings (project_id, source, title, step, severity, screen_id, status, reason,
-                                      status_before_block, needs_symbols)
-                VALUES ($1, 'manual', $2, $3, $4, $5, $6, $7, $8, $9)
+                                      status_before_block, needs_symbols, number)
+                SELECT $1, 'manual', $2, $3, $4, $5, $6, $7, $8, $9, findings_numbered FROM numbered
                 RETURNING id
                 """,
                 [

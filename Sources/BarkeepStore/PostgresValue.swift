@@ -1,3 +1,4 @@
+import BarkeepCore
 import Foundation
 
 /// A Swift value that can be bound as a statement parameter, sent in PostgreSQL's text format.
@@ -120,7 +121,7 @@ enum PostgresArrayParser {
 enum PostgresTimestamp {
     static func format(microsecondsSinceEpoch: Int64) -> String {
         let (days, microsecondOfDay) = floorDivide(microsecondsSinceEpoch, 86_400_000_000)
-        let (year, month, day) = civilDate(daysSinceEpoch: days)
+        let (year, month, day) = CivilCalendar.date(days: days)
         let seconds = microsecondOfDay / 1_000_000
         let fraction = microsecondOfDay % 1_000_000
         func pad(_ value: Int64, _ width: Int) -> String {
@@ -183,7 +184,7 @@ enum PostgresTimestamp {
         guard index == bytes.count, (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60,
             second < 61
         else { return nil }
-        let days = daysSinceEpoch(year: year, month: month, day: day)
+        let days = CivilCalendar.days(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
         return seconds * 1_000_000 + microseconds
     }
@@ -191,27 +192,5 @@ enum PostgresTimestamp {
     private static func floorDivide(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
         let quotient = value >= 0 ? value / divisor : (value - divisor + 1) / divisor
         return (quotient, value - quotient * divisor)
-    }
-
-    // Howard Hinnant's days-from-civil and its inverse: exact for the proleptic Gregorian calendar.
-    private static func daysSinceEpoch(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let shiftedYear = month <= 2 ? year - 1 : year
-        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
-        let yearOfEra = shiftedYear - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    private static func civilDate(daysSinceEpoch: Int64) -> (Int64, Int64, Int64) {
-        let shifted = daysSinceEpoch + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }

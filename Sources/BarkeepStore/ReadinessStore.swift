@@ -37,6 +37,7 @@ enum ReadinessStore {
         ) {
             let screen: Int64 = try row.decode("screen_id")
             facts[screen]?.openFindings.append(try openFinding(row))
+            facts[screen]?.openFindingCount += 1
         }
         for row in try connection.query(
             "SELECT screen_id, step, state FROM step_states WHERE project_id = $1 AND ($2::bigint IS NULL OR screen_id = $2)",

@@ -23,6 +23,8 @@ public struct ScanRun: Sendable, Equatable {
     public var actor: String
     /// When.
     public var ingestedAt: Date
+    /// The app lifecycle the scanner detected (`scene`, `swiftui-app`, …), when it said.
+    public var lifecycle: String?
 
     init(row: PostgresRow) throws {
         id = try row.decode("id")
@@ -41,6 +43,7 @@ public struct ScanRun: Sendable, Equatable {
         )
         actor = try row.decode("actor")
         ingestedAt = try row.decode("ingested_at")
+        lifecycle = try row.decodeIfPresent("lifecycle")
     }
 }
 
@@ -58,7 +61,7 @@ public struct IngestResult: Sendable, Equatable {
 public enum ScanStore {
     static let runColumns = """
         id, format, tool, tool_version, commit_sha, scope, files_scanned, new_count, fixed_count, reopened_count,
-        unchanged_count, moved_count, actor, ingested_at
+        unchanged_count, moved_count, actor, ingested_at, lifecycle
         """
     /// The advisory lock namespace of per-project sync ("sync" in ASCII), with the project id as the second key.
     static let syncLockNamespace: Int32 = 0x7379_6E63
@@ -146,14 +149,15 @@ public enum ScanStore {
                 let runRow = try connection.query(
                     """
                     INSERT INTO scan_runs (project_id, format, tool, tool_version, commit_sha, scope, digest, files_scanned,
-                                           new_count, fixed_count, reopened_count, unchanged_count, moved_count, actor)
-                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+                                           new_count, fixed_count, reopened_count, unchanged_count, moved_count, actor,
+                                           lifecycle)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, nullif($15, ''))
                     RETURNING \(runColumns)
                     """,
                     [
                         project.id, report.format.rawValue, report.tool, report.toolVersion, commit, scope, digest,
                         report.filesScanned, plan.counts.new, plan.counts.fixed, plan.counts.reopened,
-                        plan.counts.unchanged, plan.counts.moved, actor,
+                        plan.counts.unchanged, plan.counts.moved, actor, report.lifecycle,
                     ]
                 ).first
             else { throw StoreError.invalid("the run was not recorded") }
@@ -227,12 +231,18 @@ public enum ScanStore {
         // New findings, their ids written back to their rows for the events below.
         try connection.query(
             """
-            WITH inserted AS (
+            WITH fresh AS (SELECT count(*) AS n FROM sync_rows WHERE action = 'new'),
+            numbered AS (
+                UPDATE projects SET findings_numbered = findings_numbered + (SELECT n FROM fresh) WHERE id = $1
+                RETURNING findings_numbered - (SELECT n FROM fresh) AS base
+            ),
+            inserted AS (
                 INSERT INTO findings (project_id, source, tool, rule, file, normalized_snippet, occurrence, identity,
                                       line, snippet, message, title, severity, screen_id, fingerprints,
-                                      first_seen_run, last_seen_run)
+                                      first_seen_run, last_seen_run, number)
                 SELECT $1, 'scanner', $2, rule, file, normalized_snippet, occurrence, identity, line, snippet, message,
-                       title, severity, screen_id, fingerprints, $3, $3
+                       title, severity, screen_id, fingerprints, $3, $3,
+                       (SELECT base FROM numbered) + row_number() OVER (ORDER BY file, line, identity)
                 FROM sync_rows WHERE action = 'new'
                 RETURNING id, identity
             )

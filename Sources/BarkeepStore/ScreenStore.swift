@@ -33,7 +33,7 @@ public struct ScreenSummary: Sendable, Equatable {
     /// Whether it is done, and why not.
     public var readiness: ScreenReadiness
     /// How many of its findings need work.
-    public var openFindings: Int { readiness.openFindings.count }
+    public var openFindings: Int { readiness.openFindingCount }
 }
 
 /// What to change in a screen; nil fields stay as they are.
@@ -216,6 +216,31 @@ public enum ScreenStore {
             throw StoreError.notFound("no screen '\(key)' in project '\(projectName)'")
         }
         return ScreenSummary(screen: screen, readiness: readiness)
+    }
+
+    /// The screen's history, oldest first, at most `limit` of the latest events: its own (added, changed, steps,
+    /// poses) and those of the findings it owns now.
+    public static func history(
+        project projectName: String,
+        key: String,
+        limit: Int = 100,
+        on connection: PostgresConnection
+    ) throws -> [Event] {
+        let project = try ProjectStore.require(projectName, on: connection)
+        let screen = try require(key, projectID: project.id, on: connection)
+        return try connection.query(
+            """
+            SELECT * FROM (
+                SELECT seq, project_id, project, kind, subject, from_value, to_value, reason, actor, at FROM events
+                WHERE project_id = $1
+                  AND (finding_id IN (SELECT id FROM findings WHERE screen_id = $2)
+                       OR (kind IN ('screen.added', 'screen.updated', 'screen.removed', 'step.state', 'pose.recorded')
+                           AND split_part(subject, ' ', 1) = $3))
+                ORDER BY seq DESC LIMIT $4
+            ) latest ORDER BY seq
+            """,
+            [project.id, screen.id, key, limit]
+        ).map(Event.init(row:))
     }
 
     /// The screen `key` of a project; `notFound` when there is none.

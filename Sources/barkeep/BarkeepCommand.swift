@@ -99,7 +99,8 @@ struct BarkeepCommand: ParsableCommand {
         subcommands: [
             PingCommand.self, ProjectGroup.self, IngestCommand.self, RunsCommand.self, FindingsCommand.self,
             FindingGroup.self, ScreenGroup.self, StepGroup.self, ItemGroup.self, SDKGroup.self, BlockedCommand.self,
-            PoseGroup.self, PosesCommand.self, TokenGroup.self, WatchCommand.self, StatsCommand.self,
+            PoseGroup.self, PosesCommand.self, StatusCommand.self, BurndownCommand.self, ReportCommand.self,
+            TokenGroup.self, WatchCommand.self, StatsCommand.self,
         ]
     )
 }

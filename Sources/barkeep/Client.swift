@@ -122,6 +122,27 @@ final class Client {
     /// Reads the next line the server sends (a WATCH stream's event records).
     func nextLine() throws(CLIError) -> String { try readLine() }
 
+    /// The next line the server sends if one arrives within `timeout`, else nil: lets a stream's reader act when
+    /// the server has been quiet for a while.
+    func nextLine(within timeout: Duration) throws(CLIError) -> String? {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            do {
+                if let line = try framer.nextLine() { return line }
+            } catch {
+                throw .badReply(error.description)
+            }
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { return nil }
+            var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let ready = poll(
+                &entry, 1,
+                Int32(max(1, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)))
+            if ready < 0 && errno != EINTR { throw .connectionLost(address, String(cString: strerror(errno))) }
+            if ready > 0 { return try readLine() }
+        }
+    }
+
     private func write(_ text: String) throws(CLIError) { try write(Array(text.utf8)[...]) }
 
     private func write(_ slice: ArraySlice<UInt8>) throws(CLIError) {

@@ -39,59 +39,7 @@ struct WatchCommand: RunnableCommand {
     }
 
     func run(_ context: CLIContext) throws {
-        var last = since
-        var hasConnected = false
-        var delay = Duration.milliseconds(200)
-        while true {
-            let failure: CLIError
-            do {
-                try stream(context, last: &last, hasConnected: &hasConnected)
-                return
-            } catch {
-                failure = error
-            }
-            // The daemon restarted or the network broke: wait, then resume after the last event printed. A first
-            // connection that fails, or any other error, ends the command.
-            guard hasConnected, failure.isConnectionProblem else { throw failure }
-            FileHandle.standardError.write(Data("barkeep: \(failure); retrying\n".utf8))
-            Thread.sleep(forTimeInterval: delay.seconds)
-            delay = min(delay * 2, .seconds(5))
-        }
-    }
-
-    /// One connection's worth of watching: WATCH, then print events until the connection ends.
-    private func stream(_ context: CLIContext, last: inout Int64?, hasConnected: inout Bool) throws(CLIError) {
-        let client = try context.connect()
-        var request = Request(verb: "WATCH", arguments: [project])
-        if let last { request.keywordList = [("since", String(last))] }
-        let response: Response
-        do {
-            response = try client.send(request)
-        } catch {
-            throw context.explained(error)
-        }
-        if last == nil { last = response.fields["since"].flatMap { Int64($0) } }
-        if hasConnected { FileHandle.standardError.write(Data("barkeep: reconnected, resuming\n".utf8)) }
-        hasConnected = true
-        client.startStreaming()
-        while true {
-            let line = try client.nextLine()
-            guard line.hasPrefix("*") else {
-                // The server ends a stream early only with an error line: a watcher that fell behind resumes; a
-                // deleted project or a revoked token ends the command.
-                if case .error(let code, let message) = try? FinalLine(parsing: line) {
-                    if code == .busy { throw .connectionLost(context.server, "\(message) (\(code.rawValue))") }
-                    throw .server(code, message)
-                }
-                continue
-            }
-            let record: Record
-            do {
-                record = try Record(parsing: line)
-            } catch {
-                throw .badReply(error.description)
-            }
-            if let seq = record["seq"].flatMap({ Int64($0) }) { last = seq }
+        try EventFollower(project: project, since: since).run(context) { record in
             printEvent(record, context: context)
         }
     }

@@ -48,8 +48,9 @@ struct SchemaTests {
         try connection.query(
             """
             INSERT INTO findings (project_id, source, tool, rule, file, normalized_snippet, occurrence, identity, line,
-                                  severity, status, reason, first_seen_run, last_seen_run)
-            VALUES ($1, 'scanner', 'duo_scan', 'DUO001', $2, $3, $4, $5, 10, 'high', $6, $7, $8, $8)
+                                  severity, status, reason, first_seen_run, last_seen_run, number)
+            VALUES ($1, 'scanner', 'duo_scan', 'DUO001', $2, $3, $4, $5, 10, 'high', $6, $7, $8, $8,
+                    (SELECT coalesce(max(number), 0) + 1 FROM findings WHERE project_id = $1))
             """,
             [project, file, snippet, occurrence, identity, status, reason, run]
         )

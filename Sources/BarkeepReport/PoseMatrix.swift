@@ -1,0 +1,77 @@
+/// The screens × required poses matrix of the HTML report, as an inline `<svg id="pose-matrix">`: one `<rect>` per
+/// cell, coloured by its latest result and carrying `data-screen`, `data-pose` and `data-result`, with the screen
+/// keys and pose ids as `<text>` labels.
+enum PoseMatrix {
+    /// Fill colours by result.
+    static func color(_ result: PoseCellResult) -> String {
+        switch result {
+        case .passed: "#2e7d32"
+        case .failed: "#c62828"
+        case .notRun: "#f0a500"
+        case .noResult: "#9e9e9e"
+        }
+    }
+
+    /// How people read a result.
+    static func label(_ result: PoseCellResult) -> String {
+        switch result {
+        case .passed: "passed"
+        case .failed: "failed"
+        case .notRun: "not run"
+        case .noResult: "no result"
+        }
+    }
+
+    private static let cellWidth = 40
+    private static let cellHeight = 22
+    private static let gap = 2
+    private static let headerHeight = 24
+    /// Keys longer than this are cut in the label (the full key stays in `data-screen` and the tooltip).
+    private static let labelCharacters = 28
+
+    /// The matrix of `input`: rows are the status's screens in order, then screens only the pose cells name (by
+    /// key); columns are the project's required poses. A cell without a record is `none` (no result).
+    static func svg(_ input: ReportInput, escape: (String) -> String) -> String {
+        let poses = input.status.project.requiredPoses
+        var screens = input.status.screens.map(\.key)
+        let known = Set(screens)
+        screens += Set(input.poses.map(\.screen)).subtracting(known).sorted()
+        var results: [String: [String: PoseCellResult]] = [:]
+        for cell in input.poses { results[cell.screen, default: [:]][cell.pose] = cell.result }
+
+        let longest = min(labelCharacters, screens.map(\.count).max() ?? 0)
+        let labelWidth = max(60, longest * 7 + 12)
+        let width = labelWidth + max(1, poses.count) * (cellWidth + gap) + 8
+        let height = headerHeight + max(1, screens.count) * (cellHeight + gap) + 8
+        var lines = [
+            "<svg id=\"pose-matrix\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\""
+                + " font-family=\"sans-serif\" font-size=\"12\">",
+            "<title>Pose matrix: screens against required poses</title>",
+        ]
+        for (column, pose) in poses.enumerated() {
+            let x = labelWidth + column * (cellWidth + gap) + cellWidth / 2
+            lines.append("<text x=\"\(x)\" y=\"16\" text-anchor=\"middle\" class=\"pose\">\(escape(pose))</text>")
+        }
+        if screens.isEmpty {
+            lines.append("<text x=\"0\" y=\"\(headerHeight + 15)\" fill=\"#777777\">No screens yet.</text>")
+        }
+        for (row, screen) in screens.enumerated() {
+            let y = headerHeight + row * (cellHeight + gap)
+            let shown = TerminalLayout.truncated(screen, to: labelCharacters)
+            lines.append(
+                "<text x=\"\(labelWidth - 8)\" y=\"\(y + 15)\" text-anchor=\"end\" class=\"screen\">\(escape(shown))"
+                    + "</text>")
+            for (column, pose) in poses.enumerated() {
+                let result = results[screen]?[pose] ?? .noResult
+                let x = labelWidth + column * (cellWidth + gap)
+                lines.append(
+                    "<rect x=\"\(x)\" y=\"\(y)\" width=\"\(cellWidth)\" height=\"\(cellHeight)\""
+                        + " fill=\"\(color(result))\" data-screen=\"\(escape(screen))\" data-pose=\"\(escape(pose))\""
+                        + " data-result=\"\(result.rawValue)\"><title>\(escape("\(screen) \(pose): \(label(result))"))"
+                        + "</title></rect>")
+            }
+        }
+        lines.append("</svg>")
+        return lines.map { $0 + "\n" }.joined()
+    }
+}

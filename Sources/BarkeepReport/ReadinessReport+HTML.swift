@@ -1,0 +1,148 @@
+import Foundation
+
+extension ReadinessReport {
+    /// The report as one self-contained HTML file: inline `<style>`, no script, font or link to anything outside it,
+    /// written as well-formed XHTML (every element closed, attributes quoted, text escaped) so XML tools read it too.
+    /// It holds two inline SVGs: the pose matrix (`id="pose-matrix"`) and the burndown (`id="burndown"`, the same
+    /// drawing as `BurndownChart.svg` without the XML declaration and the namespace, which HTML implies).
+    public static func html(_ input: ReportInput, now: Date) -> String {
+        let content = ReportContent(input, now: now)
+        let escape = Escaping.html
+        var out: [String] = [
+            "<!DOCTYPE html>",
+            "<html lang=\"en\">",
+            "<head>",
+            "<meta charset=\"utf-8\"/>",
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>",
+            "<title>\(escape(content.title))</title>",
+            "<style>",
+            stylesheet,
+            "</style>",
+            "</head>",
+            "<body>",
+            "<h1>\(escape(content.title))</h1>",
+            factList(content.header, className: "facts"),
+            "<h2 id=\"summary\">Summary</h2>",
+            factList(content.summary, className: "summary"),
+            table(
+                ["Step", "What it asks", "Screens done"],
+                content.stepRows.map { row in
+                    [
+                        "\(row.step.number) <code>\(escape(row.step.key))</code>", escape(row.step.summary),
+                        row.done.map { done in "\(done) of \(row.applicable ?? 0)" } ?? "unknown",
+                    ]
+                }),
+            "<h3>Poses</h3>",
+            "<p class=\"legend\">"
+                + PoseCellResult.allCases.map { result in
+                    "<span class=\"swatch\" style=\"background: \(PoseMatrix.color(result))\"></span>"
+                        + PoseMatrix.label(result)
+                }.joined(separator: " ") + "</p>",
+            PoseMatrix.svg(input, escape: escape),
+            "<h3>Burndown</h3>",
+            BurndownChart.svgElement(
+                input.burndown, title: "Burndown — \(input.status.project.name)", namespace: false, escape: escape),
+        ]
+        for (index, tier) in content.tiers.enumerated() {
+            out.append("<h2 id=\"tier-\(index)\">\(escape(tier.title))</h2>")
+            if tier.recommendations.isEmpty { out.append("<p class=\"empty\">Nothing in this tier.</p>") }
+            for recommendation in tier.recommendations {
+                out.append("<section class=\"recommendation\">")
+                out.append("<h3>\(escape(recommendation.screen))</h3>")
+                out.append("<p>\(escape(guidance(recommendation)))</p>")
+                out.append(
+                    table(
+                        ["Item", "Finding", "Code or title", "SDK", "Status"],
+                        recommendation.items.map { item in
+                            [
+                                escape(item.id), inline(item.finding), inline(item.what), escape(item.sdk),
+                                statusCell(item.status),
+                            ]
+                        }))
+                out.append("</section>")
+            }
+        }
+        out.append("<h2 id=\"kept\">\(ReportContent.keptTitle)</h2>")
+        if content.kept.isEmpty {
+            out.append("<p class=\"empty\">Nothing is kept as is.</p>")
+        } else {
+            out.append(
+                table(
+                    ["Item", "Screen", "Finding", "Code or title", "Status", "Reason"],
+                    content.kept.map { item in
+                        [
+                            escape(item.id), escape(item.screen), inline(item.finding), inline(item.what),
+                            escape(item.status), escape(item.reason ?? "—"),
+                        ]
+                    }))
+        }
+        out.append("<h2 id=\"not-verified\">\(ReportContent.notVerifiedTitle)</h2>")
+        if content.notVerified.isEmpty {
+            out.append("<p class=\"empty\">Every required pose has a result.</p>")
+        } else {
+            out.append(
+                table(
+                    ["Screen", "Pose", "Result", "Reason"],
+                    content.notVerified.map { gap in
+                        [escape(gap.screen), escape(gap.pose), escape(gap.result), escape(gap.reason ?? "—")]
+                    }))
+        }
+        out += ["</body>", "</html>"]
+        return out.map { $0.hasSuffix("\n") ? $0 : $0 + "\n" }.joined()
+    }
+
+    // MARK: - HTML building blocks
+
+    private static let stylesheet = """
+        body { font: 15px/1.45 -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; color: #1d1d1f;
+          max-width: 1100px; margin: 2em auto; padding: 0 1em; }
+        h1 { font-size: 1.7em; margin-bottom: 0.3em; }
+        h2 { border-bottom: 1px solid #d2d2d7; padding-bottom: 0.2em; margin-top: 2em; }
+        ul.facts, ul.summary { list-style: none; padding: 0; }
+        table { border-collapse: collapse; margin: 0.6em 0 1.2em; width: 100%; }
+        th, td { border: 1px solid #d2d2d7; padding: 0.3em 0.5em; text-align: left; vertical-align: top; }
+        th { background: #f5f5f7; }
+        code { font: 13px ui-monospace, Menlo, Consolas, monospace; background: #f5f5f7; padding: 0 0.2em;
+          white-space: pre-wrap; word-break: break-all; }
+        .done { color: #2e7d32; font-weight: bold; }
+        .blocked { color: #c62828; }
+        .empty { color: #6e6e73; }
+        .legend .swatch { display: inline-block; width: 0.9em; height: 0.9em; margin: 0 0.3em 0 0.8em;
+          vertical-align: -0.1em; }
+        svg { display: block; margin: 0.5em 0 1em; max-width: 100%; height: auto; }
+        """
+
+    private static func factList(_ facts: [ReportContent.Fact], className: String) -> String {
+        "<ul class=\"\(className)\">\n"
+            + facts.map { fact in
+                "<li><strong>\(Escaping.html(fact.label)):</strong> \(fact.value.map(inline).joined())</li>\n"
+            }.joined() + "</ul>"
+    }
+
+    private static func inline(_ piece: Inline) -> String {
+        switch piece {
+        case .text(let text): Escaping.html(text)
+        case .code(let code): "<code>\(Escaping.html(code))</code>"
+        }
+    }
+
+    private static func statusCell(_ status: String) -> String {
+        switch status {
+        case ReportContent.statusText(.verified): "<span class=\"done\">\(Escaping.html(status))</span>"
+        case ReportContent.statusText(.blocked): "<span class=\"blocked\">\(Escaping.html(status))</span>"
+        default: Escaping.html(status)
+        }
+    }
+
+    /// A table; cells are already escaped HTML.
+    private static func table(_ headers: [String], _ rows: [[String]]) -> String {
+        var lines = [
+            "<table>", "<thead><tr>" + headers.map { "<th>\(Escaping.html($0))</th>" }.joined() + "</tr></thead>",
+        ]
+        lines.append("<tbody>")
+        lines += rows.map { "<tr>" + $0.map { "<td>\($0)</td>" }.joined() + "</tr>" }
+        lines.append("</tbody>")
+        lines.append("</table>")
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,132 @@
+import BarkeepCore
+import BarkeepProtocol
+
+/// Where a finding came from.
+public enum FindingSource: String, Sendable, CaseIterable {
+    /// A scanner run reported it.
+    case scanner
+    /// Someone added it by hand (an audit item, or the item a failed pose created).
+    case manual
+}
+
+/// A finding as the readiness report lists it: a record of `FINDINGS PROJECT`.
+public struct ReportFinding: Sendable, Equatable, RecordDecodable {
+    /// `finding`.
+    public static let recordType = "finding"
+
+    /// The database id.
+    public var id: Int64
+    /// The stable item number: `DUO-01` is number 1.
+    public var number: Int
+    /// Scanner or manual.
+    public var source: FindingSource
+    /// The scanner rule (`DUO007`), for scanner findings.
+    public var rule: String?
+    /// The readiness tier (0 blockers … 3 richer adoption), when the rule has one.
+    public var tier: Int?
+    /// How bad it is.
+    public var severity: Severity
+    /// The file it is in.
+    public var file: String?
+    /// The line it is on.
+    public var line: Int?
+    /// The code the scanner pointed at.
+    public var snippet: String?
+    /// Where it stands.
+    public var status: FindingStatus
+    /// Why (for blocked, declined, kept).
+    public var reason: String?
+    /// The screen that owns it, or `unmapped`.
+    public var screen: String
+    /// A manual item's title, or the rule's.
+    public var title: String?
+    /// Its checklist step, 1 to 12.
+    public var step: Int?
+    /// SDK symbols its fix needs.
+    public var needs: [String]
+    /// The iOS version its fix must be gated on with `if #available`, when above the deployment target.
+    public var gate: SDKVersion?
+
+    /// The screen key the protocol uses for findings no screen owns.
+    public static let unmappedScreen = "unmapped"
+
+    /// A finding.
+    public init(
+        id: Int64, number: Int, source: FindingSource, rule: String? = nil, tier: Int? = nil,
+        severity: Severity = .medium, file: String? = nil, line: Int? = nil, snippet: String? = nil,
+        status: FindingStatus = .proposed, reason: String? = nil, screen: String = ReportFinding.unmappedScreen,
+        title: String? = nil, step: Int? = nil, needs: [String] = [], gate: SDKVersion? = nil
+    ) {
+        self.id = id
+        self.number = number
+        self.source = source
+        self.rule = rule
+        self.tier = tier
+        self.severity = severity
+        self.file = file
+        self.line = line
+        self.snippet = snippet
+        self.status = status
+        self.reason = reason
+        self.screen = screen
+        self.title = title
+        self.step = step
+        self.needs = needs
+        self.gate = gate
+    }
+
+    /// Reads a `finding` record.
+    public init(record: Record) throws(ReportError) {
+        let fields = RecordFields(record: record, type: Self.recordType)
+        id = try fields.identifier("id")
+        number = try fields.count("number")
+        source = try fields.choice("source", as: FindingSource.self)
+        rule = fields.optionalString("rule")
+        tier = try fields.optionalCount("tier")
+        if let tier, !(0...3).contains(tier) {
+            throw .badValue(record: Self.recordType, key: "tier", value: String(tier), expected: "a tier from 0 to 3")
+        }
+        severity = try fields.choice("severity", as: Severity.self)
+        file = fields.optionalString("file")
+        line = try fields.optionalCount("line")
+        // A snippet may legitimately be white space; only an absent field is no snippet.
+        snippet = record["snippet"]
+        status = try fields.choice("status", as: FindingStatus.self)
+        reason = fields.optionalString("reason")
+        screen = fields.optionalString("screen") ?? Self.unmappedScreen
+        title = fields.optionalString("title")
+        step = try fields.optionalCount("step")
+        if let step, Checklist.step(step) == nil {
+            throw .badValue(
+                record: Self.recordType, key: "step", value: String(step), expected: "a step number from 1 to 12")
+        }
+        needs = fields.list("needs")
+        gate = try fields.optionalVersion("gate")
+    }
+
+    /// `DUO-07`: the stable id people quote, two digits at least.
+    public var itemID: String {
+        number < 10 ? "DUO-0\(number)" : "DUO-\(number)"
+    }
+
+    /// The scanner's way of naming it, `DUO007:Sources/Inbox.swift:12`; nil for manual items.
+    public var scannerReference: String? {
+        guard source == .scanner else { return nil }
+        var reference = rule ?? "?"
+        if let file {
+            reference += ":" + file
+            if let line { reference += ":\(line)" }
+        }
+        return reference
+    }
+
+    /// The readiness tier the report files it under: its own tier; else a scanner finding is tier 3, a manual
+    /// item of a checklist step tier 2 (bars), and a manual item without a step (what a failed pose creates) tier 1.
+    public var reportTier: Int {
+        if let tier { return tier }
+        switch source {
+        case .scanner: return 3
+        case .manual: return step == nil ? 1 : 2
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import BarkeepCore
+import BarkeepProtocol
+
+/// Everything the readiness report is made from, each part decoded from one reply.
+public struct ReportInput: Sendable, Equatable {
+    /// The dashboard's status (`STATUS PROJECT`).
+    public var status: ProjectStatus
+    /// The project's findings (`FINDINGS PROJECT`), in any order: the report sorts them.
+    public var findings: [ReportFinding]
+    /// The pose matrix (`POSES PROJECT`).
+    public var poses: [PoseCell]
+    /// Each screen's checklist steps (the `type=step` records of `SCREEN SHOW`) by screen key; a screen without an
+    /// entry is taken to have every step still applying.
+    public var steps: [String: [StepLine]]
+    /// The burndown (`BURNDOWN PROJECT`), oldest first.
+    public var burndown: [BurndownPoint]
+
+    /// The report's input.
+    public init(
+        status: ProjectStatus, findings: [ReportFinding], poses: [PoseCell], steps: [String: [StepLine]] = [:],
+        burndown: [BurndownPoint] = []
+    ) {
+        self.status = status
+        self.findings = findings
+        self.poses = poses
+        self.steps = steps
+        self.burndown = burndown
+    }
+
+    /// Reads the input from the replies the CLI collects: `STATUS`, `FINDINGS`, `POSES`, the checklist steps (the
+    /// records of `STEPS`, or `SCREEN SHOW` replies one after the other: only their `type=step` records are read)
+    /// and `BURNDOWN`.
+    public init(
+        statusReply: [Record], findingsReply: [Record], posesReply: [Record], stepsReply: [Record] = [],
+        burndownReply: [Record] = []
+    ) throws(ReportError) {
+        self.init(
+            status: try ProjectStatus(records: statusReply), findings: try ReportFinding.decode(findingsReply),
+            poses: try PoseCell.decode(posesReply), steps: StepLine.byScreen(try StepLine.decode(stepsReply)),
+            burndown: try BurndownPoint.decode(burndownReply))
+    }
+}

@@ -1,0 +1,95 @@
+import BarkeepProtocol
+
+/// One screen's line of the dashboard: a `type=screen` record of `STATUS`.
+public struct ScreenStatus: Sendable, Equatable, RecordDecodable {
+    /// `screen`.
+    public static let recordType = "screen"
+
+    /// The screen's key (`Inbox`).
+    public var key: String
+    /// Who owns it, if anyone was named.
+    public var owner: String?
+    /// Its findings needing work, by severity.
+    public var needsWork: SeverityCounts
+    /// How many of its items are blocked on an SDK.
+    public var blocked: Int
+    /// Checklist steps done.
+    public var stepsDone: Int
+    /// Checklist steps that apply (not marked not applicable).
+    public var stepsApplicable: Int
+    /// Required poses whose latest result is passed.
+    public var posesPassed: Int
+    /// Poses the project requires.
+    public var posesRequired: Int
+    /// Required poses whose latest result is failed, in the project's pose order.
+    public var failedPoses: [String]
+    /// Required poses without a result, or last recorded not run.
+    public var missingPoses: [String]
+    /// Whether the screen is done (no finding needs work, every step done or not applicable, every pose passed).
+    public var isDone: Bool
+
+    /// A screen's line.
+    public init(
+        key: String, owner: String? = nil, needsWork: SeverityCounts = SeverityCounts(), blocked: Int = 0,
+        stepsDone: Int = 0, stepsApplicable: Int = 0, posesPassed: Int = 0, posesRequired: Int = 0,
+        failedPoses: [String] = [], missingPoses: [String] = [], isDone: Bool = false
+    ) {
+        self.key = key
+        self.owner = owner
+        self.needsWork = needsWork
+        self.blocked = blocked
+        self.stepsDone = stepsDone
+        self.stepsApplicable = stepsApplicable
+        self.posesPassed = posesPassed
+        self.posesRequired = posesRequired
+        self.failedPoses = failedPoses
+        self.missingPoses = missingPoses
+        self.isDone = isDone
+    }
+
+    /// Reads a `type=screen` record.
+    public init(record: Record) throws(ReportError) {
+        let fields = RecordFields(record: record, type: Self.recordType)
+        key = try fields.string("key")
+        guard !key.isEmpty else {
+            throw .badValue(record: Self.recordType, key: "key", value: key, expected: "a screen key")
+        }
+        owner = fields.optionalString("owner")
+        needsWork = try SeverityCounts(fields)
+        blocked = try fields.count("blocked")
+        stepsDone = try fields.count("steps-done")
+        stepsApplicable = try fields.count("steps-applicable")
+        posesPassed = try fields.count("poses-passed")
+        posesRequired = try fields.count("poses-required")
+        failedPoses = fields.list("failed-poses")
+        missingPoses = fields.list("missing-poses")
+        isDone = try fields.flag("done")
+    }
+}
+
+/// The findings needing work that no screen owns: the `type=unmapped` record of `STATUS`.
+public struct UnmappedStatus: Sendable, Equatable, RecordDecodable {
+    /// `unmapped`.
+    public static let recordType = "unmapped"
+
+    /// Unmapped findings needing work, by severity.
+    public var needsWork: SeverityCounts
+    /// How many of them are blocked on an SDK.
+    public var blocked: Int
+
+    /// The unmapped bucket.
+    public init(needsWork: SeverityCounts = SeverityCounts(), blocked: Int = 0) {
+        self.needsWork = needsWork
+        self.blocked = blocked
+    }
+
+    /// Reads a `type=unmapped` record.
+    public init(record: Record) throws(ReportError) {
+        let fields = RecordFields(record: record, type: Self.recordType)
+        needsWork = try SeverityCounts(fields)
+        blocked = try fields.count("blocked")
+    }
+
+    /// Whether anything is unmapped: the dashboard shows the bucket only then.
+    public var isEmpty: Bool { needsWork.total == 0 && blocked == 0 }
+}

@@ -1,0 +1,72 @@
+/// How bad a finding is, most severe first (domain/rules.json). The raw values are the protocol's.
+public enum Severity: String, Sendable, CaseIterable, Comparable {
+    /// Breaks the app on iPhone Duo.
+    case critical
+    /// Wrong layout or behaviour in a common pose.
+    case high
+    /// Wrong in some poses.
+    case medium
+    /// Cosmetic.
+    case low
+    /// For information.
+    case info
+
+    /// More severe sorts first.
+    public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
+
+    /// One capital letter, for compact columns: `C H M L I`.
+    public var letter: String { String(rawValue.prefix(1)).uppercased() }
+
+    private var rank: Int { Severity.allCases.firstIndex(of: self) ?? 0 }
+}
+
+/// How many findings needing work there are of each severity.
+public struct SeverityCounts: Sendable, Equatable {
+    /// Critical findings.
+    public var critical: Int
+    /// High findings.
+    public var high: Int
+    /// Medium findings.
+    public var medium: Int
+    /// Low findings.
+    public var low: Int
+    /// Informational findings.
+    public var info: Int
+
+    /// Counts, zero by default.
+    public init(critical: Int = 0, high: Int = 0, medium: Int = 0, low: Int = 0, info: Int = 0) {
+        self.critical = critical
+        self.high = high
+        self.medium = medium
+        self.low = low
+        self.info = info
+    }
+
+    /// The count of one severity.
+    public subscript(severity: Severity) -> Int {
+        switch severity {
+        case .critical: critical
+        case .high: high
+        case .medium: medium
+        case .low: low
+        case .info: info
+        }
+    }
+
+    /// All severities together.
+    public var total: Int { critical + high + medium + low + info }
+
+    /// Adds two sets of counts.
+    public static func + (lhs: SeverityCounts, rhs: SeverityCounts) -> SeverityCounts {
+        SeverityCounts(
+            critical: lhs.critical + rhs.critical, high: lhs.high + rhs.high, medium: lhs.medium + rhs.medium,
+            low: lhs.low + rhs.low, info: lhs.info + rhs.info)
+    }
+
+    /// Reads the five counts, each keyed by its severity's name.
+    init(_ fields: RecordFields) throws(ReportError) {
+        self.init(
+            critical: try fields.count("critical"), high: try fields.count("high"), medium: try fields.count("medium"),
+            low: try fields.count("low"), info: try fields.count("info"))
+    }
+}

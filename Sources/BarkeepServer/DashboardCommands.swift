@@ -1,0 +1,101 @@
+import BarkeepCore
+import BarkeepProtocol
+import BarkeepStore
+import Foundation
+
+/// STATUS and BURNDOWN: what the dashboard and the readiness report read.
+enum DashboardCommands {
+    static let all: [Command] = [status, burndown]
+
+    static let severities = ["critical", "high", "medium", "low", "info"]
+
+    static let status = Command("STATUS", positional: 1...1, minimumRole: .reader) { input in
+        let project = input.argument(0)
+        return .database { connection in
+            CommandResult(.records(try StatusStore.status(project: project, on: connection).records))
+        }
+    }
+
+    static let burndown = Command("BURNDOWN", positional: 1...1, keys: ["by"], minimumRole: .reader) {
+        input throws(CommandError) in
+        let project = input.argument(0)
+        guard let by = Burndown.Granularity(rawValue: input.keyword("by") ?? "run") else {
+            throw CommandError(.badArgument, "by must be run or day")
+        }
+        return .database { connection in
+            let points = try EventLog.burndown(project: project, by: by, on: connection)
+            return CommandResult(
+                .records(
+                    points.map { point in
+                        Record([
+                            "label": point.label, "at": point.at.postgresText, "needs-work": String(point.needsWork),
+                            "blocked": String(point.blocked),
+                        ])
+                    }
+                )
+            )
+        }
+    }
+}
+
+extension ProjectStatus {
+    /// The typed records of `STATUS` (docs/protocol.md).
+    var records: [Record] {
+        var records = [
+            Record([
+                "type": "project", "name": project.name, "sdk": project.sdk,
+                "deployment-target": project.deploymentTarget,
+                "required-poses": project.requiredPoses.joined(separator: ","),
+            ])
+        ]
+        if let scan = lastScan {
+            var record = Record(["type": "scan", "run": String(scan.id)])
+            for field in scan.record.fields where field.key != "id" { record.append(field.key, field.value) }
+            records.append(record)
+        }
+        var totals = Record(["type": "totals"])
+        for status in FindingStatus.allCases { totals.append(status.rawValue, String(byStatus[status] ?? 0)) }
+        let needsWork = FindingStatus.allCases.filter(\.needsWork).reduce(0) { $0 + (byStatus[$1] ?? 0) }
+        let steps = screens.map(\.readiness.stepCounts)
+        totals.append("needs-work", String(needsWork))
+        totals.append("screens", String(screens.count))
+        totals.append("screens-done", String(screens.filter(\.readiness.isDone).count))
+        totals.append("steps-done", String(steps.map(\.done).reduce(0, +)))
+        totals.append("steps-applicable", String(steps.map(\.applicable).reduce(0, +)))
+        totals.append("poses-passed", String(screens.map(\.readiness.passedPoses.count).reduce(0, +)))
+        totals.append("poses-required", String(screens.map(\.readiness.requiredPoses.count).reduce(0, +)))
+        totals.append("unmapped", String(unmapped.total))
+        records.append(totals)
+        records += blocked.map { group in
+            Record(["type": "blocked", "sdk": group.sdk?.description ?? "none", "items": String(group.items)])
+        }
+        for screen in screens {
+            var record = Record(["type": "screen", "key": screen.key, "owner": screen.owner])
+            for severity in DashboardCommands.severities {
+                record.append(severity, String(screen.work.bySeverity[severity] ?? 0))
+            }
+            let readiness = screen.readiness
+            let steps = readiness.stepCounts
+            let failed = readiness.requiredPoses.filter { readiness.latestPoses[$0] == .failed }
+            let missing = readiness.requiredPoses.filter {
+                readiness.latestPoses[$0] == nil || readiness.latestPoses[$0] == .notRun
+            }
+            record.append("blocked", String(screen.work.blocked))
+            record.append("steps-done", String(steps.done))
+            record.append("steps-applicable", String(steps.applicable))
+            record.append("poses-passed", String(readiness.passedPoses.count))
+            record.append("poses-required", String(readiness.requiredPoses.count))
+            record.append("failed-poses", failed.isEmpty ? nil : failed.joined(separator: ","))
+            record.append("missing-poses", missing.isEmpty ? nil : missing.joined(separator: ","))
+            record.append("done", readiness.isDone ? "yes" : "no")
+            records.append(record)
+        }
+        var unmappedRecord = Record(["type": "unmapped"])
+        for severity in DashboardCommands.severities {
+            unmappedRecord.append(severity, String(unmapped.bySeverity[severity] ?? 0))
+        }
+        unmappedRecord.append("blocked", String(unmapped.blocked))
+        records.append(unmappedRecord)
+        return records
+    }
+}

@@ -1,0 +1,210 @@
+import BarkeepCore
+import Foundation
+
+/// Findings needing work, by severity, and blocked items: one row of the dashboard.
+public struct WorkCounts: Sendable, Equatable {
+    /// Findings needing work (proposed, approved, applied, blocked) by severity.
+    public var bySeverity: [String: Int] = [:]
+    /// Of those, how many are blocked.
+    public var blocked = 0
+
+    /// Findings needing work in all.
+    public var total: Int { bySeverity.values.reduce(0, +) }
+}
+
+/// One screen on the dashboard.
+public struct ScreenStatus: Sendable, Equatable {
+    /// The screen's key.
+    public var key: String
+    /// Its owner.
+    public var owner: String?
+    /// Its findings needing work.
+    public var work: WorkCounts
+    /// Whether it is done, its step and pose counts.
+    public var readiness: ScreenReadiness
+}
+
+/// Blocked items waiting for one SDK.
+public struct BlockedGroup: Sendable, Equatable {
+    /// The SDK that would bring what they wait for; nil when no known SDK declares it.
+    public var sdk: SDKVersion?
+    /// How many items.
+    public var items: Int
+}
+
+/// Everything the dashboard shows about a project.
+public struct ProjectStatus: Sendable, Equatable {
+    /// The project.
+    public var project: Project
+    /// Its latest scan of the code (SDK checks left out).
+    public var lastScan: ScanRun?
+    /// Its findings by status.
+    public var byStatus: [FindingStatus: Int]
+    /// Blocked items by the SDK they wait for, oldest SDK first, undeclared last.
+    public var blocked: [BlockedGroup]
+    /// Its screens, by key.
+    public var screens: [ScreenStatus]
+    /// Findings needing work that no screen owns.
+    public var unmapped: WorkCounts
+}
+
+/// The dashboard's data: a few aggregate statements per project, each answered from an index (docs/performance.md
+/// shows their plans), so it costs the same for ten findings or a hundred thousand.
+public enum StatusStore {
+    static let needsWork = "('proposed', 'approved', 'applied', 'blocked')"
+
+    // The statements of `status`, each taking the project's id as $1 (`plans` explains them).
+    static let lastScanQuery = """
+        SELECT \(ScanStore.runColumns) FROM scan_runs WHERE project_id = $1 AND format <> 'sdk-check'
+        ORDER BY id DESC LIMIT 1
+        """
+    static let countsQuery = """
+        SELECT screen_id, status, severity, count(*) AS n FROM findings WHERE project_id = $1
+        GROUP BY screen_id, status, severity
+        """
+    static let screensQuery = "SELECT id, key, owner FROM screens WHERE project_id = $1 ORDER BY key"
+    /// Per screen and step, the least id of an open finding that keeps the step open: findings of the rules that
+    /// evidence a step, then items of a step.
+    static let stepBlockersQuery = """
+        SELECT f.screen_id, r.step, min(f.id) AS id FROM findings f JOIN rules r ON r.id = f.rule
+        WHERE f.project_id = $1 AND f.status IN \(needsWork) AND f.screen_id IS NOT NULL
+          AND f.rule = ANY (ARRAY(SELECT id FROM rules WHERE step IS NOT NULL))
+        GROUP BY f.screen_id, r.step
+        UNION ALL
+        SELECT screen_id, step, min(id) FROM findings
+        WHERE project_id = $1 AND source = 'manual' AND step IS NOT NULL AND screen_id IS NOT NULL
+          AND status IN \(needsWork)
+        GROUP BY screen_id, step
+        """
+    static let stepStatesQuery = "SELECT screen_id, step, state FROM step_states WHERE project_id = $1"
+    static let latestPosesQuery = """
+        SELECT DISTINCT ON (screen_id, pose) screen_id, pose, result FROM pose_results WHERE project_id = $1
+        ORDER BY screen_id, pose, id DESC
+        """
+    static let blockedQuery = """
+        SELECT id, needs_symbols FROM findings WHERE project_id = $1 AND status = 'blocked'
+        """
+
+    /// Each statement of `status` with its plan as PostgreSQL runs it (EXPLAIN ANALYZE), for docs/performance.md.
+    public static func plans(project name: String, on connection: PostgresConnection) throws -> [(
+        statement: String, plan: String
+    )] {
+        let project = try ProjectStore.require(name, on: connection)
+        return try [
+            lastScanQuery, countsQuery, screensQuery, stepBlockersQuery, stepStatesQuery, latestPosesQuery,
+            blockedQuery,
+        ].map { statement in
+            let plan = try connection.query(
+                "EXPLAIN (ANALYZE, COSTS OFF, BUFFERS) " + statement, [project.id]
+            ).map { try $0.decode(at: 0, as: String.self) }
+            return (statement, plan.joined(separator: "\n"))
+        }
+    }
+
+    /// The status of a project; `notFound` when there is none. One repeatable-read snapshot, so the figures agree.
+    public static func status(project name: String, on connection: PostgresConnection) throws -> ProjectStatus {
+        try connection.transaction { connection in
+            try connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            let project = try ProjectStore.require(name, on: connection)
+            let lastScan = try connection.query(lastScanQuery, [project.id]).first.map(ScanRun.init(row:))
+
+            var byStatus: [FindingStatus: Int] = [:]
+            var work: [Int64?: WorkCounts] = [:]
+            for row in try connection.query(countsQuery, [project.id]) {
+                let status = FindingStatus(rawValue: try row.decode("status")) ?? .proposed
+                let count: Int = try row.decode("n")
+                byStatus[status, default: 0] += count
+                guard status.needsWork else { continue }
+                let screen: Int64? = try row.decodeIfPresent("screen_id")
+                work[screen, default: WorkCounts()].bySeverity[try row.decode("severity"), default: 0] += count
+                if status == .blocked { work[screen, default: WorkCounts()].blocked += count }
+            }
+
+            let screens = try connection.query(screensQuery, [project.id]).map { row in
+                (
+                    id: try row.decode("id", as: Int64.self), key: try row.decode("key", as: String.self),
+                    owner: try row.decodeIfPresent("owner", as: String.self)
+                )
+            }
+            let facts = try readinessFacts(project: project, on: connection)
+            let statuses = screens.map { screen in
+                var screenFacts =
+                    facts[screen.id]
+                    ?? ScreenFacts(
+                        openFindings: [], checklist: [], stepStates: [:], requiredPoses: project.requiredPoses,
+                        latestPoses: [:])
+                let counts = work[screen.id] ?? WorkCounts()
+                screenFacts.openFindingCount = max(counts.total, screenFacts.openFindings.count)
+                return ScreenStatus(
+                    key: screen.key, owner: screen.owner, work: counts, readiness: ScreenReadiness(screenFacts))
+            }
+            return ProjectStatus(
+                project: project, lastScan: lastScan, byStatus: byStatus,
+                blocked: try blockedGroups(project: project, on: connection), screens: statuses,
+                unmapped: work[nil] ?? WorkCounts()
+            )
+        }
+    }
+
+    /// Step states, latest poses and, per screen and step, one open finding that keeps the step open: the facts of
+    /// every screen but their finding counts.
+    private static func readinessFacts(
+        project: Project,
+        on connection: PostgresConnection
+    ) throws -> [Int64: ScreenFacts] {
+        let checklist = try ReadinessStore.checklist(on: connection)
+        var facts: [Int64: ScreenFacts] = [:]
+        func update(_ screen: Int64, _ change: (inout ScreenFacts) -> Void) {
+            var value =
+                facts[screen]
+                ?? ScreenFacts(
+                    openFindings: [], checklist: checklist, stepStates: [:], requiredPoses: project.requiredPoses,
+                    latestPoses: [:])
+            change(&value)
+            facts[screen] = value
+        }
+        for row in try connection.query("SELECT id FROM screens WHERE project_id = $1", [project.id]) {
+            update(try row.decode("id")) { _ in }
+        }
+        for row in try connection.query(stepBlockersQuery, [project.id]) {
+            let id: Int64 = try row.decode("id")
+            let step: Int = try row.decode("step")
+            update(try row.decode("screen_id")) {
+                $0.openFindings.append(OpenFinding(id: id, label: "", status: .proposed, step: step))
+            }
+        }
+        for row in try connection.query(stepStatesQuery, [project.id]) {
+            let step: Int = try row.decode("step")
+            let state = StepState(rawValue: try row.decode("state"))
+            update(try row.decode("screen_id")) { $0.stepStates[step] = state }
+        }
+        for row in try connection.query(latestPosesQuery, [project.id]) {
+            let pose: String = try row.decode("pose")
+            let result = PoseResult(rawValue: try row.decode("result"))
+            update(try row.decode("screen_id")) { $0.latestPoses[pose] = result }
+        }
+        return facts
+    }
+
+    /// Blocked items counted once, under the newest SDK they wait for (no SDK at all when one symbol has none).
+    private static func blockedGroups(project: Project, on connection: PostgresConnection) throws -> [BlockedGroup] {
+        let items = try connection.query(blockedQuery, [project.id]).map { row in
+            (id: try row.decode("id", as: Int64.self), needs: try row.decode("needs_symbols", as: [String].self))
+        }
+        let facts = try SDKStore.facts(Array(Set(items.flatMap(\.needs))), project: project, on: connection)
+        let sdk = SDKVersion(project.sdk) ?? SDKVersion(0)
+        var waits: [Int64: [SDKVersion?]] = [:]
+        for item in items {
+            let missing = item.needs.filter { facts[$0]?.isAvailable(in: sdk) != true }
+            // An item blocked with nothing missing any more waits for the next re-examination: counted as none.
+            waits[item.id] = missing.isEmpty ? [nil] : missing.map { facts[$0]?.introduced }
+        }
+        var counts: [SDKVersion?: Int] = [:]
+        for sdks in waits.values { counts[sdks.contains(nil) ? nil : sdks.compactMap { $0 }.max(), default: 0] += 1 }
+        return counts.map { BlockedGroup(sdk: $0.key, items: $0.value) }.sorted { left, right in
+            guard let a = left.sdk else { return false }
+            guard let b = right.sdk else { return true }
+            return a < b
+        }
+    }
+}

@@ -1,0 +1,252 @@
+import BarkeepCore
+import BarkeepProtocol
+import BarkeepReport
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The time the dashboard and the report are drawn at: `BARKEEP_NOW` (an ISO 8601 time such as
+/// `2026-11-29T12:00:00Z`) when set, for reproducible output, else the clock.
+func drawingTime() throws(CLIError) -> Date {
+    guard let text = ProcessInfo.processInfo.environment["BARKEEP_NOW"], !text.isEmpty else { return Date() }
+    guard let date = ReportTime.parse(text) else {
+        throw .badInput("BARKEEP_NOW must be a time such as 2026-11-29T12:00:00Z, not '\(text.prefix(40))'")
+    }
+    return date
+}
+
+/// Decodes a reply's records for the report module, or says the reply was not what this CLI understands.
+func decoded<T>(_ decode: () throws(ReportError) -> T) throws(CLIError) -> T {
+    do {
+        return try decode()
+    } catch {
+        throw .badReply(error.description)
+    }
+}
+
+/// `barkeep status PROJECT`: the team's dashboard.
+struct StatusCommand: RunnableCommand {
+    static let configuration = CommandConfiguration(
+        name: "status",
+        abstract: "Show a project's dashboard: scans, totals, blocked items, poses, checklist, every screen.",
+        discussion: """
+            One screen a lead reads in ten seconds: the SDK and deployment target, the last scan, findings by
+            status, blocked items by SDK, pose coverage, checklist completion and screens done; then a row per
+            screen (findings needing work by severity, blocked, steps done, poses passed with the failing ones
+            named, done) and one for unmapped findings. --watch redraws on every change of the project (through
+            WATCH, no polling) and keeps going across daemon restarts; Ctrl-C stops it. With --json prints
+            {project, last_scan, totals, blocked, screens, unmapped}, one object per redraw with --watch.
+            BARKEEP_NOW sets the time ages are computed from.
+            """,
+        arguments: [
+            .positional("project", help: "The project."),
+            .flag("watch", help: "Redraw whenever the project changes."),
+        ]
+    )
+
+    let project: String
+    let isWatching: Bool
+
+    init(_ parsed: ParsedCommand) throws(UsageError) {
+        project = parsed.value("project") ?? ""
+        isWatching = parsed.flag("watch")
+    }
+
+    func run(_ context: CLIContext) throws {
+        guard isWatching else {
+            try draw(try fetch(context), context: context, clearing: false)
+            return
+        }
+        var isStale = false
+        try EventFollower(project: project, quiet: .milliseconds(250)).run(
+            context,
+            onConnected: { try draw(try fetch(context), context: context, clearing: true) },
+            onEvent: { _ in isStale = true },
+            onQuiet: {
+                // A scan brings thousands of events at once: one redraw when they stop coming.
+                guard isStale else { return }
+                isStale = false
+                try draw(try fetch(context), context: context, clearing: true)
+            }
+        )
+    }
+
+    private func fetch(_ context: CLIContext) throws(CLIError) -> [Record] {
+        try context.request(Request(verb: "STATUS", arguments: [project])).records
+    }
+
+    private func draw(_ records: [Record], context: CLIContext, clearing: Bool) throws {
+        if context.isJSON {
+            try Output.json(Self.json(records))
+            return
+        }
+        let status = try decoded { () throws(ReportError) in try ProjectStatus(records: records) }
+        // On a terminal a redraw replaces the screen; into a pipe each drawing follows the last.
+        if clearing && isatty(STDOUT_FILENO) == 1 { print("\u{1B}[H\u{1B}[2J", terminator: "") }
+        print(StatusView.render(status, now: try drawingTime(), colored: Output.isColored), terminator: "")
+        fflush(nil)
+    }
+
+    /// The JSON of a STATUS reply: one member per record type, numbers as numbers, lists as arrays.
+    static func json(_ records: [Record]) -> [String: Any] {
+        let lists: Set<String> = ["required-poses", "failed-poses", "missing-poses"]
+        let strings: Set<String> = [
+            "type", "name", "sdk", "deployment-target", "tool", "tool-version", "commit", "ingested", "lifecycle",
+            "format", "scope", "actor", "key", "owner", "done",
+        ]
+        func object(_ record: Record) -> [String: Any] {
+            var object = record.json(
+                integers: Set(record.fields.map(\.key)).subtracting(strings).subtracting(lists), lists: lists)
+            object.removeValue(forKey: "type")
+            if let done = record["done"] { object["done"] = done == "yes" }
+            return object
+        }
+        func of(_ type: String) -> [[String: Any]] { records.filter { $0["type"] == type }.map(object) }
+        return [
+            "project": of("project").first ?? [:], "last_scan": of("scan").first ?? NSNull(),
+            "totals": of("totals").first ?? [:], "blocked": of("blocked"), "screens": of("screen"),
+            "unmapped": of("unmapped").first ?? [:],
+        ]
+    }
+}
+
+/// `barkeep burndown PROJECT`: work left over time.
+struct BurndownCommand: RunnableCommand {
+    static let configuration = CommandConfiguration(
+        name: "burndown",
+        abstract: "Chart the findings needing work and the blocked items over time, from the event history.",
+        discussion: """
+            --by run takes a point after each scan run (and `now` for the changes since the last one); --by day at
+            the end of each day something changed. --svg FILE also writes the chart as an SVG file. With --json
+            prints an array of {label, at, needs_work, blocked}.
+            """,
+        arguments: [
+            .positional("project", help: "The project."),
+            .option("by", valueName: "run|day", help: "Where to take the points (default run)."),
+            .option("svg", valueName: "FILE", help: "Also write the chart as SVG to FILE."),
+            .option("width", valueName: "N", help: "Chart width in columns (default 72)."),
+            .option("height", valueName: "N", help: "Chart height in rows (default 12)."),
+        ]
+    )
+
+    let project: String
+    let granularity: String
+    let svg: String?
+    let width: Int
+    let height: Int
+
+    init(_ parsed: ParsedCommand) throws(UsageError) {
+        project = parsed.value("project") ?? ""
+        granularity = parsed.value("by") ?? "run"
+        guard Burndown.Granularity(rawValue: granularity) != nil else {
+            throw UsageError("--by must be run or day, not '\(granularity)'", commandPath: parsed.commandPath)
+        }
+        svg = parsed.value("svg")
+        guard let width = Int(parsed.value("width") ?? "72"), (20...400).contains(width),
+            let height = Int(parsed.value("height") ?? "12"), (4...100).contains(height)
+        else {
+            throw UsageError("--width must be 20 to 400 and --height 4 to 100", commandPath: parsed.commandPath)
+        }
+        self.width = width
+        self.height = height
+    }
+
+    func run(_ context: CLIContext) throws {
+        let records = try context.request(
+            Request(verb: "BURNDOWN", arguments: [project], keywords: ["by": granularity])
+        ).records
+        let points = try decoded { () throws(ReportError) in try BurndownPoint.decode(records) }
+        if let svg {
+            let document = BurndownChart.svg(points, title: "\(project): work left by \(granularity)")
+            do {
+                try Data(document.utf8).write(to: URL(fileURLWithPath: svg))
+            } catch {
+                throw CLIError.badInput("cannot write \(svg): \(error.localizedDescription)")
+            }
+        }
+        if context.isJSON {
+            try Output.json(records.map { $0.json(integers: ["needs-work", "blocked"]) })
+        } else if points.isEmpty {
+            print("No history yet: ingest a scan or add an item.")
+        } else {
+            print(BurndownChart.terminal(points, width: width, height: height), terminator: "")
+            if let svg { print("Wrote \(svg).") }
+        }
+    }
+}
+
+/// `barkeep report PROJECT`: the readiness report.
+struct ReportCommand: RunnableCommand {
+    static let configuration = CommandConfiguration(
+        name: "report",
+        abstract: "Write the readiness report (Markdown or one self-contained HTML file).",
+        discussion: """
+            The report's header names the toolchain (the project's SDK and deployment target), the last scan and the
+            app's lifecycle; a summary follows, then the items by tier (0 blockers, 1 correctness on the inner
+            display, 2 bars, 3 richer adoption), what is kept as it is, and what was not verified. Each screen gets
+            one recommendation listing the checklist steps that apply; each item keeps its id (DUO-01, …) from one
+            report to the next. The HTML holds the pose matrix and the burndown as inline SVG and loads nothing
+            from the network. BARKEEP_NOW sets the time the report says it was generated at.
+            """,
+        arguments: [
+            .positional("project", help: "The project."),
+            .option("format", valueName: "FORMAT", help: "markdown (default) or html."),
+            .option("output", short: "o", valueName: "FILE", help: "Write to FILE instead of standard output."),
+        ]
+    )
+
+    let project: String
+    let isHTML: Bool
+    let output: String?
+
+    init(_ parsed: ParsedCommand) throws(UsageError) {
+        project = parsed.value("project") ?? ""
+        let format = parsed.value("format") ?? "markdown"
+        guard ["markdown", "html"].contains(format) else {
+            throw UsageError("--format must be markdown or html, not '\(format)'", commandPath: parsed.commandPath)
+        }
+        isHTML = format == "html"
+        output = parsed.value("output")
+    }
+
+    func run(_ context: CLIContext) throws {
+        let client = try context.connect()
+        func records(_ request: Request) throws(CLIError) -> [Record] {
+            do {
+                return try client.send(request).records
+            } catch {
+                throw context.explained(error)
+            }
+        }
+        let status = try records(Request(verb: "STATUS", arguments: [project]))
+        let findings = try records(Request(verb: "FINDINGS", arguments: [project]))
+        let poses = try records(Request(verb: "POSES", arguments: [project]))
+        let steps = try records(Request(verb: "STEPS", arguments: [project]))
+        let burndown = try records(Request(verb: "BURNDOWN", arguments: [project], keywords: ["by": "run"]))
+        let input = try decoded { () throws(ReportError) in
+            ReportInput(
+                status: try ProjectStatus(records: status), findings: try ReportFinding.decode(findings),
+                poses: try PoseCell.decode(poses),
+                steps: Dictionary(grouping: try StepLine.decode(steps), by: \.screen),
+                burndown: try BurndownPoint.decode(burndown))
+        }
+        let now = try drawingTime()
+        let document = isHTML ? ReadinessReport.html(input, now: now) : ReadinessReport.markdown(input, now: now)
+        guard let output else {
+            print(document, terminator: "")
+            return
+        }
+        do {
+            try Data(document.utf8).write(to: URL(fileURLWithPath: output))
+        } catch {
+            throw CLIError.badInput("cannot write \(output): \(error.localizedDescription)")
+        }
+        if context.isJSON {
+            try Output.json(["output": output, "bytes": document.utf8.count] as [String: Any])
+        } else {
+            print("Wrote the readiness report of \(project) to \(output).")
+        }
+    }
+}

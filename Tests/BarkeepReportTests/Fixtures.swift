@@ -1,0 +1,165 @@
+import BarkeepCore
+import BarkeepProtocol
+import Foundation
+import Testing
+
+@testable import BarkeepReport
+
+/// Small, hand-checked replies shared by the tests.
+enum Fixtures {
+    /// `2026-11-29T15:00:30Z`: three hours after the fixture's scan.
+    static let now = time("2026-11-29T15:00:30Z")
+
+    /// A time from the protocol's form; a fixture typo fails the test that uses it.
+    static func time(_ text: String) -> Date {
+        guard let date = ReportTime.parse(text) else {
+            Issue.record("bad fixture time \(text)")
+            return Date(timeIntervalSince1970: 0)
+        }
+        return date
+    }
+
+    /// A `STATUS app` reply: two screens (Inbox open, Settings done), one unmapped finding, one blocked item.
+    static let statusRecords: [Record] = [
+        Record([
+            "type": "project", "name": "app", "sdk": "27.0", "deployment-target": "26.0",
+            "required-poses": "P1,P2,P3,P4,P11",
+        ]),
+        Record([
+            "type": "scan", "run": "12", "tool": "duo_scan", "tool-version": "1.2.2", "commit": "1a2b3c4d5e6f7a8b",
+            "ingested": "2026-11-29T12:00:00.123456Z", "files-scanned": "240", "lifecycle": "scene", "new": "3",
+            "fixed": "5", "reopened": "1", "unchanged": "40", "moved": "2",
+        ]),
+        Record([
+            "type": "totals", "proposed": "3", "approved": "1", "applied": "0", "verified": "2", "blocked": "1",
+            "declined": "0", "kept": "1", "false_positive": "1", "fixed": "9", "needs-work": "5", "screens": "2",
+            "screens-done": "1", "steps-done": "14", "steps-applicable": "20", "poses-passed": "6",
+            "poses-required": "10", "unmapped": "1",
+        ]),
+        Record(["type": "blocked", "sdk": "27.1", "items": "1"]),
+        Record([
+            "type": "screen", "key": "Inbox", "owner": "alice", "critical": "1", "high": "1", "medium": "2", "low": "0",
+            "info": "0", "blocked": "1", "steps-done": "4", "steps-applicable": "10", "poses-passed": "1",
+            "poses-required": "5", "failed-poses": "P3,P4", "missing-poses": "P2,P11", "done": "no",
+        ]),
+        Record([
+            "type": "screen", "key": "Settings", "owner": "bob", "critical": "0", "high": "0", "medium": "0",
+            "low": "0", "info": "0", "blocked": "0", "steps-done": "10", "steps-applicable": "10",
+            "poses-passed": "5", "poses-required": "5", "failed-poses": "", "done": "yes",
+        ]),
+        Record([
+            "type": "unmapped", "critical": "0", "high": "0", "medium": "1", "low": "0", "info": "0", "blocked": "0",
+        ]),
+    ]
+
+    /// The status of `statusRecords`.
+    static var status: ProjectStatus {
+        get throws { try ProjectStatus(records: statusRecords) }
+    }
+
+    /// A `FINDINGS app` reply: every tier, a verified item of tiers 1 and 2, kept and false positive, one fixed
+    /// (left out of the report), and snippets and titles that need escaping.
+    static let findingRecords: [Record] = [
+        Record([
+            "id": "101", "number": "1", "source": "scanner", "rule": "DUO005", "tier": "0", "severity": "critical",
+            "file": "Sources/Inbox/AppDelegate.swift", "line": "3",
+            "snippet": "class AppDelegate: UIResponder, UIApplicationDelegate {", "status": "proposed",
+            "screen": "Inbox", "title": "App lifecycle without scene lifecycle",
+        ]),
+        Record([
+            "id": "102", "number": "2", "source": "scanner", "rule": "DUO001", "tier": "1", "severity": "high",
+            "file": "Sources/Inbox/InboxView.swift", "line": "40", "snippet": "let width = UIScreen.main.bounds.width",
+            "status": "approved", "screen": "Inbox", "title": "Main screen reference",
+        ]),
+        Record([
+            "id": "103", "number": "3", "source": "scanner", "rule": "DUO007", "tier": "2", "severity": "medium",
+            "file": "Sources/Inbox/InboxView.swift", "line": "12", "snippet": "let bar = UIToolbar() // a | b",
+            "status": "proposed", "screen": "Inbox", "title": "Standalone bar instance", "step": "1",
+        ]),
+        Record([
+            "id": "104", "number": "4", "source": "manual", "severity": "medium", "status": "blocked",
+            "reason": "needs the iOS 27.1 SDK (axisBehavior)", "screen": "Inbox",
+            "title": "Compose keeps its `axis` <shape> & size", "step": "5", "needs": "axisBehavior",
+        ]),
+        Record([
+            "id": "105", "number": "5", "source": "scanner", "rule": "DUO010", "severity": "medium",
+            "file": "Shared/SceneRouter.swift", "line": "31",
+            "snippet": "requestSceneSessionActivation(nil, userActivity: `default`, options: nil)",
+            "status": "proposed", "screen": "unmapped", "title": "Scene activation without error handling",
+        ]),
+        Record([
+            "id": "106", "number": "6", "source": "manual", "severity": "medium", "status": "verified",
+            "screen": "Inbox", "title": "P3: toolbar overlaps the list",
+        ]),
+        Record([
+            "id": "107", "number": "7", "source": "scanner", "rule": "DUO011", "tier": "2", "severity": "low",
+            "file": "Sources/Settings/SettingsView.swift", "line": "88", "snippet": "Image(systemName: \"ellipsis\")",
+            "status": "verified", "screen": "Settings", "step": "7",
+        ]),
+        Record([
+            "id": "108", "number": "8", "source": "scanner", "rule": "DUO021", "severity": "info",
+            "file": "App/Info.plist",
+            "status": "kept", "reason": "portrait-only by design", "screen": "unmapped",
+            "title": "Portrait-only supported orientations",
+        ]),
+        Record([
+            "id": "109", "number": "9", "source": "scanner", "rule": "DUO008", "severity": "low",
+            "file": "Sources/Settings/About.swift", "line": "5", "snippet": "NavigationView {",
+            "status": "false_positive",
+            "reason": "behind `#if os(macOS)`", "screen": "Settings",
+        ]),
+        Record([
+            "id": "110", "number": "10", "source": "scanner", "rule": "DUO002", "tier": "1", "severity": "high",
+            "file": "Sources/Settings/SettingsView.swift", "line": "20", "snippet": "UIScreen.main.bounds",
+            "status": "fixed",
+            "screen": "Settings",
+        ]),
+    ]
+
+    /// A `POSES app` reply.
+    static let poseRecords: [Record] =
+        [
+            Record(["screen": "Inbox", "pose": "P1", "result": "passed", "device": "iPhone Duo"]),
+            Record(["screen": "Inbox", "pose": "P2", "result": "not_run", "reason": "simulator only: needs a device"]),
+            Record([
+                "screen": "Inbox", "pose": "P3", "result": "failed", "screenshot": "shots/p3.png", "finding": "106",
+            ]),
+            Record([
+                "screen": "Inbox", "pose": "P4", "result": "failed", "screenshot": "shots/p4.png", "finding": "103",
+            ]),
+            Record(["screen": "Inbox", "pose": "P11", "result": "none"]),
+        ] + ["P1", "P2", "P3", "P4", "P11"].map { Record(["screen": "Settings", "pose": $0, "result": "passed"]) }
+
+    /// `SCREEN SHOW app Inbox`'s steps (Settings' are not given: the report then lists all 12).
+    static let stepRecords: [Record] = [
+        ("1", "container", "todo", "done", "103"), ("2", "order", "done", nil, nil),
+        ("3", "title-and-symbol", "done", nil, nil), ("4", "informative-text", "done", nil, nil),
+        ("5", "axis", "todo", nil, "104"), ("6", "custom-views-fit", "not_applicable", nil, nil),
+        ("7", "overflow", "done", nil, nil), ("8", "compression", "todo", nil, nil),
+        ("9", "priority", "todo", nil, nil),
+        ("10", "opt-out", "not_applicable", nil, nil), ("11", "backgrounds", "todo", nil, nil),
+        ("12", "sheets", "todo", nil, nil),
+    ].map { step, key, state, recorded, blockers in
+        Record([
+            "type": "step", "screen": "Inbox", "step": step, "key": key, "state": state, "recorded": recorded,
+            "blockers": blockers,
+        ])
+    }
+
+    /// A `BURNDOWN app by=run` reply.
+    static let burndownRecords: [Record] = [
+        Record(["label": "run 10", "at": "2026-11-27T12:00:00.000000Z", "needs-work": "9", "blocked": "2"]),
+        Record(["label": "run 11", "at": "2026-11-28T12:00:00.000000Z", "needs-work": "7", "blocked": "1"]),
+        Record(["label": "run 12", "at": "2026-11-29T12:00:00.123456Z", "needs-work": "5", "blocked": "1"]),
+    ]
+
+    /// The report's input from the fixture replies.
+    static var input: ReportInput {
+        get throws {
+            ReportInput(
+                status: try status, findings: try ReportFinding.decode(findingRecords),
+                poses: try PoseCell.decode(poseRecords), steps: StepLine.byScreen(try StepLine.decode(stepRecords)),
+                burndown: try BurndownPoint.decode(burndownRecords))
+        }
+    }
+}

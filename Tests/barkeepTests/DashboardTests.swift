@@ -1,0 +1,203 @@
+import BarkeepTestSupport
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The dashboard, the burndown and the readiness report through the binaries, on a project built from the shared
+/// fixtures: NetNewsWire's fourteen scans, screens over its sources, items, steps and poses.
+@Suite("barkeep status, burndown and report end to end")
+struct DashboardTests {
+    /// Where the golden files live; `BARKEEP_UPDATE_GOLDEN=1` rewrites them from the current output.
+    private static let goldenDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Golden")
+
+    /// The time the dashboard and the report are drawn at.
+    private static let now = "2026-11-29T18:00:00Z"
+
+    private func json(_ text: String) throws -> Any { try JSONSerialization.jsonObject(with: Data(text.utf8)) }
+
+    /// A daemon holding project `app`: the NetNewsWire history ingested run by run, three screens, items (one
+    /// blocked on the SDK), steps and pose results. Everything is fixed but the times.
+    private func makeProject() throws -> TestDaemon {
+        let daemon = try TestDaemon()
+        func run(_ arguments: [String]) throws {
+            let (status, _, error) = try daemon.barkeep(arguments)
+            #expect(status == 0, "barkeep \(arguments.joined(separator: " ")): \(error)")
+        }
+        try run(["project", "create", "app", "--sdk", "27.0", "--deployment-target", "26.0"])
+        let history = try Fixtures.files(in: "duo_scan/history/NetNewsWire", extension: "json")
+            .filter { !$0.hasSuffix("expected.json") }
+        #expect(history.count == 14)
+        let directory = try #require(Fixtures.directory)
+        for file in history { try run(["ingest", "app", directory + "/" + file]) }
+        try run(["screen", "add", "app", "Timeline", "--path", "iOS/MainTimeline/**", "--owner", "ana"])
+        try run(["screen", "add", "app", "Feeds", "--path", "iOS/MainFeed/**", "--owner", "bo"])
+        try run(["screen", "add", "app", "Settings", "--path", "iOS/Settings/**"])
+        try run([
+            "item", "add", "app", "--screen", "Timeline", "--step", "axis", "--title",
+            "Keep the filter chip horizontal",
+            "--needs", "axisBehavior",
+        ])
+        try run([
+            "item", "add", "app", "--screen", "Settings", "--step", "priority", "--title", "Rank the toolbar actions",
+            "--needs", "visibilityPriority",
+        ])
+        for step in 1...12 {
+            try run(["step", "set", "app", "Settings", String(step), step < 7 ? "done" : "not_applicable"])
+        }
+        try run(["pose", "record", "app", "Settings", "P1", "passed"])
+        try run([
+            "pose", "record", "app", "Settings", "P3", "failed", "--screenshot", "shots/p3.png", "--item",
+            "Bar hides the title",
+        ])
+        try run(["pose", "record", "app", "Settings", "P11", "not_run", "--reason", "no right-to-left strings yet"])
+        try run(["pose", "record", "app", "Timeline", "P1", "passed", "--device", "iPhone Duo"])
+        return daemon
+    }
+
+    /// `text` with its wall-clock times (scan times and their ages) replaced: they change from run to run.
+    private func normalized(_ text: String) -> String {
+        text.replacingOccurrences(
+            of: #"\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2}(\.\d+)?Z?)?( UTC)?( \([^)]*ago\)| \(just now\))?"#,
+            with: "<time>",
+            options: .regularExpression
+        )
+    }
+
+    private func expectGolden(_ text: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws
+    {
+        let url = Self.goldenDirectory.appendingPathComponent(name)
+        if ProcessInfo.processInfo.environment["BARKEEP_UPDATE_GOLDEN"] == "1" {
+            try FileManager.default.createDirectory(at: Self.goldenDirectory, withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        }
+        let golden = try String(contentsOf: url, encoding: .utf8)
+        #expect(text == golden, "differs from Golden/\(name)", sourceLocation: sourceLocation)
+    }
+
+    @Test("the status table and the markdown report equal their golden files")
+    func golden() throws {
+        let daemon = try makeProject()
+        var environment = daemon.environment()
+        environment["BARKEEP_NOW"] = Self.now
+        let status = try Subprocess.run(BuildProducts.path("barkeep"), ["status", "app"], environment: environment)
+        #expect(status.status == 0, "\(status.error)")
+        try expectGolden(normalized(status.output), "status.txt")
+        let report = try Subprocess.run(BuildProducts.path("barkeep"), ["report", "app"], environment: environment)
+        #expect(report.status == 0, "\(report.error)")
+        #expect(report.output.contains("- Generated: 2026-11-29 18:00 UTC"))
+        try expectGolden(normalized(report.output), "report.md")
+    }
+
+    @Test("status --json totals equal the counts of findings --json")
+    func totalsMatchFindings() throws {
+        let daemon = try makeProject()
+        let status = try #require(try json(try daemon.barkeep(["--json", "status", "app"]).1) as? [String: Any])
+        let findings = try #require(try json(try daemon.barkeep(["--json", "findings", "app"]).1) as? [[String: Any]])
+        let totals = try #require(status["totals"] as? [String: Any])
+        var byStatus: [String: Int] = [:]
+        for finding in findings { byStatus[finding["status"] as? String ?? "", default: 0] += 1 }
+        for name in [
+            "proposed", "approved", "applied", "verified", "blocked", "declined", "kept", "false_positive", "fixed",
+        ] {
+            #expect(totals[name] as? Int == byStatus[name, default: 0], "\(name)")
+        }
+        let open = findings.filter { ["proposed", "approved", "applied", "blocked"].contains($0["status"] as? String) }
+        #expect(totals["needs_work"] as? Int == open.count)
+        #expect(totals["unmapped"] as? Int == open.filter { $0["screen"] as? String == "unmapped" }.count)
+        let screens = try #require(status["screens"] as? [[String: Any]])
+        #expect(screens.map { $0["key"] as? String } == ["Feeds", "Settings", "Timeline"])
+        for screen in screens {
+            let key = screen["key"] as? String
+            for severity in ["critical", "high", "medium", "low", "info"] {
+                #expect(
+                    screen[severity] as? Int
+                        == open.filter { $0["screen"] as? String == key && $0["severity"] as? String == severity }.count,
+                    "\(key ?? "?") \(severity)")
+            }
+            #expect(
+                screen["blocked"] as? Int
+                    == open.filter { $0["screen"] as? String == key && $0["status"] as? String == "blocked" }.count)
+        }
+        #expect((status["blocked"] as? [[String: Any]])?.first?["sdk"] as? String == "27.1")
+    }
+
+    @Test("the HTML report parses, holds both SVGs, and the burndown's points are the event history's")
+    func htmlReport() throws {
+        let daemon = try makeProject()
+        let file = try TemporaryDirectory.make(prefix: "barkeep-report") + "/report.html"
+        let written = try daemon.barkeep(["report", "app", "--format", "html", "--output", file])
+        #expect(written.0 == 0, "\(written.2)")
+        let html = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(!html.contains("http://") && !html.contains("https://") && !html.contains("<script"))
+        let document = try XMLDocumentScan(html)
+        let svgs = document.elements.filter { $0.name == "svg" }
+        #expect(svgs.compactMap { $0.attributes["id"] } == ["pose-matrix", "burndown"])
+        // Three screens by six required poses.
+        let cells = document.elements.filter { $0.name == "rect" && $0.attributes["data-pose"] != nil }
+        #expect(cells.count == 18)
+        #expect(
+            cells.first { $0.attributes["data-screen"] == "Settings" && $0.attributes["data-pose"] == "P3" }?
+                .attributes["data-result"] == "failed")
+
+        // The burndown's points, run by run, are the open counts of the reference tracker (expected.json), then
+        // `now`: the items added and the pose failure's item.
+        let expected = try Fixtures.json("duo_scan/history/NetNewsWire/expected.json")
+        let runs = try #require(expected["runs"] as? [[String: Any]])
+        let open = runs.compactMap { $0["open_after"] as? Int }
+        let points = document.elements.filter { $0.name == "circle" && $0.attributes["data-needs-work"] != nil }
+        let labels = points.compactMap { $0.attributes["data-label"] }
+        #expect(labels == (1...14).map { "run \($0)" } + ["now"])
+        #expect(points.prefix(14).compactMap { $0.attributes["data-needs-work"].flatMap { Int($0) } } == open)
+        let last = try #require(points.last)
+        #expect(last.attributes["data-needs-work"] == String((open.last ?? 0) + 3))
+        #expect(last.attributes["data-blocked"] == "1")
+
+        // The same points as barkeep burndown --svg writes.
+        let svgFile = URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent("b.svg").path
+        #expect(try daemon.barkeep(["burndown", "app", "--svg", svgFile]).0 == 0)
+        let chart = try XMLDocumentScan(try String(contentsOfFile: svgFile, encoding: .utf8))
+        #expect(
+            chart.elements.filter { $0.name == "circle" && $0.attributes["data-needs-work"] != nil }
+                .compactMap { $0.attributes["data-needs-work"] }
+                == points.compactMap { $0.attributes["data-needs-work"] })
+    }
+
+    @Test("status --watch redraws when an ingest through another connection changes the totals")
+    func watch() throws {
+        let daemon = try TestDaemon()
+        #expect(try daemon.barkeep(["project", "create", "app"]).0 == 0)
+        let watcher = try Subprocess.spawn(
+            BuildProducts.path("barkeep"), ["--json", "status", "app", "--watch"], environment: daemon.environment())
+        defer {
+            watcher.signal(SIGKILL)
+            _ = watcher.wait(timeout: .seconds(5))
+        }
+        func drawings(atLeast count: Int) -> [[String: Any]] {
+            let deadline = ContinuousClock.now + .seconds(20)
+            var objects: [[String: Any]] = []
+            while ContinuousClock.now < deadline {
+                objects = watcher.output.split(separator: "\n").compactMap {
+                    try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+                }
+                if objects.count >= count { break }
+                usleep(50_000)
+            }
+            return objects
+        }
+        func needsWork(_ drawing: [String: Any]?) -> Int? {
+            (drawing?["totals"] as? [String: Any])?["needs_work"] as? Int
+        }
+        #expect(needsWork(drawings(atLeast: 1).first) == 0)
+
+        let fixture = try #require(Fixtures.directory) + "/duo_scan/all-rules.json"
+        #expect(try daemon.barkeep(["ingest", "app", fixture]).0 == 0)
+        let redrawn = drawings(atLeast: 2)
+        #expect(redrawn.count >= 2)
+        #expect(needsWork(redrawn.last) == 21)
+        #expect((redrawn.last?["last_scan"] as? [String: Any])?["run"] as? Int == 1)
+    }
+}
