@@ -125,9 +125,10 @@ struct ScreenListCommand: RunnableCommand {
 struct ScreenShowCommand: RunnableCommand {
     static let configuration = CommandConfiguration(
         name: "show",
-        abstract: "Show a screen: its findings needing work, checklist steps, poses, and why it is not done.",
+        abstract: "Show a screen: its findings needing work, checklist steps, poses, history, and why it is not done.",
         discussion: """
-            With --json prints {screen, steps, poses, findings, why}.
+            The history is the screen's own events (added, changed, steps, poses) and those of the findings it owns,
+            the latest 100. With --json prints {screen, steps, poses, findings, history, why}.
             """,
         arguments: [
             .positional("project", help: "The project."),
@@ -159,6 +160,7 @@ struct ScreenShowCommand: RunnableCommand {
                 "poses": of("pose").map { strip(PosesCommand.json($0)) },
                 "findings": of("finding").map(FindingsCommand.json),
                 "why": of("why").map { ["topic": $0["topic"] ?? "", "text": $0["text"] ?? ""] },
+                "history": of("event").map { strip($0.json(integers: ["seq"])) },
             ])
             return
         }
@@ -203,6 +205,22 @@ struct ScreenShowCommand: RunnableCommand {
                 ]
             }
         )
+        let history = of("event")
+        if !history.isEmpty {
+            print("\n" + Output.bold("History (latest \(history.count))"))
+            Output.table(
+                ["SEQ", "AT", "WHAT", "CHANGE", "BY"],
+                history.map { event in
+                    let change =
+                        [event["from"], event["to"]].allSatisfy { $0 == nil }
+                        ? (event["reason"] ?? "") : "\(event["from"] ?? "∅") → \(event["to"] ?? "∅")"
+                    return [
+                        event["seq"] ?? "", String((event["at"] ?? "").prefix(16)),
+                        "\(event["kind"] ?? "") \(event["subject"] ?? "")", change, event["actor"] ?? "",
+                    ]
+                }
+            )
+        }
         let why = of("why")
         if why.isEmpty {
             print("\n\(key) is done.")

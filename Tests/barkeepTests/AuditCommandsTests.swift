@@ -205,6 +205,12 @@ struct AuditCommandsTests {
         #expect(why.contains { $0["text"] == "step 1 (container) is to do" })
         #expect(!why.contains { $0["text"] == "step 2 (order) is to do" })
         #expect(why.contains { $0["text"] == "pose P12 has no result" })
+        let history = try #require(shown["history"] as? [[String: Any]])
+        #expect(
+            history.map { "\($0["kind"] ?? "") \($0["subject"] ?? "")" } == [
+                "finding.new DUO007:\(file):\(findings.first?["line"] as? Int ?? 0)", "screen.added Toolbar",
+                "step.state Toolbar step 2 (order)",
+            ])
         let screen = try #require(shown["screen"] as? [String: Any])
         #expect(screen["done"] as? Bool == false)
         #expect(screen["findings"] as? Int == 1)
