@@ -55,7 +55,7 @@ public enum StatusView {
         } else {
             block.append(("Last scan", ["none yet"]))
         }
-        var needs: [StyledText] = [StyledText("\(totals.needsWork) need work")]
+        var needs: [StyledText] = [StyledText("\(totals.needsWork) \(totals.needsWork == 1 ? "needs" : "need") work")]
         if totals.unmapped > 0 { needs.append(StyledText("\(totals.unmapped) of them unmapped")) }
         block.append(("Findings", needs))
         let statuses = totals.nonzeroStatuses.map { status, count in

@@ -284,7 +284,7 @@ public enum SDKStore {
             let missing = item.needs.filter { facts[$0]?.isAvailable(in: sdk) != true }
             // A scanner finding blocked by hand names no symbol: listed under none.
             for symbol in missing.isEmpty ? [""] : missing {
-                entries.append(BlockedItem(sdk: facts[symbol]?.introduced, symbol: symbol, finding: item))
+                entries.append(BlockedItem(sdk: awaitedSDK(facts[symbol], sdk: sdk), symbol: symbol, finding: item))
             }
         }
         return entries.sorted { left, right in
@@ -295,6 +295,13 @@ public enum SDKStore {
             }
             return left.symbol != right.symbol ? left.symbol < right.symbol : left.finding.id < right.finding.id
         }
+    }
+
+    /// The SDK that would bring a missing symbol: the one that introduced it, when newer than the project's. nil
+    /// when none is known to: no SDK declares it, or the team's SDK check did not find it where the table says it is.
+    static func awaitedSDK(_ facts: SymbolFacts?, sdk: SDKVersion) -> SDKVersion? {
+        guard let introduced = facts?.introduced, introduced > sdk else { return nil }
+        return introduced
     }
 
     /// `findings` with the availability gate of each that needs SDK symbols and has them all.

@@ -197,7 +197,7 @@ public enum StatusStore {
         for item in items {
             let missing = item.needs.filter { facts[$0]?.isAvailable(in: sdk) != true }
             // An item blocked with nothing missing any more waits for the next re-examination: counted as none.
-            waits[item.id] = missing.isEmpty ? [nil] : missing.map { facts[$0]?.introduced }
+            waits[item.id] = missing.isEmpty ? [nil] : missing.map { SDKStore.awaitedSDK(facts[$0], sdk: sdk) }
         }
         var counts: [SDKVersion?: Int] = [:]
         for sdks in waits.values { counts[sdks.contains(nil) ? nil : sdks.compactMap { $0 }.max(), default: 0] += 1 }

@@ -165,7 +165,9 @@ struct ItemAddCommand: RunnableCommand {
             try Output.json(object)
             return
         }
-        var line = "Added item \(item["id"] ?? "?") to \(item["screen"] ?? "?"): \(item["status"] ?? "?")"
+        let number = Int(item["number"] ?? "").map { $0 < 10 ? "DUO-0\($0)" : "DUO-\($0)" } ?? "?"
+        var line =
+            "Added item \(number) (finding \(item["id"] ?? "?")) to \(item["screen"] ?? "?"): \(item["status"] ?? "?")"
         if let reason = item["reason"] { line += " (\(reason))" }
         if let gate = item["gate"] { line += "; its code needs if #available(iOS \(gate), *)" }
         print(line + ".")

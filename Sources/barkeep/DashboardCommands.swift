@@ -83,8 +83,8 @@ struct StatusCommand: RunnableCommand {
             return
         }
         let status = try decoded { () throws(ReportError) in try ProjectStatus(records: records) }
-        // On a terminal a redraw replaces the screen; into a pipe each drawing follows the last.
-        if clearing && isatty(STDOUT_FILENO) == 1 { print("\u{1B}[H\u{1B}[2J", terminator: "") }
+        // On a terminal a redraw replaces the screen; into a pipe each drawing follows the last after a blank line.
+        if clearing { print(isatty(STDOUT_FILENO) == 1 ? "\u{1B}[H\u{1B}[2J" : "\n", terminator: "") }
         print(StatusView.render(status, now: try drawingTime(), colored: Output.isColored), terminator: "")
         fflush(nil)
     }
@@ -235,7 +235,11 @@ struct ReportCommand: RunnableCommand {
         let now = try drawingTime()
         let document = isHTML ? ReadinessReport.html(input, now: now) : ReadinessReport.markdown(input, now: now)
         guard let output else {
-            print(document, terminator: "")
+            if context.isJSON {
+                try Output.json(["format": isHTML ? "html" : "markdown", "report": document])
+            } else {
+                print(document, terminator: "")
+            }
             return
         }
         do {

@@ -207,13 +207,14 @@ struct ScreenShowCommand: RunnableCommand {
         )
         let history = of("event")
         if !history.isEmpty {
-            print("\n" + Output.bold("History (latest \(history.count))"))
+            print("\n" + Output.bold(history.count >= 100 ? "History (the latest 100 events)" : "History"))
             Output.table(
                 ["SEQ", "AT", "WHAT", "CHANGE", "BY"],
                 history.map { event in
-                    let change =
+                    var change =
                         [event["from"], event["to"]].allSatisfy { $0 == nil }
-                        ? (event["reason"] ?? "") : "\(event["from"] ?? "∅") → \(event["to"] ?? "∅")"
+                        ? "" : "\(event["from"] ?? "∅") → \(event["to"] ?? "∅")"
+                    if let reason = event["reason"] { change += change.isEmpty ? reason : " (\(reason))" }
                     return [
                         event["seq"] ?? "", String((event["at"] ?? "").prefix(16)),
                         "\(event["kind"] ?? "") \(event["subject"] ?? "")", change, event["actor"] ?? "",
