@@ -176,6 +176,10 @@ public final class PostgresCluster {
         return directory == URL(fileURLWithPath: options.dataDirectory).standardizedFileURL.path ? .ours : .reused
     }
 
+    /// Whether this data directory's postmaster is alive: a cheap check (its pid file and /proc), for a supervisor
+    /// polling it.
+    public var isServing: Bool { postmasterState() == .ours }
+
     /// Whether a live server runs on this data directory (`pg_ctl status`).
     public func isRunning() -> Bool {
         guard FileManager.default.fileExists(atPath: options.dataDirectory + "/postmaster.pid") else { return false }

@@ -22,6 +22,7 @@ final class Daemon {
     // Started components, stopped in reverse order.
     private var lock: DataDirectoryLock?
     private var cluster: PostgresCluster?
+    private var supervisor: ClusterSupervisor?
     private var pool: PostgresPool?
     private var server: Server?
 
@@ -81,6 +82,11 @@ final class Daemon {
         )
         let bound = try server.start()
         self.server = server
+        if let cluster {
+            let supervisor = ClusterSupervisor(cluster: cluster, logger: logger)
+            supervisor.start()
+            self.supervisor = supervisor
+        }
         var fields: [(String, String)] = []
         for address in bound {
             switch address {
@@ -162,6 +168,8 @@ final class Daemon {
     // MARK: - Stop
 
     private func stop() {
+        supervisor?.stop()
+        supervisor = nil
         server?.shutdown(grace: .seconds(5))
         server = nil
         pool?.shutdown()

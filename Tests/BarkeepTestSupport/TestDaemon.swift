@@ -6,7 +6,7 @@ import Foundation
 
 /// A barkeepd on a fresh test database, for end-to-end tests of the CLI; its data directory holds only the socket
 /// and the lock. Stopped (SIGTERM) when released.
-public final class TestDaemon {
+public final class TestDaemon: Sendable {
     /// The daemon process.
     public let process: Subprocess
     /// Its TCP port.
