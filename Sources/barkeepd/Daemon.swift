@@ -23,6 +23,7 @@ final class Daemon {
     private var lock: DataDirectoryLock?
     private var cluster: PostgresCluster?
     private var supervisor: ClusterSupervisor?
+    private var metrics: MetricsEndpoint?
     private var pool: PostgresPool?
     private var server: Server?
 
@@ -93,6 +94,12 @@ final class Daemon {
             case .tcp: fields.append(("tcp", address.description))
             case .unix(let path): fields.append(("socket", path))
             }
+        }
+        if case .tcp(let host, let port) = options.metricsListen {
+            let metrics = try MetricsEndpoint(host: host, port: port, server: server, logger: logger)
+            metrics.start()
+            self.metrics = metrics
+            fields.append(("metrics", metrics.boundAddress))
         }
         fields.append(("database", cluster == nil ? "external" : "embedded"))
         fields.append(("schema", String(version)))
@@ -168,6 +175,8 @@ final class Daemon {
     // MARK: - Stop
 
     private func stop() {
+        metrics?.stop()
+        metrics = nil
         supervisor?.stop()
         supervisor = nil
         server?.shutdown(grace: .seconds(5))

@@ -34,6 +34,11 @@ struct DaemonCommand: ParsableCommand {
             ),
             .option("max-line", valueName: "BYTES", help: "Longest request line accepted (default 65536)."),
             .option("max-upload", valueName: "BYTES", help: "Largest upload accepted (default 67108864, 64 MiB)."),
+            .option(
+                "metrics-listen",
+                valueName: "HOST:PORT",
+                help: "Serve Prometheus metrics over HTTP at this address (default: off)."
+            ),
             .flag("version", help: "Print the version and exit."),
         ]
     )
@@ -51,6 +56,7 @@ struct DaemonOptions {
     var databaseWait: Duration
     var maximumLineLength: Int
     var maximumUpload: Int
+    var metricsListen: ServerAddress?
 
     static let defaultListen = ServerAddress.tcp(host: "127.0.0.1", port: 7780)
 
@@ -114,6 +120,16 @@ struct DaemonOptions {
             maximumUpload = bytes
         }
         maximumLineLength = 64 * 1024
+        if let text = parsed.value("metrics-listen") {
+            do {
+                metricsListen = try ServerAddress(parsing: text)
+            } catch {
+                throw fail("--metrics-listen: \(error)")
+            }
+            if case .unix = metricsListen { throw fail("--metrics-listen takes HOST:PORT") }
+        } else {
+            metricsListen = nil
+        }
         if let text = parsed.value("max-line") {
             guard let length = Int(text), (1024...(16 << 20)).contains(length) else {
                 throw fail("--max-line must be a number of bytes from 1024 to 16777216")

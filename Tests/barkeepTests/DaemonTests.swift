@@ -109,6 +109,52 @@ struct DaemonTests {
         #expect(!FileManager.default.fileExists(atPath: root + "/pg"))
     }
 
+    /// One HTTP/1.0 GET to 127.0.0.1:`port`: the whole response.
+    private func httpGet(_ path: String, port: UInt16) throws -> String {
+        let client = try LineClient(port: port)
+        try client.send("GET \(path) HTTP/1.0\r\nHost: localhost\r\n\r\n")
+        var response = ""
+        while let line = try client.readLine() { response += line + "\n" }
+        return response
+    }
+
+    @Test("--metrics-listen serves the counters as Prometheus text; other paths are 404; off by default")
+    func metrics() throws {
+        let configuration = try TestDatabase.makeDatabase()
+        let url = configuration.conninfo + " dbname=\(configuration.database ?? "")"
+        let root = try TemporaryDirectory.make(prefix: "barkeep-metrics")
+        let (daemon, port) = try startDaemon([
+            "--data-dir", root, "--database-url", url, "--metrics-listen", "127.0.0.1:0",
+        ])
+        defer {
+            daemon.signal(SIGTERM)
+            _ = daemon.wait(timeout: .seconds(30))
+        }
+        let ready = daemon.errorOutput.split(separator: "\n").first { $0.contains("msg=ready") } ?? ""
+        let field = ready.split(separator: " ").first { $0.hasPrefix("metrics=") } ?? ""
+        let metricsPort = try #require(UInt16(field.split(separator: ":").last ?? ""), "\(ready)")
+        #expect(try ping(["--server", "127.0.0.1:\(port)"]) == (0, "PONG\n", ""))
+
+        let response = try httpGet("/metrics", port: metricsPort)
+        #expect(response.hasPrefix("HTTP/1.0 200 OK\r\n"))
+        #expect(response.contains("Content-Type: text/plain; version=0.0.4"))
+        #expect(response.contains("# TYPE barkeep_commands_total counter\n"))
+        let accepted = response.split(separator: "\n").first { $0.hasPrefix("barkeep_connections_accepted_total ") }
+        #expect(Int(accepted?.split(separator: " ").last ?? "") ?? 0 >= 1)
+        #expect(response.contains("barkeep_pool_size 4\n"))
+        #expect(response.contains("barkeep_build_info{version="))
+        #expect(try httpGet("/", port: metricsPort).hasPrefix("HTTP/1.0 404 Not Found"))
+
+        // Without the option nothing else listens: the ready line names no metrics address.
+        let plain = try TemporaryDirectory.make(prefix: "barkeep-metrics")
+        let (other, _) = try startDaemon(["--data-dir", plain, "--database-url", url])
+        defer {
+            other.signal(SIGTERM)
+            _ = other.wait(timeout: .seconds(30))
+        }
+        #expect(!other.errorOutput.contains("metrics="))
+    }
+
     @Test("start-up failures say what is wrong and exit 1 or 64")
     func startupFailures() throws {
         let root = try TemporaryDirectory.make(prefix: "barkeep-e2e")
