@@ -239,4 +239,69 @@ struct FaultTests {
                 watcher.output.split(separator: "\n").filter { $0.contains("\"scan.ingested\"") }.count == 2
             })
     }
+
+    @Test("backup and restore as docs/operations.md says: pg_dump of a live daemon, pg_restore into a new one")
+    func backupAndRestore() throws {
+        let binaries = try PostgresBinaries.locate()
+        let pgBin = URL(fileURLWithPath: binaries.pgCtl).deletingLastPathComponent().path
+        func daemon(_ root: String) throws -> (Subprocess, [String: String]) {
+            chmod(root, 0o755)
+            let (process, _) = try Subprocess.startDaemon(["--data-dir", root])
+            var environment = ProcessInfo.processInfo.environment
+            environment["BARKEEP_SERVER"] = "unix:\(root)/barkeep.sock"
+            return (process, environment)
+        }
+        func stop(_ process: Subprocess) {
+            process.signal(SIGTERM)
+            _ = process.wait(timeout: .seconds(60))
+        }
+        func barkeep(_ arguments: [String], _ environment: [String: String]) throws -> String {
+            let result = try Subprocess.run(BuildProducts.path("barkeep"), arguments, environment: environment)
+            #expect(result.status == 0, "barkeep \(arguments.joined(separator: " ")): \(result.error)")
+            return result.output
+        }
+
+        let old = try TemporaryDirectory.make(prefix: "barkeep-backup")
+        let (first, firstEnvironment) = try daemon(old)
+        _ = try barkeep(["project", "create", "app"], firstEnvironment)
+        _ = try barkeep(
+            ["ingest", "app", try #require(Fixtures.directory) + "/duo_scan/all-rules.json"], firstEnvironment)
+        _ = try barkeep(["screen", "add", "app", "Main", "--path", "**"], firstEnvironment)
+        _ = try barkeep(
+            ["item", "add", "app", "--screen", "Main", "--step", "5", "--title", "Axis", "--needs", "axisBehavior"],
+            firstEnvironment)
+        let token = try #require(
+            try barkeep(["token", "create", "ci", "--role", "writer"], firstEnvironment).split(separator: "\n").first)
+        let findings = try barkeep(["--json", "findings", "app"], firstEnvironment)
+        let dump = old + "/barkeep.dump"
+        let dumped = try Subprocess.run(
+            pgBin + "/pg_dump", ["-h", old + "/pg", "-p", "5432", "-U", "barkeep", "-d", "barkeep", "-Fc", "-f", dump])
+        #expect(dumped.status == 0, "\(dumped.error)")
+        stop(first)
+
+        let new = try TemporaryDirectory.make(prefix: "barkeep-restore")
+        var (second, secondEnvironment) = try daemon(new)
+        let restored = try Subprocess.run(
+            pgBin + "/pg_restore",
+            [
+                "-h", new + "/pg", "-p", "5432", "-U", "barkeep", "-d", "barkeep", "--clean", "--if-exists",
+                "--single-transaction", dump,
+            ])
+        #expect(restored.status == 0, "\(restored.error)")
+        stop(second)
+        (second, secondEnvironment) = try daemon(new)
+        defer { stop(second) }
+        #expect(try barkeep(["--json", "findings", "app"], secondEnvironment) == findings)
+        #expect(try barkeep(["screen", "list", "app"], secondEnvironment).contains("Main"))
+        // The token's hash came back with the data: it still opens a session over TCP.
+        var tcp = secondEnvironment
+        tcp["BARKEEP_SERVER"] = nil
+        let port = try #require(
+            second.errorOutput.split(separator: " ").first { $0.hasPrefix("tcp=") }?.split(separator: ":").last)
+        let listed = try Subprocess.run(
+            BuildProducts.path("barkeep"),
+            ["--server", "127.0.0.1:\(port)", "--token", String(token), "project", "list"],
+            environment: tcp)
+        #expect(listed.status == 0 && listed.output.contains("app"), "\(listed.error)")
+    }
 }
