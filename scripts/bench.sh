@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make bench: 1,000 connections each pipelining 100 PINGs, against barkeepd and against redis-server, with the same
 # client in the same run; prints both rates and their ratio. Then the scanner sync against parse + raw COPY, and
-# the dashboard's STATUS at team scale against a PING round trip (STATUS_PLANS=1 prints its query plans).
+# the dashboard's STATUS at team scale against a PING round trip (STATUS_PLANS=1 prints its query plans), and the
+# load scenario: 1,000 clients mixing reads, triage and ingests (scripts/load.py; LOAD_CLIENTS, LOAD_SECONDS).
 # Installs redis-server from Debian's packages when it is missing. Builds in release mode.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,6 +19,7 @@ swift build -c release --product barkeepd
 swift build -c release --product barkeep-bench
 swift build -c release --product barkeep-sync-bench
 swift build -c release --product barkeep-status-bench
+swift build -c release --product barkeep
 bin=$(swift build -c release --show-bin-path)
 
 work=$(mktemp -d)
@@ -67,3 +69,26 @@ redis=
 echo
 echo "== The dashboard: STATUS of 1,000 screens, 100,000 findings, 16,000 pose results, beside a PING round trip"
 "$bin/barkeep-status-bench" --rounds "${STATUS_ROUNDS:-300}" ${STATUS_PLANS:+--plans}
+
+echo
+echo "== Load: ${LOAD_CLIENTS:-1000} clients mixing STATUS, FINDING SET and INGEST for ${LOAD_SECONDS:-30} s"
+history=../shared/fixtures/duo_scan/history/NetNewsWire
+if [ ! -d "$history" ]; then
+    echo "skipped: the shared fixtures ($history) are not beside the checkout"
+    exit 0
+fi
+work=$(mktemp -d)
+chmod 755 "$work"
+load_port=$(free_port)
+"$bin/barkeepd" --data-dir "$work/load" --listen "127.0.0.1:$load_port" --log-level warning 2>"$work/load.log" &
+daemon=$!
+export BARKEEP_SERVER="unix:$work/load/barkeep.sock"
+for _ in $(seq 1 120); do "$bin/barkeep" ping >/dev/null 2>&1 && break; sleep 0.5; done
+"$bin/barkeep" project create load >/dev/null
+"$bin/barkeep" ingest load "$history/14-834decfa.json" >/dev/null
+"$bin/barkeep" screen add load iOS --path 'iOS/**' >/dev/null
+token=$("$bin/barkeep" token create load-client --role writer | head -n 1)
+ids=$("$bin/barkeep" --json findings load | python3 -c 'import json, sys; print(",".join(str(f["id"]) for f in json.load(sys.stdin)))')
+python3 scripts/load.py --port "$load_port" --token "$token" --project load --finding-ids "$ids" \
+    --scan "$history/13-085aec06.json" --scan "$history/14-834decfa.json" \
+    --clients "${LOAD_CLIENTS:-1000}" --seconds "${LOAD_SECONDS:-30}" --pid "$daemon"
