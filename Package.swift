@@ -15,7 +15,14 @@ let package = Package(
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"])]
         ),
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]
+        ),
         .target(name: "CBarkeepSystem"),
+        // TLS for the TCP listeners and the CLI: a few barkeep_tls_* functions over OpenSSL.
+        .target(name: "CBarkeepTLS", dependencies: ["COpenSSL"]),
 
         // MARK: - Libraries
         .target(name: "BarkeepCore"),
@@ -28,7 +35,7 @@ let package = Package(
         .target(name: "BarkeepReport", dependencies: ["BarkeepCore", "BarkeepProtocol"]),
         .target(
             name: "BarkeepServer",
-            dependencies: ["BarkeepCore", "BarkeepProtocol", "BarkeepStore", "CBarkeepSystem"]
+            dependencies: ["BarkeepCore", "BarkeepProtocol", "BarkeepStore", "CBarkeepSystem", "CBarkeepTLS"]
         ),
 
         // MARK: - Executables
@@ -36,7 +43,10 @@ let package = Package(
             name: "barkeepd",
             dependencies: ["BarkeepCore", "BarkeepProtocol", "BarkeepStore", "BarkeepServer", "CBarkeepSystem"]
         ),
-        .executableTarget(name: "barkeep", dependencies: ["BarkeepCore", "BarkeepProtocol", "BarkeepReport"]),
+        .executableTarget(
+            name: "barkeep",
+            dependencies: ["BarkeepCore", "BarkeepProtocol", "BarkeepReport", "CBarkeepTLS"]
+        ),
 
         // MARK: - Benchmarks (make bench)
         .executableTarget(name: "barkeep-bench", dependencies: ["CBarkeepSystem"]),
@@ -50,11 +60,17 @@ let package = Package(
         // MARK: - Tests
         .target(
             name: "BarkeepTestSupport",
-            dependencies: ["BarkeepStore"],
+            dependencies: ["BarkeepStore", "CBarkeepTLS"],
             path: "Tests/BarkeepTestSupport"
         ),
-        .testTarget(name: "BarkeepCoreTests", dependencies: ["BarkeepCore", "BarkeepTestSupport"]),
-        .testTarget(name: "BarkeepProtocolTests", dependencies: ["BarkeepProtocol"]),
+        .testTarget(
+            name: "BarkeepCoreTests",
+            dependencies: ["BarkeepCore", "BarkeepTestSupport"]
+        ),
+        .testTarget(
+            name: "BarkeepProtocolTests",
+            dependencies: ["BarkeepProtocol"]
+        ),
         .testTarget(
             name: "BarkeepReportTests",
             dependencies: ["BarkeepReport", "BarkeepProtocol", "BarkeepCore", "BarkeepTestSupport"]

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what Barkeep needs from the system and is missing: PostgreSQL's server programs (initdb, pg_ctl,
-# postgres), libpq's headers, and pkg-config. Does nothing when everything is there.
+# postgres), libpq's headers, OpenSSL's headers (TLS), the openssl command (the TLS tests make their certificates
+# with it), and pkg-config. Does nothing when everything is there.
 set -euo pipefail
 
 missing=()
@@ -16,9 +17,16 @@ have_server() {
 have_libpq_headers() {
     command -v pg_config >/dev/null 2>&1 && [ -f "$(pg_config --includedir)/libpq-fe.h" ]
 }
+have_openssl_headers() {
+    # Through pkg-config, as the build finds it (without pkg-config, apt-get also installs what is already there).
+    command -v pkg-config >/dev/null 2>&1 && pkg-config --exists openssl &&
+        [ -f "$(pkg-config --variable=includedir openssl)/openssl/ssl.h" ]
+}
 
 have_server || missing+=(postgresql)
 have_libpq_headers || missing+=(libpq-dev)
+have_openssl_headers || missing+=(libssl-dev)
+command -v openssl >/dev/null 2>&1 || missing+=(openssl)
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 
 if ! command -v swift >/dev/null 2>&1; then

@@ -58,12 +58,18 @@ public struct ArgumentDefinition: Sendable {
     public var kind: Kind
     /// One line for `--help`.
     public var help: String
-    /// An environment variable read when the option is not given.
+    /// An environment variable read when the option or flag is not given. For a flag, `1`, `true`, `yes` or `on`
+    /// sets it and `0`, `false`, `no` or `off` leaves it unset (in any case).
     public var environment: String?
 
     /// A flag `--key`.
-    public static func flag(_ key: String, short: Character? = nil, help: String) -> ArgumentDefinition {
-        ArgumentDefinition(key: key, shortName: short, kind: .flag, help: help)
+    public static func flag(
+        _ key: String,
+        short: Character? = nil,
+        environment: String? = nil,
+        help: String
+    ) -> ArgumentDefinition {
+        ArgumentDefinition(key: key, shortName: short, kind: .flag, help: help, environment: environment)
     }
 
     /// An option `--key VALUE`.
@@ -281,9 +287,18 @@ public enum CommandLineParser {
             throw UsageError("unexpected argument '\(extra)'", commandPath: commandPath())
         }
 
-        for definition in definitions where values[definition.key] == nil {
-            if let variable = definition.environment, let value = environment[variable], !value.isEmpty {
+        for definition in definitions where values[definition.key] == nil && !flags.contains(definition.key) {
+            guard let variable = definition.environment, let value = environment[variable], !value.isEmpty else {
+                continue
+            }
+            guard definition.kind == .flag else {
                 values[definition.key] = [value]
+                continue
+            }
+            switch value.lowercased() {
+            case "1", "true", "yes", "on": flags.insert(definition.key)
+            case "0", "false", "no", "off": break
+            default: throw UsageError("\(variable) must be 1 or 0, not '\(value)'", commandPath: commandPath())
             }
         }
         return ParsedCommand(path: path, values: values, flags: flags, isHelpRequested: false)

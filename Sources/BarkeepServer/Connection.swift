@@ -45,6 +45,10 @@ final class Connection {
     var interest: UInt32
     /// The peer has sent everything it will (it half-closed, or its stream ended): answer what it sent, then close.
     var isInputClosed = false
+    /// The TLS session of a connection accepted on a TCP listener of a server with a certificate; nil: plain text.
+    var tls: TLSSession?
+    /// The TLS handshake is not complete: nothing is read as requests or written as replies yet.
+    var isHandshaking = false
 
     init(descriptor: Int32, token: UInt64, session: Session, maximumLineLength: Int, interest: UInt32) {
         self.interest = interest

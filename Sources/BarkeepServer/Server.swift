@@ -53,9 +53,12 @@ public final class Server: Sendable {
     private let shared = Mutex(Shared())
     private let loopFinished = DispatchSemaphore(value: 0)
     private let wakeup: Int32
-    private let poller: Int32
+    /// The epoll instance of the event loop.
+    let poller: Int32
     private let startedAt = ContinuousClock.now
     private let hub: WatchHub?
+    /// The certificate and key TCP connections are served with; nil: plain text.
+    private let tlsContext: ServerTLSContext?
 
     /// Prepares a server; nothing listens until `start()`. Without a pool, commands that need the database are
     /// answered `UNAVAILABLE` and WATCH is not served.
@@ -69,6 +72,7 @@ public final class Server: Sendable {
         self.commands = commands
         self.pool = pool
         self.logger = logger.with(["component": "server"])
+        tlsContext = try configuration.tls.map { tls throws(ServerError) in try ServerTLSContext(tls) }
         poller = barkeep_poller_create()
         wakeup = barkeep_wakeup_create()
         guard poller >= 0, wakeup >= 0 else { throw .eventLoop(errorText()) }
@@ -105,7 +109,17 @@ public final class Server: Sendable {
             listeners.forEach { $0.close() }
             throw error
         }
-        let loop = EventLoop(server: self, listeners: listeners, commands: commands)
+        let loop = EventLoop(server: self, listeners: listeners, commands: commands, tlsContext: tlsContext)
+        if let tls = configuration.tls, let expiry = tlsContext?.expiry {
+            let fields = [
+                ("tcp", listeners.filter { !$0.isUnix }.map(\.address.description).joined(separator: ",")),
+                ("certificate", tls.certificateFile), ("expires", expiry.notAfter),
+            ]
+            logger.log(.info, "TLS required on TCP", fieldList: fields)
+            if expiry.hasExpired {
+                logger.log(.warning, "the TLS certificate has expired: clients will refuse it", fieldList: fields)
+            }
+        }
         shared.withLock { $0.isRunning = true }
         hub?.start(
             deliverPage: { [self] token, events, isComplete in
@@ -201,7 +215,7 @@ public final class Server: Sendable {
     ///
     /// `@unchecked Sendable`: `start()` creates it and hands it to the loop thread, the only thread that touches it
     /// from then on; other threads reach it only through `post`, whose work runs on the loop thread.
-    fileprivate final class EventLoop: @unchecked Sendable {
+    final class EventLoop: @unchecked Sendable {
         // unowned(unsafe): the loop thread's closure holds the server strongly for as long as the loop runs, and
         // a checked unowned reference would cost an atomic operation on every use in the hot path.
         unowned(unsafe) let server: Server
@@ -221,11 +235,21 @@ public final class Server: Sendable {
         var lastShedLog = ContinuousClock.now - .seconds(2)
         var unpublishedServed = 0
         var unpublishedPeak = 0
+        /// The certificate and key for connections accepted on TCP listeners; nil: plain text.
+        let tlsContext: ServerTLSContext?
+        /// TLS connections still in their handshake, with their deadlines, in order of acceptance (so of deadline),
+        /// from `handshakeHead` on; entries whose connection finished or closed are skipped when reached.
+        var handshakeDeadlines: [(token: UInt64, deadline: ContinuousClock.Instant)] = []
+        var handshakeHead = 0
+        /// TLS connections that stopped reading while OpenSSL held bytes of theirs: the socket will not signal
+        /// those again, so they are read once the connection takes requests again.
+        var tlsBacklog: Set<UInt64> = []
 
-        init(server: Server, listeners: [Listener], commands: CommandTable) {
+        init(server: Server, listeners: [Listener], commands: CommandTable, tlsContext: ServerTLSContext?) {
             self.server = server
             self.listeners = listeners
             self.commands = commands
+            self.tlsContext = tlsContext
         }
 
         var configuration: ServerConfiguration { server.configuration }
@@ -250,7 +274,10 @@ public final class Server: Sendable {
                     beginDrain()
                 }
                 if let drainDeadline, connections.isEmpty || ContinuousClock.now >= drainDeadline { break }
-                let timeout: Int32 = drainDeadline == nil ? -1 : 50
+                var timeout: Int32 = drainDeadline == nil ? -1 : 50
+                if let wait = millisecondsToNextHandshakeDeadline() {
+                    timeout = timeout < 0 ? wait : min(timeout, wait)
+                }
                 let count = events.withUnsafeMutableBufferPointer { buffer in
                     barkeep_poller_wait(server.poller, buffer.baseAddress, Int32(buffer.count), timeout)
                 }
@@ -260,6 +287,8 @@ public final class Server: Sendable {
                     break
                 }
                 for event in events.prefix(Int(count)) { handle(event) }
+                if !handshakeDeadlines.isEmpty { expireHandshakes() }
+                if !tlsBacklog.isEmpty { readTLSBacklog() }
                 publishStatistics()
             }
             for connection in Array(connections.values) { close(connection) }
@@ -276,6 +305,11 @@ public final class Server: Sendable {
             } else if event.token < firstConnectionToken {
                 if !isDraining { accept(from: listeners[Int(event.token) - 1]) }
             } else if let connection = connections[event.token] {
+                // A handshake reads and writes as OpenSSL asks, whichever way the socket became ready.
+                if connection.isHandshaking {
+                    read(connection)
+                    return
+                }
                 if event.events & BARKEEP_EVENT_WRITE != 0 {
                     let wasPaused = connection.isReadingPaused
                     guard flush(connection) else { return }
@@ -296,7 +330,7 @@ public final class Server: Sendable {
             isDraining = true
             for listener in listeners { _ = barkeep_poller_remove(server.poller, listener.descriptor) }
             for connection in Array(connections.values) {
-                if connection.isWatching {
+                if connection.isWatching || connection.isHandshaking {
                     close(connection)
                     continue
                 }
@@ -354,6 +388,12 @@ public final class Server: Sendable {
                     maximumLineLength: configuration.maximumLineLength,
                     interest: BARKEEP_EVENT_READ
                 )
+                if !listener.isUnix, let tlsContext {
+                    guard startHandshake(connection, context: tlsContext) else {
+                        _ = Glibc.close(descriptor)
+                        continue
+                    }
+                }
                 connections[token] = connection
                 _ = barkeep_poller_add(server.poller, descriptor, BARKEEP_EVENT_READ, token)
                 server.updateStatistics {
@@ -390,7 +430,11 @@ public final class Server: Sendable {
 
         // MARK: Reading and answering
 
-        private func read(_ connection: Connection) {
+        func read(_ connection: Connection) {
+            if let tls = connection.tls {
+                readTLS(connection, tls)
+                return
+            }
             let count = readBuffer.withUnsafeMutableBytes { buffer in
                 Glibc.read(connection.descriptor, buffer.baseAddress, buffer.count)
             }
@@ -413,7 +457,7 @@ public final class Server: Sendable {
 
         /// Answers buffered requests in order, writing replies as it goes, until the lines run out, a command goes
         /// to the database, or the client's unread replies reach the bound.
-        private func process(_ connection: Connection) {
+        func process(_ connection: Connection) {
             while connections[connection.token] != nil {
                 let isAtBound = answerBufferedLines(connection)
                 if connection.isInputClosed && !isAtBound && !connection.isRunning {
@@ -687,8 +731,14 @@ public final class Server: Sendable {
 
         /// Writes what the socket takes; returns false when the connection was closed.
         @discardableResult
-        private func flush(_ connection: Connection) -> Bool {
+        func flush(_ connection: Connection) -> Bool {
             while connection.pendingOutputCount > 0 {
+                if let tls = connection.tls {
+                    guard let written = writeTLS(connection, tls) else { return false }
+                    guard written > 0 else { break }
+                    connection.outputStart += written
+                    continue
+                }
                 let written = connection.output.withUnsafeBytes { buffer in
                     barkeep_send(
                         connection.descriptor,
@@ -727,8 +777,11 @@ public final class Server: Sendable {
             _ = barkeep_poller_modify(server.poller, connection.descriptor, interest, connection.token)
         }
 
-        private func close(_ connection: Connection) {
+        func close(_ connection: Connection) {
             guard connections.removeValue(forKey: connection.token) != nil else { return }
+            // A best-effort close_notify, so that a TLS client can tell the end from a cut connection.
+            if let tls = connection.tls, !connection.isHandshaking { tls.shutdown() }
+            tlsBacklog.remove(connection.token)
             if case .watching(let watch) = connection.state {
                 watchers[watch.projectID]?.remove(connection.token)
                 if watchers[watch.projectID]?.isEmpty == true { watchers[watch.projectID] = nil }

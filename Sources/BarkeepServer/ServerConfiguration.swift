@@ -17,6 +17,9 @@ public struct ServerConfiguration: Sendable {
     public var ownerUID: UInt32
     /// This daemon's identity in HELLO and STATS.
     public var serverID: String
+    /// With a certificate, every TCP listener requires TLS; Unix sockets stay plain text. Nil: plain text
+    /// everywhere.
+    public var tls: TLSConfiguration?
 
     /// Creates a configuration.
     public init(
@@ -26,7 +29,8 @@ public struct ServerConfiguration: Sendable {
         maximumPendingOutput: Int = 1 << 20,
         maximumWatcherBacklog: Int = 4 << 20,
         ownerUID: UInt32,
-        serverID: String = "barkeepd"
+        serverID: String = "barkeepd",
+        tls: TLSConfiguration? = nil
     ) {
         self.addresses = addresses
         self.maximumLineLength = maximumLineLength
@@ -35,5 +39,6 @@ public struct ServerConfiguration: Sendable {
         self.maximumWatcherBacklog = maximumWatcherBacklog
         self.ownerUID = ownerUID
         self.serverID = serverID
+        self.tls = tls
     }
 }

@@ -6,12 +6,15 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     case socketInUse(path: String)
     /// The event loop could not be created.
     case eventLoop(String)
+    /// The TLS certificate or key cannot be used (unreadable, not PEM, mismatched).
+    case tls(String)
 
     public var description: String {
         switch self {
         case .cannotListen(let address, let reason): "cannot listen on \(address): \(reason)"
         case .socketInUse(let path): "\(path) is in use by another running server"
         case .eventLoop(let reason): "cannot start the event loop: \(reason)"
+        case .tls(let reason): "TLS: \(reason)"
         }
     }
 }

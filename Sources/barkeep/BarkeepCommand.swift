@@ -10,11 +10,13 @@ protocol RunnableCommand: ParsableCommand {
     func run(_ context: CLIContext) throws
 }
 
-/// What every command shares: where the daemon is, the token, output preferences.
+/// What every command shares: where the daemon is, how to reach it, the token, output preferences.
 struct CLIContext {
     var server: ServerAddress
     var token: String?
     var isJSON: Bool
+    /// TLS for a TCP server (`--tls`, `--ca FILE`); nil: plain text, and always for a Unix socket.
+    var tls: ClientTLS.Options?
 
     /// The default server: the Unix socket of a daemon started in this directory, else the default TCP port.
     static func defaultServer(fileExists: (String) -> Bool = FileManager.default.fileExists) -> ServerAddress {
@@ -37,11 +39,19 @@ struct CLIContext {
         }
         token = parsed.value("token")
         isJSON = parsed.flag("json")
+        let caFile = parsed.value("ca")
+        if case .tcp = server, parsed.flag("tls") || caFile != nil {
+            tls = ClientTLS.Options(caFile: caFile)
+        } else {
+            tls = nil
+        }
     }
 
-    /// Opens a connection to the daemon and, with a token, authenticates it.
+    /// Opens a connection to the daemon and, with a token, authenticates it. A token never crosses the network in
+    /// clear text: without TLS it is sent only to this machine.
     func connect() throws(CLIError) -> Client {
-        let client = try Client(address: server)
+        if token != nil, tls == nil, !server.isLoopback { throw .tokenInClearText(server) }
+        let client = try Client(address: server, tls: tls)
         if let token {
             do {
                 _ = try client.send(Request(verb: "HELLO", keywords: ["protocol": "1", "token": token]))
@@ -77,7 +87,8 @@ struct BarkeepCommand: ParsableCommand {
         abstract: "Barkeep: track an app's iPhone Duo bars audit, screen by screen, until it is done.",
         discussion: """
             barkeep talks to barkeepd over its line protocol. Without --server it uses the Unix socket of a daemon
-            started in the current directory (./.barkeep/barkeep.sock), else 127.0.0.1:7780.
+            started in the current directory (./.barkeep/barkeep.sock), else 127.0.0.1:7780. A token is sent over TCP
+            only with TLS (--tls, --ca) or to a loopback address.
             Exit codes: 0 success, 1 failure, 64 usage error. NO_COLOR turns colour off.
             """,
         arguments: [
@@ -92,6 +103,17 @@ struct BarkeepCommand: ParsableCommand {
                 valueName: "TOKEN",
                 environment: "BARKEEP_TOKEN",
                 help: "API token (needed over TCP; the daemon's owner on its Unix socket needs none)."
+            ),
+            .flag(
+                "tls",
+                environment: "BARKEEP_TLS",
+                help: "Connect to a TCP server with TLS, trusting the system's CAs (ignored for a Unix socket)."
+            ),
+            .option(
+                "ca",
+                valueName: "FILE",
+                environment: "BARKEEP_CA",
+                help: "Trust the server certificate's CA from this PEM file (implies --tls)."
             ),
             .flag("json", help: "Print JSON for scripts instead of text."),
             .flag("version", help: "Print the version and exit."),

@@ -12,6 +12,13 @@ enum CLIError: Error, CustomStringConvertible {
     case badReply(String)
     /// A file or argument the command was given cannot be used.
     case badInput(String)
+    /// The TLS handshake with the daemon failed for another reason than its certificate (a server without TLS on
+    /// that port, a timeout).
+    case tlsHandshake(ServerAddress, String)
+    /// The TLS server's certificate failed verification (chain, validity or name); the text says why.
+    case untrustedCertificate(String)
+    /// A token would have crossed the network in clear text: TCP without TLS to a host that is not this machine.
+    case tokenInClearText(ServerAddress)
 
     var description: String {
         switch self {
@@ -21,6 +28,12 @@ enum CLIError: Error, CustomStringConvertible {
         case .server(let code, let message): "\(message) (\(code.rawValue))"
         case .badReply(let reason): "unexpected reply from barkeepd: \(reason)"
         case .badInput(let reason): reason
+        case .tlsHandshake(let address, let reason):
+            "TLS with barkeepd at \(address) failed: \(reason) (does it serve TLS on this port?)"
+        case .untrustedCertificate(let reason): "the server's certificate is not trusted: \(reason)"
+        case .tokenInClearText(let address):
+            "refusing to send the token to \(address) in clear text: connect with TLS (--tls, or --ca FILE for a "
+                + "private CA), or reach the daemon through a loopback address or its Unix socket"
         }
     }
 
@@ -34,7 +47,7 @@ enum CLIError: Error, CustomStringConvertible {
     /// command).
     var isConnectionProblem: Bool {
         switch self {
-        case .cannotConnect, .connectionLost: true
+        case .cannotConnect, .connectionLost, .tlsHandshake: true
         case .server(.unavailable, _): true
         default: false
         }

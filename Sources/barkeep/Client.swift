@@ -19,14 +19,35 @@ struct Response {
 final class Client {
     let address: ServerAddress
     private let descriptor: Int32
+    /// The TLS session over a TCP connection made with `--tls` or `--ca`; nil: plain text.
+    private let tls: ClientTLS?
     private var framer = LineFramer(maximumLineLength: 16 << 20)
+    /// Whether any byte came from the server yet: a plain connection it closes before saying anything may be
+    /// one to a port that requires TLS.
+    private var hasReceived = false
 
-    /// Connects, waiting at most `timeout` for the connection and for each reply.
-    init(address: ServerAddress, timeout: Duration = .seconds(30)) throws(CLIError) {
+    /// Connects, waiting at most `timeout` for the connection and for each reply. With `tls`, a TCP connection
+    /// runs the TLS handshake and verifies the server's certificate before anything else (a Unix socket stays
+    /// plain).
+    init(address: ServerAddress, timeout: Duration = .seconds(30), tls options: ClientTLS.Options? = nil)
+        throws(CLIError)
+    {
         self.address = address
         switch address {
-        case .unix(let path): descriptor = try Self.connectUnix(path, address: address, timeout: timeout)
-        case .tcp(let host, let port): descriptor = try Self.connectTCP(host, port, address: address, timeout: timeout)
+        case .unix(let path):
+            descriptor = try Self.connectUnix(path, address: address, timeout: timeout)
+            tls = nil
+        case .tcp(let host, let port):
+            let descriptor = try Self.connectTCP(host, port, address: address, timeout: timeout)
+            do {
+                tls = try options.map { options throws(CLIError) in
+                    try ClientTLS.connect(descriptor: descriptor, address: address, options: options, timeout: timeout)
+                }
+            } catch {
+                close(descriptor)
+                throw error
+            }
+            self.descriptor = descriptor
         }
     }
 
@@ -41,7 +62,10 @@ final class Client {
         return descriptor
     }
 
-    deinit { close(descriptor) }
+    deinit {
+        tls?.shutdown()
+        close(descriptor)
+    }
 
     /// Sends `request` and reads its whole reply: its records and the text after `OK`. An `ERR` reply throws
     /// `CLIError.server`.
@@ -132,6 +156,8 @@ final class Client {
             } catch {
                 throw .badReply(error.description)
             }
+            // Bytes OpenSSL already took from the socket: the socket will not say they are there.
+            if let tls, tls.hasPending { return try readLine() }
             let left = deadline - ContinuousClock.now
             guard left > .zero else { return nil }
             var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
@@ -146,6 +172,14 @@ final class Client {
     private func write(_ text: String) throws(CLIError) { try write(Array(text.utf8)[...]) }
 
     private func write(_ slice: ArraySlice<UInt8>) throws(CLIError) {
+        if let tls {
+            switch tls.write(slice) {
+            case .done: return
+            case .timedOut: throw .connectionLost(address, "the server did not take the request in time")
+            case .closed: throw .connectionLost(address, "the server closed the connection")
+            case .failed(let reason): throw .connectionLost(address, reason)
+            }
+        }
         var bytes = slice
         while !bytes.isEmpty {
             let sent = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -166,15 +200,37 @@ final class Client {
             } catch {
                 throw .badReply(error.description)
             }
-            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                let reason = errno == EAGAIN ? "no reply in time" : String(cString: strerror(errno))
-                throw .connectionLost(address, reason)
+            guard let count = try receive(into: &buffer) else { continue }
+            guard count > 0 else {
+                if !hasReceived, tls == nil, case .tcp = address {
+                    throw .connectionLost(
+                        address, "the server closed the connection (if it requires TLS, pass --tls or --ca FILE)")
+                }
+                throw .connectionLost(address, "the server closed the connection")
             }
-            guard count > 0 else { throw .connectionLost(address, "the server closed the connection") }
+            hasReceived = true
             framer.append(buffer[0..<count])
         }
+    }
+
+    /// Reads what the server sent into `buffer`: the byte count, 0 at the end of the stream, nil when interrupted
+    /// by a signal (try again).
+    private func receive(into buffer: inout [UInt8]) throws(CLIError) -> Int? {
+        if let tls {
+            switch tls.read(into: &buffer) {
+            case .done(let count): return count
+            case .closed: return 0
+            case .timedOut: throw .connectionLost(address, "no reply in time")
+            case .failed(let reason): throw .connectionLost(address, reason)
+            }
+        }
+        let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        if count < 0 {
+            if errno == EINTR { return nil }
+            let reason = errno == EAGAIN ? "no reply in time" : String(cString: strerror(errno))
+            throw .connectionLost(address, reason)
+        }
+        return count
     }
 
     private static func connectUnix(

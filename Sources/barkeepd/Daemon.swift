@@ -75,7 +75,8 @@ final class Daemon {
                 maximumLineLength: options.maximumLineLength,
                 maximumPayload: options.maximumUpload,
                 ownerUID: geteuid(),
-                serverID: Self.makeServerID()
+                serverID: Self.makeServerID(),
+                tls: options.tls
             ),
             commands: .standard,
             pool: pool,

@@ -1,5 +1,6 @@
 import BarkeepCore
 import BarkeepProtocol
+import BarkeepServer
 import BarkeepStore
 import Foundation
 
@@ -39,6 +40,12 @@ struct DaemonCommand: ParsableCommand {
                 valueName: "HOST:PORT",
                 help: "Serve Prometheus metrics over HTTP at this address (default: off)."
             ),
+            .option(
+                "tls-cert",
+                valueName: "FILE",
+                help: "Require TLS on TCP with this certificate chain (PEM) and --tls-key; the Unix socket stays plain."
+            ),
+            .option("tls-key", valueName: "FILE", help: "The private key (PEM) of --tls-cert."),
             .flag("version", help: "Print the version and exit."),
         ]
     )
@@ -57,6 +64,8 @@ struct DaemonOptions {
     var maximumLineLength: Int
     var maximumUpload: Int
     var metricsListen: ServerAddress?
+    /// TLS for the TCP listener (--tls-cert, --tls-key); nil: plain text.
+    var tls: TLSConfiguration?
 
     static let defaultListen = ServerAddress.tcp(host: "127.0.0.1", port: 7780)
 
@@ -136,5 +145,32 @@ struct DaemonOptions {
             }
             maximumLineLength = length
         }
+        tls = try Self.tlsConfiguration(parsed, fail: fail)
+    }
+
+    /// --tls-cert and --tls-key, both or neither, loaded once here so that an unreadable file or a key that does
+    /// not match its certificate stops the daemon before anything starts.
+    private static func tlsConfiguration(
+        _ parsed: ParsedCommand,
+        fail: (String) -> UsageError
+    ) throws(UsageError) -> TLSConfiguration? {
+        let certificate = parsed.value("tls-cert")
+        let key = parsed.value("tls-key")
+        guard let certificate, let key else {
+            if certificate != nil { throw fail("--tls-cert needs --tls-key (the certificate's private key)") }
+            if key != nil { throw fail("--tls-key needs --tls-cert (the certificate)") }
+            return nil
+        }
+        let configuration = TLSConfiguration(
+            certificateFile: URL(fileURLWithPath: certificate).standardizedFileURL.path,
+            keyFile: URL(fileURLWithPath: key).standardizedFileURL.path
+        )
+        do {
+            try configuration.validate()
+        } catch {
+            if case .tls(let reason) = error { throw fail("--tls-cert/--tls-key: \(reason)") }
+            throw fail("--tls-cert/--tls-key: \(error)")
+        }
+        return configuration
     }
 }

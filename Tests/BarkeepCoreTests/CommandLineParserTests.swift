@@ -56,7 +56,7 @@ private struct NoteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         name: "note",
         abstract: "Manage notes.",
-        arguments: [.flag("quiet", short: "q", help: "Print nothing.")],
+        arguments: [.flag("quiet", short: "q", environment: "TOOL_QUIET", help: "Print nothing.")],
         subcommands: [NoteAddCommand.self]
     )
 }
@@ -384,6 +384,38 @@ struct CommandLineParserTests {
         #expect(ping.value("color") == nil)
     }
 
+    @Test(
+        "a flag's environment variable sets it when it reads as true, in any case; the flag given wins",
+        arguments: [
+            ([], ["TOOL_QUIET": "1"], true),
+            ([], ["TOOL_QUIET": "TRUE"], true),
+            ([], ["TOOL_QUIET": "yes"], true),
+            ([], ["TOOL_QUIET": "On"], true),
+            ([], ["TOOL_QUIET": "0"], false),
+            ([], ["TOOL_QUIET": "false"], false),
+            ([], ["TOOL_QUIET": "no"], false),
+            ([], ["TOOL_QUIET": "off"], false),
+            ([], ["TOOL_QUIET": ""], false),
+            ([], [:], false),
+            (["-q"], ["TOOL_QUIET": "0"], true),
+            (["--quiet"], ["TOOL_QUIET": "maybe"], true),
+        ] as [([String], [String: String], Bool)]
+    )
+    func flagEnvironment(arguments: [String], environment: [String: String], isSet: Bool) throws {
+        let parsed = try parse(["note"] + arguments + ["add"], environment: environment)
+        #expect(parsed.flag("quiet") == isSet)
+    }
+
+    @Test("a flag's environment variable that reads as neither true nor false is a usage error naming it")
+    func flagEnvironmentGarbage() {
+        let error = #expect(throws: UsageError.self) {
+            try parse(["note", "add"], environment: ["TOOL_QUIET": "maybe"])
+        }
+        #expect(error?.message == "TOOL_QUIET must be 1 or 0, not 'maybe'")
+        // Outside `note`, its flag's variable means nothing.
+        #expect(throws: Never.self) { try parse(["ping"], environment: ["TOOL_QUIET": "maybe"]) }
+    }
+
     @Test("the environment does not stand in for a missing positional")
     func environmentDoesNotFillPositionals() {
         let error = #expect(throws: UsageError.self) {
@@ -453,7 +485,7 @@ struct CommandLineParserTests {
         let parsed = try parse(["note", "add", "--help"])
         let help = CommandLineParser.help(for: parsed.path)
         #expect(help.hasPrefix("Add a note.\n"))
-        #expect(help.contains(lineMatching: "-q, --quiet", "Print nothing."))
+        #expect(help.contains(lineMatching: "-q, --quiet", "Print nothing. (env TOOL_QUIET)"))
         #expect(help.contains(lineMatching: "--json", "Print JSON."))
     }
 

@@ -27,7 +27,8 @@ final class RunningServer {
         commands: CommandTable = .basic,
         database: PostgresConfiguration? = nil,
         poolSize: Int = 2,
-        queueLimit: Int = 64
+        queueLimit: Int = 64,
+        tls: TLSConfiguration? = nil
     ) throws {
         let directory = try TemporaryDirectory.make(prefix: "barkeep-server")
         let requested = [ServerAddress.tcp(host: "127.0.0.1", port: 0), .unix(path: directory + "/test.sock")]
@@ -41,7 +42,8 @@ final class RunningServer {
                 maximumPendingOutput: maximumPendingOutput,
                 maximumWatcherBacklog: maximumWatcherBacklog,
                 ownerUID: geteuid(),
-                serverID: "test"
+                serverID: "test",
+                tls: tls
             ),
             commands: commands,
             pool: pool,

@@ -16,8 +16,9 @@ public final class TestDaemon: Sendable {
     /// Its database, to start another daemon on the same one.
     public let url: String
 
-    /// Starts a daemon on `url`, or on a new database; on `port`, or on any free one.
-    public init(url: String? = nil, port: UInt16 = 0) throws {
+    /// Starts a daemon on `url`, or on a new database; on `port`, or on any free one; with more barkeepd
+    /// `arguments` (`--tls-cert FILE --tls-key FILE`).
+    public init(url: String? = nil, port: UInt16 = 0, arguments: [String] = []) throws {
         let database: String
         if let url {
             database = url
@@ -28,7 +29,8 @@ public final class TestDaemon: Sendable {
         let root = try TemporaryDirectory.make(prefix: "barkeep-cli")
         socket = root + "/barkeep.sock"
         self.url = database
-        (process, self.port) = try Subprocess.startDaemon(["--data-dir", root, "--database-url", database], port: port)
+        (process, self.port) = try Subprocess.startDaemon(
+            ["--data-dir", root, "--database-url", database] + arguments, port: port)
     }
 
     /// The environment a CLI run against this daemon gets: its socket (or TCP port), the token, no colour.
