@@ -8,11 +8,11 @@ ARGS ?=
 # Compiler warnings fail the build: the project keeps zero.
 STRICT := -Xswiftc -warnings-as-errors
 
-.PHONY: all deps build run test bench lint format clean
+.PHONY: all deps build run test bench fuzz lint format clean
 
 all: build
 
-## deps: install missing system packages (PostgreSQL server, libpq headers, pkg-config)
+## deps: install missing system packages (PostgreSQL server, libpq and OpenSSL headers, openssl, pkg-config)
 deps:
 	@scripts/install-deps.sh
 
@@ -33,13 +33,17 @@ test: deps
 bench: deps
 	scripts/bench.sh
 
+## fuzz: build the libFuzzer targets of Fuzz/ and run each FUZZ_SECONDS (60); FUZZ_TARGETS="duoscan sarif" picks some
+fuzz:
+	scripts/fuzz.sh
+
 ## lint: check formatting and style (swift format, strict)
 lint:
-	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Plugins
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Plugins Fuzz
 
 ## format: rewrite sources in the project's format
 format:
-	$(SWIFT) format format --in-place --recursive Package.swift Sources Tests Plugins
+	$(SWIFT) format format --in-place --recursive Package.swift Sources Tests Plugins Fuzz
 
 clean:
 	rm -rf .build

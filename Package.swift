@@ -65,11 +65,15 @@ let package = Package(
         ),
         .testTarget(
             name: "BarkeepCoreTests",
-            dependencies: ["BarkeepCore", "BarkeepTestSupport"]
+            dependencies: ["BarkeepCore", "BarkeepTestSupport"],
+            // Inputs of the fuzz targets (FuzzRegressionTests), read from the source tree.
+            exclude: ["FuzzRegressions"]
         ),
         .testTarget(
             name: "BarkeepProtocolTests",
-            dependencies: ["BarkeepProtocol"]
+            dependencies: ["BarkeepProtocol"],
+            // Inputs of the framer fuzz target (FuzzRegressionTests), read from the source tree.
+            exclude: ["FuzzRegressions"]
         ),
         .testTarget(
             name: "BarkeepReportTests",

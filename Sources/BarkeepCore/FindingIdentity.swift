@@ -28,12 +28,33 @@ public enum FindingIdentity {
         return String(scalars)
     }
 
-    /// The identity digest of one finding's parts. The unit separator cannot occur in a path or a snippet line, so
-    /// different parts never run together into the same text.
+    /// The identity digest of one finding's parts, joined by the unit separator (U+001F).
     public static func digest(tool: String, rule: String, file: String, normalizedSnippet: String, occurrence: Int)
         -> String
     {
-        SHA256.hexDigest(of: "\(tool)\u{1F}\(rule)\u{1F}\(file)\u{1F}\(normalizedSnippet)\u{1F}\(occurrence)".utf8)
+        // A scan can put a unit separator in any part (JSON's `\u001f`, a file name): unescaped, rule `a␟b` in file
+        // `c` and rule `a` in file `b␟c` had one identity, and one scan's two findings merged into one (a probe of the
+        // `identity` fuzz target). Escaping changes only parts holding U+001F or U+001B, which real ones never do, so
+        // the identities already stored stay the same.
+        let text =
+            "\(escaped(tool))\u{1F}\(escaped(rule))\u{1F}\(escaped(file))\u{1F}\(escaped(normalizedSnippet))"
+            + "\u{1F}\(occurrence)"
+        return SHA256.hexDigest(of: text.utf8)
+    }
+
+    /// `part` with each unit separator written as ESC `/` and each ESC (U+001B) doubled, so that a joined text
+    /// splits back into its parts one way only; a part without either is returned as it is.
+    private static func escaped(_ part: String) -> String {
+        guard part.utf8.contains(where: { $0 == 0x1F || $0 == 0x1B }) else { return part }
+        var escaped = String.UnicodeScalarView()
+        for scalar in part.unicodeScalars {
+            switch scalar {
+            case "\u{1B}": escaped.append(contentsOf: "\u{1B}\u{1B}".unicodeScalars)
+            case "\u{1F}": escaped.append(contentsOf: "\u{1B}/".unicodeScalars)
+            default: escaped.append(scalar)
+            }
+        }
+        return String(escaped)
     }
 
     /// Where the parallel digest loop writes. `@unchecked Sendable`: each iteration writes only its own indices of

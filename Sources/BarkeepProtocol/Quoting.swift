@@ -5,8 +5,12 @@ public enum Quoting {
     /// character, and not of the form `key=…` (which would read back as a keyword).
     public static func isBare(_ value: String) -> Bool {
         guard isBareValue(value) else { return false }
-        // `key=…` bare would read back as a keyword.
-        if let equals = value.firstIndex(of: "="), isKey(value[..<equals]) { return false }
+        // `key=…` bare would read back as a keyword. Searched by scalar, as the tokenizer reads bytes: by Character,
+        // an `=` followed by a combining mark (`a=\u{301}b`, found by fuzzing) is no `=`, and the positional word
+        // went out bare and came back as the keyword `a`.
+        if let equals = value.unicodeScalars.firstIndex(of: "="), isKey(Substring(value.unicodeScalars[..<equals])) {
+            return false
+        }
         return true
     }
 

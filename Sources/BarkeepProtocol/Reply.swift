@@ -97,21 +97,29 @@ public enum FinalLine: Sendable, Equatable {
 
     /// Parses a final line (without its LF); a record line or anything else throws.
     public init(parsing line: String) throws(ProtocolError) {
-        if line == Reply.okWord {
+        // Compared as UTF-8 bytes, not as Characters: `String` compares grapheme clusters under canonical
+        // equivalence, so a text starting with a combining mark (`OK \u{301}…`, found by fuzzing) fused with the
+        // space before it and the line read as no final line, while `O\u{212A}` (a Kelvin sign) read as `OK`.
+        let bytes = line.utf8
+        if bytes.elementsEqual(Reply.okWord.utf8) {
             self = .ok("")
-        } else if line.hasPrefix(Reply.okWord + " ") {
-            self = .ok(String(line.dropFirst(Reply.okWord.count + 1)))
-        } else if line.hasPrefix(Reply.errorWord + " ") {
-            let rest = line.dropFirst(Reply.errorWord.count + 1)
-            let codeText = rest.prefix { $0 != " " }
-            guard let code = ErrorCode(rawValue: String(codeText)) else {
-                throw .badReply("unknown error code '\(codeText)'")
+        } else if bytes.starts(with: Self.okPrefix) {
+            self = .ok(String(decoding: bytes.dropFirst(Self.okPrefix.count), as: UTF8.self))
+        } else if bytes.starts(with: Self.errorPrefix) {
+            let rest = bytes.dropFirst(Self.errorPrefix.count)
+            let codeBytes = rest.prefix { $0 != UInt8(ascii: " ") }
+            guard let code = ErrorCode.allCases.first(where: { $0.rawValue.utf8.elementsEqual(codeBytes) }) else {
+                throw .badReply("unknown error code '\(String(decoding: codeBytes, as: UTF8.self))'")
             }
-            self = .error(code, String(rest.dropFirst(codeText.count).drop { $0 == " " }))
+            let message = rest.dropFirst(codeBytes.count).drop { $0 == UInt8(ascii: " ") }
+            self = .error(code, String(decoding: message, as: UTF8.self))
         } else {
             throw .badReply("a reply ends with a line starting with OK or ERR")
         }
     }
+
+    private static let okPrefix = Array((Reply.okWord + " ").utf8)
+    private static let errorPrefix = Array((Reply.errorWord + " ").utf8)
 
     /// The `key=value` fields of an `OK` text (empty for a bare word or an error).
     public var fields: [String: String] {

@@ -31,6 +31,20 @@ struct SyncPlannerTests {
         #expect(moved[0].identity == a[0].identity)
     }
 
+    @Test("a unit separator inside a part cannot merge two findings; ordinary parts are hashed as they are")
+    func separatorInsideParts() {
+        let plain = FindingIdentity.digest(tool: "t", rule: "r", file: "f", normalizedSnippet: "s", occurrence: 0)
+        #expect(plain == SHA256.hexDigest(of: "t\u{1F}r\u{1F}f\u{1F}s\u{1F}0".utf8))
+        let parts = [("a\u{1F}b", "c"), ("a", "b\u{1F}c"), ("a\u{1B}/b", "c"), ("a\u{1B}", "\u{1F}b\u{1F}c")]
+        let digests = parts.map {
+            FindingIdentity.digest(tool: "t", rule: $0.0, file: $0.1, normalizedSnippet: "s", occurrence: 0)
+        }
+        #expect(Set(digests).count == parts.count)
+        let both = FindingIdentity.identify(
+            parts.map { ScanFinding(rule: $0.0, severity: "low", file: $0.1, line: 1, snippet: "s") }, tool: "t")
+        #expect(SyncPlanner.plan(scan: both, stored: []).counts.new == parts.count)
+    }
+
     @Test(
         "each status when the finding is present again and when it is gone",
         arguments: [

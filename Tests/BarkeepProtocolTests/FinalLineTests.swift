@@ -23,6 +23,10 @@ struct FinalLineTests {
             ("ERR NOTFOUND no project named 'my app'", .error(.notFound, "no project named 'my app'")),
             ("ERR BADARG key=value \"quoted\" \\", .error(.badArgument, "key=value \"quoted\" \\")),
             ("ERR CONFLICT héllo 🍺", .error(.conflict, "héllo 🍺")),
+            // A combining mark fuses with the space before it into one Character; the line is read as bytes.
+            ("OK \u{301}x", .ok("\u{301}x")),
+            ("ERR BUSY \u{301}x", .error(.busy, "\u{301}x")),
+            ("ERR BUSY  \u{301}", .error(.busy, "\u{301}")),
         ]
     )
     func parses(line: String, final: FinalLine) throws {
@@ -48,7 +52,9 @@ struct FinalLineTests {
 
     @Test(
         "OK replies parse back to their text",
-        arguments: ["", "PONG", "two words", "a  double  space", "key=value json={\"a\":1}", "héllo 🍺"]
+        arguments: [
+            "", "PONG", "two words", "a  double  space", "key=value json={\"a\":1}", "héllo 🍺", "\u{301}combining",
+        ]
     )
     func okRoundTrip(text: String) throws {
         #expect(try FinalLine(parsing: String(Reply.ok(text).encoded.dropLast())) == .ok(text))
@@ -59,7 +65,7 @@ struct FinalLineTests {
         arguments: [
             "", "ok", "Ok", "OKAY", "OK\tPONG", "ERR", "ERR ", "ERR  BUSY x", "ERR NOPE message", "ERR busy message",
             "ERR BUSYX", "ERROR BUSY x", "ERR\tBUSY x", "PONG", " OK", "* name=app", "*", "* OK", "* ERR BUSY x",
-            "ok count=1",
+            "ok count=1", "O\u{212A}", "O\u{212A} PONG", "ERR UN\u{212A}NOWN x", "ERR\u{301} BUSY x",
         ]
     )
     func refusesInvalid(line: String) {

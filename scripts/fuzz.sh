@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# make fuzz: builds each libFuzzer target of Fuzz/ with swiftc (no SwiftPM: the target's file compiled together with
+# the library sources it exercises, instrumented for coverage and AddressSanitizer), then runs each for FUZZ_SECONDS.
+#
+#   FUZZ_SECONDS=60                 how long each target runs
+#   FUZZ_TARGETS="duoscan sarif"    which targets (default: all of them)
+#   FUZZ_ARGS="-jobs=2"             extra libFuzzer flags
+#
+# Everything it writes is under .build/fuzz/: binaries, the growing corpus of each target (seeded from Fuzz/Corpus),
+# crash, timeout and out-of-memory inputs in artifacts/<target>/, and the fuzzer's log. Prints one summary line per
+# target and exits non-zero when any target failed. docs/reliability.md says what each target checks.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seconds=${FUZZ_SECONDS:-60}
+read -r -a targets <<<"${FUZZ_TARGETS:-framer duoscan sarif sdkcheck identity}"
+read -r -a extra <<<"${FUZZ_ARGS:-}"
+swiftc=${SWIFTC:-swiftc}
+out=.build/fuzz
+
+# The library files each target is compiled with (only those it needs: a file being edited elsewhere in the module
+# does not stop the fuzzing), and its dictionary.
+json="CoreError JSONObjectReader JSONProblem JSONText ScanReport"
+sources() {
+    local module=BarkeepCore names
+    case $1 in
+        framer) module=BarkeepProtocol names="ErrorCode LineFramer ProtocolError Quoting Record Reply Request" ;;
+        duoscan) names="$json DuoScanParser" ;;
+        sarif) names="$json SARIFParser" ;;
+        sdkcheck) names="$json Names SDKCheckParser SDKVersion" ;;
+        identity) names="$json DuoScanParser FindingIdentity FindingStatus SHA256 SyncPlanner" ;;
+        *) return 1 ;;
+    esac
+    for name in $names; do printf 'Sources/%s/%s.swift ' "$module" "$name"; done
+}
+dictionary() {
+    case $1 in
+        framer) echo Fuzz/Dictionaries/protocol.dict ;;
+        *) echo Fuzz/Dictionaries/json.dict ;;
+    esac
+}
+
+# lld links the sanitizer runtimes without the pages of warnings gold prints.
+linker=()
+if [ -x "$(dirname "$(command -v "$swiftc")")/ld.lld" ] || command -v ld.lld >/dev/null 2>&1; then
+    linker=(-use-ld=lld)
+fi
+
+build() {
+    local target=$1 binary=$out/bin/$1
+    local files
+    read -r -a files <<<"$(sources "$target")"
+    if [ -x "$binary" ] && [ -z "$(find "Fuzz/$target.swift" "${files[@]}" -newer "$binary" -print -quit)" ]; then
+        return 0
+    fi
+    echo "== building $target"
+    mkdir -p "$out/bin"
+    "$swiftc" -O -sanitize=fuzzer,address -parse-as-library -swift-version 6 -warnings-as-errors "${linker[@]}" \
+        -module-name "Fuzz_$target" -module-cache-path "$out/module-cache" \
+        "${files[@]}" "Fuzz/$target.swift" -o "$binary"
+}
+
+# The last value libFuzzer printed for a statistic (`cov:`, `corp:`), or `?`.
+last_stat() {
+    grep -o "$1 [^ ]*" "$2" | tail -n 1 | cut -d ' ' -f 2 || true
+}
+
+for target in "${targets[@]}"; do
+    if ! sources "$target" >/dev/null || [ ! -f "Fuzz/$target.swift" ]; then
+        echo "fuzz: unknown target '$target' (known: framer duoscan sarif sdkcheck identity)" >&2
+        exit 64
+    fi
+    build "$target"
+done
+
+failed=0
+summary=()
+for target in "${targets[@]}"; do
+    corpus=$out/corpus/$target
+    artifacts=$out/artifacts/$target
+    log=$out/logs/$target.log
+    mkdir -p "$corpus" "$artifacts" "$out/logs"
+    marker=$(mktemp)
+    echo "== fuzzing $target for ${seconds}s (log: $log)"
+    status=0
+    # The Swift runtime's backtracer would hang around after a crash; libFuzzer reports the stack itself.
+    SWIFT_BACKTRACE=enable=no "$out/bin/$target" \
+        -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
+        -dict="$(dictionary "$target")" -artifact_prefix="$artifacts/" "${extra[@]}" \
+        "$corpus" "Fuzz/Corpus/$target" >"$log" 2>&1 || status=$?
+    found=$(find "$artifacts" -type f -newer "$marker" | sort)
+    rm -f "$marker"
+
+    runs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | tail -n 1 | cut -d ' ' -f 2 || true)
+    line="$target: ${runs:-?} runs in ${seconds}s, coverage $(last_stat cov: "$log") edges"
+    line+=" ($(last_stat ft: "$log") features), corpus $(last_stat corp: "$log"), crashes $(grep -c . <<<"$found" || true)"
+    if [ "$status" -ne 0 ] || [ -n "$found" ]; then
+        failed=1
+        line+=" — FAILED (exit $status)"
+        while IFS= read -r detail; do
+            line+=$'\n'"    $detail"
+        done < <(grep -m 3 -E 'Fatal error|ERROR: (libFuzzer|AddressSanitizer|LeakSanitizer)' "$log"; echo "$found")
+    fi
+    summary+=("$line")
+done
+
+echo
+echo "== fuzz summary"
+printf '%s\n' "${summary[@]}"
+exit "$failed"
