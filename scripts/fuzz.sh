@@ -60,7 +60,7 @@ build() {
         "${files[@]}" "Fuzz/$target.swift" -o "$binary"
 }
 
-# The last value libFuzzer printed for a statistic (`cov:`, `corp:`), or `?`.
+# The last value libFuzzer printed for a statistic (`cov:`, `corp:`); empty when it printed none.
 last_stat() {
     grep -o "$1 [^ ]*" "$2" | tail -n 1 | cut -d ' ' -f 2 || true
 }
@@ -83,6 +83,7 @@ for target in "${targets[@]}"; do
     marker=$(mktemp)
     echo "== fuzzing $target for ${seconds}s (log: $log)"
     status=0
+    started=$SECONDS
     # The Swift runtime's backtracer would hang around after a crash; libFuzzer reports the stack itself.
     SWIFT_BACKTRACE=enable=no "$out/bin/$target" \
         -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
@@ -92,8 +93,9 @@ for target in "${targets[@]}"; do
     rm -f "$marker"
 
     runs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | tail -n 1 | cut -d ' ' -f 2 || true)
-    line="$target: ${runs:-?} runs in ${seconds}s, coverage $(last_stat cov: "$log") edges"
-    line+=" ($(last_stat ft: "$log") features), corpus $(last_stat corp: "$log"), crashes $(grep -c . <<<"$found" || true)"
+    coverage=$(last_stat cov: "$log") features=$(last_stat ft: "$log") entries=$(last_stat corp: "$log")
+    line="$target: ${runs:-?} runs in $((SECONDS - started))s, coverage ${coverage:-?} edges (${features:-?} features)"
+    line+=", corpus ${entries:-?}, crashes $(grep -c . <<<"$found" || true)"
     if [ "$status" -ne 0 ] || [ -n "$found" ]; then
         failed=1
         line+=" — FAILED (exit $status)"
