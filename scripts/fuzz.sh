@@ -4,7 +4,7 @@
 #
 #   FUZZ_SECONDS=60                 how long each target runs
 #   FUZZ_TARGETS="duoscan sarif"    which targets (default: all of them)
-#   FUZZ_ARGS="-jobs=2"             extra libFuzzer flags
+#   FUZZ_ARGS=-use_value_profile=1  extra libFuzzer flags
 #
 # Everything it writes is under .build/fuzz/: binaries, the growing corpus of each target (seeded from Fuzz/Corpus),
 # crash, timeout and out-of-memory inputs in artifacts/<target>/, and the fuzzer's log. Prints one summary line per
