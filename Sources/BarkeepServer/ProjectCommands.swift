@@ -13,8 +13,9 @@ enum ProjectCommands {
         minimumRole: .admin
     ) { input throws(CommandError) in
         let name = try projectName(input.argument(0))
-        let sdk = try version(input.keyword("sdk"), key: "sdk")
-        let target = try version(input.keyword("deployment-target"), key: "deployment-target")
+        let sdk = try AuditCommands.version(input.keyword("sdk"), key: "sdk")?.description
+        let target = try AuditCommands.version(input.keyword("deployment-target"), key: "deployment-target")?
+            .description
         let actor = input.session.actor
         return .database { connection in
             let project = try ProjectStore.create(
@@ -48,8 +49,9 @@ enum ProjectCommands {
         minimumRole: .admin
     ) { input throws(CommandError) in
         let name = input.argument(0)
-        let sdk = try version(input.keyword("sdk"), key: "sdk")
-        let target = try version(input.keyword("deployment-target"), key: "deployment-target")
+        let sdk = try AuditCommands.version(input.keyword("sdk"), key: "sdk")?.description
+        let target = try AuditCommands.version(input.keyword("deployment-target"), key: "deployment-target")?
+            .description
         let poses = try poseList(input.keyword("poses"))
         guard sdk != nil || target != nil || poses != nil else {
             throw CommandError(.badArgument, "PROJECT SET needs sdk=…, deployment-target=… or poses=…")
@@ -96,15 +98,6 @@ enum ProjectCommands {
             if !poses.contains(pose) { poses.append(pose) }
         }
         return poses
-    }
-
-    /// A version as given, checked; stored in its canonical form (`27` → `27.0`).
-    private static func version(_ text: String?, key: String) throws(CommandError) -> String? {
-        guard let text else { return nil }
-        guard let version = SDKVersion(text) else {
-            throw CommandError(.badArgument, "\(key) must be a version such as 27.1, not '\(text.prefix(32))'")
-        }
-        return version.description
     }
 }
 

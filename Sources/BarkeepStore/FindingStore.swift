@@ -203,7 +203,7 @@ public enum FindingStore {
             try ScanStore.lockProject(projectID, on: connection)
             guard
                 let before = try connection.query(
-                    "SELECT status, reason, project_id, (SELECT name FROM projects WHERE id = project_id) AS project "
+                    "SELECT status, reason, needs_symbols, (SELECT name FROM projects WHERE id = project_id) AS project "
                         + "FROM findings WHERE id = $1 FOR UPDATE",
                     [id]
                 ).first
@@ -224,7 +224,7 @@ public enum FindingStore {
             // Re-opening an item whose SDK symbols the project still lacks leaves it blocked, remembering the status
             // asked for: it becomes that when the SDK arrives.
             var stored = (status: status.rawValue, reason: reason, before: String?.none)
-            let needs = try show(id: id, on: connection).0.needs
+            let needs: [String] = try before.decode("needs_symbols")
             if !status.isSticky && !needs.isEmpty {
                 let project = try ProjectStore.require(try before.decode("project"), on: connection)
                 let facts = try SDKStore.facts(needs, project: project, on: connection)

@@ -187,6 +187,17 @@ public final class PostgresCluster {
         return output?.status == 0
     }
 
+    /// Creates a cluster in `directory/pg` unless there is one, starts it and creates `database` in it: a private
+    /// server for a program that runs its own (the benchmarks). Stop it with `stop()`.
+    public static func startPrivate(in directory: String, database: String) throws -> PostgresCluster {
+        let cluster = try PostgresCluster(
+            binaries: try PostgresBinaries.locate(), options: .init(dataDirectory: directory + "/pg"))
+        try cluster.initializeIfNeeded()
+        try cluster.start()
+        try cluster.createDatabaseIfNeeded(database)
+        return cluster
+    }
+
     /// Creates `name` unless it exists. Returns whether it created it.
     @discardableResult
     public func createDatabaseIfNeeded(_ name: String) throws -> Bool {

@@ -39,25 +39,38 @@ enum ReadinessStore {
             facts[screen]?.openFindings.append(try openFinding(row))
             facts[screen]?.openFindingCount += 1
         }
-        for row in try connection.query(
-            "SELECT screen_id, step, state FROM step_states WHERE project_id = $1 AND ($2::bigint IS NULL OR screen_id = $2)",
-            parameters
-        ) {
+        try addStepsAndPoses(to: &facts, projectID: project.id, screenID: screenID, on: connection)
+        return screens.map { ScreenReadiness(facts[$0.id] ?? empty) }
+    }
+
+    // Both take the project's id as $1 and a screen's id, or NULL for all, as $2.
+    static let stepStatesQuery = """
+        SELECT screen_id, step, state FROM step_states
+        WHERE project_id = $1 AND ($2::bigint IS NULL OR screen_id = $2)
+        """
+    static let latestPosesQuery = """
+        SELECT DISTINCT ON (screen_id, pose) screen_id, pose, result FROM pose_results
+        WHERE project_id = $1 AND ($2::bigint IS NULL OR screen_id = $2)
+        ORDER BY screen_id, pose, id DESC
+        """
+
+    /// Adds the recorded step states and the latest pose results of the project's screens (or of `screenID` only)
+    /// to the facts of the screens already in `facts`.
+    static func addStepsAndPoses(
+        to facts: inout [Int64: ScreenFacts],
+        projectID: Int64,
+        screenID: Int64?,
+        on connection: PostgresConnection
+    ) throws {
+        let parameters: [(any PostgresEncodable)?] = [projectID, screenID]
+        for row in try connection.query(stepStatesQuery, parameters) {
             let screen: Int64 = try row.decode("screen_id")
             facts[screen]?.stepStates[try row.decode("step")] = StepState(rawValue: try row.decode("state"))
         }
-        for row in try connection.query(
-            """
-            SELECT DISTINCT ON (screen_id, pose) screen_id, pose, result FROM pose_results
-            WHERE project_id = $1 AND ($2::bigint IS NULL OR screen_id = $2)
-            ORDER BY screen_id, pose, id DESC
-            """,
-            parameters
-        ) {
+        for row in try connection.query(latestPosesQuery, parameters) {
             let screen: Int64 = try row.decode("screen_id")
             facts[screen]?.latestPoses[try row.decode("pose")] = PoseResult(rawValue: try row.decode("result"))
         }
-        return screens.map { ScreenReadiness(facts[$0.id] ?? empty) }
     }
 
     /// A finding needing work as the readiness rule sees it, from a row with id, status, rule, title, file, line

@@ -76,11 +76,6 @@ public enum StatusStore {
           AND status IN \(needsWork)
         GROUP BY screen_id, step
         """
-    static let stepStatesQuery = "SELECT screen_id, step, state FROM step_states WHERE project_id = $1"
-    static let latestPosesQuery = """
-        SELECT DISTINCT ON (screen_id, pose) screen_id, pose, result FROM pose_results WHERE project_id = $1
-        ORDER BY screen_id, pose, id DESC
-        """
     static let blockedQuery = """
         SELECT id, needs_symbols FROM findings WHERE project_id = $1 AND status = 'blocked'
         """
@@ -90,13 +85,13 @@ public enum StatusStore {
         statement: String, plan: String
     )] {
         let project = try ProjectStore.require(name, on: connection)
-        return try [
-            lastScanQuery, countsQuery, screensQuery, stepBlockersQuery, stepStatesQuery, latestPosesQuery,
-            blockedQuery,
-        ].map { statement in
-            let plan = try connection.query(
-                "EXPLAIN (ANALYZE, COSTS OFF, BUFFERS) " + statement, [project.id]
-            ).map { try $0.decode(at: 0, as: String.self) }
+        let statements: [(String, [(any PostgresEncodable)?])] =
+            [lastScanQuery, countsQuery, screensQuery, stepBlockersQuery].map { ($0, [project.id]) }
+            + [ReadinessStore.stepStatesQuery, ReadinessStore.latestPosesQuery].map { ($0, [project.id, nil]) }
+            + [(blockedQuery, [project.id])]
+        return try statements.map { statement, parameters in
+            let plan = try connection.query("EXPLAIN (ANALYZE, COSTS OFF, BUFFERS) " + statement, parameters)
+                .map { try $0.decode(at: 0, as: String.self) }
             return (statement, plan.joined(separator: "\n"))
         }
     }
@@ -126,13 +121,9 @@ public enum StatusStore {
                     owner: try row.decodeIfPresent("owner", as: String.self)
                 )
             }
-            let facts = try readinessFacts(project: project, on: connection)
-            let statuses = screens.map { screen in
-                var screenFacts =
-                    facts[screen.id]
-                    ?? ScreenFacts(
-                        openFindings: [], checklist: [], stepStates: [:], requiredPoses: project.requiredPoses,
-                        latestPoses: [:])
+            let facts = try readinessFacts(project: project, screens: screens.map(\.id), on: connection)
+            let statuses = screens.compactMap { screen -> ScreenStatus? in
+                guard var screenFacts = facts[screen.id] else { return nil }
                 let counts = work[screen.id] ?? WorkCounts()
                 screenFacts.openFindingCount = max(counts.total, screenFacts.openFindings.count)
                 return ScreenStatus(
@@ -146,43 +137,23 @@ public enum StatusStore {
         }
     }
 
-    /// Step states, latest poses and, per screen and step, one open finding that keeps the step open: the facts of
-    /// every screen but their finding counts.
+    /// The facts of `screens` but their finding counts: per step, one open finding that keeps it open; step states
+    /// and latest poses.
     private static func readinessFacts(
         project: Project,
+        screens: [Int64],
         on connection: PostgresConnection
     ) throws -> [Int64: ScreenFacts] {
-        let checklist = try ReadinessStore.checklist(on: connection)
-        var facts: [Int64: ScreenFacts] = [:]
-        func update(_ screen: Int64, _ change: (inout ScreenFacts) -> Void) {
-            var value =
-                facts[screen]
-                ?? ScreenFacts(
-                    openFindings: [], checklist: checklist, stepStates: [:], requiredPoses: project.requiredPoses,
-                    latestPoses: [:])
-            change(&value)
-            facts[screen] = value
-        }
-        for row in try connection.query("SELECT id FROM screens WHERE project_id = $1", [project.id]) {
-            update(try row.decode("id")) { _ in }
-        }
+        let empty = ScreenFacts(
+            openFindings: [], checklist: try ReadinessStore.checklist(on: connection), stepStates: [:],
+            requiredPoses: project.requiredPoses, latestPoses: [:])
+        var facts = Dictionary(uniqueKeysWithValues: screens.map { ($0, empty) })
         for row in try connection.query(stepBlockersQuery, [project.id]) {
-            let id: Int64 = try row.decode("id")
-            let step: Int = try row.decode("step")
-            update(try row.decode("screen_id")) {
-                $0.openFindings.append(OpenFinding(id: id, label: "", status: .proposed, step: step))
-            }
+            let finding = OpenFinding(
+                id: try row.decode("id"), label: "", status: .proposed, step: try row.decode("step"))
+            facts[try row.decode("screen_id")]?.openFindings.append(finding)
         }
-        for row in try connection.query(stepStatesQuery, [project.id]) {
-            let step: Int = try row.decode("step")
-            let state = StepState(rawValue: try row.decode("state"))
-            update(try row.decode("screen_id")) { $0.stepStates[step] = state }
-        }
-        for row in try connection.query(latestPosesQuery, [project.id]) {
-            let pose: String = try row.decode("pose")
-            let result = PoseResult(rawValue: try row.decode("result"))
-            update(try row.decode("screen_id")) { $0.latestPoses[pose] = result }
-        }
+        try ReadinessStore.addStepsAndPoses(to: &facts, projectID: project.id, screenID: nil, on: connection)
         return facts
     }
 

@@ -236,11 +236,7 @@ func run() throws {
     if let url = ProcessInfo.processInfo.environment["BARKEEP_BENCH_DATABASE_URL"], !url.isEmpty {
         configuration = PostgresConfiguration(conninfo: url)
     } else {
-        let embedded = try PostgresCluster(
-            binaries: try PostgresBinaries.locate(), options: .init(dataDirectory: root + "/pg"))
-        try embedded.initializeIfNeeded()
-        try embedded.start()
-        try embedded.createDatabaseIfNeeded("bench")
+        let embedded = try PostgresCluster.startPrivate(in: root, database: "bench")
         cluster = embedded
         configuration = embedded.configuration(database: "bench")
     }

@@ -85,11 +85,7 @@ func run() throws {
         let root = FileManager.default.temporaryDirectory.path + "/barkeep-sync-bench-\(getpid())"
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         chmod(root, 0o755)
-        let embedded = try PostgresCluster(
-            binaries: try PostgresBinaries.locate(), options: .init(dataDirectory: root + "/pg"))
-        try embedded.initializeIfNeeded()
-        try embedded.start()
-        try embedded.createDatabaseIfNeeded("bench")
+        let embedded = try PostgresCluster.startPrivate(in: root, database: "bench")
         cluster = embedded
         configuration = embedded.configuration(database: "bench")
     }
