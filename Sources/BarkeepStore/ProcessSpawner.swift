@@ -32,6 +32,34 @@ public enum ProcessSpawner {
         posix_spawn_file_actions_addopen(&actions, 1, standardOutput, O_WRONLY | O_CREAT | O_APPEND, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, standardError, O_WRONLY | O_CREAT | O_APPEND, 0o600)
 
+        let environment = environment ?? ProcessInfo.processInfo.environment
+        let (pid, result) = launch(arguments, environment: environment, actions: &actions, newSession: newSession)
+        guard result == 0 else { throw .cluster("cannot run \(program): \(String(cString: strerror(result)))") }
+        return pid
+    }
+
+    /// Waits for `pid` to exit and returns its exit code (128 + N when signal N killed it).
+    public static func wait(for pid: pid_t) throws(StoreError) -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            guard errno == EINTR else {
+                throw .cluster("cannot wait for process \(pid): \(String(cString: strerror(errno)))")
+            }
+        }
+        return exitCode(fromWaitStatus: status)
+    }
+
+    /// Calls posix_spawn for `arguments[0]` (a path) with `actions`, the environment in name order, and clean
+    /// signal state: the daemon ignores some signals and ignored signals survive exec, so the child gets every
+    /// signal's default action back and an empty mask. `newSession` makes the child the leader of a session and
+    /// process group of its own. Returns the process id, or 0 and posix_spawn's error number.
+    public static func launch(
+        _ arguments: [String],
+        environment: [String: String],
+        actions: inout posix_spawn_file_actions_t,
+        newSession: Bool
+    ) -> (pid: pid_t, error: Int32) {
+        guard let program = arguments.first else { return (0, ENOENT) }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -48,27 +76,14 @@ public enum ProcessSpawner {
         posix_spawnattr_setflags(&attributes, Int16(flags))
 
         let argv = arguments.map { strdup($0) } + [nil]
-        let envp =
-            (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
         }
         var pid: pid_t = 0
         let result = posix_spawn(&pid, program, &actions, &attributes, argv, envp)
-        guard result == 0 else { throw .cluster("cannot run \(program): \(String(cString: strerror(result)))") }
-        return pid
-    }
-
-    /// Waits for `pid` to exit and returns its exit code (128 + N when signal N killed it).
-    public static func wait(for pid: pid_t) throws(StoreError) -> Int32 {
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            guard errno == EINTR else {
-                throw .cluster("cannot wait for process \(pid): \(String(cString: strerror(errno)))")
-            }
-        }
-        return exitCode(fromWaitStatus: status)
+        return result == 0 ? (pid, 0) : (0, result)
     }
 
     /// WIFEXITED / WEXITSTATUS / WTERMSIG, which Swift does not import: the low 7 bits hold the signal, the next

@@ -197,9 +197,11 @@ public enum SDKStore {
         into name: String,
         commit: String?,
         actor: String,
+        hook: IngestHook? = nil,
         on connection: PostgresConnection
     ) throws -> SDKCheckResult {
         try ScanStore.withLockedProject(name, on: connection) { project, connection in
+            try hook?.before(connection)
             let checked = report.sdk ?? SDKVersion(project.sdk) ?? SDKVersion(0)
             var latest: [String: SDKCheckSymbol] = [:]
             for symbol in report.symbols { latest[symbol.symbol] = symbol }
@@ -211,8 +213,10 @@ public enum SDKStore {
                 """,
                 [project.id, report.tool]
             ).first, try row.decode("digest", as: String.self) == digest {
+                let run = try ScanRun(row: row)
+                try hook?.after(connection, run, true)
                 return SDKCheckResult(
-                    run: try ScanRun(row: row), isRepeat: true, checkedSDK: checked, projectSDK: project.sdk,
+                    run: run, isRepeat: true, checkedSDK: checked, projectSDK: project.sdk,
                     found: found,
                     symbols: latest.count, itemChanges: []
                 )
@@ -263,6 +267,7 @@ public enum SDKStore {
             let changes = try reexamine(
                 project, cause: "the SDK check found its symbols in the iOS \(checked) SDK", actor: actor,
                 on: connection)
+            try hook?.after(connection, run, false)
             return SDKCheckResult(
                 run: run, isRepeat: false, checkedSDK: checked, projectSDK: project.sdk, found: found,
                 symbols: latest.count,

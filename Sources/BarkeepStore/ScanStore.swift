@@ -57,6 +57,25 @@ public struct IngestResult: Sendable, Equatable {
     public var open: Int
 }
 
+/// Work done in an ingest's own transaction by its caller, for a write that must commit or roll back with the
+/// run (a source recording what it ingested). Lock order: the project's sync lock, then `before`'s locks, then
+/// the event log's.
+public struct IngestHook {
+    /// Runs right after the project's sync lock is taken, before anything is written.
+    public var before: (PostgresConnection) throws -> Void
+    /// Runs once the run is recorded (or found again: `true` for a repeat), last in the transaction.
+    public var after: (PostgresConnection, ScanRun, Bool) throws -> Void
+
+    /// Creates a hook.
+    public init(
+        before: @escaping (PostgresConnection) throws -> Void,
+        after: @escaping (PostgresConnection, ScanRun, Bool) throws -> Void
+    ) {
+        self.before = before
+        self.after = after
+    }
+}
+
 /// Scan runs: applying a scan's sync plan, and reading runs back.
 public enum ScanStore {
     static let runColumns = """
@@ -100,11 +119,13 @@ public enum ScanStore {
         commit: String?,
         scope: String,
         actor: String,
+        hook: IngestHook? = nil,
         on connection: PostgresConnection
     ) throws -> IngestResult {
         try connection.transaction { connection in
             let project = try ProjectStore.require(projectName, on: connection)
             try lockProject(project.id, on: connection)
+            try hook?.before(connection)
             // The same bytes and scope as this tool's latest run: a retried upload. Nothing changes.
             if let row = try connection.query(
                 """
@@ -115,8 +136,9 @@ public enum ScanStore {
             ).first, try row.decode("digest", as: String.self) == digest,
                 try row.decode("scope", as: String.self) == scope
             {
-                return IngestResult(
-                    run: try ScanRun(row: row), isRepeat: true, open: try openCount(project.id, connection))
+                let run = try ScanRun(row: row)
+                try hook?.after(connection, run, true)
+                return IngestResult(run: run, isRepeat: true, open: try openCount(project.id, connection))
             }
             var storedSnippets: [Int64: String] = [:]
             storedSnippets.reserveCapacity(4096)
@@ -179,6 +201,7 @@ public enum ScanStore {
                 actor: actor,
                 on: connection
             )
+            try hook?.after(connection, run, false)
             return IngestResult(run: run, isRepeat: false, open: try openCount(project.id, connection))
         }
     }

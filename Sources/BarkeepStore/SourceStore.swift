@@ -1,0 +1,489 @@
+import BarkeepCore
+import Foundation
+
+/// What a source reads.
+public enum SourceKind: String, Sendable, CaseIterable {
+    /// A drop folder: every complete file put in it is a scan.
+    case inbox
+    /// A git repository: each new head of a branch is scanned by a command.
+    case repo
+}
+
+/// A source's settings, as `SOURCE ADD` gives them (validated by the caller).
+public struct SourceSettings: Sendable, Equatable {
+    /// What it reads.
+    public var kind: SourceKind
+    /// The format of what it ingests: duo-scan, sarif or sdk-check.
+    public var format: String
+    /// An inbox's directory (absolute).
+    public var inbox: String?
+    /// How long a file written in place must stay unchanged, in seconds.
+    public var settleSeconds: Int?
+    /// A repository's path (absolute).
+    public var repo: String?
+    /// The branch whose head is scanned.
+    public var branch: String?
+    /// The scanner command (`{root}` stands for the checkout).
+    public var scanner: String?
+    /// Seconds between two checks of the branch.
+    public var everySeconds: Int?
+    /// Seconds a scanner may run before it is killed.
+    public var timeoutSeconds: Int?
+    /// Bytes of output a scanner may write before it is killed.
+    public var maximumOutput: Int?
+
+    /// Settings of an inbox source.
+    public static func inbox(_ directory: String, format: String, settleSeconds: Int) -> SourceSettings {
+        SourceSettings(kind: .inbox, format: format, inbox: directory, settleSeconds: settleSeconds)
+    }
+
+    /// Settings of a repository source.
+    public static func repo(
+        _ path: String,
+        format: String,
+        branch: String,
+        scanner: String,
+        everySeconds: Int,
+        timeoutSeconds: Int,
+        maximumOutput: Int
+    ) -> SourceSettings {
+        SourceSettings(
+            kind: .repo, format: format, repo: path, branch: branch, scanner: scanner, everySeconds: everySeconds,
+            timeoutSeconds: timeoutSeconds, maximumOutput: maximumOutput)
+    }
+}
+
+/// A source as stored: its settings, its lease and what its runs left behind.
+public struct Source: Sendable, Equatable {
+    /// The database id, which users name it by.
+    public var id: Int64
+    /// The project it feeds.
+    public var projectID: Int64
+    /// The project's name.
+    public var project: String
+    /// What it reads and how.
+    public var settings: SourceSettings
+    /// Whether its runs are stopped.
+    public var isPaused: Bool
+    /// When it was added.
+    public var createdAt: Date
+    /// Who added it.
+    public var createdBy: String
+    /// The server id holding its lease, if any.
+    public var holder: String?
+    /// Until when the holder's lease runs.
+    public var leaseUntil: Date?
+    /// When it last ran.
+    public var lastRunAt: Date?
+    /// `ok` or `failed`.
+    public var lastOutcome: String?
+    /// Why the last run failed.
+    public var lastError: String?
+    /// The scan run it last ingested.
+    public var lastScanRun: Int64?
+    /// The last commit it scanned (a repository).
+    public var lastCommit: String?
+    /// Failed runs in a row.
+    public var failures: Int
+    /// When a repository is checked next.
+    public var nextRunAt: Date
+    /// Whether a `SOURCE RUN` waits.
+    public var isRunRequested: Bool
+
+    init(row: PostgresRow) throws {
+        id = try row.decode("id")
+        projectID = try row.decode("project_id")
+        project = try row.decode("project")
+        guard let kind = SourceKind(rawValue: try row.decode("kind")) else {
+            throw StoreError.decoding(column: "kind", expected: "SourceKind")
+        }
+        settings = SourceSettings(
+            kind: kind,
+            format: try row.decode("format"),
+            inbox: try row.decodeIfPresent("inbox"),
+            settleSeconds: try row.decodeIfPresent("settle_seconds"),
+            repo: try row.decodeIfPresent("repo"),
+            branch: try row.decodeIfPresent("branch"),
+            scanner: try row.decodeIfPresent("scanner"),
+            everySeconds: try row.decodeIfPresent("every_seconds"),
+            timeoutSeconds: try row.decodeIfPresent("timeout_seconds"),
+            maximumOutput: try row.decodeIfPresent("max_output")
+        )
+        isPaused = try row.decode("is_paused")
+        createdAt = try row.decode("created_at")
+        createdBy = try row.decode("created_by")
+        holder = try row.decodeIfPresent("holder")
+        leaseUntil = try row.decodeIfPresent("lease_until")
+        lastRunAt = try row.decodeIfPresent("last_run_at")
+        lastOutcome = try row.decodeIfPresent("last_outcome")
+        lastError = try row.decodeIfPresent("last_error")
+        lastScanRun = try row.decodeIfPresent("last_scan_run")
+        lastCommit = try row.decodeIfPresent("last_commit")
+        failures = try row.decode("failures")
+        nextRunAt = try row.decode("next_run_at")
+        isRunRequested = try row.decode("is_run_requested")
+    }
+
+    /// The subject of the source's events.
+    public var subject: String { "source \(id)" }
+
+    /// The actor its runs are recorded with.
+    public var actor: String { "source:\(id)" }
+
+    /// What it reads, in words: `inbox DIR` or `repo PATH branch B`.
+    public var summary: String {
+        switch settings.kind {
+        case .inbox: "inbox \(settings.inbox ?? "")"
+        case .repo: "repo \(settings.repo ?? "") branch \(settings.branch ?? "")"
+        }
+    }
+}
+
+/// What became of one run of a source, to record.
+public struct SourceRunOutcome: Sendable, Equatable {
+    /// Whether it ingested something (`ok`) or not (`failed`).
+    public var isSuccess: Bool
+    /// The scan run it ingested, or found again.
+    public var scanRun: Int64?
+    /// The commit it scanned.
+    public var commit: String?
+    /// What it read and what came of it (`scan.json: run 12`), or why it failed.
+    public var text: String
+    /// Seconds until the source is next due.
+    public var nextRunDelay: Int
+
+    /// Creates an outcome.
+    public init(isSuccess: Bool, scanRun: Int64? = nil, commit: String? = nil, text: String, nextRunDelay: Int) {
+        self.isSuccess = isSuccess
+        self.scanRun = scanRun
+        self.commit = commit
+        self.text = text
+        self.nextRunDelay = nextRunDelay
+    }
+}
+
+/// Sources: their settings, the lease that lets one daemon at a time run each, and the record of their runs.
+public enum SourceStore {
+    static let columns = """
+        s.id, s.project_id, p.name AS project, s.kind, s.format, s.inbox, s.settle_seconds, s.repo, s.branch,
+        s.scanner, s.every_seconds, s.timeout_seconds, s.max_output, s.is_paused, s.created_at, s.created_by,
+        s.holder, s.lease_until, s.last_run_at, s.last_outcome, s.last_error, s.last_scan_run, s.last_commit,
+        s.failures, s.next_run_at, s.is_run_requested
+        """
+
+    // MARK: - Settings
+
+    /// Adds a source to `projectName`, with a `source.added` event. An inbox another source reads is `conflict`.
+    public static func add(
+        _ settings: SourceSettings,
+        to projectName: String,
+        actor: String,
+        on connection: PostgresConnection
+    ) throws -> Source {
+        try connection.transaction { connection in
+            let project = try ProjectStore.require(projectName, on: connection)
+            let id: Int64?
+            do {
+                id = try connection.queryValue(
+                    """
+                    INSERT INTO sources (project_id, kind, format, inbox, settle_seconds, repo, branch, scanner,
+                                         every_seconds, timeout_seconds, max_output, created_by)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id
+                    """,
+                    [
+                        project.id, settings.kind.rawValue, settings.format, settings.inbox, settings.settleSeconds,
+                        settings.repo, settings.branch, settings.scanner, settings.everySeconds,
+                        settings.timeoutSeconds, settings.maximumOutput, actor,
+                    ],
+                    as: Int64.self
+                )
+            } catch let error as StoreError where error.sqlState == PostgresError.Code.uniqueViolation {
+                let owner = try connection.queryValue(
+                    "SELECT id FROM sources WHERE inbox = $1", [settings.inbox], as: Int64.self)
+                throw StoreError.conflict(
+                    "source \(owner.map(String.init) ?? "?") already reads the inbox \(settings.inbox ?? "")")
+            } catch let error as StoreError where error.sqlState == PostgresError.Code.checkViolation {
+                throw StoreError.invalid("those source settings are out of range")
+            }
+            guard let id else { throw StoreError.invalid("the source was not added") }
+            let source = try require(id, on: connection)
+            try EventLog.append(
+                [
+                    NewEvent(
+                        projectID: project.id, project: project.name, kind: "source.added", subject: source.subject,
+                        to: source.summary, actor: actor)
+                ],
+                on: connection
+            )
+            return source
+        }
+    }
+
+    /// The sources of `projectName` (every source when nil), by id.
+    public static func list(project projectName: String?, on connection: PostgresConnection) throws -> [Source] {
+        var projectID: Int64?
+        if let projectName { projectID = try ProjectStore.require(projectName, on: connection).id }
+        return try connection.query(
+            """
+            SELECT \(columns) FROM sources s JOIN projects p ON p.id = s.project_id
+            WHERE $1::bigint IS NULL OR s.project_id = $1 ORDER BY s.id
+            """,
+            [projectID]
+        ).map(Source.init(row:))
+    }
+
+    /// The source `id`, or `notFound`.
+    public static func require(_ id: Int64, on connection: PostgresConnection) throws -> Source {
+        guard
+            let source = try connection.query(
+                "SELECT \(columns) FROM sources s JOIN projects p ON p.id = s.project_id WHERE s.id = $1", [id]
+            ).first.map(Source.init(row:))
+        else { throw StoreError.notFound("no source \(id)") }
+        return source
+    }
+
+    /// The latest `limit` events of the source, oldest first.
+    public static func events(of source: Source, limit: Int = 50, on connection: PostgresConnection) throws -> [Event] {
+        try connection.query(
+            """
+            SELECT * FROM (
+                SELECT seq, project_id, project, kind, subject, from_value, to_value, reason, actor, at FROM events
+                WHERE project_id = $1 AND subject = $2 AND kind LIKE 'source.%' ORDER BY seq DESC LIMIT $3
+            ) latest ORDER BY seq
+            """,
+            [source.projectID, source.subject, limit]
+        ).map(Event.init(row:))
+    }
+
+    /// Pauses or resumes the source, with a `source.paused` or `source.resumed` event when that changes it. A
+    /// paused source's lease is given up; a resumed one is due at once.
+    public static func setPaused(
+        _ id: Int64,
+        _ isPaused: Bool,
+        actor: String,
+        on connection: PostgresConnection
+    ) throws -> Source {
+        try connection.transaction { connection in
+            let before = try lock(id, on: connection)
+            guard before.isPaused != isPaused else { return before }
+            try connection.query(
+                """
+                UPDATE sources SET is_paused = $2,
+                    holder = CASE WHEN $2 THEN NULL ELSE holder END,
+                    lease_until = CASE WHEN $2 THEN NULL ELSE lease_until END,
+                    next_run_at = CASE WHEN $2 THEN next_run_at ELSE now() END
+                WHERE id = $1
+                """,
+                [id, isPaused]
+            )
+            try EventLog.append(
+                [
+                    NewEvent(
+                        projectID: before.projectID, project: before.project,
+                        kind: isPaused ? "source.paused" : "source.resumed", subject: before.subject, actor: actor)
+                ],
+                on: connection
+            )
+            return try require(id, on: connection)
+        }
+    }
+
+    /// Asks for a run as soon as a daemon holding the source can: due now, backoff forgotten.
+    public static func requestRun(_ id: Int64, on connection: PostgresConnection) throws -> Source {
+        try connection.transaction { connection in
+            _ = try lock(id, on: connection)
+            try connection.query(
+                "UPDATE sources SET is_run_requested = true, next_run_at = now() WHERE id = $1", [id])
+            return try require(id, on: connection)
+        }
+    }
+
+    /// Deletes the source, with a `source.removed` event; its runs and events stay.
+    public static func remove(_ id: Int64, actor: String, on connection: PostgresConnection) throws {
+        try connection.transaction { connection in
+            let source = try lock(id, on: connection)
+            try connection.query("DELETE FROM sources WHERE id = $1", [id])
+            try EventLog.append(
+                [
+                    NewEvent(
+                        projectID: source.projectID, project: source.project, kind: "source.removed",
+                        subject: source.subject, from: source.summary, actor: actor)
+                ],
+                on: connection
+            )
+        }
+    }
+
+    private static func lock(_ id: Int64, on connection: PostgresConnection) throws -> Source {
+        guard
+            try connection.query("SELECT id FROM sources WHERE id = $1 FOR UPDATE", [id]).first != nil
+        else { throw StoreError.notFound("no source \(id)") }
+        return try require(id, on: connection)
+    }
+
+    // MARK: - Lease
+
+    /// Renews the leases `holder` has and takes up every active source whose lease is free or ran out, for
+    /// `lease` from now; gives up the leases of paused sources. Returns the sources `holder` now holds, by id.
+    ///
+    /// Two daemons claiming at once cannot both win a source: each UPDATE locks the row, and the second sees the
+    /// first's lease when it re-checks the condition.
+    public static func claim(holder: String, lease: Duration, on connection: PostgresConnection) throws -> [Source] {
+        try connection.transaction { connection in
+            try connection.query(
+                "UPDATE sources SET holder = NULL, lease_until = NULL WHERE holder = $1 AND is_paused", [holder])
+            try connection.query(
+                """
+                UPDATE sources SET holder = $1, lease_until = now() + $2 * interval '1 millisecond'
+                WHERE NOT is_paused AND (holder = $1 OR holder IS NULL OR lease_until < now())
+                """,
+                [holder, Int64(lease.milliseconds)]
+            )
+            return try connection.query(
+                "SELECT \(columns) FROM sources s JOIN projects p ON p.id = s.project_id WHERE s.holder = $1 ORDER BY s.id",
+                [holder]
+            ).map(Source.init(row:))
+        }
+    }
+
+    /// Gives up every lease `holder` has (a daemon stopping), so another daemon can take them up at once.
+    public static func release(holder: String, on connection: PostgresConnection) throws {
+        try connection.query("UPDATE sources SET holder = NULL, lease_until = NULL WHERE holder = $1", [holder])
+    }
+
+    /// Inside a transaction: locks the source and checks that `holder` still holds its lease, or throws
+    /// `conflict`. A run's results are recorded only after this, so a daemon whose lease ran out (stalled, cut off)
+    /// cannot record a run another daemon is doing again.
+    public static func lockHeld(_ id: Int64, holder: String, on connection: PostgresConnection) throws -> Source {
+        guard
+            try connection.query(
+                """
+                SELECT id FROM sources WHERE id = $1 AND holder = $2 AND lease_until > now() AND NOT is_paused
+                FOR UPDATE
+                """,
+                [id, holder]
+            ).first != nil
+        else { throw StoreError.conflict("source \(id) is no longer held by \(holder)") }
+        return try require(id, on: connection)
+    }
+
+    // MARK: - Runs
+
+    /// Inside a transaction, after `lockHeld`: records a run of the source and its `source.run` event.
+    public static func recordRun(
+        _ source: Source,
+        _ outcome: SourceRunOutcome,
+        on connection: PostgresConnection
+    ) throws {
+        try connection.query(
+            """
+            UPDATE sources SET last_run_at = now(), last_outcome = $2, last_error = $3,
+                last_scan_run = coalesce($4, last_scan_run), last_commit = coalesce($5, last_commit),
+                failures = CASE WHEN $6 THEN 0 ELSE failures + 1 END,
+                next_run_at = now() + $7 * interval '1 second', is_run_requested = false
+            WHERE id = $1
+            """,
+            [
+                source.id, outcome.isSuccess ? "ok" : "failed", outcome.isSuccess ? nil : outcome.text,
+                outcome.scanRun, outcome.commit, outcome.isSuccess, outcome.nextRunDelay,
+            ]
+        )
+        try EventLog.append(
+            [
+                NewEvent(
+                    projectID: source.projectID, project: source.project, kind: "source.run", subject: source.subject,
+                    to: outcome.isSuccess ? "ok" : "failed", reason: outcome.text, actor: source.actor)
+            ],
+            on: connection
+        )
+    }
+
+    /// Sets when the source is next due without a run (a repository whose head did not move, an inbox rescanned
+    /// on request), if `holder` still holds it.
+    public static func reschedule(
+        _ id: Int64,
+        holder: String,
+        delaySeconds: Int,
+        on connection: PostgresConnection
+    ) throws {
+        try connection.query(
+            """
+            UPDATE sources SET next_run_at = now() + $3 * interval '1 second', is_run_requested = false
+            WHERE id = $1 AND holder = $2
+            """,
+            [id, holder, delaySeconds]
+        )
+    }
+
+    /// Records a problem of the source itself (an inbox directory gone, a repository unreadable) as its last error,
+    /// with a failed `source.run` event when the error is new; none when it is the one already recorded, so a
+    /// problem that lasts does not flood the history.
+    public static func recordProblem(
+        _ id: Int64,
+        holder: String,
+        _ message: String,
+        on connection: PostgresConnection
+    ) throws {
+        try connection.transaction { connection in
+            let source = try lockHeld(id, holder: holder, on: connection)
+            guard source.lastError != message || source.lastOutcome != "failed" else { return }
+            try connection.query(
+                "UPDATE sources SET last_run_at = now(), last_outcome = 'failed', last_error = $2 WHERE id = $1",
+                [id, message]
+            )
+            try EventLog.append(
+                [
+                    NewEvent(
+                        projectID: source.projectID, project: source.project, kind: "source.run",
+                        subject: source.subject, to: "failed", reason: message, actor: source.actor)
+                ],
+                on: connection
+            )
+        }
+    }
+
+    // MARK: - Inbox files
+
+    /// What an inbox source did with a file, found again by its name and stamp.
+    public struct FileRecord: Sendable, Equatable {
+        /// Whether it was ingested.
+        public var isSuccess: Bool
+        /// Why not, when it was not.
+        public var error: String?
+    }
+
+    /// The record of the file `name` with `stamp`, if the source dealt with it already.
+    public static func file(
+        _ name: String,
+        stamp: String,
+        of sourceID: Int64,
+        on connection: PostgresConnection
+    ) throws -> FileRecord? {
+        try connection.query(
+            "SELECT outcome, error FROM source_files WHERE source_id = $1 AND name = $2 AND stamp = $3",
+            [sourceID, name, stamp]
+        ).first.map { row in
+            FileRecord(
+                isSuccess: try row.decode("outcome", as: String.self) == "ok", error: try row.decodeIfPresent("error"))
+        }
+    }
+
+    /// Inside the transaction that ingested (or refused) it: records what the source did with a file.
+    public static func recordFile(
+        _ name: String,
+        stamp: String,
+        digest: String,
+        of sourceID: Int64,
+        scanRun: Int64?,
+        error: String?,
+        on connection: PostgresConnection
+    ) throws {
+        try connection.query(
+            """
+            INSERT INTO source_files (source_id, name, stamp, digest, outcome, scan_run, error)
+            VALUES ($1, $2, $3, $4, $5, $6, $7)
+            """,
+            [sourceID, name, stamp, digest, error == nil ? "ok" : "failed", scanRun, error]
+        )
+    }
+}
