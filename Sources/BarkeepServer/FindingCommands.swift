@@ -31,42 +31,60 @@ enum FindingCommands {
         let payload = input.payload ?? []
         let actor = input.session.actor
         return .database { connection in
-            let parse: ([UInt8]) throws(CoreError) -> ScanReport
-            switch format {
-            case .duoScan: parse = DuoScanParser.parse
-            case .sarif: parse = SARIFParser.parse
-            case .sdkCheck:
-                guard scope.isEmpty else {
-                    throw CommandError(.badArgument, "an SDK check covers the whole project: it takes no scope")
-                }
-                return try ingestCheck(payload, project: project, commit: commit, actor: actor, on: connection)
-            }
-            let report: ScanReport
-            do {
-                report = try parse(payload)
-            } catch {
-                // Nothing is stored for a document that does not parse; the error names the place in it.
-                throw CommandError(.badArgument, "the \(format.rawValue) upload is not valid: \(error)")
-            }
-            let result = try ScanStore.ingest(
-                report,
-                digest: SHA256.hexDigest(of: payload),
-                into: project,
-                commit: commit,
-                scope: scope,
-                actor: actor,
-                on: connection
-            )
-            let counts = result.run.counts
-            return CommandResult(
-                .ok([
-                    "run": String(result.run.id), "new": String(counts.new), "fixed": String(counts.fixed),
-                    "reopened": String(counts.reopened), "unchanged": String(counts.unchanged),
-                    "moved": String(counts.moved), "open": String(result.open),
-                    "repeat": result.isRepeat ? "yes" : "no",
-                ])
-            )
+            try ingestUpload(
+                payload, format: format, project: project, commit: commit, scope: scope, actor: actor,
+                on: connection)
         }
+    }
+
+    /// Parses `payload` as `format` and ingests it into `project`, in one transaction that also runs `hook` (a sync
+    /// source's bookkeeping). A document that does not parse is `BADARG` naming the place in it, and stores nothing.
+    static func ingestUpload(
+        _ payload: [UInt8],
+        format: ScanFormat,
+        project: String,
+        commit: String?,
+        scope: String,
+        actor: String,
+        hook: IngestHook? = nil,
+        on connection: PostgresConnection
+    ) throws -> CommandResult {
+        let parse: ([UInt8]) throws(CoreError) -> ScanReport
+        switch format {
+        case .duoScan: parse = DuoScanParser.parse
+        case .sarif: parse = SARIFParser.parse
+        case .sdkCheck:
+            guard scope.isEmpty else {
+                throw CommandError(.badArgument, "an SDK check covers the whole project: it takes no scope")
+            }
+            return try ingestCheck(payload, project: project, commit: commit, actor: actor, hook: hook, on: connection)
+        }
+        let report: ScanReport
+        do {
+            report = try parse(payload)
+        } catch {
+            // Nothing is stored for a document that does not parse; the error names the place in it.
+            throw CommandError(.badArgument, "the \(format.rawValue) upload is not valid: \(error)")
+        }
+        let result = try ScanStore.ingest(
+            report,
+            digest: SHA256.hexDigest(of: payload),
+            into: project,
+            commit: commit,
+            scope: scope,
+            actor: actor,
+            hook: hook,
+            on: connection
+        )
+        let counts = result.run.counts
+        return CommandResult(
+            .ok([
+                "run": String(result.run.id), "new": String(counts.new), "fixed": String(counts.fixed),
+                "reopened": String(counts.reopened), "unchanged": String(counts.unchanged),
+                "moved": String(counts.moved), "open": String(result.open),
+                "repeat": result.isRepeat ? "yes" : "no",
+            ])
+        )
     }
 
     /// An SDK check: records what the team's SDK declares and replies with the items that changed.
@@ -75,6 +93,7 @@ enum FindingCommands {
         project: String,
         commit: String?,
         actor: String,
+        hook: IngestHook?,
         on connection: PostgresConnection
     ) throws -> CommandResult {
         let report: SDKCheckReport
@@ -85,7 +104,7 @@ enum FindingCommands {
         }
         let result = try SDKStore.ingestCheck(
             report, digest: SHA256.hexDigest(of: payload), into: project, commit: commit, actor: actor,
-            on: connection)
+            hook: hook, on: connection)
         return CommandResult(
             .summarizedRecords(
                 result.itemChanges.map(\.record),

@@ -55,6 +55,6 @@ extension CommandTable {
     /// Every command of this release.
     public static let standard = CommandTable.basic.adding(
         SessionCommands.all + ProjectCommands.all + TokenCommands.all + FindingCommands.all + ScreenCommands.all
-            + AuditCommands.all + DashboardCommands.all
+            + AuditCommands.all + DashboardCommands.all + SourceCommands.all
     )
 }

@@ -8,6 +8,8 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/inotify.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -102,3 +104,51 @@ long barkeep_raise_file_limit(void) {
 }
 
 ssize_t barkeep_send(int fd, const void *bytes, size_t count) { return send(fd, bytes, count, MSG_NOSIGNAL); }
+
+// MARK: - inotify
+
+const uint32_t BARKEEP_FILE_RENAMED_IN = 1;
+const uint32_t BARKEEP_FILE_WRITTEN = 2;
+const uint32_t BARKEEP_FILE_CHANGED = 3;
+const uint32_t BARKEEP_DIRECTORY_GONE = 4;
+const uint32_t BARKEEP_WATCH_OVERFLOW = 5;
+
+int barkeep_inotify_create(void) { return inotify_init1(IN_NONBLOCK | IN_CLOEXEC); }
+
+int barkeep_inotify_watch(int fd, const char *path) {
+    uint32_t mask = IN_MOVED_TO | IN_CLOSE_WRITE | IN_CREATE | IN_MODIFY | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR;
+    return inotify_add_watch(fd, path, mask);
+}
+
+int barkeep_inotify_unwatch(int fd, int wd) { return inotify_rm_watch(fd, wd); }
+
+static uint32_t inotify_kind(uint32_t mask) {
+    // An overflow or a lost directory matters more than whatever else the record says.
+    if (mask & IN_Q_OVERFLOW) return BARKEEP_WATCH_OVERFLOW;
+    if (mask & (IN_DELETE_SELF | IN_MOVE_SELF | IN_UNMOUNT | IN_IGNORED)) return BARKEEP_DIRECTORY_GONE;
+    if (mask & IN_MOVED_TO) return BARKEEP_FILE_RENAMED_IN;
+    if (mask & IN_CLOSE_WRITE) return BARKEEP_FILE_WRITTEN;
+    if (mask & (IN_CREATE | IN_MODIFY)) return BARKEEP_FILE_CHANGED;
+    return 0;
+}
+
+int barkeep_inotify_next(const char *buffer, int length, int offset, int *wd, uint32_t *kind, const char **name) {
+    struct inotify_event header;
+    if (offset < 0 || length - offset < (int)sizeof header) return -1;
+    // memcpy: a Swift buffer gives no alignment guarantee for the struct.
+    memcpy(&header, buffer + offset, sizeof header);
+    int end = offset + (int)sizeof header + (int)header.len;
+    if (header.len > (uint32_t)length || end > length) return -1;
+    *wd = header.wd;
+    *kind = inotify_kind(header.mask);
+    // The kernel pads the name with NULs to an aligned length; an empty name means the directory itself.
+    const char *text = buffer + offset + sizeof header;
+    *name = header.len > 0 && text[0] != '\0' && memchr(text, '\0', header.len) != NULL ? text : NULL;
+    return end;
+}
+
+// MARK: - Spawning
+
+int barkeep_spawn_addchdir(posix_spawn_file_actions_t *actions, const char *path) {
+    return posix_spawn_file_actions_addchdir_np(actions, path);
+}

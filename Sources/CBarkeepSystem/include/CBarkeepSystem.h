@@ -1,6 +1,7 @@
 #ifndef BARKEEP_SYSTEM_H
 #define BARKEEP_SYSTEM_H
 
+#include <spawn.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -49,5 +50,41 @@ long barkeep_raise_file_limit(void);
 
 /// Sends without raising SIGPIPE when the peer has gone.
 ssize_t barkeep_send(int fd, const void *bytes, size_t count);
+
+// MARK: - inotify
+
+// What happened in a watched directory, mirrored from the inotify masks so Swift code needs no inotify header.
+// Each record maps to exactly one kind: the most consequential wins when the kernel sets several bits.
+
+/// A file was renamed into the directory (IN_MOVED_TO): the usual way a complete file arrives in a drop folder.
+extern const uint32_t BARKEEP_FILE_RENAMED_IN;
+/// A file opened for writing was closed (IN_CLOSE_WRITE).
+extern const uint32_t BARKEEP_FILE_WRITTEN;
+/// A file was created or modified (IN_CREATE, IN_MODIFY) and may still be incomplete.
+extern const uint32_t BARKEEP_FILE_CHANGED;
+/// The watched directory itself was deleted, moved or unmounted, or its watch was dropped (IN_DELETE_SELF,
+/// IN_MOVE_SELF, IN_UNMOUNT, IN_IGNORED).
+extern const uint32_t BARKEEP_DIRECTORY_GONE;
+/// The kernel's event queue overflowed and events were lost (IN_Q_OVERFLOW); the watch descriptor is -1.
+extern const uint32_t BARKEEP_WATCH_OVERFLOW;
+
+/// Creates a non-blocking, close-on-exec inotify instance; -1 and errno on failure.
+int barkeep_inotify_create(void);
+/// Watches the directory `path` for arrivals, writes and its own disappearance; returns the watch descriptor (the
+/// same one when `path` is already watched), or -1 and errno (ENOTDIR when `path` is not a directory).
+int barkeep_inotify_watch(int fd, const char *path);
+/// Stops watching; the kernel then queues one IN_IGNORED record for `wd`.
+int barkeep_inotify_unwatch(int fd, int wd);
+/// Unpacks the record at `offset` of a buffer filled by read(2) on an inotify descriptor: its watch descriptor, its
+/// kind (one of the BARKEEP_ constants above, or 0 for a record of no interest) and the file name inside the watched
+/// directory (NULL when the record is about the directory itself; it points into `buffer`). Returns the offset of
+/// the next record, or -1 when no complete record starts at `offset`.
+int barkeep_inotify_next(const char *buffer, int length, int offset, int *wd, uint32_t *kind, const char **name);
+
+// MARK: - Spawning
+
+/// Makes a spawned child change to `path` before it runs its program (glibc's
+/// posix_spawn_file_actions_addchdir_np, 2.29+); 0 or an errno value.
+int barkeep_spawn_addchdir(posix_spawn_file_actions_t *actions, const char *path);
 
 #endif

@@ -1,0 +1,124 @@
+import BarkeepCore
+import BarkeepStore
+import Foundation
+
+/// One check of a repository source, on a thread of its own: reads the branch head, and when it moved (or a run
+/// was asked for, or the last run failed) scans that commit in a throwaway worktree and ingests the output with
+/// the commit recorded on the run.
+struct RepoScan {
+    let source: Source
+    let runner: SourceRunner
+
+    /// Deletes what scans of a daemon that died left in the work directory, and makes the directory if missing.
+    /// The repositories forget those worktrees at their next `git worktree prune`.
+    static func clearWorkDirectory(_ directory: String, logger: Logger) {
+        let manager = FileManager.default
+        do {
+            try manager.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            for name in try manager.contentsOfDirectory(atPath: directory) where name.hasPrefix("source-") {
+                try manager.removeItem(atPath: directory + "/" + name)
+            }
+        } catch {
+            logger.warning("cannot clear the sources' work directory", ["error": error.localizedDescription])
+        }
+    }
+
+    func run() {
+        let logger = runner.logger.with(["source": String(source.id)])
+        do {
+            let connection = try PostgresConnection(configuration: runner.connectionConfiguration)
+            defer { connection.close() }
+            try check(on: connection, logger: logger)
+        } catch is SourceIngest.LeaseLost {
+            logger.info("scan not recorded: the source is no longer held here")
+        } catch {
+            // Not recorded: the source is still due, and the next claim starts the scan again.
+            logger.warning("scan not recorded", ["error": "\(error)"])
+        }
+    }
+
+    private var configuration: SourceRunner.Configuration { runner.configuration }
+    private var every: Int { source.settings.everySeconds ?? 600 }
+
+    private func check(on connection: PostgresConnection, logger: Logger) throws {
+        let settings = source.settings
+        guard let path = settings.repo, let branch = settings.branch, let scanner = settings.scanner else { return }
+        let environment = ScannerCommand.environment(from: configuration.environment, adding: [:])
+        let repository = GitRepository(path: path, environment: environment)
+        let commit: String
+        do {
+            commit = try repository.head(of: branch)
+        } catch {
+            try fail(error.description, commit: nil, on: connection)
+            return
+        }
+        if commit == source.lastCommit && source.lastOutcome == "ok" && !source.isRunRequested {
+            try SourceStore.reschedule(source.id, holder: configuration.holder, delaySeconds: every, on: connection)
+            return
+        }
+        let short = String(commit.prefix(12))
+        let base = configuration.workDirectory + "/source-\(source.id)"
+        let worktree = base + "-\(short)"
+        let scratch = base + "-scratch"
+        let manager = FileManager.default
+        try? manager.removeItem(atPath: worktree)
+        try? manager.removeItem(atPath: scratch)
+        defer { try? manager.removeItem(atPath: scratch) }
+        do {
+            try manager.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+            try repository.addWorktree(at: worktree, commit: commit)
+        } catch let error as SourceError {
+            try fail("commit \(short): \(error)", commit: commit, on: connection)
+            return
+        }
+        defer { repository.removeWorktree(at: worktree) }
+        logger.info("scanning", ["commit": commit])
+        let invocation = ScannerInvocation(
+            command: ScannerCommand.expand(scanner, root: worktree),
+            workingDirectory: worktree,
+            environment: ScannerCommand.environment(
+                from: configuration.environment,
+                adding: [
+                    "BARKEEP_COMMIT": commit, "BARKEEP_BRANCH": branch, "BARKEEP_PROJECT": source.project,
+                    "BARKEEP_ROOT": worktree, "BARKEEP_SOURCE": String(source.id),
+                ]),
+            timeLimit: .seconds(source.settings.timeoutSeconds ?? 600),
+            outputLimit: source.settings.maximumOutput ?? 64 << 20,
+            scratchDirectory: scratch
+        )
+        let outcome = ScannerProcess.run(invocation) { runner.mayGoOn(source.id) }
+        switch outcome {
+        case .finished(let output, _):
+            do {
+                let ingested = try SourceIngest.ingest(
+                    output, source: source, holder: configuration.holder, commit: commit, on: connection
+                ) { locked, run, isRepeat in
+                    let text = "commit \(short): run \(run.id)" + (isRepeat ? " (the same output as before)" : "")
+                    try SourceStore.recordRun(
+                        locked,
+                        SourceRunOutcome(
+                            isSuccess: true, scanRun: run.id, commit: commit, text: text, nextRunDelay: every),
+                        on: connection)
+                }
+                logger.info("scan ingested", ["commit": commit, "run": String(ingested.run.id)])
+            } catch let error where SourceIngest.refusal(error) != nil {
+                try fail("commit \(short): \(SourceIngest.refusal(error) ?? "")", commit: commit, on: connection)
+            }
+        case .cancelled:
+            logger.info("scan stopped: the source was paused, given up or the daemon is stopping")
+        default:
+            try fail("commit \(short): \(outcome)", commit: commit, on: connection)
+        }
+    }
+
+    /// Records a failed run; the next is due after the backoff for one more failure in a row.
+    private func fail(_ message: String, commit: String?, on connection: PostgresConnection) throws {
+        runner.logger.warning("scan failed", ["source": String(source.id), "error": message])
+        try SourceIngest.recordFailure(of: source, holder: configuration.holder, on: connection) { locked in
+            SourceRunOutcome(
+                isSuccess: false, commit: commit, text: message,
+                nextRunDelay: SourceSchedule.delay(every: every, failures: locked.failures + 1))
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import BarkeepCore
+import BarkeepProtocol
+import BarkeepStore
+
+/// Ingesting what a source read (a dropped file, a scanner's output) as the source, and telling a document the
+/// daemon refuses from a failure worth retrying.
+enum SourceIngest {
+    /// Thrown inside an ingest when the daemon no longer holds the source: nothing is recorded, and another daemon
+    /// (or this one, once it has the lease again) does the run.
+    struct LeaseLost: Error {}
+
+    /// What an ingest recorded.
+    struct Ingested {
+        var run: ScanRun
+        var isRepeat: Bool
+    }
+
+    /// Ingests `payload` into the source's project in one transaction with the source's own record of the run:
+    /// `record(source, run, isRepeat)` runs in it last, with the source locked and its lease checked.
+    static func ingest(
+        _ payload: [UInt8],
+        source: Source,
+        holder: String,
+        commit: String?,
+        on connection: PostgresConnection,
+        record: @escaping (Source, ScanRun, Bool) throws -> Void
+    ) throws -> Ingested {
+        let locked = Box<Source?>(nil)
+        let ingested = Box<Ingested?>(nil)
+        let hook = IngestHook(
+            before: { connection in
+                locked.value = try lockHeld(source.id, holder: holder, on: connection)
+            },
+            after: { connection, run, isRepeat in
+                try record(locked.value ?? source, run, isRepeat)
+                ingested.value = Ingested(run: run, isRepeat: isRepeat)
+            }
+        )
+        _ = try FindingCommands.ingestUpload(
+            payload, format: ScanFormat(rawValue: source.settings.format) ?? .duoScan, project: source.project,
+            commit: commit, scope: "", actor: source.actor, hook: hook, on: connection)
+        guard let result = ingested.value else { throw StoreError.invalid("the scan was not recorded") }
+        return result
+    }
+
+    /// Inside a transaction: locks the source, or throws `LeaseLost` when this daemon no longer holds it.
+    static func lockHeld(_ id: Int64, holder: String, on connection: PostgresConnection) throws -> Source {
+        do {
+            return try SourceStore.lockHeld(id, holder: holder, on: connection)
+        } catch StoreError.conflict {
+            throw LeaseLost()
+        }
+    }
+
+    /// Records a failed run in a transaction of its own, if the daemon still holds the source.
+    static func recordFailure(
+        of source: Source,
+        holder: String,
+        on connection: PostgresConnection,
+        _ outcome: (Source) -> SourceRunOutcome,
+        also: (Source) throws -> Void = { _ in }
+    ) throws {
+        try connection.transaction { connection in
+            let locked = try lockHeld(source.id, holder: holder, on: connection)
+            try also(locked)
+            try SourceStore.recordRun(locked, outcome(locked), on: connection)
+        }
+    }
+
+    /// The message `barkeep ingest` would print for `error` (without its `barkeep: ` prefix) when the daemon refuses
+    /// the document for good; nil when the error is the database's or the lease's, and the run is worth retrying.
+    static func refusal(_ error: any Error) -> String? {
+        switch error {
+        case let error as CommandError:
+            return "\(error.message) (\(error.code.rawValue))"
+        case StoreError.notFound(let message):
+            return "\(message) (\(ErrorCode.notFound.rawValue))"
+        case StoreError.conflict(let message):
+            return "\(message) (\(ErrorCode.conflict.rawValue))"
+        case StoreError.invalid(let message):
+            return "\(message) (\(ErrorCode.badArgument.rawValue))"
+        default:
+            return nil
+        }
+    }
+
+    /// A value the ingest hook's closures fill in.
+    final class Box<Value> {
+        var value: Value
+        init(_ value: Value) { self.value = value }
+    }
+}

@@ -1,0 +1,268 @@
+import BarkeepCore
+import BarkeepStore
+import Foundation
+import Synchronization
+
+/// Runs the sync sources this daemon holds: takes up and renews their leases, watches the inboxes, and starts
+/// repository scans when they are due (docs/sources.md).
+///
+/// One loop thread owns the leases, the inboxes and a database connection; each repository scan runs on a thread
+/// of its own with its own connection, so a slow scanner holds up nothing else.
+///
+/// Thread-safety: what the loop and the scan threads share — the stop flag, the ids held, the scans running — is
+/// behind `shared`, a `Mutex`; the rest belongs to the loop thread.
+public final class SourceRunner: Sendable {
+    /// What the runner needs from its daemon.
+    public struct Configuration: Sendable {
+        /// The daemon's server id: the lease holder's name.
+        public var holder: String
+        /// The database the sources are kept in.
+        public var database: PostgresConfiguration
+        /// How long a lease lasts unrenewed; it is renewed every third of it.
+        public var lease: Duration
+        /// How often every inbox is listed whole, a safety net for events inotify missed.
+        public var rescan: Duration
+        /// Where repository scans get their worktrees and scratch directories; made if missing.
+        public var workDirectory: String
+        /// The largest file an inbox ingests (the server's upload limit).
+        public var maximumUpload: Int
+        /// The daemon's environment, which scanners and git get only the allowed part of.
+        public var environment: [String: String]
+
+        /// Creates a configuration.
+        public init(
+            holder: String,
+            database: PostgresConfiguration,
+            lease: Duration,
+            rescan: Duration,
+            workDirectory: String,
+            maximumUpload: Int,
+            environment: [String: String]
+        ) {
+            self.holder = holder
+            self.database = database
+            self.lease = lease
+            self.rescan = rescan
+            self.workDirectory = workDirectory
+            self.maximumUpload = maximumUpload
+            self.environment = environment
+        }
+    }
+
+    private struct Shared {
+        var isStarted = false
+        var isStopping = false
+        /// The sources whose lease this daemon held at the last claim.
+        var held: Set<Int64> = []
+        /// Repository scans running, and when each finished (for the ones that did since the last claim).
+        var running: Set<Int64> = []
+        var finishedAt: [Int64: ContinuousClock.Instant] = [:]
+        var scanThreads = 0
+    }
+
+    let configuration: Configuration
+    let logger: Logger
+    private let shared = Mutex(Shared())
+    let watcher: DirectoryWatcher
+    private let loopFinished = DispatchSemaphore(value: 0)
+    private let scansFinished = DispatchSemaphore(value: 0)
+
+    /// Creates a runner; nothing runs until `start()`.
+    public init(configuration: Configuration, logger: Logger) throws(SourceError) {
+        self.configuration = configuration
+        self.logger = logger
+        watcher = try DirectoryWatcher()
+    }
+
+    /// Starts the loop thread. Worktrees a killed daemon left behind are deleted first.
+    public func start() {
+        guard
+            shared.withLock({ shared in
+                defer { shared.isStarted = true }
+                return !shared.isStarted
+            })
+        else { return }
+        RepoScan.clearWorkDirectory(configuration.workDirectory, logger: logger)
+        let thread = Thread { [self] in
+            Loop(runner: self).run()
+            loopFinished.signal()
+        }
+        thread.name = "barkeep-sources"
+        thread.start()
+    }
+
+    /// Stops the loop and every scan (a running scanner is killed and its run not recorded), then gives up the
+    /// leases so another daemon can take the sources up at once.
+    public func stop() {
+        let wasRunning = shared.withLock { shared in
+            defer { shared.isStopping = true }
+            return shared.isStarted && !shared.isStopping
+        }
+        guard wasRunning else { return }
+        watcher.wake()
+        loopFinished.wait()
+        let scans = shared.withLock { $0.scanThreads }
+        for _ in 0..<scans { scansFinished.wait() }
+        do {
+            let connection = try PostgresConnection(configuration: connectionConfiguration)
+            defer { connection.close() }
+            try SourceStore.release(holder: configuration.holder, on: connection)
+        } catch {
+            logger.warning("cannot give up the sources' leases; they run out by themselves", ["error": "\(error)"])
+        }
+    }
+
+    var isStopping: Bool { shared.withLock { $0.isStopping } }
+
+    var connectionConfiguration: PostgresConfiguration {
+        configuration.database.with(applicationName: "barkeepd-sources")
+    }
+
+    /// Whether this daemon still holds `id` and is not stopping: a scan goes on only while this is true.
+    func mayGoOn(_ id: Int64) -> Bool {
+        shared.withLock { !$0.isStopping && $0.held.contains(id) }
+    }
+
+    // MARK: - The loop
+
+    /// The loop thread's state.
+    private final class Loop {
+        let runner: SourceRunner
+        var connection: PostgresConnection?
+        var held: [Int64: Source] = [:]
+        var claimedAt: ContinuousClock.Instant?
+        var nextClaim = ContinuousClock.now
+        var inboxes: [Int64: InboxSource] = [:]
+        /// After a database failure: nothing is tried before this.
+        var retryAt = ContinuousClock.now
+        var retryDelay = Duration.milliseconds(250)
+
+        init(runner: SourceRunner) { self.runner = runner }
+
+        var configuration: Configuration { runner.configuration }
+
+        func run() {
+            while !runner.isStopping {
+                let now = ContinuousClock.now
+                if now >= retryAt {
+                    do {
+                        try step(now: now)
+                        retryDelay = .milliseconds(250)
+                    } catch {
+                        fail(error)
+                    }
+                }
+                let events = runner.watcher.wait(timeout: waitTime())
+                for event in events {
+                    inboxes.values.first { $0.directory == event.directory }?.handle(event, at: .now)
+                }
+            }
+            for inbox in inboxes.values { runner.watcher.unwatch(inbox.directory) }
+            connection?.close()
+        }
+
+        /// One pass: renew the leases when due, then deal with every held source.
+        func step(now: ContinuousClock.Instant) throws {
+            let connection = try connect()
+            if now >= nextClaim {
+                try claim(on: connection, now: now)
+            }
+            for inbox in inboxes.values.sorted(by: { $0.source.id < $1.source.id }) {
+                guard !runner.isStopping, runner.mayGoOn(inbox.source.id) else { continue }
+                try inbox.process(on: connection, now: .now)
+            }
+            startDueScans()
+        }
+
+        func connect() throws -> PostgresConnection {
+            if let connection { return connection }
+            let connection = try PostgresConnection(configuration: runner.connectionConfiguration)
+            self.connection = connection
+            return connection
+        }
+
+        func claim(on connection: PostgresConnection, now: ContinuousClock.Instant) throws {
+            let sources = try SourceStore.claim(
+                holder: configuration.holder, lease: configuration.lease, on: connection)
+            claimedAt = now
+            nextClaim = now + configuration.lease / 3
+            let previous = Set(held.keys)
+            held = Dictionary(uniqueKeysWithValues: sources.map { ($0.id, $0) })
+            runner.shared.withLock { $0.held = Set(held.keys) }
+            for id in Set(held.keys).subtracting(previous) {
+                runner.logger.info("source taken up", ["source": String(id), "project": held[id]?.project ?? ""])
+            }
+            for id in previous.subtracting(held.keys) {
+                runner.logger.info("source given up", ["source": String(id)])
+            }
+            // Inboxes: follow the sources held, with their latest settings.
+            for (id, inbox) in inboxes where held[id]?.settings != inbox.source.settings {
+                runner.watcher.unwatch(inbox.directory)
+                inboxes[id] = nil
+            }
+            for source in sources where source.settings.kind == .inbox {
+                if let inbox = inboxes[source.id] {
+                    inbox.update(source)
+                } else {
+                    inboxes[source.id] = InboxSource(source: source, runner: runner)
+                }
+            }
+        }
+
+        func startDueScans() {
+            guard let claimedAt else { return }
+            let now = Date()
+            for source in held.values where source.settings.kind == .repo {
+                guard source.isRunRequested || source.nextRunAt <= now else { continue }
+                let isStarted = runner.shared.withLock { shared in
+                    // A scan that finished after the last claim left the snapshot stale: wait for the next.
+                    if shared.running.contains(source.id)
+                        || shared.finishedAt[source.id].map({ $0 >= claimedAt })
+                            == true
+                    {
+                        return false
+                    }
+                    shared.running.insert(source.id)
+                    shared.scanThreads += 1
+                    return true
+                }
+                guard isStarted else { continue }
+                let runner = self.runner
+                let thread = Thread {
+                    RepoScan(source: source, runner: runner).run()
+                    runner.shared.withLock { shared in
+                        shared.running.remove(source.id)
+                        shared.finishedAt[source.id] = .now
+                    }
+                    runner.scansFinished.signal()
+                }
+                thread.name = "barkeep-scan-\(source.id)"
+                thread.start()
+            }
+        }
+
+        /// How long the loop may sleep: until the next claim, the next file that may settle, or the next rescan.
+        func waitTime() -> Duration {
+            let now = ContinuousClock.now
+            var wake = retryAt > now ? retryAt : nextClaim
+            for inbox in inboxes.values {
+                if let deadline = inbox.nextDeadline { wake = min(wake, deadline) }
+            }
+            return max(.milliseconds(20), min(.seconds(1), now.duration(to: wake)))
+        }
+
+        /// A database failure: the connection is dropped and retried with a growing delay. The leases are not
+        /// renewed meanwhile, so the scans stop when they run out and another daemon may take over.
+        func fail(_ error: any Error) {
+            runner.logger.warning("sources: database failure, retrying", ["error": "\(error)"])
+            connection?.close()
+            connection = nil
+            retryAt = .now + retryDelay
+            retryDelay = min(retryDelay * 2, .seconds(5))
+            if let claimedAt, ContinuousClock.now - claimedAt >= configuration.lease {
+                held = [:]
+                runner.shared.withLock { $0.held = [] }
+            }
+        }
+    }
+}
