@@ -122,7 +122,7 @@ struct BarkeepCommand: ParsableCommand {
             PingCommand.self, ProjectGroup.self, IngestCommand.self, RunsCommand.self, FindingsCommand.self,
             FindingGroup.self, ScreenGroup.self, StepGroup.self, ItemGroup.self, SDKGroup.self, BlockedCommand.self,
             PoseGroup.self, PosesCommand.self, StatusCommand.self, BurndownCommand.self, ReportCommand.self,
-            TokenGroup.self, WatchCommand.self, StatsCommand.self,
+            TokenGroup.self, SourceGroup.self, WatchCommand.self, StatsCommand.self,
         ]
     )
 }

@@ -26,6 +26,7 @@ final class Daemon {
     private var metrics: MetricsEndpoint?
     private var pool: PostgresPool?
     private var server: Server?
+    private var sources: SourceRunner?
 
     init(options: DaemonOptions, logger: Logger) {
         self.options = options
@@ -84,6 +85,22 @@ final class Daemon {
         )
         let bound = try server.start()
         self.server = server
+        if options.runsSources {
+            let sources = try SourceRunner(
+                configuration: SourceRunner.Configuration(
+                    holder: server.serverID,
+                    database: configuration,
+                    lease: options.sourceLease,
+                    rescan: options.sourceRescan,
+                    workDirectory: options.dataDirectory + "/sources",
+                    maximumUpload: options.maximumUpload,
+                    environment: ProcessInfo.processInfo.environment
+                ),
+                logger: logger.with(["component": "sources"])
+            )
+            sources.start()
+            self.sources = sources
+        }
         if let cluster {
             let supervisor = ClusterSupervisor(cluster: cluster, logger: logger)
             supervisor.start()
@@ -180,6 +197,8 @@ final class Daemon {
         metrics = nil
         supervisor?.stop()
         supervisor = nil
+        sources?.stop()
+        sources = nil
         server?.shutdown(grace: .seconds(5))
         server = nil
         pool?.shutdown()

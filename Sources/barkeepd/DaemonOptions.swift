@@ -46,6 +46,17 @@ struct DaemonCommand: ParsableCommand {
                 help: "Require TLS on TCP with this certificate chain (PEM) and --tls-key; the Unix socket stays plain."
             ),
             .option("tls-key", valueName: "FILE", help: "The private key (PEM) of --tls-cert."),
+            .flag("no-sources", help: "Run no sync sources (docs/sources.md); other daemons of the database still do."),
+            .option(
+                "source-lease",
+                valueName: "SECONDS",
+                help: "How long a source stays with this daemon unrenewed, so another takes it over (default 30)."
+            ),
+            .option(
+                "source-rescan",
+                valueName: "SECONDS",
+                help: "How often each inbox is listed whole besides inotify (default 60)."
+            ),
             .flag("version", help: "Print the version and exit."),
         ]
     )
@@ -66,6 +77,12 @@ struct DaemonOptions {
     var metricsListen: ServerAddress?
     /// TLS for the TCP listener (--tls-cert, --tls-key); nil: plain text.
     var tls: TLSConfiguration?
+    /// Whether this daemon runs sync sources (--no-sources: not).
+    var runsSources: Bool
+    /// How long a source's lease lasts unrenewed.
+    var sourceLease: Duration
+    /// How often each inbox is listed whole.
+    var sourceRescan: Duration
 
     static let defaultListen = ServerAddress.tcp(host: "127.0.0.1", port: 7780)
 
@@ -146,6 +163,21 @@ struct DaemonOptions {
             maximumLineLength = length
         }
         tls = try Self.tlsConfiguration(parsed, fail: fail)
+        runsSources = !parsed.flag("no-sources")
+        sourceLease = .seconds(30)
+        if let text = parsed.value("source-lease") {
+            guard let seconds = Int(text), (3...3600).contains(seconds) else {
+                throw fail("--source-lease must be a number of seconds from 3 to 3600")
+            }
+            sourceLease = .seconds(seconds)
+        }
+        sourceRescan = .seconds(60)
+        if let text = parsed.value("source-rescan") {
+            guard let seconds = Int(text), (1...86_400).contains(seconds) else {
+                throw fail("--source-rescan must be a number of seconds from 1 to 86400")
+            }
+            sourceRescan = .seconds(seconds)
+        }
     }
 
     /// --tls-cert and --tls-key, both or neither, loaded once here so that an unreadable file or a key that does

@@ -1,0 +1,291 @@
+import BarkeepTestSupport
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Sync sources end to end: real daemons on a real database, a real inbox folder and a real git repository made by
+/// the test, driven through the CLI as a user would.
+@Suite("sync sources end to end")
+struct SourcesTests {
+    /// Short leases, so a takeover happens within seconds (a claim every second).
+    static let daemonArguments = ["--source-lease", "3"]
+
+    // MARK: - Helpers
+
+    private func run(_ daemon: TestDaemon, _ arguments: [String]) throws -> (Int32, String, String) {
+        try daemon.barkeep(arguments)
+    }
+
+    private func json(_ daemon: TestDaemon, _ arguments: [String]) throws -> Any {
+        let (status, output, error) = try run(daemon, ["--json"] + arguments)
+        guard status == 0 else { throw TestSupportError("barkeep \(arguments) failed: \(error)") }
+        return try JSONSerialization.jsonObject(with: Data(output.utf8))
+    }
+
+    private func source(_ daemon: TestDaemon, _ id: Int) throws -> [String: Any] {
+        try #require(try json(daemon, ["source", "show", String(id)]) as? [String: Any])
+    }
+
+    private func runs(_ daemon: TestDaemon, _ project: String) throws -> [[String: Any]] {
+        try #require(try json(daemon, ["runs", project]) as? [[String: Any]])
+    }
+
+    /// Polls `condition` every 100 ms until it holds or `timeout` passes; whether it held.
+    private func eventually(_ timeout: Duration = .seconds(20), _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if try condition() { return true }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        return try condition()
+    }
+
+    private func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
+
+    private func names(in directory: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
+    }
+
+    private func fixture(_ name: String) throws -> Data {
+        Data(try Fixtures.bytes("duo_scan/" + name))
+    }
+
+    /// Writes `data` as a cooperative producer does: under a temporary name, then renamed into place.
+    private func drop(_ data: Data, as name: String, in directory: String) throws {
+        let temporary = directory + "/." + name + ".part"
+        try data.write(to: URL(fileURLWithPath: temporary))
+        #expect(rename(temporary, directory + "/" + name) == 0)
+    }
+
+    /// A daemon with a project `app` and an inbox source (id 1) reading a new folder; the folder.
+    private func inboxDaemon(settle: String = "1s") throws -> (TestDaemon, String) {
+        let daemon = try TestDaemon(arguments: Self.daemonArguments)
+        let inbox = try TemporaryDirectory.make(prefix: "barkeep-inbox")
+        #expect(try run(daemon, ["project", "create", "app"]).0 == 0)
+        let added = try run(daemon, ["source", "add", "app", "--inbox", inbox, "--settle", settle])
+        #expect(added.0 == 0 && added.1.hasPrefix("Added source 1 to app: inbox \(inbox) (duo-scan)."), "\(added)")
+        return (daemon, inbox)
+    }
+
+    // MARK: - Drop folder
+
+    @Test("a dropped file is ingested once and moved to done/, across a restart and a file dropped while down")
+    func droppedFileIngestedOnce() throws {
+        var (daemon, inbox) = try inboxDaemon()
+        try drop(try fixture("gilrodar_ToolBar.json"), as: "toolbar.json", in: inbox)
+        #expect(eventually { exists(inbox + "/done/toolbar.json") })
+        #expect(!exists(inbox + "/toolbar.json"))
+        let first = try runs(daemon, "app")
+        #expect(first.count == 1 && first.first?["actor"] as? String == "source:1")
+        let shown = try source(daemon, 1)
+        #expect(shown["last_outcome"] as? String == "ok")
+        #expect(shown["last_scan_run"] as? Int == first.first?["id"] as? Int)
+        let history = try #require(shown["history"] as? [[String: Any]])
+        #expect(history.map { $0["kind"] as? String } == ["source.added", "source.run"])
+        #expect(history.last?["reason"] as? String == "toolbar.json: run \(first.first?["id"] as? Int ?? 0)")
+
+        // A run asked for lists the folder again: nothing new, nothing ingested twice.
+        #expect(try run(daemon, ["source", "run-now", "1"]).0 == 0)
+        Thread.sleep(forTimeInterval: 2.5)
+        #expect(try runs(daemon, "app").count == 1)
+
+        // Down: a file dropped meanwhile waits; the next daemon ingests it, and only it.
+        let url = daemon.url
+        daemon.stop()
+        try fixture("AdamYoneda_DiffableDataSourceChatBootcamp.json").write(
+            to: URL(fileURLWithPath: inbox + "/chat.json"))
+        daemon = try TestDaemon(url: url, arguments: Self.daemonArguments)
+        #expect(eventually { exists(inbox + "/done/chat.json") })
+        #expect(names(in: inbox + "/done") == ["chat.json", "toolbar.json"])
+        #expect(names(in: inbox) == ["done"])
+        #expect(try runs(daemon, "app").count == 2)
+
+        // The same bytes dropped again are a repeat: moved to done/ under a free name, no new run.
+        try drop(try fixture("AdamYoneda_DiffableDataSourceChatBootcamp.json"), as: "chat.json", in: inbox)
+        #expect(eventually { exists(inbox + "/done/chat-2.json") })
+        #expect(try runs(daemon, "app").count == 2)
+    }
+
+    @Test("a half-written file is not ingested until it is complete")
+    func halfWrittenFileWaits() throws {
+        let (daemon, inbox) = try inboxDaemon(settle: "3s")
+        let data = try fixture("gilrodar_ToolBar.json")
+        let path = inbox + "/toolbar.json"
+        #expect(FileManager.default.createFile(atPath: path, contents: nil))
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        // Written in place, a piece a second: never still for the 3 s settle time until the last piece.
+        let third = data.count / 3
+        for piece in [data[0..<third], data[third..<2 * third]] {
+            handle.write(piece)
+            try handle.synchronize()
+            Thread.sleep(forTimeInterval: 1)
+            #expect(exists(path) && !exists(inbox + "/done") && !exists(inbox + "/failed"))
+        }
+        handle.write(data[(2 * third)...])
+        try handle.close()
+        #expect(try runs(daemon, "app").isEmpty)
+        #expect(eventually { exists(inbox + "/done/toolbar.json") })
+        #expect(!exists(inbox + "/failed"))
+        #expect(try runs(daemon, "app").count == 1)
+
+        // Under a temporary name a file is never taken, however long it stays; renamed, it is taken at once.
+        let temporary = inbox + "/chat.json.tmp"
+        try fixture("AdamYoneda_DiffableDataSourceChatBootcamp.json").write(to: URL(fileURLWithPath: temporary))
+        Thread.sleep(forTimeInterval: 4)
+        #expect(exists(temporary))
+        #expect(try runs(daemon, "app").count == 1)
+        #expect(rename(temporary, inbox + "/chat.json") == 0)
+        #expect(eventually(.seconds(2.5)) { exists(inbox + "/done/chat.json") })
+    }
+
+    @Test("a garbage file lands in failed/ with a .error saying what barkeep ingest would say")
+    func garbageFileFails() throws {
+        let (daemon, inbox) = try inboxDaemon()
+        let garbage = Data(#"{"tool": "duo_scan", "findings": [{"rule": 7}]"#.utf8)
+        let elsewhere = try TemporaryDirectory.make(prefix: "barkeep-garbage") + "/scan.json"
+        try garbage.write(to: URL(fileURLWithPath: elsewhere))
+        try drop(garbage, as: "scan.json", in: inbox)
+        #expect(eventually { exists(inbox + "/failed/scan.json") })
+        let error = try String(contentsOfFile: inbox + "/failed/scan.json.error", encoding: .utf8)
+        let cli = try run(daemon, ["ingest", "app", elsewhere, "--format", "duo-scan"])
+        #expect(cli.0 == 1)
+        #expect(cli.2 == "barkeep: " + error, "\(cli.2) vs \(error)")
+        #expect(error.hasSuffix("(BADARG)\n") && error.contains("not valid"))
+
+        let shown = try source(daemon, 1)
+        #expect(shown["last_outcome"] as? String == "failed")
+        #expect(shown["last_error"] as? String == "scan.json: " + error.dropLast())
+        #expect(try runs(daemon, "app").isEmpty)
+        // The inbox goes on: a good file after the bad one is ingested.
+        try drop(try fixture("gilrodar_ToolBar.json"), as: "good.json", in: inbox)
+        #expect(eventually { exists(inbox + "/done/good.json") })
+        #expect(try source(daemon, 1)["last_outcome"] as? String == "ok")
+    }
+
+    // MARK: - Repository
+
+    /// A git repository with one commit on main holding `scan.json`; its path.
+    private func makeRepository() throws -> String {
+        let path = try TemporaryDirectory.make(prefix: "barkeep-repo")
+        try git(path, ["init", "-q", "-b", "main"])
+        try fixture("gilrodar_ToolBar.json").write(to: URL(fileURLWithPath: path + "/scan.json"))
+        try commit(path, "first scan")
+        return path
+    }
+
+    @discardableResult
+    private func git(_ repository: String, _ arguments: [String]) throws -> String {
+        let result = try Subprocess.run(
+            "/usr/bin/git",
+            ["-C", repository, "-c", "user.name=Test", "-c", "user.email=test@example.com"] + arguments,
+            environment: ProcessInfo.processInfo.environment)
+        guard result.status == 0 else { throw TestSupportError("git \(arguments): \(result.error)") }
+        return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private func commit(_ repository: String, _ message: String) throws {
+        try git(repository, ["add", "-A"])
+        try git(repository, ["commit", "-q", "-m", message])
+    }
+
+    @Test("a commit to the watched branch leads to exactly one run carrying that commit")
+    func commitRunsOnce() throws {
+        let daemon = try TestDaemon(arguments: Self.daemonArguments)
+        let repository = try makeRepository()
+        let first = try git(repository, ["rev-parse", "HEAD"])
+        let seen = try TemporaryDirectory.make(prefix: "barkeep-env") + "/env"
+        #expect(try run(daemon, ["project", "create", "app"]).0 == 0)
+        let scanner = "env > \(seen); cat {root}/scan.json"
+        #expect(
+            try run(daemon, ["source", "add", "app", "--repo", repository, "--scanner", scanner, "--every", "10s"]).0
+                == 0)
+        #expect(try eventually { try runs(daemon, "app").count == 1 })
+        #expect(try runs(daemon, "app").first?["commit"] as? String == first)
+
+        // The scanner saw the allow-listed variables and its own, nothing else of the daemon's environment.
+        let allowed: Set<String> = [
+            "PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "USER", "LOGNAME", "PWD", "SHLVL", "_",
+            "OLDPWD", "BARKEEP_COMMIT", "BARKEEP_BRANCH", "BARKEEP_PROJECT", "BARKEEP_ROOT", "BARKEEP_SOURCE",
+        ]
+        let variables = try String(contentsOfFile: seen, encoding: .utf8).split(separator: "\n")
+            .compactMap { $0.split(separator: "=", maxSplits: 1).first.map(String.init) }
+        #expect(Set(variables).isSubset(of: allowed), "\(variables)")
+        #expect(variables.contains("BARKEEP_COMMIT"))
+
+        try Data(try fixture("AdamYoneda_DiffableDataSourceChatBootcamp.json")).write(
+            to: URL(fileURLWithPath: repository + "/scan.json"))
+        try commit(repository, "second scan")
+        let second = try git(repository, ["rev-parse", "HEAD"])
+        #expect(try eventually(.seconds(30)) { try runs(daemon, "app").count == 2 })
+        // Past the next check of an unmoved head: still two runs, one per commit.
+        Thread.sleep(forTimeInterval: 12)
+        let all = try runs(daemon, "app")
+        #expect(all.map { $0["commit"] as? String } == [second, first])
+        #expect(all.allSatisfy { $0["actor"] as? String == "source:1" })
+        let shown = try source(daemon, 1)
+        #expect(shown["last_commit"] as? String == second && shown["last_outcome"] as? String == "ok")
+        // The worktrees are gone.
+        #expect(try git(repository, ["worktree", "list"]).split(separator: "\n").count == 1)
+    }
+
+    @Test("a scanner that hangs is killed at its time limit and reported")
+    func hangingScannerKilled() throws {
+        let daemon = try TestDaemon(arguments: Self.daemonArguments)
+        let repository = try makeRepository()
+        let marker = "6\(UInt32.random(in: 10_000...99_999))"
+        #expect(try run(daemon, ["project", "create", "app"]).0 == 0)
+        let started = ContinuousClock.now
+        let added = try run(
+            daemon,
+            [
+                "source", "add", "app", "--repo", repository, "--scanner", "sleep \(marker)", "--timeout", "2s",
+            ])
+        #expect(added.0 == 0)
+        #expect(try eventually(.seconds(30)) { try source(daemon, 1)["last_outcome"] as? String == "failed" })
+        #expect(ContinuousClock.now - started < .seconds(20))
+        let shown = try source(daemon, 1)
+        let error = try #require(shown["last_error"] as? String)
+        #expect(error.hasSuffix("the scanner ran longer than its 2 s limit and was killed"), "\(error)")
+        #expect(shown["failures"] as? Int == 1)
+        let history = try #require(shown["history"] as? [[String: Any]])
+        #expect(history.last?["kind"] as? String == "source.run" && history.last?["to"] as? String == "failed")
+        #expect(try runs(daemon, "app").isEmpty)
+        // Nothing of the scanner is left running.
+        let left = try Subprocess.run("/usr/bin/pgrep", ["-f", "sleep \(marker)"], environment: [:])
+        #expect(left.status == 1, "\(left.output)")
+        // The text shows it too.
+        #expect(try run(daemon, ["source", "show", "1"]).1.contains("Last error:  \(error)"))
+    }
+
+    // MARK: - Two daemons
+
+    @Test("two daemons on one database run a source once; the second takes over when the first is killed")
+    func twoDaemonsOneLease() throws {
+        let first = try TestDaemon(arguments: Self.daemonArguments)
+        let second = try TestDaemon(url: first.url, arguments: Self.daemonArguments)
+        let inbox = try TemporaryDirectory.make(prefix: "barkeep-inbox")
+        #expect(try run(first, ["project", "create", "app"]).0 == 0)
+        #expect(try run(first, ["source", "add", "app", "--inbox", inbox, "--settle", "1s"]).0 == 0)
+        try drop(try fixture("gilrodar_ToolBar.json"), as: "toolbar.json", in: inbox)
+        #expect(eventually { exists(inbox + "/done/toolbar.json") })
+        #expect(try runs(first, "app").count == 1)
+
+        let ids = try [first, second].map { daemon in
+            try #require(try json(daemon, ["stats"]) as? [String: Any])["server"] as? String
+        }
+        let holder = try #require(try source(first, 1)["holder"] as? String)
+        let index = try #require(ids.firstIndex(of: holder))
+        let (killed, survivor) = index == 0 ? (first, second) : (second, first)
+        killed.process.signal(SIGKILL)
+        _ = killed.process.wait(timeout: .seconds(10))
+
+        try drop(try fixture("AdamYoneda_DiffableDataSourceChatBootcamp.json"), as: "chat.json", in: inbox)
+        #expect(eventually(.seconds(30)) { exists(inbox + "/done/chat.json") })
+        #expect(try runs(survivor, "app").count == 2)
+        #expect(try source(survivor, 1)["holder"] as? String == ids[1 - index])
+        #expect(names(in: inbox + "/done") == ["chat.json", "toolbar.json"])
+    }
+}
