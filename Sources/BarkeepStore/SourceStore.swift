@@ -182,6 +182,13 @@ public enum SourceStore {
     ) throws -> Source {
         try connection.transaction { connection in
             let project = try ProjectStore.require(projectName, on: connection)
+            // Asked first, since a failed INSERT aborts the transaction; the unique index still settles a race.
+            if let inbox = settings.inbox,
+                let owner = try connection.queryValue(
+                    "SELECT id FROM sources WHERE inbox = $1", [inbox], as: Int64.self)
+            {
+                throw StoreError.conflict("source \(owner) already reads the inbox \(inbox)")
+            }
             let id: Int64?
             do {
                 id = try connection.queryValue(
@@ -198,10 +205,7 @@ public enum SourceStore {
                     as: Int64.self
                 )
             } catch let error as StoreError where error.sqlState == PostgresError.Code.uniqueViolation {
-                let owner = try connection.queryValue(
-                    "SELECT id FROM sources WHERE inbox = $1", [settings.inbox], as: Int64.self)
-                throw StoreError.conflict(
-                    "source \(owner.map(String.init) ?? "?") already reads the inbox \(settings.inbox ?? "")")
+                throw StoreError.conflict("another source already reads the inbox \(settings.inbox ?? "")")
             } catch let error as StoreError where error.sqlState == PostgresError.Code.checkViolation {
                 throw StoreError.invalid("those source settings are out of range")
             }

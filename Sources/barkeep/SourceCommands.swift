@@ -20,6 +20,13 @@ struct SourceGroup: ParsableCommand {
         "id", "settle", "every", "timeout", "max-output", "last-scan-run", "failures",
     ]
 
+    /// A `source` record as a JSON object: its numbers as numbers, `run_requested` as `true` when present.
+    static func json(_ record: Record) -> [String: Any] {
+        var object = record.json(integers: integers)
+        if object["run_requested"] != nil { object["run_requested"] = true }
+        return object
+    }
+
     /// What the source reads, in a few words.
     static func target(_ record: Record) -> String {
         if let inbox = record["inbox"] { return "inbox \(inbox)" }
@@ -33,7 +40,7 @@ struct SourceGroup: ParsableCommand {
     static func printSource(_ response: Response, _ context: CLIContext, _ sentence: (Record) -> String) throws {
         guard let record = response.records.first else { throw CLIError.badReply("no source record in the reply") }
         if context.isJSON {
-            try Output.json(record.json(integers: integers))
+            try Output.json(json(record))
         } else {
             print(sentence(record))
         }
@@ -130,7 +137,7 @@ struct SourceListCommand: RunnableCommand {
     func run(_ context: CLIContext) throws {
         let response = try context.request(Request(verb: "SOURCE", arguments: ["LIST"] + (project.map { [$0] } ?? [])))
         if context.isJSON {
-            try Output.json(response.records.map { $0.json(integers: SourceGroup.integers) })
+            try Output.json(response.records.map(SourceGroup.json))
         } else if response.records.isEmpty {
             print("No sources. Add one with: barkeep source add PROJECT --inbox DIR, or --repo PATH --scanner CMD")
         } else {
@@ -166,7 +173,7 @@ struct SourceShowCommand: RunnableCommand {
         guard let source = records.first else { throw CLIError.badReply("SOURCE SHOW returned nothing") }
         let history = records.dropFirst()
         if context.isJSON {
-            var object = source.json(integers: SourceGroup.integers)
+            var object = SourceGroup.json(source)
             object["history"] = history.map { $0.json(integers: ["seq"]) }
             try Output.json(object)
             return

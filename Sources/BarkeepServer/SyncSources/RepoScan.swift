@@ -84,7 +84,8 @@ struct RepoScan {
                     "BARKEEP_ROOT": worktree, "BARKEEP_SOURCE": String(source.id),
                 ]),
             timeLimit: .seconds(source.settings.timeoutSeconds ?? 600),
-            outputLimit: source.settings.maximumOutput ?? 64 << 20,
+            // Output past the daemon's upload limit would be refused anyway: stop the scanner there.
+            outputLimit: min(source.settings.maximumOutput ?? 64 << 20, configuration.maximumUpload),
             scratchDirectory: scratch
         )
         let outcome = ScannerProcess.run(invocation) { runner.mayGoOn(source.id) }
