@@ -403,7 +403,7 @@ public enum SourceStore {
     }
 
     /// Sets when the source is next due without a run (a repository whose head did not move, an inbox rescanned
-    /// on request), if `holder` still holds it.
+    /// on request), if `holder` still holds it: its lease has not run out.
     public static func reschedule(
         _ id: Int64,
         holder: String,
@@ -413,7 +413,7 @@ public enum SourceStore {
         try connection.query(
             """
             UPDATE sources SET next_run_at = now() + $3 * interval '1 second', is_run_requested = false
-            WHERE id = $1 AND holder = $2
+            WHERE id = $1 AND holder = $2 AND lease_until > now()
             """,
             [id, holder, delaySeconds]
         )
