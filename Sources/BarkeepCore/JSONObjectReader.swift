@@ -11,6 +11,9 @@ import Foundation
 /// Each accessor tries the expected type before testing for `NSNull`: on Linux, `is NSNull` on a Swift array or
 /// dictionary bridges the whole subtree to Foundation objects, which cost more than the rest of the walk.
 struct JSONObjectReader {
+    /// The largest integer a document may hold anywhere: what a PostgreSQL `integer` column stores.
+    static let largestInteger = Int(Int32.max)
+
     /// The object's members as `JSONSerialization` returned them.
     let members: [String: Any]
 
@@ -59,6 +62,9 @@ struct JSONObjectReader {
         }
         guard integer >= minimum else {
             throw JSONProblem(at: .key(key), problem: JSONProblem.expectedInteger(atLeast: minimum))
+        }
+        guard integer <= Self.largestInteger else {
+            throw JSONProblem(at: .key(key), problem: JSONProblem.expectedInteger(atMost: Self.largestInteger))
         }
         return integer
     }

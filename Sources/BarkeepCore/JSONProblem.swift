@@ -67,6 +67,9 @@ struct JSONProblem: Error {
     /// A value is not an array.
     static let expectedArray = "expected an array"
 
+    /// An integer is above its maximum.
+    static func expectedInteger(atMost maximum: Int) -> String { "expected an integer of at most \(maximum)" }
+
     /// An integer is below its minimum.
     static func expectedInteger(atLeast minimum: Int) -> String {
         switch minimum {

@@ -223,6 +223,15 @@ struct DuoScanParserTests {
         ("line 12.5", document(findings: [finding(["line": "12.5"])]), "findings[0].line", "expected an integer"),
         ("line 0", document(findings: [finding(["line": "0"])]), "findings[0].line", "expected a positive integer"),
         ("line -3", document(findings: [finding(["line": "-3"])]), "findings[0].line", "expected a positive integer"),
+        // What a PostgreSQL integer holds, and no more: a larger value would fail the database, not the parser.
+        (
+            "line 2^31", document(findings: [finding(["line": "2147483648"])]), "findings[0].line",
+            "expected an integer of at most 2147483647"
+        ),
+        (
+            "files scanned 3e9", #"{"tool":"x","source_files_scanned":3000000000,"findings":[]}"#,
+            "source_files_scanned", "expected an integer of at most 2147483647"
+        ),
         ("line 1e30", document(findings: [finding(["line": "1e30"])]), "findings[0].line", "expected an integer"),
         (
             "line 2^64 - 1", document(findings: [finding(["line": "18446744073709551615"])]), "findings[0].line",

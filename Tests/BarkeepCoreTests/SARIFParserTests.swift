@@ -409,6 +409,11 @@ struct SARIFParserTests {
             "runs[0].results[0].locations[0].physicalLocation.region.startLine", "expected a positive integer"
         ),
         (
+            "startLine 2^31", text(results: [result(uri: "A.swift", region: #"{"startLine":2147483648}"#)]),
+            "runs[0].results[0].locations[0].physicalLocation.region.startLine",
+            "expected an integer of at most 2147483647"
+        ),
+        (
             "snippet a string", text(results: [result(uri: "A.swift", region: #"{"startLine":1,"snippet":"x"}"#)]),
             "runs[0].results[0].locations[0].physicalLocation.region.snippet", "expected an object"
         ),
