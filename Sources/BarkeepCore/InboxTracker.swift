@@ -81,7 +81,16 @@ public struct InboxTracker: Sendable {
 
     /// The files complete at `now`, by name.
     public func completeFiles(at now: ContinuousClock.Instant) -> [String] {
-        entries.filter { $0.value.isRenamedIn || now - $0.value.since >= settle }.keys.sorted()
+        entries.filter { isComplete($0.value, at: now) }.keys.sorted()
+    }
+
+    /// Whether the file `name` is tracked and complete at `now`.
+    public func isComplete(_ name: String, at now: ContinuousClock.Instant) -> Bool {
+        entries[name].map { isComplete($0, at: now) } ?? false
+    }
+
+    private func isComplete(_ entry: Entry, at now: ContinuousClock.Instant) -> Bool {
+        entry.isRenamedIn || now - entry.since >= settle
     }
 
     /// When the next file may become complete, if one is waiting: the caller's next look.

@@ -23,8 +23,7 @@ enum SourceCommands {
         let settings = try settings(input)
         let actor = input.session.actor
         return .database { connection in
-            try checkPaths(settings)
-            let source = try SourceStore.add(settings, to: project, actor: actor, on: connection)
+            let source = try SourceStore.add(try checkPaths(settings), to: project, actor: actor, on: connection)
             return CommandResult(.records([source.record]))
         }
     }
@@ -118,12 +117,18 @@ enum SourceCommands {
         }
     }
 
-    /// Checks, on the daemon's host, that an inbox is a directory and a repository one git can read.
-    static func checkPaths(_ settings: SourceSettings) throws(CommandError) {
+    /// Checks, on the daemon's host, that an inbox is a directory and a repository one git can read; returns the
+    /// settings with the inbox's canonical path (symbolic links, `.` and `..` resolved), so that one directory is
+    /// one inbox however it is spelt.
+    static func checkPaths(_ settings: SourceSettings) throws(CommandError) -> SourceSettings {
+        var settings = settings
         if let inbox = settings.inbox {
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: inbox, isDirectory: &isDirectory), isDirectory.boolValue
+            guard FileManager.default.fileExists(atPath: inbox, isDirectory: &isDirectory), isDirectory.boolValue,
+                let resolved = realpath(inbox, nil)
             else { throw CommandError(.badArgument, "the inbox \(inbox) is not a directory on the daemon's host") }
+            settings.inbox = String(cString: resolved)
+            free(resolved)
         }
         if let repo = settings.repo {
             let environment = ScannerCommand.environment(from: ProcessInfo.processInfo.environment, adding: [:])
@@ -131,6 +136,7 @@ enum SourceCommands {
                 throw CommandError(.badArgument, "\(repo) is not a git repository on the daemon's host")
             }
         }
+        return settings
     }
 
     static func sourceID(_ text: String) throws(CommandError) -> Int64 {

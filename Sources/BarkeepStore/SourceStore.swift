@@ -151,14 +151,25 @@ public struct SourceRunOutcome: Sendable, Equatable {
     public var text: String
     /// Seconds until the source is next due.
     public var nextRunDelay: Int
+    /// Whether this run answered a run asked for (`SOURCE RUN`) before it started; one asked for while it ran stays
+    /// asked for.
+    public var answersRunRequest: Bool
 
     /// Creates an outcome.
-    public init(isSuccess: Bool, scanRun: Int64? = nil, commit: String? = nil, text: String, nextRunDelay: Int) {
+    public init(
+        isSuccess: Bool,
+        scanRun: Int64? = nil,
+        commit: String? = nil,
+        text: String,
+        nextRunDelay: Int,
+        answersRunRequest: Bool = false
+    ) {
         self.isSuccess = isSuccess
         self.scanRun = scanRun
         self.commit = commit
         self.text = text
         self.nextRunDelay = nextRunDelay
+        self.answersRunRequest = answersRunRequest
     }
 }
 
@@ -182,12 +193,25 @@ public enum SourceStore {
     ) throws -> Source {
         try connection.transaction { connection in
             let project = try ProjectStore.require(projectName, on: connection)
-            // Asked first, since a failed INSERT aborts the transaction; the unique index still settles a race.
+            // Asked first, since a failed INSERT aborts the transaction; the unique index still settles a race. An
+            // inbox inside another (or holding another) would have files taken by two sources.
             if let inbox = settings.inbox,
-                let owner = try connection.queryValue(
-                    "SELECT id FROM sources WHERE inbox = $1", [inbox], as: Int64.self)
+                let row = try connection.query(
+                    """
+                    SELECT id, inbox FROM sources
+                    WHERE inbox = $1 OR starts_with($1, inbox || '/') OR starts_with(inbox, $1 || '/')
+                    ORDER BY id LIMIT 1
+                    """,
+                    [inbox]
+                ).first
             {
-                throw StoreError.conflict("source \(owner) already reads the inbox \(inbox)")
+                let owner = try row.decode("id", as: Int64.self)
+                let other = try row.decode("inbox", as: String.self)
+                if other == inbox { throw StoreError.conflict("source \(owner) already reads the inbox \(inbox)") }
+                throw StoreError.conflict(
+                    other.count < inbox.count
+                        ? "the inbox \(inbox) is inside \(other), which source \(owner) reads"
+                        : "the inbox \(inbox) holds \(other), which source \(owner) reads")
             }
             let id: Int64?
             do {
@@ -297,7 +321,7 @@ public enum SourceStore {
         try connection.transaction { connection in
             _ = try lock(id, on: connection)
             try connection.query(
-                "UPDATE sources SET is_run_requested = true, next_run_at = now() WHERE id = $1", [id])
+                "UPDATE sources SET is_run_requested = true, next_run_at = now(), failures = 0 WHERE id = $1", [id])
             return try require(id, on: connection)
         }
     }
@@ -384,12 +408,14 @@ public enum SourceStore {
             UPDATE sources SET last_run_at = now(), last_outcome = $2, last_error = $3,
                 last_scan_run = coalesce($4, last_scan_run), last_commit = coalesce($5, last_commit),
                 failures = CASE WHEN $6 THEN 0 ELSE failures + 1 END,
-                next_run_at = now() + $7 * interval '1 second', is_run_requested = false
+                next_run_at = CASE WHEN is_run_requested AND NOT $8 THEN now()
+                                   ELSE now() + $7 * interval '1 second' END,
+                is_run_requested = is_run_requested AND NOT $8
             WHERE id = $1
             """,
             [
                 source.id, outcome.isSuccess ? "ok" : "failed", outcome.isSuccess ? nil : outcome.text,
-                outcome.scanRun, outcome.commit, outcome.isSuccess, outcome.nextRunDelay,
+                outcome.scanRun, outcome.commit, outcome.isSuccess, outcome.nextRunDelay, outcome.answersRunRequest,
             ]
         )
         try EventLog.append(
@@ -404,18 +430,23 @@ public enum SourceStore {
 
     /// Sets when the source is next due without a run (a repository whose head did not move, an inbox rescanned
     /// on request), if `holder` still holds it: its lease has not run out.
+    /// `answersRunRequest`: whether this answers a run asked for before; one asked for since stays due at once.
     public static func reschedule(
         _ id: Int64,
         holder: String,
         delaySeconds: Int,
+        answersRunRequest: Bool,
         on connection: PostgresConnection
     ) throws {
         try connection.query(
             """
-            UPDATE sources SET next_run_at = now() + $3 * interval '1 second', is_run_requested = false
+            UPDATE sources
+            SET next_run_at = CASE WHEN is_run_requested AND NOT $4 THEN now()
+                                   ELSE now() + $3 * interval '1 second' END,
+                is_run_requested = is_run_requested AND NOT $4
             WHERE id = $1 AND holder = $2 AND lease_until > now()
             """,
-            [id, holder, delaySeconds]
+            [id, holder, delaySeconds, answersRunRequest]
         )
     }
 
@@ -456,23 +487,29 @@ public enum SourceStore {
         public var error: String?
     }
 
-    /// The record of the file `name` with `stamp`, if the source dealt with it already.
+    /// The record of the file `name` with `stamp` and `digest`, if the source dealt with it and the file has not
+    /// left the inbox since (a daemon stopped between the two); nil for a file to deal with.
     public static func file(
         _ name: String,
         stamp: String,
+        digest: String,
         of sourceID: Int64,
         on connection: PostgresConnection
     ) throws -> FileRecord? {
         try connection.query(
-            "SELECT outcome, error FROM source_files WHERE source_id = $1 AND name = $2 AND stamp = $3",
-            [sourceID, name, stamp]
+            """
+            SELECT outcome, error FROM source_files
+            WHERE source_id = $1 AND name = $2 AND stamp = $3 AND digest = $4 AND moved_at IS NULL
+            """,
+            [sourceID, name, stamp, digest]
         ).first.map { row in
             FileRecord(
                 isSuccess: try row.decode("outcome", as: String.self) == "ok", error: try row.decodeIfPresent("error"))
         }
     }
 
-    /// Inside the transaction that ingested (or refused) it: records what the source did with a file.
+    /// Inside the transaction that ingested (or refused) it: records what the source did with a file. The same file
+    /// met again after it left the inbox replaces its old record.
     public static func recordFile(
         _ name: String,
         stamp: String,
@@ -486,8 +523,24 @@ public enum SourceStore {
             """
             INSERT INTO source_files (source_id, name, stamp, digest, outcome, scan_run, error)
             VALUES ($1, $2, $3, $4, $5, $6, $7)
+            ON CONFLICT (source_id, name, stamp) DO UPDATE
+            SET digest = excluded.digest, outcome = excluded.outcome, scan_run = excluded.scan_run,
+                error = excluded.error, at = now(), moved_at = NULL
             """,
             [sourceID, name, stamp, digest, error == nil ? "ok" : "failed", scanRun, error]
+        )
+    }
+
+    /// Notes that the file recorded as `name` with `stamp` has left the inbox.
+    public static func fileMoved(
+        _ name: String,
+        stamp: String,
+        of sourceID: Int64,
+        on connection: PostgresConnection
+    ) throws {
+        try connection.query(
+            "UPDATE source_files SET moved_at = now() WHERE source_id = $1 AND name = $2 AND stamp = $3",
+            [sourceID, name, stamp]
         )
     }
 }

@@ -64,6 +64,16 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         return permanent.contains { message.localizedCaseInsensitiveContains($0) }
     }
 
+    /// Whether the connection or the server is the trouble, not the statement: the connection could not be made or
+    /// broke, or the server is going away (SQLSTATE classes 08 and 57). Worth a reconnection and a retry.
+    public var isConnectionFailure: Bool {
+        switch self {
+        case .connectionFailed, .connectionLost: true
+        case .server(let error): ["08", "57"].contains(String(error.sqlState.prefix(2)))
+        default: false
+        }
+    }
+
     /// The SQLSTATE of a server error, if this is one.
     public var sqlState: String? {
         if case .server(let error) = self { return error.sqlState }

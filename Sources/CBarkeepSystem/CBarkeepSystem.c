@@ -152,3 +152,13 @@ int barkeep_inotify_next(const char *buffer, int length, int offset, int *wd, ui
 int barkeep_spawn_addchdir(posix_spawn_file_actions_t *actions, const char *path) {
     return posix_spawn_file_actions_addchdir_np(actions, path);
 }
+
+int barkeep_spawn_addclosefrom(posix_spawn_file_actions_t *actions, int lowest) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
+}
+
+// MARK: - Files
+
+int barkeep_rename_noreplace(int fromDirectory, const char *from, int toDirectory, const char *to) {
+    return renameat2(fromDirectory, from, toDirectory, to, RENAME_NOREPLACE);
+}

@@ -25,6 +25,8 @@ struct InboxTrackerTests {
         tracker.observe(file("scan.json"), at: at(3))
         #expect(tracker.completeFiles(at: at(4.999)) == [])
         #expect(tracker.completeFiles(at: at(5)) == ["scan.json"])
+        #expect(!tracker.isComplete("scan.json", at: at(4.999)) && tracker.isComplete("scan.json", at: at(5)))
+        #expect(!tracker.isComplete("other.json", at: at(60)))
         #expect(tracker.completeFiles(at: at(60)) == ["scan.json"])
     }
 

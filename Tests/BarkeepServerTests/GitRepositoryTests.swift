@@ -97,6 +97,20 @@ struct GitRepositoryTests {
         #expect(!(try git(["worktree", "list", "--porcelain"], in: path).contains(worktree)))
     }
 
+    @Test("a work tree a killed daemon left registered does not block the next checkout at its path")
+    func leftoverWorktree() throws {
+        let (path, commits) = try makeRepository(commits: ["one"])
+        let repository = GitRepository(path: path, environment: Self.environment)
+        let worktree = try TemporaryDirectory.make(prefix: "checkouts") + "/checkout"
+        try repository.addWorktree(at: worktree, commit: commits[0])
+        // What a restart's clean-up of the work directory leaves: the directory gone, git still knowing it.
+        try FileManager.default.removeItem(atPath: worktree)
+        #expect(try git(["worktree", "list", "--porcelain"], in: path).contains(worktree))
+        try repository.addWorktree(at: worktree, commit: commits[0])
+        #expect(FileManager.default.fileExists(atPath: worktree + "/.git"))
+        repository.removeWorktree(at: worktree)
+    }
+
     @Test("a commit that is not a hex id is refused before git runs")
     func invalidCommit() throws {
         let (path, _) = try makeRepository(commits: ["one"])

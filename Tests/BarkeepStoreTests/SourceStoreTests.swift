@@ -83,8 +83,8 @@ struct SourceStoreTests {
     }
 
     /// The ledger's record of a file: `ok`, `failed: ERROR`, or nil when the source has not dealt with it.
-    func ledger(_ name: String, _ stamp: String, _ sourceID: Int64) throws -> String? {
-        try SourceStore.file(name, stamp: stamp, of: sourceID, on: connection).map { record in
+    func ledger(_ name: String, _ stamp: String, _ sourceID: Int64, digest: String = "d1") throws -> String? {
+        try SourceStore.file(name, stamp: stamp, digest: digest, of: sourceID, on: connection).map { record in
             record.isSuccess ? "ok" : "failed: \(record.error ?? "-")"
         }
     }
@@ -183,7 +183,8 @@ struct SourceStoreTests {
         // Run out, nobody else holding it yet: the old holder may not record a run, nor move the schedule.
         #expect(try !passesFence(ids[1], "daemon-a"))
         let due = try SourceStore.require(ids[0], on: connection).nextRunAt
-        try SourceStore.reschedule(ids[0], holder: "daemon-a", delaySeconds: 3600, on: connection)
+        try SourceStore.reschedule(
+            ids[0], holder: "daemon-a", delaySeconds: 3600, answersRunRequest: false, on: connection)
         #expect(try SourceStore.require(ids[0], on: connection).nextRunAt == due)
 
         #expect(try claim("daemon-b") == ids)
@@ -199,7 +200,8 @@ struct SourceStoreTests {
         #expect(throws: StoreError.conflict("source \(ids[2]) is no longer held by daemon-a")) {
             try SourceStore.recordProblem(ids[2], holder: "daemon-a", "repository gone", on: connection)
         }
-        try SourceStore.reschedule(ids[2], holder: "daemon-a", delaySeconds: 3600, on: connection)
+        try SourceStore.reschedule(
+            ids[2], holder: "daemon-a", delaySeconds: 3600, answersRunRequest: false, on: connection)
         let unchanged = try SourceStore.require(ids[2], on: connection)
         #expect(unchanged.lastError == nil && unchanged.lastRunAt == nil)
         #expect(unchanged.nextRunAt == source.nextRunAt)
@@ -299,7 +301,8 @@ struct SourceStoreTests {
                     locked,
                     SourceRunOutcome(
                         isSuccess: isSuccess, commit: isSuccess ? "abc123" : nil,
-                        text: isSuccess ? "abc123: run 1" : "the scanner failed", nextRunDelay: 600),
+                        text: isSuccess ? "abc123: run 1" : "the scanner failed", nextRunDelay: 600,
+                        answersRunRequest: true),
                     on: connection)
             }
             let source = try SourceStore.require(id, on: connection)
@@ -323,11 +326,33 @@ struct SourceStoreTests {
         let troubled = try SourceStore.require(id, on: connection)
         #expect(troubled.lastError == "repository unreadable" && troubled.lastOutcome == "failed")
         #expect(try eventKinds(troubled).count == 5)
+
+        // A run asked for forgets the backoff; one asked for while a run went on survives that run.
+        let asked = try SourceStore.requestRun(id, on: connection)
+        #expect(asked.isRunRequested && asked.failures == 0)
+        for answers in [false, true] {
+            try connection.transaction { connection in
+                let locked = try SourceStore.lockHeld(id, holder: "daemon-a", on: connection)
+                try SourceStore.recordRun(
+                    locked,
+                    SourceRunOutcome(
+                        isSuccess: false, text: "the scanner failed", nextRunDelay: 600, answersRunRequest: answers),
+                    on: connection)
+            }
+            let after = try SourceStore.require(id, on: connection)
+            #expect(after.isRunRequested == !answers)
+            #expect(abs(after.nextRunAt.timeIntervalSinceNow - (answers ? 600 : 0)) < 10)
+        }
+        _ = try SourceStore.requestRun(id, on: connection)
+        try SourceStore.reschedule(id, holder: "daemon-a", delaySeconds: 600, answersRunRequest: false, on: connection)
+        #expect(try SourceStore.require(id, on: connection).isRunRequested)
+        try SourceStore.reschedule(id, holder: "daemon-a", delaySeconds: 600, answersRunRequest: true, on: connection)
+        #expect(try !SourceStore.require(id, on: connection).isRunRequested)
     }
 
     // MARK: - Inbox files
 
-    @Test("the file ledger: a settled file is found again by name and stamp, and cannot be recorded twice")
+    @Test("the file ledger: a file is found again by name, stamp and digest until it leaves the inbox")
     func fileLedger() throws {
         let source = try addInbox("/srv/inbox/one")
         let other = try addInbox("/srv/inbox/two")
@@ -340,22 +365,22 @@ struct SourceStoreTests {
             error: "not valid JSON (BADARG)", on: connection)
 
         #expect(try ledger("scan.json", "11:1700000000:42", source.id) == "ok")
-        #expect(try ledger("bad.json", "12:1700000000:7", source.id) == "failed: not valid JSON (BADARG)")
-        // Another file of the same name (another stamp), or the same name in another source: not dealt with.
+        #expect(try ledger("bad.json", "12:1700000000:7", source.id, digest: "d2") == "failed: not valid JSON (BADARG)")
+        // Another file of the same name (another stamp or other bytes), or the same name in another source: not
+        // dealt with.
         #expect(try ledger("scan.json", "13:1700000100:42", source.id) == nil)
+        #expect(try ledger("scan.json", "11:1700000000:42", source.id, digest: "d9") == nil)
         #expect(try ledger("scan.json", "11:1700000000:42", other.id) == nil)
 
-        // Recording the same file again is refused by the database, and the first record stays.
-        var duplicate: StoreError?
-        do {
-            try SourceStore.recordFile(
-                "scan.json", stamp: "11:1700000000:42", digest: "d3", of: source.id, scanRun: nil, error: "again",
-                on: connection)
-        } catch let error as StoreError {
-            duplicate = error
-        }
-        #expect(duplicate?.sqlState == "23505")
-        #expect(try ledger("scan.json", "11:1700000000:42", source.id) == "ok")
+        // Once the file has left the inbox, the same file met again (moved back in) is a new drop; recording it
+        // again replaces its record.
+        try SourceStore.fileMoved("bad.json", stamp: "12:1700000000:7", of: source.id, on: connection)
+        #expect(try ledger("bad.json", "12:1700000000:7", source.id, digest: "d2") == nil)
+        try SourceStore.recordFile(
+            "bad.json", stamp: "12:1700000000:7", digest: "d2", of: source.id, scanRun: nil, error: nil,
+            on: connection)
+        #expect(try ledger("bad.json", "12:1700000000:7", source.id, digest: "d2") == "ok")
+        #expect(try count("SELECT count(*) FROM source_files WHERE source_id = $1", [source.id]) == 2)
         // The same name with a new stamp is a new file and is recorded.
         try SourceStore.recordFile(
             "scan.json", stamp: "13:1700000100:42", digest: "d1", of: source.id, scanRun: nil, error: nil,

@@ -205,12 +205,24 @@ struct SourceCommandsTests {
             try run(daemon, ["source", "add", "app", "--inbox", inbox]).1
                 == "Added source 1 to app: inbox \(inbox) (duo-scan). A daemon takes it up within its lease renewal.\n"
         )
-        for spelling in [inbox, inbox + "/", inbox + "/./"] {
+        let link = try TemporaryDirectory.make(prefix: "barkeep-links") + "/inbox-link"
+        #expect(symlink(inbox, link) == 0)
+        for spelling in [inbox, inbox + "/", inbox + "/./", inbox + "//", link] {
             let (status, output, error) = try run(daemon, ["source", "add", "app", "--inbox", spelling])
             #expect(status == 1 && output == "", "\(spelling): \(error)")
             #expect(error == "barkeep: source 1 already reads the inbox \(inbox) (CONFLICT)\n", "\(error)")
             #expect(try list(daemon).compactMap { $0["id"] as? Int } == [1])
         }
+        // Nor a folder inside it, or one holding it: their files would be taken by two sources.
+        let inner = inbox + "/nested"
+        #expect(mkdir(inner, 0o755) == 0)
+        try expectRefusal(
+            daemon, ["source", "add", "app", "--inbox", inner],
+            "the inbox \(inner) is inside \(inbox), which source 1 reads", "CONFLICT", leaving: [1])
+        let outer = (inbox as NSString).deletingLastPathComponent
+        try expectRefusal(
+            daemon, ["source", "add", "app", "--inbox", outer],
+            "the inbox \(outer) holds \(inbox), which source 1 reads", "CONFLICT", leaving: [1])
         // Nothing was half added: the next source gets the next id, and the history holds one addition.
         let other = try TemporaryDirectory.make(prefix: "barkeep-inbox")
         let added = try #require(try json(daemon, ["source", "add", "app", "--inbox", other]) as? [String: Any])

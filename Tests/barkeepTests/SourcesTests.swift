@@ -165,6 +165,42 @@ struct SourcesTests {
         #expect(try source(daemon, 1)["last_outcome"] as? String == "ok")
     }
 
+    @Test("a refused file moved back once its cause is fixed is taken again; done/ as a link is never followed")
+    func refusedFileRetriedAndLinksRefused() throws {
+        // An upload limit the fixture does not fit: refused with TOOLONG.
+        var daemon = try TestDaemon(arguments: Self.daemonArguments + ["--max-upload", "1024"])
+        let inbox = try TemporaryDirectory.make(prefix: "barkeep-inbox")
+        #expect(try run(daemon, ["project", "create", "app"]).0 == 0)
+        #expect(try run(daemon, ["source", "add", "app", "--inbox", inbox]).0 == 0)
+        try drop(try fixture("gilrodar_ToolBar.json"), as: "toolbar.json", in: inbox)
+        #expect(eventually { exists(inbox + "/failed/toolbar.json") })
+        let error = try String(contentsOfFile: inbox + "/failed/toolbar.json.error", encoding: .utf8)
+        #expect(error.contains("upload limit of 1024 bytes") && error.hasSuffix("(TOOLONG)\n"), "\(error)")
+
+        // The limit raised, the very same file (same inode, time and size) moved back in is a new drop.
+        let url = daemon.url
+        daemon.stop()
+        daemon = try TestDaemon(url: url, arguments: Self.daemonArguments)
+        #expect(rename(inbox + "/failed/toolbar.json", inbox + "/toolbar.json") == 0)
+        #expect(eventually { exists(inbox + "/done/toolbar.json") })
+        #expect(try runs(daemon, "app").count == 1)
+
+        // An inbox whose done/ is a symbolic link: the file is ingested once, but nothing is written through the
+        // link, and the source says why the file stays.
+        let linked = try TemporaryDirectory.make(prefix: "barkeep-inbox-linked")
+        let outside = try TemporaryDirectory.make(prefix: "barkeep-outside")
+        #expect(symlink(outside, linked + "/done") == 0)
+        #expect(try run(daemon, ["source", "add", "app", "--inbox", linked]).0 == 0)
+        try drop(try fixture("AdamYoneda_DiffableDataSourceChatBootcamp.json"), as: "chat.json", in: linked)
+        #expect(
+            try eventually {
+                (try source(daemon, 2)["last_error"] as? String)?.contains("done cannot take files") == true
+            })
+        #expect(names(in: outside).isEmpty)
+        #expect(exists(linked + "/chat.json"))
+        #expect(try runs(daemon, "app").count == 2)
+    }
+
     // MARK: - Repository
 
     /// A git repository with one commit on main holding `scan.json`; its path.

@@ -7,7 +7,8 @@ import Foundation
 /// A local git repository a sync source follows: the commit at a branch's head, and throwaway checkouts of it.
 ///
 /// Runs the `git` program (the first on `environment`'s PATH, else /usr/bin/git) with `-C path`, never a prompt
-/// (GIT_TERMINAL_PROMPT=0), each command in its own process group with a 60 s limit. Every call blocks its thread.
+/// (GIT_TERMINAL_PROMPT=0), each command in its own process group with a time limit (60 s, or the scanner's for a
+/// checkout). Every call blocks its thread.
 public struct GitRepository: Sendable {
     /// The repository's directory (a work tree or a bare repository), as the user configured it.
     public let path: String
@@ -15,7 +16,7 @@ public struct GitRepository: Sendable {
     public let environment: [String: String]
 
     /// How long one git command may run: local commands only, so this is a bound on a wedged file system.
-    static let timeLimit: Duration = .seconds(60)
+    public static let timeLimit: Duration = .seconds(60)
     /// Enough for any answer the daemon asks git for.
     static let outputLimit = 1 << 20
 
@@ -54,11 +55,21 @@ public struct GitRepository: Sendable {
         }
     }
 
-    /// Checks `commit` out, detached, in a new linked work tree at `worktreePath` (which must not exist yet).
-    public func addWorktree(at worktreePath: String, commit: String) throws(SourceError) {
+    /// Checks `commit` out, detached, in a new linked work tree at `worktreePath` (which must not exist yet), within
+    /// `timeLimit` (at least the 60 s of other commands: a large repository takes time to check out).
+    ///
+    /// Work trees whose directories have gone are forgotten first: a daemon killed during a scan leaves its work
+    /// tree registered, and git refuses to add another at the same path until it is pruned.
+    public func addWorktree(
+        at worktreePath: String,
+        commit: String,
+        timeLimit: Duration = GitRepository.timeLimit
+    ) throws(SourceError) {
         guard Self.isCommitID(commit) else { throw .git("'\(commit)' is not a commit id") }
+        _ = git(["worktree", "prune"])
         // `--`: the path is data even when it starts with a dash.
-        let outcome = git(["worktree", "add", "--detach", "--", worktreePath, commit])
+        let outcome = git(
+            ["worktree", "add", "--detach", "--", worktreePath, commit], timeLimit: max(timeLimit, Self.timeLimit))
         guard case .finished = outcome else {
             throw .git(failure("cannot check out commit \(commit) of the repository \(path)", outcome))
         }
@@ -98,14 +109,14 @@ public struct GitRepository: Sendable {
     }
 
     /// Runs `git -C path arguments…`.
-    func git(_ arguments: [String]) -> ScannerOutcome {
+    func git(_ arguments: [String], timeLimit: Duration = GitRepository.timeLimit) -> ScannerOutcome {
         var gitEnvironment = environment
         gitEnvironment["GIT_TERMINAL_PROMPT"] = "0"
         return ScannerProcess.run(
             arguments: [Self.executable(in: environment), "-C", path] + arguments,
             environment: gitEnvironment,
             workingDirectory: "/",
-            timeLimit: Self.timeLimit,
+            timeLimit: timeLimit,
             outputLimit: Self.outputLimit,
             scratchDirectory: Self.scratchDirectory(in: environment),
             tick: { true }
@@ -132,8 +143,8 @@ public struct GitRepository: Sendable {
         switch outcome {
         case .failed(_, let diagnostics) where !diagnostics.isEmpty: "\(summary): \(diagnostics)"
         case .failed(let exitCode, _): "\(summary): git exited with status \(exitCode)"
-        case .timedOut(_, let diagnostics):
-            "\(summary): git ran longer than \(ScannerOutcome.describe(Self.timeLimit)) and was killed"
+        case .timedOut(let limit, let diagnostics):
+            "\(summary): git ran longer than \(ScannerOutcome.describe(limit)) and was killed"
                 + (diagnostics.isEmpty ? "" : ": \(diagnostics)")
         case .outputTooLarge: "\(summary): git's answer was unexpectedly large"
         case .cancelled: "\(summary): stopped"

@@ -1,6 +1,7 @@
 import BarkeepCore
 import BarkeepProtocol
 import BarkeepStore
+import CBarkeepSystem
 import Foundation
 
 #if canImport(Glibc)
@@ -19,7 +20,14 @@ final class InboxSource {
     private let runner: SourceRunner
     private var tracker: InboxTracker
     private var isWatched = false
+    /// Whether the last listing of the folder worked: files are taken only then.
+    private var isListed = false
     private var nextRescan = ContinuousClock.now
+    /// After a failure of this inbox alone: nothing is tried before this.
+    private var pausedUntil: ContinuousClock.Instant?
+
+    /// How long an inbox waits after a failure of its own before it tries again.
+    static let backOffDelay: Duration = .seconds(30)
 
     static let doneDirectory = "done"
     static let failedDirectory = "failed"
@@ -39,7 +47,16 @@ final class InboxSource {
 
     /// When the loop should look again: the next file that may settle, or the next rescan.
     var nextDeadline: ContinuousClock.Instant? {
-        [tracker.nextDeadline(), nextRescan].compactMap { $0 }.min()
+        if let pausedUntil { return pausedUntil }
+        return [tracker.nextDeadline(), nextRescan].compactMap { $0 }.min()
+    }
+
+    /// Something other than the database's connection failed while dealing with this inbox: it alone waits, with
+    /// the error as the source's last error, and the other sources go on.
+    func backOff(after error: any Error, on connection: PostgresConnection) {
+        pausedUntil = .now + Self.backOffDelay
+        nextRescan = .now + Self.backOffDelay
+        try? problem("\(error); trying again in \(Int(Self.backOffDelay.seconds)) s", on: connection)
     }
 
     /// Takes note of what inotify reported.
@@ -64,19 +81,27 @@ final class InboxSource {
         }
     }
 
-    /// Rescans when due, then deals with every complete file, by name.
-    func process(on connection: PostgresConnection, now: ContinuousClock.Instant) throws {
+    /// Rescans when due, then deals with every complete file, by name, until `deadline` (the leases' renewal).
+    func process(
+        on connection: PostgresConnection,
+        now: ContinuousClock.Instant,
+        until deadline: ContinuousClock.Instant
+    ) throws {
+        if let pausedUntil {
+            guard now >= pausedUntil else { return }
+            self.pausedUntil = nil
+        }
         if now >= nextRescan { try rescan(on: connection, now: now) }
-        guard isWatched else { return }
+        guard isListed else { return }
         for name in tracker.completeFiles(at: now) {
-            guard runner.mayGoOn(source.id) else { return }
+            guard runner.mayGoOn(source.id), ContinuousClock.now < deadline else { return }
             // One more look: a file written again since its last event must settle again.
             guard let look = look(at: name) else {
                 tracker.forget(name)
                 continue
             }
             tracker.observe(look.observation, at: now)
-            guard tracker.completeFiles(at: now).contains(name) else { continue }
+            guard tracker.isComplete(name, at: now) else { continue }
             if try take(name, on: connection) { tracker.forget(name) }
         }
     }
@@ -109,7 +134,9 @@ final class InboxSource {
     private func rescan(on connection: PostgresConnection, now: ContinuousClock.Instant) throws {
         nextRescan = now + runner.configuration.rescan
         if source.isRunRequested {
-            try SourceStore.reschedule(source.id, holder: runner.configuration.holder, delaySeconds: 0, on: connection)
+            try SourceStore.reschedule(
+                source.id, holder: runner.configuration.holder, delaySeconds: 0, answersRunRequest: true,
+                on: connection)
             source.isRunRequested = false
         }
         if !isWatched {
@@ -117,8 +144,11 @@ final class InboxSource {
                 try runner.watcher.watch(directory)
                 isWatched = true
             } catch {
-                try problem("cannot watch the inbox: \(error)", on: connection)
-                return
+                // Without inotify (its watch limit reached, say) the listings alone still find every file.
+                try problem(
+                    "cannot watch the inbox, so only its listing every \(Int(runner.configuration.rescan.seconds)) s "
+                        + "finds new files: \(error)",
+                    on: connection)
             }
         }
         let names: [String]
@@ -127,9 +157,11 @@ final class InboxSource {
         } catch {
             runner.watcher.unwatch(directory)
             isWatched = false
+            isListed = false
             try problem("cannot read the inbox \(directory): \(error.localizedDescription)", on: connection)
             return
         }
+        isListed = true
         var present: Set<String> = []
         for name in names {
             guard let look = look(at: name) else { continue }
@@ -154,34 +186,43 @@ final class InboxSource {
     /// (it changed while read, or the lease is lost); a database failure is thrown, the file left in place.
     private func take(_ name: String, on connection: PostgresConnection) throws -> Bool {
         let path = directory + "/" + name
-        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
-        guard descriptor >= 0 else { return true }  // Gone (moved away by someone else): forget it.
-        defer { close(descriptor) }
-        var before = stat()
-        guard fstat(descriptor, &before) == 0, (before.st_mode & S_IFMT) == S_IFREG else { return true }
+        var file = stat()
+        guard lstat(path, &file) == 0, (file.st_mode & S_IFMT) == S_IFREG else { return true }  // Gone: forget it.
         let limit = runner.configuration.maximumUpload
-        let stamp = Self.look(name, before).stamp
         var bytes: [UInt8] = []
         var refusal: String?
-        if Int(before.st_size) > limit {
-            refusal =
-                "the file is \(before.st_size) bytes, more than the daemon's upload limit of \(limit) bytes "
-                + "(\(ErrorCode.tooLong.rawValue))"
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+        if descriptor < 0 {
+            guard errno != ENOENT else { return true }
+            refusal = "the daemon cannot open the file: \(String(cString: strerror(errno)))"
         } else {
-            guard let read = Self.readAll(descriptor, limit: limit) else {
-                runner.logger.warning("cannot read an inbox file", ["source": String(source.id), "file": name])
-                return false
+            defer { close(descriptor) }
+            guard fstat(descriptor, &file) == 0, (file.st_mode & S_IFMT) == S_IFREG else { return true }
+            if Int(file.st_size) > limit {
+                refusal =
+                    "the file is \(file.st_size) bytes, more than the daemon's upload limit of \(limit) bytes "
+                    + "(\(ErrorCode.tooLong.rawValue))"
+            } else {
+                switch Self.readAll(descriptor, limit: limit) {
+                case .failure(let reason):
+                    refusal = "the daemon cannot read the file: \(reason)"
+                case .success(let read):
+                    bytes = read
+                    var after = stat()
+                    guard fstat(descriptor, &after) == 0, Self.look(name, after).stamp == Self.look(name, file).stamp,
+                        bytes.count == after.st_size
+                    else { return false }  // Written to while read: it must settle again.
+                }
             }
-            bytes = read
-            var after = stat()
-            guard fstat(descriptor, &after) == 0, Self.look(name, after).stamp == stamp, bytes.count == after.st_size
-            else { return false }  // Written to while read: it must settle again.
         }
+        let stamp = Self.look(name, file).stamp
         let digest = SHA256.hexDigest(of: bytes)
         let holder = runner.configuration.holder
-        if let record = try SourceStore.file(name, stamp: stamp, of: source.id, on: connection) {
+        if let record = try SourceStore.file(name, stamp: stamp, digest: digest, of: source.id, on: connection) {
             // Dealt with before a restart, but not moved: move it now, and only that.
-            move(name, failure: record.isSuccess ? nil : record.error ?? "refused")
+            move(
+                name, file: file, stamp: stamp, failure: record.isSuccess ? nil : record.error ?? "refused",
+                on: connection)
             return true
         }
         if refusal == nil {
@@ -197,7 +238,7 @@ final class InboxSource {
                         on: connection)
                 }
                 runner.logger.info("inbox file ingested", ["source": String(source.id), "file": name])
-                move(name, failure: nil)
+                move(name, file: file, stamp: stamp, failure: nil, on: connection)
                 return true
             } catch is SourceIngest.LeaseLost {
                 return false
@@ -218,59 +259,137 @@ final class InboxSource {
             return false
         }
         runner.logger.info("inbox file refused", ["source": String(source.id), "file": name, "error": message])
-        move(name, failure: message)
+        move(name, file: file, stamp: stamp, failure: message, on: connection)
         return true
     }
 
-    /// Reads the whole file, at most `limit` bytes; nil on a read error.
-    private static func readAll(_ descriptor: Int32, limit: Int) -> [UInt8]? {
+    /// Reads the whole file, at most `limit` bytes, or says why it could not.
+    private static func readAll(_ descriptor: Int32, limit: Int) -> Result<[UInt8], ReadFailure> {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while bytes.count <= limit {
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { return nil }
-            if count == 0 { return bytes }
+            guard count >= 0 else { return .failure(ReadFailure(String(cString: strerror(errno)))) }
+            if count == 0 { return .success(bytes) }
             bytes.append(contentsOf: chunk[0..<count])
         }
-        return bytes
+        return .success(bytes)
     }
 
+    private struct ReadFailure: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    // MARK: - Moving a file away
+
     /// Moves the file to `done/`, or to `failed/` with `NAME.error` beside it (written first, so whoever sees the
-    /// file there can read why). A name already taken there gets a number: `scan-2.json`.
-    private func move(_ name: String, failure: String?) {
-        let folder = directory + "/" + (failure == nil ? Self.doneDirectory : Self.failedDirectory)
+    /// file there can read why), and notes in the ledger that it left. A name already taken there gets a number:
+    /// `scan-2.json`.
+    ///
+    /// Only the file that was read moves: if another file took its name meanwhile (the same name dropped again),
+    /// that one stays for a run of its own. `done/` and `failed/` must be real directories, never symbolic links,
+    /// and nothing in them is ever replaced.
+    private func move(
+        _ name: String,
+        file: stat,
+        stamp: String,
+        failure: String?,
+        on connection: PostgresConnection
+    ) {
+        let folderName = failure == nil ? Self.doneDirectory : Self.failedDirectory
+        let folder = directory + "/" + folderName
         if mkdir(folder, 0o755) != 0 && errno != EEXIST {
             runner.logger.warning(
                 "cannot make an inbox folder", ["folder": folder, "error": String(cString: strerror(errno))])
             return
         }
-        let target = Self.freeName(for: name, in: folder)
-        if let failure {
-            let text = failure + "\n"
-            guard FileManager.default.createFile(atPath: folder + "/" + target + ".error", contents: Data(text.utf8))
-            else {
-                runner.logger.warning("cannot write an inbox error file", ["folder": folder, "file": target])
+        let folderDescriptor = open(folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard folderDescriptor >= 0 else {
+            let reason = errno == ELOOP || errno == ENOTDIR ? "not a directory" : String(cString: strerror(errno))
+            runner.logger.warning("cannot use an inbox folder", ["folder": folder, "error": reason])
+            try? problem("\(folder) cannot take files (\(reason)): they stay in the inbox", on: connection)
+            return
+        }
+        defer { close(folderDescriptor) }
+        let path = directory + "/" + name
+        for _ in 0..<8 {
+            var current = stat()
+            guard lstat(path, &current) == 0, current.st_dev == file.st_dev, current.st_ino == file.st_ino else {
+                runner.logger.info(
+                    "inbox file replaced while it was taken; the new one is taken on its own",
+                    ["source": String(source.id), "file": name])
+                try? SourceStore.fileMoved(name, stamp: stamp, of: source.id, on: connection)
                 return
             }
-        }
-        if rename(directory + "/" + name, folder + "/" + target) != 0 {
-            runner.logger.warning(
-                "cannot move an inbox file",
-                ["file": name, "folder": folder, "error": String(cString: strerror(errno))])
+            let target = Self.freeName(for: name) { candidate in
+                var info = stat()
+                return fstatat(folderDescriptor, candidate, &info, AT_SYMLINK_NOFOLLOW) != 0
+                    && fstatat(folderDescriptor, candidate + ".error", &info, AT_SYMLINK_NOFOLLOW) != 0
+            }
+            if let failure, !writeError(failure, as: target + ".error", in: folderDescriptor) {
+                if errno == EEXIST { continue }
+                runner.logger.warning(
+                    "cannot write an inbox error file",
+                    ["folder": folder, "file": target, "error": String(cString: strerror(errno))])
+                return
+            }
+            guard barkeep_rename_noreplace(AT_FDCWD, path, folderDescriptor, target) == 0 else {
+                if errno == EEXIST { continue }
+                runner.logger.warning(
+                    "cannot move an inbox file",
+                    ["file": name, "folder": folder, "error": String(cString: strerror(errno))])
+                return
+            }
+            // A file that took the name between the look and the rename went instead: put it back, it is not ours.
+            var moved = stat()
+            if fstatat(folderDescriptor, target, &moved, AT_SYMLINK_NOFOLLOW) == 0
+                && (moved.st_dev != file.st_dev || moved.st_ino != file.st_ino)
+            {
+                _ = barkeep_rename_noreplace(folderDescriptor, target, AT_FDCWD, path)
+                continue
+            }
+            try? SourceStore.fileMoved(name, stamp: stamp, of: source.id, on: connection)
+            return
         }
     }
 
-    /// `name`, or `stem-N.ext` with the first N from 2 that is free (with its `.error` too).
-    static func freeName(for name: String, in folder: String) -> String {
-        func isFree(_ candidate: String) -> Bool {
-            var info = stat()
-            return lstat(folder + "/" + candidate, &info) != 0 && lstat(folder + "/" + candidate + ".error", &info) != 0
+    /// Writes `text` and a newline to the new file `name` in the directory `folder`, which must not exist.
+    private func writeError(_ text: String, as name: String, in folder: Int32) -> Bool {
+        let descriptor = openat(folder, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        let bytes = Array((text + "\n").utf8)
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return false }
+            written += count
         }
-        if isFree(name) { return name }
+        return true
+    }
+
+    /// The longest name, in bytes, given to a file moved away, so that its `.error` file's name fits in NAME_MAX.
+    static let longestMovedName = 240
+
+    /// `name`, or `stem-N.ext` with the first N from 2 for which `isFree` holds. A name too long to take `-N` and
+    /// `.error` within NAME_MAX has its stem shortened first.
+    static func freeName(for name: String, isFree: (String) -> Bool) -> String {
         let dot = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : $0 }
-        let stem = dot.map { String(name[..<$0]) } ?? name
-        let suffix = dot.map { String(name[$0...]) } ?? ""
+        var stem = dot.map { String(name[..<$0]) } ?? name
+        var suffix = dot.map { String(name[$0...]) } ?? ""
+        if suffix.utf8.count > 16 {
+            stem = name
+            suffix = ""
+        }
+        var base = stem + suffix
+        while base.utf8.count > longestMovedName && !stem.isEmpty {
+            stem.removeLast()
+            base = stem + suffix
+        }
+        if isFree(base) { return base }
         var number = 2
         while !isFree("\(stem)-\(number)\(suffix)") { number += 1 }
         return "\(stem)-\(number)\(suffix)"

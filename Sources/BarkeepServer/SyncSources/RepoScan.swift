@@ -26,10 +26,12 @@ struct RepoScan {
 
     func run() {
         let logger = runner.logger.with(["source": String(source.id)])
+        // Connected only when there is something to write: a scanner may run for hours, and a database connection
+        // held idle all that time would be one fewer for everything else.
+        let database = Database(configuration: runner.connectionConfiguration)
+        defer { database.close() }
         do {
-            let connection = try PostgresConnection(configuration: runner.connectionConfiguration)
-            defer { connection.close() }
-            try check(on: connection, logger: logger)
+            try check(database, logger: logger)
         } catch is SourceIngest.LeaseLost {
             logger.info("scan not recorded: the source is no longer held here")
         } catch {
@@ -41,7 +43,26 @@ struct RepoScan {
     private var configuration: SourceRunner.Configuration { runner.configuration }
     private var every: Int { source.settings.everySeconds ?? 600 }
 
-    private func check(on connection: PostgresConnection, logger: Logger) throws {
+    /// A database connection opened on first use.
+    final class Database {
+        let configuration: PostgresConfiguration
+        private var opened: PostgresConnection?
+
+        init(configuration: PostgresConfiguration) { self.configuration = configuration }
+
+        var connection: PostgresConnection {
+            get throws {
+                if let opened { return opened }
+                let connection = try PostgresConnection(configuration: configuration)
+                opened = connection
+                return connection
+            }
+        }
+
+        func close() { opened?.close() }
+    }
+
+    private func check(_ database: Database, logger: Logger) throws {
         let settings = source.settings
         guard let path = settings.repo, let branch = settings.branch, let scanner = settings.scanner else { return }
         let environment = ScannerCommand.environment(from: configuration.environment, adding: [:])
@@ -50,11 +71,13 @@ struct RepoScan {
         do {
             commit = try repository.head(of: branch)
         } catch {
-            try fail(error.description, commit: nil, on: connection)
+            try fail(error.description, commit: nil, on: try database.connection)
             return
         }
         if commit == source.lastCommit && source.lastOutcome == "ok" && !source.isRunRequested {
-            try SourceStore.reschedule(source.id, holder: configuration.holder, delaySeconds: every, on: connection)
+            try SourceStore.reschedule(
+                source.id, holder: configuration.holder, delaySeconds: every, answersRunRequest: false,
+                on: try database.connection)
             return
         }
         let short = String(commit.prefix(12))
@@ -67,9 +90,10 @@ struct RepoScan {
         defer { try? manager.removeItem(atPath: scratch) }
         do {
             try manager.createDirectory(atPath: scratch, withIntermediateDirectories: true)
-            try repository.addWorktree(at: worktree, commit: commit)
+            try repository.addWorktree(
+                at: worktree, commit: commit, timeLimit: .seconds(source.settings.timeoutSeconds ?? 600))
         } catch let error as SourceError {
-            try fail("commit \(short): \(error)", commit: commit, on: connection)
+            try fail("commit \(short): \(error)", commit: commit, on: try database.connection)
             return
         }
         defer { repository.removeWorktree(at: worktree) }
@@ -91,6 +115,7 @@ struct RepoScan {
         let outcome = ScannerProcess.run(invocation) { runner.mayGoOn(source.id) }
         switch outcome {
         case .finished(let output, _):
+            let connection = try database.connection
             do {
                 let ingested = try SourceIngest.ingest(
                     output, source: source, holder: configuration.holder, commit: commit, on: connection
@@ -99,7 +124,8 @@ struct RepoScan {
                     try SourceStore.recordRun(
                         locked,
                         SourceRunOutcome(
-                            isSuccess: true, scanRun: run.id, commit: commit, text: text, nextRunDelay: every),
+                            isSuccess: true, scanRun: run.id, commit: commit, text: text, nextRunDelay: every,
+                            answersRunRequest: source.isRunRequested),
                         on: connection)
                 }
                 logger.info("scan ingested", ["commit": commit, "run": String(ingested.run.id)])
@@ -109,7 +135,7 @@ struct RepoScan {
         case .cancelled:
             logger.info("scan stopped: the source was paused, given up or the daemon is stopping")
         default:
-            try fail("commit \(short): \(outcome)", commit: commit, on: connection)
+            try fail("commit \(short): \(outcome)", commit: commit, on: try database.connection)
         }
     }
 
@@ -119,7 +145,8 @@ struct RepoScan {
         try SourceIngest.recordFailure(of: source, holder: configuration.holder, on: connection) { locked in
             SourceRunOutcome(
                 isSuccess: false, commit: commit, text: message,
-                nextRunDelay: SourceSchedule.delay(every: every, failures: locked.failures + 1))
+                nextRunDelay: SourceSchedule.delay(every: every, failures: locked.failures + 1),
+                answersRunRequest: source.isRunRequested)
         }
     }
 }

@@ -314,6 +314,7 @@ public enum ScannerProcess {
         posix_spawn_file_actions_adddup2(&actions, output, 1)
         posix_spawn_file_actions_adddup2(&actions, errors, 2)
         barkeep_spawn_addchdir(&actions, workingDirectory)
+        barkeep_spawn_addclosefrom(&actions, 3)
 
         // Its own session makes the scanner a process group leader, so kill(-pid) reaches all it starts.
         let (pid, result) = ProcessSpawner.launch(

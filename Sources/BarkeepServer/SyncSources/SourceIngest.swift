@@ -67,6 +67,9 @@ enum SourceIngest {
         }
     }
 
+    /// SQLSTATE classes that a document's content causes: data exceptions, integrity violations, program limits.
+    static let documentErrorClasses: Set<String> = ["22", "23", "54"]
+
     /// The message `barkeep ingest` would print for `error` (without its `barkeep: ` prefix) when the daemon refuses
     /// the document for good; nil when the error is the database's or the lease's, and the run is worth retrying.
     static func refusal(_ error: any Error) -> String? {
@@ -79,6 +82,10 @@ enum SourceIngest {
             return "\(message) (\(ErrorCode.conflict.rawValue))"
         case StoreError.invalid(let message):
             return "\(message) (\(ErrorCode.badArgument.rawValue))"
+        case StoreError.server(let error) where documentErrorClasses.contains(String(error.sqlState.prefix(2))):
+            // The document holds what the database cannot store (a value out of range, a string too long): the
+            // same document would fail again, so it is refused rather than retried for ever.
+            return "the database cannot store this scan: \(error.message) (\(ErrorCode.badArgument.rawValue))"
         default:
             return nil
         }

@@ -54,6 +54,9 @@ public final class SourceRunner: Sendable {
         var isStopping = false
         /// The sources whose lease this daemon held at the last claim.
         var held: Set<Int64> = []
+        /// Until when those leases surely last: the last claim's start plus the lease, less a margin. Past it
+        /// nothing of theirs goes on, even if the loop could not renew them (a slow query, a lost database).
+        var heldUntil = ContinuousClock.now
         /// Repository scans running, and when each finished (for the ones that did since the last claim).
         var running: Set<Int64> = []
         var finishedAt: [Int64: ContinuousClock.Instant] = [:]
@@ -120,8 +123,11 @@ public final class SourceRunner: Sendable {
 
     /// Whether this daemon still holds `id` and is not stopping: a scan goes on only while this is true.
     func mayGoOn(_ id: Int64) -> Bool {
-        shared.withLock { !$0.isStopping && $0.held.contains(id) }
+        shared.withLock { !$0.isStopping && $0.held.contains(id) && ContinuousClock.now < $0.heldUntil }
     }
+
+    /// The most repository scans one daemon runs at once; the other due sources wait for a free slot.
+    static let maximumScans = 4
 
     // MARK: - The loop
 
@@ -168,8 +174,17 @@ public final class SourceRunner: Sendable {
                 try claim(on: connection, now: now)
             }
             for inbox in inboxes.values.sorted(by: { $0.source.id < $1.source.id }) {
-                guard !runner.isStopping, runner.mayGoOn(inbox.source.id) else { continue }
-                try inbox.process(on: connection, now: .now)
+                // A backlog of files must not keep the leases from being renewed: the rest waits for the next pass.
+                guard !runner.isStopping, ContinuousClock.now < nextClaim else { break }
+                guard runner.mayGoOn(inbox.source.id) else { continue }
+                do {
+                    try inbox.process(on: connection, now: .now, until: nextClaim)
+                } catch let error as StoreError where error.isConnectionFailure {
+                    throw error
+                } catch {
+                    // One inbox's trouble must not stop the others: it alone waits and tries again.
+                    inbox.backOff(after: error, on: connection)
+                }
             }
             startDueScans()
         }
@@ -182,13 +197,19 @@ public final class SourceRunner: Sendable {
         }
 
         func claim(on connection: PostgresConnection, now: ContinuousClock.Instant) throws {
+            // The database measures the lease from its own now(), which is later than this instant.
+            let started = ContinuousClock.now
             let sources = try SourceStore.claim(
                 holder: configuration.holder, lease: configuration.lease, on: connection)
             claimedAt = now
             nextClaim = now + configuration.lease / 3
             let previous = Set(held.keys)
             held = Dictionary(uniqueKeysWithValues: sources.map { ($0.id, $0) })
-            runner.shared.withLock { $0.held = Set(held.keys) }
+            let heldUntil = started + configuration.lease - configuration.lease / 6
+            runner.shared.withLock { shared in
+                shared.held = Set(held.keys)
+                shared.heldUntil = heldUntil
+            }
             for id in Set(held.keys).subtracting(previous) {
                 runner.logger.info("source taken up", ["source": String(id), "project": held[id]?.project ?? ""])
             }
@@ -216,7 +237,7 @@ public final class SourceRunner: Sendable {
                 guard source.isRunRequested || source.nextRunAt <= now else { continue }
                 let isStarted = runner.shared.withLock { shared in
                     // A scan that finished after the last claim left the snapshot stale: wait for the next.
-                    if shared.running.contains(source.id)
+                    if shared.running.count >= SourceRunner.maximumScans || shared.running.contains(source.id)
                         || shared.finishedAt[source.id].map({ $0 >= claimedAt })
                             == true
                     {

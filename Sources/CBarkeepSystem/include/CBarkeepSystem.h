@@ -87,4 +87,15 @@ int barkeep_inotify_next(const char *buffer, int length, int offset, int *wd, ui
 /// posix_spawn_file_actions_addchdir_np, 2.29+); 0 or an errno value.
 int barkeep_spawn_addchdir(posix_spawn_file_actions_t *actions, const char *path);
 
+/// Makes a spawned child close every descriptor from `lowest` up before it runs its program (glibc's
+/// posix_spawn_file_actions_addclosefrom_np, 2.34+), so nothing the daemon has open leaks into it; 0 or an errno
+/// value.
+int barkeep_spawn_addclosefrom(posix_spawn_file_actions_t *actions, int lowest);
+
+// MARK: - Files
+
+/// Renames `from` (relative to `fromDirectory`) to `to` (relative to `toDirectory`) unless `to` exists
+/// (renameat2 with RENAME_NOREPLACE); 0, or -1 with errno set (EEXIST when `to` exists).
+int barkeep_rename_noreplace(int fromDirectory, const char *from, int toDirectory, const char *to);
+
 #endif
