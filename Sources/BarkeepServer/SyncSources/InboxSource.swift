@@ -335,11 +335,15 @@ final class InboxSource {
                     ["folder": folder, "file": target, "error": String(cString: strerror(errno))])
                 return
             }
+            // The .error file written for a move that did not happen goes too.
+            func withdrawError() { if failure != nil { unlinkat(folderDescriptor, target + ".error", 0) } }
             guard barkeep_rename_noreplace(AT_FDCWD, path, folderDescriptor, target) == 0 else {
-                if errno == EEXIST { continue }
+                let reason = errno
+                withdrawError()
+                if reason == EEXIST { continue }
                 runner.logger.warning(
                     "cannot move an inbox file",
-                    ["file": name, "folder": folder, "error": String(cString: strerror(errno))])
+                    ["file": name, "folder": folder, "error": String(cString: strerror(reason))])
                 return
             }
             // A file that took the name between the look and the rename went instead: put it back, it is not ours.
@@ -348,6 +352,7 @@ final class InboxSource {
                 && (moved.st_dev != file.st_dev || moved.st_ino != file.st_ino)
             {
                 _ = barkeep_rename_noreplace(folderDescriptor, target, AT_FDCWD, path)
+                withdrawError()
                 continue
             }
             try? SourceStore.fileMoved(name, stamp: stamp, of: source.id, on: connection)
