@@ -151,9 +151,10 @@ public struct SourceRunOutcome: Sendable, Equatable {
     public var text: String
     /// Seconds until the source is next due.
     public var nextRunDelay: Int
-    /// Whether this run answered a run asked for (`SOURCE RUN`) before it started; one asked for while it ran stays
-    /// asked for.
-    public var answersRunRequest: Bool
+    /// The runs asked for (`SOURCE RUN`) that this run answers: those asked for up to this time, which is the
+    /// source's next run as the run saw it when it started (asking for a run sets the next run to that moment). A run
+    /// asked for while it ran stays asked for. Nil: it answers none.
+    public var answersRequestsUntil: Date?
 
     /// Creates an outcome.
     public init(
@@ -162,14 +163,14 @@ public struct SourceRunOutcome: Sendable, Equatable {
         commit: String? = nil,
         text: String,
         nextRunDelay: Int,
-        answersRunRequest: Bool = false
+        answersRequestsUntil: Date? = nil
     ) {
         self.isSuccess = isSuccess
         self.scanRun = scanRun
         self.commit = commit
         self.text = text
         self.nextRunDelay = nextRunDelay
-        self.answersRunRequest = answersRunRequest
+        self.answersRequestsUntil = answersRequestsUntil
     }
 }
 
@@ -408,14 +409,14 @@ public enum SourceStore {
             UPDATE sources SET last_run_at = now(), last_outcome = $2, last_error = $3,
                 last_scan_run = coalesce($4, last_scan_run), last_commit = coalesce($5, last_commit),
                 failures = CASE WHEN $6 THEN 0 ELSE failures + 1 END,
-                next_run_at = CASE WHEN is_run_requested AND NOT $8 THEN now()
+                next_run_at = CASE WHEN is_run_requested AND NOT \(answered("$8")) THEN now()
                                    ELSE now() + $7 * interval '1 second' END,
-                is_run_requested = is_run_requested AND NOT $8
+                is_run_requested = is_run_requested AND NOT \(answered("$8"))
             WHERE id = $1
             """,
             [
                 source.id, outcome.isSuccess ? "ok" : "failed", outcome.isSuccess ? nil : outcome.text,
-                outcome.scanRun, outcome.commit, outcome.isSuccess, outcome.nextRunDelay, outcome.answersRunRequest,
+                outcome.scanRun, outcome.commit, outcome.isSuccess, outcome.nextRunDelay, outcome.answersRequestsUntil,
             ]
         )
         try EventLog.append(
@@ -430,24 +431,30 @@ public enum SourceStore {
 
     /// Sets when the source is next due without a run (a repository whose head did not move, an inbox rescanned
     /// on request), if `holder` still holds it: its lease has not run out.
-    /// `answersRunRequest`: whether this answers a run asked for before; one asked for since stays due at once.
+    /// `answersRequestsUntil`: as in `SourceRunOutcome`; a run asked for since stays due at once.
     public static func reschedule(
         _ id: Int64,
         holder: String,
         delaySeconds: Int,
-        answersRunRequest: Bool,
+        answersRequestsUntil: Date?,
         on connection: PostgresConnection
     ) throws {
         try connection.query(
             """
             UPDATE sources
-            SET next_run_at = CASE WHEN is_run_requested AND NOT $4 THEN now()
+            SET next_run_at = CASE WHEN is_run_requested AND NOT \(answered("$4")) THEN now()
                                    ELSE now() + $3 * interval '1 second' END,
-                is_run_requested = is_run_requested AND NOT $4
+                is_run_requested = is_run_requested AND NOT \(answered("$4"))
             WHERE id = $1 AND holder = $2 AND lease_until > now()
             """,
-            [id, holder, delaySeconds, answersRunRequest]
+            [id, holder, delaySeconds, answersRequestsUntil]
         )
+    }
+
+    /// SQL: whether the run asked for is answered by a run that answers those asked for up to `parameter` (a
+    /// timestamp, or null for none). A millisecond of slack covers the round trip of that time through a `Date`.
+    private static func answered(_ parameter: String) -> String {
+        "coalesce(next_run_at <= \(parameter)::timestamptz + interval '1 millisecond', false)"
     }
 
     /// Records a problem of the source itself (an inbox directory gone, a repository unreadable) as its last error,

@@ -184,7 +184,7 @@ struct SourceStoreTests {
         #expect(try !passesFence(ids[1], "daemon-a"))
         let due = try SourceStore.require(ids[0], on: connection).nextRunAt
         try SourceStore.reschedule(
-            ids[0], holder: "daemon-a", delaySeconds: 3600, answersRunRequest: false, on: connection)
+            ids[0], holder: "daemon-a", delaySeconds: 3600, answersRequestsUntil: nil, on: connection)
         #expect(try SourceStore.require(ids[0], on: connection).nextRunAt == due)
 
         #expect(try claim("daemon-b") == ids)
@@ -201,7 +201,7 @@ struct SourceStoreTests {
             try SourceStore.recordProblem(ids[2], holder: "daemon-a", "repository gone", on: connection)
         }
         try SourceStore.reschedule(
-            ids[2], holder: "daemon-a", delaySeconds: 3600, answersRunRequest: false, on: connection)
+            ids[2], holder: "daemon-a", delaySeconds: 3600, answersRequestsUntil: nil, on: connection)
         let unchanged = try SourceStore.require(ids[2], on: connection)
         #expect(unchanged.lastError == nil && unchanged.lastRunAt == nil)
         #expect(unchanged.nextRunAt == source.nextRunAt)
@@ -295,6 +295,7 @@ struct SourceStoreTests {
         #expect(try claim("daemon-a") == [id])
 
         for (isSuccess, failures) in [(false, 1), (false, 2), (true, 0)] {
+            let seen = try SourceStore.require(id, on: connection).nextRunAt
             try connection.transaction { connection in
                 let locked = try SourceStore.lockHeld(id, holder: "daemon-a", on: connection)
                 try SourceStore.recordRun(
@@ -302,7 +303,7 @@ struct SourceStoreTests {
                     SourceRunOutcome(
                         isSuccess: isSuccess, commit: isSuccess ? "abc123" : nil,
                         text: isSuccess ? "abc123: run 1" : "the scanner failed", nextRunDelay: 600,
-                        answersRunRequest: true),
+                        answersRequestsUntil: seen),
                     on: connection)
             }
             let source = try SourceStore.require(id, on: connection)
@@ -327,26 +328,42 @@ struct SourceStoreTests {
         #expect(troubled.lastError == "repository unreadable" && troubled.lastOutcome == "failed")
         #expect(try eventKinds(troubled).count == 5)
 
-        // A run asked for forgets the backoff; one asked for while a run went on survives that run.
+        // A run asked for forgets the backoff. A run answers the runs asked for before it started, not one asked for
+        // while it went on: that one survives it, and is due at once.
         let asked = try SourceStore.requestRun(id, on: connection)
         #expect(asked.isRunRequested && asked.failures == 0)
-        for answers in [false, true] {
+        Thread.sleep(forTimeInterval: 0.01)
+        _ = try SourceStore.requestRun(id, on: connection)
+        // The first scan started with the first request; the second with the state the first left (as a new claim
+        // would see it).
+        for isAnswered in [false, true] {
+            let seen = isAnswered ? try SourceStore.require(id, on: connection).nextRunAt : asked.nextRunAt
             try connection.transaction { connection in
                 let locked = try SourceStore.lockHeld(id, holder: "daemon-a", on: connection)
                 try SourceStore.recordRun(
                     locked,
                     SourceRunOutcome(
-                        isSuccess: false, text: "the scanner failed", nextRunDelay: 600, answersRunRequest: answers),
+                        isSuccess: false, text: "the scanner failed", nextRunDelay: 600, answersRequestsUntil: seen),
                     on: connection)
             }
             let after = try SourceStore.require(id, on: connection)
-            #expect(after.isRunRequested == !answers)
-            #expect(abs(after.nextRunAt.timeIntervalSinceNow - (answers ? 600 : 0)) < 10)
+            #expect(after.isRunRequested == !isAnswered)
+            #expect(abs(after.nextRunAt.timeIntervalSinceNow - (isAnswered ? 600 : 0)) < 10)
         }
+        // A scan that answers none (it started before any was asked for) leaves a request in place; so does a
+        // reschedule.
         _ = try SourceStore.requestRun(id, on: connection)
-        try SourceStore.reschedule(id, holder: "daemon-a", delaySeconds: 600, answersRunRequest: false, on: connection)
+        try connection.transaction { connection in
+            let locked = try SourceStore.lockHeld(id, holder: "daemon-a", on: connection)
+            try SourceStore.recordRun(
+                locked, SourceRunOutcome(isSuccess: true, text: "run 2", nextRunDelay: 600), on: connection)
+        }
         #expect(try SourceStore.require(id, on: connection).isRunRequested)
-        try SourceStore.reschedule(id, holder: "daemon-a", delaySeconds: 600, answersRunRequest: true, on: connection)
+        try SourceStore.reschedule(id, holder: "daemon-a", delaySeconds: 600, answersRequestsUntil: nil, on: connection)
+        #expect(try SourceStore.require(id, on: connection).isRunRequested)
+        try SourceStore.reschedule(
+            id, holder: "daemon-a", delaySeconds: 600,
+            answersRequestsUntil: try SourceStore.require(id, on: connection).nextRunAt, on: connection)
         #expect(try !SourceStore.require(id, on: connection).isRunRequested)
     }
 

@@ -185,8 +185,8 @@ struct SourcesTests {
         #expect(eventually { exists(inbox + "/done/toolbar.json") })
         #expect(try runs(daemon, "app").count == 1)
 
-        // An inbox whose done/ is a symbolic link: the file is ingested once, but nothing is written through the
-        // link, and the source says why the file stays.
+        // An inbox whose done/ is a symbolic link: nothing is taken from it and nothing written through the link
+        // until it is a directory, and the source says why the file stays.
         let linked = try TemporaryDirectory.make(prefix: "barkeep-inbox-linked")
         let outside = try TemporaryDirectory.make(prefix: "barkeep-outside")
         #expect(symlink(outside, linked + "/done") == 0)
@@ -194,11 +194,15 @@ struct SourcesTests {
         try drop(try fixture("AdamYoneda_DiffableDataSourceChatBootcamp.json"), as: "chat.json", in: linked)
         #expect(
             try eventually {
-                (try source(daemon, 2)["last_error"] as? String)?.contains("done cannot take files") == true
+                (try source(daemon, 2)["last_error"] as? String)?.contains(linked + "/done must be a directory") == true
             })
+        Thread.sleep(forTimeInterval: 1.5)
         #expect(names(in: outside).isEmpty)
         #expect(exists(linked + "/chat.json"))
-        #expect(try runs(daemon, "app").count == 2)
+        #expect(try runs(daemon, "app").count == 1)
+        // One problem, one event: not one per look.
+        let history = try #require(try source(daemon, 2)["history"] as? [[String: Any]])
+        #expect(history.map { $0["kind"] as? String } == ["source.added", "source.run"])
     }
 
     // MARK: - Repository

@@ -22,6 +22,8 @@ final class InboxSource {
     private var isWatched = false
     /// Whether the last listing of the folder worked: files are taken only then.
     private var isListed = false
+    /// Whether `done/` and `failed/` are directories (or missing) at the last look: files are taken only then.
+    private var areFoldersUsable = true
     private var nextRescan = ContinuousClock.now
     /// After a failure of this inbox alone: nothing is tried before this.
     private var pausedUntil: ContinuousClock.Instant?
@@ -92,7 +94,7 @@ final class InboxSource {
             self.pausedUntil = nil
         }
         if now >= nextRescan { try rescan(on: connection, now: now) }
-        guard isListed else { return }
+        guard isListed, areFoldersUsable else { return }
         for name in tracker.completeFiles(at: now) {
             guard runner.mayGoOn(source.id), ContinuousClock.now < deadline else { return }
             // One more look: a file written again since its last event must settle again.
@@ -135,7 +137,7 @@ final class InboxSource {
         nextRescan = now + runner.configuration.rescan
         if source.isRunRequested {
             try SourceStore.reschedule(
-                source.id, holder: runner.configuration.holder, delaySeconds: 0, answersRunRequest: true,
+                source.id, holder: runner.configuration.holder, delaySeconds: 0, answersRequestsUntil: source.nextRunAt,
                 on: connection)
             source.isRunRequested = false
         }
@@ -162,6 +164,7 @@ final class InboxSource {
             return
         }
         isListed = true
+        try checkFolders(on: connection)
         var present: Set<String> = []
         for name in names {
             guard let look = look(at: name) else { continue }
@@ -169,6 +172,22 @@ final class InboxSource {
             tracker.observe(look.observation, at: now)
         }
         tracker.keepOnly(present)
+    }
+
+    /// Looks at `done/` and `failed/`: anything there but a directory (a symbolic link, say) stops the inbox until
+    /// the next rescan, with one problem recorded, rather than a failed move for every file.
+    private func checkFolders(on connection: PostgresConnection) throws {
+        let unusable = [Self.doneDirectory, Self.failedDirectory].filter { folder in
+            var info = stat()
+            return lstat(directory + "/" + folder, &info) == 0 && (info.st_mode & S_IFMT) != S_IFDIR
+        }
+        areFoldersUsable = unusable.isEmpty
+        guard !areFoldersUsable else { return }
+        let folders = unusable.map { directory + "/" + $0 }.joined(separator: " and ")
+        try problem(
+            "\(folders) must be \(unusable.count == 1 ? "a directory" : "directories"), not a link or a file: the "
+                + "files stay in the inbox until then",
+            on: connection)
     }
 
     private func problem(_ message: String, on connection: PostgresConnection) throws {
@@ -191,12 +210,14 @@ final class InboxSource {
         let limit = runner.configuration.maximumUpload
         var bytes: [UInt8] = []
         var refusal: String?
+        // Open until the file has been moved: an inode in use cannot be freed, so its number cannot pass to a file
+        // dropped under the same name meanwhile, and the checks before the move tell the two apart.
         let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+        defer { if descriptor >= 0 { close(descriptor) } }
         if descriptor < 0 {
             guard errno != ENOENT else { return true }
             refusal = "the daemon cannot open the file: \(String(cString: strerror(errno)))"
         } else {
-            defer { close(descriptor) }
             guard fstat(descriptor, &file) == 0, (file.st_mode & S_IFMT) == S_IFREG else { return true }
             if Int(file.st_size) > limit {
                 refusal =
@@ -309,6 +330,9 @@ final class InboxSource {
         guard folderDescriptor >= 0 else {
             let reason = errno == ELOOP || errno == ENOTDIR ? "not a directory" : String(cString: strerror(errno))
             runner.logger.warning("cannot use an inbox folder", ["folder": folder, "error": reason])
+            // Nothing more is taken until the next rescan looks at the folders again.
+            areFoldersUsable = false
+            nextRescan = min(nextRescan, .now + runner.configuration.rescan)
             try? problem("\(folder) cannot take files (\(reason)): they stay in the inbox", on: connection)
             return
         }
@@ -316,7 +340,7 @@ final class InboxSource {
         let path = directory + "/" + name
         for _ in 0..<8 {
             var current = stat()
-            guard lstat(path, &current) == 0, current.st_dev == file.st_dev, current.st_ino == file.st_ino else {
+            guard lstat(path, &current) == 0, Self.isSameFile(current, file) else {
                 runner.logger.info(
                     "inbox file replaced while it was taken; the new one is taken on its own",
                     ["source": String(source.id), "file": name])
@@ -349,14 +373,35 @@ final class InboxSource {
             // A file that took the name between the look and the rename went instead: put it back, it is not ours.
             var moved = stat()
             if fstatat(folderDescriptor, target, &moved, AT_SYMLINK_NOFOLLOW) == 0
-                && (moved.st_dev != file.st_dev || moved.st_ino != file.st_ino)
+                && !Self.isSameFile(moved, file)
             {
-                _ = barkeep_rename_noreplace(folderDescriptor, target, AT_FDCWD, path)
+                putBack(target, from: folderDescriptor, as: name)
                 withdrawError()
                 continue
             }
             try? SourceStore.fileMoved(name, stamp: stamp, of: source.id, on: connection)
             return
+        }
+    }
+
+    /// Whether two looks are at the same file, unchanged: device, inode, modification time and size.
+    private static func isSameFile(_ one: stat, _ other: stat) -> Bool {
+        one.st_dev == other.st_dev && one.st_ino == other.st_ino && one.st_size == other.st_size
+            && one.st_mtim.tv_sec == other.st_mtim.tv_sec && one.st_mtim.tv_nsec == other.st_mtim.tv_nsec
+    }
+
+    /// Returns a file moved away by mistake (dropped under the name being moved) to the inbox: under its name, or
+    /// under a free one if yet another file took that meanwhile.
+    private func putBack(_ target: String, from folder: Int32, as name: String) {
+        if barkeep_rename_noreplace(folder, target, AT_FDCWD, directory + "/" + name) == 0 { return }
+        let free = Self.freeName(for: name) { candidate in
+            var info = stat()
+            return lstat(directory + "/" + candidate, &info) != 0
+        }
+        if barkeep_rename_noreplace(folder, target, AT_FDCWD, directory + "/" + free) != 0 {
+            runner.logger.warning(
+                "cannot return a file dropped during a move to the inbox",
+                ["source": String(source.id), "file": target, "error": String(cString: strerror(errno))])
         }
     }
 

@@ -42,6 +42,8 @@ struct RepoScan {
 
     private var configuration: SourceRunner.Configuration { runner.configuration }
     private var every: Int { source.settings.everySeconds ?? 600 }
+    /// The runs asked for that this scan answers: those asked for before it started.
+    private var answered: Date? { source.isRunRequested ? source.nextRunAt : nil }
 
     /// A database connection opened on first use.
     final class Database {
@@ -76,7 +78,7 @@ struct RepoScan {
         }
         if commit == source.lastCommit && source.lastOutcome == "ok" && !source.isRunRequested {
             try SourceStore.reschedule(
-                source.id, holder: configuration.holder, delaySeconds: every, answersRunRequest: false,
+                source.id, holder: configuration.holder, delaySeconds: every, answersRequestsUntil: nil,
                 on: try database.connection)
             return
         }
@@ -125,7 +127,7 @@ struct RepoScan {
                         locked,
                         SourceRunOutcome(
                             isSuccess: true, scanRun: run.id, commit: commit, text: text, nextRunDelay: every,
-                            answersRunRequest: source.isRunRequested),
+                            answersRequestsUntil: answered),
                         on: connection)
                 }
                 logger.info("scan ingested", ["commit": commit, "run": String(ingested.run.id)])
@@ -146,7 +148,7 @@ struct RepoScan {
             SourceRunOutcome(
                 isSuccess: false, commit: commit, text: message,
                 nextRunDelay: SourceSchedule.delay(every: every, failures: locked.failures + 1),
-                answersRunRequest: source.isRunRequested)
+                answersRequestsUntil: answered)
         }
     }
 }
