@@ -20,6 +20,9 @@ public struct ServerConfiguration: Sendable {
     /// With a certificate, every TCP listener requires TLS; Unix sockets stay plain text. Nil: plain text
     /// everywhere.
     public var tls: TLSConfiguration?
+    /// Called once a SOURCE command has changed the sources or asked for a run, so that this daemon's sync sources
+    /// take it up at once rather than at their next lease renewal.
+    public var sourcesChanged: (@Sendable () -> Void)?
 
     /// Creates a configuration.
     public init(
@@ -30,7 +33,8 @@ public struct ServerConfiguration: Sendable {
         maximumWatcherBacklog: Int = 4 << 20,
         ownerUID: UInt32,
         serverID: String = "barkeepd",
-        tls: TLSConfiguration? = nil
+        tls: TLSConfiguration? = nil,
+        sourcesChanged: (@Sendable () -> Void)? = nil
     ) {
         self.addresses = addresses
         self.maximumLineLength = maximumLineLength
@@ -40,5 +44,6 @@ public struct ServerConfiguration: Sendable {
         self.ownerUID = ownerUID
         self.serverID = serverID
         self.tls = tls
+        self.sourcesChanged = sourcesChanged
     }
 }

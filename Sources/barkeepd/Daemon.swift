@@ -70,25 +70,13 @@ final class Daemon {
         let pool = PostgresPool(configuration: configuration, size: options.poolSize)
         self.pool = pool
 
-        let server = try Server(
-            configuration: ServerConfiguration(
-                addresses: [options.listen, .unix(path: options.socketPath)],
-                maximumLineLength: options.maximumLineLength,
-                maximumPayload: options.maximumUpload,
-                ownerUID: geteuid(),
-                serverID: Self.makeServerID(),
-                tls: options.tls
-            ),
-            commands: .standard,
-            pool: pool,
-            logger: logger
-        )
-        let bound = try server.start()
-        self.server = server
+        // The sources' runner exists before the server, whose SOURCE commands wake it; it starts after.
+        let serverID = Self.makeServerID()
+        var runner: SourceRunner?
         if options.runsSources {
-            let sources = try SourceRunner(
+            runner = try SourceRunner(
                 configuration: SourceRunner.Configuration(
-                    holder: server.serverID,
+                    holder: serverID,
                     database: configuration,
                     lease: options.sourceLease,
                     rescan: options.sourceRescan,
@@ -98,8 +86,28 @@ final class Daemon {
                 ),
                 logger: logger.with(["component": "sources"])
             )
-            sources.start()
-            self.sources = sources
+        }
+        var sourcesChanged: (@Sendable () -> Void)?
+        if let runner { sourcesChanged = { runner.sourcesChanged() } }
+        let server = try Server(
+            configuration: ServerConfiguration(
+                addresses: [options.listen, .unix(path: options.socketPath)],
+                maximumLineLength: options.maximumLineLength,
+                maximumPayload: options.maximumUpload,
+                ownerUID: geteuid(),
+                serverID: serverID,
+                tls: options.tls,
+                sourcesChanged: sourcesChanged
+            ),
+            commands: .standard,
+            pool: pool,
+            logger: logger
+        )
+        let bound = try server.start()
+        self.server = server
+        if let runner {
+            runner.start()
+            sources = runner
         }
         if let cluster {
             let supervisor = ClusterSupervisor(cluster: cluster, logger: logger)

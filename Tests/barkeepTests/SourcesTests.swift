@@ -114,8 +114,10 @@ struct SourcesTests {
         let (daemon, inbox) = try inboxDaemon(settle: "3s")
         let data = try fixture("gilrodar_ToolBar.json")
         let path = inbox + "/toolbar.json"
-        #expect(FileManager.default.createFile(atPath: path, contents: nil))
-        let handle = try #require(FileHandle(forWritingAtPath: path))
+        // Created in place (FileManager.createFile would write a temporary file and rename it in: complete at once).
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        #expect(descriptor >= 0)
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         // Written in place, a piece a second: never still for the 3 s settle time until the last piece.
         let third = data.count / 3
         for piece in [data[0..<third], data[third..<2 * third]] {
@@ -163,6 +165,27 @@ struct SourcesTests {
         try drop(try fixture("gilrodar_ToolBar.json"), as: "good.json", in: inbox)
         #expect(eventually { exists(inbox + "/done/good.json") })
         #expect(try source(daemon, 1)["last_outcome"] as? String == "ok")
+    }
+
+    @Test("a source added, paused, resumed or asked to run is acted on at once by the daemon that got the command")
+    func commandsWakeTheRunner() throws {
+        // A long lease: the next renewal is 20 s away, so only the command's wake-up can explain a quick take-up.
+        let daemon = try TestDaemon(arguments: ["--source-lease", "60"])
+        let inbox = try TemporaryDirectory.make(prefix: "barkeep-inbox")
+        #expect(try run(daemon, ["project", "create", "app"]).0 == 0)
+        Thread.sleep(forTimeInterval: 1)  // The runner's first claim, at its start, is over: the next is 20 s away.
+        #expect(try run(daemon, ["source", "add", "app", "--inbox", inbox]).0 == 0)
+        try drop(try fixture("gilrodar_ToolBar.json"), as: "toolbar.json", in: inbox)
+        #expect(eventually(.seconds(5)) { exists(inbox + "/done/toolbar.json") })
+
+        #expect(try run(daemon, ["source", "pause", "1"]).0 == 0)
+        #expect(try eventually(.seconds(5)) { try source(daemon, 1)["holder"] == nil })
+        try drop(try fixture("AdamYoneda_DiffableDataSourceChatBootcamp.json"), as: "chat.json", in: inbox)
+        Thread.sleep(forTimeInterval: 1)
+        #expect(exists(inbox + "/chat.json"))
+        #expect(try run(daemon, ["source", "resume", "1"]).0 == 0)
+        #expect(eventually(.seconds(5)) { exists(inbox + "/done/chat.json") })
+        #expect(try runs(daemon, "app").count == 2)
     }
 
     @Test("a refused file moved back once its cause is fixed is taken again; done/ as a link is never followed")

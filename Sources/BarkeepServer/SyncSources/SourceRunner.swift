@@ -57,6 +57,8 @@ public final class SourceRunner: Sendable {
         /// Until when those leases surely last: the last claim's start plus the lease, less a margin. Past it
         /// nothing of theirs goes on, even if the loop could not renew them (a slow query, a lost database).
         var heldUntil = ContinuousClock.now
+        /// A SOURCE command on this daemon changed the sources: claim at once.
+        var isClaimWanted = false
         /// Repository scans running, and when each finished (for the ones that did since the last claim).
         var running: Set<Int64> = []
         var finishedAt: [Int64: ContinuousClock.Instant] = [:]
@@ -117,6 +119,21 @@ public final class SourceRunner: Sendable {
 
     var isStopping: Bool { shared.withLock { $0.isStopping } }
 
+    /// Makes the loop claim at once: a source was added, paused, resumed, removed or asked to run through this
+    /// daemon. Other daemons see the change at their next renewal.
+    public func sourcesChanged() {
+        shared.withLock { $0.isClaimWanted = true }
+        watcher.wake()
+    }
+
+    /// Whether a claim was asked for since the last; clears the request.
+    private func takeClaimWanted() -> Bool {
+        shared.withLock { shared in
+            defer { shared.isClaimWanted = false }
+            return shared.isClaimWanted
+        }
+    }
+
     var connectionConfiguration: PostgresConfiguration {
         configuration.database.with(applicationName: "barkeepd-sources")
     }
@@ -170,7 +187,7 @@ public final class SourceRunner: Sendable {
         /// One pass: renew the leases when due, then deal with every held source.
         func step(now: ContinuousClock.Instant) throws {
             let connection = try connect()
-            if now >= nextClaim {
+            if runner.takeClaimWanted() || now >= nextClaim {
                 try claim(on: connection, now: now)
             }
             for inbox in inboxes.values.sorted(by: { $0.source.id < $1.source.id }) {
