@@ -46,6 +46,10 @@ public final class Server: Sendable {
 
     /// The configuration the server was created with.
     public let configuration: ServerConfiguration
+    /// The events that change which sources a daemon should hold, or ask one of them for a run.
+    static let sourceChangeKinds: Set<String> = [
+        "source.added", "source.paused", "source.resumed", "source.removed", "source.requested",
+    ]
     private let commands: CommandTable
     /// The server's logger.
     public let logger: Logger
@@ -125,7 +129,16 @@ public final class Server: Sendable {
             deliverPage: { [self] token, events, isComplete in
                 post { loop in loop.deliverPage(to: token, events: events, isComplete: isComplete) }
             },
-            deliverLive: { [self] events in post { loop in loop.deliverLive(events) } }
+            deliverLive: { [self] events in
+                // A source added, paused, resumed, removed or asked to run, through this daemon or any other: this
+                // daemon's sync sources look at once rather than at their next lease renewal.
+                if let sourcesChanged = configuration.sourcesChanged,
+                    events.contains(where: { Self.sourceChangeKinds.contains($0.kind) })
+                {
+                    sourcesChanged()
+                }
+                post { loop in loop.deliverLive(events) }
+            }
         )
         let thread = Thread { [self, loop] in
             loop.run()

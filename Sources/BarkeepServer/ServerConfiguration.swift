@@ -20,8 +20,9 @@ public struct ServerConfiguration: Sendable {
     /// With a certificate, every TCP listener requires TLS; Unix sockets stay plain text. Nil: plain text
     /// everywhere.
     public var tls: TLSConfiguration?
-    /// Called once a SOURCE command has changed the sources or asked for a run, so that this daemon's sync sources
-    /// take it up at once rather than at their next lease renewal.
+    /// Called (on the event dispatcher's thread) when an event says a source was added, paused, resumed, removed or
+    /// asked to run, through this daemon or another on the database, so that this daemon's sync sources take it up
+    /// at once rather than at their next lease renewal.
     public var sourcesChanged: (@Sendable () -> Void)?
 
     /// Creates a configuration.

@@ -22,10 +22,8 @@ enum SourceCommands {
         let project = input.argument(0)
         let settings = try settings(input)
         let actor = input.session.actor
-        let changed = input.server.configuration.sourcesChanged
         return .database { connection in
             let source = try SourceStore.add(try checkPaths(settings), to: project, actor: actor, on: connection)
-            changed?()
             return CommandResult(.records([source.record]))
         }
     }
@@ -51,11 +49,9 @@ enum SourceCommands {
 
     static let run = Command("SOURCE RUN", positional: 1...1, minimumRole: .writer) { input throws(CommandError) in
         let id = try sourceID(input.argument(0))
-        let changed = input.server.configuration.sourcesChanged
+        let actor = input.session.actor
         return .database { connection in
-            let source = try SourceStore.requestRun(id, on: connection)
-            changed?()
-            return CommandResult(.records([source.record]))
+            CommandResult(.records([try SourceStore.requestRun(id, actor: actor, on: connection).record]))
         }
     }
 
@@ -63,10 +59,8 @@ enum SourceCommands {
         input throws(CommandError) in
         let id = try sourceID(input.argument(0))
         let actor = input.session.actor
-        let changed = input.server.configuration.sourcesChanged
         return .database { connection in
             try SourceStore.remove(id, actor: actor, on: connection)
-            changed?()
             return CommandResult(.ok(["removed": String(id)]))
         }
     }
@@ -75,11 +69,8 @@ enum SourceCommands {
         Command(name, positional: 1...1, minimumRole: .writer) { input throws(CommandError) in
             let id = try sourceID(input.argument(0))
             let actor = input.session.actor
-            let changed = input.server.configuration.sourcesChanged
             return .database { connection in
-                let source = try SourceStore.setPaused(id, isPaused, actor: actor, on: connection)
-                changed?()
-                return CommandResult(.records([source.record]))
+                CommandResult(.records([try SourceStore.setPaused(id, isPaused, actor: actor, on: connection).record]))
             }
         }
     }

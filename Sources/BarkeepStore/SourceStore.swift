@@ -318,11 +318,19 @@ public enum SourceStore {
     }
 
     /// Asks for a run as soon as a daemon holding the source can: due now, backoff forgotten.
-    public static func requestRun(_ id: Int64, on connection: PostgresConnection) throws -> Source {
+    public static func requestRun(_ id: Int64, actor: String, on connection: PostgresConnection) throws -> Source {
         try connection.transaction { connection in
-            _ = try lock(id, on: connection)
+            let source = try lock(id, on: connection)
             try connection.query(
                 "UPDATE sources SET is_run_requested = true, next_run_at = now(), failures = 0 WHERE id = $1", [id])
+            try EventLog.append(
+                [
+                    NewEvent(
+                        projectID: source.projectID, project: source.project, kind: "source.requested",
+                        subject: source.subject, actor: actor)
+                ],
+                on: connection
+            )
             return try require(id, on: connection)
         }
     }

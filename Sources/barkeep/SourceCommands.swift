@@ -118,7 +118,7 @@ struct SourceAddCommand: RunnableCommand {
         let response = try context.request(request)
         try SourceGroup.printSource(response, context) { record in
             "Added source \(record["id"] ?? "?") to \(record["project"] ?? project): \(SourceGroup.target(record)) "
-                + "(\(record["format"] ?? "")). A daemon takes it up within its lease renewal."
+                + "(\(record["format"] ?? "")). A daemon running sources takes it up at once."
         }
     }
 }
@@ -276,7 +276,7 @@ struct SourceRunNowCommand: SourceActionCommand {
 
     func sentence(_ source: Record) -> String {
         "Asked for a run of source \(source["id"] ?? id); "
-            + (source["holder"].map { "\($0) runs it at its next lease renewal." }
+            + (source["holder"].map { "\($0) starts it now." }
                 ?? "no daemon holds it now: it runs once one takes it up.")
     }
 }

@@ -279,7 +279,7 @@ struct SourceStoreTests {
         let notFound = StoreError.notFound("no source 99")
         #expect(throws: notFound) { try SourceStore.setPaused(99, true, actor: "lead", on: connection) }
         #expect(throws: notFound) { try SourceStore.setPaused(99, false, actor: "lead", on: connection) }
-        #expect(throws: notFound) { try SourceStore.requestRun(99, on: connection) }
+        #expect(throws: notFound) { try SourceStore.requestRun(99, actor: "ci", on: connection) }
         #expect(throws: notFound) { try SourceStore.remove(99, actor: "lead", on: connection) }
         #expect(throws: notFound) { try SourceStore.require(99, on: connection) }
         #expect(try count("SELECT count(*) FROM events WHERE kind LIKE 'source.%'") == 3)
@@ -290,7 +290,7 @@ struct SourceStoreTests {
     @Test("a run recorded behind the fence: requested runs cleared, failures counted then forgotten")
     func recordedRuns() throws {
         let id = try addRepo("/srv/repo").id
-        let requested = try SourceStore.requestRun(id, on: connection)
+        let requested = try SourceStore.requestRun(id, actor: "ci", on: connection)
         #expect(requested.isRunRequested)
         #expect(try claim("daemon-a") == [id])
 
@@ -316,9 +316,10 @@ struct SourceStoreTests {
         let source = try SourceStore.require(id, on: connection)
         #expect(source.lastCommit == "abc123")
         let events = try SourceStore.events(of: source, on: connection)
-        #expect(events.map(\.kind) == ["source.added", "source.run", "source.run", "source.run"])
-        #expect(events.dropFirst().map(\.to) == ["failed", "failed", "ok"])
-        #expect(events.dropFirst().allSatisfy { $0.actor == "source:\(id)" })
+        #expect(events.map(\.kind) == ["source.added", "source.requested", "source.run", "source.run", "source.run"])
+        #expect(events[1].actor == "ci")
+        #expect(events.dropFirst(2).map(\.to) == ["failed", "failed", "ok"])
+        #expect(events.dropFirst(2).allSatisfy { $0.actor == "source:\(id)" })
 
         // A lasting problem is one event, not one per check.
         for _ in 0..<3 {
@@ -326,14 +327,14 @@ struct SourceStoreTests {
         }
         let troubled = try SourceStore.require(id, on: connection)
         #expect(troubled.lastError == "repository unreadable" && troubled.lastOutcome == "failed")
-        #expect(try eventKinds(troubled).count == 5)
+        #expect(try eventKinds(troubled).count == 6)
 
         // A run asked for forgets the backoff. A run answers the runs asked for before it started, not one asked for
         // while it went on: that one survives it, and is due at once.
-        let asked = try SourceStore.requestRun(id, on: connection)
+        let asked = try SourceStore.requestRun(id, actor: "ci", on: connection)
         #expect(asked.isRunRequested && asked.failures == 0)
         Thread.sleep(forTimeInterval: 0.01)
-        _ = try SourceStore.requestRun(id, on: connection)
+        _ = try SourceStore.requestRun(id, actor: "ci", on: connection)
         // The first scan started with the first request; the second with the state the first left (as a new claim
         // would see it).
         for isAnswered in [false, true] {
@@ -352,7 +353,7 @@ struct SourceStoreTests {
         }
         // A scan that answers none (it started before any was asked for) leaves a request in place; so does a
         // reschedule.
-        _ = try SourceStore.requestRun(id, on: connection)
+        _ = try SourceStore.requestRun(id, actor: "ci", on: connection)
         try connection.transaction { connection in
             let locked = try SourceStore.lockHeld(id, holder: "daemon-a", on: connection)
             try SourceStore.recordRun(

@@ -203,7 +203,7 @@ struct SourceCommandsTests {
         let inbox = try TemporaryDirectory.make(prefix: "barkeep-inbox")
         #expect(
             try run(daemon, ["source", "add", "app", "--inbox", inbox]).1
-                == "Added source 1 to app: inbox \(inbox) (duo-scan). A daemon takes it up within its lease renewal.\n"
+                == "Added source 1 to app: inbox \(inbox) (duo-scan). A daemon running sources takes it up at once.\n"
         )
         let link = try TemporaryDirectory.make(prefix: "barkeep-links") + "/inbox-link"
         #expect(symlink(inbox, link) == 0)
@@ -285,9 +285,9 @@ struct SourceCommandsTests {
         #expect(anonymous.2 == "barkeep: SOURCE LIST needs a token: pass --token or set BARKEEP_TOKEN (NOAUTH)\n")
 
         let shown = try show(daemon, 1)
-        #expect(try history(shown) == ["source.added", "source.paused", "source.resumed"])
+        #expect(try history(shown) == ["source.added", "source.paused", "source.resumed", "source.requested"])
         let actors = try #require(shown["history"] as? [[String: Any]]).compactMap { $0["actor"] as? String }
-        #expect(actors == ["token:boss", "token:ci", "token:ci"])
+        #expect(actors == ["token:boss", "token:ci", "token:ci", "token:ci"])
 
         #expect(try run(daemon, ["source", "remove", "1"], token: admin).1 == "Removed source 1.\n")
         #expect(try list(daemon).isEmpty)

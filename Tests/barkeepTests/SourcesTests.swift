@@ -167,10 +167,12 @@ struct SourcesTests {
         #expect(try source(daemon, 1)["last_outcome"] as? String == "ok")
     }
 
-    @Test("a source added, paused, resumed or asked to run is acted on at once by the daemon that got the command")
+    @Test("a source added, paused or resumed through another daemon is acted on at once by the one running sources")
     func commandsWakeTheRunner() throws {
-        // A long lease: the next renewal is 20 s away, so only the command's wake-up can explain a quick take-up.
-        let daemon = try TestDaemon(arguments: ["--source-lease", "60"])
+        // A long lease: the next renewal is 20 s away, so only the wake-up can explain a quick take-up. The commands
+        // go to a second daemon that runs no sources, so the wake-up crosses daemons.
+        let runner = try TestDaemon(arguments: ["--source-lease", "60"])
+        let daemon = try TestDaemon(url: runner.url, arguments: ["--no-sources"])
         let inbox = try TemporaryDirectory.make(prefix: "barkeep-inbox")
         #expect(try run(daemon, ["project", "create", "app"]).0 == 0)
         Thread.sleep(forTimeInterval: 1)  // The runner's first claim, at its start, is over: the next is 20 s away.
@@ -186,6 +188,21 @@ struct SourcesTests {
         #expect(try run(daemon, ["source", "resume", "1"]).0 == 0)
         #expect(eventually(.seconds(5)) { exists(inbox + "/done/chat.json") })
         #expect(try runs(daemon, "app").count == 2)
+
+        // A repository scanned once; asked through the other daemon, it is scanned again at once although its head
+        // did not move.
+        let repository = try makeRepository()
+        let scanner = "cat {root}/scan.json"
+        #expect(
+            try run(daemon, ["source", "add", "app", "--repo", repository, "--scanner", scanner, "--every", "1h"]).0
+                == 0)
+        func scans() throws -> Int {
+            try #require(try source(daemon, 2)["history"] as? [[String: Any]])
+                .filter { $0["kind"] as? String == "source.run" }.count
+        }
+        #expect(try eventually(.seconds(5)) { try scans() == 1 })
+        #expect(try run(daemon, ["source", "run-now", "2"]).0 == 0)
+        #expect(try eventually(.seconds(5)) { try scans() == 2 })
     }
 
     @Test("a refused file moved back once its cause is fixed is taken again; done/ as a link is never followed")
