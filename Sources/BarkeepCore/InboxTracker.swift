@@ -1,8 +1,10 @@
 /// Decides when a file dropped in an inbox directory is complete, so half-written scans are never ingested.
 ///
 /// A file is complete when it was renamed into the directory (the writer wrote it under a temporary name first),
-/// or when its size and modification time stayed the same for the settle time. Temporary names are never
-/// candidates: hidden files (`.name`), and names ending in `.tmp`, `.part`, `.partial`, `.crdownload` or `~`.
+/// or when it is not empty and its size and modification time stayed the same for the settle time. An empty file
+/// written in place waits for content however long it stays: `tool > inbox/scan.json` creates the file at once and
+/// may write nothing until it ends. Temporary names are never candidates: hidden files (`.name`), and names ending
+/// in `.tmp`, `.part`, `.partial`, `.crdownload` or `~`.
 /// Pure: the caller reports what it saw and when; the tracker does no I/O.
 public struct InboxTracker: Sendable {
     /// What a look at one file showed.
@@ -90,11 +92,11 @@ public struct InboxTracker: Sendable {
     }
 
     private func isComplete(_ entry: Entry, at now: ContinuousClock.Instant) -> Bool {
-        entry.isRenamedIn || now - entry.since >= settle
+        entry.isRenamedIn || (entry.size > 0 && now - entry.since >= settle)
     }
 
     /// When the next file may become complete, if one is waiting: the caller's next look.
     public func nextDeadline() -> ContinuousClock.Instant? {
-        entries.values.filter { !$0.isRenamedIn }.map { $0.since + settle }.min()
+        entries.values.filter { !$0.isRenamedIn && $0.size > 0 }.map { $0.since + settle }.min()
     }
 }

@@ -35,7 +35,7 @@ struct InboxTrackerTests {
         arguments: [
             (Int64(200), Int64(1_000)),
             (Int64(100), Int64(2_000)),
-            (Int64(0), Int64(1_000)),
+            (Int64(50), Int64(1_000)),
             (Int64(200), Int64(2_000)),
         ]
     )
@@ -47,6 +47,21 @@ struct InboxTrackerTests {
         #expect(tracker.completeFiles(at: at(8.999)) == [])
         #expect(tracker.nextDeadline() == at(9))
         #expect(tracker.completeFiles(at: at(9)) == ["scan.json"])
+    }
+
+    @Test("an empty file written in place waits for content however long it stays; renamed in, it is complete")
+    func emptyFileWaits() {
+        var tracker = InboxTracker(settle: .seconds(5))
+        tracker.observe(file("scan.json", size: 0), at: at(0))
+        #expect(tracker.completeFiles(at: at(3600)) == [])
+        #expect(tracker.nextDeadline() == nil)
+        // The writer finally writes: from then on it settles like any file.
+        tracker.observe(file("scan.json", size: 100, modified: 2_000), at: at(3600))
+        #expect(tracker.nextDeadline() == at(3605))
+        #expect(tracker.completeFiles(at: at(3605)) == ["scan.json"])
+        // An empty file renamed in is what its writer meant: complete (and refused by the ingest).
+        tracker.observeRename(file("empty.json", size: 0), at: at(3605))
+        #expect(tracker.isComplete("empty.json", at: at(3605)))
     }
 
     @Test("a file that changes back to what it was still restarts: only the last look counts")

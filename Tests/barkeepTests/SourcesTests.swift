@@ -176,7 +176,7 @@ struct SourcesTests {
         let inbox = try TemporaryDirectory.make(prefix: "barkeep-inbox")
         #expect(try run(daemon, ["project", "create", "app"]).0 == 0)
         Thread.sleep(forTimeInterval: 1)  // The runner's first claim, at its start, is over: the next is 20 s away.
-        #expect(try run(daemon, ["source", "add", "app", "--inbox", inbox]).0 == 0)
+        #expect(try run(daemon, ["source", "add", "app", "--inbox", inbox, "--settle", "1s"]).0 == 0)
         try drop(try fixture("gilrodar_ToolBar.json"), as: "toolbar.json", in: inbox)
         #expect(eventually(.seconds(5)) { exists(inbox + "/done/toolbar.json") })
 
