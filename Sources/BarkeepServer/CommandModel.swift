@@ -120,6 +120,21 @@ public struct CommandError: Error, Sendable, Equatable {
         self.code = code
         self.message = message
     }
+
+    /// What the client is told for `error` when the request itself is at fault (a bad argument, an unknown or taken
+    /// name, a value the data's rules refuse); nil when the server or the database failed. The one mapping of such
+    /// errors, for replies and for the refusals a sync source records.
+    public init?(refusing error: any Error) {
+        switch error {
+        case let error as CommandError: self = error
+        case StoreError.notFound(let message): self.init(.notFound, message)
+        case StoreError.conflict(let message): self.init(.conflict, message)
+        case StoreError.invalid(let message): self.init(.badArgument, message)
+        case let error as StoreError where error.sqlState == PostgresError.Code.uniqueViolation:
+            self.init(.conflict, "that already exists")
+        default: return nil
+        }
+    }
 }
 
 /// A request that passed the command table's checks, with what the handler needs.

@@ -39,8 +39,10 @@ enum FindingCommands {
 
     /// Parses `payload` as `format` and ingests it into `project`, in one transaction that also runs `hook` (a sync
     /// source's bookkeeping). A document that does not parse is `BADARG` naming the place in it, and stores nothing.
+    /// `digest` is the payload's SHA-256, when the caller has it already.
     static func ingestUpload(
         _ payload: [UInt8],
+        digest: String? = nil,
         format: ScanFormat,
         project: String,
         commit: String?,
@@ -49,6 +51,7 @@ enum FindingCommands {
         hook: IngestHook? = nil,
         on connection: PostgresConnection
     ) throws -> CommandResult {
+        let digest = digest ?? SHA256.hexDigest(of: payload)
         let parse: ([UInt8]) throws(CoreError) -> ScanReport
         switch format {
         case .duoScan: parse = DuoScanParser.parse
@@ -57,7 +60,8 @@ enum FindingCommands {
             guard scope.isEmpty else {
                 throw CommandError(.badArgument, "an SDK check covers the whole project: it takes no scope")
             }
-            return try ingestCheck(payload, project: project, commit: commit, actor: actor, hook: hook, on: connection)
+            return try ingestCheck(
+                payload, digest: digest, project: project, commit: commit, actor: actor, hook: hook, on: connection)
         }
         let report: ScanReport
         do {
@@ -68,7 +72,7 @@ enum FindingCommands {
         }
         let result = try ScanStore.ingest(
             report,
-            digest: SHA256.hexDigest(of: payload),
+            digest: digest,
             into: project,
             commit: commit,
             scope: scope,
@@ -90,6 +94,7 @@ enum FindingCommands {
     /// An SDK check: records what the team's SDK declares and replies with the items that changed.
     private static func ingestCheck(
         _ payload: [UInt8],
+        digest: String,
         project: String,
         commit: String?,
         actor: String,
@@ -103,7 +108,7 @@ enum FindingCommands {
             throw CommandError(.badArgument, "the sdk-check upload is not valid: \(error)")
         }
         let result = try SDKStore.ingestCheck(
-            report, digest: SHA256.hexDigest(of: payload), into: project, commit: commit, actor: actor,
+            report, digest: digest, into: project, commit: commit, actor: actor,
             hook: hook, on: connection)
         return CommandResult(
             .summarizedRecords(

@@ -142,4 +142,5 @@ func setNonBlocking(_ descriptor: Int32) {
     _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK)
 }
 
-func errorText() -> String { String(cString: strerror(errno)) }
+/// The text of the error number `code`, by default the last call's (`errno`).
+func errorText(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }

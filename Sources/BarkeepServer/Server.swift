@@ -196,26 +196,13 @@ public final class Server: Sendable {
 
     /// The reply for an error thrown by a command: one code, and a message without SQL, values or secrets.
     fileprivate func reply(for error: any Error, command: String) -> Reply {
+        if let refusal = CommandError(refusing: error) { return .error(refusal.code, refusal.message) }
         switch error {
-        case let error as CommandError: return .error(error.code, error.message)
-        case let error as StoreError:
-            switch error {
-            case .notFound(let message): return .error(.notFound, message)
-            case .conflict(let message): return .error(.conflict, message)
-            case .invalid(let message): return .error(.badArgument, message)
-            case .poolBusy: return .error(.busy, "the server is busy; retry later")
-            case .connectionLost, .connectionFailed, .poolClosed:
-                logger.warning("database unavailable", ["command": command, "error": error.description])
-                return .error(.unavailable, "the database is unavailable; retry later")
-            case .server(let server) where server.sqlState == PostgresError.Code.uniqueViolation:
-                return .error(.conflict, "that already exists")
-            case .server(let server) where server.sqlState.hasPrefix("57P") || server.sqlState.hasPrefix("08"):
-                logger.warning("database unavailable", ["command": command, "error": error.description])
-                return .error(.unavailable, "the database is unavailable; retry later")
-            default:
-                logger.error("command failed", ["command": command, "error": error.description])
-                return .error(.internal, "internal error; see the server log")
-            }
+        case StoreError.poolBusy:
+            return .error(.busy, "the server is busy; retry later")
+        case let error as StoreError where error.isConnectionFailure:
+            logger.warning("database unavailable", ["command": command, "error": error.description])
+            return .error(.unavailable, "the database is unavailable; retry later")
         default:
             logger.error("command failed", ["command": command, "error": "\(error)"])
             return .error(.internal, "internal error; see the server log")

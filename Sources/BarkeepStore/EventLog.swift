@@ -91,6 +91,8 @@ public struct Event: Sendable, Equatable {
 public enum EventLog {
     /// The NOTIFY channel that announces new events to every daemon on the database.
     public static let channel = "barkeep_events"
+    /// The columns `Event(row:)` reads, for every query of the events table.
+    static let columns = "seq, project_id, project, kind, subject, from_value, to_value, reason, actor, at"
     /// The advisory lock that orders event appends ("evnt" in ASCII).
     static let lockKey: Int64 = 0x6576_6E74
 
@@ -166,7 +168,7 @@ public enum EventLog {
     ) throws -> [Event] {
         try connection.query(
             """
-            SELECT seq, project_id, project, kind, subject, from_value, to_value, reason, actor, at
+            SELECT \(EventLog.columns)
             FROM events
             WHERE seq > $1 AND ($2::bigint IS NULL OR seq <= $2) AND ($3::bigint IS NULL OR project_id = $3)
             ORDER BY seq

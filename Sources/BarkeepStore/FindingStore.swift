@@ -163,7 +163,7 @@ public enum FindingStore {
         else { throw StoreError.notFound("no finding \(id)") }
         let history = try connection.query(
             """
-            SELECT seq, project_id, project, kind, subject, from_value, to_value, reason, actor, at
+            SELECT \(EventLog.columns)
             FROM events WHERE finding_id = $1 ORDER BY seq
             """,
             [id]

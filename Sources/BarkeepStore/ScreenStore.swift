@@ -231,7 +231,7 @@ public enum ScreenStore {
         return try connection.query(
             """
             SELECT * FROM (
-                SELECT seq, project_id, project, kind, subject, from_value, to_value, reason, actor, at FROM events
+                SELECT \(EventLog.columns) FROM events
                 WHERE project_id = $1
                   AND (finding_id IN (SELECT id FROM findings WHERE screen_id = $2)
                        OR (kind IN ('screen.added', 'screen.updated', 'screen.removed', 'step.state', 'pose.recorded')

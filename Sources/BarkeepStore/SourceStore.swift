@@ -276,7 +276,7 @@ public enum SourceStore {
         try connection.query(
             """
             SELECT * FROM (
-                SELECT seq, project_id, project, kind, subject, from_value, to_value, reason, actor, at FROM events
+                SELECT \(EventLog.columns) FROM events
                 WHERE project_id = $1 AND subject = $2 AND kind LIKE 'source.%' ORDER BY seq DESC LIMIT $3
             ) latest ORDER BY seq
             """,

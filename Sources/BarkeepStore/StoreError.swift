@@ -64,12 +64,12 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         return permanent.contains { message.localizedCaseInsensitiveContains($0) }
     }
 
-    /// Whether the connection or the server is the trouble, not the statement: the connection could not be made or
-    /// broke, or the server is going away (SQLSTATE classes 08 and 57). Worth a reconnection and a retry.
+    /// Whether the database cannot be used now, whatever the statement: the connection could not be made or broke,
+    /// the server is going away (SQLSTATE 08… and 57P…), or the pool is shut down. Worth a retry later.
     public var isConnectionFailure: Bool {
         switch self {
-        case .connectionFailed, .connectionLost: true
-        case .server(let error): ["08", "57"].contains(String(error.sqlState.prefix(2)))
+        case .connectionFailed, .connectionLost, .poolClosed: true
+        case .server(let error): error.sqlState.hasPrefix("08") || error.sqlState.hasPrefix("57P")
         default: false
         }
     }

@@ -88,6 +88,20 @@ struct DaemonOptions {
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
         func fail(_ message: String) -> UsageError { UsageError(message, commandPath: "barkeepd") }
+        /// The option `name` as a whole number within `range` (`unit`: "seconds", "bytes" or none), or `value`.
+        func number(
+            _ name: String,
+            _ range: ClosedRange<Int>,
+            default value: Int,
+            of unit: String? = nil
+        ) throws(UsageError) -> Int {
+            guard let text = parsed.value(name) else { return value }
+            guard let number = Int(text), range.contains(number) else {
+                let kind = unit.map { "a number of \($0)" } ?? "a number"
+                throw fail("--\(name) must be \(kind) from \(range.lowerBound) to \(range.upperBound)")
+            }
+            return number
+        }
         let directory = parsed.value("data-dir") ?? "./.barkeep"
         guard !directory.isEmpty else { throw fail("--data-dir must not be empty") }
         dataDirectory = URL(fileURLWithPath: directory).standardizedFileURL.path
@@ -124,28 +138,10 @@ struct DaemonOptions {
             logLevel = .info
         }
         pgBin = parsed.value("pg-bin")
-        poolSize = 4
-        if let text = parsed.value("pool-size") {
-            guard let size = Int(text), (1...256).contains(size) else {
-                throw fail("--pool-size must be a number from 1 to 256")
-            }
-            poolSize = size
-        }
-        databaseWait = .seconds(30)
-        if let text = parsed.value("database-wait") {
-            guard let seconds = Int(text), (0...3600).contains(seconds) else {
-                throw fail("--database-wait must be a number of seconds from 0 to 3600")
-            }
-            databaseWait = .seconds(seconds)
-        }
-        maximumUpload = 64 << 20
-        if let text = parsed.value("max-upload") {
-            guard let bytes = Int(text), (1024...(1 << 32)).contains(bytes) else {
-                throw fail("--max-upload must be a number of bytes from 1024 to 4294967296")
-            }
-            maximumUpload = bytes
-        }
-        maximumLineLength = 64 * 1024
+        poolSize = try number("pool-size", 1...256, default: 4)
+        databaseWait = .seconds(try number("database-wait", 0...3600, default: 30, of: "seconds"))
+        maximumUpload = try number("max-upload", 1024...(1 << 32), default: 64 << 20, of: "bytes")
+        maximumLineLength = try number("max-line", 1024...(16 << 20), default: 64 * 1024, of: "bytes")
         if let text = parsed.value("metrics-listen") {
             do {
                 metricsListen = try ServerAddress(parsing: text)
@@ -156,28 +152,10 @@ struct DaemonOptions {
         } else {
             metricsListen = nil
         }
-        if let text = parsed.value("max-line") {
-            guard let length = Int(text), (1024...(16 << 20)).contains(length) else {
-                throw fail("--max-line must be a number of bytes from 1024 to 16777216")
-            }
-            maximumLineLength = length
-        }
         tls = try Self.tlsConfiguration(parsed, fail: fail)
         runsSources = !parsed.flag("no-sources")
-        sourceLease = .seconds(30)
-        if let text = parsed.value("source-lease") {
-            guard let seconds = Int(text), (3...3600).contains(seconds) else {
-                throw fail("--source-lease must be a number of seconds from 3 to 3600")
-            }
-            sourceLease = .seconds(seconds)
-        }
-        sourceRescan = .seconds(60)
-        if let text = parsed.value("source-rescan") {
-            guard let seconds = Int(text), (1...86_400).contains(seconds) else {
-                throw fail("--source-rescan must be a number of seconds from 1 to 86400")
-            }
-            sourceRescan = .seconds(seconds)
-        }
+        sourceLease = .seconds(try number("source-lease", 3...3600, default: 30, of: "seconds"))
+        sourceRescan = .seconds(try number("source-rescan", 1...86_400, default: 60, of: "seconds"))
     }
 
     /// --tls-cert and --tls-key, both or neither, loaded once here so that an unreadable file or a key that does

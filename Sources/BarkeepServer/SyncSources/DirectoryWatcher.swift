@@ -67,10 +67,10 @@ public final class DirectoryWatcher: Sendable {
     /// Creates a watcher that watches nothing yet.
     public init() throws(SourceError) {
         inotify = barkeep_inotify_create()
-        guard inotify >= 0 else { throw .watch("cannot start watching folders: \(Self.lastError())") }
+        guard inotify >= 0 else { throw .watch("cannot start watching folders: \(errorText())") }
         wakeup = barkeep_wakeup_create()
         guard wakeup >= 0 else {
-            let reason = Self.lastError()
+            let reason = errorText()
             close(inotify)
             throw .watch("cannot start watching folders: \(reason)")
         }
@@ -211,9 +211,8 @@ public final class DirectoryWatcher: Sendable {
         case ENOSPC:
             "cannot watch \(directory): the system's limit on inotify watches is reached "
                 + "(raise fs.inotify.max_user_watches)"
-        default: "cannot watch \(directory): \(String(cString: strerror(code)))"
+        default: "cannot watch \(directory): \(errorText(code))"
         }
     }
 
-    private static func lastError() -> String { String(cString: strerror(errno)) }
 }

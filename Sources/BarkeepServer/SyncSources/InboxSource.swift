@@ -124,11 +124,23 @@ final class InboxSource {
     }
 
     private static func look(_ name: String, _ info: stat) -> Look {
-        let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-        return Look(
-            observation: InboxTracker.Observation(name: name, size: Int64(info.st_size), modified: modified),
-            stamp: "\(info.st_ino):\(modified):\(info.st_size)"
+        Look(
+            observation: InboxTracker.Observation(name: name, size: Int64(info.st_size), modified: modified(info)),
+            stamp: stamp(info)
         )
+    }
+
+    /// The modification time in nanoseconds since the epoch.
+    private static func modified(_ info: stat) -> Int64 {
+        Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+    }
+
+    /// What tells one file of a name from another in the ledger: inode, modification time and size.
+    private static func stamp(_ info: stat) -> String { "\(info.st_ino):\(modified(info)):\(info.st_size)" }
+
+    /// Whether two looks are at the same file, unchanged: its device and its stamp.
+    private static func isSameFile(_ one: stat, _ other: stat) -> Bool {
+        one.st_dev == other.st_dev && stamp(one) == stamp(other)
     }
 
     /// Watches the folder (first, so nothing written meanwhile is missed), then lists it whole. A folder that cannot
@@ -216,7 +228,7 @@ final class InboxSource {
         defer { if descriptor >= 0 { close(descriptor) } }
         if descriptor < 0 {
             guard errno != ENOENT else { return true }
-            refusal = "the daemon cannot open the file: \(String(cString: strerror(errno)))"
+            refusal = "the daemon cannot open the file: \(errorText())"
         } else {
             guard fstat(descriptor, &file) == 0, (file.st_mode & S_IFMT) == S_IFREG else { return true }
             if Int(file.st_size) > limit {
@@ -230,13 +242,12 @@ final class InboxSource {
                 case .success(let read):
                     bytes = read
                     var after = stat()
-                    guard fstat(descriptor, &after) == 0, Self.look(name, after).stamp == Self.look(name, file).stamp,
-                        bytes.count == after.st_size
+                    guard fstat(descriptor, &after) == 0, Self.isSameFile(after, file), bytes.count == after.st_size
                     else { return false }  // Written to while read: it must settle again.
                 }
             }
         }
-        let stamp = Self.look(name, file).stamp
+        let stamp = Self.stamp(file)
         let digest = SHA256.hexDigest(of: bytes)
         let holder = runner.configuration.holder
         if let record = try SourceStore.file(name, stamp: stamp, digest: digest, of: source.id, on: connection) {
@@ -248,7 +259,9 @@ final class InboxSource {
         }
         if refusal == nil {
             do {
-                _ = try SourceIngest.ingest(bytes, source: source, holder: holder, commit: nil, on: connection) {
+                try SourceIngest.ingest(
+                    bytes, digest: digest, source: source, holder: holder, commit: nil, on: connection
+                ) {
                     locked, run, isRepeat in
                     try SourceStore.recordFile(
                         name, stamp: stamp, digest: digest, of: locked.id, scanRun: run.id, error: nil,
@@ -291,7 +304,7 @@ final class InboxSource {
         while bytes.count <= limit {
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { return .failure(ReadFailure(String(cString: strerror(errno)))) }
+            guard count >= 0 else { return .failure(ReadFailure(errorText())) }
             if count == 0 { return .success(bytes) }
             bytes.append(contentsOf: chunk[0..<count])
         }
@@ -323,12 +336,12 @@ final class InboxSource {
         let folder = directory + "/" + folderName
         if mkdir(folder, 0o755) != 0 && errno != EEXIST {
             runner.logger.warning(
-                "cannot make an inbox folder", ["folder": folder, "error": String(cString: strerror(errno))])
+                "cannot make an inbox folder", ["folder": folder, "error": errorText()])
             return
         }
         let folderDescriptor = open(folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard folderDescriptor >= 0 else {
-            let reason = errno == ELOOP || errno == ENOTDIR ? "not a directory" : String(cString: strerror(errno))
+            let reason = errno == ELOOP || errno == ENOTDIR ? "not a directory" : errorText()
             runner.logger.warning("cannot use an inbox folder", ["folder": folder, "error": reason])
             // Nothing more is taken until the next rescan looks at the folders again.
             areFoldersUsable = false
@@ -356,7 +369,7 @@ final class InboxSource {
                 if errno == EEXIST { continue }
                 runner.logger.warning(
                     "cannot write an inbox error file",
-                    ["folder": folder, "file": target, "error": String(cString: strerror(errno))])
+                    ["folder": folder, "file": target, "error": errorText()])
                 return
             }
             // The .error file written for a move that did not happen goes too.
@@ -367,7 +380,7 @@ final class InboxSource {
                 if reason == EEXIST { continue }
                 runner.logger.warning(
                     "cannot move an inbox file",
-                    ["file": name, "folder": folder, "error": String(cString: strerror(reason))])
+                    ["file": name, "folder": folder, "error": errorText(reason)])
                 return
             }
             // A file that took the name between the look and the rename went instead: put it back, it is not ours.
@@ -384,12 +397,6 @@ final class InboxSource {
         }
     }
 
-    /// Whether two looks are at the same file, unchanged: device, inode, modification time and size.
-    private static func isSameFile(_ one: stat, _ other: stat) -> Bool {
-        one.st_dev == other.st_dev && one.st_ino == other.st_ino && one.st_size == other.st_size
-            && one.st_mtim.tv_sec == other.st_mtim.tv_sec && one.st_mtim.tv_nsec == other.st_mtim.tv_nsec
-    }
-
     /// Returns a file moved away by mistake (dropped under the name being moved) to the inbox: under its name, or
     /// under a free one if yet another file took that meanwhile.
     private func putBack(_ target: String, from folder: Int32, as name: String) {
@@ -401,7 +408,7 @@ final class InboxSource {
         if barkeep_rename_noreplace(folder, target, AT_FDCWD, directory + "/" + free) != 0 {
             runner.logger.warning(
                 "cannot return a file dropped during a move to the inbox",
-                ["source": String(source.id), "file": target, "error": String(cString: strerror(errno))])
+                ["source": String(source.id), "file": target, "error": errorText()])
         }
     }
 

@@ -8,6 +8,15 @@ import Foundation
 struct RepoScan {
     let source: Source
     let runner: SourceRunner
+    /// Connected only when there is something to write: a scanner may run for hours, and a database connection
+    /// held idle all that time would be one fewer for everything else.
+    private let database: Database
+
+    init(source: Source, runner: SourceRunner) {
+        self.source = source
+        self.runner = runner
+        database = Database(configuration: runner.connectionConfiguration)
+    }
 
     /// Deletes what scans of a daemon that died left in the work directory, and makes the directory if missing.
     /// The repositories forget those worktrees at their next `git worktree prune`.
@@ -26,12 +35,9 @@ struct RepoScan {
 
     func run() {
         let logger = runner.logger.with(["source": String(source.id)])
-        // Connected only when there is something to write: a scanner may run for hours, and a database connection
-        // held idle all that time would be one fewer for everything else.
-        let database = Database(configuration: runner.connectionConfiguration)
         defer { database.close() }
         do {
-            try check(database, logger: logger)
+            try check(logger: logger)
         } catch is SourceIngest.LeaseLost {
             logger.info("scan not recorded: the source is no longer held here")
         } catch {
@@ -64,7 +70,7 @@ struct RepoScan {
         func close() { opened?.close() }
     }
 
-    private func check(_ database: Database, logger: Logger) throws {
+    private func check(logger: Logger) throws {
         let settings = source.settings
         guard let path = settings.repo, let branch = settings.branch, let scanner = settings.scanner else { return }
         let environment = ScannerCommand.environment(from: configuration.environment, adding: [:])
@@ -73,7 +79,7 @@ struct RepoScan {
         do {
             commit = try repository.head(of: branch)
         } catch {
-            try fail(error.description, commit: nil, on: try database.connection)
+            try fail(error.description, commit: nil)
             return
         }
         if commit == source.lastCommit && source.lastOutcome == "ok" && !source.isRunRequested {
@@ -95,7 +101,7 @@ struct RepoScan {
             try repository.addWorktree(
                 at: worktree, commit: commit, timeLimit: .seconds(source.settings.timeoutSeconds ?? 600))
         } catch let error as SourceError {
-            try fail("commit \(short): \(error)", commit: commit, on: try database.connection)
+            try fail("commit \(short): \(error)", commit: commit)
             return
         }
         defer { repository.removeWorktree(at: worktree) }
@@ -119,7 +125,7 @@ struct RepoScan {
         case .finished(let output, _):
             let connection = try database.connection
             do {
-                let ingested = try SourceIngest.ingest(
+                let run = try SourceIngest.ingest(
                     output, source: source, holder: configuration.holder, commit: commit, on: connection
                 ) { locked, run, isRepeat in
                     let text = "commit \(short): run \(run.id)" + (isRepeat ? " (the same output as before)" : "")
@@ -130,21 +136,23 @@ struct RepoScan {
                             answersRequestsUntil: answered),
                         on: connection)
                 }
-                logger.info("scan ingested", ["commit": commit, "run": String(ingested.run.id)])
-            } catch let error where SourceIngest.refusal(error) != nil {
-                try fail("commit \(short): \(SourceIngest.refusal(error) ?? "")", commit: commit, on: connection)
+                logger.info("scan ingested", ["commit": commit, "run": String(run.id)])
+            } catch {
+                guard let refusal = SourceIngest.refusal(error) else { throw error }
+                try fail("commit \(short): \(refusal)", commit: commit)
             }
         case .cancelled:
             logger.info("scan stopped: the source was paused, given up or the daemon is stopping")
         default:
-            try fail("commit \(short): \(outcome)", commit: commit, on: try database.connection)
+            try fail("commit \(short): \(outcome)", commit: commit)
         }
     }
 
     /// Records a failed run; the next is due after the backoff for one more failure in a row.
-    private func fail(_ message: String, commit: String?, on connection: PostgresConnection) throws {
+    private func fail(_ message: String, commit: String?) throws {
         runner.logger.warning("scan failed", ["source": String(source.id), "error": message])
-        try SourceIngest.recordFailure(of: source, holder: configuration.holder, on: connection) { locked in
+        try SourceIngest.recordFailure(of: source, holder: configuration.holder, on: try database.connection) {
+            locked in
             SourceRunOutcome(
                 isSuccess: false, commit: commit, text: message,
                 nextRunDelay: SourceSchedule.delay(every: every, failures: locked.failures + 1),

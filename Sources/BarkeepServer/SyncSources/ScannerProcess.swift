@@ -1,6 +1,7 @@
 import BarkeepCore
 import BarkeepStore
 import CBarkeepSystem
+import Foundation
 
 #if canImport(Glibc)
     import Glibc
@@ -178,7 +179,8 @@ public enum ScannerProcess {
         // The shell has exited but is not reaped yet, so its pid cannot be reused and still names its process
         // group: kill whatever it left behind in it before reaping.
         kill(-pid, SIGKILL)
-        let exitCode = reap(pid)
+        // 128 + N for signal N; -1 when it was reaped elsewhere.
+        let exitCode = (try? ProcessSpawner.wait(for: pid)) ?? -1
 
         let diagnostics = diagnosticsText(readTail(of: errors, limit: diagnosticsLimit))
         switch verdict {
@@ -242,7 +244,7 @@ public enum ScannerProcess {
                 kill(-pid, SIGKILL)
                 hasSentKill = true
             }
-            sleep(for: pause)
+            Thread.sleep(forTimeInterval: pause.seconds)
             pause = min(pause * 2, pollInterval)
         }
         return verdict
@@ -257,24 +259,6 @@ public enum ScannerProcess {
         }
         // With WNOHANG and no exited child, the kernel leaves si_signo 0.
         return info.si_signo == SIGCHLD
-    }
-
-    /// Reaps the child; its exit code, 128 + N for signal N, or -1 when it was reaped elsewhere.
-    private static func reap(_ pid: pid_t) -> Int32 {
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            guard errno == EINTR else { return -1 }
-        }
-        return status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-    }
-
-    private static func sleep(for duration: Duration) {
-        var request = timespec(
-            tv_sec: Int(duration.components.seconds),
-            tv_nsec: Int(duration.components.attoseconds / 1_000_000_000)
-        )
-        var remaining = timespec()
-        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
     }
 
     // MARK: - Spawning
@@ -296,7 +280,7 @@ public enum ScannerProcess {
             }
             guard errno == EEXIST else { break }
         }
-        throw StartFailure(reason: "cannot create the files capturing its output: \(String(cString: strerror(errno)))")
+        throw StartFailure(reason: "cannot create the files capturing its output: \(errorText())")
     }
 
     private static func spawn(
@@ -325,7 +309,7 @@ public enum ScannerProcess {
             if stat(workingDirectory, &status) != 0 || status.st_mode & S_IFMT != S_IFDIR {
                 return .failure(StartFailure(reason: "its working directory is missing or not a directory"))
             }
-            return .failure(StartFailure(reason: "cannot run \(program): \(String(cString: strerror(result)))"))
+            return .failure(StartFailure(reason: "cannot run \(program): \(errorText(result))"))
         }
         return .success(pid)
     }

@@ -1,4 +1,5 @@
-/// Failures of a sync source's I/O: watching a drop folder, asking git, running a scanner.
+/// Failures of a sync source's I/O: watching a drop folder, asking git. (A scanner's own failures are a
+/// `ScannerOutcome`.)
 ///
 /// The message is user-facing — it becomes the source's last error in `barkeep source show` — so it names only
 /// paths, branches and commands the user configured, never the daemon's own scratch or worktree paths.
@@ -9,14 +10,11 @@ public enum SourceError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A git command failed or gave an answer the daemon cannot use (no such branch, not a repository, a checkout
     /// that could not be made); the message carries git's own error when there is one.
     case git(String)
-    /// The scanner could not be started, failed, ran too long or wrote too much; the message is the outcome's
-    /// description.
-    case scanner(String)
 
     /// The message alone: each case's text is already a complete sentence fragment for the user.
     public var description: String {
         switch self {
-        case .watch(let message), .git(let message), .scanner(let message): message
+        case .watch(let message), .git(let message): message
         }
     }
 }

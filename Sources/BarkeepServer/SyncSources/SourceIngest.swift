@@ -9,38 +9,36 @@ enum SourceIngest {
     /// (or this one, once it has the lease again) does the run.
     struct LeaseLost: Error {}
 
-    /// What an ingest recorded.
-    struct Ingested {
-        var run: ScanRun
-        var isRepeat: Bool
-    }
-
     /// Ingests `payload` into the source's project in one transaction with the source's own record of the run:
-    /// `record(source, run, isRepeat)` runs in it last, with the source locked and its lease checked.
+    /// `record(source, run, isRepeat)` runs in it last, with the source locked and its lease checked. Returns the run
+    /// recorded (or found again).
+    @discardableResult
     static func ingest(
         _ payload: [UInt8],
+        digest: String? = nil,
         source: Source,
         holder: String,
         commit: String?,
         on connection: PostgresConnection,
         record: @escaping (Source, ScanRun, Bool) throws -> Void
-    ) throws -> Ingested {
+    ) throws -> ScanRun {
         let locked = Box<Source?>(nil)
-        let ingested = Box<Ingested?>(nil)
+        let recorded = Box<ScanRun?>(nil)
         let hook = IngestHook(
             before: { connection in
                 locked.value = try lockHeld(source.id, holder: holder, on: connection)
             },
             after: { connection, run, isRepeat in
                 try record(locked.value ?? source, run, isRepeat)
-                ingested.value = Ingested(run: run, isRepeat: isRepeat)
+                recorded.value = run
             }
         )
         _ = try FindingCommands.ingestUpload(
-            payload, format: ScanFormat(rawValue: source.settings.format) ?? .duoScan, project: source.project,
+            payload, digest: digest, format: ScanFormat(rawValue: source.settings.format) ?? .duoScan,
+            project: source.project,
             commit: commit, scope: "", actor: source.actor, hook: hook, on: connection)
-        guard let result = ingested.value else { throw StoreError.invalid("the scan was not recorded") }
-        return result
+        guard let run = recorded.value else { throw StoreError.invalid("the scan was not recorded") }
+        return run
     }
 
     /// Inside a transaction: locks the source, or throws `LeaseLost` when this daemon no longer holds it.
@@ -73,22 +71,12 @@ enum SourceIngest {
     /// The message `barkeep ingest` would print for `error` (without its `barkeep: ` prefix) when the daemon refuses
     /// the document for good; nil when the error is the database's or the lease's, and the run is worth retrying.
     static func refusal(_ error: any Error) -> String? {
-        switch error {
-        case let error as CommandError:
-            return "\(error.message) (\(error.code.rawValue))"
-        case StoreError.notFound(let message):
-            return "\(message) (\(ErrorCode.notFound.rawValue))"
-        case StoreError.conflict(let message):
-            return "\(message) (\(ErrorCode.conflict.rawValue))"
-        case StoreError.invalid(let message):
-            return "\(message) (\(ErrorCode.badArgument.rawValue))"
-        case StoreError.server(let error) where documentErrorClasses.contains(String(error.sqlState.prefix(2))):
-            // The document holds what the database cannot store (a value out of range, a string too long): the
-            // same document would fail again, so it is refused rather than retried for ever.
-            return "the database cannot store this scan: \(error.message) (\(ErrorCode.badArgument.rawValue))"
-        default:
-            return nil
-        }
+        if let refusal = CommandError(refusing: error) { return "\(refusal.message) (\(refusal.code.rawValue))" }
+        guard case StoreError.server(let error) = error, documentErrorClasses.contains(String(error.sqlState.prefix(2)))
+        else { return nil }
+        // The document holds what the database cannot store (a value out of range, a string too long): the same
+        // document would fail again, so it is refused rather than retried for ever.
+        return "the database cannot store this scan: \(error.message) (\(ErrorCode.badArgument.rawValue))"
     }
 
     /// A value the ingest hook's closures fill in.

@@ -57,7 +57,7 @@ public final class SourceRunner: Sendable {
         /// Until when those leases surely last: the last claim's start plus the lease, less a margin. Past it
         /// nothing of theirs goes on, even if the loop could not renew them (a slow query, a lost database).
         var heldUntil = ContinuousClock.now
-        /// A SOURCE command on this daemon changed the sources: claim at once.
+        /// A source was added, paused, resumed, removed or asked to run (the event feed said so): claim at once.
         var isClaimWanted = false
         /// Repository scans running, and when each finished (for the ones that did since the last claim).
         var running: Set<Int64> = []
@@ -119,8 +119,8 @@ public final class SourceRunner: Sendable {
 
     var isStopping: Bool { shared.withLock { $0.isStopping } }
 
-    /// Makes the loop claim at once: a source was added, paused, resumed, removed or asked to run through this
-    /// daemon. Other daemons see the change at their next renewal.
+    /// Makes the loop claim at once: the event feed says a source was added, paused, resumed, removed or asked to
+    /// run, through this daemon or another.
     public func sourcesChanged() {
         shared.withLock { $0.isClaimWanted = true }
         watcher.wake()
@@ -290,17 +290,14 @@ public final class SourceRunner: Sendable {
         }
 
         /// A database failure: the connection is dropped and retried with a growing delay. The leases are not
-        /// renewed meanwhile, so the scans stop when they run out and another daemon may take over.
+        /// renewed meanwhile, so `mayGoOn` stops everything of theirs once they may have run out (`heldUntil`), and
+        /// another daemon may take over.
         func fail(_ error: any Error) {
             runner.logger.warning("sources: database failure, retrying", ["error": "\(error)"])
             connection?.close()
             connection = nil
             retryAt = .now + retryDelay
             retryDelay = min(retryDelay * 2, .seconds(5))
-            if let claimedAt, ContinuousClock.now - claimedAt >= configuration.lease {
-                held = [:]
-                runner.shared.withLock { $0.held = [] }
-            }
         }
     }
 }
