@@ -51,7 +51,8 @@ let package = Package(
         // MARK: - Benchmarks (make bench)
         .executableTarget(name: "barkeep-bench", dependencies: ["CBarkeepSystem"]),
         .executableTarget(name: "barkeep-sync-bench", dependencies: ["BarkeepCore", "BarkeepStore"]),
-        .executableTarget(name: "barkeep-status-bench", dependencies: ["BarkeepCore", "BarkeepStore"]),
+        .executableTarget(
+            name: "barkeep-status-bench", dependencies: ["BarkeepCore", "BarkeepProtocol", "BarkeepStore"]),
 
         // MARK: - Build tools
         .executableTarget(name: "SchemaEmbedder"),

@@ -47,7 +47,7 @@ async def client(number, args, scans, finding_ids, deadline, results, start_gate
     try:
         # Checking a token reads the database: a saturated pool answers BUSY, and the client tries again.
         while True:
-            writer.write(f"HELLO protocol=1 token={args.token}\n".encode())
+            writer.write(f"HELLO protocol=2 token={args.token}\n".encode())
             await writer.drain()
             hello = await read_reply(reader)
             if hello.startswith("OK"):
@@ -66,7 +66,7 @@ async def client(number, args, scans, finding_ids, deadline, results, start_gate
                 # Verdicts are allowed whatever the scans did to the finding meanwhile (a fixed finding cannot be
                 # approved, only given a verdict).
                 status = rng.choice(["declined", "kept", "false_positive"])
-                payload = f"FINDING SET {rng.choice(finding_ids)} {status} reason=load\n".encode()
+                payload = f"FINDING SET {args.project} {rng.choice(finding_ids)} {status} reason=load\n".encode()
             else:
                 kind = "ingest"
                 scan = scans[rng.randrange(len(scans))]
@@ -109,7 +109,7 @@ async def main():
     parser.add_argument("--token", required=True)
     parser.add_argument("--project", required=True)
     parser.add_argument("--scan", action="append", required=True, help="duo_scan files to upload in turn")
-    parser.add_argument("--finding-ids", required=True, help="comma-separated ids to triage")
+    parser.add_argument("--finding-ids", required=True, help="comma-separated finding numbers of the project to triage")
     parser.add_argument("--clients", type=int, default=1000)
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--status-share", type=float, default=0.6)

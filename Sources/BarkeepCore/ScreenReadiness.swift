@@ -37,8 +37,8 @@ public struct ChecklistStep: Sendable, Equatable {
 
 /// A finding of a screen that still needs work.
 public struct OpenFinding: Sendable, Equatable {
-    /// Its id.
-    public var id: Int64
+    /// Its number in the project.
+    public var number: Int
     /// How people name it: `DUO007 Sources/Inbox.swift:12`, or a manual item's title.
     public var label: String
     /// Its status (one that needs work).
@@ -49,8 +49,8 @@ public struct OpenFinding: Sendable, Equatable {
     public var step: Int?
 
     /// A finding needing work.
-    public init(id: Int64, label: String, status: FindingStatus, rule: String? = nil, step: Int? = nil) {
-        self.id = id
+    public init(number: Int, label: String, status: FindingStatus, rule: String? = nil, step: Int? = nil) {
+        self.number = number
         self.label = label
         self.status = status
         self.rule = rule
@@ -58,7 +58,7 @@ public struct OpenFinding: Sendable, Equatable {
     }
 
     /// `12 (DUO007 Sources/Inbox.swift:12)`.
-    public var reference: String { "\(id) (\(label))" }
+    public var reference: String { "\(number) (\(label))" }
 }
 
 /// Everything that decides whether one screen is done.

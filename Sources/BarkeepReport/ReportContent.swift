@@ -32,7 +32,7 @@ struct ReportContent: Sendable {
 
     /// One item of a recommendation, or of the kept list.
     struct Item: Sendable {
-        /// `DUO-01`.
+        /// `F-1`.
         var id: String
         /// The screen key.
         var screen: String
@@ -146,7 +146,7 @@ struct ReportContent: Sendable {
         summary = Self.summary(status, burndown: input.burndown)
         stepRows = Self.stepRows(input.steps)
         let screensByKey = Dictionary(status.screens.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
-        let ordered = input.findings.sorted { ($0.number, $0.id) < ($1.number, $1.id) }
+        let ordered = input.findings.sorted { $0.number < $1.number }
         tiers = Self.tierTitles.enumerated().map { tier, title in
             let items = ordered.filter { $0.reportTier == tier && ($0.status.needsWork || $0.status == .verified) }
             return Tier(

@@ -14,9 +14,7 @@ public struct ReportFinding: Sendable, Equatable, RecordDecodable {
     /// `finding`.
     public static let recordType = "finding"
 
-    /// The database id.
-    public var id: Int64
-    /// The stable item number: `DUO-01` is number 1.
+    /// Its number in the project (the record's `id`), given once and never reused: `F-1` is number 1.
     public var number: Int
     /// Scanner or manual.
     public var source: FindingSource
@@ -52,12 +50,11 @@ public struct ReportFinding: Sendable, Equatable, RecordDecodable {
 
     /// A finding.
     public init(
-        id: Int64, number: Int, source: FindingSource, rule: String? = nil, tier: Int? = nil,
+        number: Int, source: FindingSource, rule: String? = nil, tier: Int? = nil,
         severity: Severity = .medium, file: String? = nil, line: Int? = nil, snippet: String? = nil,
         status: FindingStatus = .proposed, reason: String? = nil, screen: String = ReportFinding.unmappedScreen,
         title: String? = nil, step: Int? = nil, needs: [String] = [], gate: SDKVersion? = nil
     ) {
-        self.id = id
         self.number = number
         self.source = source
         self.rule = rule
@@ -78,8 +75,7 @@ public struct ReportFinding: Sendable, Equatable, RecordDecodable {
     /// Reads a `finding` record.
     public init(record: Record) throws(ReportError) {
         let fields = RecordFields(record: record, type: Self.recordType)
-        id = try fields.identifier("id")
-        number = try fields.count("number")
+        number = try fields.count("id")
         source = try fields.choice("source", as: FindingSource.self)
         rule = fields.optionalString("rule")
         tier = try fields.optionalCount("tier")
@@ -104,10 +100,8 @@ public struct ReportFinding: Sendable, Equatable, RecordDecodable {
         gate = try fields.optionalVersion("gate")
     }
 
-    /// `DUO-07`: the stable id people quote, two digits at least.
-    public var itemID: String {
-        number < 10 ? "DUO-0\(number)" : "DUO-\(number)"
-    }
+    /// `F-7`: the label people quote, the finding's number in the project.
+    public var itemID: String { FindingNumber.label(number) }
 
     /// The scanner's way of naming it, `DUO007:Sources/Inbox.swift:12`; nil for manual items.
     public var scannerReference: String? {

@@ -92,10 +92,8 @@ enum AuditCommands {
             throw CommandError(
                 .badArgument, "a pose result is " + PoseResult.allCases.map(\.rawValue).joined(separator: ", "))
         }
-        var findingID: Int64?
-        if let text = input.keyword("finding") {
-            guard let id = Int64(text), id > 0 else { throw CommandError(.badArgument, "finding must be a finding id") }
-            findingID = id
+        let finding = try input.keyword("finding").map { text throws(CommandError) in
+            try FindingCommands.number(text, of: "finding")
         }
         for key in ["screenshot", "item", "reason", "build", "device"] {
             if let value = input.keyword(key), value.utf8.count > 1000 {
@@ -103,7 +101,7 @@ enum AuditCommands {
             }
         }
         let new = NewPoseResult(
-            screen: screen, pose: pose, result: result, screenshot: input.keyword("screenshot"), findingID: findingID,
+            screen: screen, pose: pose, result: result, screenshot: input.keyword("screenshot"), finding: finding,
             itemTitle: input.keyword("item"), reason: input.keyword("reason"), build: input.keyword("build"),
             device: input.keyword("device"))
         let actor = input.session.actor
@@ -154,7 +152,7 @@ extension ItemChange {
     /// The change as an `item` record.
     var record: Record {
         Record([
-            "id": String(id), "title": title, "screen": screen ?? "unmapped", "from": from.rawValue,
+            "id": String(number), "title": title, "screen": screen ?? "unmapped", "from": from.rawValue,
             "to": to.rawValue, "reason": reason, "gate": gate?.description,
         ])
     }

@@ -49,7 +49,7 @@ extension ProjectStatus {
             ])
         ]
         if let scan = lastScan {
-            var record = Record(["type": "scan", "run": String(scan.id)])
+            var record = Record(["type": "scan", "run": String(scan.number)])
             for field in scan.record.fields where field.key != "id" { record.append(field.key, field.value) }
             records.append(record)
         }

@@ -4,7 +4,7 @@ import BarkeepStore
 
 /// INGEST, RUNS, FINDINGS, FINDING SHOW and FINDING SET.
 enum FindingCommands {
-    static let all: [Command] = [ingest, runs, findings, show, set]
+    static let all: [Command] = [ingest, runs, runShow, findings, show, set]
 
     /// `INGEST PROJECT format=… [commit=SHA] [scope=PREFIX] SIZE` and SIZE bytes of scanner output. The upload is
     /// parsed and synced on a database thread, never on the event loop.
@@ -83,7 +83,7 @@ enum FindingCommands {
         let counts = result.run.counts
         return CommandResult(
             .ok([
-                "run": String(result.run.id), "new": String(counts.new), "fixed": String(counts.fixed),
+                "run": String(result.run.number), "new": String(counts.new), "fixed": String(counts.fixed),
                 "reopened": String(counts.reopened), "unchanged": String(counts.unchanged),
                 "moved": String(counts.moved), "open": String(result.open),
                 "repeat": result.isRepeat ? "yes" : "no",
@@ -114,7 +114,7 @@ enum FindingCommands {
             .summarizedRecords(
                 result.itemChanges.map(\.record),
                 summary: Record([
-                    "run": String(result.run.id), "sdk": result.checkedSDK.description,
+                    "run": String(result.run.number), "sdk": result.checkedSDK.description,
                     "project-sdk": result.projectSDK,
                     "symbols": String(result.symbols), "found": String(result.found),
                     "unblocked": String(result.itemChanges.filter { $0.to != .blocked }.count),
@@ -159,18 +159,25 @@ enum FindingCommands {
         }
     }
 
-    static let show = Command("FINDING SHOW", positional: 1...1, minimumRole: .reader) { input throws(CommandError) in
-        let id = try findingID(input.argument(0))
+    static let runShow = Command("RUN SHOW", positional: 2...2, minimumRole: .reader) { input throws(CommandError) in
+        let (project, number) = (input.argument(0), try number(input.argument(1), of: "run"))
         return .database { connection in
-            let (finding, history) = try FindingStore.show(id: id, on: connection)
+            CommandResult(.records([try ScanStore.run(project: project, number: number, on: connection).record]))
+        }
+    }
+
+    static let show = Command("FINDING SHOW", positional: 2...2, minimumRole: .reader) { input throws(CommandError) in
+        let (project, number) = (input.argument(0), try number(input.argument(1), of: "finding"))
+        return .database { connection in
+            let (finding, history) = try FindingStore.show(project: project, number: number, on: connection)
             return CommandResult(.records([finding.record] + history.map(\.record)))
         }
     }
 
-    static let set = Command("FINDING SET", positional: 2...2, keys: ["reason"], minimumRole: .writer) {
+    static let set = Command("FINDING SET", positional: 3...3, keys: ["reason"], minimumRole: .writer) {
         input throws(CommandError) in
-        let id = try findingID(input.argument(0))
-        guard let status = FindingStatus(rawValue: input.argument(1)), FindingStore.triageStatuses.contains(status)
+        let (project, number) = (input.argument(0), try number(input.argument(1), of: "finding"))
+        guard let status = FindingStatus(rawValue: input.argument(2)), FindingStore.triageStatuses.contains(status)
         else {
             throw CommandError(
                 .badArgument,
@@ -183,14 +190,18 @@ enum FindingCommands {
         }
         let actor = input.session.actor
         return .database { connection in
-            let finding = try FindingStore.setStatus(id: id, to: status, reason: reason, actor: actor, on: connection)
+            let finding = try FindingStore.setStatus(
+                project: project, number: number, to: status, reason: reason, actor: actor, on: connection)
             return CommandResult(.records([finding.record]))
         }
     }
 
-    private static func findingID(_ text: String) throws(CommandError) -> Int64 {
-        guard let id = Int64(text), id > 0 else { throw CommandError(.badArgument, "a finding id is a number") }
-        return id
+    /// A finding's, an item's or a run's number in its project (`what` names which, for the error).
+    static func number(_ text: String, of what: String) throws(CommandError) -> Int {
+        guard let number = Int32(text), number > 0 else {
+            throw CommandError(.badArgument, "a \(what) is named by its number in the project: 1 to 2147483647")
+        }
+        return Int(number)
     }
 
     private static func positiveInteger(_ text: String?, key: String) throws(CommandError) -> Int? {
@@ -206,7 +217,7 @@ extension ScanRun {
     /// The run as a `run` record.
     var record: Record {
         Record([
-            "id": String(id), "format": format, "tool": tool, "tool-version": toolVersion, "commit": commit,
+            "id": String(number), "format": format, "tool": tool, "tool-version": toolVersion, "commit": commit,
             "scope": scope.isEmpty ? nil : scope, "files-scanned": filesScanned.map(String.init),
             "new": String(counts.new), "fixed": String(counts.fixed), "reopened": String(counts.reopened),
             "unchanged": String(counts.unchanged), "moved": String(counts.moved), "actor": actor,
@@ -219,12 +230,13 @@ extension Finding {
     /// The finding as a `finding` record.
     var record: Record {
         Record([
-            "id": String(id), "project": project, "source": source, "rule": rule, "severity": severity, "file": file,
+            "id": String(number), "project": project, "source": source, "rule": rule, "severity": severity,
+            "file": file,
             "line": line.map(String.init), "snippet": snippet, "status": status.rawValue, "reason": reason,
             "screen": screen ?? "unmapped", "title": title, "message": message,
             "first-seen-run": firstSeenRun.map(String.init), "last-seen-run": lastSeenRun.map(String.init),
             "step": step.map(String.init), "needs": needs.isEmpty ? nil : needs.joined(separator: ","),
-            "gate": gate?.description, "number": String(number), "tier": tier.map(String.init),
+            "gate": gate?.description, "tier": tier.map(String.init),
         ])
     }
 }

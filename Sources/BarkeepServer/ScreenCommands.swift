@@ -185,7 +185,7 @@ extension StepStatus {
         Record([
             "screen": screen, "step": String(step.number), "key": step.key, "state": effective.rawValue,
             "recorded": recorded.rawValue,
-            "blockers": blockers.isEmpty ? nil : blockers.map { String($0.id) }.joined(separator: ","),
+            "blockers": blockers.isEmpty ? nil : blockers.map { String($0.number) }.joined(separator: ","),
         ])
     }
 }
@@ -202,8 +202,8 @@ extension PoseRecord {
     /// The result as a `pose` record.
     var record: Record {
         Record([
-            "id": String(id), "screen": screen, "pose": pose, "result": result.rawValue, "screenshot": screenshot,
-            "finding": findingID.map(String.init), "reason": reason, "build": build, "device": device,
+            "screen": screen, "pose": pose, "result": result.rawValue, "screenshot": screenshot,
+            "finding": finding.map(String.init), "reason": reason, "build": build, "device": device,
             "actor": actor, "recorded": recordedAt.postgresText,
         ])
     }

@@ -2,24 +2,23 @@ import BarkeepCore
 import BarkeepProtocol
 import BarkeepStore
 
-/// The protocol version this server speaks.
-public let protocolVersion = 1
-
 /// HELLO, STATS and WATCH: the commands about the connection and the server rather than the audit.
 enum SessionCommands {
     static let all: [Command] = [hello, stats, watch]
 
     static let hello = Command("HELLO", keys: ["protocol", "token"], minimumRole: nil) { input throws(CommandError) in
-        if let version = input.keyword("protocol"), version != String(protocolVersion) {
+        if let version = input.keyword("protocol"), version != String(ProtocolVersion.current) {
             throw CommandError(
                 .badArgument,
-                "protocol \(version) is not supported; this server speaks \(protocolVersion)"
+                "protocol \(version) is not supported; this server speaks \(ProtocolVersion.current)"
+                    + (version == "1" ? " (runs and findings are numbered per project: upgrade barkeep)" : "")
             )
         }
         let server = input.server
         @Sendable func greeting(_ role: Role?) -> Reply {
             .ok([
-                "protocol": String(protocolVersion), "server": server.serverID, "version": BarkeepVersion.current,
+                "protocol": String(ProtocolVersion.current), "server": server.serverID,
+                "version": BarkeepVersion.current,
                 "role": role?.rawValue ?? "none",
             ])
         }

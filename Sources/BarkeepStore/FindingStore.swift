@@ -3,7 +3,7 @@ import Foundation
 
 /// A finding as listed and shown.
 public struct Finding: Sendable, Equatable {
-    /// The database id (global: `barkeep finding show ID`).
+    /// The row's id: what other rows reference. Never shown; users name a finding by its `number`.
     public var id: Int64
     /// The project's name.
     public var project: String
@@ -29,15 +29,16 @@ public struct Finding: Sendable, Equatable {
     public var reason: String?
     /// The owning screen's key; nil when unmapped.
     public var screen: String?
-    /// The run that first reported it.
-    public var firstSeenRun: Int64?
-    /// The run that last reported it.
-    public var lastSeenRun: Int64?
+    /// The number of the run that first reported it.
+    public var firstSeenRun: Int?
+    /// The number of the run that last reported it.
+    public var lastSeenRun: Int?
     /// The checklist step it belongs to (manual items; scanner findings through their rule).
     public var step: Int?
     /// The SDK symbols its fix needs.
     public var needs: [String]
-    /// Its number in the project, given at creation: the report's stable id (`DUO-01` is 1).
+    /// Its number in the project (findings and items share the numbers), given at creation and never reused: what
+    /// every output, command and report names it by.
     public var number: Int
     /// The readiness tier of its rule (0 blocker, 1 correctness, 2 bars); nil when the rule has none, or for items.
     public var tier: Int?
@@ -106,7 +107,8 @@ public enum FindingStore {
     /// The columns a finding is listed with.
     static let columns = """
         f.id, p.name AS project, f.source, f.rule, f.severity, f.file, f.line, f.snippet, f.message, f.title, f.status,
-        f.reason, s.key AS screen, f.first_seen_run, \(lastSeenRun) AS last_seen_run,
+        f.reason, s.key AS screen, (SELECT r.number FROM scan_runs r WHERE r.id = f.first_seen_run) AS first_seen_run,
+        (SELECT r.number FROM scan_runs r WHERE r.id = \(lastSeenRun)) AS last_seen_run,
         coalesce(f.step, (SELECT r.step FROM rules r WHERE r.id = f.rule)) AS step, f.needs_symbols, f.number,
         (SELECT r.tier FROM rules r WHERE r.id = f.rule) AS tier
         """
@@ -150,33 +152,33 @@ public enum FindingStore {
         return try SDKStore.withGates(findings, project: project, on: connection)
     }
 
-    /// One finding and its history, oldest first; `notFound` when there is none.
-    public static func show(id: Int64, on connection: PostgresConnection) throws -> (Finding, [Event]) {
+    /// Finding `number` of `projectName` and its history, oldest first; `notFound` when there is none.
+    public static func show(project projectName: String, number: Int, on connection: PostgresConnection) throws
+        -> (Finding, [Event])
+    {
+        let project = try ProjectStore.require(projectName, on: connection)
         guard
             let row = try connection.query(
-                "\(latest) SELECT \(columns) FROM \(from) WHERE f.id = $2",
-                [
-                    (try connection.queryValue("SELECT project_id FROM findings WHERE id = $1", [id], as: Int64.self)),
-                    id,
-                ]
+                "\(latest) SELECT \(columns) FROM \(from) WHERE f.project_id = $1 AND f.number = $2",
+                [project.id, number]
             ).first
-        else { throw StoreError.notFound("no finding \(id)") }
+        else { throw StoreError.notFound("no finding \(number) in project '\(project.name)'") }
+        let finding = try Finding(row: row)
         let history = try connection.query(
             """
             SELECT \(EventLog.columns)
             FROM events WHERE finding_id = $1 ORDER BY seq
             """,
-            [id]
+            [finding.id]
         ).map(Event.init(row:))
-        let finding = try Finding(row: row)
-        let project = try ProjectStore.require(finding.project, on: connection)
         return (try SDKStore.withGates([finding], project: project, on: connection).first ?? finding, history)
     }
 
     /// Sets a triage status (approved, applied, declined, kept, false_positive), with its event. Declined and
     /// kept need a reason. Setting the status a finding already has changes nothing.
     public static func setStatus(
-        id: Int64,
+        project projectName: String,
+        number: Int,
         to status: FindingStatus,
         reason: String?,
         actor: String,
@@ -191,34 +193,28 @@ public enum FindingStore {
         if status.requiresReason && (reason ?? "").isEmpty {
             throw StoreError.invalid("\(status.rawValue) needs a reason")
         }
-        return try connection.transaction { connection in
-            guard
-                let projectID = try connection.queryValue(
-                    "SELECT project_id FROM findings WHERE id = $1",
-                    [id],
-                    as: Int64.self
-                )
-            else { throw StoreError.notFound("no finding \(id)") }
-            // Same lock as an ingest: a sync running now finishes first, and cannot then undo this verdict.
-            try ScanStore.lockProject(projectID, on: connection)
+        return try ScanStore.withLockedProject(projectName, on: connection) { project, connection in
+            // The project's sync lock (taken above, as an ingest takes it): a sync running now finishes first, and
+            // cannot then undo this verdict.
             guard
                 let before = try connection.query(
-                    "SELECT status, reason, needs_symbols, (SELECT name FROM projects WHERE id = project_id) AS project "
-                        + "FROM findings WHERE id = $1 FOR UPDATE",
-                    [id]
+                    "SELECT id, status, reason, needs_symbols FROM findings WHERE project_id = $1 AND number = $2 "
+                        + "FOR UPDATE",
+                    [project.id, number]
                 ).first
-            else { throw StoreError.notFound("no finding \(id)") }
+            else { throw StoreError.notFound("no finding \(number) in project '\(project.name)'") }
+            let id: Int64 = try before.decode("id")
             let previous: String = try before.decode("status")
             let previousReason: String? = try before.decodeIfPresent("reason")
             // The scanner no longer reports a fixed finding: only a verdict on it makes sense, not new work.
             if previous == FindingStatus.fixed.rawValue && !status.isSticky {
                 throw StoreError.invalid(
-                    "finding \(id) is fixed; it can only be declined, kept or marked false_positive")
+                    "finding \(number) is fixed; it can only be declined, kept or marked false_positive")
             }
             // Only the SDK unblocks an item: approving it by hand would hide that it cannot be built yet.
             if previous == FindingStatus.blocked.rawValue && !status.isSticky {
                 throw StoreError.conflict(
-                    "finding \(id) is blocked (\(previousReason ?? "on the SDK")); it unblocks when the project's SDK "
+                    "finding \(number) is blocked (\(previousReason ?? "on the SDK")); it unblocks when the project's SDK "
                         + "has what it needs (barkeep sdk set), or it can be declined, kept or marked false_positive")
             }
             // Re-opening an item whose SDK symbols the project still lacks leaves it blocked, remembering the status
@@ -226,7 +222,6 @@ public enum FindingStore {
             var stored = (status: status.rawValue, reason: reason, before: String?.none)
             let needs: [String] = try before.decode("needs_symbols")
             if !status.isSticky && !needs.isEmpty {
-                let project = try ProjectStore.require(try before.decode("project"), on: connection)
                 let facts = try SDKStore.facts(needs, project: project, on: connection)
                 if case .blocked(let why, _) = SDKStore.verdict(needs, facts: facts, project: project) {
                     stored = (FindingStatus.blocked.rawValue, why, status.rawValue)
@@ -241,7 +236,7 @@ public enum FindingStore {
                         last_seen_run = \(lastSeenRun)
                     WHERE f.id = $2
                     """,
-                    [projectID, id, stored.status, stored.reason, stored.before]
+                    [project.id, id, stored.status, stored.reason, stored.before]
                 )
                 try EventLog.appendSelect(
                     """
@@ -251,11 +246,11 @@ public enum FindingStore {
                            $3::text, $4::text, $5::text, $6::text
                     FROM findings WHERE id = $1
                     """,
-                    [id, try before.decode("project", as: String.self), previous, stored.status, stored.reason, actor],
+                    [id, project.name, previous, stored.status, stored.reason, actor],
                     on: connection
                 )
             }
-            return try show(id: id, on: connection).0
+            return try show(project: project.name, number: number, on: connection).0
         }
     }
 }

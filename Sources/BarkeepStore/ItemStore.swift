@@ -44,8 +44,8 @@ public enum ItemStore {
         on connection: PostgresConnection
     ) throws -> Finding {
         try ScanStore.withLockedProject(projectName, on: connection) { project, connection in
-            let id = try insert(item, project: project, actor: actor, on: connection)
-            return try FindingStore.show(id: id, on: connection).0
+            let inserted = try insert(item, project: project, actor: actor, on: connection)
+            return try FindingStore.show(project: project.name, number: inserted.number, on: connection).0
         }
     }
 
@@ -66,13 +66,13 @@ public enum ItemStore {
     }
 
     /// Inserts the item inside the caller's transaction (which holds the project's sync lock) and appends its
-    /// event; returns its id.
+    /// event; returns its row's id and its number.
     static func insert(
         _ item: NewItem,
         project: Project,
         actor: String,
         on connection: PostgresConnection
-    ) throws -> Int64 {
+    ) throws -> (id: Int64, number: Int) {
         guard
             let screenID = try connection.queryValue(
                 "SELECT id FROM screens WHERE project_id = $1 AND key = $2",
@@ -92,7 +92,7 @@ public enum ItemStore {
         let reason: String? =
             if case .blocked(let reason, _) = verdict { reason } else { nil }
         guard
-            let id = try connection.queryValue(
+            let row = try connection.query(
                 """
                 WITH numbered AS (
                     UPDATE projects SET findings_numbered = findings_numbered + 1 WHERE id = $1
@@ -101,15 +101,15 @@ public enum ItemStore {
                 INSERT INTO findings (project_id, source, title, step, severity, screen_id, status, reason,
                                       status_before_block, needs_symbols, number)
                 SELECT $1, 'manual', $2, $3, $4, $5, $6, $7, $8, $9, findings_numbered FROM numbered
-                RETURNING id
+                RETURNING id, number
                 """,
                 [
                     project.id, item.title, item.step, item.severity, screenID, status.rawValue, reason,
                     verdict.isBlocked ? FindingStatus.proposed.rawValue : nil, needs,
-                ],
-                as: Int64.self
-            )
+                ]
+            ).first
         else { throw StoreError.invalid("the item was not added") }
+        let id: Int64 = try row.decode("id")
         try EventLog.append(
             [
                 NewEvent(
@@ -119,7 +119,7 @@ public enum ItemStore {
             ],
             on: connection
         )
-        return id
+        return (id, try row.decode("number"))
     }
 
     /// Refuses symbols neither the table nor the project knows, suggesting the nearest known names, unless `sdk`

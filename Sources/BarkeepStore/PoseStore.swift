@@ -13,8 +13,8 @@ public struct PoseRecord: Sendable, Equatable {
     public var result: PoseResult
     /// The screenshot showing a failure.
     public var screenshot: String?
-    /// The finding a failure maps to.
-    public var findingID: Int64?
+    /// The number of the finding a failure maps to.
+    public var finding: Int?
     /// Why it was not run.
     public var reason: String?
     /// The build verified.
@@ -32,7 +32,7 @@ public struct PoseRecord: Sendable, Equatable {
         pose = try row.decode("pose")
         result = PoseResult(rawValue: try row.decode("result")) ?? .notRun
         screenshot = try row.decodeIfPresent("screenshot")
-        findingID = try row.decodeIfPresent("finding_id")
+        finding = try row.decodeIfPresent("finding")
         reason = try row.decodeIfPresent("reason")
         build = try row.decodeIfPresent("build")
         device = try row.decodeIfPresent("device")
@@ -51,8 +51,8 @@ public struct NewPoseResult: Sendable, Equatable {
     public var result: PoseResult
     /// The screenshot (required for failed).
     public var screenshot: String?
-    /// The finding a failure maps to.
-    public var findingID: Int64?
+    /// The number of the finding (or item) a failure maps to.
+    public var finding: Int?
     /// Or the title of an item to create for it.
     public var itemTitle: String?
     /// Why it was not run (required for not_run).
@@ -68,7 +68,7 @@ public struct NewPoseResult: Sendable, Equatable {
         pose: String,
         result: PoseResult,
         screenshot: String? = nil,
-        findingID: Int64? = nil,
+        finding: Int? = nil,
         itemTitle: String? = nil,
         reason: String? = nil,
         build: String? = nil,
@@ -78,7 +78,7 @@ public struct NewPoseResult: Sendable, Equatable {
         self.pose = pose
         self.result = result
         self.screenshot = screenshot
-        self.findingID = findingID
+        self.finding = finding
         self.itemTitle = itemTitle
         self.reason = reason
         self.build = build
@@ -99,7 +99,8 @@ public struct PoseCell: Sendable, Equatable {
 /// Pose verification: recording results (append-only) and reading the matrix and the history.
 public enum PoseStore {
     static let columns = """
-        r.id, s.key AS screen, r.pose, r.result, r.screenshot, r.finding_id, r.reason, r.build, r.device, r.actor,
+        r.id, s.key AS screen, r.pose, r.result, r.screenshot,
+        (SELECT f.number FROM findings f WHERE f.id = r.finding_id) AS finding, r.reason, r.build, r.device, r.actor,
         r.recorded_at
         """
 
@@ -118,23 +119,25 @@ public enum PoseStore {
             else { throw StoreError.invalid("unknown pose '\(new.pose)': poses are P1 to P16") }
             if let problem = PoseRecording.problem(
                 pose: new.pose, result: new.result, isDeviceOnly: deviceOnly, screenshot: new.screenshot,
-                hasFinding: new.findingID != nil || !(new.itemTitle ?? "").isEmpty, reason: new.reason,
+                hasFinding: new.finding != nil || !(new.itemTitle ?? "").isEmpty, reason: new.reason,
                 device: new.device)
             {
                 throw StoreError.invalid(problem)
             }
             let screen = try ScreenStore.require(new.screen, projectID: project.id, on: connection)
-            var findingID = new.findingID
-            if let id = findingID {
+            var findingID: Int64?
+            if let number = new.finding {
                 guard
-                    try connection.queryValue(
-                        "SELECT 1 FROM findings WHERE id = $1 AND project_id = $2", [id, project.id], as: Int.self)
-                        != nil
-                else { throw StoreError.notFound("no finding \(id) in project '\(project.name)'") }
+                    let id = try connection.queryValue(
+                        "SELECT id FROM findings WHERE project_id = $1 AND number = $2", [project.id, number],
+                        as: Int64.self)
+                else { throw StoreError.notFound("no finding \(number) in project '\(project.name)'") }
+                findingID = id
             } else if let title = new.itemTitle, !title.isEmpty, new.result == .failed {
                 findingID = try ItemStore.insert(
                     NewItem(screen: new.screen, step: nil, title: title), project: project, actor: actor,
-                    on: connection)
+                    on: connection
+                ).id
             }
             // Only a failure maps to a finding.
             if new.result != .failed { findingID = nil }

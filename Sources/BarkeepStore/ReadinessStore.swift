@@ -26,12 +26,12 @@ enum ReadinessStore {
         let parameters: [(any PostgresEncodable)?] = [project.id, screenID]
         for row in try connection.query(
             """
-            SELECT f.screen_id, f.id, f.status, f.rule, f.title, f.file, f.line,
+            SELECT f.screen_id, f.number, f.status, f.rule, f.title, f.file, f.line,
                    coalesce(f.step, (SELECT r.step FROM rules r WHERE r.id = f.rule)) AS step
             FROM findings f
             WHERE f.project_id = $1 AND f.screen_id IS NOT NULL AND ($2::bigint IS NULL OR f.screen_id = $2)
               AND f.status IN ('proposed', 'approved', 'applied', 'blocked')
-            ORDER BY f.id
+            ORDER BY f.number
             """,
             parameters
         ) {
@@ -73,7 +73,7 @@ enum ReadinessStore {
         }
     }
 
-    /// A finding needing work as the readiness rule sees it, from a row with id, status, rule, title, file, line
+    /// A finding needing work as the readiness rule sees it, from a row with number, status, rule, title, file, line
     /// and step.
     static func openFinding(_ row: PostgresRow) throws -> OpenFinding {
         let rule: String? = try row.decodeIfPresent("rule")
@@ -86,7 +86,7 @@ enum ReadinessStore {
                 try row.decodeIfPresent("title", as: String.self) ?? "item"
             }
         return OpenFinding(
-            id: try row.decode("id"),
+            number: try row.decode("number"),
             label: label,
             status: FindingStatus(rawValue: try row.decode("status")) ?? .proposed,
             rule: rule,

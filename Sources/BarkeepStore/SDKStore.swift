@@ -3,8 +3,10 @@ import Foundation
 
 /// An item whose status an SDK change moved, or that is listed with its SDK standing.
 public struct ItemChange: Sendable, Equatable {
-    /// The finding's id.
+    /// The finding's row id (never shown).
     public var id: Int64
+    /// The finding's number in its project.
+    public var number: Int
     /// Its title (or rule, for a scanner finding).
     public var title: String
     /// The owning screen's key; nil when unmapped.
@@ -105,7 +107,7 @@ public enum SDKStore {
     ) throws -> [ItemChange] {
         let rows = try connection.query(
             """
-            SELECT f.id, coalesce(f.title, f.rule) AS title, s.key AS screen, f.status, f.status_before_block,
+            SELECT f.id, f.number, coalesce(f.title, f.rule) AS title, s.key AS screen, f.status, f.status_before_block,
                    f.reason, f.needs_symbols
             FROM findings f LEFT JOIN screens s ON s.id = f.screen_id
             WHERE f.project_id = $1 AND cardinality(f.needs_symbols) > 0 AND f.status = ANY($2::text[])
@@ -123,7 +125,8 @@ public enum SDKStore {
             let status = FindingStatus(rawValue: try row.decode("status")) ?? .proposed
             let verdict = verdict(needed, facts: facts, project: project)
             var change = ItemChange(
-                id: id, title: try row.decode("title"), screen: try row.decodeIfPresent("screen"), from: status,
+                id: id, number: try row.decode("number"), title: try row.decode("title"),
+                screen: try row.decodeIfPresent("screen"), from: status,
                 to: status, reason: nil, gate: verdict.gate
             )
             switch (verdict, status) {

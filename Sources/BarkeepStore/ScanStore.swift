@@ -3,8 +3,10 @@ import Foundation
 
 /// A scan run as stored.
 public struct ScanRun: Sendable, Equatable {
-    /// The run's id.
+    /// The row's id: what other rows reference. Never shown; users name a run by its `number`.
     public var id: Int64
+    /// The run's number in its project (1 for its first run): the one every output and command uses.
+    public var number: Int
     /// The upload's format.
     public var format: String
     /// The scanner and its version.
@@ -28,6 +30,7 @@ public struct ScanRun: Sendable, Equatable {
 
     init(row: PostgresRow) throws {
         id = try row.decode("id")
+        number = try row.decode("number")
         format = try row.decode("format")
         tool = try row.decode("tool")
         toolVersion = try row.decodeIfPresent("tool_version")
@@ -79,7 +82,7 @@ public struct IngestHook {
 /// Scan runs: applying a scan's sync plan, and reading runs back.
 public enum ScanStore {
     static let runColumns = """
-        id, format, tool, tool_version, commit_sha, scope, files_scanned, new_count, fixed_count, reopened_count,
+        id, number, format, tool, tool_version, commit_sha, scope, files_scanned, new_count, fixed_count, reopened_count,
         unchanged_count, moved_count, actor, ingested_at, lifecycle
         """
     /// The advisory lock namespace of per-project sync ("sync" in ASCII), with the project id as the second key.
@@ -195,7 +198,7 @@ public enum ScanStore {
                 plan,
                 writing: changed,
                 tool: report.tool,
-                run: run.id,
+                run: run,
                 project: project,
                 screens: screens,
                 actor: actor,
@@ -212,7 +215,7 @@ public enum ScanStore {
         _ plan: SyncPlan,
         writing changedMatches: [SyncPlan.Match],
         tool: String,
-        run: Int64,
+        run: ScanRun,
         project: Project,
         screens: ScreenAttribution,
         actor: String,
@@ -271,7 +274,7 @@ public enum ScanStore {
             )
             UPDATE sync_rows s SET finding_id = i.id FROM inserted i WHERE s.action = 'new' AND s.identity = i.identity
             """,
-            [project.id, tool, run]
+            [project.id, tool, run.id]
         )
         // Only rows that change reach here: moved, re-worded, reopened, or a sticky verdict (whose last run must be
         // recorded, since it cannot be derived). An open finding that did not change keeps its row as it is: its
@@ -287,7 +290,7 @@ public enum ScanStore {
             FROM sync_rows s
             WHERE s.finding_id = f.id AND (s.action = 'seen' OR (s.action = 'reopened' AND f.status = 'fixed'))
             """,
-            [run]
+            [run.id]
         )
         try connection.query(
             """
@@ -300,7 +303,7 @@ public enum ScanStore {
                     f.last_seen_run)
             FROM sync_rows s WHERE s.finding_id = f.id AND s.action = 'fixed' AND f.status = s.previous_status
             """,
-            [run]
+            [run.id]
         )
         // Events last, under the event log's lock: one per new, fixed and reopened finding, and one for the run.
         try EventLog.appendSelect(
@@ -317,7 +320,7 @@ public enum ScanStore {
                    $5::text, NULL, $3::text
             """,
             [
-                project.id, project.name, actor, run,
+                project.id, project.name, actor, run.number,
                 "new=\(plan.counts.new) fixed=\(plan.counts.fixed) reopened=\(plan.counts.reopened) "
                     + "unchanged=\(plan.counts.unchanged) moved=\(plan.counts.moved)",
             ],
@@ -346,5 +349,18 @@ public enum ScanStore {
             "SELECT \(runColumns) FROM scan_runs WHERE project_id = $1 ORDER BY id DESC LIMIT $2",
             [project.id, limit]
         ).map(ScanRun.init(row:))
+    }
+
+    /// Run `number` of the project; `notFound` when there is none.
+    public static func run(project projectName: String, number: Int, on connection: PostgresConnection) throws
+        -> ScanRun
+    {
+        let project = try ProjectStore.require(projectName, on: connection)
+        guard
+            let row = try connection.query(
+                "SELECT \(runColumns) FROM scan_runs WHERE project_id = $1 AND number = $2", [project.id, number]
+            ).first
+        else { throw StoreError.notFound("no run \(number) in project '\(project.name)'") }
+        return try ScanRun(row: row)
     }
 }

@@ -79,8 +79,8 @@ public struct Source: Sendable, Equatable {
     public var lastOutcome: String?
     /// Why the last run failed.
     public var lastError: String?
-    /// The scan run it last ingested.
-    public var lastScanRun: Int64?
+    /// The number of the scan run it last ingested.
+    public var lastScanRun: Int?
     /// The last commit it scanned (a repository).
     public var lastCommit: String?
     /// Failed runs in a row.
@@ -179,7 +179,8 @@ public enum SourceStore {
     static let columns = """
         s.id, s.project_id, p.name AS project, s.kind, s.format, s.inbox, s.settle_seconds, s.repo, s.branch,
         s.scanner, s.every_seconds, s.timeout_seconds, s.max_output, s.is_paused, s.created_at, s.created_by,
-        s.holder, s.lease_until, s.last_run_at, s.last_outcome, s.last_error, s.last_scan_run, s.last_commit,
+        s.holder, s.lease_until, s.last_run_at, s.last_outcome, s.last_error,
+        (SELECT r.number FROM scan_runs r WHERE r.id = s.last_scan_run) AS last_scan_run, s.last_commit,
         s.failures, s.next_run_at, s.is_run_requested
         """
 

@@ -63,15 +63,15 @@ public enum StatusStore {
         GROUP BY screen_id, status, severity
         """
     static let screensQuery = "SELECT id, key, owner FROM screens WHERE project_id = $1 ORDER BY key"
-    /// Per screen and step, the least id of an open finding that keeps the step open: findings of the rules that
+    /// Per screen and step, the least number of an open finding that keeps the step open: findings of the rules that
     /// evidence a step, then items of a step.
     static let stepBlockersQuery = """
-        SELECT f.screen_id, r.step, min(f.id) AS id FROM findings f JOIN rules r ON r.id = f.rule
+        SELECT f.screen_id, r.step, min(f.number) AS number FROM findings f JOIN rules r ON r.id = f.rule
         WHERE f.project_id = $1 AND f.status IN \(needsWork) AND f.screen_id IS NOT NULL
           AND f.rule = ANY (ARRAY(SELECT id FROM rules WHERE step IS NOT NULL))
         GROUP BY f.screen_id, r.step
         UNION ALL
-        SELECT screen_id, step, min(id) FROM findings
+        SELECT screen_id, step, min(number) FROM findings
         WHERE project_id = $1 AND source = 'manual' AND step IS NOT NULL AND screen_id IS NOT NULL
           AND status IN \(needsWork)
         GROUP BY screen_id, step
@@ -150,7 +150,7 @@ public enum StatusStore {
         var facts = Dictionary(uniqueKeysWithValues: screens.map { ($0, empty) })
         for row in try connection.query(stepBlockersQuery, [project.id]) {
             let finding = OpenFinding(
-                id: try row.decode("id"), label: "", status: .proposed, step: try row.decode("step"))
+                number: try row.decode("number"), label: "", status: .proposed, step: try row.decode("step"))
             facts[try row.decode("screen_id")]?.openFindings.append(finding)
         }
         try ReadinessStore.addStepsAndPoses(to: &facts, projectID: project.id, screenID: nil, on: connection)

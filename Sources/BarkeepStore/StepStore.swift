@@ -25,10 +25,10 @@ public enum StepStore {
             }
             let blockers = try connection.query(
                 """
-                SELECT f.id, f.status, f.rule, f.title, f.file, f.line, f.step FROM findings f
+                SELECT f.number, f.status, f.rule, f.title, f.file, f.line, f.step FROM findings f
                 WHERE f.screen_id = $1 AND f.status IN ('proposed', 'approved', 'applied', 'blocked')
                   AND (f.step = $2 OR f.rule = ANY($3::text[]))
-                ORDER BY f.id
+                ORDER BY f.number
                 """,
                 [screen.id, step.number, step.rules]
             ).map(ReadinessStore.openFinding)

@@ -9,6 +9,7 @@
 //
 // Usage: barkeep-status-bench [--rounds N] [--screens N] [--findings N] [--poses N] [--plans]
 import BarkeepCore
+import BarkeepProtocol
 import BarkeepStore
 import Foundation
 
@@ -270,7 +271,7 @@ func run() throws {
 
     // Over TCP a token is needed: made directly in the store, as an admin would with barkeep token create.
     let token = try TokenStore.create(name: "bench", role: .reader, actor: "bench", on: connection).secret
-    _ = try client.request("HELLO protocol=1 token=\(token)")
+    _ = try client.request("HELLO protocol=\(ProtocolVersion.current) token=\(token)")
     let reply = try client.request("STATUS \(project)")
     guard reply.last?.hasPrefix("OK") == true else { throw BenchError("STATUS failed: \(reply.last ?? "")") }
     print("STATUS returns \(reply.count - 1) records")

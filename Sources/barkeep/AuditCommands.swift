@@ -23,7 +23,7 @@ enum ItemChanges {
                 "Unblocked \(Output.count(unblocked.count, "item")), now workable"
                     + (gated > 0 ? "; \(gated) of them \(gated == 1 ? "needs" : "need") an availability gate:" : ":"))
             Output.table(
-                ["ID", "SCREEN", "ITEM", "NOW", "GATE"],
+                ["#", "SCREEN", "ITEM", "NOW", "GATE"],
                 unblocked.map { record in
                     [
                         record["id"] ?? "", record["screen"] ?? "", record["title"] ?? "", record["to"] ?? "",
@@ -35,7 +35,7 @@ enum ItemChanges {
         if !blocked.isEmpty {
             Swift.print("Blocked \(Output.count(blocked.count, "item")):")
             Output.table(
-                ["ID", "SCREEN", "ITEM", "WAS", "WHY"],
+                ["#", "SCREEN", "ITEM", "WAS", "WHY"],
                 blocked.map { record in
                     [
                         record["id"] ?? "", record["screen"] ?? "", record["title"] ?? "", record["from"] ?? "",
@@ -165,9 +165,8 @@ struct ItemAddCommand: RunnableCommand {
             try Output.json(object)
             return
         }
-        let number = Int(item["number"] ?? "").map { $0 < 10 ? "DUO-0\($0)" : "DUO-\($0)" } ?? "?"
-        var line =
-            "Added item \(number) (finding \(item["id"] ?? "?")) to \(item["screen"] ?? "?"): \(item["status"] ?? "?")"
+        let number = Int(item["id"] ?? "").map(FindingNumber.label) ?? "?"
+        var line = "Added item \(number) to \(item["screen"] ?? "?"): \(item["status"] ?? "?")"
         if let reason = item["reason"] { line += " (\(reason))" }
         if let gate = item["gate"] { line += "; its code needs if #available(iOS \(gate), *)" }
         print(line + ".")
@@ -298,7 +297,7 @@ struct PoseRecordCommand: RunnableCommand {
         name: "record",
         abstract: "Record the result of verifying a screen in a pose (writer).",
         discussion: """
-            failed needs --screenshot and the finding it maps to (--finding ID, or --item TITLE to create an item
+            failed needs --screenshot and the finding it maps to (--finding N, or --item TITLE to create an item
             on the screen); not_run needs --reason. A device-only pose (P10, P13, P14, P16) passes only with
             --device naming the device it passed on, never a simulator (a name saying Simulator). Results are never
             overwritten: the latest counts.
@@ -309,7 +308,7 @@ struct PoseRecordCommand: RunnableCommand {
             .positional("pose", help: "P1 to P16."),
             .positional("result", help: "passed, failed or not_run."),
             .option("screenshot", valueName: "PATH", help: "The screenshot showing a failure."),
-            .option("finding", valueName: "ID", help: "The finding a failure maps to."),
+            .option("finding", valueName: "N", help: "The number of the finding (or item) a failure maps to."),
             .option("item", valueName: "TITLE", help: "Create an item for the failure and map it to it."),
             .option("reason", valueName: "TEXT", help: "Why it was not run."),
             .option("build", valueName: "TEXT", help: "The build verified."),
@@ -409,7 +408,7 @@ struct PosesCommand: RunnableCommand {
     }
 
     /// A pose record as JSON.
-    static func json(_ record: Record) -> [String: Any] { record.json(integers: ["id", "finding"]) }
+    static func json(_ record: Record) -> [String: Any] { record.json(integers: ["finding"]) }
 
     func run(_ context: CLIContext) throws {
         var request = Request(verb: "POSES", arguments: [project])

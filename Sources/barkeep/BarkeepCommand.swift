@@ -54,7 +54,8 @@ struct CLIContext {
         let client = try Client(address: server, tls: tls)
         if let token {
             do {
-                _ = try client.send(Request(verb: "HELLO", keywords: ["protocol": "1", "token": token]))
+                _ = try client.send(
+                    Request(verb: "HELLO", keywords: ["protocol": String(ProtocolVersion.current), "token": token]))
             } catch .server(.noAuth, _) {
                 throw .server(.noAuth, "the token was refused: it is unknown or revoked")
             }
@@ -119,7 +120,8 @@ struct BarkeepCommand: ParsableCommand {
             .flag("version", help: "Print the version and exit."),
         ],
         subcommands: [
-            PingCommand.self, ProjectGroup.self, IngestCommand.self, RunsCommand.self, FindingsCommand.self,
+            PingCommand.self, ProjectGroup.self, IngestCommand.self, RunsCommand.self, RunGroup.self,
+            FindingsCommand.self,
             FindingGroup.self, ScreenGroup.self, StepGroup.self, ItemGroup.self, SDKGroup.self, BlockedCommand.self,
             PoseGroup.self, PosesCommand.self, StatusCommand.self, BurndownCommand.self, ReportCommand.self,
             TokenGroup.self, SourceGroup.self, WatchCommand.self, StatsCommand.self,

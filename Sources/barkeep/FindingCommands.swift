@@ -26,11 +26,7 @@ struct RunsCommand: RunnableCommand {
         if let limit { request.keywordList.append(("limit", limit)) }
         let records = try context.request(request).records
         if context.isJSON {
-            try Output.json(
-                records.map {
-                    $0.json(integers: ["id", "files-scanned", "new", "fixed", "reopened", "unchanged", "moved"])
-                }
-            )
+            try Output.json(records.map(Self.json))
         } else if records.isEmpty {
             print("No runs yet. Upload one with: barkeep ingest \(project) FILE")
         } else {
@@ -48,6 +44,59 @@ struct RunsCommand: RunnableCommand {
             )
         }
     }
+
+    /// The JSON object of one run.
+    static func json(_ record: Record) -> [String: Any] {
+        record.json(integers: ["id", "files-scanned", "new", "fixed", "reopened", "unchanged", "moved"])
+    }
+}
+
+/// `barkeep run …`.
+struct RunGroup: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        name: "run",
+        abstract: "Show one scan run of a project.",
+        subcommands: [RunShowCommand.self]
+    )
+}
+
+/// `barkeep run show PROJECT N`: one run, by its number in the project.
+struct RunShowCommand: RunnableCommand {
+    static let configuration = CommandConfiguration(
+        name: "show",
+        abstract: "Show a scan run: what was scanned, by whom, and what it changed.",
+        discussion: "With --json prints the object barkeep runs --json prints for it.",
+        arguments: [
+            .positional("project", help: "The project."),
+            .positional("number", help: "The run's number in the project (from barkeep runs)."),
+        ]
+    )
+
+    let project: String
+    let number: String
+
+    init(_ parsed: ParsedCommand) throws(UsageError) {
+        project = parsed.value("project") ?? ""
+        number = parsed.value("number") ?? ""
+    }
+
+    func run(_ context: CLIContext) throws {
+        let records = try context.request(Request(verb: "RUN", arguments: ["SHOW", project, number])).records
+        guard let run = records.first else { throw CLIError.badReply("RUN SHOW returned nothing") }
+        if context.isJSON {
+            try Output.json(RunsCommand.json(run))
+            return
+        }
+        let counts = ["new", "fixed", "reopened", "unchanged", "moved"].map { "\(run[$0] ?? "0") \($0)" }
+        Output.fields([
+            ("Run", run["id"]), ("Project", project), ("Ingested", run["ingested"]), ("By", run["actor"]),
+            ("Format", run["format"]),
+            ("Tool", [run["tool"], run["tool-version"]].compactMap { $0 }.joined(separator: " ")),
+            ("Commit", run["commit"]), ("Scope", run["scope"] ?? "the whole project"),
+            ("Files scanned", run["files-scanned"]), ("Lifecycle", run["lifecycle"]),
+            ("Changed", run["format"] == "sdk-check" ? nil : counts.joined(separator: ", ")),
+        ])
+    }
 }
 
 /// `barkeep findings PROJECT`: the project's findings, filtered.
@@ -56,7 +105,8 @@ struct FindingsCommand: RunnableCommand {
         name: "findings",
         abstract: "List a project's findings, by file and line.",
         discussion: """
-            With --json prints an array of objects with id, source (scanner or manual), rule, title, severity,
+            Findings and items are numbered from 1 in each project; the number (id) is what finding show and
+            finding set take. With --json prints an array of objects with id, source (scanner or manual), rule, title, severity,
             file, line, snippet, status, screen, step, needs (SDK symbols), gate (the iOS version to wrap its code
             in if #available for), first_seen_run and last_seen_run; absent values are null (needs: []).
             """,
@@ -87,7 +137,7 @@ struct FindingsCommand: RunnableCommand {
             print("No findings.")
         } else {
             Output.table(
-                ["ID", "STATUS", "SEVERITY", "RULE", "SCREEN", "WHERE", "SNIPPET"],
+                ["#", "STATUS", "SEVERITY", "RULE", "SCREEN", "WHERE", "SNIPPET"],
                 records.map { record in
                     [
                         record["id"] ?? "", record["status"] ?? "", record["severity"] ?? "",
@@ -132,15 +182,22 @@ struct FindingShowCommand: RunnableCommand {
     static let configuration = CommandConfiguration(
         name: "show",
         abstract: "Show a finding and its history.",
-        arguments: [.positional("id", help: "The finding's id (from barkeep findings).")]
+        arguments: [
+            .positional("project", help: "The project."),
+            .positional("number", help: "The finding's (or item's) number in the project, from barkeep findings."),
+        ]
     )
 
-    let id: String
+    let project: String
+    let number: String
 
-    init(_ parsed: ParsedCommand) throws(UsageError) { id = parsed.value("id") ?? "" }
+    init(_ parsed: ParsedCommand) throws(UsageError) {
+        project = parsed.value("project") ?? ""
+        number = parsed.value("number") ?? ""
+    }
 
     func run(_ context: CLIContext) throws {
-        let records = try context.request(Request(verb: "FINDING", arguments: ["SHOW", id])).records
+        let records = try context.request(Request(verb: "FINDING", arguments: ["SHOW", project, number])).records
         guard let finding = records.first else { throw CLIError.badReply("FINDING SHOW returned nothing") }
         let history = records.dropFirst()
         if context.isJSON {
@@ -192,18 +249,21 @@ struct FindingSetCommand: RunnableCommand {
         abstract: "Triage a finding: approved, applied, declined, kept or false_positive (writer).",
         discussion: "declined and kept need --reason. A later scan never overrides declined, kept or false_positive.",
         arguments: [
-            .positional("id", help: "The finding's id."),
+            .positional("project", help: "The project."),
+            .positional("number", help: "The finding's (or item's) number in the project."),
             .positional("status", help: "approved, applied, declined, kept or false_positive."),
             .option("reason", valueName: "TEXT", help: "Why (required for declined and kept)."),
         ]
     )
 
-    let id: String
+    let project: String
+    let number: String
     let status: String
     let reason: String?
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
-        id = parsed.value("id") ?? ""
+        project = parsed.value("project") ?? ""
+        number = parsed.value("number") ?? ""
         status = parsed.value("status") ?? ""
         reason = parsed.value("reason")
         let triage = ["approved", "applied", "declined", "kept", "false_positive"]
@@ -219,14 +279,14 @@ struct FindingSetCommand: RunnableCommand {
     }
 
     func run(_ context: CLIContext) throws {
-        var request = Request(verb: "FINDING", arguments: ["SET", id, status])
+        var request = Request(verb: "FINDING", arguments: ["SET", project, number, status])
         if let reason { request.keywordList.append(("reason", reason)) }
         let records = try context.request(request).records
         guard let finding = records.first else { throw CLIError.badReply("FINDING SET returned nothing") }
         if context.isJSON {
             try Output.json(FindingsCommand.json(finding))
         } else {
-            print("Finding \(id) is now \(finding["status"] ?? status).")
+            print("Finding \(number) of \(project) is now \(finding["status"] ?? status).")
         }
     }
 }

@@ -173,7 +173,7 @@ struct ScreenShowCommand: RunnableCommand {
         if !findings.isEmpty {
             print("\n" + Output.bold("Findings needing work"))
             Output.table(
-                ["ID", "STATUS", "SEVERITY", "WHAT", "WHERE"],
+                ["#", "STATUS", "SEVERITY", "WHAT", "WHERE"],
                 findings.map { record in
                     [
                         record["id"] ?? "", record["status"] ?? "", record["severity"] ?? "",

@@ -31,7 +31,7 @@ struct ScreenReadinessTests {
 
     @Test("an open finding of a step's rule keeps the step from being done, and says which")
     func findingReopensStep() {
-        let finding = OpenFinding(id: 12, label: "DUO007 Sources/Inbox.swift:40", status: .proposed, rule: "DUO007")
+        let finding = OpenFinding(number: 12, label: "DUO007 Sources/Inbox.swift:40", status: .proposed, rule: "DUO007")
         let readiness = ScreenReadiness(facts(findings: [finding]))
         #expect(!readiness.isDone)
         let container = readiness.steps[0]
@@ -48,7 +48,7 @@ struct ScreenReadinessTests {
 
     @Test("a manual item of a step blocks that step like a rule's finding")
     func itemBlocksItsStep() {
-        let item = OpenFinding(id: 3, label: "Group the overflow", status: .blocked, step: 7)
+        let item = OpenFinding(number: 3, label: "Group the overflow", status: .blocked, step: 7)
         let readiness = ScreenReadiness(facts(findings: [item]))
         #expect(readiness.steps.map(\.effective) == [.done, .notApplicable, .todo])
     }
@@ -82,7 +82,7 @@ struct ScreenReadinessTests {
 
     @Test("many findings are summarised, five named")
     func manyFindings() {
-        let findings = (1...7).map { OpenFinding(id: Int64($0), label: "item \($0)", status: .proposed) }
+        let findings = (1...7).map { OpenFinding(number: $0, label: "item \($0)", status: .proposed) }
         let reason = ScreenReadiness(facts(findings: findings)).reasons[0].description
         #expect(
             reason

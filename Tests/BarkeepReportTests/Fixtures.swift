@@ -61,55 +61,55 @@ enum Fixtures {
     /// (left out of the report), and snippets and titles that need escaping.
     static let findingRecords: [Record] = [
         Record([
-            "id": "101", "number": "1", "source": "scanner", "rule": "DUO005", "tier": "0", "severity": "critical",
+            "id": "1", "source": "scanner", "rule": "DUO005", "tier": "0", "severity": "critical",
             "file": "Sources/Inbox/AppDelegate.swift", "line": "3",
             "snippet": "class AppDelegate: UIResponder, UIApplicationDelegate {", "status": "proposed",
             "screen": "Inbox", "title": "App lifecycle without scene lifecycle",
         ]),
         Record([
-            "id": "102", "number": "2", "source": "scanner", "rule": "DUO001", "tier": "1", "severity": "high",
+            "id": "2", "source": "scanner", "rule": "DUO001", "tier": "1", "severity": "high",
             "file": "Sources/Inbox/InboxView.swift", "line": "40", "snippet": "let width = UIScreen.main.bounds.width",
             "status": "approved", "screen": "Inbox", "title": "Main screen reference",
         ]),
         Record([
-            "id": "103", "number": "3", "source": "scanner", "rule": "DUO007", "tier": "2", "severity": "medium",
+            "id": "3", "source": "scanner", "rule": "DUO007", "tier": "2", "severity": "medium",
             "file": "Sources/Inbox/InboxView.swift", "line": "12", "snippet": "let bar = UIToolbar() // a | b",
             "status": "proposed", "screen": "Inbox", "title": "Standalone bar instance", "step": "1",
         ]),
         Record([
-            "id": "104", "number": "4", "source": "manual", "severity": "medium", "status": "blocked",
+            "id": "4", "source": "manual", "severity": "medium", "status": "blocked",
             "reason": "needs the iOS 27.1 SDK (axisBehavior)", "screen": "Inbox",
             "title": "Compose keeps its `axis` <shape> & size", "step": "5", "needs": "axisBehavior",
         ]),
         Record([
-            "id": "105", "number": "5", "source": "scanner", "rule": "DUO010", "severity": "medium",
+            "id": "5", "source": "scanner", "rule": "DUO010", "severity": "medium",
             "file": "Shared/SceneRouter.swift", "line": "31",
             "snippet": "requestSceneSessionActivation(nil, userActivity: `default`, options: nil)",
             "status": "proposed", "screen": "unmapped", "title": "Scene activation without error handling",
         ]),
         Record([
-            "id": "106", "number": "6", "source": "manual", "severity": "medium", "status": "verified",
+            "id": "6", "source": "manual", "severity": "medium", "status": "verified",
             "screen": "Inbox", "title": "P3: toolbar overlaps the list",
         ]),
         Record([
-            "id": "107", "number": "7", "source": "scanner", "rule": "DUO011", "tier": "2", "severity": "low",
+            "id": "7", "source": "scanner", "rule": "DUO011", "tier": "2", "severity": "low",
             "file": "Sources/Settings/SettingsView.swift", "line": "88", "snippet": "Image(systemName: \"ellipsis\")",
             "status": "verified", "screen": "Settings", "step": "7",
         ]),
         Record([
-            "id": "108", "number": "8", "source": "scanner", "rule": "DUO021", "severity": "info",
+            "id": "8", "source": "scanner", "rule": "DUO021", "severity": "info",
             "file": "App/Info.plist",
             "status": "kept", "reason": "portrait-only by design", "screen": "unmapped",
             "title": "Portrait-only supported orientations",
         ]),
         Record([
-            "id": "109", "number": "9", "source": "scanner", "rule": "DUO008", "severity": "low",
+            "id": "9", "source": "scanner", "rule": "DUO008", "severity": "low",
             "file": "Sources/Settings/About.swift", "line": "5", "snippet": "NavigationView {",
             "status": "false_positive",
             "reason": "behind `#if os(macOS)`", "screen": "Settings",
         ]),
         Record([
-            "id": "110", "number": "10", "source": "scanner", "rule": "DUO002", "tier": "1", "severity": "high",
+            "id": "10", "source": "scanner", "rule": "DUO002", "tier": "1", "severity": "high",
             "file": "Sources/Settings/SettingsView.swift", "line": "20", "snippet": "UIScreen.main.bounds",
             "status": "fixed",
             "screen": "Settings",

@@ -54,7 +54,7 @@ struct ReadinessReportTests {
 
         | Item | Finding | Code or title | SDK | Status |
         | --- | --- | --- | --- | --- |
-        | DUO-01 | `DUO005:Sources/Inbox/AppDelegate.swift:3` | `class AppDelegate: UIResponder, UIApplicationDelegate {` | available | proposed |
+        | F-1 | `DUO005:Sources/Inbox/AppDelegate.swift:3` | `class AppDelegate: UIResponder, UIApplicationDelegate {` | available | proposed |
 
         ## Tier 1 — correctness on the inner display
 
@@ -64,8 +64,8 @@ struct ReadinessReportTests {
 
         | Item | Finding | Code or title | SDK | Status |
         | --- | --- | --- | --- | --- |
-        | DUO-02 | `DUO001:Sources/Inbox/InboxView.swift:40` | `let width = UIScreen.main.bounds.width` | available | approved |
-        | DUO-06 | manual | P3: toolbar overlaps the list | available | verified (done) |
+        | F-2 | `DUO001:Sources/Inbox/InboxView.swift:40` | `let width = UIScreen.main.bounds.width` | available | approved |
+        | F-6 | manual | P3: toolbar overlaps the list | available | verified (done) |
 
         ## Tier 2 — bars
 
@@ -75,8 +75,8 @@ struct ReadinessReportTests {
 
         | Item | Finding | Code or title | SDK | Status |
         | --- | --- | --- | --- | --- |
-        | DUO-03 | `DUO007:Sources/Inbox/InboxView.swift:12` | `let bar = UIToolbar() // a \| b` | available | proposed |
-        | DUO-04 | manual, step 5 axis | Compose keeps its \`axis\` \<shape\> \& size | blocked on the iOS 27.1 SDK | blocked |
+        | F-3 | `DUO007:Sources/Inbox/InboxView.swift:12` | `let bar = UIToolbar() // a \| b` | available | proposed |
+        | F-4 | manual, step 5 axis | Compose keeps its \`axis\` \<shape\> \& size | blocked on the iOS 27.1 SDK | blocked |
 
         ### Settings
 
@@ -84,7 +84,7 @@ struct ReadinessReportTests {
 
         | Item | Finding | Code or title | SDK | Status |
         | --- | --- | --- | --- | --- |
-        | DUO-07 | `DUO011:Sources/Settings/SettingsView.swift:88` | `Image(systemName: "ellipsis")` | available | verified (done) |
+        | F-7 | `DUO011:Sources/Settings/SettingsView.swift:88` | `Image(systemName: "ellipsis")` | available | verified (done) |
 
         ## Tier 3 — richer adoption
 
@@ -94,14 +94,14 @@ struct ReadinessReportTests {
 
         | Item | Finding | Code or title | SDK | Status |
         | --- | --- | --- | --- | --- |
-        | DUO-05 | `DUO010:Shared/SceneRouter.swift:31` | ``requestSceneSessionActivation(nil, userActivity: `default`, options: nil)`` | available | proposed |
+        | F-5 | `DUO010:Shared/SceneRouter.swift:31` | ``requestSceneSessionActivation(nil, userActivity: `default`, options: nil)`` | available | proposed |
 
         ## Kept as is
 
         | Item | Screen | Finding | Code or title | Status | Reason |
         | --- | --- | --- | --- | --- | --- |
-        | DUO-08 | unmapped | `DUO021:App/Info.plist` | Portrait-only supported orientations | kept | portrait-only by design |
-        | DUO-09 | Settings | `DUO008:Sources/Settings/About.swift:5` | `NavigationView {` | false positive | behind \`\#if os(macOS)\` |
+        | F-8 | unmapped | `DUO021:App/Info.plist` | Portrait-only supported orientations | kept | portrait-only by design |
+        | F-9 | Settings | `DUO008:Sources/Settings/About.swift:5` | `NavigationView {` | false positive | behind \`\#if os(macOS)\` |
 
         ## Not verified
 
@@ -139,7 +139,7 @@ struct ReadinessReportTests {
         ] as [(FindingSource, Int?, Int?, Int)]
     )
     func tiers(source: FindingSource, tier: Int?, step: Int?, expected: Int) {
-        #expect(ReportFinding(id: 1, number: 1, source: source, tier: tier, step: step).reportTier == expected)
+        #expect(ReportFinding(number: 1, source: source, tier: tier, step: step).reportTier == expected)
     }
 
     @Test(
@@ -159,7 +159,7 @@ struct ReadinessReportTests {
         let project = ProjectInfo(
             name: "app", sdk: SDKVersion(27, 1), deploymentTarget: SDKVersion(26, 0), requiredPoses: [])
         let finding = ReportFinding(
-            id: 1, number: 1, source: .manual, status: status, reason: reason, needs: ["axisBehavior"],
+            number: 1, source: .manual, status: status, reason: reason, needs: ["axisBehavior"],
             gate: gate.flatMap(SDKVersion.init))
         #expect(finding.sdkStanding(in: project).description == expected)
     }
@@ -200,13 +200,13 @@ struct ReadinessReportTests {
     func markdownEscaping() throws {
         let input = try Self.trickyInput()
         let markdown = ReadinessReport.markdown(input, now: Fixtures.now)
-        #expect(markdown.contains("| DUO-01 | `DUO007:Sources/A|B.swift:3` |") == false)
+        #expect(markdown.contains("| F-1 | `DUO007:Sources/A|B.swift:3` |") == false)
         #expect(
-            markdown.contains("| DUO-01 | `DUO007:Sources/A\\|B.swift:3` | ``let s = \"a \\| b\" + `c` <d> & e`` |"))
-        #expect(markdown.contains("| DUO-02 | manual, step 3 title-and-symbol | T \\| \\`x\\` \\<y\\> \\& z \\*w\\* |"))
+            markdown.contains("| F-1 | `DUO007:Sources/A\\|B.swift:3` | ``let s = \"a \\| b\" + `c` <d> & e`` |"))
+        #expect(markdown.contains("| F-2 | manual, step 3 title-and-symbol | T \\| \\`x\\` \\<y\\> \\& z \\*w\\* |"))
         #expect(markdown.contains("| `` `tick` `` |"))
         #expect(
-            markdown.contains("| DUO-04 | Odd\\_Screen | `DUO021:Info.plist` | — | kept | a\\|b \\<i\\> line break |"))
+            markdown.contains("| F-4 | Odd\\_Screen | `DUO021:Info.plist` | — | kept | a\\|b \\<i\\> line break |"))
         #expect(markdown.contains("### Odd\\_Screen\n"))
         // Every table row has as many unescaped pipes as its header: no cell spills into another column.
         var columns = 0
@@ -313,24 +313,24 @@ struct ReadinessReportTests {
         var input = try Fixtures.input
         input.findings = [
             ReportFinding(
-                id: 1, number: 1, source: .scanner, rule: "DUO007", tier: 2, file: "Sources/A|B.swift", line: 3,
+                number: 1, source: .scanner, rule: "DUO007", tier: 2, file: "Sources/A|B.swift", line: 3,
                 snippet: "let s = \"a | b\" + `c` <d> & e", screen: "Inbox"),
             ReportFinding(
-                id: 2, number: 2, source: .manual, screen: "Inbox", title: "T | `x` <y> & z *w*", step: 3),
+                number: 2, source: .manual, screen: "Inbox", title: "T | `x` <y> & z *w*", step: 3),
             ReportFinding(
-                id: 3, number: 3, source: .scanner, rule: "DUO010", file: "x.swift", line: 1, snippet: "`tick`",
+                number: 3, source: .scanner, rule: "DUO010", file: "x.swift", line: 1, snippet: "`tick`",
                 screen: "Inbox"),
             ReportFinding(
-                id: 4, number: 4, source: .scanner, rule: "DUO021", file: "Info.plist", status: .kept,
+                number: 4, source: .scanner, rule: "DUO021", file: "Info.plist", status: .kept,
                 reason: "a|b <i>\nline break", screen: "Odd_Screen"),
             ReportFinding(
-                id: 5, number: 5, source: .scanner, rule: "DUO010", file: "y.swift", line: 2,
+                number: 5, source: .scanner, rule: "DUO010", file: "y.swift", line: 2,
                 snippet: "curl &#104;ttps://example.com?a=1&b=2", screen: "Odd_Screen",
                 title: "see https://example.com/x & more"),
             ReportFinding(
-                id: 6, number: 6, source: .manual, screen: "Odd_Screen", title: "see https://example.com/x & more"),
+                number: 6, source: .manual, screen: "Odd_Screen", title: "see https://example.com/x & more"),
             ReportFinding(
-                id: 7, number: 7, source: .scanner, rule: "DUO010", file: "z.swift", line: 9,
+                number: 7, source: .scanner, rule: "DUO010", file: "z.swift", line: 9,
                 snippet: #"let pattern = "a\|b" // ends with \"#, screen: "Odd_Screen"),
         ]
         return input

@@ -163,8 +163,8 @@ struct RecordDecodingTests {
         let findings = try ReportFinding.decode(Fixtures.findingRecords)
         #expect(findings.count == 10)
         let first = findings[0]
-        #expect(first.id == 101)
-        #expect(first.itemID == "DUO-01")
+        #expect(first.number == 1)
+        #expect(first.itemID == "F-1")
         #expect(first.source == .scanner)
         #expect(first.tier == 0)
         #expect(first.severity == .critical)
@@ -178,8 +178,8 @@ struct RecordDecodingTests {
         #expect(manual.needs == ["axisBehavior"])
         #expect(manual.step == 5)
         #expect(findings[7].scannerReference == "DUO021:App/Info.plist")
-        #expect(findings[9].itemID == "DUO-10")
-        #expect(ReportFinding(id: 1, number: 123, source: .manual).itemID == "DUO-123")
+        #expect(findings[9].itemID == "F-10")
+        #expect(ReportFinding(number: 123, source: .manual).itemID == "F-123")
     }
 
     @Test(
@@ -190,7 +190,7 @@ struct RecordDecodingTests {
                 ReportError.badValue(
                     record: "finding", key: "id", value: "x1", expected: "a non-negative integer")
             ),
-            (["number": nil], .missingField(record: "finding", key: "number")),
+            (["id": nil], .missingField(record: "finding", key: "id")),
             (
                 ["source": "robot"],
                 .badValue(

@@ -71,7 +71,7 @@ struct ProtocolTests {
             ("BADARG", "PROJECT CREATE \"has space\"", "ERR BADARG a project name is"),
             ("BADARG", "TOKEN CREATE ci", "ERR BADARG TOKEN CREATE needs role=…"),
             ("BADARG", "WATCH app since=-1", "ERR BADARG since must be"),
-            ("BADARG", "HELLO protocol=2", "ERR BADARG protocol 2 is not supported"),
+            ("BADARG", "HELLO protocol=1", "ERR BADARG protocol 1 is not supported"),
             ("NOAUTH", "HELLO token=bk_nope", "ERR NOAUTH invalid or revoked token"),
             ("NOTFOUND", "PROJECT SHOW ghost", "ERR NOTFOUND no project named 'ghost'"),
             ("NOTFOUND", "TOKEN REVOKE ghost", "ERR NOTFOUND no active token named 'ghost'"),
@@ -108,7 +108,7 @@ struct ProtocolTests {
         let client = try running.tcp()
         #expect(
             try client.request("HELLO token=\(reader)")
-                == "OK protocol=1 server=test version=\(BarkeepVersion.current) role=reader")
+                == "OK protocol=\(ProtocolVersion.current) server=test version=\(BarkeepVersion.current) role=reader")
         #expect(try client.request("PROJECT LIST") == "OK count=0")
         #expect(try client.request("PROJECT CREATE app") == "ERR FORBIDDEN PROJECT CREATE needs the admin role")
         #expect(try client.request("TOKEN LIST") == "ERR FORBIDDEN TOKEN LIST needs the admin role")

@@ -51,7 +51,8 @@ extension AuditWorkflowTests {
 
         // A later failure of a passed pose undoes it; passing again redoes it.
         try record(
-            NewPoseResult(screen: "Menu", pose: "P3", result: .failed, screenshot: "p3.png", findingID: navigationView))
+            NewPoseResult(
+                screen: "Menu", pose: "P3", result: .failed, screenshot: "p3.png", finding: try number(navigationView)))
         #expect(try reasons(of: "Menu") == ["pose P3 failed"])
         #expect(try readiness(of: "Menu").isDone == false)
         try record(passed("Menu", "P3"))

@@ -45,7 +45,7 @@ extension AuditWorkflowTests {
         PoseRefusal(
             name: "a failure mapped to no finding that exists",
             result: NewPoseResult(
-                screen: "Inbox", pose: "P3", result: .failed, screenshot: "p3.png", findingID: 999_999),
+                screen: "Inbox", pose: "P3", result: .failed, screenshot: "p3.png", finding: 999_999),
             error: .notFound("no finding 999999 in project 'app'")),
     ]
 
@@ -67,7 +67,8 @@ extension AuditWorkflowTests {
         let before = try snapshot()
         let error = #expect(throws: StoreError.self) {
             try record(
-                NewPoseResult(screen: "Inbox", pose: "P3", result: .failed, screenshot: "p3.png", findingID: foreign.id)
+                NewPoseResult(
+                    screen: "Inbox", pose: "P3", result: .failed, screenshot: "p3.png", finding: try number(foreign.id))
             )
         }
         #expect(error == .notFound("no finding \(foreign.id) in project 'app'"))
@@ -84,8 +85,10 @@ extension AuditWorkflowTests {
         #expect(result.screen == "Inbox" && result.pose == "P3" && result.result == .failed)
         #expect(result.screenshot == "shots/inbox-p3.png" && result.reason == nil && result.actor == "qa")
         #expect(result.build == "1.4 (210)" && result.device == "iPhone Duo")
-        let itemID = try #require(result.findingID)
-        let item = try FindingStore.show(id: itemID, on: connection).0
+        let itemNumber = try #require(result.finding)
+        let itemID = try #require(
+            try connection.queryValue("SELECT id FROM findings WHERE number = $1", [itemNumber], as: Int64.self))
+        let item = try show(itemID)
         #expect(item.source == "manual" && item.title == "Toolbar overlaps the hinge" && item.screen == "Inbox")
         #expect(item.step == nil && item.status == .proposed && item.needs.isEmpty && item.severity == "medium")
         #expect(
@@ -106,7 +109,7 @@ extension AuditWorkflowTests {
             NewPoseResult(
                 screen: "Inbox", pose: "P10", result: .notRun, reason: "device only",
                 device: "iPhone Duo Simulator"))
-        #expect(notRun.result == .notRun && notRun.reason == "device only" && notRun.findingID == nil)
+        #expect(notRun.result == .notRun && notRun.reason == "device only" && notRun.finding == nil)
         let onDevice = try record(passed("Inbox", "P10"))
         #expect(onDevice.result == .passed && onDevice.device == "iPhone Duo" && onDevice.pose == "P10")
         #expect(try count("pose_results") == 2 && count("findings") == 0)
@@ -129,7 +132,7 @@ extension AuditWorkflowTests {
         let history = try PoseStore.history(project: "app", screen: "Inbox", pose: "P1", on: connection)
         #expect(history.map(\.id) == [first.id, failure.id, latest.id])
         #expect(history.map(\.result) == [.passed, .failed, .passed])
-        #expect(history.map(\.findingID) == [nil, failure.findingID, nil])
+        #expect(history.map(\.finding) == [nil, failure.finding, nil])
         #expect(try PoseStore.history(project: "app", screen: "Inbox", pose: nil, on: connection).count == 4)
 
         func cells(_ screen: String? = nil) throws -> [String] {

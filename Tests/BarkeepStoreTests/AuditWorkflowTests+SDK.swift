@@ -43,8 +43,8 @@ extension AuditWorkflowTests {
         for item in [axis, edge, compression, priority] {
             #expect(try stored(item.id) == ["proposed", "NULL", "NULL"])
         }
-        #expect(try FindingStore.show(id: axis.id, on: connection).0.gate == SDKVersion(27, 1))
-        #expect(try FindingStore.show(id: priority.id, on: connection).0.gate == SDKVersion(27, 0))
+        #expect(try show(axis.id).gate == SDKVersion(27, 1))
+        #expect(try show(priority.id).gate == SDKVersion(27, 0))
         // One transaction: now() is the transaction's start, the same for every row it wrote.
         #expect(
             try connection.queryValue("SELECT count(DISTINCT at) FROM events WHERE seq > $1", [start], as: Int.self)
@@ -155,7 +155,7 @@ extension AuditWorkflowTests {
             try events(["finding.status"]).map(\.reason) == [
                 "the project moved to the iOS 27.1 SDK", "the project moved to the iOS 27.1 SDK",
             ])
-        #expect(try FindingStore.show(id: hinge.id, on: connection).0.gate == nil)
+        #expect(try show(hinge.id).gate == nil)
     }
 
     @Test("the blocked list has one entry per missing symbol, by SDK (undeclared last), symbol, then item")
@@ -203,7 +203,7 @@ extension AuditWorkflowTests {
             ])
         #expect(try stored(edge.id) == ["proposed", "NULL", "NULL"])
         #expect(try stored(axis.id) == ["blocked", "proposed", "needs the iOS 27.1 SDK (axisBehavior)"])
-        #expect(try FindingStore.show(id: edge.id, on: connection).0.gate == SDKVersion(27, 0))
+        #expect(try show(edge.id).gate == SDKVersion(27, 0))
         #expect(
             try rows("SELECT symbol, found, checked_sdk, checked_run FROM sdk_checks") == [
                 ["toolbarVerticalEdge", "t", "27.0", String(result.run.id)]

@@ -137,7 +137,7 @@ extension AuditWorkflowTests {
         #expect(try ScreenStore.remove(project: "app", key: "Menu", actor: "ana", on: connection) == 3)
         #expect(try listed(on: "Screens").count == 16)
         #expect(try listed(on: "Screens").filter { $0.contains("MenuView") } == Self.menuFile.sorted())
-        let unmappedItem = try FindingStore.show(id: item.id, on: connection).0
+        let unmappedItem = try show(item.id)
         #expect(unmappedItem.screen == nil && unmappedItem.source == "manual" && unmappedItem.status == .proposed)
         #expect(unmappedItem.step == 7 && unmappedItem.title == "Move the filter menu into the overflow")
         // Only the remaining screen's step state and pose result are left.

@@ -54,7 +54,7 @@ extension AuditWorkflowTests {
         let step = try ScreenStore.show(project: "app", key: "Screens", on: connection).readiness.steps[0]
         #expect(step.recorded == .done)
         #expect(step.effective == .todo)
-        #expect(step.blockers.map(\.id) == [tabBar])
+        #expect(step.blockers.map(\.number) == [try number(tabBar)])
         #expect(
             try reasons(of: "Screens").contains(
                 "step 1 (container) is marked done but finding \(tabBar) (DUO007 Sources/Screens.swift:12) "

@@ -95,7 +95,22 @@ struct AuditWorkflowTests {
 
     @discardableResult
     func setStatus(_ id: Int64, _ status: FindingStatus, reason: String? = nil) throws -> Finding {
-        try FindingStore.setStatus(id: id, to: status, reason: reason, actor: "lead", on: connection)
+        try FindingStore.setStatus(
+            project: "app", number: try number(id), to: status, reason: reason, actor: "lead", on: connection)
+    }
+
+    /// The number in its project of the finding with row id `id`.
+    func number(_ id: Int64) throws -> Int {
+        try #require(try connection.queryValue("SELECT number FROM findings WHERE id = $1", [id], as: Int.self))
+    }
+
+    /// The finding with row id `id`, as shown.
+    func show(_ id: Int64) throws -> Finding {
+        let project = try #require(
+            try connection.queryValue(
+                "SELECT p.name FROM findings f JOIN projects p ON p.id = f.project_id WHERE f.id = $1", [id],
+                as: String.self))
+        return try FindingStore.show(project: project, number: try number(id), on: connection).0
     }
 
     @discardableResult

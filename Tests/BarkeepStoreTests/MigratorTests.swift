@@ -112,4 +112,44 @@ struct MigratorTests {
         #expect(try connection.queryValue("SELECT count(*) FROM once", as: Int.self) == 1)
         #expect(try connection.queryValue("SELECT count(*) FROM schema_migrations", as: Int.self) == 2)
     }
+
+    @Test("migration 0007 numbers each project's existing runs from 1, in order, and renames them in the history")
+    func runsNumberedPerProject() throws {
+        let connection = try TestDatabase.makeConnection()
+        try Migrator(migrations: Migration.embedded.filter { $0.version < 7 }).migrate(connection)
+        // Two projects whose runs interleave, as on a daemon serving both before numbers were per project.
+        try connection.query("INSERT INTO projects (name) VALUES ('a'), ('b')")
+        for project in ["a", "b", "a", "a", "b"] {
+            try connection.query(
+                """
+                WITH run AS (
+                    INSERT INTO scan_runs (project_id, format, tool, digest, actor)
+                    SELECT id, 'duo-scan', 'duo_scan', repeat('0', 64), 'ci' FROM projects WHERE name = $1
+                    RETURNING id, project_id
+                )
+                INSERT INTO events (project_id, project, kind, subject, actor)
+                SELECT project_id, $1, 'scan.ingested', 'run ' || id, 'ci' FROM run
+                """,
+                [project])
+        }
+        try Migrator().migrate(connection)
+        let runs = try connection.query(
+            "SELECT p.name, r.number FROM scan_runs r JOIN projects p ON p.id = r.project_id ORDER BY r.id"
+        ).map { "\(try $0.decode("name", as: String.self)) \(try $0.decode("number", as: Int.self))" }
+        #expect(runs == ["a 1", "b 1", "a 2", "a 3", "b 2"])
+        let history = try connection.query("SELECT project, subject FROM events ORDER BY seq").map {
+            "\(try $0.decode("project", as: String.self)) \(try $0.decode("subject", as: String.self))"
+        }
+        #expect(history == ["a run 1", "b run 1", "a run 2", "a run 3", "b run 2"])
+        // The next run of each project takes its next number.
+        try connection.query(
+            """
+            INSERT INTO scan_runs (project_id, format, tool, digest, actor)
+            SELECT id, 'duo-scan', 'duo_scan', repeat('1', 64), 'ci' FROM projects ORDER BY name
+            """)
+        #expect(
+            try connection.queryValue(
+                "SELECT string_agg(number::text, ',' ORDER BY id) FROM scan_runs WHERE digest = repeat('1', 64)",
+                as: String.self) == "4,3")
+    }
 }

@@ -158,8 +158,9 @@ struct ScanSyncTests {
     @Test("a declined finding stays declined when it disappears and when it reappears")
     func stickyVerdict() throws {
         _ = try ingest(report([finding("A.swift", 1, "UIScreen.main")]))
-        let id = try #require(try connection.queryValue("SELECT id FROM findings", as: Int64.self))
-        _ = try FindingStore.setStatus(id: id, to: .declined, reason: "design wants it", actor: "dana", on: connection)
+        let id = try #require(try connection.queryValue("SELECT number FROM findings", as: Int.self))
+        _ = try FindingStore.setStatus(
+            project: "app", number: id, to: .declined, reason: "design wants it", actor: "dana", on: connection)
 
         #expect(try ingest(report([])).run.counts.fixed == 0)
         let back = try ingest(report([finding("A.swift", 5, "UIScreen.main")])).run.counts
@@ -171,7 +172,8 @@ struct ScanSyncTests {
     func reopen() throws {
         _ = try ingest(report([finding("A.swift", 1, "UIScreen.main")]))
         _ = try FindingStore.setStatus(
-            id: try #require(try connection.queryValue("SELECT id FROM findings", as: Int64.self)),
+            project: "app",
+            number: try #require(try connection.queryValue("SELECT number FROM findings", as: Int.self)),
             to: .approved,
             reason: nil,
             actor: "dana",
@@ -199,13 +201,14 @@ struct ScanSyncTests {
     @Test("first and last seen runs: unchanged rows are not rewritten, yet report the latest run that saw them")
     func seenRuns() throws {
         let items = [finding("A.swift", 1, "a"), finding("B.swift", 1, "b"), finding("C.swift", 1, "c")]
-        let first = try ingest(report(items)).run.id
+        let first = try ingest(report(items)).run.number
         let b = try #require(
-            try connection.queryValue("SELECT id FROM findings WHERE file = 'B.swift'", as: Int64.self))
-        _ = try FindingStore.setStatus(id: b, to: .kept, reason: "on purpose", actor: "dana", on: connection)
-        let second = try ingest(report(items)).run.id
+            try connection.queryValue("SELECT number FROM findings WHERE file = 'B.swift'", as: Int.self))
+        _ = try FindingStore.setStatus(
+            project: "app", number: b, to: .kept, reason: "on purpose", actor: "dana", on: connection)
+        let second = try ingest(report(items)).run.number
         // A scan of another scope does not count as seeing A.
-        let third = try ingest(report([finding("C.swift", 1, "c")]), scope: "C.swift").run.id
+        let third = try ingest(report([finding("C.swift", 1, "c")]), scope: "C.swift").run.number
         let listed = try FindingStore.list(project: "app", filter: FindingFilter(), on: connection)
         let runs = Dictionary(uniqueKeysWithValues: listed.map { ($0.file ?? "", [$0.firstSeenRun, $0.lastSeenRun]) })
         #expect(runs["A.swift"] == [first, second])
@@ -225,16 +228,18 @@ struct ScanSyncTests {
 
     @Test("a fixed finding can only get a verdict; the fix records when it was last seen")
     func fixedFindings() throws {
-        let first = try ingest(report([finding("A.swift", 1, "a")]), digest: SHA256.hexDigest(of: "1".utf8)).run.id
-        let second = try ingest(report([finding("A.swift", 1, "a")]), digest: SHA256.hexDigest(of: "2".utf8)).run.id
+        let first = try ingest(report([finding("A.swift", 1, "a")]), digest: SHA256.hexDigest(of: "1".utf8)).run.number
+        let second = try ingest(report([finding("A.swift", 1, "a")]), digest: SHA256.hexDigest(of: "2".utf8)).run.number
         _ = try ingest(report([]), digest: SHA256.hexDigest(of: "3".utf8))
-        let id = try #require(try connection.queryValue("SELECT id FROM findings", as: Int64.self))
+        let id = try #require(try connection.queryValue("SELECT number FROM findings", as: Int.self))
         let listed = try FindingStore.list(project: "app", filter: FindingFilter(), on: connection)
         #expect(listed.first?.firstSeenRun == first && listed.first?.lastSeenRun == second)
         #expect(throws: StoreError.self) {
-            try FindingStore.setStatus(id: id, to: .approved, reason: nil, actor: "dana", on: connection)
+            try FindingStore.setStatus(
+                project: "app", number: id, to: .approved, reason: nil, actor: "dana", on: connection)
         }
-        _ = try FindingStore.setStatus(id: id, to: .falsePositive, reason: nil, actor: "dana", on: connection)
+        _ = try FindingStore.setStatus(
+            project: "app", number: id, to: .falsePositive, reason: nil, actor: "dana", on: connection)
     }
 
     @Test("every new, fixed and reopened finding has its event, appended with the run's")

@@ -215,7 +215,8 @@ struct AuditCommandsTests {
         #expect(screen["done"] as? Bool == false)
         #expect(screen["findings"] as? Int == 1)
 
-        #expect(try daemon.barkeep(["finding", "set", String(id), "declined", "--reason", "custom bar kept"]).0 == 0)
+        #expect(
+            try daemon.barkeep(["finding", "set", "app", String(id), "declined", "--reason", "custom bar kept"]).0 == 0)
         #expect(try daemon.barkeep(["step", "set", "app", "Toolbar", "1", "done"]).0 == 0)
     }
 

@@ -116,16 +116,69 @@ struct CommandsTests {
         #expect(findings.allSatisfy { Set($0.keys) == keys })
         let id = try #require(findings.first?["id"] as? Int)
 
-        #expect(try run(daemon, ["finding", "set", String(id), "declined"]).0 == 64)
+        #expect(try run(daemon, ["finding", "set", "app", String(id), "declined"]).0 == 64)
         #expect(
-            try run(daemon, ["finding", "set", String(id), "declined", "--reason", "design keeps it"]).1
-                == "Finding \(id) is now declined.\n")
-        let shown = try run(daemon, ["--json", "finding", "show", String(id)]).1
+            try run(daemon, ["finding", "set", "app", String(id), "declined", "--reason", "design keeps it"]).1
+                == "Finding \(id) of app is now declined.\n")
+        let shown = try run(daemon, ["--json", "finding", "show", "app", String(id)]).1
         let object = try #require(try JSONSerialization.jsonObject(with: Data(shown.utf8)) as? [String: Any])
         let events = try #require(object["history"] as? [[String: Any]])
         #expect(object["status"] as? String == "declined" && object["reason"] as? String == "design keeps it")
         #expect(events.map { $0["kind"] as? String } == ["finding.new", "finding.status"])
-        #expect(try run(daemon, ["finding", "show", "999999"]).2 == "barkeep: no finding 999999 (NOTFOUND)\n")
+        #expect(
+            try run(daemon, ["finding", "show", "app", "999999"]).2
+                == "barkeep: no finding 999999 in project 'app' (NOTFOUND)\n")
+        // A finding is named with its project: a number alone is a usage error.
+        #expect(try run(daemon, ["finding", "show", String(id)]).0 == 64)
+
+        // A run by its number in the project.
+        let shownRun = try run(daemon, ["--json", "run", "show", "app", "1"]).1
+        let runObject = try #require(try JSONSerialization.jsonObject(with: Data(shownRun.utf8)) as? [String: Any])
+        #expect(runObject["id"] as? Int == 1 && runObject["commit"] as? String == "1caaf3c1")
+        #expect(try run(daemon, ["run", "show", "app", "3"]).2 == "barkeep: no run 3 in project 'app' (NOTFOUND)\n")
+    }
+
+    @Test("numbers are per project: each project's first run is run 1 and its first finding 1")
+    func numbersPerProject() throws {
+        let daemon = try Daemon()
+        let history = try #require(Fixtures.directory).appending("/duo_scan/history/NetNewsWire/")
+        for project in ["app", "other"] { _ = try run(daemon, ["project", "create", project]) }
+        _ = try run(daemon, ["ingest", "app", history + "07-1caaf3c1.json"])
+        _ = try run(daemon, ["ingest", "app", history + "12-be35a643.json"])
+        let other = try run(daemon, ["--json", "ingest", "other", history + "12-be35a643.json"])
+        let counts = try #require(try JSONSerialization.jsonObject(with: Data(other.1.utf8)) as? [String: Any])
+        #expect(counts["run"] as? Int == 1)
+
+        func findings(_ project: String) throws -> [[String: Any]] {
+            let listed = try run(daemon, ["--json", "findings", project, "--status", "proposed"]).1
+            return try #require(try JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [[String: Any]])
+        }
+        let ofOther = try findings("other")
+        #expect(ofOther.compactMap { $0["id"] as? Int }.sorted() == Array(1...ofOther.count))
+        #expect(ofOther.allSatisfy { $0["first_seen_run"] as? Int == 1 })
+        func appFirst() throws -> [String: Any] {
+            let shown = try run(daemon, ["--json", "finding", "show", "app", "1"]).1
+            return try #require(try JSONSerialization.jsonObject(with: Data(shown.utf8)) as? [String: Any])
+        }
+        let appBefore = try appFirst()
+
+        // `finding show OTHER 1` is the other project's finding 1, and triage of it leaves app's finding 1 alone.
+        let first = try #require(ofOther.first { $0["id"] as? Int == 1 })
+        let shown = try run(daemon, ["--json", "finding", "show", "other", "1"]).1
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(shown.utf8)) as? [String: Any])
+        #expect(object["project"] as? String == "other" && object["file"] as? String == first["file"] as? String)
+        #expect(try run(daemon, ["finding", "set", "other", "1", "approved"]).0 == 0)
+        let appAfter = try appFirst()
+        #expect(appAfter["project"] as? String == "app" && appBefore["project"] as? String == "app")
+        #expect(appAfter["status"] as? String == appBefore["status"] as? String && appAfter["status"] != nil)
+        #expect((appAfter["history"] as? [Any])?.count == (appBefore["history"] as? [Any])?.count)
+
+        // Without its project, a number names nothing: a usage error.
+        #expect(try run(daemon, ["finding", "show", "1"]).0 == 64)
+        #expect(try run(daemon, ["run", "show", "1"]).0 == 64)
+        let runs = try run(daemon, ["--json", "runs", "app"]).1
+        let runList = try #require(try JSONSerialization.jsonObject(with: Data(runs.utf8)) as? [[String: Any]])
+        #expect(runList.map { $0["id"] as? Int } == [2, 1])
     }
 
     @Test("stats: counters in text and JSON")

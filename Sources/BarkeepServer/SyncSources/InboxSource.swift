@@ -266,7 +266,7 @@ final class InboxSource {
                     try SourceStore.recordFile(
                         name, stamp: stamp, digest: digest, of: locked.id, scanRun: run.id, error: nil,
                         on: connection)
-                    let text = "\(name): run \(run.id)" + (isRepeat ? " (the same document as before)" : "")
+                    let text = "\(name): run \(run.number)" + (isRepeat ? " (the same document as before)" : "")
                     try SourceStore.recordRun(
                         locked, SourceRunOutcome(isSuccess: true, scanRun: run.id, text: text, nextRunDelay: 0),
                         on: connection)

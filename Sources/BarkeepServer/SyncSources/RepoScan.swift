@@ -128,7 +128,7 @@ struct RepoScan {
                 let run = try SourceIngest.ingest(
                     output, source: source, holder: configuration.holder, commit: commit, on: connection
                 ) { locked, run, isRepeat in
-                    let text = "commit \(short): run \(run.id)" + (isRepeat ? " (the same output as before)" : "")
+                    let text = "commit \(short): run \(run.number)" + (isRepeat ? " (the same output as before)" : "")
                     try SourceStore.recordRun(
                         locked,
                         SourceRunOutcome(
@@ -136,7 +136,7 @@ struct RepoScan {
                             answersRequestsUntil: answered),
                         on: connection)
                 }
-                logger.info("scan ingested", ["commit": commit, "run": String(run.id)])
+                logger.info("scan ingested", ["commit": commit, "run": String(run.number)])
             } catch {
                 guard let refusal = SourceIngest.refusal(error) else { throw error }
                 try fail("commit \(short): \(refusal)", commit: commit)
