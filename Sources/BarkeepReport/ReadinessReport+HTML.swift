@@ -62,17 +62,19 @@ extension ReadinessReport {
                 out.append("</section>")
             }
         }
-        out.append("<h2 id=\"kept\">\(ReportContent.keptTitle)</h2>")
-        if content.kept.isEmpty {
-            out.append("<p class=\"empty\">Nothing is kept as is.</p>")
-        } else {
+        for section in content.settled {
+            out.append("<h2 id=\"\(section.anchor)\">\(escape(section.title))</h2>")
+            guard !section.items.isEmpty else {
+                out.append("<p class=\"empty\">\(escape(section.emptyText))</p>")
+                continue
+            }
             out.append(
                 table(
-                    ["Item", "Screen", "Finding", "Code or title", "Status", "Reason"],
-                    content.kept.map { item in
+                    ["Item", "Screen", "Finding", "Code or title", "Reason"],
+                    section.items.map { item in
                         [
                             escape(item.id), escape(item.screen), inline(item.finding), inline(item.what),
-                            escape(item.status), escape(item.reason ?? "—"),
+                            escape(item.reason ?? "—"),
                         ]
                     }))
         }

@@ -3,8 +3,9 @@ import Foundation
 /// The readiness report: what a team hands over when it says the app is ready for iPhone Duo, or how far it is.
 ///
 /// Both formats hold the same sections in the same order: a header (toolchain, last scan, app lifecycle, when it
-/// was generated), a summary, one section per readiness tier with a recommendation per screen, the findings kept as
-/// they are, and the poses not verified. Fixed findings are left out. Output depends only on the input and `now`.
+/// was generated), a summary, one section per readiness tier with a recommendation per screen (the items that need
+/// work), the verified, kept, declined and false-positive findings each in a section of its own, and the poses not
+/// verified. Fixed findings are left out. Output depends only on the input and `now`.
 public enum ReadinessReport {
     /// The report as CommonMark (with GFM tables), ending with a line feed.
     public static func markdown(_ input: ReportInput, now: Date) -> String {
@@ -39,17 +40,19 @@ public enum ReadinessReport {
                         }))
             }
         }
-        blocks.append("## " + ReportContent.keptTitle)
-        if content.kept.isEmpty {
-            blocks.append("Nothing is kept as is.")
-        } else {
+        for section in content.settled {
+            blocks.append("## " + section.title)
+            guard !section.items.isEmpty else {
+                blocks.append(section.emptyText)
+                continue
+            }
             blocks.append(
                 table(
-                    ["Item", "Screen", "Finding", "Code or title", "Status", "Reason"],
-                    content.kept.map { item in
+                    ["Item", "Screen", "Finding", "Code or title", "Reason"],
+                    section.items.map { item in
                         [
                             item.id, Escaping.markdown(item.screen), inline(item.finding), inline(item.what),
-                            Escaping.markdown(item.status), Escaping.markdown(item.reason ?? "—"),
+                            Escaping.markdown(item.reason ?? "—"),
                         ]
                     }))
         }

@@ -100,8 +100,8 @@ struct ReportContent: Sendable {
     var stepRows: [StepRow]
     /// Tiers 0 to 3.
     var tiers: [Tier]
-    /// Kept, declined and false positives.
-    var kept: [Item]
+    /// Verified, kept, declined and false positives, each in its own section.
+    var settled: [SettledSection]
     /// Poses not run or without a result.
     var notVerified: [PoseGap]
 
@@ -111,8 +111,27 @@ struct ReportContent: Sendable {
         "Tier 3 — richer adoption",
     ]
 
-    /// The title of the kept section.
-    static let keptTitle = "Kept as is"
+    /// The findings that need no more work, by status: one section each, in this order.
+    struct SettledSection: Sendable {
+        /// The status the section lists.
+        var status: FindingStatus
+        /// Its title.
+        var title: String
+        /// The HTML anchor.
+        var anchor: String
+        /// What it says when it lists nothing.
+        var emptyText: String
+        /// The findings, by number.
+        var items: [Item]
+    }
+
+    /// The settled sections: status, title, anchor and what each says when empty.
+    static let settledSections: [(status: FindingStatus, title: String, anchor: String, empty: String)] = [
+        (.verified, "Verified", "verified", "Nothing is verified yet."),
+        (.kept, "Kept as is", "kept", "Nothing is kept as is."),
+        (.declined, "Declined", "declined", "Nothing is declined."),
+        (.falsePositive, "False positives", "false-positives", "No finding is marked a false positive."),
+    ]
     /// The title of the unverified poses section.
     static let notVerifiedTitle = "Not verified"
 
@@ -148,12 +167,16 @@ struct ReportContent: Sendable {
         let screensByKey = Dictionary(status.screens.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
         let ordered = input.findings.sorted { $0.number < $1.number }
         tiers = Self.tierTitles.enumerated().map { tier, title in
-            let items = ordered.filter { $0.reportTier == tier && ($0.status.needsWork || $0.status == .verified) }
+            let items = ordered.filter { $0.reportTier == tier && $0.status.needsWork }
             return Tier(
                 title: title,
                 recommendations: Self.recommendations(items, project: project, screens: screensByKey, input: input))
         }
-        kept = ordered.filter { $0.status.isSticky }.map { Self.item($0, project: project) }
+        settled = Self.settledSections.map { section in
+            SettledSection(
+                status: section.status, title: section.title, anchor: section.anchor, emptyText: section.empty,
+                items: ordered.filter { $0.status == section.status }.map { Self.item($0, project: project) })
+        }
         notVerified = Self.poseGaps(input)
     }
 

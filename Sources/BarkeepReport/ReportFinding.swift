@@ -1,14 +1,6 @@
 import BarkeepCore
 import BarkeepProtocol
 
-/// Where a finding came from.
-public enum FindingSource: String, Sendable, CaseIterable {
-    /// A scanner run reported it.
-    case scanner
-    /// Someone added it by hand (an audit item, or the item a failed pose created).
-    case manual
-}
-
 /// A finding as the readiness report lists it: a record of `FINDINGS PROJECT`.
 public struct ReportFinding: Sendable, Equatable, RecordDecodable {
     /// `finding`.

@@ -2,9 +2,9 @@ import BarkeepCore
 import BarkeepProtocol
 import BarkeepStore
 
-/// ITEM ADD, SDK SET, BLOCKED, POSE RECORD, POSE HISTORY and POSES.
+/// ITEM ADD, ITEM SET, ITEM REMOVE, SDK SET, BLOCKED, POSE RECORD, POSE HISTORY and POSES.
 enum AuditCommands {
-    static let all: [Command] = [item, sdk, blocked, pose, poseHistory, poses]
+    static let all: [Command] = [item, itemSet, itemRemove, sdk, blocked, pose, poseHistory, poses]
 
     static let severities = ["critical", "high", "medium", "low", "info"]
 
@@ -18,20 +18,9 @@ enum AuditCommands {
     ) { input throws(CommandError) in
         let project = input.argument(0)
         let stepText = input.keyword("step") ?? ""
-        let title = input.keyword("title") ?? ""
-        guard !title.isEmpty, title.utf8.count <= 500 else {
-            throw CommandError(.badArgument, "title must be 1 to 500 bytes")
-        }
-        let severity = input.keyword("severity") ?? "medium"
-        guard severities.contains(severity) else {
-            throw CommandError(.badArgument, "severity must be one of " + severities.joined(separator: ", "))
-        }
-        let needs = input.keywords("needs")
-        for symbol in needs where !Names.isValidSymbol(symbol) {
-            throw CommandError(
-                .badArgument,
-                "needs must be an SDK symbol (letters, digits, '_', '.', ':', '(' or ')'), not '\(symbol.prefix(40))'")
-        }
+        let title = try itemTitle(input.keyword("title") ?? "")
+        let severity = try itemSeverity(input.keyword("severity") ?? "medium")
+        let needs = try itemNeeds(input.keywords("needs"))
         let sdk = try version(input.keyword("sdk"), key: "sdk")
         let screen = input.keyword("screen") ?? ""
         let actor = input.session.actor
@@ -42,6 +31,67 @@ enum AuditCommands {
             return CommandResult(
                 .records([try ItemStore.add(newItem, to: project, actor: actor, on: connection).record]))
         }
+    }
+
+    static let itemSet = Command(
+        "ITEM SET",
+        positional: 2...2,
+        keys: ["title", "step", "severity", "sdk"],
+        repeatableKeys: ["needs"],
+        minimumRole: .writer
+    ) { input throws(CommandError) in
+        let (project, number) = (input.argument(0), try FindingCommands.number(input.argument(1), of: "item"))
+        let needsGiven = input.request.keywordList.contains { $0.key == "needs" }
+        let changes = ItemChanges(
+            title: try input.keyword("title").map { text throws(CommandError) in try itemTitle(text) },
+            step: input.keyword("step"),
+            severity: try input.keyword("severity").map { text throws(CommandError) in try itemSeverity(text) },
+            // needs= with no value clears them.
+            needs: needsGiven ? try itemNeeds(input.keywords("needs").filter { !$0.isEmpty }) : nil,
+            sdkForUnknown: try version(input.keyword("sdk"), key: "sdk"))
+        guard !changes.isEmpty else {
+            throw CommandError(.badArgument, "ITEM SET needs title=, step=, severity= or needs=")
+        }
+        let actor = input.session.actor
+        return .database { connection in
+            CommandResult(
+                .records([
+                    try ItemStore.update(project: project, number: number, changes, actor: actor, on: connection).record
+                ]))
+        }
+    }
+
+    static let itemRemove = Command("ITEM REMOVE", positional: 2...2, minimumRole: .writer) {
+        input throws(CommandError) in
+        let (project, number) = (input.argument(0), try FindingCommands.number(input.argument(1), of: "item"))
+        let actor = input.session.actor
+        return .database { connection in
+            try ItemStore.remove(project: project, number: number, actor: actor, on: connection)
+            return CommandResult(.ok(["removed": String(number)]))
+        }
+    }
+
+    private static func itemTitle(_ title: String) throws(CommandError) -> String {
+        guard !title.isEmpty, title.utf8.count <= 500 else {
+            throw CommandError(.badArgument, "title must be 1 to 500 bytes")
+        }
+        return title
+    }
+
+    private static func itemSeverity(_ severity: String) throws(CommandError) -> String {
+        guard severities.contains(severity) else {
+            throw CommandError(.badArgument, "severity must be one of " + severities.joined(separator: ", "))
+        }
+        return severity
+    }
+
+    private static func itemNeeds(_ needs: [String]) throws(CommandError) -> [String] {
+        for symbol in needs where !Names.isValidSymbol(symbol) {
+            throw CommandError(
+                .badArgument,
+                "needs must be an SDK symbol (letters, digits, '_', '.', ':', '(' or ')'), not '\(symbol.prefix(40))'")
+        }
+        return needs
     }
 
     static let sdk = Command("SDK SET", positional: 2...2, minimumRole: .admin) { input throws(CommandError) in

@@ -130,6 +130,7 @@ public struct CommandError: Error, Sendable, Equatable {
         case StoreError.notFound(let message): self.init(.notFound, message)
         case StoreError.conflict(let message): self.init(.conflict, message)
         case StoreError.invalid(let message): self.init(.badArgument, message)
+        case StoreError.forbidden(let message): self.init(.forbidden, message)
         case let error as StoreError where error.sqlState == PostgresError.Code.uniqueViolation:
             self.init(.conflict, "that already exists")
         default: return nil

@@ -177,21 +177,20 @@ enum FindingCommands {
     static let set = Command("FINDING SET", positional: 3...3, keys: ["reason"], minimumRole: .writer) {
         input throws(CommandError) in
         let (project, number) = (input.argument(0), try number(input.argument(1), of: "finding"))
-        guard let status = FindingStatus(rawValue: input.argument(2)), FindingStore.triageStatuses.contains(status)
-        else {
+        let settable = FindingLifecycle.personStatuses
+        guard let status = FindingStatus(rawValue: input.argument(2)), settable.contains(status) else {
             throw CommandError(
-                .badArgument,
-                "status must be one of " + FindingStore.triageStatuses.map(\.rawValue).joined(separator: ", ")
-            )
+                .badArgument, "status must be one of " + settable.map(\.rawValue).joined(separator: ", "))
         }
         let reason = input.keyword("reason").flatMap { $0.isEmpty ? nil : $0 }
         if status.requiresReason && reason == nil {
             throw CommandError(.badArgument, "\(status.rawValue) needs reason=…")
         }
-        let actor = input.session.actor
+        let (actor, role) = (input.session.actor, input.session.role ?? .reader)
         return .database { connection in
             let finding = try FindingStore.setStatus(
-                project: project, number: number, to: status, reason: reason, actor: actor, on: connection)
+                project: project, number: number, to: status, reason: reason, role: role, actor: actor,
+                on: connection)
             return CommandResult(.records([finding.record]))
         }
     }

@@ -97,7 +97,7 @@ public enum FindingStore {
     /// it — so its last run is the latest such run. `latest` (below) holds each tool and scope's latest run, so
     /// the derivation costs a few comparisons per finding whatever the number of runs.
     static let lastSeenRun = """
-        CASE WHEN f.source = 'scanner' AND f.status NOT IN ('fixed', 'declined', 'kept', 'false_positive') THEN
+        CASE WHEN f.source = 'scanner' AND f.status NOT IN \(FindingStatus.settledSQL) THEN
             greatest(f.last_seen_run, (SELECT max(l.id) FROM latest l
                                        WHERE l.project_id = f.project_id AND l.tool = f.tool
                                          AND barkeep_covers(l.scope, f.file)))
@@ -123,9 +123,6 @@ public enum FindingStore {
         """
 
     static let from = "findings f JOIN projects p ON p.id = f.project_id LEFT JOIN screens s ON s.id = f.screen_id"
-
-    /// The statuses a person may set with `finding set`.
-    public static let triageStatuses: [FindingStatus] = [.approved, .applied, .declined, .kept, .falsePositive]
 
     /// A project's findings, by file and line.
     public static func list(
@@ -174,48 +171,37 @@ public enum FindingStore {
         return (try SDKStore.withGates([finding], project: project, on: connection).first ?? finding, history)
     }
 
-    /// Sets a triage status (approved, applied, declined, kept, false_positive), with its event. Declined and
-    /// kept need a reason. Setting the status a finding already has changes nothing.
+    /// Sets the status of finding `number` as a person holding `role`, with its event; what FindingLifecycle
+    /// refuses is `invalid`, `conflict` or `forbidden`. Setting the status and reason a finding already has changes
+    /// nothing.
     public static func setStatus(
         project projectName: String,
         number: Int,
         to status: FindingStatus,
         reason: String?,
+        role: Role,
         actor: String,
         on connection: PostgresConnection
     ) throws -> Finding {
-        guard triageStatuses.contains(status) else {
-            throw StoreError.invalid(
-                "a finding can be set to " + triageStatuses.map(\.rawValue).joined(separator: ", ")
-                    + ", not \(status.rawValue)"
-            )
-        }
-        if status.requiresReason && (reason ?? "").isEmpty {
-            throw StoreError.invalid("\(status.rawValue) needs a reason")
-        }
-        return try ScanStore.withLockedProject(projectName, on: connection) { project, connection in
+        try ScanStore.withLockedProject(projectName, on: connection) { project, connection in
             // The project's sync lock (taken above, as an ingest takes it): a sync running now finishes first, and
             // cannot then undo this verdict.
             guard
                 let before = try connection.query(
-                    "SELECT id, status, reason, needs_symbols FROM findings WHERE project_id = $1 AND number = $2 "
-                        + "FOR UPDATE",
+                    "SELECT id, source, status, reason, needs_symbols FROM findings WHERE project_id = $1 "
+                        + "AND number = $2 FOR UPDATE",
                     [project.id, number]
                 ).first
             else { throw StoreError.notFound("no finding \(number) in project '\(project.name)'") }
             let id: Int64 = try before.decode("id")
-            let previous: String = try before.decode("status")
+            let previous = FindingStatus(rawValue: try before.decode("status")) ?? .proposed
             let previousReason: String? = try before.decodeIfPresent("reason")
-            // The scanner no longer reports a fixed finding: only a verdict on it makes sense, not new work.
-            if previous == FindingStatus.fixed.rawValue && !status.isSticky {
-                throw StoreError.invalid(
-                    "finding \(number) is fixed; it can only be declined, kept or marked false_positive")
-            }
-            // Only the SDK unblocks an item: approving it by hand would hide that it cannot be built yet.
-            if previous == FindingStatus.blocked.rawValue && !status.isSticky {
-                throw StoreError.conflict(
-                    "finding \(number) is blocked (\(previousReason ?? "on the SDK")); it unblocks when the project's SDK "
-                        + "has what it needs (barkeep sdk set), or it can be declined, kept or marked false_positive")
+            if let refusal = FindingLifecycle.refusal(
+                from: previous, to: status, source: FindingSource(rawValue: try before.decode("source")) ?? .manual,
+                reason: reason, by: .person(role),
+                label: "finding \(number)" + (previous == .blocked ? " (\(previousReason ?? "blocked"))" : ""))
+            {
+                throw StoreError(refusal)
             }
             // Re-opening an item whose SDK symbols the project still lacks leaves it blocked, remembering the status
             // asked for: it becomes that when the SDK arrives.
@@ -227,7 +213,7 @@ public enum FindingStore {
                     stored = (FindingStatus.blocked.rawValue, why, status.rawValue)
                 }
             }
-            if previous != stored.status || previousReason != stored.reason {
+            if previous.rawValue != stored.status || previousReason != stored.reason {
                 // Leaving the open statuses, its last sighting stops being derived: record it.
                 try connection.query(
                     """
@@ -246,7 +232,7 @@ public enum FindingStore {
                            $3::text, $4::text, $5::text, $6::text
                     FROM findings WHERE id = $1
                     """,
-                    [id, project.name, previous, stored.status, stored.reason, actor],
+                    [id, project.name, previous.rawValue, stored.status, stored.reason, actor],
                     on: connection
                 )
             }

@@ -14,6 +14,8 @@ public struct NewItem: Sendable, Equatable {
     public var severity: String
     /// The SDK that declares the needed symbols the symbol table does not know; nil refuses unknown symbols.
     public var sdkForUnknown: SDKVersion?
+    /// The pose whose failure created it: that pose passing on its screen verifies it.
+    public var createdByPose: String?
 
     /// An item.
     public init(
@@ -22,7 +24,8 @@ public struct NewItem: Sendable, Equatable {
         title: String,
         needs: [String] = [],
         severity: String = "medium",
-        sdkForUnknown: SDKVersion? = nil
+        sdkForUnknown: SDKVersion? = nil,
+        createdByPose: String? = nil
     ) {
         self.screen = screen
         self.step = step
@@ -30,6 +33,7 @@ public struct NewItem: Sendable, Equatable {
         self.needs = needs
         self.severity = severity
         self.sdkForUnknown = sdkForUnknown
+        self.createdByPose = createdByPose
     }
 }
 
@@ -99,13 +103,13 @@ public enum ItemStore {
                     RETURNING findings_numbered
                 )
                 INSERT INTO findings (project_id, source, title, step, severity, screen_id, status, reason,
-                                      status_before_block, needs_symbols, number)
-                SELECT $1, 'manual', $2, $3, $4, $5, $6, $7, $8, $9, findings_numbered FROM numbered
+                                      status_before_block, needs_symbols, created_by_pose, number)
+                SELECT $1, 'manual', $2, $3, $4, $5, $6, $7, $8, $9, $10, findings_numbered FROM numbered
                 RETURNING id, number
                 """,
                 [
                     project.id, item.title, item.step, item.severity, screenID, status.rawValue, reason,
-                    verdict.isBlocked ? FindingStatus.proposed.rawValue : nil, needs,
+                    verdict.isBlocked ? FindingStatus.proposed.rawValue : nil, needs, item.createdByPose,
                 ]
             ).first
         else { throw StoreError.invalid("the item was not added") }
@@ -124,7 +128,7 @@ public enum ItemStore {
 
     /// Refuses symbols neither the table nor the project knows, suggesting the nearest known names, unless `sdk`
     /// says which SDK declares them: then the project records that.
-    private static func declareUnknownSymbols(
+    static func declareUnknownSymbols(
         _ needs: [String],
         sdk: SDKVersion?,
         project: Project,

@@ -126,17 +126,12 @@ public enum PoseStore {
             }
             let screen = try ScreenStore.require(new.screen, projectID: project.id, on: connection)
             var findingID: Int64?
-            if let number = new.finding {
-                guard
-                    let id = try connection.queryValue(
-                        "SELECT id FROM findings WHERE project_id = $1 AND number = $2", [project.id, number],
-                        as: Int64.self)
-                else { throw StoreError.notFound("no finding \(number) in project '\(project.name)'") }
-                findingID = id
+            if let number = new.finding, new.result == .failed {
+                findingID = try mappedFinding(number, screen: (screen.id, screen.key), project: project, on: connection)
             } else if let title = new.itemTitle, !title.isEmpty, new.result == .failed {
                 findingID = try ItemStore.insert(
-                    NewItem(screen: new.screen, step: nil, title: title), project: project, actor: actor,
-                    on: connection
+                    NewItem(screen: new.screen, step: nil, title: title, createdByPose: new.pose), project: project,
+                    actor: actor, on: connection
                 ).id
             }
             // Only a failure maps to a finding.
@@ -165,6 +160,9 @@ public enum PoseStore {
                 ],
                 on: connection
             )
+            if new.result == .passed {
+                try verifyItems(of: new.pose, screen: screen.id, project: project, actor: actor, on: connection)
+            }
             guard
                 let row = try connection.query(
                     "SELECT \(columns) FROM pose_results r JOIN screens s ON s.id = r.screen_id WHERE r.id = $1", [id]
@@ -172,6 +170,74 @@ public enum PoseStore {
             else { throw StoreError.notFound("pose result \(id) vanished") }
             return try PoseRecord(row: row)
         }
+    }
+
+    /// The row id of finding `number`, which a failure of a pose of `screen` may map to: a finding or item of that
+    /// screen that still needs work.
+    private static func mappedFinding(
+        _ number: Int,
+        screen: (id: Int64, key: String),
+        project: Project,
+        on connection: PostgresConnection
+    ) throws -> Int64 {
+        guard
+            let row = try connection.query(
+                """
+                SELECT f.id, f.status, s.key AS screen FROM findings f LEFT JOIN screens s ON s.id = f.screen_id
+                WHERE f.project_id = $1 AND f.number = $2
+                """,
+                [project.id, number]
+            ).first
+        else { throw StoreError.notFound("no finding \(number) in project '\(project.name)'") }
+        let owner: String? = try row.decodeIfPresent("screen")
+        guard owner == screen.key else {
+            throw StoreError.invalid(
+                "finding \(number) belongs to \(owner.map { "screen \($0)" } ?? "no screen (unmapped)"), not to "
+                    + "\(screen.key): a failed pose maps to a finding or item of its screen")
+        }
+        let status = FindingStatus(rawValue: try row.decode("status")) ?? .proposed
+        guard status.needsWork else {
+            throw StoreError.invalid(
+                "finding \(number) is \(status.rawValue): a failed pose maps to a finding or item that needs work "
+                    + "(or give --item TITLE to add one)")
+        }
+        return try row.decode("id")
+    }
+
+    /// A pose that passes on a screen verifies the open items that failures of that pose there created, an event
+    /// each.
+    private static func verifyItems(
+        of pose: String,
+        screen: Int64,
+        project: Project,
+        actor: String,
+        on connection: PostgresConnection
+    ) throws {
+        let verified = try connection.query(
+            """
+            WITH open AS (
+                SELECT id, status FROM findings
+                WHERE project_id = $1 AND screen_id = $2 AND created_by_pose = $3 AND status = ANY($4::text[])
+                FOR UPDATE
+            )
+            UPDATE findings f SET status = $5, reason = NULL, updated_at = now()
+            FROM open WHERE f.id = open.id
+            RETURNING f.id, f.title, open.status AS previous
+            """,
+            [
+                project.id, screen, pose, FindingLifecycle.poseVerifiable.map(\.rawValue),
+                FindingStatus.verified.rawValue,
+            ]
+        )
+        try EventLog.append(
+            try verified.map { row in
+                NewEvent(
+                    projectID: project.id, project: project.name, kind: "finding.status",
+                    subject: try row.decode("title"), from: try row.decode("previous"),
+                    to: FindingStatus.verified.rawValue, reason: "pose \(pose) passed", actor: actor,
+                    findingID: try row.decode("id"))
+            },
+            on: connection)
     }
 
     /// The matrix: each screen (or only `screen`) × each required pose, with the latest result; screens by key,

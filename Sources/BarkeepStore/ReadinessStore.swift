@@ -30,7 +30,7 @@ enum ReadinessStore {
                    coalesce(f.step, (SELECT r.step FROM rules r WHERE r.id = f.rule)) AS step
             FROM findings f
             WHERE f.project_id = $1 AND f.screen_id IS NOT NULL AND ($2::bigint IS NULL OR f.screen_id = $2)
-              AND f.status IN ('proposed', 'approved', 'applied', 'blocked')
+              AND f.status IN \(FindingStatus.needsWorkSQL)
             ORDER BY f.number
             """,
             parameters

@@ -333,7 +333,7 @@ public enum ScanStore {
         try connection.queryValue(
             """
             SELECT count(*) FROM findings
-            WHERE project_id = $1 AND status IN ('proposed', 'approved', 'applied', 'blocked')
+            WHERE project_id = $1 AND status IN \(FindingStatus.needsWorkSQL)
             """,
             [projectID],
             as: Int.self

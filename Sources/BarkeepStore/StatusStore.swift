@@ -51,7 +51,6 @@ public struct ProjectStatus: Sendable, Equatable {
 /// The dashboard's data: a few aggregate statements per project, each answered from an index (docs/performance.md
 /// shows their plans), so it costs the same for ten findings or a hundred thousand.
 public enum StatusStore {
-    static let needsWork = "('proposed', 'approved', 'applied', 'blocked')"
 
     // The statements of `status`, each taking the project's id as $1 (`plans` explains them).
     static let lastScanQuery = """
@@ -67,13 +66,13 @@ public enum StatusStore {
     /// evidence a step, then items of a step.
     static let stepBlockersQuery = """
         SELECT f.screen_id, r.step, min(f.number) AS number FROM findings f JOIN rules r ON r.id = f.rule
-        WHERE f.project_id = $1 AND f.status IN \(needsWork) AND f.screen_id IS NOT NULL
+        WHERE f.project_id = $1 AND f.status IN \(FindingStatus.needsWorkSQL) AND f.screen_id IS NOT NULL
           AND f.rule = ANY (ARRAY(SELECT id FROM rules WHERE step IS NOT NULL))
         GROUP BY f.screen_id, r.step
         UNION ALL
         SELECT screen_id, step, min(number) FROM findings
         WHERE project_id = $1 AND source = 'manual' AND step IS NOT NULL AND screen_id IS NOT NULL
-          AND status IN \(needsWork)
+          AND status IN \(FindingStatus.needsWorkSQL)
         GROUP BY screen_id, step
         """
     static let blockedQuery = """

@@ -26,7 +26,7 @@ public enum StepStore {
             let blockers = try connection.query(
                 """
                 SELECT f.number, f.status, f.rule, f.title, f.file, f.line, f.step FROM findings f
-                WHERE f.screen_id = $1 AND f.status IN ('proposed', 'approved', 'applied', 'blocked')
+                WHERE f.screen_id = $1 AND f.status IN \(FindingStatus.needsWorkSQL)
                   AND (f.step = $2 OR f.rule = ANY($3::text[]))
                 ORDER BY f.number
                 """,

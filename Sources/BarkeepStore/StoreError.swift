@@ -1,3 +1,5 @@
+import BarkeepCore
+
 /// Everything that can go wrong in the store. Descriptions never carry SQL text, parameter values or credentials:
 /// they are safe to log and to map onto a protocol error.
 public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -32,6 +34,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case conflict(String)
     /// The value breaks a rule of the data (a check constraint).
     case invalid(String)
+    /// The caller's role may not make that change.
+    case forbidden(String)
 
     public var description: String {
         switch self {
@@ -50,7 +54,9 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unsupportedServer(let version):
             "PostgreSQL \(version / 10000) is too old: Barkeep needs PostgreSQL 15 or newer"
         case .migrationFailed(let version, let name, let reason): "migration \(version) (\(name)) failed: \(reason)"
-        case .cluster(let message), .notFound(let message), .conflict(let message), .invalid(let message): message
+        case .cluster(let message), .notFound(let message), .conflict(let message), .invalid(let message),
+            .forbidden(let message):
+            message
         }
     }
 
@@ -120,5 +126,16 @@ public struct PostgresError: Sendable, Equatable, CustomStringConvertible {
         public static let adminShutdown = "57P01"
         /// The database does not exist.
         public static let invalidCatalogName = "3D000"
+    }
+}
+
+extension StoreError {
+    /// The store's error for a status change the lifecycle refuses.
+    init(_ refusal: TransitionRefusal) {
+        switch refusal.kind {
+        case .invalid: self = .invalid(refusal.message)
+        case .conflict: self = .conflict(refusal.message)
+        case .forbidden: self = .forbidden(refusal.message)
+        }
     }
 }

@@ -110,8 +110,8 @@ struct StepSetCommand: RunnableCommand {
 struct ItemGroup: ParsableCommand {
     static let configuration = CommandConfiguration(
         name: "item",
-        abstract: "Add audit items by hand.",
-        subcommands: [ItemAddCommand.self]
+        abstract: "Add, edit and remove audit items by hand.",
+        subcommands: [ItemAddCommand.self, ItemSetCommand.self, ItemRemoveCommand.self]
     )
 }
 
@@ -170,6 +170,112 @@ struct ItemAddCommand: RunnableCommand {
         if let reason = item["reason"] { line += " (\(reason))" }
         if let gate = item["gate"] { line += "; its code needs if #available(iOS \(gate), *)" }
         print(line + ".")
+    }
+}
+
+/// `barkeep item set PROJECT N …`: edits an item.
+struct ItemSetCommand: RunnableCommand {
+    static let configuration = CommandConfiguration(
+        name: "set",
+        abstract: "Edit an audit item (writer): its title, step, severity or the SDK symbols it needs.",
+        discussion: """
+            Each field that changes is an item.updated event. --needs replaces the symbols the item needs (give it
+            once per symbol, or comma-separated; --needs '' clears them): an item whose new symbols the project's
+            SDK lacks is blocked at once, and one that no longer needs a missing symbol returns to the status it had
+            before it was blocked. Only items added by hand are edited; a scanner finding is triaged with finding
+            set. With --json prints the item as barkeep findings --json prints a finding, with its reason.
+            """,
+        arguments: [
+            .positional("project", help: "The project."),
+            .positional("number", help: "The item's number in the project."),
+            .option("title", valueName: "TEXT", help: "A new title."),
+            .option("step", valueName: "STEP", help: "A new checklist step: 1 to 12, or the step's key."),
+            .option("severity", valueName: "S", help: "critical, high, medium, low or info."),
+            .option("needs", valueName: "SYMBOL", repeatable: true, help: "The SDK symbols the fix needs (replaces)."),
+            .option("sdk", valueName: "VERSION", help: "The SDK declaring the needed symbols the table lacks."),
+        ]
+    )
+
+    let project: String
+    let number: String
+    let keywords: [(key: String, value: String)]
+
+    init(_ parsed: ParsedCommand) throws(UsageError) {
+        project = parsed.value("project") ?? ""
+        number = parsed.value("number") ?? ""
+        var keywords: [(key: String, value: String)] = []
+        for key in ["title", "step", "severity", "sdk"] {
+            if let value = parsed.value(key) { keywords.append((key, value)) }
+        }
+        let needs = parsed.values("needs")
+        if !needs.isEmpty {
+            let symbols = needs.flatMap { $0.split(separator: ",") }.map(String.init)
+            // One empty value says "needs nothing".
+            keywords += symbols.isEmpty ? [("needs", "")] : symbols.map { ("needs", $0) }
+        }
+        guard keywords.contains(where: { $0.key != "sdk" }) else {
+            throw UsageError(
+                "item set needs --title, --step, --severity or --needs", commandPath: parsed.commandPath)
+        }
+        self.keywords = keywords
+    }
+
+    func run(_ context: CLIContext) throws {
+        var request = Request(verb: "ITEM", arguments: ["SET", project, number])
+        request.keywordList = keywords
+        guard let item = try context.request(request).records.first else {
+            throw CLIError.badReply("ITEM SET returned nothing")
+        }
+        if context.isJSON {
+            var object = FindingsCommand.json(item)
+            object["reason"] = item["reason"] ?? NSNull()
+            try Output.json(object)
+            return
+        }
+        let label = Int(item["id"] ?? "").map(FindingNumber.label) ?? number
+        var line = "Item \(label) of \(project): \(item["title"] ?? "?"), \(item["status"] ?? "?")"
+        if let reason = item["reason"] { line += " (\(reason))" }
+        print(line + ".")
+    }
+}
+
+/// `barkeep item remove PROJECT N --yes`: removes an item.
+struct ItemRemoveCommand: RunnableCommand {
+    static let configuration = CommandConfiguration(
+        name: "remove",
+        abstract: "Remove an audit item added by mistake (writer; needs --yes).",
+        discussion: """
+            The removal is an item.removed event; the item's history stays in the project's events. An item a
+            failed pose maps to is kept (CONFLICT): the pose result would lose its evidence; pass the pose again,
+            which verifies the item, or decline it. To say an item will not be done, decline it instead.
+            """,
+        arguments: [
+            .positional("project", help: "The project."),
+            .positional("number", help: "The item's number in the project."),
+            .flag("yes", help: "Confirm the removal."),
+        ]
+    )
+
+    let project: String
+    let number: String
+
+    init(_ parsed: ParsedCommand) throws(UsageError) {
+        project = parsed.value("project") ?? ""
+        number = parsed.value("number") ?? ""
+        guard parsed.flag("yes") else {
+            throw UsageError(
+                "removing item \(number) of \(project) cannot be undone; add --yes to confirm",
+                commandPath: parsed.commandPath)
+        }
+    }
+
+    func run(_ context: CLIContext) throws {
+        _ = try context.request(Request(verb: "ITEM", arguments: ["REMOVE", project, number]))
+        if context.isJSON {
+            try Output.json(["removed": Int(number) ?? 0])
+        } else {
+            print("Removed item \(number) of \(project).")
+        }
     }
 }
 

@@ -246,12 +246,17 @@ struct FindingShowCommand: RunnableCommand {
 struct FindingSetCommand: RunnableCommand {
     static let configuration = CommandConfiguration(
         name: "set",
-        abstract: "Triage a finding: approved, applied, declined, kept or false_positive (writer).",
-        discussion: "declined and kept need --reason. A later scan never overrides declined, kept or false_positive.",
+        abstract: "Triage a finding: approved, applied, verified, declined, kept or false_positive (writer).",
+        discussion: """
+            declined and kept need --reason. A later scan never overrides declined, kept or false_positive.
+            verified needs the fix applied first (or, for a scanner finding, the scanner no longer reporting it:
+            fixed). A blocked item is unblocked only by the SDK; a fixed finding can only be verified or given a
+            verdict.
+            """,
         arguments: [
             .positional("project", help: "The project."),
             .positional("number", help: "The finding's (or item's) number in the project."),
-            .positional("status", help: "approved, applied, declined, kept or false_positive."),
+            .positional("status", help: "approved, applied, verified, declined, kept or false_positive."),
             .option("reason", valueName: "TEXT", help: "Why (required for declined and kept)."),
         ]
     )
@@ -266,14 +271,14 @@ struct FindingSetCommand: RunnableCommand {
         number = parsed.value("number") ?? ""
         status = parsed.value("status") ?? ""
         reason = parsed.value("reason")
-        let triage = ["approved", "applied", "declined", "kept", "false_positive"]
-        guard triage.contains(status) else {
+        let settable = FindingLifecycle.personStatuses
+        guard let value = FindingStatus(rawValue: status), settable.contains(value) else {
             throw UsageError(
-                "status must be one of \(triage.joined(separator: ", ")), not '\(status)'",
+                "status must be one of \(settable.map(\.rawValue).joined(separator: ", ")), not '\(status)'",
                 commandPath: parsed.commandPath
             )
         }
-        if (status == "declined" || status == "kept") && (reason ?? "").isEmpty {
+        if value.requiresReason && (reason ?? "").isEmpty {
             throw UsageError("\(status) needs --reason", commandPath: parsed.commandPath)
         }
     }

@@ -65,7 +65,6 @@ struct ReadinessReportTests {
         | Item | Finding | Code or title | SDK | Status |
         | --- | --- | --- | --- | --- |
         | F-2 | `DUO001:Sources/Inbox/InboxView.swift:40` | `let width = UIScreen.main.bounds.width` | available | approved |
-        | F-6 | manual | P3: toolbar overlaps the list | available | verified (done) |
 
         ## Tier 2 — bars
 
@@ -78,14 +77,6 @@ struct ReadinessReportTests {
         | F-3 | `DUO007:Sources/Inbox/InboxView.swift:12` | `let bar = UIToolbar() // a \| b` | available | proposed |
         | F-4 | manual, step 5 axis | Compose keeps its \`axis\` \<shape\> \& size | blocked on the iOS 27.1 SDK | blocked |
 
-        ### Settings
-
-        Owner: bob. Steps that apply: 1 container, 2 order, 3 title-and-symbol, 4 informative-text, 5 axis, 6 custom-views-fit, 7 overflow, 8 compression, 9 priority, 10 opt-out, 11 backgrounds, 12 sheets.
-
-        | Item | Finding | Code or title | SDK | Status |
-        | --- | --- | --- | --- | --- |
-        | F-7 | `DUO011:Sources/Settings/SettingsView.swift:88` | `Image(systemName: "ellipsis")` | available | verified (done) |
-
         ## Tier 3 — richer adoption
 
         ### unmapped
@@ -96,12 +87,28 @@ struct ReadinessReportTests {
         | --- | --- | --- | --- | --- |
         | F-5 | `DUO010:Shared/SceneRouter.swift:31` | ``requestSceneSessionActivation(nil, userActivity: `default`, options: nil)`` | available | proposed |
 
+        ## Verified
+
+        | Item | Screen | Finding | Code or title | Reason |
+        | --- | --- | --- | --- | --- |
+        | F-6 | Inbox | manual | P3: toolbar overlaps the list | — |
+        | F-7 | Settings | `DUO011:Sources/Settings/SettingsView.swift:88` | `Image(systemName: "ellipsis")` | — |
+
         ## Kept as is
 
-        | Item | Screen | Finding | Code or title | Status | Reason |
-        | --- | --- | --- | --- | --- | --- |
-        | F-8 | unmapped | `DUO021:App/Info.plist` | Portrait-only supported orientations | kept | portrait-only by design |
-        | F-9 | Settings | `DUO008:Sources/Settings/About.swift:5` | `NavigationView {` | false positive | behind \`\#if os(macOS)\` |
+        | Item | Screen | Finding | Code or title | Reason |
+        | --- | --- | --- | --- | --- |
+        | F-8 | unmapped | `DUO021:App/Info.plist` | Portrait-only supported orientations | portrait-only by design |
+
+        ## Declined
+
+        Nothing is declined.
+
+        ## False positives
+
+        | Item | Screen | Finding | Code or title | Reason |
+        | --- | --- | --- | --- | --- |
+        | F-9 | Settings | `DUO008:Sources/Settings/About.swift:5` | `NavigationView {` | behind \`\#if os(macOS)\` |
 
         ## Not verified
 
@@ -206,7 +213,7 @@ struct ReadinessReportTests {
         #expect(markdown.contains("| F-2 | manual, step 3 title-and-symbol | T \\| \\`x\\` \\<y\\> \\& z \\*w\\* |"))
         #expect(markdown.contains("| `` `tick` `` |"))
         #expect(
-            markdown.contains("| F-4 | Odd\\_Screen | `DUO021:Info.plist` | — | kept | a\\|b \\<i\\> line break |"))
+            markdown.contains("| F-4 | Odd\\_Screen | `DUO021:Info.plist` | — | a\\|b \\<i\\> line break |"))
         #expect(markdown.contains("### Odd\\_Screen\n"))
         // Every table row has as many unescaped pipes as its header: no cell spills into another column.
         var columns = 0
@@ -305,7 +312,7 @@ struct ReadinessReportTests {
     /// The `##` sections of every report, in order.
     static let sectionTitles = [
         "Summary", "Tier 0 — blockers", "Tier 1 — correctness on the inner display", "Tier 2 — bars",
-        "Tier 3 — richer adoption", "Kept as is", "Not verified",
+        "Tier 3 — richer adoption", "Verified", "Kept as is", "Declined", "False positives", "Not verified",
     ]
 
     /// The fixture with findings whose text needs escaping everywhere.

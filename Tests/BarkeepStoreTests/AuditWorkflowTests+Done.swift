@@ -49,14 +49,18 @@ extension AuditWorkflowTests {
         #expect(try reasons(of: "Menu") == [])
         #expect(try readiness(of: "Menu").passedPoses == Self.defaultPoses)
 
-        // A later failure of a passed pose undoes it; passing again redoes it.
-        try record(
+        // A later failure of a passed pose undoes it, and the item it created needs work; passing again verifies
+        // the item and redoes it.
+        let failure = try record(
             NewPoseResult(
-                screen: "Menu", pose: "P3", result: .failed, screenshot: "p3.png", finding: try number(navigationView)))
-        #expect(try reasons(of: "Menu") == ["pose P3 failed"])
+                screen: "Menu", pose: "P3", result: .failed, screenshot: "p3.png", itemTitle: "Menu hides the title"))
+        let poseItem = try #require(failure.finding)
+        #expect(
+            try reasons(of: "Menu") == ["finding \(poseItem) (Menu hides the title) needs work", "pose P3 failed"])
         #expect(try readiness(of: "Menu").isDone == false)
         try record(passed("Menu", "P3"))
         #expect(try readiness(of: "Menu").isDone)
+        #expect(try FindingStore.show(project: "app", number: poseItem, on: connection).0.status == .verified)
 
         // A newly required pose must pass too.
         _ = try ProjectStore.update(

@@ -99,9 +99,9 @@ extension AuditWorkflowTests {
             #expect(
                 error
                     == .conflict(
-                        "finding \(item.id) is blocked (needs the iOS 27.1 SDK (axisBehavior)); it unblocks when the "
-                            + "project's SDK has what it needs (barkeep sdk set), or it can be declined, kept or "
-                            + "marked false_positive"))
+                        "finding \(try number(item.id)) (needs the iOS 27.1 SDK (axisBehavior)) is blocked; it "
+                            + "unblocks when the project's SDK has what it needs (barkeep sdk set), or it can be "
+                            + "declined, kept or marked false_positive"))
         }
         #expect(try snapshot() == before)
         #expect(try stored(item.id) == ["blocked", "proposed", "needs the iOS 27.1 SDK (axisBehavior)"])

@@ -96,7 +96,8 @@ struct AuditWorkflowTests {
     @discardableResult
     func setStatus(_ id: Int64, _ status: FindingStatus, reason: String? = nil) throws -> Finding {
         try FindingStore.setStatus(
-            project: "app", number: try number(id), to: status, reason: reason, actor: "lead", on: connection)
+            project: "app", number: try number(id), to: status, reason: reason, role: .writer, actor: "lead",
+            on: connection)
     }
 
     /// The number in its project of the finding with row id `id`.

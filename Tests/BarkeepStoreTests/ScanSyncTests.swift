@@ -160,7 +160,8 @@ struct ScanSyncTests {
         _ = try ingest(report([finding("A.swift", 1, "UIScreen.main")]))
         let id = try #require(try connection.queryValue("SELECT number FROM findings", as: Int.self))
         _ = try FindingStore.setStatus(
-            project: "app", number: id, to: .declined, reason: "design wants it", actor: "dana", on: connection)
+            project: "app", number: id, to: .declined, reason: "design wants it", role: .writer, actor: "dana",
+            on: connection)
 
         #expect(try ingest(report([])).run.counts.fixed == 0)
         let back = try ingest(report([finding("A.swift", 5, "UIScreen.main")])).run.counts
@@ -176,7 +177,7 @@ struct ScanSyncTests {
             number: try #require(try connection.queryValue("SELECT number FROM findings", as: Int.self)),
             to: .approved,
             reason: nil,
-            actor: "dana",
+            role: .writer, actor: "dana",
             on: connection
         )
         #expect(try ingest(report([])).run.counts.fixed == 1)
@@ -205,7 +206,7 @@ struct ScanSyncTests {
         let b = try #require(
             try connection.queryValue("SELECT number FROM findings WHERE file = 'B.swift'", as: Int.self))
         _ = try FindingStore.setStatus(
-            project: "app", number: b, to: .kept, reason: "on purpose", actor: "dana", on: connection)
+            project: "app", number: b, to: .kept, reason: "on purpose", role: .writer, actor: "dana", on: connection)
         let second = try ingest(report(items)).run.number
         // A scan of another scope does not count as seeing A.
         let third = try ingest(report([finding("C.swift", 1, "c")]), scope: "C.swift").run.number
@@ -236,10 +237,10 @@ struct ScanSyncTests {
         #expect(listed.first?.firstSeenRun == first && listed.first?.lastSeenRun == second)
         #expect(throws: StoreError.self) {
             try FindingStore.setStatus(
-                project: "app", number: id, to: .approved, reason: nil, actor: "dana", on: connection)
+                project: "app", number: id, to: .approved, reason: nil, role: .writer, actor: "dana", on: connection)
         }
         _ = try FindingStore.setStatus(
-            project: "app", number: id, to: .falsePositive, reason: nil, actor: "dana", on: connection)
+            project: "app", number: id, to: .falsePositive, reason: nil, role: .writer, actor: "dana", on: connection)
     }
 
     @Test("every new, fixed and reopened finding has its event, appended with the run's")

@@ -21,6 +21,47 @@ struct AuditCommandsTests {
         try #require(try json(text) as? [[String: Any]], "not a JSON array: \(text)")
     }
 
+    @Test(
+        "items close: by hand up to verified, and by the pose whose failure created them; their step can then be done")
+    func itemsClose() throws {
+        let daemon = try TestDaemon()
+        #expect(try daemon.barkeep(["project", "create", "app"]).0 == 0)
+        #expect(try daemon.barkeep(["screen", "add", "app", "Inbox", "--path", "Sources/Inbox/**"]).0 == 0)
+        let added = try object(
+            try daemon.barkeep(["--json", "item", "add", "app", "--screen", "Inbox", "--step", "3", "--title", "T"]).1)
+        let number = String(try #require(added["id"] as? Int))
+        for status in ["approved", "applied", "verified"] {
+            let set = try daemon.barkeep(["finding", "set", "app", number, status])
+            #expect(set.0 == 0 && set.1 == "Finding \(number) of app is now \(status).\n", "\(set)")
+        }
+        #expect(try daemon.barkeep(["step", "set", "app", "Inbox", "3", "done"]).0 == 0)
+        // Edited, then removed.
+        let edited = try daemon.barkeep(["item", "set", "app", number, "--title", "Give each item a title"])
+        #expect(edited.1 == "Item F-\(number) of app: Give each item a title, verified.\n")
+        #expect(try daemon.barkeep(["item", "remove", "app", number]).0 == 64)
+        #expect(try daemon.barkeep(["item", "remove", "app", number, "--yes"]).1 == "Removed item \(number) of app.\n")
+        #expect(try daemon.barkeep(["finding", "show", "app", number]).0 == 1)
+
+        // A failed pose's item holds nothing of the checklist but the screen; the pose passing verifies it.
+        let failed = try object(
+            try daemon.barkeep([
+                "--json", "pose", "record", "app", "Inbox", "P3", "failed", "--screenshot", "p3.png", "--item",
+                "Toolbar overlaps the list",
+            ]).1)
+        let poseItem = String(try #require(failed["finding"] as? Int))
+        #expect(
+            try object(try daemon.barkeep(["--json", "finding", "show", "app", poseItem]).1)["status"] as? String
+                == "proposed")
+        #expect(
+            try daemon.barkeep([
+                "pose", "record", "app", "Inbox", "P3", "passed", "--device", "iPhone Duo",
+            ]).0 == 0)
+        let verified = try object(try daemon.barkeep(["--json", "finding", "show", "app", poseItem]).1)
+        #expect(verified["status"] as? String == "verified")
+        let history = try #require(verified["history"] as? [[String: Any]])
+        #expect(history.last?["reason"] as? String == "pose P3 passed")
+    }
+
     @Test("items needing 27.1 symbols are blocked on SDK 27.0, and sdk set 27.1 unblocks them, gated, with events")
     func sdkUnblocksItems() throws {
         let daemon = try TestDaemon()
