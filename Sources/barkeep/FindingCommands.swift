@@ -28,21 +28,25 @@ struct RunsCommand: RunnableCommand {
         if context.isJSON {
             try Output.json(
                 records.map {
-                    $0.json(integers: ["id", "files-scanned", "new", "fixed", "reopened", "unchanged", "moved"])
+                    $0.json(
+                        integers: ["id", "files-scanned", "new", "fixed", "reopened", "unchanged", "moved", "changed"])
                 }
             )
         } else if records.isEmpty {
             print("No runs yet. Upload one with: barkeep ingest \(project) FILE")
         } else {
             Output.table(
-                ["RUN", "INGESTED", "TOOL", "COMMIT", "SCOPE", "NEW", "FIXED", "REOPENED", "UNCHANGED", "MOVED"],
+                [
+                    "RUN", "INGESTED", "TOOL", "COMMIT", "SCOPE", "NEW", "FIXED", "REOPENED", "UNCHANGED", "MOVED",
+                    "CHANGED",
+                ],
                 records.map { record in
                     [
                         record["id"] ?? "", String((record["ingested"] ?? "").prefix(16)),
                         [record["tool"], record["tool-version"]].compactMap { $0 }.joined(separator: " "),
                         String((record["commit"] ?? "").prefix(8)), record["scope"] ?? "", record["new"] ?? "",
                         record["fixed"] ?? "", record["reopened"] ?? "", record["unchanged"] ?? "",
-                        record["moved"] ?? "",
+                        record["moved"] ?? "", record["changed"] ?? "",
                     ]
                 }
             )
