@@ -25,6 +25,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         StoredFinding(
             id: Int64(index),
             identity: finding.identity,
+            rule: finding.finding.rule,
             status: statuses[index % statuses.count],
             line: finding.finding.line,
             file: finding.finding.file

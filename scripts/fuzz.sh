@@ -28,7 +28,7 @@ sources() {
         duoscan) names="$json DuoScanParser" ;;
         sarif) names="$json SARIFParser" ;;
         sdkcheck) names="$json Names SDKCheckParser SDKVersion" ;;
-        identity) names="$json DuoScanParser FindingIdentity FindingStatus SHA256 SyncPlanner" ;;
+        identity) names="$json DuoScanParser FindingIdentity FindingStatus SHA256 SyncPlanner SyncPlanner+Changed" ;;
         *) return 1 ;;
     esac
     for name in $names; do printf 'Sources/%s/%s.swift ' "$module" "$name"; done

@@ -4,6 +4,8 @@ public struct StoredFinding: Sendable, Equatable {
     public var id: Int64
     /// The identity digest.
     public var identity: String
+    /// Its rule: pass 2 pairs only findings of the same rule and file, which the digest cannot tell.
+    public var rule: String
     /// Its status now.
     public var status: FindingStatus
     /// The line it was last seen at.
@@ -12,9 +14,10 @@ public struct StoredFinding: Sendable, Equatable {
     public var file: String
 
     /// Creates a stored finding.
-    public init(id: Int64, identity: String, status: FindingStatus, line: Int?, file: String) {
+    public init(id: Int64, identity: String, rule: String, status: FindingStatus, line: Int?, file: String) {
         self.id = id
         self.identity = identity
+        self.rule = rule
         self.status = status
         self.line = line
         self.file = file
@@ -33,14 +36,19 @@ public struct SyncCounts: Sendable, Equatable, Codable {
     public var unchanged = 0
     /// Unchanged findings whose line changed (a subset of `unchanged`).
     public var moved = 0
+    /// Open findings whose flagged line was edited in place (pass 2): they take the new identity and keep the rest.
+    public var changed = 0
 
     /// Counts with the given values.
-    public init(new: Int = 0, fixed: Int = 0, reopened: Int = 0, unchanged: Int = 0, moved: Int = 0) {
+    public init(
+        new: Int = 0, fixed: Int = 0, reopened: Int = 0, unchanged: Int = 0, moved: Int = 0, changed: Int = 0
+    ) {
         self.new = new
         self.fixed = fixed
         self.reopened = reopened
         self.unchanged = unchanged
         self.moved = moved
+        self.changed = changed
     }
 }
 
@@ -66,12 +74,25 @@ public struct SyncPlan: Sendable, Equatable {
         public var previousStatus: FindingStatus
     }
 
+    /// A stored finding that was open, is not seen now, and is the same finding as a scanned identity that matched
+    /// nothing: its flagged line was edited in place (pass 2). It keeps its row and takes the new identity.
+    public struct Change: Sendable, Equatable {
+        /// The stored finding's id.
+        public var id: Int64
+        /// The finding as scanned now, with its new identity.
+        public var finding: IdentifiedFinding
+        /// The line the stored finding was last seen at.
+        public var previousLine: Int
+    }
+
     /// Findings to create.
     public var new: [IdentifiedFinding] = []
     /// Findings seen again (unchanged, moved or reopened).
     public var matches: [Match] = []
     /// Findings to mark fixed.
     public var fixed: [Fix] = []
+    /// Findings edited in place, in the order they were paired.
+    public var changed: [Change] = []
     /// The counts.
     public var counts = SyncCounts()
 }
@@ -85,6 +106,9 @@ public enum SyncPlanner {
     ///   reopened. Sticky verdicts (declined, kept, false positive) and blocked items keep their status.
     /// - One present before and absent now is fixed, unless its status is a sticky verdict, and only when its file
     ///   is inside `scope` (a path prefix; empty for the whole project).
+    /// - Pass 2, after exact matching: one not fixed, inside `scope` and absent now, and a scanned identity that
+    ///   matched nothing, of the same rule and file and at most `changeDistance` lines apart, are one finding
+    ///   `changed` in place (see `pairChanged`), neither new nor fixed.
     public static func plan(scan: [IdentifiedFinding], stored: [StoredFinding], scope: String = "") -> SyncPlan {
         var plan = SyncPlan()
         var byIdentity: [String: StoredFinding] = [:]
@@ -112,12 +136,24 @@ public enum SyncPlanner {
                 if isMoved { plan.counts.moved += 1 }
             }
         }
+
+        // Pass 2: the open findings not seen now, inside the scope, may be the unmatched scanned ones edited.
+        let unseen = stored.filter {
+            !seen.contains($0.identity) && $0.status != .fixed && isInside($0.file, scope: scope)
+        }
+        let pairs = pairChanged(unseen: unseen, unmatched: plan.new)
+        var pairedIDs = Set<Int64>()
+        var pairedIdentities = Set<String>()
+        for pair in pairs {
+            pairedIDs.insert(pair.id)
+            pairedIdentities.insert(pair.finding.identity)
+        }
+        if !pairs.isEmpty { plan.new.removeAll { pairedIdentities.contains($0.identity) } }
+        plan.changed = pairs
+        plan.counts.changed = pairs.count
         plan.counts.new = plan.new.count
 
-        for finding in stored where !seen.contains(finding.identity) {
-            guard finding.status != .fixed, !finding.status.isSticky, isInside(finding.file, scope: scope) else {
-                continue
-            }
+        for finding in unseen where !finding.status.isSticky && !pairedIDs.contains(finding.id) {
             plan.fixed.append(SyncPlan.Fix(id: finding.id, previousStatus: finding.status))
         }
         plan.counts.fixed = plan.fixed.count

@@ -80,12 +80,13 @@ enum FindingCommands {
             hook: hook,
             on: connection
         )
-        let counts = result.run.counts
+        // What this call changed: a repeat changed nothing, whatever its run's counts say.
+        let counts = result.counts
         return CommandResult(
             .ok([
                 "run": String(result.run.number), "new": String(counts.new), "fixed": String(counts.fixed),
                 "reopened": String(counts.reopened), "unchanged": String(counts.unchanged),
-                "moved": String(counts.moved), "open": String(result.open),
+                "moved": String(counts.moved), "changed": String(counts.changed), "open": String(result.open),
                 "repeat": result.isRepeat ? "yes" : "no",
             ])
         )
@@ -219,7 +220,8 @@ extension ScanRun {
             "id": String(number), "format": format, "tool": tool, "tool-version": toolVersion, "commit": commit,
             "scope": scope.isEmpty ? nil : scope, "files-scanned": filesScanned.map(String.init),
             "new": String(counts.new), "fixed": String(counts.fixed), "reopened": String(counts.reopened),
-            "unchanged": String(counts.unchanged), "moved": String(counts.moved), "actor": actor,
+            "unchanged": String(counts.unchanged), "moved": String(counts.moved), "changed": String(counts.changed),
+            "actor": actor,
             "ingested": ingestedAt.postgresText, "lifecycle": lifecycle,
         ])
     }

@@ -42,7 +42,8 @@ public struct ScanRun: Sendable, Equatable {
             fixed: try row.decode("fixed_count"),
             reopened: try row.decode("reopened_count"),
             unchanged: try row.decode("unchanged_count"),
-            moved: try row.decode("moved_count")
+            moved: try row.decode("moved_count"),
+            changed: try row.decode("changed_count")
         )
         actor = try row.decode("actor")
         ingestedAt = try row.decode("ingested_at")
@@ -56,6 +57,8 @@ public struct IngestResult: Sendable, Equatable {
     public var run: ScanRun
     /// True when the content had been ingested before: nothing changed.
     public var isRepeat: Bool
+    /// What this ingest changed: the run's counts, or all zero for a repeat (the earlier run's stay on `run`).
+    public var counts: SyncCounts
     /// The project's findings still needing work after the run (proposed, approved, applied, blocked).
     public var open: Int
 }
@@ -82,8 +85,8 @@ public struct IngestHook {
 /// Scan runs: applying a scan's sync plan, and reading runs back.
 public enum ScanStore {
     static let runColumns = """
-        id, number, format, tool, tool_version, commit_sha, scope, files_scanned, new_count, fixed_count, reopened_count,
-        unchanged_count, moved_count, actor, ingested_at, lifecycle
+        id, number, format, tool, tool_version, commit_sha, scope, files_scanned, new_count, fixed_count,
+        reopened_count, unchanged_count, moved_count, changed_count, actor, ingested_at, lifecycle
         """
     /// The advisory lock namespace of per-project sync ("sync" in ASCII), with the project id as the second key.
     static let syncLockNamespace: Int32 = 0x7379_6E63
@@ -141,13 +144,14 @@ public enum ScanStore {
             {
                 let run = try ScanRun(row: row)
                 try hook?.after(connection, run, true)
-                return IngestResult(run: run, isRepeat: true, open: try openCount(project.id, connection))
+                return IngestResult(
+                    run: run, isRepeat: true, counts: SyncCounts(), open: try openCount(project.id, connection))
             }
             var storedSnippets: [Int64: String] = [:]
             storedSnippets.reserveCapacity(4096)
             let stored = try connection.query(
                 """
-                SELECT id, identity, status, line, file, snippet FROM findings
+                SELECT id, identity, status, line, file, snippet, rule FROM findings
                 WHERE project_id = $1 AND source = 'scanner' AND tool = $2
                 """,
                 [project.id, report.tool]
@@ -158,6 +162,7 @@ public enum ScanStore {
                 return StoredFinding(
                     id: id,
                     identity: try row.decode(at: 1),
+                    rule: try row.decode(at: 6),
                     status: FindingStatus(rawValue: try row.decode(at: 2)) ?? .proposed,
                     line: try row.decodeIfPresent(at: 3),
                     file: try row.decode(at: 4)
@@ -175,14 +180,14 @@ public enum ScanStore {
                     """
                     INSERT INTO scan_runs (project_id, format, tool, tool_version, commit_sha, scope, digest, files_scanned,
                                            new_count, fixed_count, reopened_count, unchanged_count, moved_count, actor,
-                                           lifecycle)
-                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, nullif($15, ''))
+                                           lifecycle, changed_count)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, nullif($15, ''), $16)
                     RETURNING \(runColumns)
                     """,
                     [
                         project.id, report.format.rawValue, report.tool, report.toolVersion, commit, scope, digest,
                         report.filesScanned, plan.counts.new, plan.counts.fixed, plan.counts.reopened,
-                        plan.counts.unchanged, plan.counts.moved, actor, report.lifecycle,
+                        plan.counts.unchanged, plan.counts.moved, actor, report.lifecycle, plan.counts.changed,
                     ]
                 ).first
             else { throw StoreError.invalid("the run was not recorded") }
@@ -190,13 +195,14 @@ public enum ScanStore {
 
             // Only the matches whose row changes are written (see apply).
             let stickyIDs = Set(stored.filter { $0.status.isSticky }.map(\.id))
-            let changed = plan.matches.filter { match in
+            let rewritten = plan.matches.filter { match in
                 match.isReopened || match.isMoved || stickyIDs.contains(match.id)
                     || storedSnippets[match.id] != match.finding.finding.snippet
             }
             try apply(
                 plan,
-                writing: changed,
+                writing: rewritten,
+                previousSnippets: storedSnippets,
                 tool: report.tool,
                 run: run,
                 project: project,
@@ -205,15 +211,18 @@ public enum ScanStore {
                 on: connection
             )
             try hook?.after(connection, run, false)
-            return IngestResult(run: run, isRepeat: false, open: try openCount(project.id, connection))
+            return IngestResult(
+                run: run, isRepeat: false, counts: plan.counts, open: try openCount(project.id, connection))
         }
     }
 
     /// Writes the plan with set-based statements: the rows go in through COPY into a temporary table, then one
-    /// INSERT, two UPDATEs and one event INSERT do the work, whatever the number of findings.
+    /// INSERT, three UPDATEs and one event INSERT do the work, whatever the number of findings. `previousSnippets`
+    /// (stored snippets by finding id) say what a changed finding read before, for its event.
     private static func apply(
         _ plan: SyncPlan,
-        writing changedMatches: [SyncPlan.Match],
+        writing rewrittenMatches: [SyncPlan.Match],
+        previousSnippets: [Int64: String],
         tool: String,
         run: ScanRun,
         project: Project,
@@ -226,31 +235,41 @@ public enum ScanStore {
             CREATE TEMPORARY TABLE sync_rows (
                 action text NOT NULL, finding_id bigint, previous_status text, identity text, rule text, file text,
                 normalized_snippet text, occurrence integer, line integer, snippet text, message text, title text,
-                severity text, fingerprints jsonb, screen_id bigint
+                severity text, fingerprints jsonb, screen_id bigint, previous_line integer, previous_snippet text
             ) ON COMMIT DROP
             """
         )
         try connection.copyIn(
             """
             COPY sync_rows (action, finding_id, previous_status, identity, rule, file, normalized_snippet, occurrence,
-                            line, snippet, message, title, severity, fingerprints, screen_id) FROM STDIN
+                            line, snippet, message, title, severity, fingerprints, screen_id, previous_line,
+                            previous_snippet) FROM STDIN
             """
         ) { writer in
-            func row(_ action: String, _ id: Int64?, _ previous: String?, _ item: IdentifiedFinding?) throws {
+            func row(
+                _ action: String, _ id: Int64?, _ previous: String?, _ item: IdentifiedFinding?,
+                previousLine: Int? = nil, previousSnippet: String? = nil
+            ) throws {
                 let finding = item?.finding
                 try writer.write([
                     action, id.map(String.init), previous, item?.identity, finding?.rule, finding?.file,
                     item?.normalizedSnippet, item.map { String($0.occurrence) }, finding.map { String($0.line) },
                     finding?.snippet, finding?.message, finding?.title, finding?.severity, finding?.fingerprints,
-                    finding.flatMap { screens.screen(for: $0.file) }.map(String.init),
+                    finding.flatMap { screens.screen(for: $0.file) }.map(String.init), previousLine.map(String.init),
+                    previousSnippet,
                 ])
             }
             for item in plan.new { try row("new", nil, nil, item) }
-            for match in changedMatches {
+            for match in rewrittenMatches {
                 try row(
                     match.isReopened ? "reopened" : "seen", match.id, match.isReopened ? "fixed" : nil, match.finding)
             }
             for fix in plan.fixed { try row("fixed", fix.id, fix.previousStatus.rawValue, nil) }
+            for change in plan.changed {
+                try row(
+                    "changed", change.id, nil, change.finding, previousLine: change.previousLine,
+                    previousSnippet: previousSnippets[change.id])
+            }
         }
         // Statistics for the planner: without them it guesses a handful of rows and picks nested loops.
         try connection.query("ANALYZE sync_rows")
@@ -292,6 +311,20 @@ public enum ScanStore {
             """,
             [run.id]
         )
+        // Changed findings (pass 2) take their new identity; status, reason and number stay. No transient unique
+        // violation of findings_identity is possible, in any order of the statements: a new identity paired here
+        // matched no stored finding, and an old one is in this scan under no other finding (it would have matched).
+        try connection.query(
+            """
+            UPDATE findings f
+            SET identity = s.identity, normalized_snippet = s.normalized_snippet, occurrence = s.occurrence,
+                line = s.line, snippet = s.snippet, message = coalesce(s.message, f.message),
+                fingerprints = coalesce(s.fingerprints, f.fingerprints), last_seen_run = $1, updated_at = now()
+            FROM sync_rows s
+            WHERE s.finding_id = f.id AND s.action = 'changed' AND f.status <> 'fixed'
+            """,
+            [run.id]
+        )
         try connection.query(
             """
             UPDATE findings f SET status = 'fixed', status_before_block = NULL, updated_at = now(),
@@ -305,16 +338,23 @@ public enum ScanStore {
             """,
             [run.id]
         )
-        // Events last, under the event log's lock: one per new, fixed and reopened finding, and one for the run.
+        // Events last, under the event log's lock: one per new, fixed, reopened and changed finding, and one for the
+        // run. A changed finding's event goes from its old line and snippet to its new ones.
         try EventLog.appendSelect(
             """
-            SELECT $1::bigint, $2::text, f.id, CASE WHEN s.action = 'new' THEN 'finding.new' ELSE 'finding.status' END,
+            SELECT $1::bigint, $2::text, f.id,
+                   CASE s.action WHEN 'new' THEN 'finding.new' WHEN 'changed' THEN 'finding.changed'
+                                 ELSE 'finding.status' END,
                    f.rule || ':' || f.file || ':' || coalesce(f.line::text, ''),
-                   s.previous_status,
-                   CASE s.action WHEN 'fixed' THEN 'fixed' ELSE 'proposed' END,
+                   CASE WHEN s.action = 'changed'
+                        THEN coalesce(s.previous_line::text, '') || ': ' || coalesce(s.previous_snippet, '')
+                        ELSE s.previous_status END,
+                   CASE s.action WHEN 'fixed' THEN 'fixed'
+                                 WHEN 'changed' THEN coalesce(f.line::text, '') || ': ' || coalesce(f.snippet, '')
+                                 ELSE 'proposed' END,
                    NULL, $3::text
             FROM sync_rows s JOIN findings f ON f.id = s.finding_id
-            WHERE s.action IN ('new', 'fixed', 'reopened')
+            WHERE s.action IN ('new', 'fixed', 'reopened', 'changed')
             UNION ALL
             SELECT $1::bigint, $2::text, NULL, 'scan.ingested', 'run ' || $4::text, NULL,
                    $5::text, NULL, $3::text
@@ -322,7 +362,7 @@ public enum ScanStore {
             [
                 project.id, project.name, actor, run.number,
                 "new=\(plan.counts.new) fixed=\(plan.counts.fixed) reopened=\(plan.counts.reopened) "
-                    + "unchanged=\(plan.counts.unchanged) moved=\(plan.counts.moved)",
+                    + "unchanged=\(plan.counts.unchanged) moved=\(plan.counts.moved) changed=\(plan.counts.changed)",
             ],
             on: connection
         )

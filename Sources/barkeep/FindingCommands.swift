@@ -31,14 +31,17 @@ struct RunsCommand: RunnableCommand {
             print("No runs yet. Upload one with: barkeep ingest \(project) FILE")
         } else {
             Output.table(
-                ["RUN", "INGESTED", "TOOL", "COMMIT", "SCOPE", "NEW", "FIXED", "REOPENED", "UNCHANGED", "MOVED"],
+                [
+                    "RUN", "INGESTED", "TOOL", "COMMIT", "SCOPE", "NEW", "FIXED", "REOPENED", "UNCHANGED", "MOVED",
+                    "CHANGED",
+                ],
                 records.map { record in
                     [
                         record["id"] ?? "", String((record["ingested"] ?? "").prefix(16)),
                         [record["tool"], record["tool-version"]].compactMap { $0 }.joined(separator: " "),
                         String((record["commit"] ?? "").prefix(8)), record["scope"] ?? "", record["new"] ?? "",
                         record["fixed"] ?? "", record["reopened"] ?? "", record["unchanged"] ?? "",
-                        record["moved"] ?? "",
+                        record["moved"] ?? "", record["changed"] ?? "",
                     ]
                 }
             )
@@ -47,7 +50,7 @@ struct RunsCommand: RunnableCommand {
 
     /// The JSON object of one run.
     static func json(_ record: Record) -> [String: Any] {
-        record.json(integers: ["id", "files-scanned", "new", "fixed", "reopened", "unchanged", "moved"])
+        record.json(integers: ["id", "files-scanned", "new", "fixed", "reopened", "unchanged", "moved", "changed"])
     }
 }
 
@@ -87,7 +90,7 @@ struct RunShowCommand: RunnableCommand {
             try Output.json(RunsCommand.json(run))
             return
         }
-        let counts = ["new", "fixed", "reopened", "unchanged", "moved"].map { "\(run[$0] ?? "0") \($0)" }
+        let counts = ["new", "fixed", "reopened", "unchanged", "moved", "changed"].map { "\(run[$0] ?? "0") \($0)" }
         Output.fields([
             ("Run", run["id"]), ("Project", project), ("Ingested", run["ingested"]), ("By", run["actor"]),
             ("Format", run["format"]),

@@ -16,7 +16,8 @@ struct IngestCommand: RunnableCommand {
             FILE - reads standard input. The format is guessed from the file (SARIF has "version": "2.1.0" and
             "runs"; an SDK check has "symbols" and no "findings") unless --format says. The same file twice is the
             same run and changes nothing. With --scope, only findings under that path prefix can be marked fixed.
-            With --json prints exactly {"run":N,"new":N,"fixed":N,"reopened":N,"unchanged":N,"moved":N,"open":N}.
+            With --json prints exactly {"run":N,"new":N,"fixed":N,"reopened":N,"unchanged":N,"moved":N,"changed":N,
+            "open":N,"repeat":B}: what this upload changed (all 0 for a repeat, "repeat":true).
             --format sdk-check reads the SDK checker's JSON (symbols[] with symbol, found and
             declaration.availability), records which symbols the team's SDK declares and unblocks the items that
             were waiting for them; with --json it prints {"run","sdk","project_sdk","symbols","found","unblocked",
@@ -92,8 +93,10 @@ struct IngestCommand: RunnableCommand {
         }
         if context.isJSON {
             // Exactly these keys, in this order.
-            let keys = ["run", "new", "fixed", "reopened", "unchanged", "moved", "open"]
-            print("{" + keys.map { "\"\($0)\":\(number($0))" }.joined(separator: ",") + "}")
+            let keys = ["run", "new", "fixed", "reopened", "unchanged", "moved", "changed", "open"]
+            let repeated = fields["repeat"] == "yes" ? "true" : "false"
+            print(
+                "{" + keys.map { "\"\($0)\":\(number($0))" }.joined(separator: ",") + ",\"repeat\":\(repeated)}")
             return
         }
         if fields["repeat"] == "yes" {
@@ -104,7 +107,7 @@ struct IngestCommand: RunnableCommand {
         }
         print(
             "Run \(number("run")): \(number("new")) new, \(number("fixed")) fixed, \(number("reopened")) reopened, "
-                + "\(number("unchanged")) unchanged (\(number("moved")) moved). "
+                + "\(number("unchanged")) unchanged (\(number("moved")) moved), \(number("changed")) changed. "
                 + "\(Output.count(number("open"), "finding")) \(number("open") == 1 ? "needs" : "need") work."
         )
     }

@@ -76,7 +76,8 @@ struct FuzzRegressionTests {
         #expect(SyncPlanner.plan(scan: scan, stored: []).counts == SyncCounts(new: scan.count))
         let stored = scan.enumerated().map { index, finding in
             StoredFinding(
-                id: Int64(index), identity: finding.identity, status: .proposed, line: finding.finding.line,
+                id: Int64(index), identity: finding.identity, rule: finding.finding.rule, status: .proposed,
+                line: finding.finding.line,
                 file: finding.finding.file)
         }
         let again = FindingIdentity.identify(report.findings, tool: report.tool)

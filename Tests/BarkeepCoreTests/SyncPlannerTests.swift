@@ -1,4 +1,5 @@
 import BarkeepCore
+import BarkeepTestSupport
 import Testing
 
 /// The pure sync rules, without a database.
@@ -15,6 +16,7 @@ struct SyncPlannerTests {
         StoredFinding(
             id: id,
             identity: finding.identity,
+            rule: finding.finding.rule,
             status: status,
             line: finding.finding.line,
             file: finding.finding.file
@@ -62,6 +64,194 @@ struct SyncPlannerTests {
         #expect(outcome == whenPresent)
         let gone = SyncPlanner.plan(scan: [], stored: [stored(item, id: 1, status: status)])
         #expect((gone.counts.fixed == 1 ? "fixed" : "nothing") == whenGone)
+    }
+
+    // MARK: - Pass 2: findings edited in place
+
+    /// Plans a scan of `scanned` (line, snippet) against findings stored from a scan of `previous` (line, snippet),
+    /// all of rule DUO001 in A.swift unless said, stored with ids 1, 2, … in `status`.
+    private func replan(
+        previous: [(Int, String)],
+        status: FindingStatus = .proposed,
+        scanned: [ScanFinding],
+        scope: String = ""
+    ) -> (plan: SyncPlan, stored: [StoredFinding]) {
+        let stored = scan(previous.map { ("A.swift", $0.0, $0.1) }).enumerated().map { index, finding in
+            self.stored(finding, id: Int64(index + 1), status: status)
+        }
+        let plan = SyncPlanner.plan(
+            scan: FindingIdentity.identify(scanned, tool: "duo_scan"), stored: stored, scope: scope)
+        return (plan, stored)
+    }
+
+    private func edit(_ line: Int, _ snippet: String, rule: String = "DUO001", file: String = "A.swift")
+        -> ScanFinding
+    {
+        ScanFinding(rule: rule, severity: "high", file: file, line: line, snippet: snippet)
+    }
+
+    @Test(
+        "an edited line pairs with the finding last seen at most 3 lines away",
+        arguments: [(10, 10, true), (10, 13, true), (10, 7, true), (10, 14, false), (10, 6, false), (2, 40, false)]
+    )
+    func changeDistance(oldLine: Int, newLine: Int, isChanged: Bool) throws {
+        let (plan, stored) = replan(
+            previous: [(oldLine, "if idiom == .pad {")], scanned: [edit(newLine, "if idiom == .pad || wide {")])
+        #expect(plan.counts == (isChanged ? SyncCounts(changed: 1) : SyncCounts(new: 1, fixed: 1)))
+        guard isChanged else { return }
+        let change = try #require(plan.changed.first)
+        #expect(change.id == stored[0].id && change.previousLine == oldLine && change.finding.finding.line == newLine)
+        #expect(change.finding.normalizedSnippet == "ifidiom==.pad||wide{" && plan.new.isEmpty && plan.fixed.isEmpty)
+    }
+
+    @Test(
+        "a finding of another rule or another file is never the same finding edited",
+        arguments: [("DUO002", "A.swift"), ("DUO001", "B.swift"), ("DUO002", "B.swift")]
+    )
+    func changeNeedsRuleAndFile(rule: String, file: String) {
+        let (plan, _) = replan(previous: [(10, "a")], scanned: [edit(10, "b", rule: rule, file: file)])
+        #expect(plan.counts == SyncCounts(new: 1, fixed: 1) && plan.changed.isEmpty)
+    }
+
+    /// One case of greedy pairing: the stored findings (line, snippet), the scanned ones, and the pairs expected as
+    /// `old>new` snippets.
+    struct Pairing: Sendable, CustomTestStringConvertible {
+        /// What the case shows.
+        var testDescription: String
+        /// The stored findings, all open.
+        var old: [(Int, String)]
+        /// The scanned findings.
+        var new: [(Int, String)]
+        /// The pairs expected.
+        var pairs: Set<String>
+    }
+
+    /// The cases. Digest order of the snippets (DUO001, A.swift, occurrence 0): e < d < b < f < h < a < c < g.
+    static let pairings = [
+        Pairing(
+            testDescription: "the nearest line first", old: [(10, "a")], new: [(12, "b"), (11, "c")], pairs: ["a>c"]),
+        Pairing(
+            testDescription: "distance before old line", old: [(10, "a"), (13, "b")], new: [(12, "c")],
+            pairs: ["b>c"]),
+        Pairing(
+            testDescription: "then the lower old line", old: [(14, "a"), (10, "b")], new: [(12, "c")], pairs: ["b>c"]
+        ),
+        Pairing(
+            testDescription: "then the lower new line", old: [(10, "a")], new: [(12, "b"), (8, "c")], pairs: ["a>c"]),
+        Pairing(
+            testDescription: "then the lower old identity", old: [(10, "a"), (10, "b")], new: [(11, "c")],
+            pairs: ["b>c"]),
+        Pairing(
+            testDescription: "then the lower new identity", old: [(10, "a")], new: [(11, "d"), (11, "e")],
+            pairs: ["a>e"]),
+        Pairing(
+            testDescription: "greedy, not the most pairs: each side pairs once",
+            old: [(10, "a"), (13, "b")], new: [(12, "c"), (14, "d")], pairs: ["b>c"]),
+        Pairing(
+            testDescription: "two edits, two pairs", old: [(10, "a"), (20, "b")], new: [(21, "c"), (11, "d")],
+            pairs: ["a>d", "b>c"]),
+        Pairing(
+            testDescription: "one stored finding, two edits: one pairs, one is new", old: [(10, "a")],
+            new: [(10, "b"), (10, "c")], pairs: ["a>b"]),
+    ]
+
+    @Test("pairing is greedy by (distance, old line, new line, old identity, new identity)", arguments: pairings)
+    func greedyPairing(_ pairing: Pairing) {
+        // The identity ties of the table rely on this order of the digests.
+        let ordered = ["e", "d", "b", "f", "h", "a", "c", "g"].map {
+            FindingIdentity.digest(
+                tool: "duo_scan", rule: "DUO001", file: "A.swift", normalizedSnippet: $0, occurrence: 0)
+        }
+        #expect(ordered == ordered.sorted())
+        let (plan, stored) = replan(previous: pairing.old, scanned: pairing.new.map { edit($0.0, $0.1) })
+        let snippetOf = Dictionary(uniqueKeysWithValues: zip(stored.map(\.id), pairing.old.map(\.1)))
+        let pairs = Set(plan.changed.map { "\(snippetOf[$0.id] ?? "?")>\($0.finding.finding.snippet)" })
+        #expect(pairs == pairing.pairs)
+        #expect(plan.counts.changed == pairing.pairs.count)
+        #expect(plan.counts.new == pairing.new.count - pairing.pairs.count)
+        #expect(plan.counts.fixed == pairing.old.count - pairing.pairs.count)
+    }
+
+    @Test(
+        "every status but fixed pairs and keeps its status; a fixed finding only reopens by its identity",
+        arguments: FindingStatus.allCases
+    )
+    func changeByStatus(status: FindingStatus) {
+        let (plan, _) = replan(previous: [(10, "a")], status: status, scanned: [edit(11, "b")])
+        if status == .fixed {
+            #expect(plan.counts == SyncCounts(new: 1))
+        } else {
+            // Nothing in the plan touches the status of a changed finding: a verdict stays as it is.
+            #expect(plan.counts == SyncCounts(changed: 1) && plan.matches.isEmpty && plan.fixed.isEmpty)
+        }
+    }
+
+    @Test(
+        "only a stored finding inside the scan's scope can pair",
+        arguments: [("", true), ("Sources", true), ("Sources/A.swift", true), ("Other", false), ("Sour", false)]
+    )
+    func changeInScope(scope: String, isChanged: Bool) {
+        let stored = scan([("Sources/A.swift", 10, "a")]).map { self.stored($0, id: 1, status: .approved) }
+        let scanned = FindingIdentity.identify([edit(11, "b", file: "Sources/A.swift")], tool: "duo_scan")
+        let plan = SyncPlanner.plan(scan: scanned, stored: stored, scope: scope)
+        // Outside the scope the stored finding was not looked at: neither fixed nor paired.
+        #expect(plan.counts == (isChanged ? SyncCounts(changed: 1) : SyncCounts(new: 1)))
+    }
+
+    @Test(
+        "exact matches come first: a finding matched by its identity is no candidate, whatever its line",
+        arguments: [
+            // The stored finding's snippet is seen again far away: the edit next to its old place is new.
+            ([(10, "a")], [(30, "a"), (10, "b")], SyncCounts(new: 1, unchanged: 1, moved: 1)),
+            // Of two stored findings, the one seen again is matched and the other pairs with the edit.
+            ([(10, "a"), (11, "b")], [(12, "a"), (11, "c")], SyncCounts(unchanged: 1, moved: 1, changed: 1)),
+            // The same scan again: everything matches, nothing pairs.
+            ([(10, "a"), (11, "b")], [(10, "a"), (11, "b")], SyncCounts(unchanged: 2)),
+        ]
+    )
+    func exactMatchFirst(previous: [(Int, String)], scanned: [(Int, String)], counts: SyncCounts) {
+        let (plan, _) = replan(previous: previous, scanned: scanned.map { edit($0.0, $0.1) })
+        #expect(plan.counts == counts)
+    }
+
+    @Test("the NetNewsWire history, planned alone, gives pass 2's answer; without pairs, the exact-only answer")
+    func netNewsWireHistory() throws {
+        let pass2 = try ScanHistory(
+            expectedPath: ScanHistory.netNewsWirePass2Path, scansIn: ScanHistory.netNewsWireDirectory)
+        let exact = try ScanHistory(
+            expectedPath: ScanHistory.netNewsWireExactPath, scansIn: ScanHistory.netNewsWireDirectory)
+        #expect(pass2.runs.count == 14 && exact.runs.count == 14)
+        var stored: [Int64: StoredFinding] = [:]
+        for (run, exactRun) in zip(pass2.runs, exact.runs) {
+            let report = try DuoScanParser.parse(try Fixtures.bytes(run.path))
+            let plan = SyncPlanner.plan(
+                scan: FindingIdentity.identify(report.findings, tool: report.tool),
+                stored: stored.values.sorted { $0.id < $1.id })
+            for item in plan.new {
+                let id = Int64(stored.count + 1)
+                stored[id] = StoredFinding(
+                    id: id, identity: item.identity, rule: item.finding.rule, status: .proposed,
+                    line: item.finding.line, file: item.finding.file)
+            }
+            for match in plan.matches {
+                stored[match.id]?.line = match.finding.finding.line
+                if match.isReopened { stored[match.id]?.status = .proposed }
+            }
+            for fix in plan.fixed { stored[fix.id]?.status = .fixed }
+            for change in plan.changed {
+                stored[change.id]?.identity = change.finding.identity
+                stored[change.id]?.line = change.finding.finding.line
+            }
+            let open = Set(stored.values.filter { $0.status != .fixed }.map(\.identity))
+            #expect(plan.counts == run.counts, "\(run.path)")
+            #expect(open == run.openIdentities && open.count == run.openAfter, "\(run.path)")
+            // Each changed finding is one that exact identity alone counted as fixed and new.
+            var exactOnly = plan.counts
+            exactOnly.new += exactOnly.changed
+            exactOnly.fixed += exactOnly.changed
+            exactOnly.changed = 0
+            #expect(exactOnly == exactRun.counts, "\(run.path)")
+        }
     }
 
     @Test(

@@ -56,42 +56,22 @@ struct ScanSyncTests {
 
     // MARK: - The fixtures
 
-    @Test("the NetNewsWire history gives exactly the counts of expected.json, run by run")
+    @Test("the NetNewsWire history gives exactly pass 2's expected counts and open identities, run by run")
     func netNewsWireHistory() throws {
-        let expected = try #require(
-            try JSONSerialization.jsonObject(with: Data(Fixtures.bytes("duo_scan/history/NetNewsWire/expected.json")))
-                as? [String: Any]
-        )
-        let runs = try #require(expected["runs"] as? [[String: Any]])
-        #expect(runs.count == 14)
-        // The identities behind the counts too: the open set after each run is what expected.json's details
-        // (new and reopened in, fixed out) say it is.
-        var expectedOpen: Set<String> = []
-        func identity(_ item: [String: Any]) -> String {
-            FindingIdentity.digest(
-                tool: "duo_scan",
-                rule: item["rule"] as? String ?? "",
-                file: item["file"] as? String ?? "",
-                normalizedSnippet: item["normalized_snippet"] as? String ?? "",
-                occurrence: item["occurrence"] as? Int ?? -1
-            )
-        }
-        for run in runs {
-            let file = try #require(run["file"] as? String)
-            let result = try ingestFixture("duo_scan/history/NetNewsWire/" + file)
-            let counts = result.run.counts
-            let actual = [counts.new, counts.reopened, counts.fixed, counts.unchanged, counts.moved, result.open]
-            let wanted = ["new", "reopened", "fixed", "unchanged", "moved", "open_after"].map { run[$0] as? Int ?? -1 }
-            #expect(actual == wanted, "run \(file): got \(actual), expected \(wanted)")
-
-            let details = try #require(run["details"] as? [String: [[String: Any]]])
-            for item in (details["new"] ?? []) + (details["reopened"] ?? []) { expectedOpen.insert(identity(item)) }
-            for item in details["fixed"] ?? [] { expectedOpen.remove(identity(item)) }
+        let history = try ScanHistory(
+            expectedPath: ScanHistory.netNewsWirePass2Path, scansIn: ScanHistory.netNewsWireDirectory)
+        #expect(history.runs.count == 14)
+        #expect(history.runs.map(\.counts.changed).reduce(0, +) == 1)
+        for run in history.runs {
+            let result = try ingestFixture(run.path)
+            #expect(result.run.counts == run.counts && result.counts == run.counts, "\(run.path): \(result.run.counts)")
+            #expect(result.open == run.openAfter, "\(run.path)")
+            // A changed finding's identity is its new one.
             let open = Set(
-                try connection.query("SELECT identity FROM findings WHERE status = 'proposed'")
+                try connection.query("SELECT identity FROM findings WHERE status <> 'fixed'")
                     .map { try $0.decode("identity", as: String.self) }
             )
-            #expect(open == expectedOpen, "run \(file): the open identities differ")
+            #expect(open == run.openIdentities, "\(run.path): the open identities differ")
         }
     }
 
@@ -153,6 +133,62 @@ struct ScanSyncTests {
         #expect(counts.fixed == 1 && counts.unchanged == 2)
         // Occurrence is by rank: the finding that was third is now second, so it is the third that is fixed.
         #expect(try connection.queryValue("SELECT line FROM findings WHERE status = 'fixed'", as: Int.self) == 30)
+    }
+
+    @Test("an edited flagged line is the same finding changed: number, status and reason stay; a repeat is zeros")
+    func changedFinding() throws {
+        let before = report([
+            finding("Simplenote/SPAppDelegate.h", 12, "@interface SPAppDelegate : UIResponder", rule: "DUO007"),
+            finding("Simplenote/SPAppDelegate.m", 40, "UIScreen.main.bounds"),
+        ])
+        _ = try ingest(before, digest: SHA256.hexDigest(of: "before".utf8))
+        let id = try #require(
+            try connection.queryValue("SELECT id FROM findings WHERE rule = 'DUO007'", as: Int64.self))
+        let number = try #require(
+            try connection.queryValue("SELECT number FROM findings WHERE id = $1", [id], as: Int.self))
+        _ = try FindingStore.setStatus(
+            project: "app", number: number, to: .approved, reason: nil, role: .writer, actor: "dana", on: connection)
+        _ = try FindingStore.setStatus(
+            project: "app", number: number, to: .applied, reason: "scene manifest added", role: .writer,
+            actor: "dana", on: connection)
+
+        let after = report([
+            finding(
+                "Simplenote/SPAppDelegate.h", 13, "@interface SPAppDelegate : UIResponder <UIApplicationDelegate>",
+                rule: "DUO007"),
+            finding("Simplenote/SPAppDelegate.m", 41, "UIScreen.main.bounds"),
+        ])
+        let changed = try ingest(after, digest: SHA256.hexDigest(of: "after".utf8))
+        #expect(
+            changed.run.counts == SyncCounts(unchanged: 1, moved: 1, changed: 1) && changed.counts == changed.run.counts
+        )
+        let row = try #require(
+            try connection.query(
+                "SELECT id, number, status, reason, line, identity, last_seen_run FROM findings WHERE rule = 'DUO007'"
+            ).first)
+        #expect(try row.decode("id", as: Int64.self) == id && row.decode("number", as: Int.self) == number)
+        #expect(try row.decode("status", as: String.self) == "applied")
+        #expect(try row.decode("reason", as: String.self) == "scene manifest added")
+        #expect(
+            try row.decode("line", as: Int.self) == 13 && row.decode("last_seen_run", as: Int64.self) == changed.run.id)
+        let identity = FindingIdentity.identify(after.findings, tool: "duo_scan")[0].identity
+        #expect(try row.decode("identity", as: String.self) == identity)
+        #expect(try connection.queryValue("SELECT count(*) FROM findings", as: Int.self) == 2)
+
+        // Its history says what the line read before and after.
+        let event = try #require(
+            try connection.query("SELECT subject, from_value, to_value FROM events WHERE kind = 'finding.changed'")
+                .first)
+        #expect(try event.decode("subject", as: String.self) == "DUO007:Simplenote/SPAppDelegate.h:13")
+        #expect(try event.decode("from_value", as: String.self) == "12: @interface SPAppDelegate : UIResponder")
+        #expect(
+            try event.decode("to_value", as: String.self)
+                == "13: @interface SPAppDelegate : UIResponder <UIApplicationDelegate>")
+
+        // The same bytes again: that run, and this call changed nothing.
+        let repeated = try ingest(after, digest: SHA256.hexDigest(of: "after".utf8))
+        #expect(repeated.isRepeat && repeated.run.id == changed.run.id && repeated.counts == SyncCounts())
+        #expect(repeated.run.counts.changed == 1)
     }
 
     @Test("a declined finding stays declined when it disappears and when it reappears")

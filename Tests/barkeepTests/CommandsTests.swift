@@ -84,11 +84,20 @@ struct CommandsTests {
         let first = try run(daemon, ["--json", "ingest", "app", history + "07-1caaf3c1.json", "--commit", "1caaf3c1"])
         #expect(first.0 == 0)
         #expect(
-            first.1 == "{\"run\":1,\"new\":10,\"fixed\":0,\"reopened\":0,\"unchanged\":0,\"moved\":0,\"open\":10}\n")
+            first.1
+                == #"{"run":1,"new":10,"fixed":0,"reopened":0,"unchanged":0,"moved":0,"changed":0,"open":10,"repeat":false}"#
+                + "\n")
         let second = try run(daemon, ["ingest", "app", history + "08-69aeacd9.json"])
-        #expect(second.1.hasPrefix("Run 2: ") && second.1.contains("findings need work."))
+        #expect(
+            second.1 == "Run 2: 9 new, 7 fixed, 0 reopened, 3 unchanged (2 moved), 0 changed. 12 findings need work.\n")
         let repeated = try run(daemon, ["ingest", "app", history + "08-69aeacd9.json"])
         #expect(repeated.1.hasPrefix("Run 2 already has this content: nothing changed."))
+        // A repeat says what this upload changed: nothing, whatever run 2 changed.
+        let repeatedJSON = try run(daemon, ["--json", "ingest", "app", history + "08-69aeacd9.json"]).1
+        #expect(
+            repeatedJSON
+                == #"{"run":2,"new":0,"fixed":0,"reopened":0,"unchanged":0,"moved":0,"changed":0,"open":12,"repeat":true}"#
+                + "\n")
 
         // Garbage: refused with the place in the document, and nothing stored.
         let root = try TemporaryDirectory.make(prefix: "barkeep-scan")
@@ -105,6 +114,7 @@ struct CommandsTests {
         let runList = try #require(try JSONSerialization.jsonObject(with: Data(runs.utf8)) as? [[String: Any]])
         #expect(runList.map { $0["id"] as? Int } == [2, 1])
         #expect(runList.last?["commit"] as? String == "1caaf3c1")
+        #expect(runList.first?["new"] as? Int == 9 && runList.first?["changed"] as? Int == 0)
 
         let listed = try run(daemon, ["--json", "findings", "app", "--status", "proposed"]).1
         let findings = try #require(try JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [[String: Any]])

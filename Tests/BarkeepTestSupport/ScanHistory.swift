@@ -1,0 +1,68 @@
+import BarkeepCore
+import Foundation
+
+/// A reference tracker's answer for a history of scans (`duo_scan/history/NetNewsWire/expected.json`, exact
+/// identity only, and `duo_scan/history/NetNewsWire-expected-pass2.json`, with pass 2's changed findings), run by run.
+public struct ScanHistory: Sendable {
+    /// One run of the history, as the reference tracker counted it.
+    public struct Run: Sendable {
+        /// The scan's path inside the fixtures.
+        public var path: String
+        /// What the run changed.
+        public var counts: SyncCounts
+        /// The findings open after the run.
+        public var openAfter: Int
+        /// The identities of those findings (a changed finding's is its new one).
+        public var openIdentities: Set<String>
+    }
+
+    /// The NetNewsWire history's scans.
+    public static let netNewsWireDirectory = "duo_scan/history/NetNewsWire"
+    /// The exact-identity answer for the NetNewsWire history.
+    public static let netNewsWireExactPath = netNewsWireDirectory + "/expected.json"
+    /// The answer with pass 2 (changed findings) for the NetNewsWire history.
+    public static let netNewsWirePass2Path = "duo_scan/history/NetNewsWire-expected-pass2.json"
+
+    /// The runs, in the order they are ingested.
+    public var runs: [Run]
+
+    /// Reads an expected-answer file: counts from each run's numbers, open identities replayed from its details
+    /// (new, reopened and changed come in; fixed and a changed finding's previous identity go out).
+    public init(expectedPath: String, scansIn directory: String, tool: String = "duo_scan") throws {
+        guard let runs = try Fixtures.json(expectedPath)["runs"] as? [[String: Any]] else {
+            throw TestSupportError("\(expectedPath) has no runs")
+        }
+        func identity(_ item: [String: Any]) -> String {
+            FindingIdentity.digest(
+                tool: tool,
+                rule: item["rule"] as? String ?? "",
+                file: item["file"] as? String ?? "",
+                normalizedSnippet: item["normalized_snippet"] as? String ?? "",
+                occurrence: item["occurrence"] as? Int ?? -1
+            )
+        }
+        var open: Set<String> = []
+        self.runs = try runs.map { run in
+            guard let file = run["file"] as? String, let details = run["details"] as? [String: [[String: Any]]] else {
+                throw TestSupportError("\(expectedPath): a run without its file or details")
+            }
+            for item in details["fixed"] ?? [] { open.remove(identity(item)) }
+            for item in details["changed"] ?? [] {
+                open.remove(identity(item["previous"] as? [String: Any] ?? [:]))
+            }
+            for item in (details["new"] ?? []) + (details["reopened"] ?? []) + (details["changed"] ?? []) {
+                open.insert(identity(item))
+            }
+            func count(_ key: String) -> Int { run[key] as? Int ?? 0 }
+            return Run(
+                path: directory + "/" + file,
+                counts: SyncCounts(
+                    new: count("new"), fixed: count("fixed"), reopened: count("reopened"),
+                    unchanged: count("unchanged"), moved: count("moved"), changed: count("changed")
+                ),
+                openAfter: run["open_after"] as? Int ?? -1,
+                openIdentities: open
+            )
+        }
+    }
+}
