@@ -7,12 +7,15 @@ public enum CoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case unsupportedVersion(String)
     /// A source directory to scan cannot be read: `path` as given, `reason` why (`not a directory`).
     case unreadableDirectory(path: String, reason: String)
+    /// A source directory to discover screens in is neither the scanner root nor inside it: both as given.
+    case sourceOutsideRoot(source: String, root: String)
 
     public var description: String {
         switch self {
         case .invalidDocument(let path, let problem): path.isEmpty ? problem : "\(path): \(problem)"
         case .unsupportedVersion(let what): "unsupported version: \(what)"
         case .unreadableDirectory(let path, let reason): "cannot read the directory \(path): \(reason)"
+        case .sourceOutsideRoot(let source, let root): "the source directory \(source) is not inside the root \(root)"
         }
     }
 }

@@ -2,40 +2,55 @@ import BarkeepCore
 import BarkeepProtocol
 import Foundation
 
-/// `barkeep screen discover PROJECT SOURCE-DIR [--apply]`: proposes a screen for each source file that declares
-/// SwiftUI views or UIKit view controllers and, with `--apply`, creates those the project does not have yet.
+/// `barkeep screen discover PROJECT SOURCE-DIR [--root DIR] [--exclude GLOB …] [--apply]`: proposes the screens of
+/// an app's sources with why each is one and the components it uses, lists the other view types and the app's own
+/// files and, with `--apply`, creates the proposed screens the project does not have yet.
 struct ScreenDiscoverCommand: RunnableCommand {
     static let configuration = CommandConfiguration(
         name: "discover",
-        abstract:
-            "Propose a screen per file of SwiftUI views or UIKit view controllers; --apply creates them (writer).",
+        abstract: "Propose the screens of the app's sources, with their reasons and components; --apply creates them.",
         discussion: """
             Reads the .swift, .h and .m files under SOURCE-DIR (not hidden directories, .build, DerivedData, Pods,
-            Carthage, build or node_modules) and proposes one screen for each file declaring a SwiftUI View or a
-            UIViewController subclass, the file's path relative to SOURCE-DIR as its glob: give the directory the
-            scanner runs in, so that the globs match the paths of its findings. A header and its .m share the glob
-            Dir/Name.*. Base view controllers that others derive from are not screens. A proposal whose key or glob
-            the project has already is marked exists and left alone, so running it again creates only what is
-            missing. With --json prints an array of objects with key, glob, types and status (new, exists, created).
+            Carthage, build or node_modules, nor what an --exclude glob matches) and tells screens from components.
+            A SwiftUI view or view controller is a screen when it declares bars (.toolbar, .navigationTitle,
+            navigationItem, title = …), hosts a NavigationStack or TabView, or is shown by other code: a sheet,
+            cover, popover, navigation destination, NavigationLink, tab, navigation or scene root, a pushed or
+            presented controller. Every other view type is a component; each screen lists the components it creates,
+            directly or through others. The files of one directory sharing a name up to a + are one screen, with
+            the globs Dir/Name.* and Dir/Name+*.swift (Dir/Name+* with Objective-C) and the files elsewhere that
+            extend its types. Paths and globs are relative to --root, the directory the scanner runs in (default:
+            SOURCE-DIR, which must be inside it). App delegates, the @main App, Info.plist and project files are
+            listed as the app's files. A proposal whose key or a glob the project has already is marked exists and
+            left alone, so running it again creates only what is missing. With --json prints an object with
+            screens (key, globs, types, reasons, uses, status: new, exists or created), components (name, kind,
+            file, globs, used_by, base) and app_files.
             """,
         arguments: [
             .positional("project", help: "The project."),
-            .positional("source-dir", help: "The checkout's sources: the directory the scanner runs in."),
+            .positional("source-dir", help: "The app's sources: the directory the scanner runs in, or one inside it."),
+            .option("root", valueName: "DIR", help: "The directory the scanner runs in (default: SOURCE-DIR)."),
+            .option(
+                "exclude", valueName: "GLOB", repeatable: true,
+                help: "Leave out files (or directories) matching GLOB, relative to the root (repeatable)."),
             .flag("apply", help: "Create the proposed screens the project does not have yet (writer)."),
         ]
     )
 
     let project: String
     let sourceDirectory: String
+    let root: String?
+    let excluded: [String]
     let isApplying: Bool
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
         project = parsed.value("project") ?? ""
         sourceDirectory = parsed.value("source-dir") ?? ""
+        root = parsed.value("root")
+        excluded = parsed.values("exclude")
         isApplying = parsed.flag("apply")
     }
 
-    /// What became of a proposal: `new` (not in the project yet), `exists` (its key or glob is) or `created`.
+    /// What became of a proposal: `new` (not in the project yet), `exists` (its key or a glob is) or `created`.
     private enum Status: String {
         case new
         case exists
@@ -43,10 +58,9 @@ struct ScreenDiscoverCommand: RunnableCommand {
     }
 
     func run(_ context: CLIContext) throws {
-        let proposals: [ProposedScreen]
+        let result: DiscoveryResult
         do {
-            let types = try ScreenDiscovery.findViewTypes(inDirectory: sourceDirectory)
-            proposals = ScreenDiscovery.propose(types)
+            result = try ScreenDiscovery.discover(sourceDirectory: sourceDirectory, root: root, excluding: excluded)
         } catch {
             throw CLIError.badInput(error.description)
         }
@@ -58,28 +72,22 @@ struct ScreenDiscoverCommand: RunnableCommand {
         } catch {
             throw context.explained(error)
         }
-        guard !proposals.isEmpty else {
-            if context.isJSON {
-                try Output.json([Any]())
-            } else {
-                print("No SwiftUI views or UIKit view controllers under \(sourceDirectory).")
-            }
-            return
-        }
 
         let keys = Set(existing.compactMap { $0["key"] })
         let globs = Set(existing.flatMap { ($0["paths"] ?? "").split(separator: ",").map(String.init) })
-        var statuses = proposals.map { keys.contains($0.key) || globs.contains($0.glob) ? Status.exists : .new }
-
+        let proposals = result.screens
+        var statuses = proposals.map { proposal in
+            keys.contains(proposal.key) || proposal.globs.contains(where: globs.contains) ? Status.exists : .new
+        }
         if isApplying {
             for index in proposals.indices where statuses[index] == .new {
                 var request = Request(verb: "SCREEN", arguments: ["ADD", project, proposals[index].key])
-                request.keywordList = [("path", proposals[index].glob)]
+                request.keywordList = proposals[index].globs.map { ("path", $0) }
                 do {
                     _ = try client.send(request)
                     statuses[index] = .created
                 } catch .server(.conflict, _) {
-                    // Another run created it (or took its glob) since the list: it exists.
+                    // Another run created it (or took a glob) since the list: it exists.
                     statuses[index] = .exists
                 } catch {
                     throw context.explained(error)
@@ -88,22 +96,60 @@ struct ScreenDiscoverCommand: RunnableCommand {
         }
 
         if context.isJSON {
-            try Output.json(
-                zip(proposals, statuses).map { proposal, status in
-                    [
-                        "key": proposal.key, "glob": proposal.glob, "types": proposal.types,
-                        "status": status.rawValue,
-                    ] as [String: Any]
-                }
-            )
-            return
+            try Output.json(Self.json(result, statuses: statuses.map(\.rawValue)))
+        } else {
+            printReport(result, statuses: statuses)
         }
-        Output.table(
-            ["KEY", "GLOB", "STATUS", "TYPES"],
-            zip(proposals, statuses).map { proposal, status in
-                [proposal.key, proposal.glob, status.rawValue, proposal.types.joined(separator: ", ")]
+    }
+
+    /// The `--json` object: `screens`, `components` and `app_files`.
+    static func json(_ result: DiscoveryResult, statuses: [String]) -> [String: Any] {
+        [
+            "screens": zip(result.screens, statuses).map { screen, status in
+                [
+                    "key": screen.key, "globs": screen.globs, "types": screen.types, "reasons": screen.reasons,
+                    "uses": screen.uses.map { ["name": $0.name, "globs": $0.globs] as [String: Any] },
+                    "status": status,
+                ] as [String: Any]
+            },
+            "components": result.components.map { component in
+                [
+                    "name": component.name, "kind": component.kind == .swiftUIView ? "view" : "controller",
+                    "file": component.file, "globs": component.globs, "used_by": component.usedBy,
+                    "base": component.isBaseClass,
+                ] as [String: Any]
+            },
+            "app_files": result.appFiles,
+        ]
+    }
+
+    private func printReport(_ result: DiscoveryResult, statuses: [Status]) {
+        for (screen, status) in zip(result.screens, statuses) {
+            print(Output.bold(screen.key) + " (\(status.rawValue))")
+            for (label, values) in [
+                ("globs", screen.globs), ("types", screen.types), ("reasons", screen.reasons),
+                ("uses", screen.uses.map(\.name)),
+            ] where !values.isEmpty {
+                print("  \(label):" + String(repeating: " ", count: 8 - label.count) + values.joined(separator: ", "))
             }
-        )
+        }
+        if result.screens.isEmpty {
+            let count = Output.count(result.components.count, "view type")
+            print("No screens among the \(count) under \(sourceDirectory).")
+        }
+        let unused = result.components.filter(\.usedBy.isEmpty)
+        if !unused.isEmpty {
+            print("")
+            print("Components no screen uses:")
+            for component in unused {
+                print("  \(component.name)  \(component.file)" + (component.isBaseClass ? "  (base class)" : ""))
+            }
+        }
+        if !result.appFiles.isEmpty {
+            print("")
+            print("App files: " + result.appFiles.joined(separator: ", "))
+        }
+        guard !result.screens.isEmpty else { return }
         print("")
         let created = statuses.filter { $0 == .created }.count
         let new = statuses.filter { $0 == .new }.count
@@ -113,9 +159,13 @@ struct ScreenDiscoverCommand: RunnableCommand {
         } else if new == 0 {
             print("The project has every proposed screen already.")
         } else {
+            let options =
+                (root.map { [" --root", Self.shellWord($0)] } ?? [])
+                + excluded.flatMap { [" --exclude", Self.shellWord($0)] }
             print(
                 "\(Output.count(new, "new screen")). Create them with: barkeep screen discover "
-                    + "\(Self.shellWord(project)) \(Self.shellWord(sourceDirectory)) --apply"
+                    + "\(Self.shellWord(project)) \(Self.shellWord(sourceDirectory))"
+                    + options.joined(separator: " ").replacingOccurrences(of: "  ", with: " ") + " --apply"
             )
         }
     }

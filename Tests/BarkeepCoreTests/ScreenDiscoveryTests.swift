@@ -174,14 +174,10 @@ struct ScreenDiscoveryTests {
             struct After: View {}
             """
         #expect(found(source) == ["Platform@2", "Platform@4", "Platform.Header@8", "Debug@11", "After@13"])
-        #expect(
-            ScreenDiscovery.propose(ScreenDiscovery.findViewTypes(in: [("Platform.swift", source)])) == [
-                ProposedScreen(
-                    key: "Platform",
-                    glob: "Platform.swift",
-                    types: ["Platform", "Platform.Header", "Debug", "After"]
-                )
-            ])
+        let result = ScreenDiscovery.discover(in: [("Platform.swift", source)])
+        #expect(result.screens.isEmpty)
+        #expect(result.components.map(\.name) == ["After", "Debug", "Platform", "Platform.Header"])
+        #expect(result.components.allSatisfy { $0.globs == ["Platform.*", "Platform+*.swift"] })
     }
 
     // MARK: - View controllers
@@ -326,157 +322,6 @@ struct ScreenDiscoveryTests {
             ])
     }
 
-    // MARK: - Proposals
-
-    @Test("one screen per file, keyed by the type named like the file, else the first top-level one")
-    func proposalKeys() {
-        let types = [
-            view("Helper", "Inbox/InboxView.swift"), view("InboxView", "Inbox/InboxView.swift", line: 5),
-            view("InboxView.Row", "Inbox/InboxView.swift", line: 9), view("Outer.Row", "Rows.swift"),
-            view("Outer.Cell", "Rows.swift", line: 2), view("A", "Misc.swift"), view("B", "Misc.swift", line: 4),
-            view("InboxView.Badge", "Inbox/Badge.swift"), view("Lonely.Nested", "Inbox/Badge.swift", line: 8),
-        ]
-        #expect(
-            ScreenDiscovery.propose(types) == [
-                ProposedScreen(key: "A", glob: "Misc.swift", types: ["A", "B"]),
-                ProposedScreen(
-                    key: "InboxView", glob: "Inbox/InboxView.swift", types: ["Helper", "InboxView", "InboxView.Row"]),
-                ProposedScreen(
-                    key: "InboxView.Badge", glob: "Inbox/Badge.swift", types: ["InboxView.Badge", "Lonely.Nested"]),
-                ProposedScreen(key: "Outer.Row", glob: "Rows.swift", types: ["Outer.Row", "Outer.Cell"]),
-            ])
-    }
-
-    @Test("base view controllers are not screens; a file of base classes only proposes nothing")
-    func proposalsWithoutBases() {
-        let files: [(path: String, text: String)] = [
-            ("Base/BaseViewController.swift", "class BaseViewController: UIViewController {}"),
-            ("Base/ListViewController.swift", "class ListViewController: BaseViewController {}"),
-            ("Inbox/InboxViewController.swift", "final class InboxViewController: ListViewController {}"),
-            (
-                "Flow/FlowViewController.swift",
-                "class FlowViewController: BaseViewController {}\nenum Steps { class Step: FlowViewController {} }"
-            ),
-            ("Lonely/LonelyViewController.swift", "class LonelyViewController: UIViewController {}"),
-            ("Base/BaseView.swift", "struct BaseView: View {}"),
-        ]
-        #expect(
-            ScreenDiscovery.propose(ScreenDiscovery.findViewTypes(in: files)) == [
-                ProposedScreen(key: "BaseView", glob: "Base/BaseView.swift", types: ["BaseView"]),
-                ProposedScreen(
-                    key: "InboxViewController", glob: "Inbox/InboxViewController.swift", types: ["InboxViewController"]),
-                ProposedScreen(
-                    key: "LonelyViewController", glob: "Lonely/LonelyViewController.swift",
-                    types: ["LonelyViewController"]),
-                ProposedScreen(key: "Steps.Step", glob: "Flow/FlowViewController.swift", types: ["Steps.Step"]),
-            ])
-    }
-
-    @Test("an Objective-C header and its .m are one file whose glob covers both")
-    func objectiveCGlobs() {
-        let types = [
-            controller("InboxViewController", "Legacy/InboxViewController.h", superclass: "UIViewController"),
-            controller("InboxHelperViewController", "Legacy/InboxViewController.m", superclass: "UIViewController"),
-            controller("PrivateViewController", "Legacy/PrivateViewController.m", superclass: "UIViewController"),
-            view("InboxViewController", "Legacy/InboxViewController.swift"),
-        ]
-        #expect(
-            ScreenDiscovery.propose(types) == [
-                ProposedScreen(
-                    key: "Legacy.InboxViewController",
-                    glob: "Legacy/InboxViewController.*",
-                    types: ["InboxViewController", "InboxHelperViewController"]
-                ),
-                ProposedScreen(
-                    key: "Legacy.InboxViewController-2",
-                    glob: "Legacy/InboxViewController.swift",
-                    types: ["InboxViewController"]
-                ),
-                ProposedScreen(
-                    key: "PrivateViewController", glob: "Legacy/PrivateViewController.m",
-                    types: ["PrivateViewController"]),
-            ])
-    }
-
-    @Test(
-        "keys are made valid, collisions qualified by directory, then numbered in file order",
-        arguments: [
-            (
-                [view("RowView", "Settings/RowView.swift"), view("RowView", "Profile/RowView.swift")],
-                [("Profile.RowView", "Profile/RowView.swift"), ("Settings.RowView", "Settings/RowView.swift")]
-            ),
-            (
-                [
-                    view("RowView", "B/Settings/RowView.swift"), view("RowView", "A/Settings/RowView.swift"),
-                    view("RowView", "RowView.swift"),
-                ],
-                [
-                    ("RowView", "RowView.swift"), ("Settings.RowView", "A/Settings/RowView.swift"),
-                    ("Settings.RowView-2", "B/Settings/RowView.swift"),
-                ]
-            ),
-            (
-                [view("RowView", "A/RowView.swift"), view("RowView", "B/RowView.swift"), view("A.RowView", "C.swift")],
-                [("A.RowView", "A/RowView.swift"), ("A.RowView-2", "C.swift"), ("B.RowView", "B/RowView.swift")]
-            ),
-            (
-                [view("Café", "Café.swift"), view("_Private", "Private.swift"), view("é_é", "x/Odd.swift")],
-                [("Caf", "Café.swift"), ("Odd", "x/Odd.swift"), ("Private", "Private.swift")]
-            ),
-            ([view("日本", "Screens/日本.swift")], [("Screens", "Screens/日本.swift")]),
-            (
-                [view("Unmapped", "Lists/Unmapped.swift"), view("UNMAPPED", "UNMAPPED.swift")],
-                [("Lists.Unmapped", "Lists/Unmapped.swift"), ("Screen", "UNMAPPED.swift")]
-            ),
-            (
-                [view(String(repeating: "A", count: 200), "Long.swift")],
-                [(String(repeating: "A", count: 128), "Long.swift")]
-            ),
-            (
-                [
-                    view(String(repeating: "A", count: 200), "a/d/Long.swift"),
-                    view(String(repeating: "A", count: 200), "b/d/Long.swift"),
-                ],
-                // Sorted by key: "-" sorts before "A".
-                [
-                    ("d." + String(repeating: "A", count: 124) + "-2", "b/d/Long.swift"),
-                    ("d." + String(repeating: "A", count: 126), "a/d/Long.swift"),
-                ]
-            ),
-            (
-                [view("A", "Odd,Dir/A.swift"), view("B", "Tab\tDir/B.swift")],
-                [("A", "Odd?Dir/A.swift"), ("B", "Tab?Dir/B.swift")]
-            ),
-            ([view("A", String(repeating: "d/", count: 600) + "A.swift"), view("B", "B.swift")], [("B", "B.swift")]),
-        ] as [([ViewType], [(String, String)])])
-    func proposalKeyRules(types: [ViewType], expected: [(String, String)]) {
-        let proposals = ScreenDiscovery.propose(types)
-        #expect(proposals.map(\.key) == expected.map(\.0))
-        #expect(proposals.map(\.glob) == expected.map(\.1))
-        for proposal in proposals {
-            #expect(isValidKey(proposal.key), "\(proposal.key)")
-        }
-        #expect(Set(proposals.map(\.key)).count == proposals.count)
-        #expect(Set(proposals.map(\.glob)).count == proposals.count)
-    }
-
-    /// The screens table's rule: `^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`, not `unmapped` in any case.
-    private func isValidKey(_ key: String) -> Bool {
-        func isAlphanumeric(_ scalar: Unicode.Scalar) -> Bool {
-            scalar.isASCII && scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
-        }
-        guard let first = key.unicodeScalars.first, isAlphanumeric(first), key.unicodeScalars.count <= 128 else {
-            return false
-        }
-        return key.unicodeScalars.allSatisfy { isAlphanumeric($0) || "._-".unicodeScalars.contains($0) }
-            && key.lowercased() != "unmapped"
-    }
-
-    @Test("no view types propose no screens")
-    func noProposals() {
-        #expect(ScreenDiscovery.propose([]).isEmpty)
-    }
-
     // MARK: - Walking a directory
 
     @Test("a tree of SwiftUI and UIKit sources: what is found, what is skipped")
@@ -541,10 +386,13 @@ struct ScreenDiscoveryTests {
                 ),
                 view("LinkedFile", "App/LinkedFile.swift"),
             ])
+        // None of them declares bars or is shown: all are components, the base classes marked.
+        let result = try ScreenDiscovery.discover(sourceDirectory: root + "/")
+        #expect(result.screens.isEmpty)
         #expect(
-            ScreenDiscovery.propose(types).map(\.glob) == [
-                "App/AtTheCap.swift", "App/HomeView.swift", "App/Inbox/InboxViewController.swift",
-                "App/LinkedFile.swift",
+            result.components.map { "\($0.file)\($0.isBaseClass ? " base" : "")" } == [
+                "App/AtTheCap.swift", "App/Base/BaseViewController.swift base", "App/HomeView.swift",
+                "App/Inbox/InboxViewController.swift", "App/Legacy/LegacyViewController.h base", "App/LinkedFile.swift",
                 "App/Legacy/OldSettingsViewController.m",
             ])
     }

@@ -261,7 +261,7 @@ struct AuditCommandsTests {
         #expect(try daemon.barkeep(["step", "set", "app", "Toolbar", "1", "done"]).0 == 0)
     }
 
-    @Test("screen discover over SwiftUI and UIKit sources proposes exactly the view types; --apply twice adds once")
+    @Test("screen discover over SwiftUI and UIKit sources proposes exactly the screens; --apply twice adds once")
     func discover() throws {
         let root = try TemporaryDirectory.make(prefix: "barkeep-discover")
         let files: [String: String] = [
@@ -269,7 +269,7 @@ struct AuditCommandsTests {
             import SwiftUI
             // struct Fake: View {} is a comment
             struct InboxView: View {
-                var body: some View { InboxRow() }
+                var body: some View { InboxRow().navigationTitle("Inbox") }
             }
             struct InboxRow: View { var body: some View { Text("struct Nope: View {}") } }
             struct InboxStyle: ViewModifier { func body(content: Content) -> some View { content } }
@@ -280,12 +280,19 @@ struct AuditCommandsTests {
             """,
             "App/Settings/SettingsViewController.swift": """
             import UIKit
-            final class SettingsViewController: BaseViewController {}
+            final class SettingsViewController: BaseViewController {
+                override func viewDidLoad() { title = "Settings" }
+            }
             """,
             "App/Compose/ComposeController.h": """
             @interface ComposeController : UITableViewController
             @end
             @interface ComposeController (Drafts)
+            @end
+            """,
+            "App/Compose/ComposeController.m": """
+            @implementation ComposeController
+            - (void)viewDidLoad { self.navigationItem.prompt = nil; }
             @end
             """,
             "App/Model/Message.swift": "struct Message: Codable { let id: Int }\n",
@@ -302,23 +309,34 @@ struct AuditCommandsTests {
 
         let proposed = try daemon.barkeep(["--json", "screen", "discover", "app", root])
         #expect(proposed.0 == 0, "\(proposed.2)")
-        let proposals = try array(proposed.1)
+        let discovered = try object(proposed.1)
+        let proposals = try #require(discovered["screens"] as? [[String: Any]])
         #expect(
-            proposals.map { [$0["key"] as? String, $0["glob"] as? String, $0["status"] as? String] } == [
+            proposals.map { [$0["key"] as? String, ($0["globs"] as? [String])?.first, $0["status"] as? String] } == [
                 ["ComposeController", "App/Compose/ComposeController.*", "new"],
-                ["InboxView", "App/Inbox/InboxView.swift", "new"],
-                ["SettingsViewController", "App/Settings/SettingsViewController.swift", "new"],
+                ["InboxView", "App/Inbox/InboxView.*", "new"],
+                ["SettingsViewController", "App/Settings/SettingsViewController.*", "new"],
             ])
+        let inbox = try #require(proposals.first { $0["key"] as? String == "InboxView" })
+        #expect(inbox["types"] as? [String] == ["InboxView"])
+        #expect(inbox["reasons"] as? [String] == ["navigationTitle"])
         #expect(
-            proposals.first { $0["key"] as? String == "InboxView" }?["types"] as? [String] == ["InboxView", "InboxRow"])
+            (inbox["uses"] as? [[String: Any]])?.map { $0["name"] as? String } == ["InboxRow"])
+        let components = try #require(discovered["components"] as? [[String: Any]])
+        #expect(components.map { $0["name"] as? String } == ["BaseViewController", "InboxRow"])
+        #expect(components.map { $0["base"] as? Bool } == [true, false])
+        #expect(discovered["app_files"] as? [String] == [])
         #expect(try array(try daemon.barkeep(["--json", "screen", "list", "app"]).1).isEmpty)
 
-        let applied = try array(try daemon.barkeep(["--json", "screen", "discover", "app", root, "--apply"]).1)
-        #expect(applied.map { $0["status"] as? String } == ["created", "created", "created"])
-        let again = try array(try daemon.barkeep(["--json", "screen", "discover", "app", root, "--apply"]).1)
-        #expect(again.map { $0["status"] as? String } == ["exists", "exists", "exists"])
+        func statuses(_ output: String) throws -> [String?] {
+            try (object(output)["screens"] as? [[String: Any]] ?? []).map { $0["status"] as? String }
+        }
+        let applied = try daemon.barkeep(["--json", "screen", "discover", "app", root, "--apply"]).1
+        #expect(try statuses(applied) == ["created", "created", "created"])
+        let again = try daemon.barkeep(["--json", "screen", "discover", "app", root, "--apply"]).1
+        #expect(try statuses(again) == ["exists", "exists", "exists"])
         let screens = try array(try daemon.barkeep(["--json", "screen", "list", "app"]).1)
         #expect(screens.map { $0["key"] as? String } == ["ComposeController", "InboxView", "SettingsViewController"])
-        #expect(screens.map { $0["paths"] as? [String] } == proposals.map { [$0["glob"] as? String ?? ""] })
+        #expect(screens.map { $0["paths"] as? [String] } == proposals.map { ($0["globs"] as? [String] ?? []).sorted() })
     }
 }

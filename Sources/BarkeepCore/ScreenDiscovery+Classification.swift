@@ -1,0 +1,346 @@
+/// What an app's code says about its view types: why some are screens, and which view types each one creates.
+struct Evidence {
+    /// One reason a view type is a screen.
+    struct Reason {
+        /// The view type it makes a screen.
+        var type: String
+        /// The reason's words: `toolbar`, `sheet from SettingsView`.
+        var text: String
+        /// Whether the type's own code says it (a bar it declares), rather than code that shows it.
+        var isOwn: Bool
+        /// The code hosting a `TabView` when the reason comes from that tab view: dropped when the same code gives
+        /// it a page style (a pager is not a tab bar).
+        var tabViewOwner: String?
+    }
+
+    /// The reasons, in the order the code gives them.
+    var reasons: [Reason] = []
+    /// The view types each view type's code creates.
+    var creations: [String: Set<String>] = [:]
+    /// The code that gives a `TabView` a page style (`.tabViewStyle(.page)`).
+    var pagedTabViewOwners: Set<String> = []
+}
+
+extension ScreenDiscovery {
+    /// Modifiers that give a SwiftUI view bar content of its own: each is its own reason.
+    static let barModifiers: Set<String> = [
+        "toolbar", "navigationTitle", "navigationBarTitle", "navigationBarItems", "navigationBarTitleDisplayMode",
+        "navigationBarBackButtonHidden", "navigationBarHidden", "toolbarBackground", "toolbarRole", "toolbarTitleMenu",
+        "searchable",
+    ]
+
+    /// SwiftUI containers whose hosting makes a view a screen (`hosts NavigationStack`).
+    static let barContainers: Set<String> = ["NavigationStack", "NavigationView", "NavigationSplitView", "TabView"]
+
+    /// Containers a presented view may be wrapped in: the views directly inside them are presented too.
+    private static let transparentContainers: Set<String> = ["NavigationStack", "NavigationView", "Group", "Tab"]
+
+    /// UIKit calls that show a view controller, with the reason's verb: Swift `pushViewController(vc, …)`,
+    /// Objective-C `pushViewController:vc`.
+    private static let showingCalls: [String: String] = [
+        "pushViewController": "pushed", "present": "presented", "presentViewController": "presented",
+        "show": "shown", "showViewController": "shown", "showDetailViewController": "shown",
+    ]
+
+    /// Adds what the code of `file` says to `evidence`.
+    static func gatherEvidence(in file: ScannedFile, names: ViewTypeNames, into evidence: inout Evidence) {
+        let tokens = file.tokens
+        let bindings = bindings(in: file, names: names)
+        let fileName = String(file.path.split(separator: "/").last ?? "")
+        // The end of the presented content (or tabs) seen last: the bars and containers in
+        // `.sheet { NavigationStack { … } }` are the presented view's, not the presenting one's.
+        var presentedUntil = 0
+        for index in tokens.indices where tokens[index].isIdentifier {
+            let owner = file.owners[index]
+            guard owner != previewOwner else { continue }
+            let word = tokens[index].text
+            let isMember = index > 0 && tokens[index - 1].is(".")
+            let next = index + 1 < tokens.count ? tokens[index + 1] : nil
+            let isCall = next?.is("(") == true || next?.is("{") == true
+            let from = owner ?? fileName
+
+            func incoming(_ types: [String], _ reason: String, tabViewOwner: String? = nil) {
+                for type in types where type != owner {
+                    evidence.reasons.append(
+                        Evidence.Reason(type: type, text: reason, isOwn: false, tabViewOwner: tabViewOwner))
+                }
+            }
+
+            if let owner, names.contains(owner) {
+                if !isMember, let mention = names.mention(at: index, in: file, from: owner), mention.name != owner,
+                    ViewTypeNames.isInstantiation(at: index, end: mention.end, in: file)
+                {
+                    evidence.creations[owner, default: []].insert(mention.name)
+                }
+                if index >= presentedUntil,
+                    let reason = ownReason(at: index, in: file, isMember: isMember, isCall: isCall)
+                {
+                    evidence.reasons.append(
+                        Evidence.Reason(
+                            type: owner, text: reason, isOwn: true, tabViewOwner: word == "TabView" ? owner : nil))
+                }
+            }
+            if isMember && word == "tabViewStyle", let owner, isPageStyle(after: index + 1, in: file) {
+                evidence.pagedTabViewOwners.insert(owner)
+            }
+
+            // SwiftUI: what a view presents, pushes or hosts.
+            if isMember, ["sheet", "fullScreenCover", "popover", "navigationDestination"].contains(word) {
+                let call = callSyntax(in: file, at: index + 1)
+                let label = word == "navigationDestination" ? "destination" : "content"
+                let region = call.argument(labelled: label, in: file) ?? call.closures.first?.body
+                presentedUntil = max(presentedUntil, region?.upperBound ?? 0)
+                incoming(children(in: region, of: file, names: names), "\(word) from \(from)")
+            } else if !isMember && word == "NavigationLink" {
+                let call = callSyntax(in: file, at: index + 1)
+                var region = call.argument(labelled: "destination", in: file)
+                if region == nil && call.argument(labelled: "value", in: file) == nil {
+                    region = call.closures.first { $0.label == nil }?.body
+                }
+                presentedUntil = max(presentedUntil, region?.upperBound ?? 0)
+                incoming(children(in: region, of: file, names: names), "NavigationLink from \(from)")
+            } else if !isMember && isCall,
+                ["TabView", "NavigationStack", "NavigationView", "WindowGroup"].contains(word)
+            {
+                let call = callSyntax(in: file, at: index + 1)
+                let region = call.argument(labelled: "content", in: file) ?? call.closures.first?.body
+                let found = children(in: region, of: file, names: names)
+                if word == "TabView" || word == "WindowGroup" {
+                    // A tab's bars are the tab's, not those of the view hosting the tab view.
+                    presentedUntil = max(presentedUntil, region?.upperBound ?? 0)
+                }
+                switch word {
+                case "TabView": incoming(found, "tab of \(from)", tabViewOwner: owner ?? fileName)
+                case "WindowGroup": incoming(found, "scene root of \(from)")
+                default: incoming(found, "\(word) root in \(from)")
+                }
+            } else if !isMember && isCall && word == "NavigationSplitView" {
+                let call = callSyntax(in: file, at: index + 1)
+                for closure in call.closures {
+                    incoming(
+                        children(in: closure.body, of: file, names: names), "NavigationSplitView column in \(from)")
+                }
+            }
+
+            // UIKit: what a controller pushes, presents or makes a root.
+            let isSettingControllers = word == "setViewControllers" || word == "viewControllers"
+            let tabOrRoot =
+                isSettingControllers && isTabBarCode(before: index, in: file, owner: owner, names: names)
+                ? "tab of" : "root of"
+            if let verb = showingCalls[word] ?? (word == "setViewControllers" ? tabOrRoot : nil),
+                let region = firstArgument(after: index, in: file)
+            {
+                let types = mentions(in: region, of: file, names: names, bindings: bindings)
+                incoming(types, verb.hasSuffix("of") ? "\(verb) \(from)" : "\(verb) from \(from)")
+            } else if !isMember && word == "UINavigationController" && next?.is("(") == true {
+                if let region = callSyntax(in: file, at: index + 1).argument(labelled: "rootViewController", in: file) {
+                    let types = mentions(in: region, of: file, names: names, bindings: bindings)
+                    incoming(types, "navigation root in \(from)")
+                }
+            } else if word == "initWithRootViewController", let region = firstArgument(after: index, in: file) {
+                incoming(mentions(in: region, of: file, names: names, bindings: bindings), "navigation root in \(from)")
+            } else if word == "rootViewController" || word == "viewControllers", next?.is("=") == true,
+                index + 2 < tokens.count, !tokens[index + 2].is("=")
+            {
+                let region = (index + 2)..<statementEnd(in: file, from: index + 2)
+                let reason = word == "rootViewController" ? "rootViewController in \(from)" : "\(tabOrRoot) \(from)"
+                incoming(mentions(in: region, of: file, names: names, bindings: bindings), reason)
+            }
+        }
+    }
+
+    /// The reason the token at `index` gives its own type, if any: a bar modifier, a toolbar item, a navigation or
+    /// tab container it hosts, UIKit navigation or toolbar items, a title it sets.
+    private static func ownReason(at index: Int, in file: ScannedFile, isMember: Bool, isCall: Bool) -> String? {
+        let tokens = file.tokens
+        let word = tokens[index].text
+        if isMember && isCall && barModifiers.contains(word) { return word }
+        if !isMember && isCall && (word == "ToolbarItem" || word == "ToolbarItemGroup") { return "toolbar" }
+        if !isMember && isCall && barContainers.contains(word) { return "hosts \(word)" }
+        if word == "navigationItem" || word == "tabBarItem" { return word }
+        if word == "toolbarItems" || word == "setToolbarItems" { return "toolbarItems" }
+        let previous = index > 0 ? tokens[index - 1] : nil
+        let isOwnMember = isMember && index > 1 && tokens[index - 2].isWord("self")
+        // `title = …` or `self.title = …` in a controller; `[self setTitle:…]` in Objective-C.
+        if word == "title", index + 2 < tokens.count, tokens[index + 1].is("="), !tokens[index + 2].is("="),
+            !isMember || isOwnMember, previous?.isWord("let") != true, previous?.isWord("var") != true
+        {
+            return "title"
+        }
+        if word == "setTitle", previous?.isWord("self") == true, index + 1 < tokens.count, tokens[index + 1].is(":") {
+            return "title"
+        }
+        return nil
+    }
+
+    /// Whether `.tabViewStyle(` at `start` gives a page style: `.page`, `PageTabViewStyle()`.
+    private static func isPageStyle(after start: Int, in file: ScannedFile) -> Bool {
+        guard start < file.tokens.count, file.tokens[start].is("(") else { return false }
+        let end = min(file.closers[start], file.tokens.count)
+        return file.tokens[start..<end].contains { $0.isWord("page") || $0.isWord("PageTabViewStyle") }
+    }
+
+    /// Whether the view controllers set at `index` are tabs: the code is a tab bar controller's, or what they are
+    /// set on is named like one (`tabBarController.viewControllers`, `tabs.setViewControllers`).
+    private static func isTabBarCode(before index: Int, in file: ScannedFile, owner: String?, names: ViewTypeNames)
+        -> Bool
+    {
+        if let owner, names.tabBarControllers.contains(owner) { return true }
+        var receiver = index - 1
+        while receiver > 0, file.tokens[receiver].is(".") || file.tokens[receiver].is("?") {
+            receiver -= 1
+            if file.tokens[receiver].isIdentifier { return file.tokens[receiver].text.lowercased().contains("tab") }
+        }
+        return false
+    }
+
+    // MARK: - Call syntax
+
+    /// A call's argument list and trailing closures.
+    struct CallSyntax {
+        /// Inside the parentheses.
+        var arguments: Range<Int>?
+        /// The trailing closures' insides, labelled but the first.
+        var closures: [(label: String?, body: Range<Int>)] = []
+
+        /// The value of the argument `label:`; the inside of a closure given as the value (`content: { … }`).
+        func argument(labelled label: String, in file: ScannedFile) -> Range<Int>? {
+            guard let arguments,
+                let segment = ScreenDiscovery.argumentSegments(arguments, in: file).first(where: { segment in
+                    segment.count > 2 && file.tokens[segment.lowerBound].isWord(label)
+                        && file.tokens[segment.lowerBound + 1].is(":")
+                })
+            else { return nil }
+            let value = (segment.lowerBound + 2)..<segment.upperBound
+            if file.tokens[value.lowerBound].is("{") && file.closers[value.lowerBound] == value.upperBound - 1 {
+                return (value.lowerBound + 1)..<(value.upperBound - 1)
+            }
+            return value
+        }
+    }
+
+    /// The call syntax starting at `start`, right after the called name: `<…>`, `( … )`, `{ … } label: { … }`.
+    static func callSyntax(in file: ScannedFile, at start: Int) -> CallSyntax {
+        let tokens = file.tokens
+        var call = CallSyntax()
+        var index = start
+        if index < tokens.count, tokens[index].is("<"), let end = skipAngles(tokens[...], from: index) { index = end }
+        if index < tokens.count, tokens[index].is("(") {
+            call.arguments = (index + 1)..<min(file.closers[index], tokens.count)
+            index = file.closers[index] + 1
+        }
+        guard index < tokens.count, tokens[index].is("{") else { return call }
+        call.closures.append((nil, (index + 1)..<min(file.closers[index], tokens.count)))
+        index = file.closers[index] + 1
+        while index + 2 < tokens.count, tokens[index].isIdentifier, tokens[index + 1].is(":"), tokens[index + 2].is("{")
+        {
+            let close = file.closers[index + 2]
+            call.closures.append((tokens[index].text, (index + 3)..<min(close, tokens.count)))
+            index = close + 1
+        }
+        return call
+    }
+
+    /// The arguments of a list, split at its top-level commas.
+    static func argumentSegments(_ arguments: Range<Int>, in file: ScannedFile) -> [Range<Int>] {
+        var segments: [Range<Int>] = []
+        var start = arguments.lowerBound
+        var index = start
+        while index < arguments.upperBound {
+            if file.closers[index] >= 0 {
+                index = file.closers[index] + 1
+                continue
+            }
+            if file.tokens[index].is(",") {
+                segments.append(start..<index)
+                start = index + 1
+            }
+            index += 1
+        }
+        if start < arguments.upperBound { segments.append(start..<arguments.upperBound) }
+        return segments
+    }
+
+    /// The first argument of the call or message part named at `index`: Swift `name(argument, …)`, Objective-C
+    /// `name:argument other:…]`.
+    private static func firstArgument(after index: Int, in file: ScannedFile) -> Range<Int>? {
+        let tokens = file.tokens
+        guard index + 1 < tokens.count else { return nil }
+        if tokens[index + 1].is("(") {
+            let arguments = (index + 2)..<min(file.closers[index + 1], tokens.count)
+            return argumentSegments(arguments, in: file).first
+        }
+        guard file.isObjectiveC, tokens[index + 1].is(":") else { return nil }
+        var end = index + 2
+        while end < tokens.count {
+            if file.closers[end] >= 0 {
+                end = file.closers[end] + 1
+                continue
+            }
+            let token = tokens[end]
+            if token.is("]") || token.is(")") || token.is("}") || token.is(";") { break }
+            if end > index + 2, token.isIdentifier, end + 1 < tokens.count, tokens[end + 1].is(":") { break }
+            end += 1
+        }
+        return (index + 2)..<min(end, tokens.count)
+    }
+
+    // MARK: - Presented views
+
+    /// The views a SwiftUI content closure or argument presents: the view types created at its top, also inside
+    /// `if`/`else`/`switch` and the containers a view is wrapped in (`NavigationStack { X() }`), not those inside
+    /// other views (`VStack { Row() }`) or their arguments and labels.
+    static func children(
+        in region: Range<Int>?,
+        of file: ScannedFile,
+        names: ViewTypeNames,
+        depth: Int = 0
+    ) -> [String] {
+        guard let region, depth < 32 else { return [] }
+        let tokens = file.tokens
+        var found: [String] = []
+        var isTransparentPending = false
+        var index = region.lowerBound
+        while index < region.upperBound {
+            let token = tokens[index]
+            if file.closers[index] >= 0 {
+                let close = min(file.closers[index], region.upperBound)
+                if token.is("{") {
+                    if isTransparentPending {
+                        found += children(in: (index + 1)..<close, of: file, names: names, depth: depth + 1)
+                    }
+                    isTransparentPending = false
+                }
+                index = close + 1
+                continue
+            }
+            let isMember = index > 0 && tokens[index - 1].is(".")
+            if token.isIdentifier && !isMember {
+                let isDirective = index > 0 && tokens[index - 1].is("#")
+                if (["if", "else", "switch"].contains(token.text) && !isDirective)
+                    || transparentContainers.contains(token.text)
+                {
+                    isTransparentPending = true
+                } else if isStatementStart(index, in: region, of: file),
+                    let mention = names.mention(at: index, in: file, from: file.owners[index]),
+                    ViewTypeNames.isInstantiation(at: index, end: mention.end, in: file)
+                {
+                    if !found.contains(mention.name) { found.append(mention.name) }
+                    index = mention.end
+                    continue
+                }
+            }
+            index += 1
+        }
+        return found
+    }
+
+    /// Whether the token at `index` starts a statement or expression of `region`.
+    private static func isStatementStart(_ index: Int, in region: Range<Int>, of file: ScannedFile) -> Bool {
+        guard index > region.lowerBound else { return true }
+        let previous = file.tokens[index - 1]
+        if previous.isIdentifier { return ["in", "return", "else"].contains(previous.text) }
+        if ["{", "}", ";", ":"].contains(previous.text) { return true }
+        return file.tokens[index].line > previous.line && ![".", ",", "(", "[", "=", "?"].contains(previous.text)
+    }
+}
