@@ -10,10 +10,10 @@ public enum Names {
         isValid(name, maximumLength: 64, extra: "._@-")
     }
 
-    /// A screen key: 1 to 128 characters of `A-Z a-z 0-9 . _ -`, starting with a letter or digit, and not
-    /// `unmapped` in any case (the bucket of findings no screen owns).
+    /// A screen key: 1 to 128 characters of `A-Z a-z 0-9 . _ -`, starting with a letter or digit, and not a
+    /// built-in place (`unmapped`, `app`: AuditArea) in any case.
     public static func isValidScreenKey(_ key: String) -> Bool {
-        isValid(key, maximumLength: 128, extra: "._-") && key.lowercased() != "unmapped"
+        isValid(key, maximumLength: 128, extra: "._-") && !AuditArea.isReserved(key)
     }
 
     /// A source path glob owning a screen: not empty, at most 1,024 characters, no control character and no comma

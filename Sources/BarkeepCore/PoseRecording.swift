@@ -28,6 +28,8 @@ public enum PoseRecording {
             }
         case .notRun:
             if (reason ?? "").isEmpty { return "a pose not run needs a reason" }
+        case .notApplicable:
+            if (reason ?? "").isEmpty { return "a pose that does not apply needs a reason" }
         case .passed:
             guard isDeviceOnly else { break }
             guard let device, !device.isEmpty else {

@@ -209,7 +209,7 @@ extension ScreenDiscovery {
         return String(String.UnicodeScalarView(trimmed))
     }
 
-    private static func isUsableKey(_ key: String) -> Bool { !key.isEmpty && key.lowercased() != "unmapped" }
+    private static func isUsableKey(_ key: String) -> Bool { !key.isEmpty && !AuditArea.isReserved(key) }
 
     private static func suffixedKey(_ key: String, _ number: Int) -> String {
         let suffix = "-\(number)"

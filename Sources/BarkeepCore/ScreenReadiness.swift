@@ -16,6 +16,12 @@ public enum PoseResult: String, Sendable, CaseIterable, Codable {
     case failed
     /// Not verified, for a stated reason (a device-only pose on a simulator).
     case notRun = "not_run"
+    /// The pose cannot apply to this screen (a debug screen that never rotates), for a stated reason: it counts as
+    /// settled, like passed.
+    case notApplicable = "not_applicable"
+
+    /// Whether the result settles a required pose: passed, or not applicable.
+    public var isSettled: Bool { self == .passed || self == .notApplicable }
 }
 
 /// A step of the audit checklist (domain/checklist.json).
@@ -150,6 +156,7 @@ public enum NotDoneReason: Sendable, Equatable, CustomStringConvertible {
             case .failed: return "pose \(pose) failed"
             case .notRun: return "pose \(pose) was not run"
             case .passed: return "pose \(pose) passed"
+            case .notApplicable: return "pose \(pose) does not apply"
             }
         }
     }
@@ -166,7 +173,7 @@ public struct ScreenReadiness: Sendable, Equatable {
     public var openFindingCount: Int
     /// The poses the project requires.
     public var requiredPoses: [String]
-    /// The required poses whose latest result is passed.
+    /// The required poses whose latest result settles them: passed, or not applicable.
     public var passedPoses: [String]
     /// The latest result of each pose recorded.
     public var latestPoses: [String: PoseResult]
@@ -181,7 +188,7 @@ public struct ScreenReadiness: Sendable, Equatable {
         openFindings = facts.openFindings
         openFindingCount = facts.openFindingCount
         requiredPoses = facts.requiredPoses
-        passedPoses = facts.requiredPoses.filter { facts.latestPoses[$0] == .passed }
+        passedPoses = facts.requiredPoses.filter { facts.latestPoses[$0]?.isSettled == true }
         latestPoses = facts.latestPoses
         steps = facts.checklist.map { step in
             StepStatus(
@@ -197,7 +204,7 @@ public struct ScreenReadiness: Sendable, Equatable {
             reasons.append(.findingsNeedWork(facts.openFindings, total: facts.openFindingCount))
         }
         reasons += steps.filter { $0.effective == .todo }.map(NotDoneReason.stepOpen)
-        for pose in facts.requiredPoses where facts.latestPoses[pose] != .passed {
+        for pose in facts.requiredPoses where facts.latestPoses[pose]?.isSettled != true {
             reasons.append(.poseNotPassed(pose: pose, result: facts.latestPoses[pose]))
         }
         self.reasons = reasons

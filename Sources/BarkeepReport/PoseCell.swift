@@ -9,6 +9,8 @@ public enum PoseCellResult: String, Sendable, CaseIterable {
     case failed
     /// Not verified, for a stated reason.
     case notRun = "not_run"
+    /// It cannot apply to the screen, for a stated reason: settled, like passed.
+    case notApplicable = "not_applicable"
     /// Never recorded (`none` on the wire; not `.none`, which would read as an absent optional).
     case noResult = "none"
 }

@@ -8,6 +8,7 @@ enum PoseMatrix {
         case .passed: "#2e7d32"
         case .failed: "#c62828"
         case .notRun: "#f0a500"
+        case .notApplicable: "#78909c"
         case .noResult: "#9e9e9e"
         }
     }
@@ -18,6 +19,7 @@ enum PoseMatrix {
         case .passed: "passed"
         case .failed: "failed"
         case .notRun: "not run"
+        case .notApplicable: "not applicable"
         case .noResult: "no result"
         }
     }
@@ -29,12 +31,17 @@ enum PoseMatrix {
     /// Keys longer than this are cut in the label (the full key stays in `data-screen` and the tooltip).
     private static let labelCharacters = 28
 
-    /// The matrix of `input`: rows are the status's screens in order, then screens only the pose cells name (by
-    /// key); columns are the project's required poses. A cell without a record is `none` (no result).
+    /// The matrix of `input`: rows are the status's screens that require poses, in order, then screens only the pose
+    /// cells name (by key); columns are the project's required poses, then any other pose a screen requires. A
+    /// screen has a cell for each pose it requires (the pose cells say which); one that it does not require is left
+    /// empty.
     static func svg(_ input: ReportInput, escape: (String) -> String) -> String {
-        let poses = input.status.project.requiredPoses
-        var screens = input.status.screens.map(\.key)
-        let known = Set(screens)
+        var poses = input.status.project.requiredPoses
+        poses += Set(input.poses.map(\.pose)).subtracting(poses).sorted {
+            (Int($0.dropFirst()) ?? 0, $0) < (Int($1.dropFirst()) ?? 0, $1)
+        }
+        var screens = input.status.screens.filter { $0.posesRequired > 0 }.map(\.key)
+        let known = Set(input.status.screens.map(\.key))
         screens += Set(input.poses.map(\.screen)).subtracting(known).sorted()
         var results: [String: [String: PoseCellResult]] = [:]
         for cell in input.poses { results[cell.screen, default: [:]][cell.pose] = cell.result }
@@ -62,7 +69,7 @@ enum PoseMatrix {
                 "<text x=\"\(labelWidth - 8)\" y=\"\(y + 15)\" text-anchor=\"end\" class=\"screen\">\(escape(shown))"
                     + "</text>")
             for (column, pose) in poses.enumerated() {
-                let result = results[screen]?[pose] ?? .noResult
+                guard let result = results[screen]?[pose] else { continue }
                 let x = labelWidth + column * (cellWidth + gap)
                 lines.append(
                     "<rect x=\"\(x)\" y=\"\(y)\" width=\"\(cellWidth)\" height=\"\(cellHeight)\""

@@ -1,3 +1,4 @@
+import BarkeepCore
 import BarkeepProtocol
 
 /// One screen's line of the dashboard: a `type=screen` record of `STATUS`.
@@ -7,6 +8,8 @@ public struct ScreenStatus: Sendable, Equatable, RecordDecodable {
 
     /// The screen's key (`Inbox`).
     public var key: String
+    /// A screen, or the app area (`app`).
+    public var kind: ScreenKind
     /// Who owns it, if anyone was named.
     public var owner: String?
     /// Its findings needing work, by severity.
@@ -30,11 +33,13 @@ public struct ScreenStatus: Sendable, Equatable, RecordDecodable {
 
     /// A screen's line.
     public init(
-        key: String, owner: String? = nil, needsWork: SeverityCounts = SeverityCounts(), blocked: Int = 0,
+        key: String, kind: ScreenKind = .screen, owner: String? = nil, needsWork: SeverityCounts = SeverityCounts(),
+        blocked: Int = 0,
         stepsDone: Int = 0, stepsApplicable: Int = 0, posesPassed: Int = 0, posesRequired: Int = 0,
         failedPoses: [String] = [], missingPoses: [String] = [], isDone: Bool = false
     ) {
         self.key = key
+        self.kind = kind
         self.owner = owner
         self.needsWork = needsWork
         self.blocked = blocked
@@ -54,6 +59,7 @@ public struct ScreenStatus: Sendable, Equatable, RecordDecodable {
         guard !key.isEmpty else {
             throw .badValue(record: Self.recordType, key: "key", value: key, expected: "a screen key")
         }
+        kind = fields.optionalString("kind").flatMap(ScreenKind.init(rawValue:)) ?? .screen
         owner = fields.optionalString("owner")
         needsWork = try SeverityCounts(fields)
         blocked = try fields.count("blocked")

@@ -58,8 +58,9 @@ extension ProjectStatus {
         let needsWork = FindingStatus.allCases.filter(\.needsWork).reduce(0) { $0 + (byStatus[$1] ?? 0) }
         let steps = screens.map(\.readiness.stepCounts)
         totals.append("needs-work", String(needsWork))
-        totals.append("screens", String(screens.count))
-        totals.append("screens-done", String(screens.filter(\.readiness.isDone).count))
+        let appScreens = screens.filter { $0.kind == .screen }
+        totals.append("screens", String(appScreens.count))
+        totals.append("screens-done", String(appScreens.filter(\.readiness.isDone).count))
         totals.append("steps-done", String(steps.map(\.done).reduce(0, +)))
         totals.append("steps-applicable", String(steps.map(\.applicable).reduce(0, +)))
         totals.append("poses-passed", String(screens.map(\.readiness.passedPoses.count).reduce(0, +)))
@@ -70,7 +71,10 @@ extension ProjectStatus {
             Record(["type": "blocked", "sdk": group.sdk?.description ?? "none", "items": String(group.items)])
         }
         for screen in screens {
-            var record = Record(["type": "screen", "key": screen.key, "owner": screen.owner])
+            var record = Record([
+                "type": "screen", "key": screen.key, "kind": screen.kind == .screen ? nil : screen.kind.rawValue,
+                "owner": screen.owner,
+            ])
             for severity in DashboardCommands.severities {
                 record.append(severity, String(screen.work.bySeverity[severity] ?? 0))
             }

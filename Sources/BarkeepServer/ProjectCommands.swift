@@ -90,7 +90,7 @@ enum ProjectCommands {
     }
 
     /// A comma-separated list of poses (`P1,P2,P11`), upper-cased, each once, in the order given.
-    private static func poseList(_ text: String?) throws(CommandError) -> [String]? {
+    static func poseList(_ text: String?) throws(CommandError) -> [String]? {
         guard let text else { return nil }
         var poses: [String] = []
         for text in text.split(separator: ",", omittingEmptySubsequences: false) {

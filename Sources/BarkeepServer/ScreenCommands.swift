@@ -2,14 +2,14 @@ import BarkeepCore
 import BarkeepProtocol
 import BarkeepStore
 
-/// SCREEN ADD, LIST, SHOW, SET and REMOVE, and STEP SET.
+/// SCREEN ADD, LIST, SHOW, SET, REMOVE, USES, DISMISS and DISMISSALS, STEP SET and STEPS.
 enum ScreenCommands {
-    static let all: [Command] = [add, list, show, set, remove, step, steps]
+    static let all: [Command] = [add, list, show, set, remove, uses, dismiss, dismissals, step, steps]
 
     static let add = Command(
         "SCREEN ADD",
         positional: 2...2,
-        keys: ["title", "owner"],
+        keys: ["title", "owner", "kind"],
         requiredKeys: ["path"],
         repeatableKeys: ["path"],
         minimumRole: .writer
@@ -18,10 +18,15 @@ enum ScreenCommands {
         let key = try screenKey(input.argument(1))
         let paths = try globs(input.keywords("path"), key: "path")
         let (title, owner) = (input.keyword("title"), input.keyword("owner"))
+        let kinds: [ScreenKind] = [.screen, .component]
+        guard let kind = ScreenKind(rawValue: input.keyword("kind") ?? "screen"), kinds.contains(kind) else {
+            throw CommandError(.badArgument, "kind must be " + kinds.map(\.rawValue).joined(separator: " or "))
+        }
         let actor = input.session.actor
         return .database { connection in
             let (screen, moved) = try ScreenStore.add(
-                project: project, key: key, title: title, owner: owner, paths: paths, actor: actor, on: connection)
+                project: project, key: key, kind: kind, title: title, owner: owner, paths: paths, actor: actor,
+                on: connection)
             var record = screen.record
             record.append("reattributed", String(moved))
             return CommandResult(.records([record]))
@@ -60,7 +65,7 @@ enum ScreenCommands {
     static let set = Command(
         "SCREEN SET",
         positional: 2...2,
-        keys: ["title", "owner"],
+        keys: ["title", "owner", "poses"],
         repeatableKeys: ["path", "add-path", "remove-path"],
         minimumRole: .writer
     ) { input throws(CommandError) in
@@ -71,11 +76,12 @@ enum ScreenCommands {
             owner: input.keyword("owner"),
             paths: replacing.isEmpty ? nil : try globs(replacing, key: "path"),
             addPaths: try globs(input.keywords("add-path"), key: "add-path"),
-            removePaths: input.keywords("remove-path")
+            removePaths: input.keywords("remove-path"),
+            poses: try poseRequirement(input.keyword("poses"))
         )
         guard change != ScreenChange() else {
             throw CommandError(
-                .badArgument, "SCREEN SET needs title=, owner=, path=, add-path= or remove-path=")
+                .badArgument, "SCREEN SET needs title=, owner=, path=, add-path=, remove-path= or poses=")
         }
         let actor = input.session.actor
         return .database { connection in
@@ -131,7 +137,7 @@ enum ScreenCommands {
             throw CommandError(
                 .badArgument,
                 "a screen key is 1 to 128 letters, digits, '.', '_' or '-', starting with a letter or digit, "
-                    + "and not 'unmapped'")
+                    + "and not '\(AuditArea.unmapped)' or '\(AuditArea.app)'")
         }
         return key
     }
@@ -158,14 +164,14 @@ extension ScreenSummary {
     /// The screen as a `screen` record.
     var record: Record {
         let steps = readiness.stepCounts
-        return Record([
-            "key": screen.key, "title": screen.title, "owner": screen.owner,
-            "paths": screen.paths.joined(separator: ","), "findings": String(openFindings),
-            "steps-done": String(steps.done), "steps-applicable": String(steps.applicable),
-            "poses-passed": String(readiness.passedPoses.count),
-            "poses-required": String(readiness.requiredPoses.count),
-            "done": readiness.isDone ? "yes" : "no", "created": screen.createdAt.postgresText,
-        ])
+        return screen.record.merging(
+            Record([
+                "findings": String(openFindings),
+                "steps-done": String(steps.done), "steps-applicable": String(steps.applicable),
+                "poses-passed": String(readiness.passedPoses.count),
+                "poses-required": String(readiness.requiredPoses.count),
+                "done": readiness.isDone ? "yes" : "no",
+            ]))
     }
 }
 
@@ -173,8 +179,9 @@ extension Screen {
     /// The screen alone as a `screen` record (after a change).
     var record: Record {
         Record([
-            "key": key, "title": title, "owner": owner, "paths": paths.joined(separator: ","),
-            "created": createdAt.postgresText,
+            "key": key, "kind": kind.rawValue, "title": title, "owner": owner, "paths": paths.joined(separator: ","),
+            "poses": requiredPoses.map { $0.isEmpty ? "none" : $0.joined(separator: ",") },
+            "uses": uses.isEmpty ? nil : uses.joined(separator: ","), "created": createdAt.postgresText,
         ])
     }
 }

@@ -140,7 +140,11 @@ public enum FindingStore {
             WHERE f.project_id = $1
               AND ($2::text IS NULL OR f.status = $2)
               AND ($3::text IS NULL OR f.rule = $3)
-              AND ($4::text IS NULL OR ($4 = 'unmapped' AND f.screen_id IS NULL) OR s.key = $4)
+              AND ($4::text IS NULL OR s.key = $4
+                   OR ($4 = '\(AuditArea.unmapped)' AND (f.screen_id IS NULL OR (s.kind = 'component' AND NOT EXISTS (
+                           SELECT 1 FROM screen_uses u WHERE u.component_id = f.screen_id))))
+                   OR f.screen_id IN (SELECT u.component_id FROM screen_uses u JOIN screens x ON x.id = u.screen_id
+                                      WHERE x.project_id = $1 AND x.key = $4))
               AND ($5::text IS NULL OR f.file = $5 OR ($6 AND left(f.file, length($5)) = $5))
             ORDER BY f.file, f.line, f.id
             """,

@@ -263,12 +263,16 @@ public enum PoseStore {
             let record = try PoseRecord(row: row)
             latest[record.screen + " " + record.pose] = record
         }
-        let keys = try connection.query(
-            "SELECT key FROM screens WHERE project_id = $1 AND ($2::bigint IS NULL OR id = $2) ORDER BY key",
+        let screens = try connection.query(
+            "SELECT \(ScreenStore.columns) FROM screens s WHERE s.project_id = $1 AND ($2::bigint IS NULL OR s.id = $2) "
+                + "ORDER BY s.key",
             [project.id, screenID]
-        ).map { try $0.decode("key", as: String.self) }
-        return keys.flatMap { key in
-            project.requiredPoses.map { pose in PoseCell(screen: key, pose: pose, latest: latest[key + " " + pose]) }
+        ).map(Screen.init(row:))
+        // Each screen against the poses it must pass (a component or the area has none unless given some).
+        return screens.flatMap { screen in
+            screen.requiredPoses(of: project).map { pose in
+                PoseCell(screen: screen.key, pose: pose, latest: latest[screen.key + " " + pose])
+            }
         }
     }
 

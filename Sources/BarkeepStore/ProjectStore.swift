@@ -66,6 +66,20 @@ public enum ProjectStore {
             }
             guard let row = rows.first else { throw StoreError.invalid("project not created") }
             let project = try Project(row: row)
+            // Every project has the area of its app-wide files from the start.
+            try connection.query(
+                """
+                WITH area AS (
+                    INSERT INTO screens (project_id, key, kind, title) VALUES ($1, $2, $3, $4) RETURNING id
+                )
+                INSERT INTO screen_paths (project_id, screen_id, glob)
+                SELECT $1, area.id, g FROM area, unnest($5::text[]) AS g
+                """,
+                [
+                    project.id, AuditArea.app, ScreenKind.area.rawValue, AuditArea.appTitle,
+                    AuditArea.defaultGlobs,
+                ]
+            )
             try EventLog.append(
                 [NewEvent(projectID: project.id, project: name, kind: "project.created", subject: name, actor: actor)],
                 on: connection

@@ -10,37 +10,62 @@ enum ReadinessStore {
         }
     }
 
-    /// Where each of `screens` (of `project`) stands, in their order.
+    /// Where each of `screens` (of `project`) stands, in their order. A screen's findings are its own and those of
+    /// the components it uses; a component or the app area has no steps, and poses only when it was given some.
     static func readiness(
         of screens: [Screen],
         project: Project,
         on connection: PostgresConnection
     ) throws -> [ScreenReadiness] {
         let checklist = try checklist(on: connection)
-        let empty = ScreenFacts(
-            openFindings: [], checklist: checklist, stepStates: [:], requiredPoses: project.requiredPoses,
-            latestPoses: [:])
-        var facts = Dictionary(uniqueKeysWithValues: screens.map { ($0.id, empty) })
-        // One screen: its own rows only; several: the project's rows, without a list of ids to send.
+        var facts = Dictionary(
+            uniqueKeysWithValues: screens.map { screen in
+                (screen.id, emptyFacts(of: screen, project: project, checklist: checklist))
+            })
+        // One screen: its own rows and its components' only; several: the project's rows.
         let screenID = screens.count == 1 ? screens.first?.id : nil
-        let parameters: [(any PostgresEncodable)?] = [project.id, screenID]
+        let users = try componentUsers(projectID: project.id, on: connection)
         for row in try connection.query(
             """
             SELECT f.screen_id, f.number, f.status, f.rule, f.title, f.file, f.line,
                    coalesce(f.step, (SELECT r.step FROM rules r WHERE r.id = f.rule)) AS step
             FROM findings f
-            WHERE f.project_id = $1 AND f.screen_id IS NOT NULL AND ($2::bigint IS NULL OR f.screen_id = $2)
+            WHERE f.project_id = $1 AND f.screen_id IS NOT NULL
+              AND ($2::bigint IS NULL OR f.screen_id = $2
+                   OR f.screen_id IN (SELECT component_id FROM screen_uses WHERE screen_id = $2))
               AND f.status IN \(FindingStatus.needsWorkSQL)
             ORDER BY f.number
             """,
-            parameters
+            [project.id, screenID]
         ) {
-            let screen: Int64 = try row.decode("screen_id")
-            facts[screen]?.openFindings.append(try openFinding(row))
-            facts[screen]?.openFindingCount += 1
+            let owner: Int64 = try row.decode("screen_id")
+            let finding = try openFinding(row)
+            for screen in [owner] + (users[owner] ?? []) where facts[screen] != nil {
+                facts[screen]?.openFindings.append(finding)
+                facts[screen]?.openFindingCount += 1
+            }
         }
         try addStepsAndPoses(to: &facts, projectID: project.id, screenID: screenID, on: connection)
-        return screens.map { ScreenReadiness(facts[$0.id] ?? empty) }
+        return screens.map { ScreenReadiness(facts[$0.id] ?? emptyFacts(of: $0, project: project, checklist: [])) }
+    }
+
+    /// What a screen starts from before its findings, steps and poses are known: the checklist for a screen, none
+    /// for a component or the area; its required poses.
+    static func emptyFacts(of screen: Screen, project: Project, checklist: [ChecklistStep]) -> ScreenFacts {
+        ScreenFacts(
+            openFindings: [], checklist: screen.kind == .screen ? checklist : [], stepStates: [:],
+            requiredPoses: screen.requiredPoses(of: project), latestPoses: [:])
+    }
+
+    /// For each component of the project, the screens that use it.
+    static func componentUsers(projectID: Int64, on connection: PostgresConnection) throws -> [Int64: [Int64]] {
+        var users: [Int64: [Int64]] = [:]
+        for row in try connection.query(
+            "SELECT component_id, screen_id FROM screen_uses WHERE project_id = $1 ORDER BY screen_id", [projectID])
+        {
+            users[try row.decode("component_id"), default: []].append(try row.decode("screen_id"))
+        }
+        return users
     }
 
     // Both take the project's id as $1 and a screen's id, or NULL for all, as $2.

@@ -15,10 +15,24 @@ public struct Screen: Sendable, Equatable {
     public var paths: [String]
     /// When it was added.
     public var createdAt: Date
+    /// A screen, a component or the app area.
+    public var kind: ScreenKind
+    /// The poses it must pass when they are not the project's; nil: the project's.
+    public var requiredPoses: [String]?
+    /// The keys of the components it uses (a screen's), or of the screens using it (a component's), sorted.
+    public var uses: [String]
+
+    /// The poses it must pass: its own, else the project's for a screen; none for a component or the area.
+    public func requiredPoses(of project: Project) -> [String] {
+        requiredPoses ?? (kind == .screen ? project.requiredPoses : [])
+    }
 
     init(row: PostgresRow) throws {
         id = try row.decode("id")
         key = try row.decode("key")
+        kind = ScreenKind(rawValue: try row.decode("kind")) ?? .screen
+        requiredPoses = try row.decodeIfPresent("required_poses")
+        uses = try row.decode("uses")
         title = try row.decodeIfPresent("title")
         owner = try row.decodeIfPresent("owner")
         paths = try row.decode("paths")
@@ -48,6 +62,8 @@ public struct ScreenChange: Sendable, Equatable {
     public var addPaths: [String]
     /// Globs to give up.
     public var removePaths: [String]
+    /// The poses it must pass from now on.
+    public var poses: PoseRequirement?
 
     /// A change.
     public init(
@@ -55,13 +71,31 @@ public struct ScreenChange: Sendable, Equatable {
         owner: String? = nil,
         paths: [String]? = nil,
         addPaths: [String] = [],
-        removePaths: [String] = []
+        removePaths: [String] = [],
+        poses: PoseRequirement? = nil
     ) {
         self.title = title
         self.owner = owner
         self.paths = paths
         self.addPaths = addPaths
         self.removePaths = removePaths
+        self.poses = poses
+    }
+}
+
+/// Which poses a screen must pass.
+public enum PoseRequirement: Sendable, Equatable {
+    /// The project's required poses.
+    case project
+    /// These, in this order (none at all for a screen no pose applies to).
+    case poses([String])
+
+    /// As stored: nil for the project's.
+    var stored: [String]? {
+        switch self {
+        case .project: nil
+        case .poses(let poses): poses
+        }
     }
 }
 
@@ -69,14 +103,20 @@ public struct ScreenChange: Sendable, Equatable {
 /// same transaction), listing them with whether each is done.
 public enum ScreenStore {
     static let columns = """
-        s.id, s.key, s.title, s.owner, s.created_at,
-        ARRAY(SELECT glob FROM screen_paths p WHERE p.screen_id = s.id ORDER BY glob) AS paths
+        s.id, s.key, s.title, s.owner, s.created_at, s.kind, s.required_poses,
+        ARRAY(SELECT glob FROM screen_paths p WHERE p.screen_id = s.id ORDER BY glob) AS paths,
+        ARRAY(SELECT o.key FROM screen_uses u JOIN screens o ON o.id = CASE WHEN s.kind = 'component'
+                                                                      THEN u.screen_id ELSE u.component_id END
+              WHERE CASE WHEN s.kind = 'component' THEN u.component_id ELSE u.screen_id END = s.id
+              ORDER BY o.key) AS uses
         """
 
-    /// Adds a screen owning `paths`; returns it and how many findings it took over.
+    /// Adds a screen (or a component) owning `paths`; returns it and how many findings it took over. Adding a key
+    /// by hand forgets a dismissal of it.
     public static func add(
         project projectName: String,
         key: String,
+        kind: ScreenKind = .screen,
         title: String?,
         owner: String?,
         paths: [String],
@@ -84,26 +124,31 @@ public enum ScreenStore {
         on connection: PostgresConnection
     ) throws -> (Screen, reattributed: Int) {
         try ScanStore.withLockedProject(projectName, on: connection) { project, connection in
+            guard kind != .area else { throw StoreError.invalid("the app area is built in: it cannot be added") }
             let globs = unique(paths)
             try refuseTakenGlobs(globs, project: project, except: nil, on: connection)
             let id: Int64?
             do {
                 id = try connection.queryValue(
-                    "INSERT INTO screens (project_id, key, title, owner) VALUES ($1, $2, $3, $4) RETURNING id",
-                    [project.id, key, nonEmpty(title), nonEmpty(owner)],
+                    """
+                    INSERT INTO screens (project_id, key, title, owner, kind) VALUES ($1, $2, $3, $4, $5) RETURNING id
+                    """,
+                    [project.id, key, nonEmpty(title), nonEmpty(owner), kind.rawValue],
                     as: Int64.self
                 )
             } catch let error as StoreError where error.sqlState == PostgresError.Code.uniqueViolation {
                 throw StoreError.conflict("project '\(projectName)' already has a screen '\(key)'")
             }
             guard let id else { throw StoreError.invalid("the screen was not added") }
+            try connection.query(
+                "DELETE FROM screen_dismissals WHERE project_id = $1 AND key = $2", [project.id, key])
             try insertPaths(globs, screenID: id, projectID: project.id, on: connection)
             let moved = try ScreenAttributionStore.reattribute(projectID: project.id, on: connection)
             try EventLog.append(
                 [
                     NewEvent(
                         projectID: project.id, project: project.name, kind: "screen.added", subject: key,
-                        to: globs.joined(separator: ","), actor: actor
+                        to: globs.joined(separator: ","), reason: kind == .screen ? nil : kind.rawValue, actor: actor
                     )
                 ],
                 on: connection
@@ -130,13 +175,17 @@ public enum ScreenStore {
             }
             globs.removeAll { change.removePaths.contains($0) }
             try refuseTakenGlobs(globs, project: project, except: before.id, on: connection)
+            if change.poses != nil, before.kind == .component {
+                throw StoreError.invalid("\(key) is a component: the screens that use it are verified in poses")
+            }
             try connection.query(
                 """
                 UPDATE screens SET title = CASE WHEN $2::text IS NULL THEN title ELSE nullif($2, '') END,
-                                   owner = CASE WHEN $3::text IS NULL THEN owner ELSE nullif($3, '') END
+                                   owner = CASE WHEN $3::text IS NULL THEN owner ELSE nullif($3, '') END,
+                                   required_poses = CASE WHEN $4 THEN $5::text[] ELSE required_poses END
                 WHERE id = $1
                 """,
-                [before.id, change.title, change.owner]
+                [before.id, change.title, change.owner, change.poses != nil, change.poses?.stored]
             )
             var moved = 0
             if globs.sorted() != before.paths {
@@ -159,14 +208,18 @@ public enum ScreenStore {
             changed("title", before.title, after.title)
             changed("owner", before.owner, after.owner)
             changed("paths", before.paths.joined(separator: ","), after.paths.joined(separator: ","))
+            func poses(_ screen: Screen) -> String {
+                screen.requiredPoses.map { $0.isEmpty ? "none" : $0.joined(separator: ",") } ?? "project"
+            }
+            changed("poses", poses(before), poses(after))
             try EventLog.append(events, on: connection)
             return (after, moved)
         }
     }
 
     /// Removes a screen with its step states and pose results (its events stay); its findings go to the screens
-    /// whose globs match them, or to `unmapped`, and its manual items become unmapped. Returns how many findings
-    /// it owned.
+    /// whose globs match them, or to `unmapped`, and its manual items become unmapped. Discovery no longer proposes
+    /// its key (a dismissal). The app area cannot be removed. Returns how many findings it owned.
     public static func remove(
         project projectName: String,
         key: String,
@@ -175,6 +228,10 @@ public enum ScreenStore {
     ) throws -> Int {
         try ScanStore.withLockedProject(projectName, on: connection) { project, connection in
             let screen = try require(key, projectID: project.id, on: connection)
+            guard screen.kind != .area else {
+                throw StoreError.invalid("the app area is built in: it cannot be removed (change its paths instead)")
+            }
+            try dismiss(key, project: project, actor: actor, on: connection)
             let owned =
                 try connection.queryValue(
                     "SELECT count(*) FROM findings WHERE screen_id = $1", [screen.id], as: Int.self) ?? 0
@@ -260,7 +317,7 @@ public enum ScreenStore {
     }
 
     /// One glob owned by two screens would make attribution depend on chance: name the screen that has it.
-    private static func refuseTakenGlobs(
+    static func refuseTakenGlobs(
         _ globs: [String],
         project: Project,
         except screenID: Int64?,
@@ -281,7 +338,7 @@ public enum ScreenStore {
                 + "'\(try row.decode("key", as: String.self))'")
     }
 
-    private static func insertPaths(
+    static func insertPaths(
         _ globs: [String],
         screenID: Int64,
         projectID: Int64,

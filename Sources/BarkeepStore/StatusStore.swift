@@ -10,12 +10,20 @@ public struct WorkCounts: Sendable, Equatable {
 
     /// Findings needing work in all.
     public var total: Int { bySeverity.values.reduce(0, +) }
+
+    /// Adds another row's counts to these.
+    mutating func add(_ other: WorkCounts) {
+        for (severity, count) in other.bySeverity { bySeverity[severity, default: 0] += count }
+        blocked += other.blocked
+    }
 }
 
 /// One screen on the dashboard.
 public struct ScreenStatus: Sendable, Equatable {
     /// The screen's key.
     public var key: String
+    /// A screen, or the app area (components are counted in the screens that use them).
+    public var kind: ScreenKind
     /// Its owner.
     public var owner: String?
     /// Its findings needing work.
@@ -44,7 +52,7 @@ public struct ProjectStatus: Sendable, Equatable {
     public var blocked: [BlockedGroup]
     /// Its screens, by key.
     public var screens: [ScreenStatus]
-    /// Findings needing work that no screen owns.
+    /// Findings needing work that no screen owns or uses.
     public var unmapped: WorkCounts
 }
 
@@ -61,7 +69,9 @@ public enum StatusStore {
         SELECT screen_id, status, severity, count(*) AS n FROM findings WHERE project_id = $1
         GROUP BY screen_id, status, severity
         """
-    static let screensQuery = "SELECT id, key, owner FROM screens WHERE project_id = $1 ORDER BY key"
+    static let screensQuery = """
+        SELECT id, key, owner, kind, required_poses FROM screens WHERE project_id = $1 ORDER BY key
+        """
     /// Per screen and step, the least number of an open finding that keeps the step open: findings of the rules that
     /// evidence a step, then items of a step.
     static let stepBlockersQuery = """
@@ -117,40 +127,66 @@ public enum StatusStore {
             let screens = try connection.query(screensQuery, [project.id]).map { row in
                 (
                     id: try row.decode("id", as: Int64.self), key: try row.decode("key", as: String.self),
-                    owner: try row.decodeIfPresent("owner", as: String.self)
+                    owner: try row.decodeIfPresent("owner", as: String.self),
+                    kind: ScreenKind(rawValue: try row.decode("kind")) ?? .screen,
+                    poses: try row.decodeIfPresent("required_poses", as: [String].self)
                 )
             }
-            let facts = try readinessFacts(project: project, screens: screens.map(\.id), on: connection)
-            let statuses = screens.compactMap { screen -> ScreenStatus? in
+            // A component's findings count for each screen that uses it, and as unmapped when none does.
+            let users = try ReadinessStore.componentUsers(projectID: project.id, on: connection)
+            var unmapped = work[nil] ?? WorkCounts()
+            for screen in screens where screen.kind == .component {
+                guard let counts = work[screen.id] else { continue }
+                guard let using = users[screen.id], !using.isEmpty else {
+                    unmapped.add(counts)
+                    continue
+                }
+                for user in using { work[user, default: WorkCounts()].add(counts) }
+            }
+            let shown = screens.filter { $0.kind != .component }
+            let facts = try readinessFacts(
+                project: project,
+                screens: shown.map { ($0.id, $0.kind, $0.poses ?? ($0.kind == .screen ? project.requiredPoses : [])) },
+                users: users, on: connection)
+            let statuses = shown.compactMap { screen -> ScreenStatus? in
                 guard var screenFacts = facts[screen.id] else { return nil }
                 let counts = work[screen.id] ?? WorkCounts()
                 screenFacts.openFindingCount = max(counts.total, screenFacts.openFindings.count)
                 return ScreenStatus(
-                    key: screen.key, owner: screen.owner, work: counts, readiness: ScreenReadiness(screenFacts))
+                    key: screen.key, kind: screen.kind, owner: screen.owner, work: counts,
+                    readiness: ScreenReadiness(screenFacts))
             }
             return ProjectStatus(
                 project: project, lastScan: lastScan, byStatus: byStatus,
                 blocked: try blockedGroups(project: project, on: connection), screens: statuses,
-                unmapped: work[nil] ?? WorkCounts()
+                unmapped: unmapped
             )
         }
     }
 
-    /// The facts of `screens` but their finding counts: per step, one open finding that keeps it open; step states
-    /// and latest poses.
+    /// The facts of `screens` (id, kind, required poses) but their finding counts: per step, one open finding
+    /// that keeps it open (a used component's too); step states and latest poses.
     private static func readinessFacts(
         project: Project,
-        screens: [Int64],
+        screens: [(id: Int64, kind: ScreenKind, poses: [String])],
+        users: [Int64: [Int64]],
         on connection: PostgresConnection
     ) throws -> [Int64: ScreenFacts] {
-        let empty = ScreenFacts(
-            openFindings: [], checklist: try ReadinessStore.checklist(on: connection), stepStates: [:],
-            requiredPoses: project.requiredPoses, latestPoses: [:])
-        var facts = Dictionary(uniqueKeysWithValues: screens.map { ($0, empty) })
+        let checklist = try ReadinessStore.checklist(on: connection)
+        var facts = Dictionary(
+            uniqueKeysWithValues: screens.map { screen in
+                (
+                    screen.id,
+                    ScreenFacts(
+                        openFindings: [], checklist: screen.kind == .screen ? checklist : [], stepStates: [:],
+                        requiredPoses: screen.poses, latestPoses: [:])
+                )
+            })
         for row in try connection.query(stepBlockersQuery, [project.id]) {
             let finding = OpenFinding(
                 number: try row.decode("number"), label: "", status: .proposed, step: try row.decode("step"))
-            facts[try row.decode("screen_id")]?.openFindings.append(finding)
+            let owner: Int64 = try row.decode("screen_id")
+            for screen in [owner] + (users[owner] ?? []) { facts[screen]?.openFindings.append(finding) }
         }
         try ReadinessStore.addStepsAndPoses(to: &facts, projectID: project.id, screenID: nil, on: connection)
         return facts

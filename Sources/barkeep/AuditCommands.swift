@@ -403,16 +403,18 @@ struct PoseRecordCommand: RunnableCommand {
         name: "record",
         abstract: "Record the result of verifying a screen in a pose (writer).",
         discussion: """
-            failed needs --screenshot and the finding it maps to (--finding N, or --item TITLE to create an item
-            on the screen); not_run needs --reason. A device-only pose (P10, P13, P14, P16) passes only with
-            --device naming the device it passed on, never a simulator (a name saying Simulator). Results are never
-            overwritten: the latest counts.
+            failed needs --screenshot and the finding it maps to (--finding N, an open finding or item of the
+            screen, or --item TITLE to create an item on the screen); passed verifies the items failures of that
+            pose on that screen created. not_run needs --reason; so does not_applicable, for a pose that cannot
+            apply to the screen (it then counts as settled). A device-only pose (P10, P13, P14, P16) passes only
+            with --device naming the device it passed on, never a simulator (a name saying Simulator). Results are
+            never overwritten: the latest counts.
             """,
         arguments: [
             .positional("project", help: "The project."),
             .positional("screen", help: "The screen's key."),
             .positional("pose", help: "P1 to P16."),
-            .positional("result", help: "passed, failed or not_run."),
+            .positional("result", help: "passed, failed, not_run or not_applicable."),
             .option("screenshot", valueName: "PATH", help: "The screenshot showing a failure."),
             .option("finding", valueName: "N", help: "The number of the finding (or item) a failure maps to."),
             .option("item", valueName: "TITLE", help: "Create an item for the failure and map it to it."),
@@ -432,7 +434,9 @@ struct PoseRecordCommand: RunnableCommand {
         }
         guard PoseResult(rawValue: arguments[3]) != nil else {
             throw UsageError(
-                "result must be passed, failed or not_run, not '\(arguments[3])'", commandPath: parsed.commandPath)
+                "result must be " + PoseResult.allCases.map(\.rawValue).joined(separator: ", ")
+                    + ", not '\(arguments[3])'",
+                commandPath: parsed.commandPath)
         }
     }
 
@@ -537,7 +541,7 @@ struct PosesCommand: RunnableCommand {
             if rows[screen] == nil { screens.append(screen) }
             rows[screen, default: [:]][pose] = record["result"]
         }
-        let symbols = ["passed": "✓", "failed": "✗", "not_run": "–"]
+        let symbols = ["passed": "✓", "failed": "✗", "not_run": "–", "not_applicable": "n/a"]
         Output.table(
             ["SCREEN"] + poses,
             screens.map { screen in [screen] + poses.map { symbols[rows[screen]?[$0] ?? ""] ?? "·" } }

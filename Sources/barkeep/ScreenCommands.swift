@@ -9,26 +9,31 @@ struct ScreenGroup: ParsableCommand {
         abstract: "Add, list, show, change and remove the screens of a project, or discover them in its sources.",
         subcommands: [
             ScreenAddCommand.self, ScreenListCommand.self, ScreenShowCommand.self, ScreenSetCommand.self,
-            ScreenRemoveCommand.self, ScreenDiscoverCommand.self,
+            ScreenRemoveCommand.self, ScreenUsesCommand.self, ScreenDismissCommand.self, ScreenDiscoverCommand.self,
         ]
     )
 }
 
 /// The JSON object of a `screen` record.
-private func screenJSON(_ record: Record) -> [String: Any] {
+func screenJSON(_ record: Record) -> [String: Any] {
     var object = record.json(
         integers: ["findings", "steps-done", "steps-applicable", "poses-passed", "poses-required", "reattributed"],
-        lists: ["paths"]
+        lists: ["paths", "uses"]
     )
+    if object["uses"] == nil { object["uses"] = [String]() }
+    // The poses a screen must pass when not the project's: a list (empty for none); absent, the project's.
+    if let poses = record["poses"] {
+        object["poses"] = poses == "none" ? [] : poses.split(separator: ",").map(String.init)
+    }
     if let done = record["done"] { object["done"] = done == "yes" }
     object.removeValue(forKey: "type")
     return object
 }
 
-/// `--title`, `--owner` and the glob options as request keywords; each glob option's values are also split at
-/// commas (a glob never holds one).
+/// `--title`, `--owner`, `--kind`, `--poses` and the glob options as request keywords; each glob option's values
+/// are also split at commas (a glob never holds one).
 private func screenKeywords(_ parsed: ParsedCommand, globOptions: [String]) -> [(key: String, value: String)] {
-    var keywords = ["title", "owner"].compactMap { key in parsed.value(key).map { (key, $0) } }
+    var keywords = ["title", "owner", "kind", "poses"].compactMap { key in parsed.value(key).map { (key, $0) } }
     for option in globOptions {
         keywords += parsed.values(option).flatMap { $0.split(separator: ",") }.map { (option, String($0)) }
     }
@@ -42,11 +47,13 @@ struct ScreenAddCommand: RunnableCommand {
         discussion: """
             A glob's * matches within a path component, ** across components, ? one character. A finding belongs
             to the screen whose matching glob is the most specific (the most literal characters); findings no
-            glob matches are unmapped. A glob belongs to one screen.
+            glob matches are unmapped. A glob belongs to one screen. --kind component adds a component instead (a
+            view used inside screens): its findings count for every screen that uses it (barkeep screen uses).
             """,
         arguments: [
             .positional("project", help: "The project."),
             .positional("key", help: "The screen's key: letters, digits, '.', '_' and '-' (Inbox)."),
+            .option("kind", valueName: "KIND", help: "screen (the default) or component."),
             .option("title", valueName: "TEXT", help: "A title."),
             .option("owner", valueName: "NAME", help: "Who owns it in the team."),
             .option("path", valueName: "GLOB", repeatable: true, help: "A source path glob it owns (repeatable)."),
@@ -87,9 +94,11 @@ struct ScreenListCommand: RunnableCommand {
         name: "list",
         abstract: "List a project's screens with where each stands.",
         discussion: """
-            FINDINGS counts findings needing work; STEPS counts done steps of those that apply; POSES passed
-            required poses. With --json prints an array of {key, title, owner, paths, findings, steps_done,
-            steps_applicable, poses_passed, poses_required, done, created}.
+            Screens, then the app area (app-wide files), then components. FINDINGS counts findings needing work (a
+            screen's own and those of the components it uses); STEPS counts done steps of those that apply; POSES
+            settled required poses (passed or not applicable). With --json prints an array of {key, kind, title,
+            owner, paths, poses (when not the project's), uses, findings, steps_done, steps_applicable, poses_passed,
+            poses_required, done, created}.
             """,
         arguments: [.positional("project", help: "The project.")]
     )
@@ -107,11 +116,17 @@ struct ScreenListCommand: RunnableCommand {
                 "No screens yet. Add one with: barkeep screen add \(project) KEY --path GLOB, or find them with: "
                     + "barkeep screen discover \(project) SOURCE-DIR")
         } else {
+            let order: [String] = ScreenKind.allCases.map(\.rawValue)
+            let sorted = records.enumerated().sorted { left, right in
+                let (a, b) = (left.element["kind"] ?? "screen", right.element["kind"] ?? "screen")
+                return (order.firstIndex(of: a) ?? 0, left.offset) < (order.firstIndex(of: b) ?? 0, right.offset)
+            }.map(\.element)
             Output.table(
-                ["SCREEN", "OWNER", "FINDINGS", "STEPS", "POSES", "DONE", "PATHS"],
-                records.map { record in
+                ["SCREEN", "KIND", "OWNER", "FINDINGS", "STEPS", "POSES", "DONE", "PATHS"],
+                sorted.map { record in
                     [
-                        record["key"] ?? "", record["owner"] ?? "-", record["findings"] ?? "",
+                        record["key"] ?? "", record["kind"] ?? "screen", record["owner"] ?? "-",
+                        record["findings"] ?? "",
                         "\(record["steps-done"] ?? "0")/\(record["steps-applicable"] ?? "0")",
                         "\(record["poses-passed"] ?? "0")/\(record["poses-required"] ?? "0")",
                         record["done"] ?? "", (record["paths"] ?? "").replacingOccurrences(of: ",", with: " "),
@@ -235,10 +250,12 @@ struct ScreenShowCommand: RunnableCommand {
 struct ScreenSetCommand: RunnableCommand {
     static let configuration = CommandConfiguration(
         name: "set",
-        abstract: "Change a screen's title, owner or paths (writer); findings are re-attributed.",
+        abstract: "Change a screen's title, owner, paths or required poses (writer); findings are re-attributed.",
         discussion: """
-            --path replaces every glob of the screen; --add-path and --remove-path change one at a time. An empty
-            --title or --owner clears it.
+            --path replaces every glob of the screen; --add-path and --remove-path change one at a time (the app
+            area's too: barkeep screen set PROJECT app --add-path 'App/AppDelegate.swift'). An empty --title or
+            --owner clears it. --poses P1,P3 sets the poses this screen must pass instead of the project's;
+            --poses none requires none (a debug screen); --poses project goes back to the project's.
             """,
         arguments: [
             .positional("project", help: "The project."),
@@ -248,6 +265,7 @@ struct ScreenSetCommand: RunnableCommand {
             .option("path", valueName: "GLOB", repeatable: true, help: "The globs it owns from now on."),
             .option("add-path", valueName: "GLOB", repeatable: true, help: "A glob to add."),
             .option("remove-path", valueName: "GLOB", repeatable: true, help: "A glob to give up."),
+            .option("poses", valueName: "POSES", help: "P1,P3,…, none, or project (the project's poses)."),
         ]
     )
 
@@ -261,7 +279,7 @@ struct ScreenSetCommand: RunnableCommand {
         keywords = screenKeywords(parsed, globOptions: ["path", "add-path", "remove-path"])
         guard !keywords.isEmpty else {
             throw UsageError(
-                "give --title, --owner, --path, --add-path or --remove-path", commandPath: parsed.commandPath)
+                "give --title, --owner, --path, --add-path, --remove-path or --poses", commandPath: parsed.commandPath)
         }
     }
 
@@ -278,6 +296,7 @@ struct ScreenSetCommand: RunnableCommand {
             Output.fields([
                 ("Title", screen["title"] ?? "-"), ("Owner", screen["owner"] ?? "-"),
                 ("Paths", paths.isEmpty ? "none" : paths),
+                ("Poses", screen["poses"].map { $0.replacingOccurrences(of: ",", with: " ") } ?? "the project's"),
                 ("Re-attributed", Output.count(Int(screen["reattributed"] ?? "") ?? 0, "finding")),
             ])
         }
@@ -288,6 +307,7 @@ struct ScreenRemoveCommand: RunnableCommand {
     static let configuration = CommandConfiguration(
         name: "remove",
         abstract: "Remove a screen (writer): its findings go to other screens or unmapped; its history stays.",
+        discussion: "Discovery no longer proposes the key (undo with barkeep screen dismiss --undo).",
         arguments: [
             .positional("project", help: "The project."),
             .positional("key", help: "The screen's key."),
@@ -316,6 +336,106 @@ struct ScreenRemoveCommand: RunnableCommand {
         } else {
             print(
                 "Removed screen \(key); its \(Output.count(findings, "finding")) went to other screens or unmapped.")
+        }
+    }
+}
+
+/// `barkeep screen uses PROJECT SCREEN COMPONENT [--remove]`: which components a screen uses.
+struct ScreenUsesCommand: RunnableCommand {
+    static let configuration = CommandConfiguration(
+        name: "uses",
+        abstract: "Say that a screen uses a component, or no longer does (writer).",
+        discussion: """
+            COMPONENT is a component's key, or a glob: the component owning it, created (named after the glob) when
+            no screen or component owns it. A component's findings count for every screen that uses it: in status,
+            screen show, whether it is done, and the report; each is still one finding, triaged once. Discovery
+            records the uses it sees; this corrects them.
+            """,
+        arguments: [
+            .positional("project", help: "The project."),
+            .positional("screen", help: "The screen's key."),
+            .positional("component", help: "The component's key, or a glob of its files."),
+            .flag("remove", help: "The screen no longer uses it."),
+        ]
+    )
+
+    let arguments: [String]
+    let isRemoving: Bool
+
+    init(_ parsed: ParsedCommand) throws(UsageError) {
+        arguments = ["project", "screen", "component"].map { parsed.value($0) ?? "" }
+        isRemoving = parsed.flag("remove")
+    }
+
+    func run(_ context: CLIContext) throws {
+        var request = Request(verb: "SCREEN", arguments: ["USES"] + arguments)
+        if isRemoving { request.keywordList.append(("remove", "yes")) }
+        guard let screen = try context.request(request).records.first else {
+            throw CLIError.badReply("SCREEN USES returned nothing")
+        }
+        if context.isJSON {
+            try Output.json(screenJSON(screen))
+        } else {
+            let uses = (screen["uses"] ?? "").replacingOccurrences(of: ",", with: " ")
+            print("Screen \(Output.bold(arguments[1])) uses " + (uses.isEmpty ? "no component." : uses + "."))
+        }
+    }
+}
+
+/// `barkeep screen dismiss PROJECT KEY [--undo]`: keys discovery does not propose again.
+struct ScreenDismissCommand: RunnableCommand {
+    static let configuration = CommandConfiguration(
+        name: "dismiss",
+        abstract: "Keep discovery from proposing a screen again, or (--undo) let it (writer).",
+        discussion: """
+            Removing a screen dismisses its key too; adding a screen of that key by hand forgets the dismissal.
+            barkeep screen discover marks dismissed proposals and --apply skips them. --list prints the dismissed
+            keys (reader).
+            """,
+        arguments: [
+            .positional("project", help: "The project."),
+            .positional("key", optional: true, help: "The key discovery proposes (omit with --list)."),
+            .flag("undo", help: "Let discovery propose it again."),
+            .flag("list", help: "List the dismissed keys."),
+        ]
+    )
+
+    let project: String
+    let key: String?
+    let isUndoing: Bool
+    let isListing: Bool
+
+    init(_ parsed: ParsedCommand) throws(UsageError) {
+        project = parsed.value("project") ?? ""
+        key = parsed.value("key")
+        isUndoing = parsed.flag("undo")
+        isListing = parsed.flag("list")
+        guard isListing == (key == nil) else {
+            throw UsageError("give a KEY to dismiss, or --list", commandPath: parsed.commandPath)
+        }
+    }
+
+    func run(_ context: CLIContext) throws {
+        guard let key else {
+            let records = try context.request(Request(verb: "SCREEN", arguments: ["DISMISSALS", project])).records
+            if context.isJSON {
+                try Output.json(records.map { $0.json(integers: []) })
+            } else if records.isEmpty {
+                print("Nothing is dismissed.")
+            } else {
+                Output.table(
+                    ["KEY", "BY", "WHEN"],
+                    records.map { [$0["key"] ?? "", $0["actor"] ?? "", String(($0["dismissed"] ?? "").prefix(16))] })
+            }
+            return
+        }
+        var request = Request(verb: "SCREEN", arguments: ["DISMISS", project, key])
+        if isUndoing { request.keywordList.append(("undo", "yes")) }
+        _ = try context.request(request)
+        if context.isJSON {
+            try Output.json([isUndoing ? "undismissed" : "dismissed": key])
+        } else {
+            print(isUndoing ? "Discovery may propose \(key) again." : "Discovery will not propose \(key) again.")
         }
     }
 }

@@ -21,9 +21,12 @@ struct ScreenDiscoverCommand: RunnableCommand {
             extend its types. Paths and globs are relative to --root, the directory the scanner runs in (default:
             SOURCE-DIR, which must be inside it). App delegates, the @main App, Info.plist and project files are
             listed as the app's files. A proposal whose key or a glob the project has already is marked exists and
-            left alone, so running it again creates only what is missing. With --json prints an object with
-            screens (key, globs, types, reasons, uses, status: new, exists or created), components (name, kind,
-            file, globs, used_by, base) and app_files.
+            left alone, so running it again creates only what is missing; one the team dismissed (barkeep screen
+            dismiss, or a removed screen) is marked dismissed and never created. --apply also adds the components
+            the screens it creates use (kind component, so that their findings count for each of those screens)
+            with those uses, and the app's files to the app area. With --json prints an object with screens (key,
+            globs, types, reasons, uses, status: new, exists, dismissed or created), components (name, kind, file,
+            globs, used_by, base) and app_files.
             """,
         arguments: [
             .positional("project", help: "The project."),
@@ -50,10 +53,12 @@ struct ScreenDiscoverCommand: RunnableCommand {
         isApplying = parsed.flag("apply")
     }
 
-    /// What became of a proposal: `new` (not in the project yet), `exists` (its key or a glob is) or `created`.
+    /// What became of a proposal: `new` (not in the project yet), `exists` (its key or a glob is), `dismissed` (the
+    /// team does not want it: barkeep screen dismiss, or a removed screen) or `created`.
     private enum Status: String {
         case new
         case exists
+        case dismissed
         case created
     }
 
@@ -67,8 +72,13 @@ struct ScreenDiscoverCommand: RunnableCommand {
         // One connection for the list and every add: a large app proposes hundreds of screens.
         let client = try context.connect()
         let existing: [Record]
+        let dismissed: Set<String>
         do {
             existing = try client.send(Request(verb: "SCREEN", arguments: ["LIST", project])).records
+            dismissed = Set(
+                try client.send(Request(verb: "SCREEN", arguments: ["DISMISSALS", project])).records.compactMap {
+                    $0["key"]
+                })
         } catch {
             throw context.explained(error)
         }
@@ -77,21 +87,20 @@ struct ScreenDiscoverCommand: RunnableCommand {
         let globs = Set(existing.flatMap { ($0["paths"] ?? "").split(separator: ",").map(String.init) })
         let proposals = result.screens
         var statuses = proposals.map { proposal in
-            keys.contains(proposal.key) || proposal.globs.contains(where: globs.contains) ? Status.exists : .new
+            if dismissed.contains(proposal.key) { return Status.dismissed }
+            return keys.contains(proposal.key) || proposal.globs.contains(where: globs.contains) ? .exists : .new
         }
         if isApplying {
-            for index in proposals.indices where statuses[index] == .new {
-                var request = Request(verb: "SCREEN", arguments: ["ADD", project, proposals[index].key])
-                request.keywordList = proposals[index].globs.map { ("path", $0) }
-                do {
-                    _ = try client.send(request)
-                    statuses[index] = .created
-                } catch .server(.conflict, _) {
-                    // Another run created it (or took a glob) since the list: it exists.
-                    statuses[index] = .exists
-                } catch {
-                    throw context.explained(error)
+            do {
+                for index in proposals.indices where statuses[index] == .new {
+                    statuses[index] = try add(
+                        proposals[index].key, kind: .screen, globs: proposals[index].globs, client)
                 }
+                let created = zip(proposals, statuses).filter { $0.1 == .created }.map(\.0)
+                try applyComponents(of: created, result: result, keys: keys, globs: globs, client)
+                try applyAppFiles(result.appFiles, globs: globs, client)
+            } catch let error as CLIError {
+                throw context.explained(error)
             }
         }
 
@@ -99,6 +108,71 @@ struct ScreenDiscoverCommand: RunnableCommand {
             try Output.json(Self.json(result, statuses: statuses.map(\.rawValue)))
         } else {
             printReport(result, statuses: statuses)
+        }
+    }
+
+    /// Adds a screen or component; `exists` when another run created it (or took a glob) since the list.
+    private func add(_ key: String, kind: ScreenKind, globs: [String], _ client: Client) throws -> Status {
+        var request = Request(
+            verb: "SCREEN", arguments: ["ADD", project, key], keywords: ["kind": kind.rawValue])
+        request.keywordList += globs.map { ("path", $0) }
+        do {
+            _ = try client.send(request)
+            return .created
+        } catch {
+            guard case .server(.conflict, _) = error else { throw error }
+            return .exists
+        }
+    }
+
+    /// The components the screens created now use: each added (unless the project has it), and each use recorded.
+    /// Screens that existed before keep the uses the team gave them.
+    private func applyComponents(
+        of screens: [ProposedScreen],
+        result: DiscoveryResult,
+        keys: Set<String>,
+        globs: Set<String>,
+        _ client: Client
+    ) throws {
+        let needed = Set(screens.flatMap { $0.uses.map(\.name) })
+        // The components the uses can name: those the project has, by key, and those added now.
+        var present = keys.intersection(needed)
+        for component in result.components where needed.contains(component.name) && !present.contains(component.name) {
+            // A component declared in a screen's own file is part of that screen already.
+            guard !component.globs.contains(where: globs.contains), Names.isValidScreenKey(component.name) else {
+                continue
+            }
+            if try add(component.name, kind: .component, globs: component.globs, client) == .created {
+                present.insert(component.name)
+            }
+        }
+        for screen in screens {
+            for use in screen.uses where present.contains(use.name) {
+                let component = use.name
+                do {
+                    _ = try client.send(Request(verb: "SCREEN", arguments: ["USES", project, screen.key, component]))
+                } catch {
+                    // A component that could not be added (its glob is a screen's): nothing to use.
+                    guard case .server(let code, _) = error, code == .notFound || code == .badArgument else {
+                        throw error
+                    }
+                }
+            }
+        }
+    }
+
+    /// The app's own files the app area does not cover yet, added to it.
+    private func applyAppFiles(_ files: [String], globs: Set<String>, _ client: Client) throws {
+        let attribution = ScreenAttribution(globs.enumerated().map { (Int64($0.offset), $0.element) })
+        let missing = files.filter { !globs.contains($0) && attribution.screen(for: $0) == nil }
+        guard !missing.isEmpty else { return }
+        var request = Request(verb: "SCREEN", arguments: ["SET", project, AuditArea.app])
+        request.keywordList = missing.map { ("add-path", $0) }
+        do {
+            _ = try client.send(request)
+        } catch {
+            // A file another screen's glob names exactly stays that screen's.
+            guard case .server(.conflict, _) = error else { throw error }
         }
     }
 
@@ -154,8 +228,11 @@ struct ScreenDiscoverCommand: RunnableCommand {
         let created = statuses.filter { $0 == .created }.count
         let new = statuses.filter { $0 == .new }.count
         let exists = statuses.filter { $0 == .exists }.count
+        let dismissed = statuses.filter { $0 == .dismissed }.count
         if isApplying {
-            print("Created \(Output.count(created, "screen")); skipped \(exists) that exist already.")
+            print(
+                "Created \(Output.count(created, "screen")); skipped \(exists) that exist already"
+                    + (dismissed == 0 ? "." : " and \(dismissed) dismissed."))
         } else if new == 0 {
             print("The project has every proposed screen already.")
         } else {

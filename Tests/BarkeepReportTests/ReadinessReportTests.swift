@@ -269,15 +269,20 @@ struct ReadinessReportTests {
         #expect(labels.map(\.text) == poses + screens)
     }
 
-    @Test("a required pose with no cell at all is drawn as no result")
+    @Test("a pose a screen does not require (no cell in POSES) is left empty; one only a screen requires is a column")
     func poseMatrixGaps() throws {
         var input = try Fixtures.input
         input.poses.removeAll { $0.screen == "Settings" && $0.pose == "P3" }
+        input.poses.append(try PoseCell(record: Record(["screen": "Inbox", "pose": "P13", "result": "none"])))
         let document = try XMLDocumentScan(ReadinessReport.html(input, now: Fixtures.now))
-        let cell = document.elements(named: "rect").first {
-            $0.attributes["data-screen"] == "Settings" && $0.attributes["data-pose"] == "P3"
+        func cell(_ screen: String, _ pose: String) -> String? {
+            document.elements(named: "rect").first {
+                $0.attributes["data-screen"] == screen && $0.attributes["data-pose"] == pose
+            }?.attributes["data-result"]
         }
-        #expect(cell?.attributes["data-result"] == "none")
+        #expect(cell("Settings", "P3") == nil)
+        #expect(cell("Inbox", "P13") == "none")
+        #expect(cell("Settings", "P13") == nil)
     }
 
     @Test("the burndown is embedded as BurndownChart draws it, without declaration or namespace")

@@ -250,7 +250,8 @@ struct RecordDecodingTests {
         #expect(recorded.recorded == Fixtures.time("2026-11-29T10:00:00Z"))
         #expect(
             throws: ReportError.badValue(
-                record: "pose", key: "result", value: "skipped", expected: "one of passed, failed, not_run, none")
+                record: "pose", key: "result", value: "skipped",
+                expected: "one of passed, failed, not_run, not_applicable, none")
         ) {
             try PoseCell(record: Record(["screen": "A", "pose": "P1", "result": "skipped"]))
         }

@@ -10,7 +10,9 @@ extension AuditWorkflowTests {
     @Test("adding screens attributes the project's findings, and the most specific glob wins")
     func screensAttributeFindings() throws {
         try ingestAllRules()
-        #expect(try listed(on: "unmapped").count == 21)
+        #expect(try listed(on: "unmapped").count == 17)
+        // The app area owns the app-wide files from the project's creation.
+        #expect(try listed(on: "app") == Self.areaFiles.sorted())
 
         let (screens, byScreens) = try addScreen("Screens", ["Sources/**"])
         #expect(screens.key == "Screens" && screens.paths == ["Sources/**"] && screens.title == nil)
@@ -27,7 +29,7 @@ extension AuditWorkflowTests {
         #expect(try listed(on: "Menu") == Self.menuFile.sorted())
         #expect(try listed(on: "Bar") == Self.barFile.sorted())
         #expect(try listed(on: "Screens") == (Self.screensFile + Self.stringsFile + Self.unlockFile).sorted())
-        #expect(try listed(on: "unmapped") == Self.appFiles.sorted())
+        #expect(try listed(on: "unmapped") == Self.appDelegateFile)
         #expect(try listed(on: "Screens").count == 12)
     }
 
@@ -50,7 +52,8 @@ extension AuditWorkflowTests {
 
         #expect(try snapshot() == before)
         #expect(try attribution() == attributed)
-        #expect(try ScreenStore.list(project: "app", on: connection).map(\.screen.key) == ["Menu", "Screens"])
+        #expect(
+            try ScreenStore.list(project: "app", on: connection).map(\.screen.key) == ["Menu", "Screens", "app"])
     }
 
     @Test("a screen key already taken is a conflict, and nothing is stored")
@@ -60,7 +63,9 @@ extension AuditWorkflowTests {
         let error = #expect(throws: StoreError.self) { try addScreen("Screens", ["Other/**"]) }
         #expect(error == .conflict("project 'app' already has a screen 'Screens'"))
         #expect(try snapshot() == before)
-        #expect(try rows("SELECT glob FROM screen_paths") == [["Sources/**"]])
+        #expect(
+            try rows("SELECT glob FROM screen_paths p JOIN screens s ON s.id = p.screen_id WHERE s.kind = 'screen'")
+                == [["Sources/**"]])
     }
 
     @Test("updating a screen's globs (replace, add, remove) re-attributes findings in the same call")
@@ -74,7 +79,8 @@ extension AuditWorkflowTests {
         #expect(movedByReplace == 4)
         #expect(try listed(on: "Screens") == Self.screensFile.sorted())
         #expect(
-            try listed(on: "unmapped") == (Self.appFiles + Self.barFile + Self.stringsFile + Self.unlockFile).sorted())
+            try listed(on: "unmapped")
+                == (Self.appDelegateFile + Self.barFile + Self.stringsFile + Self.unlockFile).sorted())
 
         let (added, movedByAdd) = try updateScreen(
             "Screens", ScreenChange(addPaths: ["Sources/Bar.m", "Sources/Unlock.swift"]))
@@ -93,7 +99,8 @@ extension AuditWorkflowTests {
         #expect(
             try attribution()
                 == owned(Self.screensFile + Self.barFile + Self.stringsFile + Self.unlockFile, by: "Screens")
-                .merging(owned(Self.menuFile, by: "Menu")) { $1 }.merging(owned(Self.appFiles, by: "unmapped")) { $1 })
+                .merging(owned(Self.menuFile, by: "Menu")) { $1 }.merging(owned(Self.areaFiles, by: "app")) { $1 }
+                .merging(owned(Self.appDelegateFile, by: "unmapped")) { $1 })
 
         let (titled, movedByTitle) = try updateScreen("Screens", ScreenChange(title: "Screens", owner: "ana"))
         #expect(titled.title == "Screens" && titled.owner == "ana" && titled.paths == both.paths)
@@ -153,7 +160,8 @@ extension AuditWorkflowTests {
 
         // No other screen matches App/Info.plist: its findings go to unmapped, with the item.
         #expect(try ScreenStore.remove(project: "app", key: "Plist", actor: "ana", on: connection) == 2)
-        #expect(try listed(on: "unmapped") == (Self.appFiles + ["Move the filter menu into the overflow"]).sorted())
+        #expect(
+            try listed(on: "unmapped") == (Self.appDelegateFile + ["Move the filter menu into the overflow"]).sorted())
 
         let removed = try events(["screen.removed"])
         #expect(

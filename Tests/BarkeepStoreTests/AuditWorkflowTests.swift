@@ -29,10 +29,13 @@ struct AuditWorkflowTests {
     static let menuFile = ["DUO008 Sources/MenuView.swift:4", "DUO011 Sources/MenuView.swift:7"]
     static let stringsFile = ["DUO013 Sources/Strings.swift:1"]
     static let unlockFile = ["DUO013 Sources/Unlock.swift:2"]
-    static let appFiles = [
-        "DUO005 App/AppDelegate.swift:2", "DUO020 App.xcodeproj/project.pbxproj:2", "DUO020 App/Info.plist:1",
-        "DUO021 App.xcodeproj/project.pbxproj:1", "DUO021 App/Info.plist:1",
+    /// The app-wide files' findings that the app area's default globs own.
+    static let areaFiles = [
+        "DUO020 App.xcodeproj/project.pbxproj:2", "DUO020 App/Info.plist:1", "DUO021 App.xcodeproj/project.pbxproj:1",
+        "DUO021 App/Info.plist:1",
     ]
+    /// The app delegate's finding: unmapped until discovery (or the team) adds it to the app area.
+    static let appDelegateFile = ["DUO005 App/AppDelegate.swift:2"]
     /// The default required poses, in the project's order.
     static let defaultPoses = ["P1", "P2", "P3", "P4", "P11", "P12"]
     /// The checklist's step keys, step 1 first.

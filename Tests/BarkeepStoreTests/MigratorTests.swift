@@ -1,3 +1,4 @@
+import BarkeepCore
 import BarkeepStore
 import BarkeepTestSupport
 import Foundation
@@ -151,5 +152,29 @@ struct MigratorTests {
             try connection.queryValue(
                 "SELECT string_agg(number::text, ',' ORDER BY id) FROM scan_runs WHERE digest = repeat('1', 64)",
                 as: String.self) == "4,3")
+    }
+
+    @Test("migration 0011 gives every existing project the app area with Core's default globs, and moves its findings")
+    func appAreaForExistingProjects() throws {
+        let connection = try TestDatabase.makeConnection()
+        try Migrator(migrations: Migration.embedded.filter { $0.version < 11 }).migrate(connection)
+        try connection.query("INSERT INTO projects (name) VALUES ('old')")
+        try connection.query(
+            """
+            INSERT INTO findings (project_id, source, title, severity, number, file)
+            SELECT id, 'manual', 'plist', 'low', 1, 'App/Info.plist' FROM projects
+            """)
+        try Migrator().migrate(connection)
+        let globs = try connection.query(
+            """
+            SELECT p.glob FROM screen_paths p JOIN screens s ON s.id = p.screen_id
+            WHERE s.kind = 'area' AND s.key = $1 ORDER BY p.glob
+            """,
+            [AuditArea.app]
+        ).map { try $0.decode("glob", as: String.self) }
+        #expect(globs == AuditArea.defaultGlobs.sorted())
+        #expect(
+            try connection.queryValue(
+                "SELECT s.key FROM findings f JOIN screens s ON s.id = f.screen_id", as: String.self) == AuditArea.app)
     }
 }

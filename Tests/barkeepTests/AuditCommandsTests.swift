@@ -269,7 +269,7 @@ struct AuditCommandsTests {
             import SwiftUI
             // struct Fake: View {} is a comment
             struct InboxView: View {
-                var body: some View { InboxRow().navigationTitle("Inbox") }
+                var body: some View { VStack { InboxRow(); MessageRow() }.navigationTitle("Inbox") }
             }
             struct InboxRow: View { var body: some View { Text("struct Nope: View {}") } }
             struct InboxStyle: ViewModifier { func body(content: Content) -> some View { content } }
@@ -296,6 +296,11 @@ struct AuditCommandsTests {
             @end
             """,
             "App/Model/Message.swift": "struct Message: Codable { let id: Int }\n",
+            "App/Rows/MessageRow.swift": "struct MessageRow: View { var body: some View { Text(\"m\") } }\n",
+            "App/AppDelegate.swift": """
+            import UIKit
+            @main class AppDelegate: UIResponder, UIApplicationDelegate {}
+            """,
             ".build/checkouts/Dep/Hidden.swift": "struct Hidden: View { var body: some View { EmptyView() } }\n",
         ]
         for (path, text) in files {
@@ -321,12 +326,15 @@ struct AuditCommandsTests {
         #expect(inbox["types"] as? [String] == ["InboxView"])
         #expect(inbox["reasons"] as? [String] == ["navigationTitle"])
         #expect(
-            (inbox["uses"] as? [[String: Any]])?.map { $0["name"] as? String } == ["InboxRow"])
+            (inbox["uses"] as? [[String: Any]])?.map { $0["name"] as? String } == ["InboxRow", "MessageRow"])
         let components = try #require(discovered["components"] as? [[String: Any]])
-        #expect(components.map { $0["name"] as? String } == ["BaseViewController", "InboxRow"])
-        #expect(components.map { $0["base"] as? Bool } == [true, false])
-        #expect(discovered["app_files"] as? [String] == [])
-        #expect(try array(try daemon.barkeep(["--json", "screen", "list", "app"]).1).isEmpty)
+        #expect(components.map { $0["name"] as? String } == ["BaseViewController", "InboxRow", "MessageRow"])
+        #expect(components.map { $0["base"] as? Bool } == [true, false, false])
+        #expect(discovered["app_files"] as? [String] == ["App/AppDelegate.swift"])
+        // A new project has only its app area.
+        #expect(
+            try array(try daemon.barkeep(["--json", "screen", "list", "app"]).1).map { $0["key"] as? String }
+                == ["app"])
 
         func statuses(_ output: String) throws -> [String?] {
             try (object(output)["screens"] as? [[String: Any]] ?? []).map { $0["status"] as? String }
@@ -336,7 +344,30 @@ struct AuditCommandsTests {
         let again = try daemon.barkeep(["--json", "screen", "discover", "app", root, "--apply"]).1
         #expect(try statuses(again) == ["exists", "exists", "exists"])
         let screens = try array(try daemon.barkeep(["--json", "screen", "list", "app"]).1)
-        #expect(screens.map { $0["key"] as? String } == ["ComposeController", "InboxView", "SettingsViewController"])
-        #expect(screens.map { $0["paths"] as? [String] } == proposals.map { ($0["globs"] as? [String] ?? []).sorted() })
+        let byKind = { (kind: String) in screens.filter { $0["kind"] as? String == kind } }
+        #expect(
+            byKind("screen").map { $0["key"] as? String } == [
+                "ComposeController", "InboxView", "SettingsViewController",
+            ])
+        #expect(
+            byKind("screen").map { $0["paths"] as? [String] }
+                == proposals.map { ($0["globs"] as? [String] ?? []).sorted() })
+        // The component in a file of its own is added and used; the app delegate joins the app area.
+        #expect(byKind("component").map { $0["key"] as? String } == ["MessageRow"])
+        #expect(byKind("component").first?["uses"] as? [String] == ["InboxView"])
+        #expect(screens.first { $0["key"] as? String == "InboxView" }?["uses"] as? [String] == ["MessageRow"])
+        #expect((byKind("area").first?["paths"] as? [String])?.contains("App/AppDelegate.swift") == true)
+
+        // A removed screen is not proposed again; neither is a dismissed one, until the dismissal is undone.
+        #expect(try daemon.barkeep(["screen", "remove", "app", "InboxView", "--yes"]).0 == 0)
+        #expect(try daemon.barkeep(["screen", "dismiss", "app", "NotYetAScreen"]).0 == 0)
+        let afterRemoval = try daemon.barkeep(["--json", "screen", "discover", "app", root, "--apply"]).1
+        #expect(try statuses(afterRemoval) == ["exists", "dismissed", "exists"])
+        #expect(
+            try daemon.barkeep(["screen", "dismiss", "app", "--list"]).1.split(separator: "\n").dropFirst()
+                .map { String($0.prefix(while: { $0 != " " })) } == ["InboxView", "NotYetAScreen"])
+        #expect(try daemon.barkeep(["screen", "dismiss", "app", "InboxView", "--undo"]).0 == 0)
+        let restored = try daemon.barkeep(["--json", "screen", "discover", "app", root, "--apply"]).1
+        #expect(try statuses(restored) == ["exists", "created", "exists"])
     }
 }

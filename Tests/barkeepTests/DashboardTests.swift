@@ -109,7 +109,7 @@ struct DashboardTests {
         #expect(totals["needs_work"] as? Int == open.count)
         #expect(totals["unmapped"] as? Int == open.filter { $0["screen"] as? String == "unmapped" }.count)
         let screens = try #require(status["screens"] as? [[String: Any]])
-        #expect(screens.map { $0["key"] as? String } == ["Feeds", "Settings", "Timeline"])
+        #expect(screens.map { $0["key"] as? String } == ["Feeds", "Settings", "Timeline", "app"])
         for screen in screens {
             let key = screen["key"] as? String
             for severity in ["critical", "high", "medium", "low", "info"] {
