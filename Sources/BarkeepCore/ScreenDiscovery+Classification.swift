@@ -73,7 +73,9 @@ extension ScreenDiscovery {
                     evidence.creations[owner, default: []].insert(mention.name)
                 }
                 if index >= presentedUntil,
-                    let reason = ownReason(at: index, in: file, isMember: isMember, isCall: isCall)
+                    let reason = ownReason(
+                        at: index, in: file, isMember: isMember, isCall: isCall,
+                        isController: names.controllers.contains(owner))
                 {
                     evidence.reasons.append(
                         Evidence.Reason(
@@ -151,7 +153,9 @@ extension ScreenDiscovery {
 
     /// The reason the token at `index` gives its own type, if any: a bar modifier, a toolbar item, a navigation or
     /// tab container it hosts, UIKit navigation or toolbar items, a title it sets.
-    private static func ownReason(at index: Int, in file: ScannedFile, isMember: Bool, isCall: Bool) -> String? {
+    private static func ownReason(
+        at index: Int, in file: ScannedFile, isMember: Bool, isCall: Bool, isController: Bool
+    ) -> String? {
         let tokens = file.tokens
         let word = tokens[index].text
         if isMember && isCall && barModifiers.contains(word) { return word }
@@ -161,7 +165,9 @@ extension ScreenDiscovery {
         if word == "toolbarItems" || word == "setToolbarItems" { return "toolbarItems" }
         let previous = index > 0 ? tokens[index - 1] : nil
         let isOwnMember = isMember && index > 1 && tokens[index - 2].isWord("self")
-        // `title = …` or `self.title = …` in a controller; `[self setTitle:…]` in Objective-C.
+        // `title = …` or `self.title = …` in a controller; `[self setTitle:…]` in Objective-C. A SwiftUI view's
+        // `self.title = title` only stores what it was given.
+        guard isController else { return nil }
         if word == "title", index + 2 < tokens.count, tokens[index + 1].is("="), !tokens[index + 2].is("="),
             !isMember || isOwnMember, previous?.isWord("let") != true, previous?.isWord("var") != true
         {

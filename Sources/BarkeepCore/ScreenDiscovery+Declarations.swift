@@ -6,6 +6,8 @@ struct Declaration {
     var name: String
     /// Whether it is a struct conforming to `View`.
     var isSwiftUIView: Bool
+    /// Whether it is a struct conforming to `ToolbarContent` or `ViewModifier`: part of a view, never a screen.
+    var isViewPart = false
     /// A class's superclass as written; nil for a SwiftUI view.
     var superclass: String?
     /// Whether it is an Objective-C `@interface`.
@@ -47,6 +49,8 @@ extension ScreenDiscovery {
 
     /// Protocols whose conformance makes a type the app's entry or delegate, without a module prefix.
     static let appProtocols: Set<String> = ["App", "UIApplicationDelegate", "UIWindowSceneDelegate", "UISceneDelegate"]
+    /// SwiftUI protocols of the parts of a view: a type conforming to one is a component, never a screen.
+    static let viewPartProtocols: Set<String> = ["ToolbarContent", "ViewModifier"]
 
     /// The language of a file, from its extension: nil for files that are not read.
     static func language(of fileName: String) -> SourceLexer.Language? {
@@ -187,11 +191,13 @@ extension ScreenDiscovery {
                 file.isAppEntry = true
             }
             let isView = token.text == "struct" && header.inherited.contains { $0 == "View" || $0 == "SwiftUI.View" }
-            if isView || (token.text == "class" && !header.inherited.isEmpty) {
+            let isPart = token.text == "struct" && !isView && unqualified.contains(where: viewPartProtocols.contains)
+            if isView || isPart || (token.text == "class" && !header.inherited.isEmpty) {
                 file.declarations.append(
                     Declaration(
                         name: name,
                         isSwiftUIView: isView,
+                        isViewPart: isPart,
                         superclass: isView ? nil : header.inherited.first,
                         isObjectiveC: false,
                         file: file.path,

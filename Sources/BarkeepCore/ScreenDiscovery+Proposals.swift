@@ -68,7 +68,8 @@ extension ScreenDiscovery {
                 }
             }
         }
-        let screenNames = Set(types.map(\.name).filter { reasons[$0] != nil })
+        // A toolbar's content or a view modifier is part of the views using it, whatever bars it declares.
+        let screenNames = Set(types.filter { $0.kind != .swiftUIPart && reasons[$0.name] != nil }.map(\.name))
         let uses = componentUses(of: screenNames, edges: evidence.creations)
 
         // One proposal per group holding a screen, in file order.
@@ -142,16 +143,20 @@ extension ScreenDiscovery {
     // MARK: - App files
 
     /// The files of the whole app among `paths`, sorted: entry points and delegates (and an Objective-C one's
-    /// header or implementation), `…AppDelegate` and `…SceneDelegate` sources, `Info.plist`, Xcode project files,
-    /// `.xcconfig` and `.entitlements` files.
+    /// header or implementation), `…AppDelegate` and `…SceneDelegate` sources, the extension files of both
+    /// (`SPAppDelegate+Extensions.swift`), `Info.plist`, Xcode project files, `.xcconfig` and `.entitlements` files.
     static func appFiles(_ files: [ScannedFile], paths: [String]) -> [String] {
         var found = Set(files.filter(\.isAppEntry).map(\.path))
         let objectiveCEntries = Set(found.filter { language(of: $0) == .objectiveC }.map { groupIdentity(of: $0).id })
+        let entryStems = Set(found.map { splitPath($0).stem })
         for path in paths {
             let split = splitPath(path)
             let name = String(path.split(separator: "/").last ?? "")
             let isSource = language(of: path) != nil
-            if isSource && (split.stem.hasSuffix("AppDelegate") || split.stem.hasSuffix("SceneDelegate"))
+            // `Name+Feature.swift` extends `Name`.
+            let base = String(split.stem.prefix { $0 != "+" })
+            if isSource && (base.hasSuffix("AppDelegate") || base.hasSuffix("SceneDelegate"))
+                || isSource && base != split.stem && entryStems.contains(base)
                 || isSource && language(of: path) == .objectiveC
                     && objectiveCEntries.contains(groupIdentity(of: path).id)
                 || name == "Info.plist" || name.hasSuffix("-Info.plist")

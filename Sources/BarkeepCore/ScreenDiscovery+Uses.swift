@@ -2,6 +2,8 @@
 struct ViewTypeNames {
     /// The qualified names of the view types that may be screens or components (base classes left out).
     let names: Set<String>
+    /// The view controllers among them (a SwiftUI view's `title` is data, a controller's is its bar's title).
+    let controllers: Set<String>
     /// The view controllers deriving from `UITabBarController`, directly or through the project's classes.
     let tabBarControllers: Set<String>
 

@@ -8,6 +8,9 @@ public struct ViewType: Sendable, Equatable {
         case swiftUIView
         /// A class deriving from a UIKit view controller, directly or through the project's own classes.
         case viewController
+        /// A struct conforming to SwiftUI's `ToolbarContent` or `ViewModifier`: a part of the views that use it
+        /// (a toolbar's items, say), always a component, never a screen.
+        case swiftUIPart
     }
 
     /// The type's name, qualified by the types it is nested in (`Outer.Row`).
@@ -194,6 +197,7 @@ public enum ScreenDiscovery {
         let controllers = types.filter { $0.kind == .viewController }
         let names = ViewTypeNames(
             names: Set(types.map(\.name)),
+            controllers: Set(controllers.map(\.name)),
             tabBarControllers: Set(
                 controllers.filter { derivesFromTabBarController($0, among: controllers) }.map(\.name))
         )
@@ -315,7 +319,7 @@ public enum ScreenDiscovery {
             declaration.isObjectiveC && splitPath(declaration.file).fileExtension == "h" ? 0 : 1
         }
         var objectiveCNames: Set<String> = []
-        let classes = declarations.filter { !$0.isSwiftUIView }
+        let classes = declarations.filter { !$0.isSwiftUIView && !$0.isViewPart }
             .sorted { (rank($0), $0.file, $0.line, $0.order) < (rank($1), $1.file, $1.line, $1.order) }
             .filter { !$0.isObjectiveC || objectiveCNames.insert($0.name).inserted }
 
@@ -339,11 +343,13 @@ public enum ScreenDiscovery {
         }
 
         let found =
-            declarations.filter(\.isSwiftUIView) + classes.indices.filter { isController[$0] }.map { classes[$0] }
+            declarations.filter { $0.isSwiftUIView || $0.isViewPart }
+            + classes.indices.filter { isController[$0] }.map { classes[$0] }
         return found.sorted { ($0.file, $0.line, $0.order) < ($1.file, $1.line, $1.order) }.map { declaration in
             ViewType(
                 name: declaration.name,
-                kind: declaration.isSwiftUIView ? .swiftUIView : .viewController,
+                kind: declaration.isViewPart
+                    ? .swiftUIPart : declaration.isSwiftUIView ? .swiftUIView : .viewController,
                 file: declaration.file,
                 line: declaration.line,
                 superclass: declaration.superclass

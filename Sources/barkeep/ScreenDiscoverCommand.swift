@@ -188,13 +188,22 @@ struct ScreenDiscoverCommand: RunnableCommand {
             },
             "components": result.components.map { component in
                 [
-                    "name": component.name, "kind": component.kind == .swiftUIView ? "view" : "controller",
+                    "name": component.name, "kind": Self.kindName(component.kind),
                     "file": component.file, "globs": component.globs, "used_by": component.usedBy,
                     "base": component.isBaseClass,
                 ] as [String: Any]
             },
             "app_files": result.appFiles,
         ]
+    }
+
+    /// How `--json` names a view type's kind.
+    static func kindName(_ kind: ViewType.Kind) -> String {
+        switch kind {
+        case .swiftUIView: "view"
+        case .viewController: "controller"
+        case .swiftUIPart: "part"
+        }
     }
 
     private func printReport(_ result: DiscoveryResult, statuses: [Status]) {

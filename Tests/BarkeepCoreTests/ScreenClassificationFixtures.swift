@@ -242,6 +242,14 @@ enum ScreenClassificationFixtures {
     /// navigation items, pushed and presented ones, child controllers, extension files and a `main.m`.
     static let uiKit: [(path: String, text: String)] = [
         (
+            "Mail/AppDelegate+Windows.swift",
+            """
+            extension AppDelegate {
+                func makeLockWindow() -> UIWindow { UIWindow(frame: UIScreen.main.bounds) }
+            }
+            """
+        ),
+        (
             "Mail/AppDelegate.h",
             """
             #import <UIKit/UIKit.h>

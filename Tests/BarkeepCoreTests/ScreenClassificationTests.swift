@@ -165,8 +165,8 @@ struct ScreenClassificationTests {
             ])
         #expect(
             result.appFiles == [
-                "Mail.xcodeproj/project.pbxproj", "Mail/AppDelegate.h", "Mail/AppDelegate.m",
-                "Mail/Supporting/Info.plist", "Mail/main.m",
+                "Mail.xcodeproj/project.pbxproj", "Mail/AppDelegate+Windows.swift", "Mail/AppDelegate.h",
+                "Mail/AppDelegate.m", "Mail/Supporting/Info.plist", "Mail/main.m",
             ])
         #expect(
             owners(
@@ -269,6 +269,43 @@ struct ScreenClassificationTests {
         let screen = result.screens.first
         #expect((screen?.types.contains("B") ?? false) == !reasons.isEmpty)
         #expect(reasonsOfB(screen) == reasons)
+    }
+
+    @Test("a SwiftUI view storing a title it was given is not a screen for it (a controller setting its own is)")
+    func swiftUITitleIsData() {
+        let source = """
+            struct ErrorView: View {
+                let title: String
+                init(title: String) { self.title = title }
+                var body: some View { Text(title) }
+            }
+            """
+        #expect(ScreenDiscovery.discover(in: [("ErrorView.swift", source)]).screens.isEmpty)
+    }
+
+    @Test("a toolbar's content and a view modifier are components of the screens using them, whatever bars they hold")
+    func viewParts() {
+        let files = [
+            (
+                "Inbox/InboxView.swift",
+                "struct InboxView: View { var body: some View { List {}.toolbar { InboxToolbar() }.modifier(Card()) } }"
+            ),
+            (
+                "Inbox/InboxToolbar.swift",
+                "struct InboxToolbar: ToolbarContent { var body: some ToolbarContent { ToolbarItem { Text(\"a\") } } }"
+            ),
+            (
+                "Style/Card.swift",
+                "struct Card: ViewModifier { func body(content: Content) -> some View { content.navigationTitle(\"x\") } }"
+            ),
+        ]
+        let result = ScreenDiscovery.discover(in: files)
+        #expect(result.screens.map(\.key) == ["InboxView"])
+        #expect(result.screens.first?.uses.map(\.name) == ["Card", "InboxToolbar"])
+        #expect(
+            result.components.map { "\($0.name) \($0.usedBy)" } == [
+                "Card [\"InboxView\"]", "InboxToolbar [\"InboxView\"]",
+            ])
     }
 
     @Test("--root and --exclude on disk: paths relative to the root, excluded files and directories left out")

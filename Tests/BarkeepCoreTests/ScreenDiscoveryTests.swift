@@ -18,7 +18,9 @@ private func controller(_ name: String, _ file: String, superclass: String, line
 struct ScreenDiscoveryTests {
     /// The names and lines found in one file.
     private func found(_ source: String, file: String = "A.swift") -> [String] {
-        ScreenDiscovery.findViewTypes(in: [(file, source)]).map { "\($0.name)@\($0.line)" }
+        ScreenDiscovery.findViewTypes(in: [(file, source)]).map {
+            "\($0.name)@\($0.line)" + ($0.kind == .swiftUIPart ? " part" : "")
+        }
     }
 
     // MARK: - SwiftUI views
@@ -38,7 +40,8 @@ struct ScreenDiscoveryTests {
             ("struct A\n    : Identifiable,\n      View\n{\n}", ["A@1"]),
             ("struct `A`: View {}", ["A@1"]),
             ("struct A: View {}; struct B: View {}", ["A@1", "B@1"]),
-            ("public struct A: ViewModifier { func body(content: Content) -> some View { content } }", []),
+            ("public struct A: ViewModifier { func body(content: Content) -> some View { content } }", ["A@1 part"]),
+            ("struct A: ToolbarContent { var body: some ToolbarContent { ToolbarItem { B() } } }", ["A@1 part"]),
             ("struct A_Previews: PreviewProvider { static var previews: some View { A() } }", []),
             ("struct A: UIViewRepresentable {}", []), ("struct A: UIViewControllerRepresentable {}", []),
             ("struct A: Hashable { var body: some View { EmptyView() } }", []),

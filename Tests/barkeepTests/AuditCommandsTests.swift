@@ -328,8 +328,10 @@ struct AuditCommandsTests {
         #expect(
             (inbox["uses"] as? [[String: Any]])?.map { $0["name"] as? String } == ["InboxRow", "MessageRow"])
         let components = try #require(discovered["components"] as? [[String: Any]])
-        #expect(components.map { $0["name"] as? String } == ["BaseViewController", "InboxRow", "MessageRow"])
-        #expect(components.map { $0["base"] as? Bool } == [true, false, false])
+        #expect(
+            components.map { $0["name"] as? String } == ["BaseViewController", "InboxRow", "InboxStyle", "MessageRow"])
+        #expect(components.map { $0["kind"] as? String } == ["controller", "view", "part", "view"])
+        #expect(components.map { $0["base"] as? Bool } == [true, false, false, false])
         #expect(discovered["app_files"] as? [String] == ["App/AppDelegate.swift"])
         // A new project has only its app area.
         #expect(
