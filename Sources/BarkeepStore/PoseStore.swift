@@ -173,7 +173,7 @@ public enum PoseStore {
     }
 
     /// The row id of finding `number`, which a failure of a pose of `screen` may map to: a finding or item of that
-    /// screen that still needs work.
+    /// screen, or of a component it uses, that still needs work.
     private static func mappedFinding(
         _ number: Int,
         screen: (id: Int64, key: String),
@@ -183,17 +183,21 @@ public enum PoseStore {
         guard
             let row = try connection.query(
                 """
-                SELECT f.id, f.status, s.key AS screen FROM findings f LEFT JOIN screens s ON s.id = f.screen_id
+                SELECT f.id, f.status, s.key AS screen,
+                       EXISTS (SELECT 1 FROM screen_uses u WHERE u.screen_id = $3 AND u.component_id = f.screen_id)
+                           AS is_used
+                FROM findings f LEFT JOIN screens s ON s.id = f.screen_id
                 WHERE f.project_id = $1 AND f.number = $2
                 """,
-                [project.id, number]
+                [project.id, number, screen.id]
             ).first
         else { throw StoreError.notFound("no finding \(number) in project '\(project.name)'") }
         let owner: String? = try row.decodeIfPresent("screen")
-        guard owner == screen.key else {
+        let isUsed: Bool = try row.decode("is_used")
+        guard owner == screen.key || isUsed else {
             throw StoreError.invalid(
                 "finding \(number) belongs to \(owner.map { "screen \($0)" } ?? "no screen (unmapped)"), not to "
-                    + "\(screen.key): a failed pose maps to a finding or item of its screen")
+                    + "\(screen.key): a failed pose maps to a finding or item of its screen or of a component it uses")
         }
         let status = FindingStatus(rawValue: try row.decode("status")) ?? .proposed
         guard status.needsWork else {

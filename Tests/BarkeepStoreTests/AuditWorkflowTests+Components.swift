@@ -39,6 +39,12 @@ extension AuditWorkflowTests {
             })
         #expect(uses == ["Inbox": ["MenuRow"], "MenuRow": ["Inbox", "Settings"], "Settings": ["MenuRow"], "app": []])
 
+        // A failed pose of a screen may map to its component's finding, not to another's.
+        let menuFinding = try number(try findingID("DUO008", "Sources/MenuView.swift", 4))
+        let mapped = try record(
+            NewPoseResult(screen: "Settings", pose: "P3", result: .failed, screenshot: "p.png", finding: menuFinding))
+        #expect(mapped.finding == menuFinding)
+
         // Triaged once, settled for both.
         try setStatus(try findingID("DUO008", "Sources/MenuView.swift", 4), .falsePositive)
         try setStatus(try findingID("DUO011", "Sources/MenuView.swift", 7), .kept, reason: "on purpose")

@@ -89,7 +89,7 @@ extension AuditWorkflowTests {
             elsewhere
                 == .invalid(
                     "finding \(menuFinding) belongs to screen Menu, not to Other: a failed pose maps to a finding or "
-                        + "item of its screen"))
+                        + "item of its screen or of a component it uses"))
         try setStatus(try findingID("DUO008", "Sources/MenuView.swift", 4), .falsePositive)
         let settled = #expect(throws: StoreError.self) {
             try record(

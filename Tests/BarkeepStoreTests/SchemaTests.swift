@@ -89,6 +89,31 @@ struct SchemaTests {
         expectViolation(PostgresError.Code.checkViolation) { try insertFinding(status: "done") }
     }
 
+    @Test("the schema takes every status, pose result and screen kind of Core, and nothing else")
+    func vocabularyMatchesCore() throws {
+        // The CHECK constraints list the vocabulary in SQL: read them back and compare with Core's types.
+        func checked(_ table: String, _ column: String) throws -> Set<String> {
+            let definitions = try connection.query(
+                """
+                SELECT pg_get_constraintdef(c.oid) AS definition FROM pg_constraint c
+                WHERE c.conrelid = $1::regclass AND c.contype = 'c'
+                  AND pg_get_constraintdef(c.oid) ~ ('^CHECK \\(\\(' || $2 || ' = ANY')
+                """,
+                [table, column]
+            ).map { try $0.decode("definition", as: String.self) }
+            let definition = try #require(definitions.first, "no CHECK on \(table).\(column)")
+            var values: Set<String> = []
+            for part in definition.split(separator: "'").enumerated() where part.offset % 2 == 1 {
+                values.insert(String(part.element))
+            }
+            return values
+        }
+        #expect(try checked("findings", "status") == Set(FindingStatus.allCases.map(\.rawValue)))
+        #expect(try checked("pose_results", "result") == Set(PoseResult.allCases.map(\.rawValue)))
+        #expect(try checked("screens", "kind") == Set(ScreenKind.allCases.map(\.rawValue)))
+        #expect(try checked("findings", "source") == Set(FindingSource.allCases.map(\.rawValue)))
+    }
+
     @Test("declined, kept and blocked need a reason", arguments: ["declined", "kept"])
     func verdictsNeedReason(status: String) throws {
         expectViolation(PostgresError.Code.checkViolation) { try insertFinding(status: status) }
