@@ -179,47 +179,44 @@ struct ScreenShowCommand: RunnableCommand {
             ])
             return
         }
+        let kind = ScreenKind(rawValue: screen["kind"] ?? "") ?? .screen
         Output.fields([
-            ("Screen", screen["key"]), ("Title", screen["title"]), ("Owner", screen["owner"]),
-            ("Paths", screen["paths"]?.replacingOccurrences(of: ",", with: " ")),
+            ("Screen", screen["key"]), ("Kind", kind == .screen ? nil : kind.rawValue), ("Title", screen["title"]),
+            ("Owner", screen["owner"]), ("Paths", screen["paths"]?.replacingOccurrences(of: ",", with: " ")),
+            (kind == .component ? "Used by" : "Uses", screen["uses"]?.replacingOccurrences(of: ",", with: " ")),
+            ("Poses", screen["poses"].map { $0 == "none" ? "none" : $0.replacingOccurrences(of: ",", with: " ") }),
             ("Done", screen["done"] == "yes" ? "yes" : "no"),
         ])
         let findings = of("finding")
         if !findings.isEmpty {
+            // A screen's findings include those of the components it uses: SCREEN says whose each is.
             print("\n" + Output.bold("Findings needing work"))
             Output.table(
-                ["#", "STATUS", "SEVERITY", "WHAT", "WHERE"],
+                ["#", "STATUS", "SEVERITY", "WHAT", "SCREEN", "WHERE"],
                 findings.map { record in
                     [
                         record["id"] ?? "", record["status"] ?? "", record["severity"] ?? "",
-                        record["rule"] ?? record["title"] ?? "",
+                        record["rule"] ?? record["title"] ?? "", record["screen"] ?? "",
                         record["file"].map { "\($0):\(record["line"] ?? "")" } ?? "",
                     ]
                 }
             )
         }
-        print(
-            "\n"
-                + Output.bold("Checklist (\(screen["steps-done"] ?? "0") of \(screen["steps-applicable"] ?? "0") done)")
-        )
-        Output.table(
-            ["STEP", "KEY", "STATE", "OPEN FINDINGS"],
-            of("step").map { record in
-                [record["step"] ?? "", record["key"] ?? "", record["state"] ?? "", record["blockers"] ?? ""]
-            }
-        )
-        print(
-            "\n" + Output.bold("Poses (\(screen["poses-passed"] ?? "0") of \(screen["poses-required"] ?? "0") passed)"))
-        Output.table(
-            ["POSE", "RESULT", "RECORDED", "EVIDENCE"],
-            of("pose").map { record in
-                [
-                    record["pose"] ?? "", record["result"] ?? "", String((record["recorded"] ?? "").prefix(16)),
-                    [record["screenshot"], record["finding"].map { "finding \($0)" }, record["reason"]]
-                        .compactMap { $0 }.joined(separator: "; "),
-                ]
-            }
-        )
+        // A component and the app area have no checklist, and poses only when given some.
+        if !of("step").isEmpty {
+            print(
+                "\n"
+                    + Output.bold(
+                        "Checklist (\(screen["steps-done"] ?? "0") of \(screen["steps-applicable"] ?? "0") done)")
+            )
+            Output.table(
+                ["STEP", "KEY", "STATE", "OPEN FINDINGS"],
+                of("step").map { record in
+                    [record["step"] ?? "", record["key"] ?? "", record["state"] ?? "", record["blockers"] ?? ""]
+                }
+            )
+        }
+        printPoses(screen, of("pose"))
         let history = of("event")
         if !history.isEmpty {
             print("\n" + Output.bold(history.count >= 100 ? "History (the latest 100 events)" : "History"))
@@ -244,6 +241,25 @@ struct ScreenShowCommand: RunnableCommand {
             print("\n" + Output.bold("Why \(key) is not done"))
             for reason in why { print("  - \(reason["text"] ?? "")") }
         }
+    }
+}
+
+extension ScreenShowCommand {
+    /// The poses the screen must pass, with their latest results; nothing when it must pass none.
+    fileprivate func printPoses(_ screen: Record, _ poses: [Record]) {
+        guard !poses.isEmpty else { return }
+        print(
+            "\n" + Output.bold("Poses (\(screen["poses-passed"] ?? "0") of \(screen["poses-required"] ?? "0") passed)"))
+        Output.table(
+            ["POSE", "RESULT", "RECORDED", "EVIDENCE"],
+            poses.map { record in
+                [
+                    record["pose"] ?? "", record["result"] ?? "", String((record["recorded"] ?? "").prefix(16)),
+                    [record["screenshot"], record["finding"].map { "finding \($0)" }, record["reason"]]
+                        .compactMap { $0 }.joined(separator: "; "),
+                ]
+            }
+        )
     }
 }
 
