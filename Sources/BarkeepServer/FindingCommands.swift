@@ -1,17 +1,18 @@
 import BarkeepCore
 import BarkeepProtocol
 import BarkeepStore
+import Foundation
 
 /// INGEST, RUNS, FINDINGS, FINDING SHOW and FINDING SET.
 enum FindingCommands {
     static let all: [Command] = [ingest, runs, runShow, findings, show, set]
 
-    /// `INGEST PROJECT format=… [commit=SHA] [scope=PREFIX] SIZE` and SIZE bytes of scanner output. The upload is
-    /// parsed and synced on a database thread, never on the event loop.
+    /// `INGEST PROJECT format=… [commit=SHA [commit-time=ISO8601]] [scope=PREFIX] [force=yes] SIZE` and SIZE bytes
+    /// of scanner output. The upload is parsed and synced on a database thread, never on the event loop.
     static let ingest = Command(
         "INGEST",
         positional: 2...2,
-        keys: ["commit", "scope"],
+        keys: ["commit", "commit-time", "scope", "force"],
         requiredKeys: ["format"],
         minimumRole: .writer,
         takesPayload: true
@@ -27,26 +28,47 @@ enum FindingCommands {
         if let commit, commit.count < 4 || commit.count > 64 || !commit.allSatisfy(\.isHexDigit) {
             throw CommandError(.badArgument, "commit must be a hexadecimal commit id")
         }
+        let commitTime = try commitTime(input.keyword("commit-time"), commit: commit)
+        let isForced: Bool
+        switch input.keyword("force") {
+        case nil, "no": isForced = false
+        case "yes": isForced = true
+        default: throw CommandError(.badArgument, "force must be yes or no")
+        }
         let scope = input.keyword("scope") ?? ""
         let payload = input.payload ?? []
         let actor = input.session.actor
         return .database { connection in
             try ingestUpload(
-                payload, format: format, project: project, commit: commit, scope: scope, actor: actor,
-                on: connection)
+                payload, format: format, project: project, commit: commit, commitTime: commitTime, scope: scope,
+                isForced: isForced, actor: actor, on: connection)
         }
+    }
+
+    /// The `commit-time` key's value: strict ISO 8601 with an offset, and only beside a commit.
+    private static func commitTime(_ text: String?, commit: String?) throws(CommandError) -> Date? {
+        guard let text else { return nil }
+        guard let time = CommitTime.parse(text) else {
+            throw CommandError(
+                .badArgument, "commit-time must be an ISO 8601 time with an offset (2026-11-30T10:00:00+01:00)")
+        }
+        guard commit != nil else { throw CommandError(.badArgument, "commit-time needs commit") }
+        return time
     }
 
     /// Parses `payload` as `format` and ingests it into `project`, in one transaction that also runs `hook` (a sync
     /// source's bookkeeping). A document that does not parse is `BADARG` naming the place in it, and stores nothing.
-    /// `digest` is the payload's SHA-256, when the caller has it already.
+    /// `digest` is the payload's SHA-256, when the caller has it already. A scan that `ScanStaleness` refuses (an old
+    /// or already ingested commit, not `isForced`) is `CONFLICT`, and stores nothing.
     static func ingestUpload(
         _ payload: [UInt8],
         digest: String? = nil,
         format: ScanFormat,
         project: String,
         commit: String?,
+        commitTime: Date? = nil,
         scope: String,
+        isForced: Bool = false,
         actor: String,
         hook: IngestHook? = nil,
         on connection: PostgresConnection
@@ -61,7 +83,8 @@ enum FindingCommands {
                 throw CommandError(.badArgument, "an SDK check covers the whole project: it takes no scope")
             }
             return try ingestCheck(
-                payload, digest: digest, project: project, commit: commit, actor: actor, hook: hook, on: connection)
+                payload, digest: digest, project: project, commit: commit, commitTime: commitTime, actor: actor,
+                hook: hook, on: connection)
         }
         let report: ScanReport
         do {
@@ -75,7 +98,9 @@ enum FindingCommands {
             digest: digest,
             into: project,
             commit: commit,
+            commitTime: commitTime,
             scope: scope,
+            isForced: isForced,
             actor: actor,
             hook: hook,
             on: connection
@@ -98,6 +123,7 @@ enum FindingCommands {
         digest: String,
         project: String,
         commit: String?,
+        commitTime: Date?,
         actor: String,
         hook: IngestHook?,
         on connection: PostgresConnection
@@ -109,7 +135,7 @@ enum FindingCommands {
             throw CommandError(.badArgument, "the sdk-check upload is not valid: \(error)")
         }
         let result = try SDKStore.ingestCheck(
-            report, digest: digest, into: project, commit: commit, actor: actor,
+            report, digest: digest, into: project, commit: commit, commitTime: commitTime, actor: actor,
             hook: hook, on: connection)
         return CommandResult(
             .summarizedRecords(
@@ -218,6 +244,7 @@ extension ScanRun {
     var record: Record {
         Record([
             "id": String(number), "format": format, "tool": tool, "tool-version": toolVersion, "commit": commit,
+            "commit-time": commitTime?.postgresText,
             "scope": scope.isEmpty ? nil : scope, "files-scanned": filesScanned.map(String.init),
             "new": String(counts.new), "fixed": String(counts.fixed), "reopened": String(counts.reopened),
             "unchanged": String(counts.unchanged), "moved": String(counts.moved), "changed": String(counts.changed),

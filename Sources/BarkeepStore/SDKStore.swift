@@ -193,12 +193,14 @@ public enum SDKStore {
     }
 
     /// Records what the team's SDK check found and re-examines the project's items, in one transaction. The same
-    /// document as the checker's latest run changes nothing.
+    /// document as the checker's latest run changes nothing. `commit` and `commitTime` are recorded on the run, but
+    /// an SDK check is never refused as stale: it says what an SDK declares, which no commit's age changes.
     public static func ingestCheck(
         _ report: SDKCheckReport,
         digest: String,
         into name: String,
         commit: String?,
+        commitTime: Date? = nil,
         actor: String,
         hook: IngestHook? = nil,
         on connection: PostgresConnection
@@ -227,11 +229,11 @@ public enum SDKStore {
             guard
                 let runRow = try connection.query(
                     """
-                    INSERT INTO scan_runs (project_id, format, tool, tool_version, commit_sha, digest, actor)
-                    VALUES ($1, 'sdk-check', $2, $3, $4, $5, $6)
+                    INSERT INTO scan_runs (project_id, format, tool, tool_version, commit_sha, digest, actor, commit_time)
+                    VALUES ($1, 'sdk-check', $2, $3, $4, $5, $6, $7)
                     RETURNING \(ScanStore.runColumns)
                     """,
-                    [project.id, report.tool, report.toolVersion, commit, digest, actor]
+                    [project.id, report.tool, report.toolVersion, commit, digest, actor, commitTime]
                 ).first
             else { throw StoreError.invalid("the check was not recorded") }
             let run = try ScanRun(row: runRow)

@@ -15,6 +15,8 @@ public struct ScanRun: Sendable, Equatable {
     public var toolVersion: String?
     /// The commit scanned, when given.
     public var commit: String?
+    /// The scanned commit's committer time, when given.
+    public var commitTime: Date?
     /// The path prefix scanned; empty for the whole project.
     public var scope: String
     /// Source files the scanner read, when it said.
@@ -35,6 +37,7 @@ public struct ScanRun: Sendable, Equatable {
         tool = try row.decode("tool")
         toolVersion = try row.decodeIfPresent("tool_version")
         commit = try row.decodeIfPresent("commit_sha")
+        commitTime = try row.decodeIfPresent("commit_time")
         scope = try row.decode("scope")
         filesScanned = try row.decodeIfPresent("files_scanned")
         counts = SyncCounts(
@@ -86,7 +89,7 @@ public struct IngestHook {
 public enum ScanStore {
     static let runColumns = """
         id, number, format, tool, tool_version, commit_sha, scope, files_scanned, new_count, fixed_count,
-        reopened_count, unchanged_count, moved_count, changed_count, actor, ingested_at, lifecycle
+        reopened_count, unchanged_count, moved_count, changed_count, actor, ingested_at, lifecycle, commit_time
         """
     /// The advisory lock namespace of per-project sync ("sync" in ASCII), with the project id as the second key.
     static let syncLockNamespace: Int32 = 0x7379_6E63
@@ -118,12 +121,18 @@ public enum ScanStore {
     /// ingests of one project take turns and each sees the other's result. The same content (digest) as the
     /// latest run of the same tool and scope is that run again and changes nothing (a retried upload); the same
     /// content after a different run is a run of its own, since the code may really have come back.
+    ///
+    /// A scan of a `commit` already ingested for the tool and scope, or committed (`commitTime`) before the commit
+    /// of the latest such run, is refused with `conflict` and stores nothing, unless `isForced`
+    /// (`ScanStaleness`): an old commit's scan would undo what newer scans and people decided.
     public static func ingest(
         _ report: ScanReport,
         digest: String,
         into projectName: String,
         commit: String?,
+        commitTime: Date? = nil,
         scope: String,
+        isForced: Bool = false,
         actor: String,
         hook: IngestHook? = nil,
         on connection: PostgresConnection
@@ -147,6 +156,9 @@ public enum ScanStore {
                 return IngestResult(
                     run: run, isRepeat: true, counts: SyncCounts(), open: try openCount(project.id, connection))
             }
+            try refuseStale(
+                commit: commit, commitTime: commitTime, isForced: isForced, tool: report.tool, scope: scope,
+                project: project, on: connection)
             var storedSnippets: [Int64: String] = [:]
             storedSnippets.reserveCapacity(4096)
             let stored = try connection.query(
@@ -180,14 +192,15 @@ public enum ScanStore {
                     """
                     INSERT INTO scan_runs (project_id, format, tool, tool_version, commit_sha, scope, digest, files_scanned,
                                            new_count, fixed_count, reopened_count, unchanged_count, moved_count, actor,
-                                           lifecycle, changed_count)
-                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, nullif($15, ''), $16)
+                                           lifecycle, changed_count, commit_time)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, nullif($15, ''), $16, $17)
                     RETURNING \(runColumns)
                     """,
                     [
                         project.id, report.format.rawValue, report.tool, report.toolVersion, commit, scope, digest,
                         report.filesScanned, plan.counts.new, plan.counts.fixed, plan.counts.reopened,
                         plan.counts.unchanged, plan.counts.moved, actor, report.lifecycle, plan.counts.changed,
+                        commitTime,
                     ]
                 ).first
             else { throw StoreError.invalid("the run was not recorded") }
@@ -213,6 +226,37 @@ public enum ScanStore {
             try hook?.after(connection, run, false)
             return IngestResult(
                 run: run, isRepeat: false, counts: plan.counts, open: try openCount(project.id, connection))
+        }
+    }
+
+    /// Throws `conflict` when the scan of `commit` may not be applied over the project's runs of `tool` and `scope`
+    /// (`ScanStaleness.refusal`). Call holding the project's sync lock, before anything is written, so that two
+    /// uploads of one commit cannot both pass.
+    private static func refuseStale(
+        commit: String?,
+        commitTime: Date?,
+        isForced: Bool,
+        tool: String,
+        scope: String,
+        project: Project,
+        on connection: PostgresConnection
+    ) throws {
+        guard commit != nil, !isForced else { return }
+        let history = try connection.query(
+            """
+            SELECT number, commit_sha, commit_time FROM scan_runs
+            WHERE project_id = $1 AND tool = $2 AND scope = $3 ORDER BY id DESC
+            """,
+            [project.id, tool, scope]
+        ).map { row in
+            PriorScan(
+                number: try row.decode(at: 0), commit: try row.decodeIfPresent(at: 1),
+                commitTime: try row.decodeIfPresent(at: 2))
+        }
+        if let refusal = ScanStaleness.refusal(
+            commit: commit, commitTime: commitTime, isForced: isForced, history: history)
+        {
+            throw StoreError.conflict(refusal.message(tool: tool, scope: scope))
         }
     }
 

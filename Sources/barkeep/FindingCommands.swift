@@ -32,14 +32,15 @@ struct RunsCommand: RunnableCommand {
         } else {
             Output.table(
                 [
-                    "RUN", "INGESTED", "TOOL", "COMMIT", "SCOPE", "NEW", "FIXED", "REOPENED", "UNCHANGED", "MOVED",
-                    "CHANGED",
+                    "RUN", "INGESTED", "TOOL", "COMMIT", "COMMITTED", "SCOPE", "NEW", "FIXED", "REOPENED",
+                    "UNCHANGED", "MOVED", "CHANGED",
                 ],
                 records.map { record in
                     [
                         record["id"] ?? "", String((record["ingested"] ?? "").prefix(16)),
                         [record["tool"], record["tool-version"]].compactMap { $0 }.joined(separator: " "),
-                        String((record["commit"] ?? "").prefix(8)), record["scope"] ?? "", record["new"] ?? "",
+                        String((record["commit"] ?? "").prefix(8)), String((record["commit-time"] ?? "").prefix(16)),
+                        record["scope"] ?? "", record["new"] ?? "",
                         record["fixed"] ?? "", record["reopened"] ?? "", record["unchanged"] ?? "",
                         record["moved"] ?? "", record["changed"] ?? "",
                     ]
@@ -95,7 +96,8 @@ struct RunShowCommand: RunnableCommand {
             ("Run", run["id"]), ("Project", project), ("Ingested", run["ingested"]), ("By", run["actor"]),
             ("Format", run["format"]),
             ("Tool", [run["tool"], run["tool-version"]].compactMap { $0 }.joined(separator: " ")),
-            ("Commit", run["commit"]), ("Scope", run["scope"] ?? "the whole project"),
+            ("Commit", run["commit"]), ("Commit time", run["commit-time"]),
+            ("Scope", run["scope"] ?? "the whole project"),
             ("Files scanned", run["files-scanned"]), ("Lifecycle", run["lifecycle"]),
             ("Changed", run["format"] == "sdk-check" ? nil : counts.joined(separator: ", ")),
         ])

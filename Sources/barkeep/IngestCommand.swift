@@ -16,6 +16,10 @@ struct IngestCommand: RunnableCommand {
             FILE - reads standard input. The format is guessed from the file (SARIF has "version": "2.1.0" and
             "runs"; an SDK check has "symbols" and no "findings") unless --format says. The same file twice is the
             same run and changes nothing. With --scope, only findings under that path prefix can be marked fixed.
+            With --commit, the commit's committer time goes with the scan: --commit-time, or else what git says
+            when barkeep runs inside a repository that has the commit. A scan of a commit already ingested for the
+            same tool and scope, or older than the latest run's commit, is refused (CONFLICT, exit 1) so it cannot
+            undo triage; --force ingests it anyway.
             With --json prints exactly {"run":N,"new":N,"fixed":N,"reopened":N,"unchanged":N,"moved":N,"changed":N,
             "open":N,"repeat":B}: what this upload changed (all 0 for a repeat, "repeat":true).
             --format sdk-check reads the SDK checker's JSON (symbols[] with symbol, found and
@@ -28,6 +32,10 @@ struct IngestCommand: RunnableCommand {
             .positional("file", help: "The scanner's output, or - for standard input."),
             .option("format", valueName: "FORMAT", help: "duo-scan, sarif or sdk-check (default: guessed)."),
             .option("commit", valueName: "SHA", help: "The commit that was scanned."),
+            .option(
+                "commit-time", valueName: "ISO8601",
+                help: "The commit's committer time, e.g. 2026-11-30T10:00:00+01:00 (default: from git)."),
+            .flag("force", help: "Ingest the scan even if its commit is old or was ingested before."),
             .option("scope", valueName: "PREFIX", help: "The path prefix the scan covered (default: everything)."),
         ]
     )
@@ -36,6 +44,8 @@ struct IngestCommand: RunnableCommand {
     let file: String
     let format: ScanFormat?
     let commit: String?
+    let commitTime: String?
+    let isForced: Bool
     let scope: String?
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
@@ -51,7 +61,12 @@ struct IngestCommand: RunnableCommand {
             format = nil
         }
         commit = parsed.value("commit")
+        commitTime = parsed.value("commit-time")
+        isForced = parsed.flag("force")
         scope = parsed.value("scope")
+        if commitTime != nil && commit == nil {
+            throw UsageError("--commit-time needs --commit", commandPath: parsed.commandPath)
+        }
         if format == .sdkCheck && scope != nil {
             throw UsageError(
                 "an SDK check covers the whole project: --scope does not apply", commandPath: parsed.commandPath)
@@ -62,7 +77,15 @@ struct IngestCommand: RunnableCommand {
         let bytes = try readInput()
         let format = self.format ?? Self.guessFormat(bytes)
         var request = Request(verb: "INGEST", arguments: [project], keywords: ["format": format.rawValue])
-        if let commit { request.keywordList.append(("commit", commit)) }
+        if let commit {
+            request.keywordList.append(("commit", commit))
+            let environment = ProcessInfo.processInfo.environment
+            // Given, it wins (the daemon checks its form); else git's, when git knows the commit.
+            if let time = commitTime ?? CommitTimeLookup.committerTime(of: commit, environment: environment) {
+                request.keywordList.append(("commit-time", time))
+            }
+        }
+        if isForced { request.keywordList.append(("force", "yes")) }
         if let scope { request.keywordList.append(("scope", scope)) }
 
         let client = try context.connect()

@@ -2,6 +2,7 @@ import BarkeepCore
 import BarkeepStore
 import BarkeepTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 /// Sync of scanner runs against a real database: DESIGN.md's identity and transitions, checked on real scans.
@@ -348,6 +349,153 @@ struct ScanSyncTests {
         let isSameState = concurrentState == sequentialState
         #expect(
             isSameState, "\(concurrentState.count) findings concurrently, \(sequentialState.count) one after the other")
+    }
+
+    // MARK: - Old commits
+
+    /// Ingests `report` as a scan of `commit`, committed on `day` (days since 1970), with its description's digest.
+    private func ingest(
+        _ report: ScanReport,
+        commit: String?,
+        day: Int?,
+        scope: String = "",
+        isForced: Bool = false,
+        on connection: PostgresConnection? = nil
+    ) throws -> IngestResult {
+        try ScanStore.ingest(
+            report,
+            digest: SHA256.hexDigest(of: "\(report)".utf8),
+            into: "app",
+            commit: commit,
+            commitTime: day.map { Date(timeIntervalSince1970: Double($0) * 86_400) },
+            scope: scope,
+            isForced: isForced,
+            actor: "ci",
+            on: connection ?? self.connection
+        )
+    }
+
+    /// The project's runs and events: what a refused scan must leave as they were.
+    private func runsAndEvents() throws -> [Int] {
+        [
+            try connection.queryValue("SELECT count(*) FROM scan_runs", as: Int.self) ?? -1,
+            try connection.queryValue("SELECT count(*) FROM events", as: Int.self) ?? -1,
+        ]
+    }
+
+    /// Expects `body` to be refused with a conflict whose message holds every one of `words`.
+    private func expectConflict(_ words: [String], _ body: () throws -> Void) throws {
+        let before = try runsAndEvents()
+        do {
+            try body()
+            Issue.record("not refused: \(words)")
+        } catch StoreError.conflict(let message) {
+            for word in words { #expect(message.contains(word), "\(message)") }
+        }
+        #expect(try runsAndEvents() == before, "a refused scan stored something")
+    }
+
+    @Test("a commit already ingested for the tool and scope is refused, storing nothing; --force applies it")
+    func commitIngestedBefore() throws {
+        let old = report([finding("A.swift", 1, "UIScreen.main")])
+        let new = report([finding("B.swift", 1, "UIScreen.main")])
+        #expect(try ingest(old, commit: "aaaaaaaa11", day: 10).run.commitTime == Date(timeIntervalSince1970: 864_000))
+        try connection.query("UPDATE findings SET status = 'applied'")
+        #expect(try ingest(new, commit: "bbbbbbbb22", day: 20).run.number == 2)
+        let before = try statuses()
+        try expectConflict(["commit aaaaaaaa was ingested as run 1 (duo_scan, whole project)", "--force"]) {
+            _ = try ingest(old, commit: "aaaaaaaa11", day: 10)
+        }
+        // Without a time, by an abbreviation, in upper case: the same commit.
+        try expectConflict(["run 1"]) { _ = try ingest(old, commit: "AAAAAAAA", day: nil) }
+        #expect(try statuses() == before)
+        // Another scope, another tool: runs of their own.
+        #expect(try ingest(old, commit: "aaaaaaaa11", day: 10, scope: "A.swift").run.number == 3)
+        let sarif = ScanReport(format: .sarif, tool: "semgrep", toolVersion: "1", findings: old.findings)
+        #expect(try ingest(sarif, commit: "aaaaaaaa11", day: 10).run.number == 4)
+        // Forced: applied, a new run of the old code; B.swift's finding, not in it, is fixed.
+        let forced = try ingest(old, commit: "aaaaaaaa11", day: 10, isForced: true)
+        #expect(forced.run.number == 5 && !forced.isRepeat && forced.counts.fixed == 1)
+    }
+
+    @Test("a retried upload of the latest run is still a repeat, commit or not")
+    func retriedUploadIsRepeat() throws {
+        let scan = report([finding("A.swift", 1, "UIScreen.main")])
+        let first = try ingest(scan, commit: "aaaaaaaa11", day: 10)
+        let again = try ingest(scan, commit: "aaaaaaaa11", day: 10)
+        #expect(again.isRepeat && again.run == first.run && again.counts == SyncCounts())
+        // After another run, the same bytes of the same commit are refused: they are not the latest run any more.
+        _ = try ingest(report([]), commit: "bbbbbbbb22", day: 20)
+        try expectConflict(["run 1"]) { _ = try ingest(scan, commit: "aaaaaaaa11", day: 10) }
+    }
+
+    @Test("an older commit than the latest run's is refused, naming both; newer, equal, untimed or forced pass")
+    func olderCommit() throws {
+        _ = try ingest(report([finding("A.swift", 1, "x")]), commit: "aaaaaaaa11", day: 10)
+        _ = try ingest(report([finding("A.swift", 1, "y")]), commit: "bbbbbbbb22", day: 20)
+        try expectConflict([
+            "commit cccccccc (committed 1970-01-16T00:00:00Z) is older than commit bbbbbbbb (committed "
+                + "1970-01-21T00:00:00Z) of run 2", "--force",
+        ]) { _ = try ingest(report([finding("A.swift", 1, "z")]), commit: "cccccccc33", day: 15) }
+        // No time: nothing to compare. No commit: applied as always.
+        #expect(try ingest(report([finding("A.swift", 1, "u")]), commit: "dddddddd44", day: nil).run.number == 3)
+        #expect(try ingest(report([finding("A.swift", 1, "v")]), commit: nil, day: nil).run.number == 4)
+        // The latest run (4) has no commit time: an old commit is no longer refused by time.
+        #expect(try ingest(report([finding("A.swift", 1, "w")]), commit: "eeeeeeee55", day: 5).run.number == 5)
+        try expectConflict(["older than commit eeeeeeee", "of run 5"]) {
+            _ = try ingest(report([finding("A.swift", 1, "z")]), commit: "ffffffff66", day: 4)
+        }
+        #expect(try ingest(report([]), commit: "ffffffff66", day: 5).run.number == 6)
+        #expect(try ingest(report([]), commit: "ffffffff66", day: 4, isForced: false).isRepeat)
+        let forced = try ingest(report([finding("A.swift", 1, "z")]), commit: "abababab77", day: 1, isForced: true)
+        #expect(forced.run.number == 7 && forced.counts.new == 1)
+    }
+
+    @Test("two uploads of one commit at the same time: one is applied, the other refused")
+    func concurrentUploadsOfOneCommit() throws {
+        let configuration = connection.configuration
+        let holder = try PostgresConnection(configuration: configuration)
+        let projectID = try #require(
+            try connection.queryValue("SELECT id FROM projects WHERE name = 'app'", as: Int64.self))
+        try holder.query("BEGIN")
+        try holder.query("SELECT pg_advisory_xact_lock($1, $2)", [Int32(0x7379_6E63), Int32(projectID)])
+        // On plain threads: blocked in libpq, they would hold Swift's cooperative threads (2 on 2 cores).
+        let outcomes = Mutex<[String]>([])
+        let finished = DispatchSemaphore(value: 0)
+        for snippet in ["x", "y"] {
+            let scan = report([finding("A.swift", 1, snippet)])
+            Thread {
+                let outcome: String
+                do {
+                    _ = try ScanStore.ingest(
+                        scan, digest: SHA256.hexDigest(of: snippet.utf8), into: "app", commit: "aaaaaaaa11",
+                        scope: "", actor: "ci", on: try PostgresConnection(configuration: configuration))
+                    outcome = "applied"
+                } catch StoreError.conflict {
+                    outcome = "refused"
+                } catch {
+                    outcome = "\(error)"
+                }
+                outcomes.withLock { $0.append(outcome) }
+                finished.signal()
+            }.start()
+        }
+        // Both wait on the project's lock before it is released.
+        let deadline = ContinuousClock.now + .seconds(30)
+        while try connection.queryValue(
+            """
+            SELECT count(*) FROM pg_stat_activity
+            WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = 'advisory'
+            """,
+            as: Int.self
+        ) != 2, ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        try holder.query("COMMIT")
+        finished.wait()
+        finished.wait()
+        #expect(outcomes.withLock { $0.sorted() } == ["applied", "refused"])
+        #expect(try connection.queryValue("SELECT count(*) FROM scan_runs", as: Int.self) == 1)
     }
 }
 

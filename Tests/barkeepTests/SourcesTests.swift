@@ -311,6 +311,43 @@ struct SourcesTests {
         #expect(try git(repository, ["worktree", "list"]).split(separator: "\n").count == 1)
     }
 
+    @Test("a head already ingested is a failed run with the CONFLICT; run-now forces it, and again is a repeat")
+    func repositoryOldCommit() throws {
+        let daemon = try TestDaemon(arguments: Self.daemonArguments)
+        let repository = try makeRepository()
+        let head = try git(repository, ["rev-parse", "HEAD"])
+        #expect(try run(daemon, ["project", "create", "app"]).0 == 0)
+        // CI uploaded another scan of the same commit first.
+        let other = try TemporaryDirectory.make(prefix: "barkeep-scan") + "/other.json"
+        try fixture("AdamYoneda_DiffableDataSourceChatBootcamp.json").write(to: URL(fileURLWithPath: other))
+        #expect(try run(daemon, ["ingest", "app", other, "--commit", head]).0 == 0)
+        #expect(
+            try run(daemon, ["source", "add", "app", "--repo", repository, "--scanner", "cat {root}/scan.json"]).0 == 0)
+        #expect(try eventually { try source(daemon, 1)["last_outcome"] as? String == "failed" })
+        let error = try #require(try source(daemon, 1)["last_error"] as? String)
+        #expect(
+            error.hasSuffix("was ingested as run 1 (duo_scan, whole project); --force to ingest it again (CONFLICT)"))
+        #expect(try runs(daemon, "app").count == 1)
+
+        // Asked for by hand: forced, a run of its own with the commit's time.
+        #expect(try run(daemon, ["source", "run-now", "1"]).0 == 0)
+        #expect(try eventually { try source(daemon, 1)["last_outcome"] as? String == "ok" })
+        let scanned = try runs(daemon, "app")
+        #expect(scanned.count == 2 && scanned.first?["commit"] as? String == head)
+        #expect(scanned.first?["commit_time"] is String)
+
+        // Again by hand, the same output: the same run (a repeat), not a third.
+        func sourceRuns() throws -> Int {
+            let history = try source(daemon, 1)["history"] as? [[String: Any]] ?? []
+            return history.filter { $0["kind"] as? String == "source.run" }.count
+        }
+        let before = try sourceRuns()
+        #expect(try run(daemon, ["source", "run-now", "1"]).0 == 0)
+        #expect(try eventually { try sourceRuns() == before + 1 })
+        #expect(try runs(daemon, "app").count == 2)
+        #expect(try source(daemon, 1)["last_outcome"] as? String == "ok")
+    }
+
     @Test("a scanner that hangs is killed at its time limit and reported")
     func hangingScannerKilled() throws {
         let daemon = try TestDaemon(arguments: Self.daemonArguments)

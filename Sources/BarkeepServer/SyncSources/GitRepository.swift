@@ -1,3 +1,4 @@
+import BarkeepCore
 import Foundation
 
 #if canImport(Glibc)
@@ -53,6 +54,20 @@ public struct GitRepository: Sendable {
         case let outcome:
             throw .git(failure("cannot read branch '\(branch)' of the repository \(path)", outcome))
         }
+    }
+
+    /// The committer time of `commit` (`git show -s --format=%cI`).
+    public func commitTime(of commit: String) throws(SourceError) -> Date {
+        guard Self.isCommitID(commit) else { throw .git("'\(commit)' is not a commit id") }
+        let outcome = git(["show", "-s", "--format=%cI", commit])
+        guard case .finished(let output, _) = outcome else {
+            throw .git(failure("cannot read the time of commit \(commit) of the repository \(path)", outcome))
+        }
+        let text = String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let time = CommitTime.parse(text) else {
+            throw .git("git gave an unexpected commit time for commit \(commit) of the repository \(path)")
+        }
+        return time
     }
 
     /// Checks `commit` out, detached, in a new linked work tree at `worktreePath` (which must not exist yet), within

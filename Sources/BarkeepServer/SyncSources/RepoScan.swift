@@ -4,7 +4,7 @@ import Foundation
 
 /// One check of a repository source, on a thread of its own: reads the branch head, and when it moved (or a run
 /// was asked for, or the last run failed) scans that commit in a throwaway worktree and ingests the output with
-/// the commit recorded on the run.
+/// the commit and its committer time recorded on the run.
 struct RepoScan {
     let source: Source
     let runner: SourceRunner
@@ -89,6 +89,13 @@ struct RepoScan {
             return
         }
         let short = String(commit.prefix(12))
+        let commitTime: Date
+        do {
+            commitTime = try repository.commitTime(of: commit)
+        } catch {
+            try fail("commit \(short): \(error)", commit: commit)
+            return
+        }
         let base = configuration.workDirectory + "/source-\(source.id)"
         let worktree = base + "-\(short)"
         let scratch = base + "-scratch"
@@ -125,8 +132,12 @@ struct RepoScan {
         case .finished(let output, _):
             let connection = try database.connection
             do {
+                // A run asked for by hand is forced: the same head scanned again (its output may differ, a
+                // timestamp in it, or the scanner changed), or a branch moved back on purpose. Left alone, a scan
+                // of a commit already ingested, or older than the latest run's, is refused like an upload's.
                 let run = try SourceIngest.ingest(
-                    output, source: source, holder: configuration.holder, commit: commit, on: connection
+                    output, source: source, holder: configuration.holder, commit: commit, commitTime: commitTime,
+                    isForced: source.isRunRequested, on: connection
                 ) { locked, run, isRepeat in
                     let text = "commit \(short): run \(run.number)" + (isRepeat ? " (the same output as before)" : "")
                     try SourceStore.recordRun(

@@ -1,6 +1,7 @@
 import BarkeepCore
 import BarkeepProtocol
 import BarkeepStore
+import Foundation
 
 /// Ingesting what a source read (a dropped file, a scanner's output) as the source, and telling a document the
 /// daemon refuses from a failure worth retrying.
@@ -11,7 +12,8 @@ enum SourceIngest {
 
     /// Ingests `payload` into the source's project in one transaction with the source's own record of the run:
     /// `record(source, run, isRepeat)` runs in it last, with the source locked and its lease checked. Returns the run
-    /// recorded (or found again).
+    /// recorded (or found again). A scan of an old or already ingested `commit` is refused (`CONFLICT`) unless
+    /// `isForced`, like an upload's.
     @discardableResult
     static func ingest(
         _ payload: [UInt8],
@@ -19,6 +21,8 @@ enum SourceIngest {
         source: Source,
         holder: String,
         commit: String?,
+        commitTime: Date? = nil,
+        isForced: Bool = false,
         on connection: PostgresConnection,
         record: @escaping (Source, ScanRun, Bool) throws -> Void
     ) throws -> ScanRun {
@@ -36,7 +40,8 @@ enum SourceIngest {
         _ = try FindingCommands.ingestUpload(
             payload, digest: digest, format: ScanFormat(rawValue: source.settings.format) ?? .duoScan,
             project: source.project,
-            commit: commit, scope: "", actor: source.actor, hook: hook, on: connection)
+            commit: commit, commitTime: commitTime, scope: "", isForced: isForced, actor: source.actor, hook: hook,
+            on: connection)
         guard let run = recorded.value else { throw StoreError.invalid("the scan was not recorded") }
         return run
     }
