@@ -174,7 +174,7 @@ struct ItemAddCommand: RunnableCommand {
 }
 
 /// `barkeep item set PROJECT N …`: edits an item.
-struct ItemSetCommand: RunnableCommand {
+struct ItemSetCommand: RunnableCommand, NamesNumberInProject {
     static let configuration = CommandConfiguration(
         name: "set",
         abstract: "Edit an audit item (writer): its title, step, severity or the SDK symbols it needs.",
@@ -185,9 +185,7 @@ struct ItemSetCommand: RunnableCommand {
             before it was blocked. Only items added by hand are edited; a scanner finding is triaged with finding
             set. With --json prints the item as barkeep findings --json prints a finding, with its reason.
             """,
-        arguments: [
-            .positional("project", help: "The project."),
-            .positional("number", help: "The item's number in the project."),
+        arguments: NumberInProject.arguments("The item's number in the project.") + [
             .option("title", valueName: "TEXT", help: "A new title."),
             .option("step", valueName: "STEP", help: "A new checklist step: 1 to 12, or the step's key."),
             .option("severity", valueName: "S", help: "critical, high, medium, low or info."),
@@ -196,13 +194,11 @@ struct ItemSetCommand: RunnableCommand {
         ]
     )
 
-    let project: String
-    let number: String
+    let target: NumberInProject
     let keywords: [(key: String, value: String)]
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
-        project = parsed.value("project") ?? ""
-        number = parsed.value("number") ?? ""
+        target = NumberInProject(parsed)
         var keywords: [(key: String, value: String)] = []
         for key in ["title", "step", "severity", "sdk"] {
             if let value = parsed.value(key) { keywords.append((key, value)) }
@@ -240,7 +236,7 @@ struct ItemSetCommand: RunnableCommand {
 }
 
 /// `barkeep item remove PROJECT N --yes`: removes an item.
-struct ItemRemoveCommand: RunnableCommand {
+struct ItemRemoveCommand: RunnableCommand, NamesNumberInProject {
     static let configuration = CommandConfiguration(
         name: "remove",
         abstract: "Remove an audit item added by mistake (writer; needs --yes).",
@@ -249,19 +245,15 @@ struct ItemRemoveCommand: RunnableCommand {
             failed pose maps to is kept (CONFLICT): the pose result would lose its evidence; pass the pose again,
             which verifies the item, or decline it. To say an item will not be done, decline it instead.
             """,
-        arguments: [
-            .positional("project", help: "The project."),
-            .positional("number", help: "The item's number in the project."),
-            .flag("yes", help: "Confirm the removal."),
+        arguments: NumberInProject.arguments("The item's number in the project.") + [
+            .flag("yes", help: "Confirm the removal.")
         ]
     )
 
-    let project: String
-    let number: String
+    let target: NumberInProject
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
-        project = parsed.value("project") ?? ""
-        number = parsed.value("number") ?? ""
+        target = NumberInProject(parsed)
         guard parsed.flag("yes") else {
             throw UsageError(
                 "removing item \(number) of \(project) cannot be undone; add --yes to confirm",

@@ -65,23 +65,18 @@ struct RunGroup: ParsableCommand {
 }
 
 /// `barkeep run show PROJECT N`: one run, by its number in the project.
-struct RunShowCommand: RunnableCommand {
+struct RunShowCommand: RunnableCommand, NamesNumberInProject {
     static let configuration = CommandConfiguration(
         name: "show",
         abstract: "Show a scan run: what was scanned, by whom, and what it changed.",
         discussion: "With --json prints the object barkeep runs --json prints for it.",
-        arguments: [
-            .positional("project", help: "The project."),
-            .positional("number", help: "The run's number in the project (from barkeep runs)."),
-        ]
+        arguments: NumberInProject.arguments("The run's number in the project (from barkeep runs).")
     )
 
-    let project: String
-    let number: String
+    let target: NumberInProject
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
-        project = parsed.value("project") ?? ""
-        number = parsed.value("number") ?? ""
+        target = NumberInProject(parsed)
     }
 
     func run(_ context: CLIContext) throws {
@@ -183,22 +178,17 @@ struct FindingGroup: ParsableCommand {
     )
 }
 
-struct FindingShowCommand: RunnableCommand {
+struct FindingShowCommand: RunnableCommand, NamesNumberInProject {
     static let configuration = CommandConfiguration(
         name: "show",
         abstract: "Show a finding and its history.",
-        arguments: [
-            .positional("project", help: "The project."),
-            .positional("number", help: "The finding's (or item's) number in the project, from barkeep findings."),
-        ]
+        arguments: NumberInProject.arguments("The finding's (or item's) number in the project, from barkeep findings.")
     )
 
-    let project: String
-    let number: String
+    let target: NumberInProject
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
-        project = parsed.value("project") ?? ""
-        number = parsed.value("number") ?? ""
+        target = NumberInProject(parsed)
     }
 
     func run(_ context: CLIContext) throws {
@@ -248,7 +238,7 @@ struct FindingShowCommand: RunnableCommand {
     }
 }
 
-struct FindingSetCommand: RunnableCommand {
+struct FindingSetCommand: RunnableCommand, NamesNumberInProject {
     static let configuration = CommandConfiguration(
         name: "set",
         abstract: "Triage a finding: approved, applied, verified, declined, kept or false_positive (writer).",
@@ -258,22 +248,18 @@ struct FindingSetCommand: RunnableCommand {
             fixed). A blocked item is unblocked only by the SDK; a fixed finding can only be verified or given a
             verdict.
             """,
-        arguments: [
-            .positional("project", help: "The project."),
-            .positional("number", help: "The finding's (or item's) number in the project."),
+        arguments: NumberInProject.arguments("The finding's (or item's) number in the project.") + [
             .positional("status", help: "approved, applied, verified, declined, kept or false_positive."),
             .option("reason", valueName: "TEXT", help: "Why (required for declined and kept)."),
         ]
     )
 
-    let project: String
-    let number: String
+    let target: NumberInProject
     let status: String
     let reason: String?
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
-        project = parsed.value("project") ?? ""
-        number = parsed.value("number") ?? ""
+        target = NumberInProject(parsed)
         status = parsed.value("status") ?? ""
         reason = parsed.value("reason")
         let settable = FindingLifecycle.personStatuses
