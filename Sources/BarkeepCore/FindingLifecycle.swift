@@ -69,6 +69,10 @@ public enum FindingLifecycle {
     /// The statuses that still need work: the dashboard's open findings.
     public static let needsWorkStatuses: [FindingStatus] = FindingStatus.allCases.filter(\.needsWork)
 
+    /// The statuses of an item that the SDK re-examines when it moves (blocks or unblocks): every status but a
+    /// verdict and fixed.
+    public static let sdkReexamined: [FindingStatus] = FindingStatus.allCases.filter { !$0.isSticky && $0 != .fixed }
+
     /// The statuses a passing pose verifies its item from.
     public static let poseVerifiable: [FindingStatus] = [.proposed, .approved, .applied]
 

@@ -54,7 +54,7 @@ public struct SDKCheckResult: Sendable, Equatable {
 public enum SDKStore {
     /// The statuses an SDK change re-examines: work in progress, and blocked items. Verdicts (declined, kept,
     /// false positive) and fixed findings are left alone.
-    static let reexaminedStatuses = ["proposed", "approved", "applied", "verified", "blocked"]
+    static let reexaminedStatuses = FindingLifecycle.sdkReexamined.map(\.rawValue)
 
     /// What a project knows about each of `symbols`; a symbol neither the table nor the project knows is absent.
     static func facts(
