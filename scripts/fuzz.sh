@@ -27,7 +27,7 @@ sources() {
         framer) module=BarkeepProtocol names="ErrorCode LineFramer ProtocolError Quoting Record Reply Request" ;;
         duoscan) names="$json DuoScanParser" ;;
         sarif) names="$json SARIFParser" ;;
-        sdkcheck) names="$json Names SDKCheckParser SDKVersion" ;;
+        sdkcheck) names="$json Names ScreenKind SDKCheckParser SDKVersion" ;;
         identity) names="$json DuoScanParser FindingIdentity FindingStatus SHA256 SyncPlanner SyncPlanner+Changed" ;;
         *) return 1 ;;
     esac
