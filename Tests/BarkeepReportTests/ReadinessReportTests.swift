@@ -349,6 +349,33 @@ struct ReadinessReportTests {
             html.elements(named: "rect").map { $0.attributes["data-screen"] } == Array(repeating: "Inbox", count: 5))
     }
 
+    @Test("SCREEN LIST records give each row's kind and uses; a reply without them lists a component under its key")
+    func screenRecords() throws {
+        let rows = try ReportScreen.decode([
+            Record(["key": "Inbox", "kind": "screen", "owner": "alice", "uses": "Row,Badge", "findings": "3"]),
+            Record(["key": "Row", "kind": "component", "uses": "Inbox"]),
+            Record(["key": "Legacy"]),
+        ])
+        #expect(
+            rows == [
+                ReportScreen(key: "Inbox", owner: "alice", uses: ["Badge", "Row"]),
+                ReportScreen(key: "Row", kind: .component, uses: ["Inbox"]), ReportScreen(key: "Legacy"),
+            ])
+        #expect(
+            throws: ReportError.badValue(
+                record: "screen", key: "kind", value: "widget", expected: "one of screen, component, area")
+        ) {
+            try ReportScreen(record: Record(["key": "X", "kind": "widget"]))
+        }
+        var input = try Self.input
+        input.screens = []
+        let markdown = ReadinessReport.markdown(input, now: Fixtures.now)
+        #expect(
+            markdown.split(separator: "\n").filter { $0.hasPrefix("### ") } == [
+                "### Badge", "### Inbox", "### Row", "### app", "### unmapped",
+            ])
+    }
+
     // MARK: - HTML
 
     @Test("the HTML report is one well-formed, self-contained file")
