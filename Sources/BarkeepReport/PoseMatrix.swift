@@ -31,20 +31,22 @@ enum PoseMatrix {
     /// Keys longer than this are cut in the label (the full key stays in `data-screen` and the tooltip).
     private static let labelCharacters = 28
 
-    /// The matrix of `input`: rows are the status's screens that require poses, in order, then screens only the pose
-    /// cells name (by key); columns are the project's required poses, then any other pose a screen requires. A
-    /// screen has a cell for each pose it requires (the pose cells say which); one that it does not require is left
-    /// empty.
-    static func svg(_ input: ReportInput, escape: (String) -> String) -> String {
-        var poses = input.status.project.requiredPoses
-        poses += Set(input.poses.map(\.pose)).subtracting(poses).sorted {
+    /// The matrix of `screens` (with the app area) and their pose `cells`: rows are the screens that require poses,
+    /// in order, then screens only the cells name (by key); columns are the `required` poses, then any other pose a
+    /// screen requires. A screen has a cell for each pose it requires (the cells say which); one that it does not
+    /// require is left empty.
+    static func svg(
+        screens statuses: [ScreenStatus], cells: [PoseCell], required: [String], escape: (String) -> String
+    ) -> String {
+        var poses = required
+        poses += Set(cells.map(\.pose)).subtracting(poses).sorted {
             (Int($0.dropFirst()) ?? 0, $0) < (Int($1.dropFirst()) ?? 0, $1)
         }
-        var screens = input.status.screens.filter { $0.posesRequired > 0 }.map(\.key)
-        let known = Set(input.status.screens.map(\.key))
-        screens += Set(input.poses.map(\.screen)).subtracting(known).sorted()
+        var screens = statuses.filter { $0.posesRequired > 0 }.map(\.key)
+        let known = Set(statuses.map(\.key))
+        screens += Set(cells.map(\.screen)).subtracting(known).sorted()
         var results: [String: [String: PoseCellResult]] = [:]
-        for cell in input.poses { results[cell.screen, default: [:]][cell.pose] = cell.result }
+        for cell in cells { results[cell.screen, default: [:]][cell.pose] = cell.result }
 
         let longest = min(labelCharacters, screens.map(\.count).max() ?? 0)
         let labelWidth = max(60, longest * 7 + 12)

@@ -1,12 +1,12 @@
 import Foundation
 
 extension ReadinessReport {
-    /// The report as one self-contained HTML file: inline `<style>`, no script, font or link to anything outside it,
+    /// The report of `selection` as one self-contained HTML file: inline `<style>`, no script, font or link to anything outside it,
     /// written as well-formed XHTML (every element closed, attributes quoted, text escaped) so XML tools read it too.
     /// It holds two inline SVGs: the pose matrix (`id="pose-matrix"`) and the burndown (`id="burndown"`, the same
     /// drawing as `BurndownChart.svg` without the XML declaration and the namespace, which HTML implies).
-    public static func html(_ input: ReportInput, now: Date) -> String {
-        let content = ReportContent(input, now: now)
+    public static func html(_ input: ReportInput, selection: ReportSelection = .wholeProject, now: Date) -> String {
+        let content = ReportContent(input, selection: selection, now: now)
         let escape = Escaping.html
         var out: [String] = [
             "<!DOCTYPE html>",
@@ -25,11 +25,14 @@ extension ReadinessReport {
             "<h2 id=\"summary\">Summary</h2>",
             factList(content.summary, className: "summary"),
             table(
+                ["Tier", "What it covers", "Findings needing work"],
+                content.tierRows.map { ["\($0.tier)", escape($0.name), "\($0.findings)"] }),
+            table(
                 ["Step", "What it asks", "Screens done"],
                 content.stepRows.map { row in
                     [
                         "\(row.step.number) <code>\(escape(row.step.key))</code>", escape(row.step.summary),
-                        row.done.map { done in "\(done) of \(row.applicable ?? 0)" } ?? "unknown",
+                        stepCount(row),
                     ]
                 }),
             "<h3>Poses</h3>",
@@ -38,29 +41,46 @@ extension ReadinessReport {
                     "<span class=\"swatch\" style=\"background: \(PoseMatrix.color(result))\"></span>"
                         + PoseMatrix.label(result)
                 }.joined(separator: " ") + "</p>",
-            PoseMatrix.svg(input, escape: escape),
+            PoseMatrix.svg(
+                screens: content.screens, cells: content.poses, required: input.status.project.requiredPoses,
+                escape: escape),
             "<h3>Burndown</h3>",
             BurndownChart.svgElement(
                 input.burndown, title: "Burndown — \(input.status.project.name)", namespace: false, escape: escape),
         ]
-        for (index, tier) in content.tiers.enumerated() {
-            out.append("<h2 id=\"tier-\(index)\">\(escape(tier.title))</h2>")
-            if tier.recommendations.isEmpty { out.append("<p class=\"empty\">Nothing in this tier.</p>") }
-            for recommendation in tier.recommendations {
-                out.append("<section class=\"recommendation\">")
-                out.append("<h3>\(escape(recommendation.screen))</h3>")
-                out.append("<p>\(escape(guidance(recommendation)))</p>")
+        out.append("<h2 id=\"recommendations\">\(ReportContent.recommendationsTitle)</h2>")
+        if let line = doneLine(content) { out.append("<p class=\"done\">\(escape(line))</p>") }
+        if content.recommendations.isEmpty { out.append("<p class=\"empty\">\(nothingToRecommend)</p>") }
+        for recommendation in content.recommendations {
+            out.append("<section class=\"recommendation\">")
+            out.append("<h3>\(escape(recommendation.screen))</h3>")
+            out.append("<p>\(escape(guidance(recommendation)))</p>")
+            if recommendation.items.isEmpty {
+                out.append("<p class=\"empty\">\(nothingInTheCode)</p>")
+            } else {
                 out.append(
                     table(
-                        ["Item", "Finding", "Code or title", "SDK", "Status"],
+                        itemHeaders,
                         recommendation.items.map { item in
                             [
-                                escape(item.id), inline(item.finding), inline(item.what), escape(item.sdk),
-                                statusCell(item.status),
+                                escape(item.label), "\(item.tier)", inline(item.finding), inline(item.what),
+                                escape(item.sdk), statusCell(item.status),
                             ]
                         }))
-                out.append("</section>")
             }
+            if !recommendation.failedPoses.isEmpty {
+                out.append("<p>\(failedPosesIntroduction)</p>")
+                out.append(
+                    table(
+                        failedPoseHeaders,
+                        recommendation.failedPoses.map { failed in
+                            [
+                                escape(failed.pose), failed.screenshot.map { "<code>\(escape($0))</code>" } ?? "—",
+                                escape(failed.finding ?? "—"),
+                            ]
+                        }))
+            }
+            out.append("</section>")
         }
         for section in content.settled {
             out.append("<h2 id=\"\(section.anchor)\">\(escape(section.title))</h2>")
@@ -70,7 +90,7 @@ extension ReadinessReport {
             }
             out.append(
                 table(
-                    ["Item", "Screen", "Finding", "Code or title", "Reason"],
+                    settledHeaders,
                     section.items.map { item in
                         [
                             escape(item.id), escape(item.screen), inline(item.finding), inline(item.what),
@@ -79,15 +99,10 @@ extension ReadinessReport {
                     }))
         }
         out.append("<h2 id=\"not-verified\">\(ReportContent.notVerifiedTitle)</h2>")
-        if content.notVerified.isEmpty {
-            out.append("<p class=\"empty\">Every required pose has a result.</p>")
-        } else {
-            out.append(
-                table(
-                    ["Screen", "Pose", "Result", "Reason"],
-                    content.notVerified.map { gap in
-                        [escape(gap.screen), escape(gap.pose), escape(gap.result), escape(gap.reason ?? "—")]
-                    }))
+        switch notVerifiedText(content.notVerified) {
+        case .paragraph(let text): out.append("<p class=\"empty\">\(escape(text))</p>")
+        case .lines(let lines):
+            out.append("<ul class=\"not-verified\">\n" + lines.map { "<li>\(escape($0))</li>\n" }.joined() + "</ul>")
         }
         out += ["</body>", "</html>"]
         return out.map { $0.hasSuffix("\n") ? $0 : $0 + "\n" }.joined()

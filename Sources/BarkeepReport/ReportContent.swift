@@ -30,12 +30,28 @@ struct ReportContent: Sendable {
         var applicable: Int?
     }
 
-    /// One item of a recommendation, or of the kept list.
+    /// A row of the tier table of the summary.
+    struct TierRow: Sendable {
+        /// 0 to 3.
+        var tier: Int
+        /// What the tier covers: `blockers`.
+        var name: String
+        /// Findings needing work in the tier, each counted once.
+        var findings: Int
+    }
+
+    /// One finding or item, in a recommendation or a settled section.
     struct Item: Sendable {
         /// `F-1`.
         var id: String
-        /// The screen key.
+        /// Its number in the project.
+        var number: Int
+        /// Its readiness tier.
+        var tier: Int
+        /// The key of the screen, component or area that owns it, or `unmapped`.
         var screen: String
+        /// The component it belongs to, when it is listed under a screen using that component (or as unmapped).
+        var component: String?
         /// The scanner's reference as code, or what kind of manual item it is.
         var finding: Inline
         /// The snippet as code, or the title.
@@ -46,6 +62,9 @@ struct ReportContent: Sendable {
         var status: String
         /// Why it is kept, declined or a false positive.
         var reason: String?
+
+        /// The id, followed by the component it comes from: `F-11 (Row)`.
+        var label: String { id + (component.map { " (\($0))" } ?? "") }
     }
 
     /// A step named in a recommendation.
@@ -56,60 +75,43 @@ struct ReportContent: Sendable {
         var isDone: Bool
     }
 
-    /// One recommendation: a screen and its items of one tier.
-    struct Recommendation: Sendable {
-        /// The screen key, or `unmapped`.
-        var screen: String
-        /// Whether this is the unmapped bucket.
-        var isUnmapped: Bool
-        /// The screen's owner.
-        var owner: String?
-        /// The steps that apply to the screen.
-        var steps: [StepMention]
-        /// Its items of the tier, by number.
-        var items: [Item]
+    /// What a recommendation is about.
+    enum Place: Sendable {
+        /// A screen (or a key the status does not know, which is treated as one).
+        case screen
+        /// The app area.
+        case area
+        /// The findings no screen owns or uses.
+        case unmapped
     }
 
-    /// A tier section.
-    struct Tier: Sendable {
-        /// `Tier 0 — blockers`.
-        var title: String
-        /// One per screen, by key, `unmapped` last.
-        var recommendations: [Recommendation]
-    }
-
-    /// A pose not verified.
-    struct PoseGap: Sendable {
-        /// The screen key.
-        var screen: String
+    /// A required pose whose latest result is failed.
+    struct FailedPose: Sendable {
         /// The pose.
         var pose: String
-        /// `not run`, `no result`.
-        var result: String
-        /// Why it was not run.
-        var reason: String?
+        /// The screenshot the tester recorded.
+        var screenshot: String?
+        /// The finding or item it maps to, `F-12 (proposed)`.
+        var finding: String?
     }
 
-    /// `Readiness report — app`.
-    var title: String
-    /// Toolchain, last scan, app lifecycle, generated.
-    var header: [Fact]
-    /// Screens, findings, blocked items, poses, checklist, burndown.
-    var summary: [Fact]
-    /// The checklist, step by step.
-    var stepRows: [StepRow]
-    /// Tiers 0 to 3.
-    var tiers: [Tier]
-    /// Verified, kept, declined and false positives, each in its own section.
-    var settled: [SettledSection]
-    /// Poses not run or without a result.
-    var notVerified: [PoseGap]
-
-    /// The section titles of the four tiers, by tier.
-    static let tierTitles = [
-        "Tier 0 — blockers", "Tier 1 — correctness on the inner display", "Tier 2 — bars",
-        "Tier 3 — richer adoption",
-    ]
+    /// One recommendation: a screen (or the app area, or the unmapped bucket) and everything it still needs.
+    struct Recommendation: Sendable {
+        /// The key, or `unmapped`.
+        var screen: String
+        /// What it is about.
+        var place: Place
+        /// The owner.
+        var owner: String?
+        /// The steps that apply (screens only).
+        var steps: [StepMention]
+        /// For a screen, the components it uses; for `unmapped`, the components no screen uses that have findings.
+        var components: [String]
+        /// Its findings needing work, its own and its components', by tier then number.
+        var items: [Item]
+        /// Its failed poses, in pose order.
+        var failedPoses: [FailedPose]
+    }
 
     /// The findings that need no more work, by status: one section each, in this order.
     struct SettledSection: Sendable {
@@ -125,6 +127,42 @@ struct ReportContent: Sendable {
         var items: [Item]
     }
 
+    /// The required poses without a passed, failed or not-applicable result.
+    enum NotVerified: Sendable, Equatable {
+        /// Every required pose has a result.
+        case nothing
+        /// No screen has any result yet: one line for all of them.
+        case noResultYet(screens: Int)
+        /// One line per screen with gaps; screens without any result share the last line.
+        case lines([String])
+    }
+
+    /// `Readiness report — app`.
+    var title: String
+    /// Toolchain, last scan, app lifecycle, generated.
+    var header: [Fact]
+    /// The part, screens, findings, blocked items, poses, checklist, burndown.
+    var summary: [Fact]
+    /// Findings needing work per tier.
+    var tierRows: [TierRow]
+    /// The checklist, step by step.
+    var stepRows: [StepRow]
+    /// The screens done, which need no recommendation, by key.
+    var doneScreens: [String]
+    /// One per screen not done, by key, then the app area, then `unmapped`.
+    var recommendations: [Recommendation]
+    /// Verified, kept, declined and false positives, each in its own section.
+    var settled: [SettledSection]
+    /// Poses not run or without a result.
+    var notVerified: NotVerified
+    /// The screens (with the app area) the report covers, in the status's order: the rows of the pose matrix.
+    var screens: [ScreenStatus]
+    /// Their pose cells.
+    var poses: [PoseCell]
+
+    /// What the tiers cover, by tier.
+    static let tierNames = ["blockers", "correctness on the inner display", "bars", "richer adoption"]
+
     /// The settled sections: status, title, anchor and what each says when empty.
     static let settledSections: [(status: FindingStatus, title: String, anchor: String, empty: String)] = [
         (.verified, "Verified", "verified", "Nothing is verified yet."),
@@ -132,17 +170,42 @@ struct ReportContent: Sendable {
         (.declined, "Declined", "declined", "Nothing is declined."),
         (.falsePositive, "False positives", "false-positives", "No finding is marked a false positive."),
     ]
+    /// The title of the recommendations section.
+    static let recommendationsTitle = "Recommendations"
     /// The title of the unverified poses section.
     static let notVerifiedTitle = "Not verified"
 
     // MARK: - Deciding the content
 
-    /// Decides what the report says.
-    init(_ input: ReportInput, now: Date) {
+    /// Decides what the report of `selection` says.
+    init(_ input: ReportInput, selection: ReportSelection = .wholeProject, now: Date) {
         let status = input.status
         let project = status.project
+        let scope = ReportScope(input, selection: selection)
         title = "Readiness report — \(project.name)"
+        header = Self.header(status, now: now)
+        summary = Self.summary(input, scope: scope, selection: selection)
+        let needingWork = scope.findings.filter(\.status.needsWork)
+        tierRows = Self.tierNames.enumerated().map { tier, name in
+            TierRow(tier: tier, name: name, findings: needingWork.filter { $0.reportTier == tier }.count)
+        }
+        stepRows = Self.stepRows(
+            scope.isWholeProject ? input.steps : input.steps.filter { scope.keys.contains($0.key) })
+        (doneScreens, recommendations) = Self.recommendations(input, scope: scope)
+        settled = Self.settledSections.map { section in
+            SettledSection(
+                status: section.status, title: section.title, anchor: section.anchor, emptyText: section.empty,
+                items: scope.findings.filter { $0.status == section.status }.map {
+                    Self.item($0, component: nil, project: project)
+                })
+        }
+        notVerified = Self.notVerified(input, scope: scope)
+        screens = scope.screens
+        poses = scope.poses
+    }
 
+    private static func header(_ status: ProjectStatus, now: Date) -> [Fact] {
+        let project = status.project
         var header = [
             Fact(
                 label: "Toolchain",
@@ -160,61 +223,94 @@ struct ReportContent: Sendable {
         }
         header.append(Fact(label: "App lifecycle", value: [.text(status.scan?.lifecycle ?? "unknown")]))
         header.append(Fact(label: "Generated", value: [.text(ReportTime.minute(now))]))
-        self.header = header
-
-        summary = Self.summary(status, burndown: input.burndown)
-        stepRows = Self.stepRows(input.steps)
-        let screensByKey = Dictionary(status.screens.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
-        let ordered = input.findings.sorted { $0.number < $1.number }
-        tiers = Self.tierTitles.enumerated().map { tier, title in
-            let items = ordered.filter { $0.reportTier == tier && $0.status.needsWork }
-            return Tier(
-                title: title,
-                recommendations: Self.recommendations(items, project: project, screens: screensByKey, input: input))
-        }
-        settled = Self.settledSections.map { section in
-            SettledSection(
-                status: section.status, title: section.title, anchor: section.anchor, emptyText: section.empty,
-                items: ordered.filter { $0.status == section.status }.map { Self.item($0, project: project) })
-        }
-        notVerified = Self.poseGaps(input)
+        return header
     }
 
-    private static func summary(_ status: ProjectStatus, burndown: [BurndownPoint]) -> [Fact] {
-        let totals = status.totals
-        let bySeverity = status.needsWorkBySeverity
-        let severities = Severity.allCases.filter { bySeverity[$0] > 0 }.map { "\(bySeverity[$0]) \($0.rawValue)" }
-        let needsWork =
-            totals.needsWork == 0
-            ? "none" : "\(totals.needsWork)" + (severities.isEmpty ? "" : " (\(severities.joined(separator: ", ")))")
-        let blocked = status.blocked.map { group in
-            group.sdk.map { "\(group.items) on the iOS \($0) SDK" } ?? "\(group.items) with no SDK yet"
+    /// The summary's figures, all of the scope (the burndown excepted: it is always the whole project's).
+    private static func summary(_ input: ReportInput, scope: ReportScope, selection: ReportSelection) -> [Fact] {
+        let project = input.status.project
+        let screens = scope.screens.filter { $0.kind == .screen }
+        var facts: [Fact] = []
+        if !selection.isWholeProject {
+            let total = input.status.screens.filter { $0.kind == .screen }.count
+            var value = selection.description
+            value.append(.text(", \(screens.count) of the project's \(plural(total, "screen"))"))
+            if scope.screens.contains(where: { $0.kind == .area }) { value.append(.text(" and the app area")) }
+            value.append(.text("; the figures below count only these"))
+            facts.append(Fact(label: "Part", value: value))
         }
-        var facts = [
-            Fact(label: "Screens done", value: [.text("\(totals.screensDone) of \(totals.screens)")]),
+        let open = scope.findings.filter(\.status.needsWork)
+        let severities = Severity.allCases.compactMap { severity in
+            let count = open.filter { $0.severity == severity }.count
+            return count == 0 ? nil : "\(count) \(severity.rawValue)"
+        }
+        let needsWork =
+            open.isEmpty
+            ? "none" : "\(open.count)" + (severities.isEmpty ? "" : " (\(severities.joined(separator: ", ")))")
+        let failed = scope.screens.map { failedPoses(of: $0.key, input: input, scope: scope).count }
+        let failedCount = failed.reduce(0, +)
+        let failedScreens = failed.filter { $0 > 0 }.count
+        facts += [
+            Fact(label: "Screens done", value: [.text("\(screens.filter(\.isDone).count) of \(screens.count)")]),
             Fact(label: "Findings needing work", value: [.text(needsWork)]),
-            Fact(label: "Blocked items", value: [.text(blocked.isEmpty ? "none" : blocked.joined(separator: ", "))]),
+            Fact(label: "Blocked items", value: [.text(blockedText(open, project: project))]),
             Fact(
                 label: "Pose coverage",
-                value: [.text(ratio(totals.posesPassed, totals.posesRequired, "required poses passed"))]),
+                value: [
+                    .text(
+                        ratio(
+                            scope.screens.map(\.posesPassed).reduce(0, +),
+                            scope.screens.map(\.posesRequired).reduce(0, +), "required poses passed"))
+                ]),
+            Fact(
+                label: "Failed poses",
+                value: [
+                    .text(failedCount == 0 ? "none" : "\(failedCount) on \(plural(failedScreens, "screen"))")
+                ]),
             Fact(
                 label: "Checklist completion",
-                value: [.text(ratio(totals.stepsDone, totals.stepsApplicable, "applicable steps done"))]),
+                value: [
+                    .text(
+                        ratio(
+                            scope.screens.map(\.stepsDone).reduce(0, +),
+                            scope.screens.map(\.stepsApplicable).reduce(0, +), "applicable steps done"))
+                ]),
         ]
+        let burndown = input.burndown
         if let first = burndown.first, let last = burndown.last {
             let text =
                 burndown.count == 1
                 ? "needs work \(last.needsWork), blocked \(last.blocked) (\(last.label))"
                 : "needs work \(first.needsWork) → \(last.needsWork), blocked \(first.blocked) → \(last.blocked)"
                     + " (\(first.label) to \(last.label))"
-            facts.append(Fact(label: "Burndown", value: [.text(text)]))
+            let label = selection.isWholeProject ? "Burndown" : "Burndown of the whole project"
+            facts.append(Fact(label: label, value: [.text(text)]))
         }
         return facts
+    }
+
+    /// `2 on the iOS 27.1 SDK, 1 with no SDK yet`: the blocked items by the SDK their reason names, oldest SDK first.
+    private static func blockedText(_ open: [ReportFinding], project: ProjectInfo) -> String {
+        var bySDK: [SDKVersion: Int] = [:]
+        var withoutSDK = 0
+        for finding in open where finding.status == .blocked {
+            if case .blocked(let version?) = finding.sdkStanding(in: project) {
+                bySDK[version, default: 0] += 1
+            } else {
+                withoutSDK += 1
+            }
+        }
+        var parts = bySDK.keys.sorted().map { "\(bySDK[$0] ?? 0) on the iOS \($0) SDK" }
+        if withoutSDK > 0 { parts.append("\(withoutSDK) with no SDK yet") }
+        return parts.isEmpty ? "none" : parts.joined(separator: ", ")
     }
 
     private static func ratio(_ part: Int, _ whole: Int, _ noun: String) -> String {
         "\(part) of \(whole) \(noun)" + (TerminalLayout.percent(part, of: whole).map { " (\($0))" } ?? "")
     }
+
+    /// `1 screen`, `3 screens`.
+    static func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)" + (count == 1 ? "" : "s") }
 
     private static func stepRows(_ steps: [String: [StepLine]]) -> [StepRow] {
         let lines = steps.values.flatMap { $0 }
@@ -227,55 +323,6 @@ struct ReportContent: Sendable {
         }
     }
 
-    private static func recommendations(
-        _ findings: [ReportFinding], project: ProjectInfo, screens: [String: ScreenStatus], input: ReportInput
-    ) -> [Recommendation] {
-        let byScreen = Dictionary(grouping: findings, by: \.screen)
-        let keys = byScreen.keys.sorted { left, right in
-            let (leftUnmapped, rightUnmapped) = (
-                left == ReportFinding.unmappedScreen, right == ReportFinding.unmappedScreen
-            )
-            return leftUnmapped != rightUnmapped ? rightUnmapped : left < right
-        }
-        return keys.map { key in
-            let isUnmapped = key == ReportFinding.unmappedScreen
-            var mentions: [StepMention] = []
-            if !isUnmapped {
-                if let lines = input.steps[key] {
-                    mentions = lines.sorted { $0.step < $1.step }.filter { $0.state != .notApplicable }.compactMap {
-                        line in
-                        Checklist.step(line.step).map { StepMention(step: $0, isDone: line.state == .done) }
-                    }
-                } else {
-                    mentions = Checklist.steps.map { StepMention(step: $0, isDone: false) }
-                }
-            }
-            return Recommendation(
-                screen: key, isUnmapped: isUnmapped, owner: screens[key]?.owner, steps: mentions,
-                items: (byScreen[key] ?? []).map { item($0, project: project) })
-        }
-    }
-
-    private static func item(_ finding: ReportFinding, project: ProjectInfo) -> Item {
-        let reference: Inline
-        let what: Inline
-        if let scanner = finding.scannerReference {
-            reference = .code(scanner)
-            if let snippet = finding.snippet, !snippet.allSatisfy(\.isWhitespace) {
-                what = .code(snippet)
-            } else {
-                what = .text(finding.title ?? "—")
-            }
-        } else {
-            reference = .text(finding.step.flatMap(Checklist.step).map { "manual, step \($0.name)" } ?? "manual")
-            what = .text(finding.title ?? "—")
-        }
-        return Item(
-            id: finding.itemID, screen: finding.screen, finding: reference, what: what,
-            sdk: finding.sdkStanding(in: project).description, status: statusText(finding.status),
-            reason: finding.reason)
-    }
-
     /// How the report names a status: `verified (done)`, `false positive`, else the status itself.
     static func statusText(_ status: FindingStatus) -> String {
         switch status {
@@ -283,29 +330,5 @@ struct ReportContent: Sendable {
         case .falsePositive: "false positive"
         default: status.rawValue
         }
-    }
-
-    private static func poseGaps(_ input: ReportInput) -> [PoseGap] {
-        let required = input.status.project.requiredPoses
-        func poseOrder(_ pose: String) -> (Int, String) { (required.firstIndex(of: pose) ?? required.count, pose) }
-        var gaps: [PoseGap] = []
-        for cell in input.poses {
-            switch cell.result {
-            case .notRun:
-                gaps.append(PoseGap(screen: cell.screen, pose: cell.pose, result: "not run", reason: cell.reason))
-            case .noResult where required.contains(cell.pose):
-                gaps.append(PoseGap(screen: cell.screen, pose: cell.pose, result: "no result", reason: nil))
-            default:
-                continue
-            }
-        }
-        // A screen the matrix does not cover still has the status's count of poses missing.
-        let covered = Set(input.poses.map(\.screen))
-        for screen in input.status.screens where !covered.contains(screen.key) {
-            gaps += screen.missingPoses.map {
-                PoseGap(screen: screen.key, pose: $0, result: "no result or not run", reason: nil)
-            }
-        }
-        return gaps.sorted { ($0.screen, poseOrder($0.pose).0, $0.pose) < ($1.screen, poseOrder($1.pose).0, $1.pose) }
     }
 }

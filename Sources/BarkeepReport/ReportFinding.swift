@@ -38,7 +38,7 @@ public struct ReportFinding: Sendable, Equatable, RecordDecodable {
     public var gate: SDKVersion?
 
     /// The screen key the protocol uses for findings no screen owns.
-    public static let unmappedScreen = "unmapped"
+    public static let unmappedScreen = AuditArea.unmapped
 
     /// A finding.
     public init(

@@ -14,29 +14,33 @@ public struct ReportInput: Sendable, Equatable {
     public var steps: [String: [StepLine]]
     /// The burndown (`BURNDOWN PROJECT`), oldest first.
     public var burndown: [BurndownPoint]
+    /// The project's screens, components and app area (`SCREEN LIST PROJECT`): which components each screen uses.
+    /// Without them a component's findings are listed under the component's own key.
+    public var screens: [ReportScreen]
 
     /// The report's input.
     public init(
         status: ProjectStatus, findings: [ReportFinding], poses: [PoseCell], steps: [String: [StepLine]] = [:],
-        burndown: [BurndownPoint] = []
+        burndown: [BurndownPoint] = [], screens: [ReportScreen] = []
     ) {
         self.status = status
         self.findings = findings
         self.poses = poses
         self.steps = steps
         self.burndown = burndown
+        self.screens = screens
     }
 
     /// Reads the input from the replies the CLI collects: `STATUS`, `FINDINGS`, `POSES`, the checklist steps (the
-    /// records of `STEPS`, or `SCREEN SHOW` replies one after the other: only their `type=step` records are read)
-    /// and `BURNDOWN`.
+    /// records of `STEPS`, or `SCREEN SHOW` replies one after the other: only their `type=step` records are read),
+    /// `BURNDOWN` and `SCREEN LIST`.
     public init(
         statusReply: [Record], findingsReply: [Record], posesReply: [Record], stepsReply: [Record] = [],
-        burndownReply: [Record] = []
+        burndownReply: [Record] = [], screensReply: [Record] = []
     ) throws(ReportError) {
         self.init(
             status: try ProjectStatus(records: statusReply), findings: try ReportFinding.decode(findingsReply),
             poses: try PoseCell.decode(posesReply), steps: StepLine.byScreen(try StepLine.decode(stepsReply)),
-            burndown: try BurndownPoint.decode(burndownReply))
+            burndown: try BurndownPoint.decode(burndownReply), screens: try ReportScreen.decode(screensReply))
     }
 }

@@ -177,29 +177,36 @@ struct BurndownCommand: RunnableCommand {
     }
 }
 
-/// `barkeep report PROJECT`: the readiness report.
+/// `barkeep report PROJECT`: the readiness report, of the whole project or of a part (`--owner`, `--screens`).
 struct ReportCommand: RunnableCommand {
     static let configuration = CommandConfiguration(
         name: "report",
         abstract: "Write the readiness report (Markdown or one self-contained HTML file).",
         discussion: """
             The report's header names the toolchain (the project's SDK and deployment target), the last scan and the
-            app's lifecycle; a summary follows, then the items by tier (0 blockers, 1 correctness on the inner
-            display, 2 bars, 3 richer adoption), what is kept as it is, and what was not verified. Each screen gets
-            one recommendation listing the checklist steps that apply; each item keeps its id (DUO-01, …) from one
-            report to the next. The HTML holds the pose matrix and the burndown as inline SVG and loads nothing
-            from the network. BARKEEP_NOW sets the time the report says it was generated at.
+            app's lifecycle; a summary follows (with the findings needing work per tier: 0 blockers, 1 correctness
+            on the inner display, 2 bars, 3 richer adoption), then one recommendation per screen that is not done:
+            the checklist steps that apply, every finding needing work of the screen and of the components it uses
+            (by tier, then number; blocked ones name the SDK they wait for) and its failed poses with their
+            screenshots; then the app area, the unmapped findings, what is verified, kept, declined or a false
+            positive, and the poses not verified, a line per screen. Each item keeps its id (F-12) from one report
+            to the next. --owner and --screens report a part: the screens of that owner, or whose key matches the
+            glob (both: those that match both). The HTML holds the pose matrix and the burndown as inline SVG and
+            loads nothing from the network. BARKEEP_NOW sets the time the report says it was generated at.
             """,
         arguments: [
             .positional("project", help: "The project."),
             .option("format", valueName: "FORMAT", help: "markdown (default) or html."),
             .option("output", short: "o", valueName: "FILE", help: "Write to FILE instead of standard output."),
+            .option("owner", valueName: "NAME", help: "Report only the screens NAME owns."),
+            .option("screens", valueName: "GLOB", help: "Report only the screens whose key matches GLOB (* and ?)."),
         ]
     )
 
     let project: String
     let isHTML: Bool
     let output: String?
+    let selection: ReportSelection
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
         project = parsed.value("project") ?? ""
@@ -209,6 +216,12 @@ struct ReportCommand: RunnableCommand {
         }
         isHTML = format == "html"
         output = parsed.value("output")
+        let owner = parsed.value("owner")
+        let glob = parsed.value("screens")
+        for (name, value) in [("owner", owner), ("screens", glob)] where value?.isEmpty == true {
+            throw UsageError("--\(name) must not be empty", commandPath: parsed.commandPath)
+        }
+        selection = ReportSelection(owner: owner, keyGlob: glob)
     }
 
     func run(_ context: CLIContext) throws {
@@ -225,15 +238,20 @@ struct ReportCommand: RunnableCommand {
         let poses = try records(Request(verb: "POSES", arguments: [project]))
         let steps = try records(Request(verb: "STEPS", arguments: [project]))
         let burndown = try records(Request(verb: "BURNDOWN", arguments: [project], keywords: ["by": "run"]))
+        let screens = try records(Request(verb: "SCREEN", arguments: ["LIST", project]))
         let input = try decoded { () throws(ReportError) in
-            ReportInput(
-                status: try ProjectStatus(records: status), findings: try ReportFinding.decode(findings),
-                poses: try PoseCell.decode(poses),
-                steps: Dictionary(grouping: try StepLine.decode(steps), by: \.screen),
-                burndown: try BurndownPoint.decode(burndown))
+            try ReportInput(
+                statusReply: status, findingsReply: findings, posesReply: poses, stepsReply: steps,
+                burndownReply: burndown, screensReply: screens)
+        }
+        if !selection.isWholeProject && selection.screens(of: input.status).isEmpty {
+            throw CLIError.badInput("no screen of \(project) is \(selectionWords)")
         }
         let now = try drawingTime()
-        let document = isHTML ? ReadinessReport.html(input, now: now) : ReadinessReport.markdown(input, now: now)
+        let document =
+            isHTML
+            ? ReadinessReport.html(input, selection: selection, now: now)
+            : ReadinessReport.markdown(input, selection: selection, now: now)
         guard let output else {
             if context.isJSON {
                 try Output.json(["format": isHTML ? "html" : "markdown", "report": document])
@@ -252,5 +270,11 @@ struct ReportCommand: RunnableCommand {
         } else {
             print("Wrote the readiness report of \(project) to \(output).")
         }
+    }
+
+    /// `owned by ana and matching Feed*`: the selection, for the error when no screen is in it.
+    private var selectionWords: String {
+        [selection.owner.map { "owned by \($0)" }, selection.keyGlob.map { "matching \($0)" }].compactMap { $0 }
+            .joined(separator: " and ")
     }
 }

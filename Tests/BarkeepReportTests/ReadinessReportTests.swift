@@ -12,8 +12,10 @@ import Testing
 
 @Suite("ReadinessReport")
 struct ReadinessReportTests {
-    /// The whole report of the fixture, checked by hand once: header, summary, the four tiers (tier 3 holds only the
-    /// unmapped bucket), kept and false positive with reasons, the fixed finding left out, the poses not verified.
+    /// The whole report of the fixture, checked by hand once: header; summary with a count per tier; Settings done;
+    /// Inbox once, its findings of every tier and its component's (marked), its failed poses with screenshots and
+    /// findings; the app area; the unmapped bucket with the finding of a component no screen uses; verified, kept
+    /// and false positive with reasons; the fixed finding left out; the poses not verified, one line for Inbox.
     static let expected = ##"""
         # Readiness report — app
 
@@ -25,11 +27,19 @@ struct ReadinessReportTests {
         ## Summary
 
         - Screens done: 1 of 2
-        - Findings needing work: 5 (1 critical, 1 high, 3 medium)
+        - Findings needing work: 8 (1 critical, 1 high, 4 medium, 1 low, 1 info)
         - Blocked items: 1 on the iOS 27.1 SDK
         - Pose coverage: 6 of 10 required poses passed (60%)
+        - Failed poses: 2 on 1 screen
         - Checklist completion: 14 of 20 applicable steps done (70%)
         - Burndown: needs work 9 → 5, blocked 2 → 1 (run 10 to run 12)
+
+        | Tier | What it covers | Findings needing work |
+        | --- | --- | --- |
+        | 0 | blockers | 1 |
+        | 1 | correctness on the inner display | 2 |
+        | 2 | bars | 3 |
+        | 3 | richer adoption | 2 |
 
         | Step | What it asks | Screens done |
         | --- | --- | --- |
@@ -46,46 +56,45 @@ struct ReadinessReportTests {
         | 11 `backgrounds` | Let hero images and full-bleed headers run under the bar with the background extension effect; keep scrolling content inset. | 0 of 1 |
         | 12 `sheets` | Start sheets from the default placement, justify any other, and check trailing sheets on a device or simulator. | 0 of 1 |
 
-        ## Tier 0 — blockers
+        ## Recommendations
+
+        Done: Settings.
 
         ### Inbox
 
-        Owner: alice. Steps that apply: 1 container, 2 order (done), 3 title-and-symbol (done), 4 informative-text (done), 5 axis, 7 overflow (done), 8 compression, 9 priority, 11 backgrounds, 12 sheets.
+        Owner: alice. Steps that apply: 1 container, 2 order (done), 3 title-and-symbol (done), 4 informative-text (done), 5 axis, 7 overflow (done), 8 compression, 9 priority, 11 backgrounds, 12 sheets. Uses Row (a component): its findings are marked with the component and listed under every screen using it.
 
-        | Item | Finding | Code or title | SDK | Status |
-        | --- | --- | --- | --- | --- |
-        | F-1 | `DUO005:Sources/Inbox/AppDelegate.swift:3` | `class AppDelegate: UIResponder, UIApplicationDelegate {` | available | proposed |
+        | Item | Tier | Finding | Code or title | SDK | Status |
+        | --- | --- | --- | --- | --- | --- |
+        | F-1 | 0 | `DUO005:Sources/Inbox/AppDelegate.swift:3` | `class AppDelegate: UIResponder, UIApplicationDelegate {` | available | proposed |
+        | F-2 | 1 | `DUO001:Sources/Inbox/InboxView.swift:40` | `let width = UIScreen.main.bounds.width` | available | approved |
+        | F-3 | 2 | `DUO007:Sources/Inbox/InboxView.swift:12` | `let bar = UIToolbar() // a \| b` | available | proposed |
+        | F-4 | 2 | manual, step 5 axis | Compose keeps its \`axis\` \<shape\> \& size | blocked on the iOS 27.1 SDK | blocked |
+        | F-11 (Row) | 2 | `DUO011:Sources/Shared/Row.swift:7` | `Image(systemName: "ellipsis.circle")` | available | proposed |
 
-        ## Tier 1 — correctness on the inner display
+        Failed poses:
 
-        ### Inbox
+        | Pose | Screenshot | Finding |
+        | --- | --- | --- |
+        | P3 | `shots/p3.png` | F-3 (proposed) |
+        | P4 | `shots/p4.png` | F-4 (blocked) |
 
-        Owner: alice. Steps that apply: 1 container, 2 order (done), 3 title-and-symbol (done), 4 informative-text (done), 5 axis, 7 overflow (done), 8 compression, 9 priority, 11 backgrounds, 12 sheets.
+        ### app
 
-        | Item | Finding | Code or title | SDK | Status |
-        | --- | --- | --- | --- | --- |
-        | F-2 | `DUO001:Sources/Inbox/InboxView.swift:40` | `let width = UIScreen.main.bounds.width` | available | approved |
+        App-wide files: no checklist step applies.
 
-        ## Tier 2 — bars
-
-        ### Inbox
-
-        Owner: alice. Steps that apply: 1 container, 2 order (done), 3 title-and-symbol (done), 4 informative-text (done), 5 axis, 7 overflow (done), 8 compression, 9 priority, 11 backgrounds, 12 sheets.
-
-        | Item | Finding | Code or title | SDK | Status |
-        | --- | --- | --- | --- | --- |
-        | F-3 | `DUO007:Sources/Inbox/InboxView.swift:12` | `let bar = UIToolbar() // a \| b` | available | proposed |
-        | F-4 | manual, step 5 axis | Compose keeps its \`axis\` \<shape\> \& size | blocked on the iOS 27.1 SDK | blocked |
-
-        ## Tier 3 — richer adoption
+        | Item | Tier | Finding | Code or title | SDK | Status |
+        | --- | --- | --- | --- | --- | --- |
+        | F-13 | 3 | `DUO020:App/Info.plist` | UIRequiresFullScreen is set | available | proposed |
 
         ### unmapped
 
-        No screen owns these findings: add their files to a screen's paths so a recommendation covers them.
+        No screen owns these findings: add their files to a screen's paths so a recommendation covers them. Those marked with a component come from Badge, which no screen uses: say which screens use it (barkeep screen uses).
 
-        | Item | Finding | Code or title | SDK | Status |
-        | --- | --- | --- | --- | --- |
-        | F-5 | `DUO010:Shared/SceneRouter.swift:31` | ``requestSceneSessionActivation(nil, userActivity: `default`, options: nil)`` | available | proposed |
+        | Item | Tier | Finding | Code or title | SDK | Status |
+        | --- | --- | --- | --- | --- | --- |
+        | F-12 (Badge) | 1 | `DUO003:Sources/Shared/Badge.swift:4` | `if UIDevice.current.userInterfaceIdiom == .pad {` | available | proposed |
+        | F-5 | 3 | `DUO010:Shared/SceneRouter.swift:31` | ``requestSceneSessionActivation(nil, userActivity: `default`, options: nil)`` | available | proposed |
 
         ## Verified
 
@@ -112,10 +121,7 @@ struct ReadinessReportTests {
 
         ## Not verified
 
-        | Screen | Pose | Result | Reason |
-        | --- | --- | --- | --- |
-        | Inbox | P2 | not run | simulator only: needs a device |
-        | Inbox | P11 | no result | — |
+        - Inbox: P2 not run (simulator only: needs a device); P11 no result
 
         """##
 
@@ -123,14 +129,15 @@ struct ReadinessReportTests {
 
     @Test("the fixture's report, exactly")
     func golden() throws {
-        #expect(ReadinessReport.markdown(try Fixtures.input, now: Fixtures.now) == Self.expected)
+        #expect(ReadinessReport.markdown(try Self.input, now: Fixtures.now) == Self.expected)
     }
 
     @Test("the order findings, poses and steps arrive in changes nothing")
     func stableOrder() throws {
-        var input = try Fixtures.input
+        var input = try Self.input
         input.findings.reverse()
         input.poses.reverse()
+        input.screens.reverse()
         input.steps = input.steps.mapValues { $0.reversed() }
         #expect(ReadinessReport.markdown(input, now: Fixtures.now) == Self.expected)
         // StepLine.byScreen sorts; a caller that does not is still read by step number.
@@ -188,18 +195,21 @@ struct ReadinessReportTests {
         #expect(markdown.contains("| 1 `container` | Put every bar item"))
         #expect(markdown.contains("| unknown |"))
         #expect(headings(markdown) == Self.sectionTitles)
-        #expect(markdown.components(separatedBy: "Nothing in this tier.").count == 5)
+        #expect(markdown.contains("| 0 | blockers | 0 |\n| 1 | correctness on the inner display | 0 |\n"))
+        #expect(markdown.contains("## Recommendations\n\nNo screen needs work.\n\n## Verified"))
+        #expect(markdown.contains("- Failed poses: none\n"))
         #expect(markdown.contains("## Kept as is\n\nNothing is kept as is.\n"))
         #expect(markdown.hasSuffix("## Not verified\n\nEvery required pose has a result.\n"))
     }
 
-    @Test("a screen the pose matrix leaves out is listed from the status's missing poses")
+    @Test("a screen the pose matrix leaves out is listed from the status's missing and failed poses")
     func missingPosesFallback() throws {
-        var input = try Fixtures.input
+        var input = try Self.input
         input.poses.removeAll { $0.screen == "Inbox" }
         let markdown = ReadinessReport.markdown(input, now: Fixtures.now)
+        #expect(markdown.hasSuffix("## Not verified\n\n- Inbox: P2, P11 no result or not run\n"))
         #expect(
-            markdown.contains("| Inbox | P2 | no result or not run | — |\n| Inbox | P11 | no result or not run | — |\n")
+            markdown.contains("Failed poses:\n\n| Pose | Screenshot | Finding |\n| --- | --- | --- |\n| P3 | — | — |\n")
         )
     }
 
@@ -209,8 +219,9 @@ struct ReadinessReportTests {
         let markdown = ReadinessReport.markdown(input, now: Fixtures.now)
         #expect(markdown.contains("| F-1 | `DUO007:Sources/A|B.swift:3` |") == false)
         #expect(
-            markdown.contains("| F-1 | `DUO007:Sources/A\\|B.swift:3` | ``let s = \"a \\| b\" + `c` <d> & e`` |"))
-        #expect(markdown.contains("| F-2 | manual, step 3 title-and-symbol | T \\| \\`x\\` \\<y\\> \\& z \\*w\\* |"))
+            markdown.contains("| F-1 | 2 | `DUO007:Sources/A\\|B.swift:3` | ``let s = \"a \\| b\" + `c` <d> & e`` |"))
+        #expect(
+            markdown.contains("| F-2 | 2 | manual, step 3 title-and-symbol | T \\| \\`x\\` \\<y\\> \\& z \\*w\\* |"))
         #expect(markdown.contains("| `` `tick` `` |"))
         #expect(
             markdown.contains("| F-4 | Odd\\_Screen | `DUO021:Info.plist` | — | a\\|b \\<i\\> line break |"))
@@ -219,16 +230,157 @@ struct ReadinessReportTests {
         var columns = 0
         for line in markdown.split(separator: "\n") where line.hasPrefix("|") {
             let pipes = unescapedPipes(line)
-            if line.hasPrefix("| Item") || line.hasPrefix("| Step") || line.hasPrefix("| Screen") { columns = pipes }
+            if ["| Item", "| Step", "| Tier", "| Pose"].contains(where: line.hasPrefix) { columns = pipes }
             #expect(pipes == columns, "\(line)")
         }
+    }
+
+    // MARK: - One recommendation per screen
+
+    @Test("a screen appears once, with its findings of every tier and those of each component it uses")
+    func screenOnce() throws {
+        var input = try Self.input
+        // Settings uses Row too: Row's finding is listed under both screens, and counted once.
+        input.screens[3].uses = ["Row"]
+        input.screens[2].uses = ["Inbox", "Settings"]
+        input.status.screens[1].isDone = false
+        let markdown = ReadinessReport.markdown(input, now: Fixtures.now)
+        let titles = markdown.split(separator: "\n").filter { $0.hasPrefix("### ") }
+        #expect(titles == ["### Inbox", "### Settings", "### app", "### unmapped"])
+        #expect(markdown.components(separatedBy: "| F-11 (Row) | 2 | `DUO011:Sources/Shared/Row.swift:7` |").count == 3)
+        #expect(markdown.contains("- Findings needing work: 8 (1 critical, 1 high, 4 medium, 1 low, 1 info)\n"))
+        #expect(markdown.contains("| 2 | bars | 3 |\n"))
+        // Inbox's rows: by tier, then number, its component's last in tier 2.
+        let inbox = try #require(
+            markdown.components(separatedBy: "### Inbox").last?.components(separatedBy: "###").first)
+        let ids = inbox.split(separator: "\n").filter { $0.hasPrefix("| F-") }.map {
+            $0.split(separator: "|").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        }
+        #expect(ids == ["F-1", "F-2", "F-3", "F-4", "F-11 (Row)"])
+        #expect(!markdown.contains("## Tier"))
+    }
+
+    @Test("failed poses are listed under their screen with the screenshot and the finding they map to")
+    func failedPoses() throws {
+        var input = try Self.input
+        input.poses.append(
+            PoseCell(screen: "Inbox", pose: "P13", result: .failed, screenshot: "shots/p13 | odd.png", finding: "99"))
+        let markdown = ReadinessReport.markdown(input, now: Fixtures.now)
+        #expect(
+            markdown.contains(
+                "Failed poses:\n\n| Pose | Screenshot | Finding |\n| --- | --- | --- |\n"
+                    + "| P3 | `shots/p3.png` | F-3 (proposed) |\n| P4 | `shots/p4.png` | F-4 (blocked) |\n"
+                    + "| P13 | `shots/p13 \\| odd.png` | F-99 |\n\n### app"))
+        #expect(markdown.contains("- Failed poses: 3 on 1 screen\n"))
+        let html = try XMLDocumentScan(ReadinessReport.html(input, now: Fixtures.now))
+        let cells = html.elements(named: "td").map(\.text)
+        #expect(cells.contains("shots/p13 | odd.png"))
+        #expect(cells.contains("F-3 (proposed)"))
+    }
+
+    @Test("poses not verified take one line per screen, and one line when no screen has a result yet")
+    func notVerifiedLines() throws {
+        let project = ProjectInfo(
+            name: "big", sdk: SDKVersion(27, 0), deploymentTarget: SDKVersion(26, 0),
+            requiredPoses: ["P1", "P2", "P3", "P4", "P11", "P12"])
+        let keys = (1...150).map { String(format: "Screen%03d", $0) }
+        var input = ReportInput(
+            status: ProjectStatus(
+                project: project, totals: StatusTotals(),
+                screens: keys.map {
+                    ScreenStatus(key: $0, posesRequired: 6, missingPoses: project.requiredPoses)
+                }),
+            findings: [],
+            poses: keys.flatMap { key in
+                project.requiredPoses.map { PoseCell(screen: key, pose: $0, result: .noResult) }
+            })
+        let section = { (markdown: String) in markdown.components(separatedBy: "## Not verified\n\n").last ?? "" }
+        #expect(
+            section(ReadinessReport.markdown(input, now: Fixtures.now)) == "No pose has a result yet on 150 screens.\n")
+
+        // Two screens with results: a line each; the other 148 share one line.
+        input.poses[0].result = .passed
+        input.poses[7] = PoseCell(screen: keys[1], pose: "P2", result: .notRun, reason: "simulator only")
+        input.poses[10] = PoseCell(screen: keys[1], pose: "P11", result: .notRun, reason: "simulator only")
+        let lines = section(ReadinessReport.markdown(input, now: Fixtures.now)).split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(lines.first == "- Screen001: P2, P3, P4, P11, P12 no result")
+        #expect(lines.dropFirst().first == "- Screen002: P1, P3, P4, P12 no result; P2, P11 not run (simulator only)")
+        #expect(lines.last == "- No pose has a result yet: " + keys.dropFirst(2).joined(separator: ", "))
+    }
+
+    @Test("--owner and --screens report a part: its screens, their components' findings, no unmapped")
+    func selection() throws {
+        let input = try Self.input
+        let alice = ReadinessReport.markdown(input, selection: ReportSelection(owner: "alice"), now: Fixtures.now)
+        #expect(
+            alice.contains("## Summary\n\n- Part: screens owned by alice, 1 of the project's 2 screens; the figures"))
+        #expect(
+            alice.contains("- Screens done: 0 of 1\n- Findings needing work: 5 (1 critical, 1 high, 2 medium, 1 low)\n")
+        )
+        #expect(alice.contains("- Pose coverage: 1 of 5 required poses passed (20%)\n"))
+        #expect(alice.contains("- Burndown of the whole project: needs work 9 → 5"))
+        #expect(alice.split(separator: "\n").filter { $0.hasPrefix("### ") } == ["### Inbox"])
+        #expect(alice.contains("| F-11 (Row) |"))
+        #expect(
+            !alice.contains("F-5 ") && !alice.contains("F-12") && !alice.contains("F-13") && !alice.contains("Settings")
+        )
+        #expect(
+            alice.contains(
+                "| 1 `container` | Put every bar item in a navigation or tab container; a bar that must stay custom reads the bar's edge and keeps its strip clear. | 0 of 1 |"
+            ))
+        #expect(alice.hasSuffix("- Inbox: P2 not run (simulator only: needs a device); P11 no result\n"))
+
+        let settings = ReadinessReport.markdown(input, selection: ReportSelection(keyGlob: "S*"), now: Fixtures.now)
+        #expect(settings.contains("- Part: screens whose key matches `S*`, 1 of the project's 2 screens; the figures"))
+        #expect(settings.contains("## Recommendations\n\nDone: Settings.\n\nNo screen needs work.\n\n## Verified"))
+        #expect(settings.contains("| F-7 | Settings |") && !settings.contains("| F-6 |"))
+        #expect(settings.hasSuffix("## Not verified\n\nEvery required pose has a result.\n"))
+
+        let both = ReportSelection(owner: "alice", keyGlob: "S*")
+        #expect(both.screens(of: input.status).isEmpty)
+        let area = ReadinessReport.markdown(input, selection: ReportSelection(keyGlob: "a??"), now: Fixtures.now)
+        #expect(area.contains("0 of the project's 2 screens and the app area"))
+        #expect(area.split(separator: "\n").filter { $0.hasPrefix("### ") } == ["### app"])
+
+        let html = try XMLDocumentScan(
+            ReadinessReport.html(input, selection: ReportSelection(owner: "alice"), now: Fixtures.now))
+        #expect(
+            html.elements(named: "rect").map { $0.attributes["data-screen"] } == Array(repeating: "Inbox", count: 5))
+    }
+
+    @Test("SCREEN LIST records give each row's kind and uses; a reply without them lists a component under its key")
+    func screenRecords() throws {
+        let rows = try ReportScreen.decode([
+            Record(["key": "Inbox", "kind": "screen", "owner": "alice", "uses": "Row,Badge", "findings": "3"]),
+            Record(["key": "Row", "kind": "component", "uses": "Inbox"]),
+            Record(["key": "Legacy"]),
+        ])
+        #expect(
+            rows == [
+                ReportScreen(key: "Inbox", owner: "alice", uses: ["Badge", "Row"]),
+                ReportScreen(key: "Row", kind: .component, uses: ["Inbox"]), ReportScreen(key: "Legacy"),
+            ])
+        #expect(
+            throws: ReportError.badValue(
+                record: "screen", key: "kind", value: "widget", expected: "one of screen, component, area")
+        ) {
+            try ReportScreen(record: Record(["key": "X", "kind": "widget"]))
+        }
+        var input = try Self.input
+        input.screens = []
+        let markdown = ReadinessReport.markdown(input, now: Fixtures.now)
+        #expect(
+            markdown.split(separator: "\n").filter { $0.hasPrefix("### ") } == [
+                "### Badge", "### Inbox", "### Row", "### app", "### unmapped",
+            ])
     }
 
     // MARK: - HTML
 
     @Test("the HTML report is one well-formed, self-contained file")
     func htmlWellFormed() throws {
-        for input in [try Fixtures.input, try Self.trickyInput()] {
+        for input in [try Self.input, try Self.trickyInput()] {
             let html = ReadinessReport.html(input, now: Fixtures.now)
             #expect(html.hasPrefix("<!DOCTYPE html>\n<html lang=\"en\">\n"))
             let document = try XMLDocumentScan(html)
@@ -314,15 +466,50 @@ struct ReadinessReportTests {
 
     // MARK: - Helpers
 
+    /// The shared fixture with what the readiness report adds: the screens of `SCREEN LIST` (Inbox uses the component
+    /// Row; no screen uses Badge), a finding of each component and one of the app area, and the failed poses mapped
+    /// to findings of Inbox.
+    static var input: ReportInput {
+        get throws {
+            var input = try Fixtures.input
+            let mapped = ["P3": "3", "P4": "4"]
+            input.poses = input.poses.map { cell in
+                var cell = cell
+                if cell.screen == "Inbox", let number = mapped[cell.pose] { cell.finding = number }
+                return cell
+            }
+            input.findings += [
+                ReportFinding(
+                    number: 11, source: .scanner, rule: "DUO011", tier: 2, severity: .low,
+                    file: "Sources/Shared/Row.swift", line: 7, snippet: "Image(systemName: \"ellipsis.circle\")",
+                    screen: "Row", step: 7),
+                ReportFinding(
+                    number: 12, source: .scanner, rule: "DUO003", tier: 1, file: "Sources/Shared/Badge.swift", line: 4,
+                    snippet: "if UIDevice.current.userInterfaceIdiom == .pad {", screen: "Badge"),
+                ReportFinding(
+                    number: 13, source: .scanner, rule: "DUO020", severity: .info, file: "App/Info.plist",
+                    screen: AuditArea.app, title: "UIRequiresFullScreen is set"),
+            ]
+            input.status.screens.append(
+                ScreenStatus(key: AuditArea.app, kind: .area, needsWork: SeverityCounts(info: 1)))
+            input.screens = [
+                ReportScreen(key: "Badge", kind: .component), ReportScreen(key: "Inbox", owner: "alice", uses: ["Row"]),
+                ReportScreen(key: "Row", kind: .component, uses: ["Inbox"]),
+                ReportScreen(key: "Settings", owner: "bob"),
+                ReportScreen(key: AuditArea.app, kind: .area),
+            ]
+            return input
+        }
+    }
+
     /// The `##` sections of every report, in order.
     static let sectionTitles = [
-        "Summary", "Tier 0 — blockers", "Tier 1 — correctness on the inner display", "Tier 2 — bars",
-        "Tier 3 — richer adoption", "Verified", "Kept as is", "Declined", "False positives", "Not verified",
+        "Summary", "Recommendations", "Verified", "Kept as is", "Declined", "False positives", "Not verified",
     ]
 
     /// The fixture with findings whose text needs escaping everywhere.
     static func trickyInput() throws -> ReportInput {
-        var input = try Fixtures.input
+        var input = try Self.input
         input.findings = [
             ReportFinding(
                 number: 1, source: .scanner, rule: "DUO007", tier: 2, file: "Sources/A|B.swift", line: 3,

@@ -137,11 +137,19 @@ struct DashboardTests {
         let svgs = document.elements.filter { $0.name == "svg" }
         #expect(svgs.compactMap { $0.attributes["id"] } == ["pose-matrix", "burndown"])
         // Three screens by six required poses.
-        let cells = document.elements.filter { $0.name == "rect" && $0.attributes["data-pose"] != nil }
-        #expect(cells.count == 18)
+        let rects = document.elements.filter { $0.name == "rect" && $0.attributes["data-pose"] != nil }
+        #expect(rects.count == 18)
         #expect(
-            cells.first { $0.attributes["data-screen"] == "Settings" && $0.attributes["data-pose"] == "P3" }?
+            rects.first { $0.attributes["data-screen"] == "Settings" && $0.attributes["data-pose"] == "P3" }?
                 .attributes["data-result"] == "failed")
+
+        // One recommendation per screen, each screen once; Settings' failed pose with its screenshot and item.
+        let sections = document.elements.filter { $0.name == "h3" }.map(\.text)
+        #expect(
+            sections.filter { ["Feeds", "Settings", "Timeline"].contains($0) } == ["Feeds", "Settings", "Timeline"])
+        let cells = document.elements.filter { $0.name == "td" }.map(\.text)
+        #expect(cells.contains("shots/p3.png"))
+        #expect(cells.contains("F-92 (proposed)"))
 
         // The burndown's points, run by run, are the open counts of the reference tracker (expected.json), then
         // `now`: the items added and the pose failure's item.
@@ -164,6 +172,49 @@ struct DashboardTests {
             chart.elements.filter { $0.name == "circle" && $0.attributes["data-needs-work"] != nil }
                 .compactMap { $0.attributes["data-needs-work"] }
                 == points.compactMap { $0.attributes["data-needs-work"] })
+    }
+
+    @Test("report --owner and --screens report a part of the project; a part with no screen fails")
+    func reportPart() throws {
+        let daemon = try makeProject()
+        let (status, ana, error) = try daemon.barkeep(["report", "app", "--owner", "ana"])
+        #expect(status == 0, "\(error)")
+        #expect(ana.contains("## Summary\n\n- Part: screens owned by ana, 1 of the project's 3 screens; the figures"))
+        #expect(ana.split(separator: "\n").filter { $0.hasPrefix("### ") } == ["### Timeline"])
+        #expect(ana.contains("- Burndown of the whole project: needs work 0 → 30"))
+        #expect(ana.hasSuffix("## Not verified\n\n- Timeline: P2, P3, P4, P11, P12 no result\n"))
+
+        let feeds = try daemon.barkeep(["report", "app", "--screens", "F*", "--format", "html"])
+        #expect(feeds.0 == 0, "\(feeds.2)")
+        let document = try XMLDocumentScan(feeds.1)
+        #expect(document.elements.filter { $0.name == "section" }.count == 1)
+        #expect(
+            Set(document.elements.filter { $0.name == "rect" }.compactMap { $0.attributes["data-screen"] }) == ["Feeds"]
+        )
+        #expect(feeds.1.contains("No pose has a result yet on 1 screen."))
+
+        let nobody = try daemon.barkeep(["report", "app", "--owner", "ana", "--screens", "F*"])
+        #expect(nobody.0 == 1)
+        #expect(nobody.2 == "barkeep: no screen of app is owned by ana and matching F*\n")
+        #expect(try daemon.barkeep(["report", "app", "--owner", ""]).0 == 64)
+    }
+
+    @Test("a report of 150 screens without pose results says so in one line")
+    func manyScreens() throws {
+        let daemon = try TestDaemon()
+        #expect(try daemon.barkeep(["project", "create", "big"]).0 == 0)
+        let client = try LineClient(socketPath: daemon.socket)
+        let keys = (1...150).map { String(format: "Screen%03d", $0) }
+        try client.send(keys.map { "SCREEN ADD big \($0) path=App/\($0)/**\n" }.joined())
+        var finals: [String] = []
+        while finals.count < keys.count, let line = try client.readLine() {
+            if !line.hasPrefix("* ") { finals.append(line) }
+        }
+        #expect(finals.allSatisfy { $0.hasPrefix("OK") }, "\(finals.first { !$0.hasPrefix("OK") } ?? "")")
+        let (status, report, error) = try daemon.barkeep(["report", "big"])
+        #expect(status == 0, "\(error)")
+        #expect(report.split(separator: "\n").filter { $0.hasPrefix("### Screen") }.count == 150)
+        #expect(report.hasSuffix("## Not verified\n\nNo pose has a result yet on 150 screens.\n"))
     }
 
     @Test("status --watch redraws when an ingest through another connection changes the totals")
