@@ -83,3 +83,25 @@ struct FindingsCSVTests {
                 + "last_seen_run,assignee\r\n")
     }
 }
+
+@Suite("the export docs")
+struct FindingsExportDocsTests {
+    /// A file of the repository, found from this source file.
+    static func repositoryFile(_ path: String) throws -> String {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        return try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+    }
+
+    @Test("docs/cli.md shows the CSV header and names every column; both docs name the fingerprint key")
+    func docs() throws {
+        let cli = try Self.repositoryFile("docs/cli.md")
+        #expect(cli.contains("\n" + FindingsCSV.columns.map(\.header).joined(separator: ",") + "\n"))
+        for column in FindingsCSV.columns { #expect(cli.contains("`\(column.header)`")) }
+        for prefix in FindingsCSV.formulaPrefixes where prefix.isPunctuation || prefix.isSymbol {
+            #expect(cli.contains("`\(prefix)`"))
+        }
+        #expect(cli.contains("`\(FindingsSARIF.fingerprintKey)`"))
+        #expect(try Self.repositoryFile("docs/protocol.md").contains("`\(FindingsSARIF.fingerprintKey)`"))
+    }
+}
