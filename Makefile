@@ -24,8 +24,10 @@ build: deps
 run: build
 	exec $$($(SWIFT) build --show-bin-path)/barkeepd --data-dir $(DATA_DIR) $(ARGS)
 
-## test: build and run every test, the PostgreSQL ones against a throwaway server the tests start
+## test: build and run every test, the PostgreSQL ones against a throwaway server the tests start (the export
+## tests' Python packages go into .build/python-tools)
 test: deps
+	@scripts/python-test-tools.sh >/dev/null
 	$(SWIFT) build --build-tests $(STRICT)
 	$(SWIFT) test --skip-build
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what Barkeep needs from the system and is missing: PostgreSQL's server programs (initdb, pg_ctl,
 # postgres), libpq's headers, OpenSSL's headers (TLS), the openssl command (the TLS tests make their certificates
-# with it), and pkg-config. Does nothing when everything is there.
+# with it), pkg-config, and python3 with its venv module (the export tests check CSV and SARIF with Python packages
+# that scripts/python-test-tools.sh installs from PyPI). Does nothing when everything is there.
 set -euo pipefail
 
 missing=()
@@ -28,6 +29,9 @@ have_libpq_headers || missing+=(libpq-dev)
 have_openssl_headers || missing+=(libssl-dev)
 command -v openssl >/dev/null 2>&1 || missing+=(openssl)
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
+command -v python3 >/dev/null 2>&1 || missing+=(python3)
+# Debian's python3 makes a virtual environment only with python3-venv (ensurepip).
+python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing+=(python3-venv)
 
 if ! command -v swift >/dev/null 2>&1; then
     echo "error: no Swift toolchain on PATH; Barkeep needs Swift 6 (swift --version)" >&2

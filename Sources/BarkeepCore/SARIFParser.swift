@@ -10,8 +10,8 @@ import Foundation
 /// - A result's rule is `ruleId`, else `rule.id`, else the id of the rule that `ruleIndex` (or `rule.index`)
 ///   points at in `tool.driver.rules`. That rule descriptor, looked up by index or else by id, gives the title
 ///   (`shortDescription.text`, else `name`) and the default level (`defaultConfiguration.level`).
-/// - Severity from `level`: error → high, warning → medium, note → low, none → info; without `level`, the rule's
-///   default level, else warning (SARIF's own default).
+/// - Severity from `level` (`SARIFLevel`): error → high, warning → medium, note → low, none → info; without
+///   `level`, the rule's default level, else warning (SARIF's own default).
 /// - Place from the first location's `physicalLocation`: `artifactLocation.uri` percent-decoded and without a
 ///   leading `./`, left relative to its `uriBaseId`; `region.startLine`, 1 without it; `region.snippet.text`
 ///   kept with its indentation, "" without it. A result without any location (or whose first location is only
@@ -203,17 +203,11 @@ public enum SARIFParser {
 
     // MARK: - Levels
 
-    private static let levels = ["error", "warning", "note", "none"]
+    private static let levels = SARIFLevel.allCases.map(\.rawValue)
 
     /// Barkeep's severity for a SARIF level; nil for a word SARIF does not define.
     private static func severity(forLevel level: String) -> String? {
-        switch level {
-        case "error": "high"
-        case "warning": "medium"
-        case "note": "low"
-        case "none": "info"
-        default: nil
-        }
+        SARIFLevel(rawValue: level)?.severity
     }
 
     // MARK: - Pieces of a run

@@ -259,6 +259,7 @@ extension Finding {
     var record: Record {
         Record([
             "id": String(number), "project": project, "source": source, "rule": rule, "severity": severity,
+            "identity": identity,
             "file": file,
             "line": line.map(String.init), "snippet": snippet, "status": status.rawValue, "reason": reason,
             "screen": screen ?? "unmapped", "title": title, "message": message,

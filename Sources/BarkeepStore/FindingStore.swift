@@ -5,6 +5,9 @@ import Foundation
 public struct Finding: Sendable, Equatable {
     /// The row's id: what other rows reference. Never shown; users name a finding by its `number`.
     public var id: Int64
+    /// A scanner finding's identity: the SHA-256 (hex) of tool, rule, file, normalized snippet and occurrence
+    /// (`FindingIdentity`), the same from one scan to the next while the code only moves; nil for an item.
+    public var identity: String?
     /// The project's name.
     public var project: String
     /// scanner or manual.
@@ -48,6 +51,7 @@ public struct Finding: Sendable, Equatable {
 
     init(row: PostgresRow) throws {
         id = try row.decode("id")
+        identity = try row.decodeIfPresent("identity")
         project = try row.decode("project")
         source = try row.decode("source")
         rule = try row.decodeIfPresent("rule")
@@ -108,7 +112,7 @@ public enum FindingStore {
     static let columns = """
         f.id, p.name AS project, f.source, f.rule, f.severity, f.file, f.line, f.snippet, f.message, f.title, f.status,
         f.reason, s.key AS screen, (SELECT r.number FROM scan_runs r WHERE r.id = f.first_seen_run) AS first_seen_run,
-        (SELECT r.number FROM scan_runs r WHERE r.id = \(lastSeenRun)) AS last_seen_run,
+        (SELECT r.number FROM scan_runs r WHERE r.id = \(lastSeenRun)) AS last_seen_run, f.identity,
         coalesce(f.step, (SELECT r.step FROM rules r WHERE r.id = f.rule)) AS step, f.needs_symbols, f.number,
         (SELECT r.tier FROM rules r WHERE r.id = f.rule) AS tier
         """

@@ -116,20 +116,25 @@ struct FindingsCommand: RunnableCommand {
             .option("rule", valueName: "RULE", help: "Only this rule (DUO007)."),
             .option("screen", valueName: "KEY", help: "Only this screen's findings; 'unmapped' for no screen's."),
             .option("file", valueName: "PATH", help: "Only this file, or the files under PATH/ (with a trailing /)."),
+            FindingsExport.option,
         ]
     )
 
     let project: String
     let keywords: [(key: String, value: String)]
+    /// `--format csv|sarif`; nil for the text table.
+    let export: FindingsExport?
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
         project = parsed.value("project") ?? ""
         keywords = ["status", "rule", "screen", "file"].compactMap { key in parsed.value(key).map { (key, $0) } }
+        export = try FindingsExport(parsed)
     }
 
     func run(_ context: CLIContext) throws {
         var request = Request(verb: "FINDINGS", arguments: [project])
         request.keywordList = keywords
+        if let export { return try export.run(request, context) }
         let records = try context.request(request).records
         if context.isJSON {
             try Output.json(records.map(Self.json))
