@@ -26,6 +26,7 @@ func screenJSON(_ record: Record) -> [String: Any] {
         object["poses"] = poses == "none" ? [] : poses.split(separator: ",").map(String.init)
     }
     if let done = record["done"] { object["done"] = done == "yes" }
+    if let changed = record["changed"] { object["changed"] = changed == "yes" }
     object.removeValue(forKey: "type")
     return object
 }
