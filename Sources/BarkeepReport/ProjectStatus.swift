@@ -4,8 +4,8 @@ import Foundation
 
 /// Everything the team dashboard shows, read from the typed records of a `STATUS PROJECT` reply.
 ///
-/// The reply holds one `type=project`, at most one `type=scan`, one `type=totals`, any number of `type=blocked`
-/// and `type=screen` records, and one `type=unmapped`. Records of other types are ignored (a later server may add
+/// The reply holds one `type=project`, at most one `type=scan`, one `type=totals`, any number of `type=blocked`,
+/// `type=owner` and `type=screen` records, at most one `type=selection`, and one `type=unmapped`. Records of other types are ignored (a later server may add
 /// some), as are unknown keys.
 public struct ProjectStatus: Sendable, Equatable {
     /// The project and its toolchain.
@@ -16,15 +16,20 @@ public struct ProjectStatus: Sendable, Equatable {
     public var totals: StatusTotals
     /// Blocked items per SDK that would unblock them, in the reply's order.
     public var blocked: [BlockedGroup]
-    /// One line per screen, in the reply's order (the server sends them by key).
+    /// One line per screen, in the reply's order (the server sends them by key unless asked otherwise).
     public var screens: [ScreenStatus]
+    /// One line per owner of screens, nobody last; only the owner asked for when the reply is filtered by owner.
+    public var owners: [OwnerStatus]
+    /// Which rows the reply holds; nil from a server that does not say (every row, by key).
+    public var selection: StatusSelection?
     /// Findings needing work that no screen owns.
     public var unmapped: UnmappedStatus
 
     /// A status from its parts.
     public init(
         project: ProjectInfo, scan: ScanSummary? = nil, totals: StatusTotals, blocked: [BlockedGroup] = [],
-        screens: [ScreenStatus] = [], unmapped: UnmappedStatus = UnmappedStatus()
+        screens: [ScreenStatus] = [], unmapped: UnmappedStatus = UnmappedStatus(), owners: [OwnerStatus] = [],
+        selection: StatusSelection? = nil
     ) {
         self.project = project
         self.scan = scan
@@ -32,6 +37,8 @@ public struct ProjectStatus: Sendable, Equatable {
         self.blocked = blocked
         self.screens = screens
         self.unmapped = unmapped
+        self.owners = owners
+        self.selection = selection
     }
 
     /// Reads the records of a `STATUS PROJECT` reply.
@@ -42,6 +49,8 @@ public struct ProjectStatus: Sendable, Equatable {
         var unmapped: UnmappedStatus?
         var blocked: [BlockedGroup] = []
         var screens: [ScreenStatus] = []
+        var owners: [OwnerStatus] = []
+        var selection: StatusSelection?
         for record in records {
             guard let type = record["type"] else { throw .missingField(record: "status", key: "type") }
             switch type {
@@ -61,6 +70,11 @@ public struct ProjectStatus: Sendable, Equatable {
                 blocked.append(try BlockedGroup(record: record))
             case ScreenStatus.recordType:
                 screens.append(try ScreenStatus(record: record))
+            case OwnerStatus.recordType:
+                owners.append(try OwnerStatus(record: record))
+            case StatusSelection.recordType:
+                guard selection == nil else { throw .duplicateRecord(type: type) }
+                selection = try StatusSelection(record: record)
             default:
                 continue
             }
@@ -69,7 +83,8 @@ public struct ProjectStatus: Sendable, Equatable {
         guard let totals else { throw .missingRecord(type: StatusTotals.recordType) }
         guard let unmapped else { throw .missingRecord(type: UnmappedStatus.recordType) }
         self.init(
-            project: project, scan: scan, totals: totals, blocked: blocked, screens: screens, unmapped: unmapped)
+            project: project, scan: scan, totals: totals, blocked: blocked, screens: screens, unmapped: unmapped,
+            owners: owners, selection: selection)
     }
 
     /// Findings needing work by severity, over every screen and the unmapped bucket.

@@ -10,10 +10,16 @@ public struct ScreenStatus: Sendable, Equatable, RecordDecodable {
     public var key: String
     /// A screen, or the app area (`app`).
     public var kind: ScreenKind
+    /// Its title, if it has one.
+    public var title: String?
     /// Who owns it, if anyone was named.
     public var owner: String?
     /// Its findings needing work, by severity.
     public var needsWork: SeverityCounts
+    /// Of those, the untriaged ones (proposed).
+    public var untriaged: SeverityCounts
+    /// Of those, the ones in progress (approved or applied).
+    public var inProgress: SeverityCounts
     /// How many of its items are blocked on an SDK.
     public var blocked: Int
     /// Checklist steps done.
@@ -33,15 +39,19 @@ public struct ScreenStatus: Sendable, Equatable, RecordDecodable {
 
     /// A screen's line.
     public init(
-        key: String, kind: ScreenKind = .screen, owner: String? = nil, needsWork: SeverityCounts = SeverityCounts(),
-        blocked: Int = 0,
+        key: String, kind: ScreenKind = .screen, title: String? = nil, owner: String? = nil,
+        needsWork: SeverityCounts = SeverityCounts(), untriaged: SeverityCounts = SeverityCounts(),
+        inProgress: SeverityCounts = SeverityCounts(), blocked: Int = 0,
         stepsDone: Int = 0, stepsApplicable: Int = 0, posesPassed: Int = 0, posesRequired: Int = 0,
         failedPoses: [String] = [], missingPoses: [String] = [], isDone: Bool = false
     ) {
         self.key = key
         self.kind = kind
+        self.title = title
         self.owner = owner
         self.needsWork = needsWork
+        self.untriaged = untriaged
+        self.inProgress = inProgress
         self.blocked = blocked
         self.stepsDone = stepsDone
         self.stepsApplicable = stepsApplicable
@@ -60,8 +70,11 @@ public struct ScreenStatus: Sendable, Equatable, RecordDecodable {
             throw .badValue(record: Self.recordType, key: "key", value: key, expected: "a screen key")
         }
         kind = fields.optionalString("kind").flatMap(ScreenKind.init(rawValue:)) ?? .screen
+        title = fields.optionalString("title")
         owner = fields.optionalString("owner")
         needsWork = try SeverityCounts(fields)
+        untriaged = try SeverityCounts(fields, prefix: WorkStage.untriaged.rawValue)
+        inProgress = try SeverityCounts(fields, prefix: WorkStage.inProgress.rawValue)
         blocked = try fields.count("blocked")
         stepsDone = try fields.count("steps-done")
         stepsApplicable = try fields.count("steps-applicable")
@@ -80,12 +93,21 @@ public struct UnmappedStatus: Sendable, Equatable, RecordDecodable {
 
     /// Unmapped findings needing work, by severity.
     public var needsWork: SeverityCounts
+    /// Of those, the untriaged ones (proposed).
+    public var untriaged: SeverityCounts
+    /// Of those, the ones in progress (approved or applied).
+    public var inProgress: SeverityCounts
     /// How many of them are blocked on an SDK.
     public var blocked: Int
 
     /// The unmapped bucket.
-    public init(needsWork: SeverityCounts = SeverityCounts(), blocked: Int = 0) {
+    public init(
+        needsWork: SeverityCounts = SeverityCounts(), untriaged: SeverityCounts = SeverityCounts(),
+        inProgress: SeverityCounts = SeverityCounts(), blocked: Int = 0
+    ) {
         self.needsWork = needsWork
+        self.untriaged = untriaged
+        self.inProgress = inProgress
         self.blocked = blocked
     }
 
@@ -93,6 +115,8 @@ public struct UnmappedStatus: Sendable, Equatable, RecordDecodable {
     public init(record: Record) throws(ReportError) {
         let fields = RecordFields(record: record, type: Self.recordType)
         needsWork = try SeverityCounts(fields)
+        untriaged = try SeverityCounts(fields, prefix: WorkStage.untriaged.rawValue)
+        inProgress = try SeverityCounts(fields, prefix: WorkStage.inProgress.rawValue)
         blocked = try fields.count("blocked")
     }
 

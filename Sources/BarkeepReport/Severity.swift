@@ -69,4 +69,14 @@ public struct SeverityCounts: Sendable, Equatable {
             critical: try fields.count("critical"), high: try fields.count("high"), medium: try fields.count("medium"),
             low: try fields.count("low"), info: try fields.count("info"))
     }
+
+    /// Reads the five counts keyed `PREFIX-critical` …; an absent one (an older server's record) counts 0.
+    init(_ fields: RecordFields, prefix: String) throws(ReportError) {
+        func count(_ severity: Severity) throws(ReportError) -> Int {
+            try fields.optionalCount("\(prefix)-\(severity.rawValue)") ?? 0
+        }
+        self.init(
+            critical: try count(.critical), high: try count(.high), medium: try count(.medium), low: try count(.low),
+            info: try count(.info))
+    }
 }

@@ -1,34 +1,44 @@
 import BarkeepCore
 import Foundation
 
-/// The team dashboard (`barkeep status`): one terminal screen, at most 100 columns, that a lead reads in ten
-/// seconds. A header block (project, last scan, totals, blocked items, poses, checklist, screens) and a table with
-/// one row per screen, in the reply's order, then the unmapped bucket when it holds anything.
+/// The team dashboard (`barkeep status`): one terminal screen that a lead reads in ten seconds. A header block
+/// (project, last scan, totals, blocked items, poses, checklist, screens, which rows are shown), a table per owner
+/// when screens have owners, and a table with one row per screen in the reply's order, then the unmapped bucket
+/// when it holds anything.
 public enum StatusView {
-    /// The widest line the dashboard writes.
+    /// The widest line of the header block.
     public static let maximumWidth = 100
 
-    /// The longest screen key shown before it is cut with `…`.
-    static let keyWidth = 22
-    /// The longest owner shown before it is cut with `…`.
-    static let ownerWidth = 12
+    /// The narrowest a key is cut to when the terminal is too narrow for the table.
+    static let minimumKeyWidth = 12
+    /// The narrowest an owner is cut to when the terminal is too narrow for the table.
+    static let minimumOwnerWidth = 6
     /// Failing poses named in a row before the rest are counted (`+3`).
     static let namedFailures = 3
     /// Width of the header labels' column.
     private static let labelWidth = 11
+    /// The line under the tables that says what their columns count.
+    static let legend = "C H M L I: untriaged (proposed) findings by severity · IN PROGRESS: approved or applied"
 
     /// Renders the dashboard. `now` gives the last scan's age; `colored` adds ANSI escapes (bold labels, red
-    /// critical counts and failed poses, green ✓) and changes nothing else. Every line ends with a line feed.
-    public static func render(_ status: ProjectStatus, now: Date, colored: Bool) -> String {
-        var lines: [StyledText] = header(status, now: now)
+    /// critical counts and failed poses, green ✓) and changes nothing else. `width` is the terminal's: the screens
+    /// table drops its titles, then cuts keys and owners (with `…`) to fit it; nil (not a terminal) cuts nothing.
+    /// Every line ends with a line feed.
+    public static func render(_ status: ProjectStatus, now: Date, colored: Bool, width: Int? = nil) -> String {
+        var lines: [StyledText] = header(status, now: now, width: min(width ?? maximumWidth, maximumWidth))
+        let owners = ownersTable(status)
+        if !owners.isEmpty {
+            lines.append("")
+            lines += owners
+        }
         lines.append("")
-        lines += table(status)
+        lines += table(status, width: width)
         return lines.map { $0.rendered(colored: colored) + "\n" }.joined()
     }
 
     // MARK: - Header block
 
-    private static func header(_ status: ProjectStatus, now: Date) -> [StyledText] {
+    private static func header(_ status: ProjectStatus, now: Date, width: Int) -> [StyledText] {
         let project = status.project
         let totals = status.totals
         var block: [(String, [StyledText])] = []
@@ -69,10 +79,22 @@ public enum StatusView {
         block.append(("Poses", [ratio(totals.posesPassed, totals.posesRequired, "passed")]))
         block.append(("Checklist", [ratio(totals.stepsDone, totals.stepsApplicable, "steps done")]))
         block.append(("Screens", [StyledText("\(totals.screensDone) of \(totals.screens) done")]))
+        if let selection = status.selection, selection.isFiltering {
+            var pieces: [StyledText] = [
+                StyledText(
+                    selection.shown == selection.matched
+                        ? "\(selection.shown) \(selection.shown == 1 ? "row" : "rows")"
+                        : "\(selection.shown) of \(selection.matched) rows")
+            ]
+            if let owner = selection.owner { pieces.append(StyledText("owner \(owner)")) }
+            if selection.isNotDoneOnly { pieces.append("not done") }
+            if selection.sort != "key" { pieces.append(StyledText("by \(selection.sort)")) }
+            block.append(("Showing", pieces))
+        }
 
         var lines: [StyledText] = []
         for (label, pieces) in block {
-            for (index, line) in TerminalLayout.wrap(pieces, width: maximumWidth - labelWidth).enumerated() {
+            for (index, line) in TerminalLayout.wrap(pieces, width: width - labelWidth).enumerated() {
                 let shown = index == 0 ? label : ""
                 let padding = StyledText(TerminalLayout.spaces(labelWidth - shown.count))
                 lines.append((shown.isEmpty ? padding : StyledText(shown, .bold) + padding) + line)
@@ -86,58 +108,85 @@ public enum StatusView {
         return StyledText("\(part)/\(whole) \(noun)\(percent)")
     }
 
+    // MARK: - Owners table
+
+    /// A row per owner, when any screen has one.
+    private static func ownersTable(_ status: ProjectStatus) -> [StyledText] {
+        guard status.owners.contains(where: { $0.owner != nil }) else { return [] }
+        let columns =
+            [
+                TerminalTable.Column(header: "OWNER", alignment: .left),
+                TerminalTable.Column(header: "SCREENS", alignment: .right),
+                TerminalTable.Column(header: "DONE", alignment: .right),
+            ] + workColumns
+        let rows = status.owners.map { owner -> [StyledText] in
+            [StyledText(owner.owner ?? "nobody"), StyledText(String(owner.screens)), countCell(owner.screensDone)]
+                + workCells(owner.untriaged, owner.inProgress, owner.blocked)
+        }
+        return TerminalTable(columns: columns, rows: rows).lines
+    }
+
     // MARK: - Screens table
 
-    private enum Alignment { case left, right }
+    /// Untriaged findings by severity (C H M L I, separated by one space), in progress, blocked.
+    private static let workColumns =
+        Severity.allCases.map { severity in
+            TerminalTable.Column(header: severity.letter, alignment: .right, gap: severity == .info ? 2 : 1)
+        } + [
+            TerminalTable.Column(header: "IN PROGRESS", alignment: .right),
+            TerminalTable.Column(header: "BLOCKED", alignment: .right),
+        ]
 
-    private static func table(_ status: ProjectStatus) -> [StyledText] {
-        guard !status.screens.isEmpty || !status.unmapped.isEmpty else {
+    /// The cells of `workColumns`.
+    private static func workCells(_ untriaged: SeverityCounts, _ inProgress: SeverityCounts, _ blocked: Int)
+        -> [StyledText]
+    {
+        Severity.allCases.map { severityCell($0, untriaged) } + [countCell(inProgress.total), countCell(blocked)]
+    }
+
+    private static func table(_ status: ProjectStatus, width: Int?) -> [StyledText] {
+        let showsUnmapped = !status.unmapped.isEmpty && status.selection?.owner == nil
+        guard !status.screens.isEmpty || showsUnmapped else {
+            if let selection = status.selection, selection.isFiltering {
+                return ["No screen matches the filters."]
+            }
             return ["No screens yet: add them with barkeep screen add or barkeep screen discover."]
         }
         var rows: [[StyledText]] = status.screens.map(row)
-        if !status.unmapped.isEmpty {
-            let counts = status.unmapped.needsWork
+        if showsUnmapped {
+            let unmapped = status.unmapped
             rows.append(
-                [StyledText(ReportFinding.unmappedScreen), ""] + Severity.allCases.map { severityCell($0, counts) }
-                    + [countCell(status.unmapped.blocked), "", "", ""])
+                [StyledText(ReportFinding.unmappedScreen), "", ""]
+                    + workCells(unmapped.untriaged, unmapped.inProgress, unmapped.blocked) + ["", "", ""])
         }
-        let headers: [StyledText] = ["KEY", "OWNER", "C", "H", "M", "L", "I", "BLOCKED", "STEPS", "POSES", "DONE"]
-            .map { StyledText($0, .bold) }
-        let alignments: [Alignment] = [.left, .left] + Array(repeating: .right, count: 7) + [.left, .left]
-        var widths = headers.map(\.width)
-        for row in rows {
-            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.width) }
+        let columns =
+            [
+                TerminalTable.Column(header: "KEY", alignment: .left),
+                TerminalTable.Column(header: "TITLE", alignment: .left),
+                TerminalTable.Column(header: "OWNER", alignment: .left),
+            ] + workColumns + [
+                TerminalTable.Column(header: "STEPS", alignment: .right),
+                TerminalTable.Column(header: "POSES", alignment: .left),
+                TerminalTable.Column(header: "DONE", alignment: .left),
+            ]
+        var table = TerminalTable(columns: columns, rows: rows)
+        let (keyColumn, titleColumn) = (0, 1)
+        // Titles only when some screen has one and they fit; then keys, then owners, cut as far as needed.
+        if !status.screens.contains(where: { $0.title != nil }) || width.map({ table.width > $0 }) == true {
+            table = table.removing(column: titleColumn)
         }
-        // Severity columns are separated by one space, the others by two.
-        let gaps = [2, 2, 1, 1, 1, 1, 2, 2, 2, 2]
-        func line(_ cells: [StyledText]) -> StyledText {
-            var result = StyledText()
-            for (index, cell) in cells.enumerated() {
-                let padding = TerminalLayout.spaces(widths[index] - cell.width)
-                let isLast = index == cells.count - 1
-                switch alignments[index] {
-                case .left: result = result + cell + StyledText(isLast ? "" : padding)
-                case .right: result = result + StyledText(padding) + cell
-                }
-                if !isLast { result = result + StyledText(TerminalLayout.spaces(gaps[index])) }
-            }
-            // Trailing blank cells leave trailing spaces: drop them so lines compare and paste cleanly.
-            while let last = result.spans.last, last.style == nil, last.text.last == " " || last.text.isEmpty {
-                let trimmed = String(last.text.reversed().drop { $0 == " " }.reversed())
-                if trimmed.isEmpty {
-                    result.spans.removeLast()
-                } else {
-                    result.spans[result.spans.count - 1].text = trimmed
-                    break
-                }
-            }
-            return result
+        if let width, table.width > width {
+            let keys = table.widths[keyColumn]
+            table = table.cutting(column: keyColumn, to: max(minimumKeyWidth, keys - (table.width - width)))
         }
-        return [line(headers)] + rows.map(line)
+        if let width, table.width > width, let owner = table.columns.firstIndex(where: { $0.header == "OWNER" }) {
+            let owners = table.widths[owner]
+            table = table.cutting(column: owner, to: max(minimumOwnerWidth, owners - (table.width - width)))
+        }
+        return table.lines + [StyledText(legend)]
     }
 
     private static func row(_ screen: ScreenStatus) -> [StyledText] {
-        let severities = Severity.allCases.map { severityCell($0, screen.needsWork) }
         var poses = StyledText("\(screen.posesPassed)/\(screen.posesRequired)")
         for pose in screen.failedPoses.prefix(namedFailures) {
             poses = poses + " " + StyledText("✗" + pose, .red)
@@ -145,15 +194,12 @@ public enum StatusView {
         if screen.failedPoses.count > namedFailures {
             poses = poses + StyledText(" +\(screen.failedPoses.count - namedFailures)", .red)
         }
-        return [
-            StyledText(TerminalLayout.truncated(screen.key, to: keyWidth)),
-            StyledText(TerminalLayout.truncated(screen.owner ?? "", to: ownerWidth)),
-        ] + severities + [
-            countCell(screen.blocked),
-            StyledText("\(screen.stepsDone)/\(screen.stepsApplicable)"),
-            poses,
-            screen.isDone ? StyledText("✓", .green) : "",
-        ]
+        return [StyledText(screen.key), StyledText(screen.title ?? ""), StyledText(screen.owner ?? "")]
+            + workCells(screen.untriaged, screen.inProgress, screen.blocked) + [
+                StyledText("\(screen.stepsDone)/\(screen.stepsApplicable)"),
+                poses,
+                screen.isDone ? StyledText("✓", .green) : "",
+            ]
     }
 
     private static func severityCell(_ severity: Severity, _ counts: SeverityCounts) -> StyledText {

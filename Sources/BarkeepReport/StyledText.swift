@@ -1,3 +1,5 @@
+import BarkeepCore
+
 /// An ANSI text attribute. Colour never changes the text itself: rendering without colour drops the codes only.
 enum TerminalStyle: Sendable {
     /// Bold.
@@ -102,9 +104,6 @@ enum TerminalLayout {
         return lines
     }
 
-    /// `50%`, rounded down so that 100% always means all; nil when there is nothing to count.
-    static func percent(_ part: Int, of whole: Int) -> String? {
-        guard whole > 0 else { return nil }
-        return "\(part * 100 / whole)%"
-    }
+    /// `50%`, `<1%`, `>99%` (Core's `Percentage`); nil when there is nothing to count.
+    static func percent(_ part: Int, of whole: Int) -> String? { Percentage.text(part, of: whole) }
 }

@@ -9,10 +9,15 @@ enum DashboardCommands {
 
     static let severities = ["critical", "high", "medium", "low", "info"]
 
-    static let status = Command("STATUS", positional: 1...1, minimumRole: .reader) { input in
+    /// `STATUS PROJECT [owner=] [not-done=yes] [sort=] [limit=]`: the dashboard; the filters choose the screen
+    /// rows (and the owner rows, for `owner=`), never the totals.
+    static let status = Command(
+        "STATUS", positional: 1...1, keys: ["owner", "not-done", "sort", "limit"], minimumRole: .reader
+    ) { input throws(CommandError) in
         let project = input.argument(0)
+        let listing = try ScreenCommands.screenListing(input)
         return .database { connection in
-            CommandResult(.records(try StatusStore.status(project: project, on: connection).records))
+            CommandResult(.records(try StatusStore.status(project: project, on: connection).records(listing)))
         }
     }
 
@@ -38,9 +43,23 @@ enum DashboardCommands {
     }
 }
 
+extension WorkCounts {
+    /// Appends the counts to `record`: needing work by severity (`critical` …), then the untriaged and the in
+    /// progress ones by severity (`untriaged-critical` …, `in-progress-critical` …), then `blocked`.
+    func append(to record: inout Record) {
+        for severity in DashboardCommands.severities { record.append(severity, String(bySeverity[severity] ?? 0)) }
+        for (stage, counts) in [(WorkStage.untriaged, untriaged), (.inProgress, inProgress)] {
+            for severity in DashboardCommands.severities {
+                record.append("\(stage.rawValue)-\(severity)", String(counts[severity] ?? 0))
+            }
+        }
+        record.append("blocked", String(blocked))
+    }
+}
+
 extension ProjectStatus {
-    /// The typed records of `STATUS` (docs/protocol.md).
-    var records: [Record] {
+    /// The typed records of `STATUS` (docs/protocol.md), the screen rows (and owners) `listing` picks.
+    func records(_ listing: ScreenListing = ScreenListing()) -> [Record] {
         var records = [
             Record([
                 "type": "project", "name": project.name, "sdk": project.sdk,
@@ -70,21 +89,32 @@ extension ProjectStatus {
         records += blocked.map { group in
             Record(["type": "blocked", "sdk": group.sdk?.description ?? "none", "items": String(group.items)])
         }
-        for screen in screens {
+        for summary in owners where listing.owner == nil || summary.owner == listing.owner {
+            var record = Record([
+                "type": "owner", "owner": summary.owner, "screens": String(summary.screens),
+                "screens-done": String(summary.done), "needs-work": String(summary.work.total),
+            ])
+            summary.work.append(to: &record)
+            records.append(record)
+        }
+        let (shown, matched) = listing.apply(screens) { screen in
+            ScreenListing.Row(
+                key: screen.key, kind: screen.kind, owner: screen.owner, isDone: screen.readiness.isDone,
+                needsWork: screen.work.total)
+        }
+        records.append(listing.record(matched: matched, shown: shown.count))
+        for screen in shown {
             var record = Record([
                 "type": "screen", "key": screen.key, "kind": screen.kind == .screen ? nil : screen.kind.rawValue,
-                "owner": screen.owner,
+                "title": screen.title, "owner": screen.owner,
             ])
-            for severity in DashboardCommands.severities {
-                record.append(severity, String(screen.work.bySeverity[severity] ?? 0))
-            }
+            screen.work.append(to: &record)
             let readiness = screen.readiness
             let steps = readiness.stepCounts
             let failed = readiness.requiredPoses.filter { readiness.latestPoses[$0] == .failed }
             let missing = readiness.requiredPoses.filter {
                 readiness.latestPoses[$0] == nil || readiness.latestPoses[$0] == .notRun
             }
-            record.append("blocked", String(screen.work.blocked))
             record.append("steps-done", String(steps.done))
             record.append("steps-applicable", String(steps.applicable))
             record.append("poses-passed", String(readiness.passedPoses.count))
@@ -95,10 +125,7 @@ extension ProjectStatus {
             records.append(record)
         }
         var unmappedRecord = Record(["type": "unmapped"])
-        for severity in DashboardCommands.severities {
-            unmappedRecord.append(severity, String(unmapped.bySeverity[severity] ?? 0))
-        }
-        unmappedRecord.append("blocked", String(unmapped.blocked))
+        unmapped.append(to: &unmappedRecord)
         records.append(unmappedRecord)
         return records
     }

@@ -56,7 +56,7 @@ extension ScreenCommands {
     }
 
     /// `yes` or `no` (absent: no).
-    private static func yesNo(_ text: String?, key: String) throws(CommandError) -> Bool {
+    static func yesNo(_ text: String?, key: String) throws(CommandError) -> Bool {
         switch text {
         case nil, "no": return false
         case "yes": return true

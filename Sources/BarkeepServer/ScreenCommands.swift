@@ -33,10 +33,22 @@ enum ScreenCommands {
         }
     }
 
-    static let list = Command("SCREEN LIST", positional: 1...1, minimumRole: .reader) { input in
+    /// `SCREEN LIST PROJECT [owner=] [not-done=yes] [sort=] [limit=] [kind=]`: the rows a listing picks, in its
+    /// order; `OK matched=N count=N`.
+    static let list = Command(
+        "SCREEN LIST", positional: 1...1, keys: ["owner", "not-done", "sort", "limit", "kind"], minimumRole: .reader
+    ) { input throws(CommandError) in
         let project = input.argument(0)
+        let listing = try screenListing(input, allowsKind: true)
         return .database { connection in
-            CommandResult(.records(try ScreenStore.list(project: project, on: connection).map(\.record)))
+            let summaries = try ScreenStore.list(project: project, on: connection)
+            let (shown, matched) = listing.apply(summaries) { summary in
+                ScreenListing.Row(
+                    key: summary.screen.key, kind: summary.screen.kind, owner: summary.screen.owner,
+                    isDone: summary.readiness.isDone, needsWork: summary.openFindings)
+            }
+            return CommandResult(
+                .summarizedRecords(shown.map(\.record), summary: Record(["matched": String(matched)])))
         }
     }
 
@@ -62,14 +74,18 @@ enum ScreenCommands {
         }
     }
 
+    /// `SCREEN SET PROJECT KEY …` changes one screen; `SCREEN SET PROJECT screens=GLOB owner=… poses=…` every
+    /// screen and component whose key the glob matches.
     static let set = Command(
         "SCREEN SET",
-        positional: 2...2,
-        keys: ["title", "owner", "poses"],
+        positional: 1...2,
+        keys: ["title", "owner", "poses", "screens"],
         repeatableKeys: ["path", "add-path", "remove-path"],
         minimumRole: .writer
     ) { input throws(CommandError) in
-        let (project, key) = (input.argument(0), input.argument(1))
+        let project = input.argument(0)
+        let selection = try screenSelection(
+            key: input.request.arguments.count > 1 ? input.argument(1) : nil, input, keys: ["screens"])
         let replacing = input.keywords("path")
         let change = ScreenChange(
             title: input.keyword("title"),
@@ -85,36 +101,89 @@ enum ScreenCommands {
         }
         let actor = input.session.actor
         return .database { connection in
-            let (screen, moved) = try ScreenStore.update(
-                project: project, key: key, change: change, actor: actor, on: connection)
-            var record = screen.record
-            record.append("reattributed", String(moved))
-            return CommandResult(.records([record]))
+            let updates = try ScreenStore.update(
+                project: project, screens: selection, change: change, actor: actor, on: connection)
+            guard !selection.isSingleKey else {
+                return CommandResult(
+                    .records(
+                        updates.map { update in
+                            var record = update.screen.record
+                            record.append("reattributed", String(update.reattributed))
+                            return record
+                        }))
+            }
+            return CommandResult(
+                .summarizedRecords(
+                    updates.map { update in
+                        var record = update.screen.record
+                        record.append("changed", update.isChanged ? "yes" : "no")
+                        return record
+                    },
+                    summary: Record(["changed": String(updates.filter(\.isChanged).count)])))
         }
     }
 
-    static let remove = Command("SCREEN REMOVE", positional: 2...2, minimumRole: .writer) { input in
-        let (project, key) = (input.argument(0), input.argument(1))
+    /// `SCREEN REMOVE PROJECT KEY`, or `SCREEN REMOVE PROJECT screens=GLOB`: every screen and component whose key
+    /// the glob matches.
+    static let remove = Command("SCREEN REMOVE", positional: 1...2, keys: ["screens"], minimumRole: .writer) {
+        input throws(CommandError) in
+        let project = input.argument(0)
+        let selection = try screenSelection(
+            key: input.request.arguments.count > 1 ? input.argument(1) : nil, input, keys: ["screens"])
         let actor = input.session.actor
         return .database { connection in
-            let owned = try ScreenStore.remove(project: project, key: key, actor: actor, on: connection)
-            return CommandResult(.ok(["removed": key, "findings": String(owned)]))
+            let removed = try ScreenStore.remove(project: project, screens: selection, actor: actor, on: connection)
+            let findings = removed.map(\.findings).reduce(0, +)
+            if case .key(let key) = selection {
+                return CommandResult(.ok(["removed": key, "findings": String(findings)]))
+            }
+            return CommandResult(
+                .summarizedRecords(
+                    removed.map { Record(["key": $0.key, "findings": String($0.findings)]) },
+                    summary: Record(["findings": String(findings)])))
         }
     }
 
-    static let step = Command("STEP SET", positional: 4...4, keys: ["note"], minimumRole: .writer) {
-        input throws(CommandError) in
-        let (project, screen, step) = (input.argument(0), input.argument(1), input.argument(2))
-        guard let state = StepState(rawValue: input.argument(3)) else {
+    /// `STEP SET PROJECT SCREEN STEP STATE` sets one screen's step; `STEP SET PROJECT STEP STATE` with
+    /// `screens=GLOB`, `owner=NAME` or `all=yes` every picked screen's, leaving alone (and reporting) those where
+    /// `done` is refused.
+    static let step = Command(
+        "STEP SET", positional: 3...4, keys: ["note", "screens", "owner", "all"], minimumRole: .writer
+    ) { input throws(CommandError) in
+        let project = input.argument(0)
+        let isKeyed = input.request.arguments.count == 4
+        let selection = try screenSelection(key: isKeyed ? input.argument(1) : nil, input)
+        let (step, stateText) =
+            isKeyed ? (input.argument(2), input.argument(3)) : (input.argument(1), input.argument(2))
+        guard let state = StepState(rawValue: stateText) else {
             throw CommandError(
                 .badArgument, "a step state is " + StepState.allCases.map(\.rawValue).joined(separator: ", "))
         }
         let note = input.keyword("note")
         let actor = input.session.actor
         return .database { connection in
-            let status = try StepStore.set(
-                project: project, screen: screen, step: step, to: state, note: note, actor: actor, on: connection)
-            return CommandResult(.records([status.record(screen: screen)]))
+            let changes = try StepStore.set(
+                project: project, screens: selection, step: step, to: state, note: note, actor: actor,
+                on: connection)
+            let records = changes.map { change in
+                var record = change.status.record(screen: change.screen)
+                record.append("outcome", change.outcome.rawValue)
+                if change.outcome == .refused {
+                    record.append(
+                        "refusal",
+                        StepStore.refusal(
+                            of: change.status.step, screen: change.screen, blockers: change.status.blockers))
+                }
+                return record
+            }
+            guard !isKeyed else { return CommandResult(.records(records)) }
+            func count(_ outcome: StepOutcome) -> String { String(changes.filter { $0.outcome == outcome }.count) }
+            return CommandResult(
+                .summarizedRecords(
+                    records,
+                    summary: Record([
+                        "changed": count(.changed), "unchanged": count(.unchanged), "refused": count(.refused),
+                    ])))
         }
     }
 

@@ -83,6 +83,16 @@ public struct ScreenChange: Sendable, Equatable {
     }
 }
 
+/// A screen after a change of many.
+public struct ScreenUpdate: Sendable, Equatable {
+    /// The screen as it now is.
+    public var screen: Screen
+    /// Whether anything of it changed.
+    public var isChanged: Bool
+    /// How many of the project's findings changed screen.
+    public var reattributed: Int
+}
+
 /// Which poses a screen must pass.
 public enum PoseRequirement: Sendable, Equatable {
     /// The project's required poses.
@@ -165,56 +175,93 @@ public enum ScreenStore {
         actor: String,
         on connection: PostgresConnection
     ) throws -> (Screen, reattributed: Int) {
+        let updates = try update(project: projectName, screens: .key(key), change: change, actor: actor, on: connection)
+        guard let update = updates.first else { throw StoreError.notFound("no screen '\(key)' in '\(projectName)'") }
+        return (update.screen, update.reattributed)
+    }
+
+    /// Changes every screen and component `selection` picks (a key may also pick the app area), in one transaction
+    /// under the project's lock, with a `screen.updated` event per field that changed. Globs and titles belong to
+    /// one screen: only a key may change them (`invalid` otherwise); a component takes no poses, and picking one
+    /// when `poses` is given refuses the whole change. Picking none is `notFound`. Returns each picked row, by key.
+    public static func update(
+        project projectName: String,
+        screens selection: ScreenSelection,
+        change: ScreenChange,
+        actor: String,
+        on connection: PostgresConnection
+    ) throws -> [ScreenUpdate] {
         try ScanStore.withLockedProject(projectName, on: connection) { project, connection in
-            let before = try require(key, projectID: project.id, on: connection)
-            var globs = change.paths.map(unique) ?? before.paths
-            globs += unique(change.addPaths).filter { !globs.contains($0) }
-            let missing = change.removePaths.filter { !globs.contains($0) }
-            guard missing.isEmpty else {
-                throw StoreError.notFound("screen '\(key)' does not own \(missing.joined(separator: ", "))")
+            let screens = try select(selection, project: project, kinds: [.screen, .component], on: connection)
+            let touchesPaths = change.paths != nil || !change.addPaths.isEmpty || !change.removePaths.isEmpty
+            if !selection.isSingleKey, touchesPaths || change.title != nil {
+                throw StoreError.invalid("paths and titles are changed one screen at a time: name its key")
             }
-            globs.removeAll { change.removePaths.contains($0) }
-            try refuseTakenGlobs(globs, project: project, except: before.id, on: connection)
-            if change.poses != nil, before.kind == .component {
-                throw StoreError.invalid("\(key) is a component: the screens that use it are verified in poses")
+            if change.poses != nil, let component = screens.first(where: { $0.kind == .component }) {
+                throw StoreError.invalid(
+                    "\(component.key) is a component: the screens that use it are verified in poses")
             }
+            var newGlobs: (screen: Screen, globs: [String])?
+            if touchesPaths, let before = screens.first {
+                var globs = change.paths.map(unique) ?? before.paths
+                globs += unique(change.addPaths).filter { !globs.contains($0) }
+                let missing = change.removePaths.filter { !globs.contains($0) }
+                guard missing.isEmpty else {
+                    throw StoreError.notFound("screen '\(before.key)' does not own \(missing.joined(separator: ", "))")
+                }
+                globs.removeAll { change.removePaths.contains($0) }
+                try refuseTakenGlobs(globs, project: project, except: before.id, on: connection)
+                if globs.sorted() != before.paths { newGlobs = (before, globs) }
+            }
+            let keys = screens.map(\.key)
             try connection.query(
                 """
-                UPDATE screens SET title = CASE WHEN $2::text IS NULL THEN title ELSE nullif($2, '') END,
-                                   owner = CASE WHEN $3::text IS NULL THEN owner ELSE nullif($3, '') END,
-                                   required_poses = CASE WHEN $4 THEN $5::text[] ELSE required_poses END
-                WHERE id = $1
+                UPDATE screens SET title = CASE WHEN $3::text IS NULL THEN title ELSE nullif($3, '') END,
+                                   owner = CASE WHEN $4::text IS NULL THEN owner ELSE nullif($4, '') END,
+                                   required_poses = CASE WHEN $5 THEN $6::text[] ELSE required_poses END
+                WHERE project_id = $1 AND key = ANY($2::text[])
                 """,
-                [before.id, change.title, change.owner, change.poses != nil, change.poses?.stored]
+                [project.id, keys, change.title, change.owner, change.poses != nil, change.poses?.stored]
             )
             var moved = 0
-            if globs.sorted() != before.paths {
-                try connection.query("DELETE FROM screen_paths WHERE screen_id = $1", [before.id])
-                try insertPaths(globs, screenID: before.id, projectID: project.id, on: connection)
+            if let (screen, globs) = newGlobs {
+                try connection.query("DELETE FROM screen_paths WHERE screen_id = $1", [screen.id])
+                try insertPaths(globs, screenID: screen.id, projectID: project.id, on: connection)
                 moved = try ScreenAttributionStore.reattribute(projectID: project.id, on: connection)
             }
-            let after = try require(key, projectID: project.id, on: connection)
+            let after = try connection.query(
+                "SELECT \(columns) FROM screens s WHERE s.project_id = $1 AND s.key = ANY($2::text[]) ORDER BY s.key",
+                [project.id, keys]
+            ).map(Screen.init(row:))
             var events: [NewEvent] = []
-            func changed(_ subject: String, _ from: String?, _ to: String?) {
-                guard from != to else { return }
-                events.append(
-                    NewEvent(
-                        projectID: project.id, project: project.name, kind: "screen.updated",
-                        subject: key + " " + subject,
-                        from: from, to: to, actor: actor
-                    )
-                )
+            let updates = zip(screens, after).map { before, after in
+                let changes = updateEvents(before, after, project: project, actor: actor)
+                events += changes
+                return ScreenUpdate(screen: after, isChanged: !changes.isEmpty, reattributed: moved)
             }
-            changed("title", before.title, after.title)
-            changed("owner", before.owner, after.owner)
-            changed("paths", before.paths.joined(separator: ","), after.paths.joined(separator: ","))
-            func poses(_ screen: Screen) -> String {
-                screen.requiredPoses.map { $0.isEmpty ? "none" : $0.joined(separator: ",") } ?? "project"
-            }
-            changed("poses", poses(before), poses(after))
             try EventLog.append(events, on: connection)
-            return (after, moved)
+            return updates
         }
+    }
+
+    /// A `screen.updated` event per field that differs between `before` and `after`.
+    private static func updateEvents(_ before: Screen, _ after: Screen, project: Project, actor: String) -> [NewEvent] {
+        var events: [NewEvent] = []
+        func changed(_ subject: String, _ from: String?, _ to: String?) {
+            guard from != to else { return }
+            events.append(
+                NewEvent(
+                    projectID: project.id, project: project.name, kind: "screen.updated",
+                    subject: before.key + " " + subject, from: from, to: to, actor: actor))
+        }
+        changed("title", before.title, after.title)
+        changed("owner", before.owner, after.owner)
+        changed("paths", before.paths.joined(separator: ","), after.paths.joined(separator: ","))
+        func poses(_ screen: Screen) -> String {
+            screen.requiredPoses.map { $0.isEmpty ? "none" : $0.joined(separator: ",") } ?? "project"
+        }
+        changed("poses", poses(before), poses(after))
+        return events
     }
 
     /// Removes a screen with its step states and pose results (its events stay); its findings go to the screens
@@ -226,28 +273,67 @@ public enum ScreenStore {
         actor: String,
         on connection: PostgresConnection
     ) throws -> Int {
+        try remove(project: projectName, screens: .key(key), actor: actor, on: connection).first?.findings ?? 0
+    }
+
+    /// Removes every screen and component `selection` picks as `remove(project:key:)` removes one, in one
+    /// transaction under the project's lock: a `screen.removed` event and a dismissal each, findings re-attributed
+    /// once. Picking none is `notFound`; the app area is refused. Returns each removed key, by key, with how many
+    /// findings it owned.
+    public static func remove(
+        project projectName: String,
+        screens selection: ScreenSelection,
+        actor: String,
+        on connection: PostgresConnection
+    ) throws -> [(key: String, findings: Int)] {
         try ScanStore.withLockedProject(projectName, on: connection) { project, connection in
-            let screen = try require(key, projectID: project.id, on: connection)
-            guard screen.kind != .area else {
+            let screens = try select(selection, project: project, kinds: [.screen, .component], on: connection)
+            guard !screens.contains(where: { $0.kind == .area }) else {
                 throw StoreError.invalid("the app area is built in: it cannot be removed (change its paths instead)")
             }
-            try dismiss(key, project: project, actor: actor, on: connection)
-            let owned =
-                try connection.queryValue(
-                    "SELECT count(*) FROM findings WHERE screen_id = $1", [screen.id], as: Int.self) ?? 0
-            try connection.query("DELETE FROM screens WHERE id = $1", [screen.id])
+            let keys = screens.map(\.key)
+            for key in keys { try dismiss(key, project: project, actor: actor, on: connection) }
+            var owned: [String: Int] = [:]
+            for row in try connection.query(
+                """
+                SELECT s.key, count(f.id) AS n FROM screens s LEFT JOIN findings f ON f.screen_id = s.id
+                WHERE s.project_id = $1 AND s.key = ANY($2::text[]) GROUP BY s.key
+                """,
+                [project.id, keys]
+            ) {
+                owned[try row.decode("key")] = try row.decode("n")
+            }
+            try connection.query(
+                "DELETE FROM screens WHERE project_id = $1 AND key = ANY($2::text[])", [project.id, keys])
             try ScreenAttributionStore.reattribute(projectID: project.id, on: connection)
             try EventLog.append(
-                [
+                screens.map { screen in
                     NewEvent(
-                        projectID: project.id, project: project.name, kind: "screen.removed", subject: key,
-                        from: screen.paths.joined(separator: ","), actor: actor
-                    )
-                ],
+                        projectID: project.id, project: project.name, kind: "screen.removed", subject: screen.key,
+                        from: screen.paths.joined(separator: ","), actor: actor)
+                },
                 on: connection
             )
-            return owned
+            return keys.map { ($0, owned[$0] ?? 0) }
         }
+    }
+
+    /// The rows `selection` picks, by key: a key its row whatever the kind; a glob, an owner or `all` the rows of
+    /// `kinds`. `notFound` when it picks none.
+    static func select(
+        _ selection: ScreenSelection,
+        project: Project,
+        kinds: Set<ScreenKind>,
+        on connection: PostgresConnection
+    ) throws -> [Screen] {
+        if case .key(let key) = selection { return [try require(key, projectID: project.id, on: connection)] }
+        let screens = try connection.query(
+            "SELECT \(columns) FROM screens s WHERE s.project_id = $1 ORDER BY s.key", [project.id]
+        ).map(Screen.init(row:)).filter { kinds.contains($0.kind) && selection.includes(key: $0.key, owner: $0.owner) }
+        guard !screens.isEmpty else {
+            throw StoreError.notFound("project '\(project.name)' has no \(selection)")
+        }
+        return screens
     }
 
     /// The project's screens by key, each with whether it is done.

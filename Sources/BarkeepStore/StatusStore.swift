@@ -5,15 +5,32 @@ import Foundation
 public struct WorkCounts: Sendable, Equatable {
     /// Findings needing work (proposed, approved, applied, blocked) by severity.
     public var bySeverity: [String: Int] = [:]
+    /// Of those, the untriaged ones (`WorkStage.untriaged`) by severity.
+    public var untriaged: [String: Int] = [:]
+    /// Of those, the ones in progress (`WorkStage.inProgress`) by severity.
+    public var inProgress: [String: Int] = [:]
     /// Of those, how many are blocked.
     public var blocked = 0
 
     /// Findings needing work in all.
     public var total: Int { bySeverity.values.reduce(0, +) }
 
+    /// Counts `count` findings of `status` and `severity`; statuses needing no work are left out.
+    mutating func add(_ count: Int, status: FindingStatus, severity: String) {
+        guard let stage = WorkStage(status) else { return }
+        bySeverity[severity, default: 0] += count
+        switch stage {
+        case .untriaged: untriaged[severity, default: 0] += count
+        case .inProgress: inProgress[severity, default: 0] += count
+        case .blocked: blocked += count
+        }
+    }
+
     /// Adds another row's counts to these.
     mutating func add(_ other: WorkCounts) {
         for (severity, count) in other.bySeverity { bySeverity[severity, default: 0] += count }
+        for (severity, count) in other.untriaged { untriaged[severity, default: 0] += count }
+        for (severity, count) in other.inProgress { inProgress[severity, default: 0] += count }
         blocked += other.blocked
     }
 }
@@ -24,6 +41,8 @@ public struct ScreenStatus: Sendable, Equatable {
     public var key: String
     /// A screen, or the app area (components are counted in the screens that use them).
     public var kind: ScreenKind
+    /// Its title.
+    public var title: String?
     /// Its owner.
     public var owner: String?
     /// Its findings needing work.
@@ -56,6 +75,38 @@ public struct ProjectStatus: Sendable, Equatable {
     public var unmapped: WorkCounts
 }
 
+/// One owner's screens on the dashboard.
+public struct OwnerSummary: Sendable, Equatable {
+    /// The owner; nil for the screens nobody owns.
+    public var owner: String?
+    /// How many screens.
+    public var screens: Int
+    /// How many of them are done.
+    public var done: Int
+    /// Their findings needing work, by stage and severity.
+    public var work: WorkCounts
+}
+
+extension ProjectStatus {
+    /// The screens (not the app area) per owner, by owner, the screens nobody owns last.
+    public var owners: [OwnerSummary] {
+        var summaries: [String?: OwnerSummary] = [:]
+        for screen in screens where screen.kind == .screen {
+            var summary =
+                summaries[screen.owner] ?? OwnerSummary(owner: screen.owner, screens: 0, done: 0, work: WorkCounts())
+            summary.screens += 1
+            summary.done += screen.readiness.isDone ? 1 : 0
+            summary.work.add(screen.work)
+            summaries[screen.owner] = summary
+        }
+        return summaries.values.sorted { left, right in
+            guard let a = left.owner else { return false }
+            guard let b = right.owner else { return true }
+            return a < b
+        }
+    }
+}
+
 /// The dashboard's data: a few aggregate statements per project, each answered from an index (docs/performance.md
 /// shows their plans), so it costs the same for ten findings or a hundred thousand.
 public enum StatusStore {
@@ -70,7 +121,7 @@ public enum StatusStore {
         GROUP BY screen_id, status, severity
         """
     static let screensQuery = """
-        SELECT id, key, owner, kind, required_poses FROM screens WHERE project_id = $1 ORDER BY key
+        SELECT id, key, title, owner, kind, required_poses FROM screens WHERE project_id = $1 ORDER BY key
         """
     /// Per screen and step, the least number of an open finding that keeps the step open: findings of the rules that
     /// evidence a step, then items of a step.
@@ -118,15 +169,14 @@ public enum StatusStore {
                 let status = FindingStatus(rawValue: try row.decode("status")) ?? .proposed
                 let count: Int = try row.decode("n")
                 byStatus[status, default: 0] += count
-                guard status.needsWork else { continue }
                 let screen: Int64? = try row.decodeIfPresent("screen_id")
-                work[screen, default: WorkCounts()].bySeverity[try row.decode("severity"), default: 0] += count
-                if status == .blocked { work[screen, default: WorkCounts()].blocked += count }
+                work[screen, default: WorkCounts()].add(count, status: status, severity: try row.decode("severity"))
             }
 
             let screens = try connection.query(screensQuery, [project.id]).map { row in
                 (
                     id: try row.decode("id", as: Int64.self), key: try row.decode("key", as: String.self),
+                    title: try row.decodeIfPresent("title", as: String.self),
                     owner: try row.decodeIfPresent("owner", as: String.self),
                     kind: ScreenKind(rawValue: try row.decode("kind")) ?? .screen,
                     poses: try row.decodeIfPresent("required_poses", as: [String].self)
@@ -153,7 +203,7 @@ public enum StatusStore {
                 let counts = work[screen.id] ?? WorkCounts()
                 screenFacts.openFindingCount = max(counts.total, screenFacts.openFindings.count)
                 return ScreenStatus(
-                    key: screen.key, kind: screen.kind, owner: screen.owner, work: counts,
+                    key: screen.key, kind: screen.kind, title: screen.title, owner: screen.owner, work: counts,
                     readiness: ScreenReadiness(screenFacts))
             }
             return ProjectStatus(

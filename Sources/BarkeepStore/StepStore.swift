@@ -1,6 +1,26 @@
 import BarkeepCore
 import Foundation
 
+/// What a `STEP SET` did to one screen's step.
+public enum StepOutcome: String, Sendable, Equatable {
+    /// The state (or the note) changed: one `step.state` event.
+    case changed
+    /// It was so already.
+    case unchanged
+    /// `done` was refused while a finding of the step is open on the screen; the step was left alone.
+    case refused
+}
+
+/// One screen's step after a `STEP SET`.
+public struct StepChange: Sendable, Equatable {
+    /// The screen's key.
+    public var screen: String
+    /// The step as it now stands (a refused one as it was, with the findings that refuse it).
+    public var status: StepStatus
+    /// What happened to it.
+    public var outcome: StepOutcome
+}
+
 /// Checklist step states of screens, set by hand; a step with an open finding of its rules cannot be done.
 public enum StepStore {
     /// Sets step `step` (a number, or a key such as `container`) of a screen to `state`, with its event. Refuses
@@ -15,60 +35,110 @@ public enum StepStore {
         actor: String,
         on connection: PostgresConnection
     ) throws -> StepStatus {
+        let changes = try set(
+            project: projectName, screens: .key(key), step: stepText, to: state, note: note, actor: actor,
+            on: connection)
+        guard let change = changes.first else { throw StoreError.notFound("no screen '\(key)' in '\(projectName)'") }
+        return change.status
+    }
+
+    /// Sets step `step` of every screen `selection` picks to `state`, in one transaction under the project's lock,
+    /// with a `step.state` event per screen whose step changed. A glob, an owner or `all` picks screens only (not
+    /// components or the app area); picking none is `notFound`. `done` is refused for a screen while a finding of
+    /// the step is open on it: for a single key that refusal is the error, for a selection that screen is left alone
+    /// and reported `refused`. Returns each picked screen's step, by key.
+    public static func set(
+        project projectName: String,
+        screens selection: ScreenSelection,
+        step stepText: String,
+        to state: StepState,
+        note: String?,
+        actor: String,
+        on connection: PostgresConnection
+    ) throws -> [StepChange] {
         // An ingest opening a finding of the step waits for this to commit, and the reverse.
         try ScanStore.withLockedProject(projectName, on: connection) { project, connection in
-            let screen = try ScreenStore.require(key, projectID: project.id, on: connection)
+            let screens = try ScreenStore.select(selection, project: project, kinds: [.screen], on: connection)
             let checklist = try ReadinessStore.checklist(on: connection)
             let number = try ItemStore.step(stepText, on: connection)
             guard let step = checklist.first(where: { $0.number == number }) else {
                 throw StoreError.invalid("unknown checklist step '\(stepText)'")
             }
-            let blockers = try connection.query(
+            let keys = screens.map(\.key)
+            var blockers: [String: [OpenFinding]] = [:]
+            for row in try connection.query(
                 """
-                SELECT f.number, f.status, f.rule, f.title, f.file, f.line, f.step FROM findings f
-                WHERE f.screen_id = $1 AND f.status IN \(FindingStatus.needsWorkSQL)
-                  AND (f.step = $2 OR f.rule = ANY($3::text[]))
-                ORDER BY f.number
+                SELECT s.key AS screen, f.number, f.status, f.rule, f.title, f.file, f.line, f.step
+                FROM findings f JOIN screens s ON s.id = f.screen_id
+                WHERE f.project_id = $1 AND s.key = ANY($2::text[]) AND f.status IN \(FindingStatus.needsWorkSQL)
+                  AND (f.step = $3 OR f.rule = ANY($4::text[]))
+                ORDER BY s.key, f.number
                 """,
-                [screen.id, step.number, step.rules]
-            ).map(ReadinessStore.openFinding)
-            if state == .done, !blockers.isEmpty {
-                let named = blockers.prefix(3).map(\.reference).joined(separator: ", ")
-                let more = blockers.count > 3 ? " and \(blockers.count - 3) more" : ""
-                throw StoreError.conflict(
-                    "step \(step.number) (\(step.key)) of \(key) cannot be done: finding \(named)\(more) "
-                        + (blockers.count == 1 ? "is" : "are") + " open")
+                [project.id, keys, step.number, step.rules]
+            ) {
+                blockers[try row.decode("screen"), default: []].append(try ReadinessStore.openFinding(row))
             }
-            let before = try connection.query(
-                "SELECT state, note FROM step_states WHERE screen_id = $1 AND step = $2",
-                [screen.id, step.number]
-            ).first
-            let previous: String = try before?.decode("state") ?? StepState.todo.rawValue
-            let previousNote: String? = try before?.decodeIfPresent("note")
+            if state == .done, selection.isSingleKey, let key = keys.first, let open = blockers[key], !open.isEmpty {
+                throw StoreError.conflict(refusal(of: step, screen: key, blockers: open))
+            }
+            var before: [String: (state: String, note: String?)] = [:]
+            for row in try connection.query(
+                """
+                SELECT s.key, t.state, t.note FROM step_states t JOIN screens s ON s.id = t.screen_id
+                WHERE t.project_id = $1 AND s.key = ANY($2::text[]) AND t.step = $3
+                """,
+                [project.id, keys, step.number]
+            ) {
+                before[try row.decode("key")] = (try row.decode("state"), try row.decodeIfPresent("note"))
+            }
             let note = note?.isEmpty == false ? note : nil
-            if previous != state.rawValue || (note != nil && note != previousNote) {
+            var changes: [StepChange] = []
+            var events: [NewEvent] = []
+            for key in keys {
+                let open = blockers[key] ?? []
+                let previous = before[key]?.state ?? StepState.todo.rawValue
+                let outcome: StepOutcome
+                if state == .done, !open.isEmpty {
+                    outcome = .refused
+                } else if previous != state.rawValue || (note != nil && note != before[key]?.note) {
+                    outcome = .changed
+                    events.append(
+                        NewEvent(
+                            projectID: project.id, project: project.name, kind: "step.state",
+                            subject: "\(key) step \(step.number) (\(step.key))", from: previous, to: state.rawValue,
+                            reason: note, actor: actor))
+                } else {
+                    outcome = .unchanged
+                }
+                let recorded = outcome == .refused ? StepState(rawValue: previous) ?? .todo : state
+                changes.append(
+                    StepChange(
+                        screen: key, status: StepStatus(step: step, recorded: recorded, blockers: open),
+                        outcome: outcome))
+            }
+            let changed = changes.filter { $0.outcome == .changed }.map(\.screen)
+            if !changed.isEmpty {
                 try connection.query(
                     """
                     INSERT INTO step_states (project_id, screen_id, step, state, note, actor)
-                    VALUES ($1, $2, $3, $4, $5, $6)
+                    SELECT $1, s.id, $3, $4, $5, $6 FROM screens s WHERE s.project_id = $1 AND s.key = ANY($2::text[])
                     ON CONFLICT (screen_id, step) DO UPDATE
                     SET state = excluded.state, note = coalesce(excluded.note, step_states.note),
                         actor = excluded.actor, updated_at = now()
                     """,
-                    [project.id, screen.id, step.number, state.rawValue, note, actor]
+                    [project.id, changed, step.number, state.rawValue, note, actor]
                 )
-                try EventLog.append(
-                    [
-                        NewEvent(
-                            projectID: project.id, project: project.name, kind: "step.state",
-                            subject: "\(key) step \(step.number) (\(step.key))", from: previous, to: state.rawValue,
-                            reason: note, actor: actor
-                        )
-                    ],
-                    on: connection
-                )
+                try EventLog.append(events, on: connection)
             }
-            return StepStatus(step: step, recorded: state, blockers: blockers)
+            return changes
         }
+    }
+
+    /// `step 1 (container) of Inbox cannot be done: finding 10 (DUO007 Sources/Inbox.swift:7) is open`.
+    public static func refusal(of step: ChecklistStep, screen: String, blockers: [OpenFinding]) -> String {
+        let named = blockers.prefix(3).map(\.reference).joined(separator: ", ")
+        let more = blockers.count > 3 ? " and \(blockers.count - 3) more" : ""
+        return "step \(step.number) (\(step.key)) of \(screen) cannot be done: finding \(named)\(more) "
+            + (blockers.count == 1 ? "is" : "are") + " open"
     }
 }

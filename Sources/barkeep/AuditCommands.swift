@@ -61,45 +61,107 @@ struct StepGroup: ParsableCommand {
 struct StepSetCommand: RunnableCommand {
     static let configuration = CommandConfiguration(
         name: "set",
-        abstract: "Set a checklist step of a screen to todo, done or not_applicable (writer).",
+        abstract: "Set a checklist step of a screen, or of many, to todo, done or not_applicable (writer).",
         discussion: """
-            STEP is a number from 1 to 12 or the step's key (container, order, title-and-symbol, informative-text,
-            axis, custom-views-fit, overflow, compression, priority, opt-out, backgrounds, sheets). A step cannot
-            be done while a finding of its rules (DUO007 for container, DUO011 for overflow) or an item of the
-            step is open on the screen: the refusal names it.
+            barkeep step set PROJECT SCREEN STEP STATE sets one screen's step; barkeep step set PROJECT STEP STATE
+            with --screens GLOB (keys matching: * any characters, ? one), --owner NAME or --all sets it for every
+            such screen (screens only: not components or the app area) in one transaction. STEP is a number from 1
+            to 12 or the step's key (container, order, title-and-symbol, informative-text, axis, custom-views-fit,
+            overflow, compression, priority, opt-out, backgrounds, sheets). A step cannot be done while a finding
+            of its rules (DUO007 for container, DUO011 for overflow) or an item of the step is open on the screen:
+            for one screen the refusal names it; for many, those screens are listed and left alone, the others
+            change, and the command exits 1.
             """,
         arguments: [
             .positional("project", help: "The project."),
-            .positional("screen", help: "The screen's key."),
-            .positional("step", help: "1 to 12, or the step's key."),
-            .positional("state", help: "todo, done or not_applicable."),
+            .positional(
+                "target", repeatable: true,
+                help: "SCREEN STEP STATE, or STEP STATE with --screens, --owner or --all; STEP is 1 to 12 or its key, "
+                    + "STATE todo, done or not_applicable."),
+            .option("screens", valueName: "GLOB", help: "Every screen whose key matches GLOB."),
+            .option("owner", valueName: "NAME", help: "Every screen NAME owns."),
+            .flag("all", help: "Every screen of the project."),
             .option("note", valueName: "TEXT", help: "Why, for the history."),
         ]
     )
 
-    let arguments: [String]
+    let project: String
+    let screen: String?
+    let selection: [(key: String, value: String)]
+    let step: String
+    let state: String
     let note: String?
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
-        arguments = ["project", "screen", "step", "state"].map { parsed.value($0) ?? "" }
-        note = parsed.value("note")
-        guard StepState(rawValue: arguments[3]) != nil else {
+        project = parsed.value("project") ?? ""
+        selection =
+            [
+                ("screens", parsed.value("screens")), ("owner", parsed.value("owner")),
+                ("all", parsed.flag("all") ? "yes" : nil),
+            ]
+            .compactMap { key, value in value.map { (key, $0) } }
+        guard selection.count <= 1 else {
+            throw UsageError("give one of --screens, --owner and --all", commandPath: parsed.commandPath)
+        }
+        let target = parsed.values("target")
+        switch (target.count, selection.isEmpty) {
+        case (3, true): (screen, step, state) = (target[0], target[1], target[2])
+        case (2, false): (screen, step, state) = (nil, target[0], target[1])
+        case (_, true):
             throw UsageError(
-                "state must be todo, done or not_applicable, not '\(arguments[3])'", commandPath: parsed.commandPath)
+                "give SCREEN STEP STATE (or STEP STATE with --screens, --owner or --all)",
+                commandPath: parsed.commandPath)
+        default:
+            throw UsageError("with --screens, --owner or --all give STEP STATE only", commandPath: parsed.commandPath)
+        }
+        note = parsed.value("note")
+        guard StepState(rawValue: state) != nil else {
+            throw UsageError(
+                "state must be todo, done or not_applicable, not '\(state)'", commandPath: parsed.commandPath)
         }
     }
 
     func run(_ context: CLIContext) throws {
-        var request = Request(verb: "STEP", arguments: ["SET"] + arguments)
+        var request = Request(verb: "STEP", arguments: ["SET", project] + (screen.map { [$0] } ?? []) + [step, state])
+        request.keywordList = selection
         if let note { request.keywordList.append(("note", note)) }
-        let records = try context.request(request).records
+        let response = try context.request(request)
+        let records = response.records
+        guard let screen else {
+            try report(records, context: context)
+            return
+        }
         guard let step = records.first else { throw CLIError.badReply("STEP SET returned nothing") }
         if context.isJSON {
             try Output.json(step.json(integers: ["step"], lists: ["blockers"]))
         } else {
+            print("Step \(step["step"] ?? "?") (\(step["key"] ?? "?")) of \(screen) is now \(step["state"] ?? "?").")
+        }
+    }
+
+    /// What a step set over many screens did: the screens changed, those already so, and those refused (then
+    /// exit 1).
+    private func report(_ records: [Record], context: CLIContext) throws {
+        func of(_ outcome: String) -> [Record] { records.filter { $0["outcome"] == outcome } }
+        let refused = of("refused")
+        if context.isJSON {
+            try Output.json(records.map { $0.json(integers: ["step"], lists: ["blockers"]) })
+        } else {
+            let first = records.first
+            let name = "step \(first?["step"] ?? "?") (\(first?["key"] ?? "?"))"
             print(
-                "Step \(step["step"] ?? "?") (\(step["key"] ?? "?")) of \(arguments[1]) is now \(step["state"] ?? "?")."
-            )
+                "Set \(name) to \(state) on \(Output.count(of("changed").count, "screen"))"
+                    + "; \(of("unchanged").count) already so; \(refused.count) refused.")
+            if !refused.isEmpty {
+                Output.table(
+                    ["SCREEN", "OPEN FINDINGS", "WHY"],
+                    refused.map { [$0["screen"] ?? "", $0["blockers"] ?? "", $0["refusal"] ?? ""] })
+            }
+        }
+        if !refused.isEmpty {
+            throw CLIError.partial(
+                "\(Output.count(refused.count, "screen")) left as \(refused.count == 1 ? "it was" : "they were"): "
+                    + "a finding of the step is open on each")
         }
     }
 }

@@ -17,6 +17,8 @@ enum CLIError: Error, CustomStringConvertible {
     case tlsHandshake(ServerAddress, String)
     /// The TLS server's certificate failed verification (chain, validity or name); the text says why.
     case untrustedCertificate(String)
+    /// A change over many rows was refused for some of them (the others changed); the text says which were left.
+    case partial(String)
     /// A token would have crossed the network in clear text: TCP without TLS to a host that is not this machine.
     case tokenInClearText(ServerAddress)
 
@@ -28,6 +30,7 @@ enum CLIError: Error, CustomStringConvertible {
         case .server(let code, let message): "\(message) (\(code.rawValue))"
         case .badReply(let reason): "unexpected reply from barkeepd: \(reason)"
         case .badInput(let reason): reason
+        case .partial(let reason): reason
         case .tlsHandshake(let address, let reason):
             "TLS with barkeepd at \(address) failed: \(reason) (does it serve TLS on this port?)"
         case .untrustedCertificate(let reason): "the server's certificate is not trusted: \(reason)"

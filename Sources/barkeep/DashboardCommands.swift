@@ -26,32 +26,78 @@ func decoded<T>(_ decode: () throws(ReportError) -> T) throws(CLIError) -> T {
     }
 }
 
+/// `--owner`, `--not-done`, `--sort` and `--limit`: which screen rows `status` and `screen list` show.
+enum ScreenFilterOptions {
+    /// The options' definitions.
+    static let arguments: [ArgumentDefinition] = [
+        .option("owner", valueName: "NAME", help: "Only the screens NAME owns."),
+        .flag("not-done", help: "Only the screens not done."),
+        .option(
+            "sort", valueName: "ORDER", help: "key (the default), work (most findings needing work first) or owner."),
+        .option("limit", valueName: "N", help: "At most N rows, after the order."),
+    ]
+
+    /// The request keywords of the options given (and `--kind`, where the command has it), checked.
+    static func keywords(_ parsed: ParsedCommand) throws(UsageError) -> [(key: String, value: String)] {
+        var keywords: [(key: String, value: String)] = []
+        if let owner = parsed.value("owner") {
+            guard !owner.isEmpty else { throw UsageError("--owner needs a name", commandPath: parsed.commandPath) }
+            keywords.append(("owner", owner))
+        }
+        if parsed.flag("not-done") { keywords.append(("not-done", "yes")) }
+        if let sort = parsed.value("sort") {
+            guard ScreenOrder(rawValue: sort) != nil else {
+                throw UsageError("--sort must be key, work or owner, not '\(sort)'", commandPath: parsed.commandPath)
+            }
+            keywords.append(("sort", sort))
+        }
+        if let limit = parsed.value("limit") {
+            guard let number = Int(limit), number > 0 else {
+                throw UsageError("--limit must be a positive number, not '\(limit)'", commandPath: parsed.commandPath)
+            }
+            keywords.append(("limit", String(number)))
+        }
+        if let kind = parsed.value("kind") {
+            guard ScreenKind(rawValue: kind) != nil else {
+                throw UsageError(
+                    "--kind must be screen, component or area, not '\(kind)'", commandPath: parsed.commandPath)
+            }
+            keywords.append(("kind", kind))
+        }
+        return keywords
+    }
+}
+
 /// `barkeep status PROJECT`: the team's dashboard.
 struct StatusCommand: RunnableCommand {
     static let configuration = CommandConfiguration(
         name: "status",
-        abstract: "Show a project's dashboard: scans, totals, blocked items, poses, checklist, every screen.",
+        abstract: "Show a project's dashboard: scans, totals, blocked items, poses, checklist, owners, every screen.",
         discussion: """
             One screen a lead reads in ten seconds: the SDK and deployment target, the last scan, findings by
-            status, blocked items by SDK, pose coverage, checklist completion and screens done; then a row per
-            screen (findings needing work by severity, blocked, steps done, poses passed with the failing ones
-            named, done) and one for unmapped findings. --watch redraws on every change of the project (through
-            WATCH, no polling) and keeps going across daemon restarts; Ctrl-C stops it. With --json prints
-            {project, last_scan, totals, blocked, screens, unmapped}, one object per redraw with --watch.
-            BARKEEP_NOW sets the time ages are computed from.
+            status, blocked items by SDK, pose coverage, checklist completion and screens done; a row per owner
+            (screens, done, untriaged findings by severity, in progress, blocked); then a row per screen (title when
+            the terminal has room, untriaged findings by severity, in progress, blocked, steps done, poses passed
+            with the failing ones named, done) and one for unmapped findings. --owner, --not-done, --sort and
+            --limit choose the screen rows; the totals stay the project's. On a terminal the table fits its width
+            (COLUMNS, else the terminal's size); into a pipe nothing is cut. --watch redraws on every change of the
+            project (through WATCH, no polling) and keeps going across daemon restarts; Ctrl-C stops it. With
+            --json prints {project, last_scan, totals, blocked, owners, selection, screens, unmapped}, one object
+            per redraw with --watch. BARKEEP_NOW sets the time ages are computed from.
             """,
-        arguments: [
-            .positional("project", help: "The project."),
-            .flag("watch", help: "Redraw whenever the project changes."),
+        arguments: [.positional("project", help: "The project.")] + ScreenFilterOptions.arguments + [
+            .flag("watch", help: "Redraw whenever the project changes.")
         ]
     )
 
     let project: String
     let isWatching: Bool
+    let filters: [(key: String, value: String)]
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
         project = parsed.value("project") ?? ""
         isWatching = parsed.flag("watch")
+        filters = try ScreenFilterOptions.keywords(parsed)
     }
 
     func run(_ context: CLIContext) throws {
@@ -74,7 +120,9 @@ struct StatusCommand: RunnableCommand {
     }
 
     private func fetch(_ context: CLIContext) throws(CLIError) -> [Record] {
-        try context.request(Request(verb: "STATUS", arguments: [project])).records
+        var request = Request(verb: "STATUS", arguments: [project])
+        request.keywordList = filters
+        return try context.request(request).records
     }
 
     private func draw(_ records: [Record], context: CLIContext, clearing: Bool) throws {
@@ -85,28 +133,44 @@ struct StatusCommand: RunnableCommand {
         let status = try decoded { () throws(ReportError) in try ProjectStatus(records: records) }
         // On a terminal a redraw replaces the screen; into a pipe each drawing follows the last after a blank line.
         if clearing { print(isatty(STDOUT_FILENO) == 1 ? "\u{1B}[H\u{1B}[2J" : "\n", terminator: "") }
-        print(StatusView.render(status, now: try drawingTime(), colored: Output.isColored), terminator: "")
+        print(
+            StatusView.render(
+                status, now: try drawingTime(), colored: Output.isColored, width: Output.terminalWidth),
+            terminator: "")
         fflush(nil)
     }
 
-    /// The JSON of a STATUS reply: one member per record type, numbers as numbers, lists as arrays.
+    /// The JSON of a STATUS reply: one member per record type, numbers as numbers, lists as arrays, the untriaged
+    /// and in-progress counts as objects by severity.
     static func json(_ records: [Record]) -> [String: Any] {
         let lists: Set<String> = ["required-poses", "failed-poses", "missing-poses"]
         let strings: Set<String> = [
             "type", "name", "sdk", "deployment-target", "tool", "tool-version", "commit", "ingested", "lifecycle",
-            "format", "scope", "actor", "key", "owner", "done",
+            "format", "scope", "actor", "key", "title", "owner", "done", "kind", "sort", "not-done",
         ]
+        let stages = WorkStage.allCases.filter { $0 != .blocked }.map(\.rawValue)
         func object(_ record: Record) -> [String: Any] {
             var object = record.json(
                 integers: Set(record.fields.map(\.key)).subtracting(strings).subtracting(lists), lists: lists)
             object.removeValue(forKey: "type")
             if let done = record["done"] { object["done"] = done == "yes" }
+            if record["not-done"] != nil { object["not_done"] = true }
+            for stage in stages where record.fields.contains(where: { $0.key.hasPrefix(stage + "-") }) {
+                var counts: [String: Any] = [:]
+                for field in record.fields where field.key.hasPrefix(stage + "-") {
+                    let severity = String(field.key.dropFirst(stage.count + 1))
+                    counts[severity] = Int(field.value) ?? 0
+                    object.removeValue(forKey: field.key.replacingOccurrences(of: "-", with: "_"))
+                }
+                object[stage.replacingOccurrences(of: "-", with: "_")] = counts
+            }
             return object
         }
         func of(_ type: String) -> [[String: Any]] { records.filter { $0["type"] == type }.map(object) }
         return [
             "project": of("project").first ?? [:], "last_scan": of("scan").first ?? NSNull(),
-            "totals": of("totals").first ?? [:], "blocked": of("blocked"), "screens": of("screen"),
+            "totals": of("totals").first ?? [:], "blocked": of("blocked"), "owners": of("owner"),
+            "selection": of("selection").first ?? NSNull(), "screens": of("screen"),
             "unmapped": of("unmapped").first ?? [:],
         ]
     }

@@ -15,6 +15,16 @@ enum Output {
         return isatty(STDOUT_FILENO) == 1 && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
     }()
 
+    /// The columns of the terminal standard output is, for views that fit themselves to it: `COLUMNS` when set,
+    /// else the terminal's own size; nil when standard output is not a terminal (nothing is cut then).
+    static var terminalWidth: Int? {
+        guard isatty(STDOUT_FILENO) == 1 else { return nil }
+        if let columns = Int(ProcessInfo.processInfo.environment["COLUMNS"] ?? ""), columns > 0 { return columns }
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
+
     /// `text` in bold when colour is on.
     static func bold(_ text: String) -> String { isColored ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
 

@@ -26,6 +26,7 @@ func screenJSON(_ record: Record) -> [String: Any] {
         object["poses"] = poses == "none" ? [] : poses.split(separator: ",").map(String.init)
     }
     if let done = record["done"] { object["done"] = done == "yes" }
+    if let changed = record["changed"] { object["changed"] = changed == "yes" }
     object.removeValue(forKey: "type")
     return object
 }
@@ -94,45 +95,63 @@ struct ScreenListCommand: RunnableCommand {
         name: "list",
         abstract: "List a project's screens with where each stands.",
         discussion: """
-            Screens, then the app area (app-wide files), then components. FINDINGS counts findings needing work (a
-            screen's own and those of the components it uses); STEPS counts done steps of those that apply; POSES
-            settled required poses (passed or not applicable). With --json prints an array of {key, kind, title,
-            owner, paths, poses (when not the project's), uses, findings, steps_done, steps_applicable, poses_passed,
+            Screens, then the app area (app-wide files), then components; --sort orders them all together. FINDINGS
+            counts findings needing work (a screen's own and those of the components it uses); STEPS counts done
+            steps of those that apply; POSES settled required poses (passed or not applicable). --owner, --not-done,
+            --kind and --limit choose the rows. With --json prints an array of {key, kind, title, owner, paths,
+            poses (when not the project's), uses, findings, steps_done, steps_applicable, poses_passed,
             poses_required, done, created}.
             """,
-        arguments: [.positional("project", help: "The project.")]
+        arguments: [.positional("project", help: "The project.")] + ScreenFilterOptions.arguments + [
+            .option("kind", valueName: "KIND", help: "Only rows of this kind: screen, component or area.")
+        ]
     )
 
     let project: String
+    let filters: [(key: String, value: String)]
 
-    init(_ parsed: ParsedCommand) throws(UsageError) { project = parsed.value("project") ?? "" }
+    init(_ parsed: ParsedCommand) throws(UsageError) {
+        project = parsed.value("project") ?? ""
+        filters = try ScreenFilterOptions.keywords(parsed)
+    }
 
     func run(_ context: CLIContext) throws {
-        let records = try context.request(Request(verb: "SCREEN", arguments: ["LIST", project])).records
+        var request = Request(verb: "SCREEN", arguments: ["LIST", project])
+        request.keywordList = filters
+        let response = try context.request(request)
+        let records = response.records
+        let matched = Int(response.fields["matched"] ?? "") ?? records.count
         if context.isJSON {
             try Output.json(records.map(screenJSON))
-        } else if records.isEmpty {
+        } else if records.isEmpty && filters.isEmpty {
             print(
                 "No screens yet. Add one with: barkeep screen add \(project) KEY --path GLOB, or find them with: "
                     + "barkeep screen discover \(project) SOURCE-DIR")
+        } else if records.isEmpty {
+            print("No screen matches the filters.")
         } else {
+            // Unless an order is asked for, screens come first, then the app area, then the components.
             let order: [String] = ScreenKind.allCases.map(\.rawValue)
-            let sorted = records.enumerated().sorted { left, right in
-                let (a, b) = (left.element["kind"] ?? "screen", right.element["kind"] ?? "screen")
-                return (order.firstIndex(of: a) ?? 0, left.offset) < (order.firstIndex(of: b) ?? 0, right.offset)
-            }.map(\.element)
+            let sorted =
+                filters.contains { $0.key == "sort" }
+                ? records
+                : records.enumerated().sorted { left, right in
+                    let (a, b) = (left.element["kind"] ?? "screen", right.element["kind"] ?? "screen")
+                    return (order.firstIndex(of: a) ?? 0, left.offset) < (order.firstIndex(of: b) ?? 0, right.offset)
+                }.map(\.element)
             Output.table(
-                ["SCREEN", "KIND", "OWNER", "FINDINGS", "STEPS", "POSES", "DONE", "PATHS"],
+                ["SCREEN", "KIND", "TITLE", "OWNER", "FINDINGS", "STEPS", "POSES", "DONE", "PATHS"],
                 sorted.map { record in
                     [
-                        record["key"] ?? "", record["kind"] ?? "screen", record["owner"] ?? "-",
-                        record["findings"] ?? "",
+                        record["key"] ?? "", record["kind"] ?? "screen", record["title"] ?? "-",
+                        record["owner"] ?? "-", record["findings"] ?? "",
                         "\(record["steps-done"] ?? "0")/\(record["steps-applicable"] ?? "0")",
                         "\(record["poses-passed"] ?? "0")/\(record["poses-required"] ?? "0")",
                         record["done"] ?? "", (record["paths"] ?? "").replacingOccurrences(of: ",", with: " "),
                     ]
                 }
             )
+            if matched > records.count { print("(\(records.count) of \(matched) rows: --limit)") }
         }
     }
 }
@@ -271,11 +290,14 @@ struct ScreenSetCommand: RunnableCommand {
             --path replaces every glob of the screen; --add-path and --remove-path change one at a time (the app
             area's too: barkeep screen set PROJECT app --add-path 'App/AppDelegate.swift'). An empty --title or
             --owner clears it. --poses P1,P3 sets the poses this screen must pass instead of the project's;
-            --poses none requires none (a debug screen); --poses project goes back to the project's.
+            --poses none requires none (a debug screen); --poses project goes back to the project's. --screens GLOB
+            instead of KEY changes the owner or poses of every screen and component whose key matches (* any
+            characters, ? one), in one transaction; paths and titles are changed one screen at a time.
             """,
         arguments: [
             .positional("project", help: "The project."),
-            .positional("key", help: "The screen's key."),
+            .positional("key", optional: true, help: "The screen's key (or --screens)."),
+            .option("screens", valueName: "GLOB", help: "Every screen and component whose key matches GLOB."),
             .option("title", valueName: "TEXT", help: "A new title."),
             .option("owner", valueName: "NAME", help: "A new owner."),
             .option("path", valueName: "GLOB", repeatable: true, help: "The globs it owns from now on."),
@@ -286,29 +308,52 @@ struct ScreenSetCommand: RunnableCommand {
     )
 
     let project: String
-    let key: String
+    let target: ScreenTarget
     let keywords: [(key: String, value: String)]
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
         project = parsed.value("project") ?? ""
-        key = parsed.value("key") ?? ""
+        target = try ScreenTarget(parsed)
         keywords = screenKeywords(parsed, globOptions: ["path", "add-path", "remove-path"])
         guard !keywords.isEmpty else {
             throw UsageError(
                 "give --title, --owner, --path, --add-path, --remove-path or --poses", commandPath: parsed.commandPath)
         }
+        if case .glob = target, keywords.contains(where: { !["owner", "poses"].contains($0.key) }) {
+            throw UsageError(
+                "--screens changes --owner and --poses only: paths and titles are set one screen at a time",
+                commandPath: parsed.commandPath)
+        }
     }
 
     func run(_ context: CLIContext) throws {
-        var request = Request(verb: "SCREEN", arguments: ["SET", project, key])
-        request.keywordList = keywords
+        var request = Request(verb: "SCREEN", arguments: ["SET", project] + target.arguments)
+        request.keywordList = target.keywords + keywords
         let records = try context.request(request).records
+        if case .glob = target {
+            if context.isJSON {
+                try Output.json(records.map(screenJSON))
+            } else {
+                let changed = records.filter { $0["changed"] == "yes" }
+                print("Changed \(changed.count) of \(Output.count(records.count, "screen")) matching \(target.name):")
+                Output.table(
+                    ["SCREEN", "KIND", "OWNER", "POSES", "CHANGED"],
+                    records.map { record in
+                        [
+                            record["key"] ?? "", record["kind"] ?? "screen", record["owner"] ?? "-",
+                            record["poses"]?.replacingOccurrences(of: ",", with: " ") ?? "the project's",
+                            record["changed"] ?? "",
+                        ]
+                    })
+            }
+            return
+        }
         guard let screen = records.first else { throw CLIError.badReply("SCREEN SET returned nothing") }
         if context.isJSON {
             try Output.json(screenJSON(screen))
         } else {
             let paths = (screen["paths"] ?? "").replacingOccurrences(of: ",", with: " ")
-            print("Screen \(Output.bold(key)):")
+            print("Screen \(Output.bold(target.name)):")
             Output.fields([
                 ("Title", screen["title"] ?? "-"), ("Owner", screen["owner"] ?? "-"),
                 ("Paths", paths.isEmpty ? "none" : paths),
@@ -319,39 +364,101 @@ struct ScreenSetCommand: RunnableCommand {
     }
 }
 
+/// A screen named by its key, or the screens whose keys a glob matches (`--screens GLOB`).
+enum ScreenTarget {
+    /// One screen.
+    case key(String)
+    /// Every screen (and component) whose key matches.
+    case glob(String)
+
+    /// The target of `key` and `--screens`: exactly one of them.
+    init(_ parsed: ParsedCommand) throws(UsageError) {
+        switch (parsed.value("key"), parsed.value("screens")) {
+        case (let key?, nil): self = .key(key)
+        case (nil, let glob?): self = .glob(glob)
+        case (nil, nil): throw UsageError("give a screen KEY or --screens GLOB", commandPath: parsed.commandPath)
+        case (_?, _?):
+            throw UsageError("give a screen KEY or --screens GLOB, not both", commandPath: parsed.commandPath)
+        }
+    }
+
+    /// The request's positional arguments after the project.
+    var arguments: [String] {
+        if case .key(let key) = self { return [key] }
+        return []
+    }
+
+    /// The request's selection keywords.
+    var keywords: [(key: String, value: String)] {
+        if case .glob(let glob) = self { return [("screens", glob)] }
+        return []
+    }
+
+    /// The key, or `'GLOB'`.
+    var name: String {
+        switch self {
+        case .key(let key): key
+        case .glob(let glob): "'\(glob)'"
+        }
+    }
+}
+
 struct ScreenRemoveCommand: RunnableCommand {
     static let configuration = CommandConfiguration(
         name: "remove",
         abstract: "Remove a screen (writer): its findings go to other screens or unmapped; its history stays.",
-        discussion: "Discovery no longer proposes the key (undo with barkeep screen dismiss --undo).",
+        discussion: """
+            Discovery no longer proposes the key (undo with barkeep screen dismiss --undo). --screens GLOB instead of
+            KEY removes every screen and component whose key matches (* any characters, ? one), in one transaction.
+            """,
         arguments: [
             .positional("project", help: "The project."),
-            .positional("key", help: "The screen's key."),
+            .positional("key", optional: true, help: "The screen's key (or --screens)."),
+            .option("screens", valueName: "GLOB", help: "Every screen and component whose key matches GLOB."),
             .flag("yes", help: "Confirm: the screen's step states and pose results are deleted."),
         ]
     )
 
     let project: String
-    let key: String
+    let target: ScreenTarget
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
         project = parsed.value("project") ?? ""
-        key = parsed.value("key") ?? ""
+        target = try ScreenTarget(parsed)
         guard parsed.flag("yes") else {
+            let what = if case .glob = target { "every screen matching \(target.name)" } else { target.name }
             throw UsageError(
-                "removing \(key) deletes its step states and pose results; add --yes to confirm",
+                "removing \(what) deletes its step states and pose results; add --yes to confirm",
                 commandPath: parsed.commandPath)
         }
     }
 
     func run(_ context: CLIContext) throws {
-        let response = try context.request(Request(verb: "SCREEN", arguments: ["REMOVE", project, key]))
+        var request = Request(verb: "SCREEN", arguments: ["REMOVE", project] + target.arguments)
+        request.keywordList = target.keywords
+        let response = try context.request(request)
         let findings = Int(response.fields["findings"] ?? "") ?? 0
+        guard case .glob = target else {
+            if context.isJSON {
+                try Output.json(["removed": target.name, "findings": findings] as [String: Any])
+            } else {
+                print(
+                    "Removed screen \(target.name); its \(Output.count(findings, "finding")) went to other screens or "
+                        + "unmapped.")
+            }
+            return
+        }
+        let removed = response.records
         if context.isJSON {
-            try Output.json(["removed": key, "findings": findings] as [String: Any])
+            try Output.json([
+                "removed": removed.map { ["key": $0["key"] ?? "", "findings": Int($0["findings"] ?? "") ?? 0] },
+                "findings": findings,
+            ])
         } else {
             print(
-                "Removed screen \(key); its \(Output.count(findings, "finding")) went to other screens or unmapped.")
+                "Removed \(Output.count(removed.count, "screen")) matching \(target.name): "
+                    + removed.compactMap { $0["key"] }.joined(separator: " ") + "; their "
+                    + "\(Output.count(findings, "finding")) went to other screens or unmapped.")
         }
     }
 }

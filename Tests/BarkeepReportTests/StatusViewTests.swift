@@ -23,23 +23,36 @@ struct StatusViewTests {
         Checklist  14/20 steps done (70%)
         Screens    1 of 2 done
 
-        KEY       OWNER  C H M L I  BLOCKED  STEPS  POSES        DONE
-        Inbox     alice  1 1 2 · ·        1   4/10  1/5 ✗P3 ✗P4
-        Settings  bob    · · · · ·        ·  10/10  5/5          ✓
-        unmapped         · · 1 · ·        ·
+        KEY       OWNER  C H M L I  IN PROGRESS  BLOCKED  STEPS  POSES        DONE
+        Inbox     alice  1 · 1 · ·            1        1   4/10  1/5 ✗P3 ✗P4
+        Settings  bob    · · · · ·            ·        ·  10/10  5/5          ✓
+        unmapped         · · 1 · ·            ·        ·
+        C H M L I: untriaged (proposed) findings by severity · IN PROGRESS: approved or applied
 
         """
 
+    /// The fixture's status, its findings split: on Inbox a critical and a medium untriaged, a high in progress and
+    /// a medium blocked; the unmapped medium untriaged.
+    static var status: ProjectStatus {
+        get throws {
+            var status = try Fixtures.status
+            status.screens[0].untriaged = SeverityCounts(critical: 1, medium: 1)
+            status.screens[0].inProgress = SeverityCounts(high: 1)
+            status.unmapped.untriaged = SeverityCounts(medium: 1)
+            return status
+        }
+    }
+
     @Test("renders the fixture's status exactly")
     func exact() throws {
-        let text = StatusView.render(try Fixtures.status, now: Fixtures.now, colored: false)
+        let text = StatusView.render(try Self.status, now: Fixtures.now, colored: false)
         #expect(text == Self.expected)
         #expect(!text.contains("\u{1B}"))
     }
 
     @Test("colour adds escape codes only")
     func colour() throws {
-        let status = try Fixtures.status
+        let status = try Self.status
         let colored = StatusView.render(status, now: Fixtures.now, colored: true)
         #expect(colored != Self.expected)
         #expect(strippingEscapes(colored) == Self.expected)
@@ -80,8 +93,9 @@ struct StatusViewTests {
                 """)
     }
 
-    @Test("long keys, owners, counts and many failed poses stay within 100 columns")
-    func width() throws {
+    /// The fixture with 16 required poses, a long name, big counts and a screen of a 128-character key, a title and
+    /// a long owner.
+    private func crowded() throws -> ProjectStatus {
         var status = try Fixtures.status
         let poses = (1...16).map { "P\($0)" }
         status.project.requiredPoses = poses
@@ -90,16 +104,77 @@ struct StatusViewTests {
         status.blocked = (0..<8).map { BlockedGroup(sdk: SDKVersion(27, $0), items: 100 + $0) }
         status.screens.append(
             ScreenStatus(
-                key: String(repeating: "K", count: 128), owner: "someone with a very long name indeed",
-                needsWork: SeverityCounts(critical: 99, high: 99, medium: 99, low: 99, info: 99), blocked: 999,
+                key: String(repeating: "K", count: 128), title: "A screen with a title",
+                owner: "someone with a very long name indeed",
+                needsWork: SeverityCounts(critical: 99, high: 99, medium: 99, low: 99, info: 99),
+                untriaged: SeverityCounts(critical: 99, high: 99, medium: 99, low: 99, info: 99), blocked: 999,
                 stepsDone: 12, stepsApplicable: 12, posesPassed: 0, posesRequired: 16, failedPoses: poses,
                 isDone: false))
-        let lines = StatusView.render(status, now: Fixtures.now, colored: false).split(separator: "\n")
+        return status
+    }
+
+    @Test("on a terminal of 100 columns, titles go, then keys and owners are cut; every line fits")
+    func width() throws {
+        let lines = StatusView.render(try crowded(), now: Fixtures.now, colored: false, width: 100)
+            .split(separator: "\n")
         for line in lines {
-            #expect(line.count <= StatusView.maximumWidth, "\(line)")
+            #expect(line.count <= 100, "\(line)")
         }
+        #expect(!lines.contains { $0.contains("TITLE") || $0.contains("A screen with a title") })
         let row = try #require(lines.first { $0.hasPrefix("KKK") })
-        #expect(row.contains("KKKKKKKKKKKKKKKKKKKKK…  someone wit…"))
+        #expect(row.contains("KKKKKKKKKKK…  someone with…  99 99 99 99 99"))
         #expect(row.contains("0/16 ✗P1 ✗P2 ✗P3 +13"))
+    }
+
+    @Test("a wide terminal shows keys whole and titles; not a terminal (no width), nothing is cut")
+    func wide() throws {
+        let status = try crowded()
+        let key = String(repeating: "K", count: 128)
+        for width in [300, nil] {
+            let lines = StatusView.render(status, now: Fixtures.now, colored: false, width: width)
+                .split(separator: "\n", omittingEmptySubsequences: false)
+            let row = try #require(lines.first { $0.hasPrefix("KKK") })
+            #expect(row.hasPrefix(key + "  A screen with a title  someone with a very long name indeed"))
+            #expect(lines.contains { $0.hasPrefix("KEY") && $0.contains("TITLE") })
+            // The header block keeps to 100 columns.
+            for line in lines.prefix(while: { !$0.isEmpty }) {
+                #expect(line.count <= StatusView.maximumWidth, "\(line)")
+            }
+        }
+    }
+
+    @Test("owners, untriaged and in progress apart, and the rows a filtered reply holds")
+    func ownersAndSelection() throws {
+        var status = try Fixtures.status
+        status.screens[0].title = "Inbox list"
+        status.screens[0].untriaged = SeverityCounts(critical: 1, medium: 2)
+        status.screens[0].inProgress = SeverityCounts(high: 1)
+        status.owners = [
+            OwnerStatus(
+                owner: "alice", screens: 1, needsWork: 5, untriaged: SeverityCounts(critical: 1, medium: 2),
+                inProgress: SeverityCounts(high: 1), blocked: 1)
+        ]
+        status.screens.removeLast()
+        status.selection = StatusSelection(owner: "alice", isNotDoneOnly: true, sort: "work", matched: 1, shown: 1)
+        let text = StatusView.render(status, now: Fixtures.now, colored: false)
+        #expect(
+            text.hasSuffix(
+                """
+                Screens    1 of 2 done
+                Showing    1 row · owner alice · not done · by work
+
+                OWNER  SCREENS  DONE  C H M L I  IN PROGRESS  BLOCKED
+                alice        1     ·  1 · 2 · ·            1        1
+
+                KEY    TITLE       OWNER  C H M L I  IN PROGRESS  BLOCKED  STEPS  POSES        DONE
+                Inbox  Inbox list  alice  1 · 2 · ·            1        1   4/10  1/5 ✗P3 ✗P4
+                C H M L I: untriaged (proposed) findings by severity · IN PROGRESS: approved or applied
+
+                """))
+
+        status.screens = []
+        status.selection = StatusSelection(owner: "carol", matched: 0, shown: 0)
+        #expect(
+            StatusView.render(status, now: Fixtures.now, colored: false).hasSuffix("No screen matches the filters.\n"))
     }
 }
