@@ -147,8 +147,9 @@ public enum ScreenStore {
             try EventLog.append(
                 [
                     NewEvent(
-                        projectID: project.id, project: project.name, kind: "screen.added", subject: key,
-                        to: globs.joined(separator: ","), reason: kind == .screen ? nil : kind.rawValue, actor: actor
+                        projectID: project.id, project: project.name, kind: .screenAdded, subject: key,
+                        to: globs.joined(separator: ","), reason: kind == .screen ? nil : kind.rawValue, actor: actor,
+                        screen: key
                     )
                 ],
                 on: connection
@@ -199,9 +200,9 @@ public enum ScreenStore {
                 guard from != to else { return }
                 events.append(
                     NewEvent(
-                        projectID: project.id, project: project.name, kind: "screen.updated",
+                        projectID: project.id, project: project.name, kind: .screenUpdated,
                         subject: key + " " + subject,
-                        from: from, to: to, actor: actor
+                        from: from, to: to, actor: actor, screen: key
                     )
                 )
             }
@@ -240,8 +241,8 @@ public enum ScreenStore {
             try EventLog.append(
                 [
                     NewEvent(
-                        projectID: project.id, project: project.name, kind: "screen.removed", subject: key,
-                        from: screen.paths.joined(separator: ","), actor: actor
+                        projectID: project.id, project: project.name, kind: .screenRemoved, subject: key,
+                        from: screen.paths.joined(separator: ","), actor: actor, screen: key
                     )
                 ],
                 on: connection
@@ -275,8 +276,8 @@ public enum ScreenStore {
         return ScreenSummary(screen: screen, readiness: readiness)
     }
 
-    /// The screen's history, oldest first, at most `limit` of the latest events: its own (added, changed, steps,
-    /// poses) and those of the findings it owns now.
+    /// The screen's history, oldest first, at most `limit` of the latest events: its own (added, changed, uses,
+    /// steps, poses) and those of the findings it owns now.
     public static func history(
         project projectName: String,
         key: String,
@@ -291,8 +292,7 @@ public enum ScreenStore {
                 SELECT \(EventLog.columns) FROM events
                 WHERE project_id = $1
                   AND (finding_id IN (SELECT id FROM findings WHERE screen_id = $2)
-                       OR (kind IN ('screen.added', 'screen.updated', 'screen.removed', 'step.state', 'pose.recorded')
-                           AND split_part(subject, ' ', 1) = $3))
+                       OR (kind IN \(EventKind.screenKindsSQL) AND screen = $3))
                 ORDER BY seq DESC LIMIT $4
             ) latest ORDER BY seq
             """,
@@ -301,7 +301,7 @@ public enum ScreenStore {
     }
 
     /// The screen `key` of a project; `notFound` when there is none.
-    static func require(_ key: String, projectID: Int64, on connection: PostgresConnection) throws -> Screen {
+    public static func require(_ key: String, projectID: Int64, on connection: PostgresConnection) throws -> Screen {
         guard
             let row = try connection.query(
                 "SELECT \(columns) FROM screens s WHERE s.project_id = $1 AND s.key = $2",

@@ -60,9 +60,9 @@ public enum StepStore {
                 try EventLog.append(
                     [
                         NewEvent(
-                            projectID: project.id, project: project.name, kind: "step.state",
+                            projectID: project.id, project: project.name, kind: .stepState,
                             subject: "\(key) step \(step.number) (\(step.key))", from: previous, to: state.rawValue,
-                            reason: note, actor: actor
+                            reason: note, actor: actor, screen: key
                         )
                     ],
                     on: connection
