@@ -76,7 +76,7 @@ public enum Burndown {
         for change in changes {
             if granularity == .day, let current = pending, current.label != day(change.at) { flush() }
             switch change.kind {
-            case "finding.new", "finding.status":
+            case EventKind.findingNew.rawValue, EventKind.findingStatus.rawValue:
                 guard let id = change.findingID, let status = change.to.flatMap(FindingStatus.init(rawValue:))
                 else { continue }
                 if let old = statuses[id] {
@@ -88,7 +88,7 @@ public enum Burndown {
                 blocked += status == .blocked ? 1 : 0
                 pending = granularity == .day ? (day(change.at), change.at) : (pending ?? ("now", change.at))
                 if granularity == .run { pending?.at = change.at }
-            case "scan.ingested" where granularity == .run:
+            case EventKind.scanIngested.rawValue where granularity == .run:
                 pending = (change.subject, change.at)
                 flush()
             default:

@@ -98,6 +98,8 @@ public struct WatchStart: Sendable, Equatable {
     public var project: String
     /// Send events with a sequence number above this.
     public var since: Int64
+    /// Send only the events this matches.
+    public var filter = EventFilter()
 }
 
 /// What a handler decided: a result now, or work for the database pool whose result comes later.

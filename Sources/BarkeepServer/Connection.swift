@@ -1,3 +1,4 @@
+import BarkeepCore
 import BarkeepProtocol
 import BarkeepStore
 
@@ -21,8 +22,10 @@ final class Connection {
     struct Watch {
         var projectID: Int64
         var project: String
-        /// The sequence number of the last event queued to the client.
+        /// The sequence number of the last event queued to the client, or passed over by its filter.
         var lastSent: Int64
+        /// The events the client wants.
+        var filter: EventFilter
         /// Replaying stored events page by page; live events wait until the replay catches up.
         var isReplaying = true
         /// A page request is out to the dispatcher.

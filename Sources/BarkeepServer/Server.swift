@@ -47,9 +47,8 @@ public final class Server: Sendable {
     /// The configuration the server was created with.
     public let configuration: ServerConfiguration
     /// The events that change which sources a daemon should hold, or ask one of them for a run.
-    static let sourceChangeKinds: Set<String> = [
-        "source.added", "source.paused", "source.resumed", "source.removed", "source.requested",
-    ]
+    static let sourceChangeKinds: Set<String> = Set(
+        [EventKind.sourceAdded, .sourcePaused, .sourceResumed, .sourceRemoved, .sourceRequested].map(\.rawValue))
     private let commands: CommandTable
     /// The server's logger.
     public let logger: Logger
@@ -625,7 +624,8 @@ public final class Server: Sendable {
             if result.closesConnection { connection.isClosing = true }
             if let watch = result.watch, !connection.isClosing {
                 connection.state = .watching(
-                    Connection.Watch(projectID: watch.projectID, project: watch.project, lastSent: watch.since)
+                    Connection.Watch(
+                        projectID: watch.projectID, project: watch.project, lastSent: watch.since, filter: watch.filter)
                 )
                 watchers[watch.projectID, default: []].insert(connection.token)
                 server.updateStatistics { $0.watchers += 1 }
@@ -649,8 +649,9 @@ public final class Server: Sendable {
         /// A page of stored events for one watcher, in order; `isComplete` when it reached the newest.
         func deliverPage(to token: UInt64, events: [Event], isComplete: Bool) {
             guard let connection = connections[token], case .watching(var watch) = connection.state else { return }
+            // Events the filter passes over still move the cursor on, so the next page starts after them.
             for event in events where event.seq > watch.lastSent {
-                connection.enqueue(line: event.record.encoded)
+                if event.matches(watch.filter) { connection.enqueue(line: event.record.encoded) }
                 watch.lastSent = event.seq
             }
             watch.isPageRequested = false
@@ -665,7 +666,7 @@ public final class Server: Sendable {
             var touched: Set<UInt64> = []
             var ended: [UInt64: Reply] = [:]
             for event in events {
-                if event.kind == "token.revoked" {
+                if event.kind == EventKind.tokenRevoked.rawValue {
                     for tokens in watchers.values {
                         for token in tokens where connections[token]?.session.actor == "token:" + event.subject {
                             ended[token] = .error(.noAuth, "the token of this connection was revoked")
@@ -676,7 +677,7 @@ public final class Server: Sendable {
                 let tokens: Set<UInt64>
                 if let projectID = event.projectID {
                     tokens = watchers[projectID] ?? []
-                } else if event.kind == "project.deleted", let name = event.project {
+                } else if event.kind == EventKind.projectDeleted.rawValue, let name = event.project {
                     // The project's row is gone, so the event names it only: find its watchers by name.
                     tokens = Set(
                         watchers.values.joined().filter { token in
@@ -691,11 +692,12 @@ public final class Server: Sendable {
                     guard let connection = connections[token], case .watching(var watch) = connection.state,
                         !watch.isReplaying, event.seq > watch.lastSent
                     else { continue }
-                    connection.enqueue(line: event.record.encoded)
+                    // A stream ends with its project's deletion, whether its filter wants the event or not.
+                    if event.matches(watch.filter) { connection.enqueue(line: event.record.encoded) }
                     watch.lastSent = event.seq
                     connection.state = .watching(watch)
                     touched.insert(token)
-                    if event.kind == "project.deleted" {
+                    if event.kind == EventKind.projectDeleted.rawValue {
                         ended[token] = .error(.notFound, "project '\(watch.project)' was deleted")
                     }
                 }
@@ -796,11 +798,13 @@ public final class Server: Sendable {
 }
 
 extension Event {
-    /// The event as a WATCH record.
+    /// The event as a WATCH record: `finding` its finding's number, `screen` the screen it is about, `screens` those
+    /// it counts for, comma-separated (present, maybe empty, whenever `screen` is).
     var record: Record {
         Record([
             "seq": String(seq), "project": project, "kind": kind, "subject": subject, "from": from, "to": to,
-            "reason": reason, "actor": actor, "at": at.postgresText,
+            "reason": reason, "actor": actor, "at": at.postgresText, "finding": findingNumber.map(String.init),
+            "screen": screen, "screens": screen == nil ? nil : screens.joined(separator: ","),
         ])
     }
 }

@@ -70,8 +70,9 @@ enum SessionCommands {
         return input.session.tokenID == nil ? .done(statistics()) : .database { _ in statistics() }
     }
 
-    static let watch = Command("WATCH", positional: 1...1, keys: ["since"], minimumRole: .reader) {
-        input throws(CommandError) in
+    static let watch = Command(
+        "WATCH", positional: 1...1, keys: ["since", "kinds", "screen", "finding"], minimumRole: .reader
+    ) { input throws(CommandError) in
         let name = input.argument(0)
         let since: Int64?
         if let text = input.keyword("since") {
@@ -82,11 +83,25 @@ enum SessionCommands {
         } else {
             since = nil
         }
+        var filter = EventFilter(screen: input.keyword("screen"))
+        if let text = input.keyword("kinds") {
+            let parsed = EventKind.list(parsing: text)
+            if let unknown = parsed.unknown.first {
+                throw CommandError(
+                    .badArgument, "unknown event kind '\(unknown)'; the kinds are \(EventKind.allNames)")
+            }
+            filter.kinds = Set(parsed.kinds)
+        }
+        if let text = input.keyword("finding") { filter.finding = try FindingCommands.number(text, of: "finding") }
+        let chosen = filter
         return .database { connection in
             let project = try ProjectStore.require(name, on: connection)
+            if let screen = chosen.screen, screen != AuditArea.unmapped {
+                _ = try ScreenStore.require(screen, projectID: project.id, on: connection)
+            }
             let start = try since ?? EventLog.head(on: connection)
             var result = CommandResult(.ok("watching project=\(Quoting.quoteValue(project.name)) since=\(start)"))
-            result.watch = WatchStart(projectID: project.id, project: project.name, since: start)
+            result.watch = WatchStart(projectID: project.id, project: project.name, since: start, filter: chosen)
             return result
         }
     }

@@ -1,14 +1,15 @@
 import BarkeepCore
 import Foundation
 
-/// A change to append to the event log.
+/// A change to append to the event log. The log derives the rest of the event from `findingID` and `screen` when it
+/// appends it: the finding's number, the screen it is about and the screens it counts for.
 public struct NewEvent: Sendable {
     /// The project it belongs to; nil for server-wide events (tokens).
     public var projectID: Int64?
     /// The project's name, kept in the event so the history survives the project.
     public var project: String?
-    /// What happened, e.g. `project.updated`.
-    public var kind: String
+    /// What happened.
+    public var kind: EventKind
     /// What it happened to, e.g. `sdk`.
     public var subject: String
     /// The value before, if it changed.
@@ -21,18 +22,22 @@ public struct NewEvent: Sendable {
     public var actor: String
     /// The finding it is about, for the finding's history.
     public var findingID: Int64?
+    /// The key of the screen the event is about, for a screen's own events (added, changed, steps, poses); nil: the
+    /// owner of the finding, if the event is about one.
+    public var screen: String?
 
     /// Creates an event.
     public init(
         projectID: Int64?,
         project: String?,
-        kind: String,
+        kind: EventKind,
         subject: String,
         from: String? = nil,
         to: String? = nil,
         reason: String? = nil,
         actor: String,
-        findingID: Int64? = nil
+        findingID: Int64? = nil,
+        screen: String? = nil
     ) {
         self.findingID = findingID
         self.projectID = projectID
@@ -43,6 +48,7 @@ public struct NewEvent: Sendable {
         self.to = to
         self.reason = reason
         self.actor = actor
+        self.screen = screen
     }
 }
 
@@ -54,7 +60,8 @@ public struct Event: Sendable, Equatable {
     public var projectID: Int64?
     /// The project's name when the event happened.
     public var project: String?
-    /// What happened.
+    /// What happened: an `EventKind`'s raw value (kept as stored, so that a kind from a newer daemon on the same
+    /// database passes through).
     public var kind: String
     /// What it happened to.
     public var subject: String
@@ -68,6 +75,14 @@ public struct Event: Sendable, Equatable {
     public var actor: String
     /// When (commit-time of its transaction's start).
     public var at: Date
+    /// The number in its project of the finding or item it is about; nil when it is about none.
+    public var findingNumber: Int?
+    /// The key of the screen it is about: a screen's own events name it, a finding's the place that owned the
+    /// finding then (a screen, a component, the `app` area or `unmapped`); nil when it is about none.
+    public var screen: String?
+    /// The screens it counts for, by key: a component's users, a screen or the area itself; empty for `unmapped`
+    /// or when it is about no screen.
+    public var screens: [String]
 
     init(row: PostgresRow) throws {
         seq = try row.decode("seq")
@@ -80,6 +95,14 @@ public struct Event: Sendable, Equatable {
         reason = try row.decodeIfPresent("reason")
         actor = try row.decode("actor")
         at = try row.decode("at")
+        findingNumber = try row.decodeIfPresent("finding_number")
+        screen = try row.decodeIfPresent("screen")
+        screens = try row.decodeIfPresent("screens") ?? []
+    }
+
+    /// Whether `filter` lets the event through.
+    public func matches(_ filter: EventFilter) -> Bool {
+        filter.matches(kind: kind, screen: screen, screens: screens, finding: findingNumber)
     }
 }
 
@@ -92,7 +115,9 @@ public enum EventLog {
     /// The NOTIFY channel that announces new events to every daemon on the database.
     public static let channel = "barkeep_events"
     /// The columns `Event(row:)` reads, for every query of the events table.
-    static let columns = "seq, project_id, project, kind, subject, from_value, to_value, reason, actor, at"
+    static let columns = """
+        seq, project_id, project, kind, subject, from_value, to_value, reason, actor, at, finding_number, screen, screens
+        """
     /// The advisory lock that orders event appends ("evnt" in ASCII).
     static let lockKey: Int64 = 0x6576_6E74
 
@@ -105,14 +130,15 @@ public enum EventLog {
             var sequence: [Int64] = []
             for event in events {
                 let seq = try connection.queryValue(
-                    """
-                    INSERT INTO events (project_id, project, kind, subject, from_value, to_value, reason, actor,
-                                        finding_id)
-                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING seq
-                    """,
+                    insert(
+                        from: """
+                            VALUES ($1::bigint, $2::text, $3::bigint, $4::text, $5::text, $6::text, $7::text, $8::text,
+                                    $9::text, $10::text)
+                            """
+                    ) + " RETURNING seq",
                     [
-                        event.projectID, event.project, event.kind, event.subject, event.from, event.to, event.reason,
-                        event.actor, event.findingID,
+                        event.projectID, event.project, event.findingID, event.kind.rawValue, event.subject, event.from,
+                        event.to, event.reason, event.actor, event.screen,
                     ],
                     as: Int64.self
                 )
@@ -133,13 +159,44 @@ public enum EventLog {
     ) throws -> Int {
         try appending(on: connection) {
             try connection.query(
-                """
-                INSERT INTO events (project_id, project, finding_id, kind, subject, from_value, to_value, reason, actor)
-                \(select)
-                """,
+                insert(from: "SELECT selected.*, NULL::text FROM (\(select)) AS selected"),
                 parameters
             ).affectedRows ?? 0
         }
+    }
+
+    /// The INSERT of the events `source` yields — columns project_id, project, finding_id, kind, subject,
+    /// from_value, to_value, reason, actor and screen (the key of the screen the event is about, or NULL) — with what
+    /// each is about derived in the same statement, so no writer passes it and the set-based writes get it too: the
+    /// number of its finding; its screen, which for a finding is the place owning it now (a screen, a component,
+    /// the app area, or `unmapped`); and the screens that counts for (a component's users, else the screen itself).
+    /// The lateral joins keep the rows in `source`'s order, so sequence numbers follow it.
+    private static func insert(from source: String) -> String {
+        """
+        INSERT INTO events (project_id, project, finding_id, kind, subject, from_value, to_value, reason, actor,
+                            finding_number, screen, screens)
+        SELECT e.project_id, e.project, e.finding_id, e.kind, e.subject, e.from_value, e.to_value, e.reason, e.actor,
+               about.finding_number, about.screen, counted.screens
+        FROM (\(source)) AS e (project_id, project, finding_id, kind, subject, from_value, to_value, reason, actor,
+                               screen)
+        CROSS JOIN LATERAL (
+            SELECT f.number AS finding_number,
+                   coalesce(e.screen, o.key, CASE WHEN f.id IS NOT NULL THEN '\(AuditArea.unmapped)' END) AS screen
+            FROM (SELECT 1) AS one
+            LEFT JOIN findings f ON f.id = e.finding_id
+            LEFT JOIN screens o ON o.id = f.screen_id
+        ) AS about
+        CROSS JOIN LATERAL (
+            SELECT CASE WHEN about.screen IS NULL THEN NULL
+                        WHEN s.kind = '\(ScreenKind.component.rawValue)'
+                        THEN ARRAY(SELECT x.key FROM screen_uses u JOIN screens x ON x.id = u.screen_id
+                                   WHERE u.component_id = s.id ORDER BY x.key)
+                        WHEN s.id IS NOT NULL THEN ARRAY[s.key::text]
+                        ELSE '{}'::text[] END AS screens
+            FROM (SELECT 1) AS one
+            LEFT JOIN screens s ON s.project_id = e.project_id AND s.key = about.screen
+        ) AS counted
+        """
     }
 
     /// Runs `insert` under the log's lock (held to commit, so sequence numbers follow commit order), then announces
@@ -188,7 +245,9 @@ public enum EventLog {
         let changes = try connection.query(
             """
             SELECT kind, finding_id, to_value, subject, at FROM events
-            WHERE project_id = $1 AND kind IN ('finding.new', 'finding.status', 'scan.ingested')
+            WHERE project_id = $1
+              AND kind IN ('\(EventKind.findingNew.rawValue)', '\(EventKind.findingStatus.rawValue)',
+                           '\(EventKind.scanIngested.rawValue)')
             ORDER BY seq
             """,
             [project.id]

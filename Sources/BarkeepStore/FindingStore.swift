@@ -234,7 +234,7 @@ public enum FindingStore {
                 )
                 try EventLog.appendSelect(
                     """
-                    SELECT project_id, $2::text, id, 'finding.status',
+                    SELECT project_id, $2::text, id, '\(EventKind.findingStatus.rawValue)',
                            CASE WHEN rule IS NULL THEN title ELSE rule || ':' || coalesce(file, '') || ':'
                                 || coalesce(line::text, '') END,
                            $3::text, $4::text, $5::text, $6::text

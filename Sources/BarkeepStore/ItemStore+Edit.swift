@@ -56,7 +56,7 @@ extension ItemStore {
                 guard from != to else { return }
                 events.append(
                     NewEvent(
-                        projectID: project.id, project: project.name, kind: "item.updated", subject: field,
+                        projectID: project.id, project: project.name, kind: .itemUpdated, subject: field,
                         from: from, to: to, actor: actor, findingID: item.id))
             }
             let step = try changes.step.map { try ItemStore.step($0, on: connection) } ?? item.step
@@ -112,7 +112,7 @@ extension ItemStore {
             try EventLog.append(
                 [
                     NewEvent(
-                        projectID: project.id, project: project.name, kind: "item.removed", subject: item.title,
+                        projectID: project.id, project: project.name, kind: .itemRemoved, subject: item.title,
                         from: item.status.rawValue, actor: actor, findingID: item.id)
                 ],
                 on: connection)
@@ -176,7 +176,7 @@ extension ItemStore {
         try EventLog.append(
             [
                 NewEvent(
-                    projectID: project.id, project: project.name, kind: "finding.status", subject: title,
+                    projectID: project.id, project: project.name, kind: .findingStatus, subject: title,
                     from: item.status.rawValue, to: next.status.rawValue,
                     reason: next.reason ?? "its needs changed", actor: actor, findingID: item.id)
             ],

@@ -117,7 +117,7 @@ public enum ItemStore {
         try EventLog.append(
             [
                 NewEvent(
-                    projectID: project.id, project: project.name, kind: "finding.new", subject: item.title,
+                    projectID: project.id, project: project.name, kind: .findingNew, subject: item.title,
                     to: status.rawValue, reason: reason, actor: actor, findingID: id
                 )
             ],

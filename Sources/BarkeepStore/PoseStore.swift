@@ -153,9 +153,10 @@ public enum PoseStore {
             try EventLog.append(
                 [
                     NewEvent(
-                        projectID: project.id, project: project.name, kind: "pose.recorded",
+                        projectID: project.id, project: project.name, kind: .poseRecorded,
                         subject: "\(new.screen) \(new.pose)", to: new.result.rawValue,
-                        reason: nonEmpty(new.reason) ?? nonEmpty(new.screenshot), actor: actor, findingID: findingID
+                        reason: nonEmpty(new.reason) ?? nonEmpty(new.screenshot), actor: actor, findingID: findingID,
+                        screen: screen.key
                     )
                 ],
                 on: connection
@@ -236,7 +237,7 @@ public enum PoseStore {
         try EventLog.append(
             try verified.map { row in
                 NewEvent(
-                    projectID: project.id, project: project.name, kind: "finding.status",
+                    projectID: project.id, project: project.name, kind: .findingStatus,
                     subject: try row.decode("title"), from: try row.decode("previous"),
                     to: FindingStatus.verified.rawValue, reason: "pose \(pose) passed", actor: actor,
                     findingID: try row.decode("id"))

@@ -81,7 +81,7 @@ public enum ProjectStore {
                 ]
             )
             try EventLog.append(
-                [NewEvent(projectID: project.id, project: name, kind: "project.created", subject: name, actor: actor)],
+                [NewEvent(projectID: project.id, project: name, kind: .projectCreated, subject: name, actor: actor)],
                 on: connection
             )
             return project
@@ -157,7 +157,7 @@ public enum ProjectStore {
                 guard from != to else { return }
                 events.append(
                     NewEvent(
-                        projectID: updated.id, project: name, kind: "project.updated", subject: subject, from: from,
+                        projectID: updated.id, project: name, kind: .projectUpdated, subject: subject, from: from,
                         to: to, actor: actor
                     )
                 )
@@ -188,7 +188,7 @@ public enum ProjectStore {
                 )
             else { throw StoreError.notFound("no project named '\(name)'") }
             try EventLog.append(
-                [NewEvent(projectID: nil, project: name, kind: "project.deleted", subject: name, actor: actor)],
+                [NewEvent(projectID: nil, project: name, kind: .projectDeleted, subject: name, actor: actor)],
                 on: connection
             )
             _ = id

@@ -169,7 +169,7 @@ public enum SDKStore {
         try EventLog.append(
             changes.map { change in
                 NewEvent(
-                    projectID: project.id, project: project.name, kind: "finding.status", subject: change.title,
+                    projectID: project.id, project: project.name, kind: .findingStatus, subject: change.title,
                     from: change.from.rawValue, to: change.to.rawValue,
                     reason: change.to == .blocked
                         ? change.reason
@@ -263,7 +263,7 @@ public enum SDKStore {
             try EventLog.append(
                 [
                     NewEvent(
-                        projectID: project.id, project: project.name, kind: "sdk.checked", subject: report.tool,
+                        projectID: project.id, project: project.name, kind: .sdkChecked, subject: report.tool,
                         to: "\(found) of \(latest.count) symbols in the iOS \(checked) SDK", actor: actor
                     )
                 ],

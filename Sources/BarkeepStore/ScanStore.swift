@@ -387,8 +387,9 @@ public enum ScanStore {
         try EventLog.appendSelect(
             """
             SELECT $1::bigint, $2::text, f.id,
-                   CASE s.action WHEN 'new' THEN 'finding.new' WHEN 'changed' THEN 'finding.changed'
-                                 ELSE 'finding.status' END,
+                   CASE s.action WHEN 'new' THEN '\(EventKind.findingNew.rawValue)'
+                                 WHEN 'changed' THEN '\(EventKind.findingChanged.rawValue)'
+                                 ELSE '\(EventKind.findingStatus.rawValue)' END,
                    f.rule || ':' || f.file || ':' || coalesce(f.line::text, ''),
                    CASE WHEN s.action = 'changed'
                         THEN coalesce(s.previous_line::text, '') || ': ' || coalesce(s.previous_snippet, '')
@@ -400,7 +401,7 @@ public enum ScanStore {
             FROM sync_rows s JOIN findings f ON f.id = s.finding_id
             WHERE s.action IN ('new', 'fixed', 'reopened', 'changed')
             UNION ALL
-            SELECT $1::bigint, $2::text, NULL, 'scan.ingested', 'run ' || $4::text, NULL,
+            SELECT $1::bigint, $2::text, NULL, '\(EventKind.scanIngested.rawValue)', 'run ' || $4::text, NULL,
                    $5::text, NULL, $3::text
             """,
             [

@@ -62,8 +62,9 @@ extension ScreenStore {
                 try EventLog.append(
                     [
                         NewEvent(
-                            projectID: project.id, project: project.name, kind: "screen.uses", subject: key,
-                            from: isRemoving ? used.key : nil, to: isRemoving ? nil : used.key, actor: actor)
+                            projectID: project.id, project: project.name, kind: .screenUses, subject: key,
+                            from: isRemoving ? used.key : nil, to: isRemoving ? nil : used.key, actor: actor,
+                            screen: key)
                     ],
                     on: connection)
             }
@@ -140,7 +141,7 @@ extension ScreenStore {
                 try EventLog.append(
                     [
                         NewEvent(
-                            projectID: project.id, project: project.name, kind: "screen.undismissed", subject: key,
+                            projectID: project.id, project: project.name, kind: .screenUndismissed, subject: key,
                             actor: actor)
                     ],
                     on: connection)
@@ -177,7 +178,7 @@ extension ScreenStore {
         try EventLog.append(
             [
                 NewEvent(
-                    projectID: project.id, project: project.name, kind: "screen.dismissed", subject: key, actor: actor)
+                    projectID: project.id, project: project.name, kind: .screenDismissed, subject: key, actor: actor)
             ],
             on: connection)
     }

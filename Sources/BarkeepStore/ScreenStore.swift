@@ -157,8 +157,9 @@ public enum ScreenStore {
             try EventLog.append(
                 [
                     NewEvent(
-                        projectID: project.id, project: project.name, kind: "screen.added", subject: key,
-                        to: globs.joined(separator: ","), reason: kind == .screen ? nil : kind.rawValue, actor: actor
+                        projectID: project.id, project: project.name, kind: .screenAdded, subject: key,
+                        to: globs.joined(separator: ","), reason: kind == .screen ? nil : kind.rawValue, actor: actor,
+                        screen: key
                     )
                 ],
                 on: connection
@@ -251,8 +252,8 @@ public enum ScreenStore {
             guard from != to else { return }
             events.append(
                 NewEvent(
-                    projectID: project.id, project: project.name, kind: "screen.updated",
-                    subject: before.key + " " + subject, from: from, to: to, actor: actor))
+                    projectID: project.id, project: project.name, kind: .screenUpdated,
+                    subject: before.key + " " + subject, from: from, to: to, actor: actor, screen: before.key))
         }
         changed("title", before.title, after.title)
         changed("owner", before.owner, after.owner)
@@ -309,8 +310,8 @@ public enum ScreenStore {
             try EventLog.append(
                 screens.map { screen in
                     NewEvent(
-                        projectID: project.id, project: project.name, kind: "screen.removed", subject: screen.key,
-                        from: screen.paths.joined(separator: ","), actor: actor)
+                        projectID: project.id, project: project.name, kind: .screenRemoved, subject: screen.key,
+                        from: screen.paths.joined(separator: ","), actor: actor, screen: screen.key)
                 },
                 on: connection
             )
@@ -361,8 +362,8 @@ public enum ScreenStore {
         return ScreenSummary(screen: screen, readiness: readiness)
     }
 
-    /// The screen's history, oldest first, at most `limit` of the latest events: its own (added, changed, steps,
-    /// poses) and those of the findings it owns now.
+    /// The screen's history, oldest first, at most `limit` of the latest events: its own (added, changed, uses,
+    /// steps, poses) and those of the findings it owns now.
     public static func history(
         project projectName: String,
         key: String,
@@ -377,8 +378,7 @@ public enum ScreenStore {
                 SELECT \(EventLog.columns) FROM events
                 WHERE project_id = $1
                   AND (finding_id IN (SELECT id FROM findings WHERE screen_id = $2)
-                       OR (kind IN ('screen.added', 'screen.updated', 'screen.removed', 'step.state', 'pose.recorded')
-                           AND split_part(subject, ' ', 1) = $3))
+                       OR (kind IN \(EventKind.screenKindsSQL) AND screen = $3))
                 ORDER BY seq DESC LIMIT $4
             ) latest ORDER BY seq
             """,
@@ -387,7 +387,7 @@ public enum ScreenStore {
     }
 
     /// The screen `key` of a project; `notFound` when there is none.
-    static func require(_ key: String, projectID: Int64, on connection: PostgresConnection) throws -> Screen {
+    public static func require(_ key: String, projectID: Int64, on connection: PostgresConnection) throws -> Screen {
         guard
             let row = try connection.query(
                 "SELECT \(columns) FROM screens s WHERE s.project_id = $1 AND s.key = $2",

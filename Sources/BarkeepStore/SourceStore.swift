@@ -240,7 +240,7 @@ public enum SourceStore {
             try EventLog.append(
                 [
                     NewEvent(
-                        projectID: project.id, project: project.name, kind: "source.added", subject: source.subject,
+                        projectID: project.id, project: project.name, kind: .sourceAdded, subject: source.subject,
                         to: source.summary, actor: actor)
                 ],
                 on: connection
@@ -310,7 +310,7 @@ public enum SourceStore {
                 [
                     NewEvent(
                         projectID: before.projectID, project: before.project,
-                        kind: isPaused ? "source.paused" : "source.resumed", subject: before.subject, actor: actor)
+                        kind: isPaused ? .sourcePaused : .sourceResumed, subject: before.subject, actor: actor)
                 ],
                 on: connection
             )
@@ -327,7 +327,7 @@ public enum SourceStore {
             try EventLog.append(
                 [
                     NewEvent(
-                        projectID: source.projectID, project: source.project, kind: "source.requested",
+                        projectID: source.projectID, project: source.project, kind: .sourceRequested,
                         subject: source.subject, actor: actor)
                 ],
                 on: connection
@@ -344,7 +344,7 @@ public enum SourceStore {
             try EventLog.append(
                 [
                     NewEvent(
-                        projectID: source.projectID, project: source.project, kind: "source.removed",
+                        projectID: source.projectID, project: source.project, kind: .sourceRemoved,
                         subject: source.subject, from: source.summary, actor: actor)
                 ],
                 on: connection
@@ -431,7 +431,7 @@ public enum SourceStore {
         try EventLog.append(
             [
                 NewEvent(
-                    projectID: source.projectID, project: source.project, kind: "source.run", subject: source.subject,
+                    projectID: source.projectID, project: source.project, kind: .sourceRun, subject: source.subject,
                     to: outcome.isSuccess ? "ok" : "failed", reason: outcome.text, actor: source.actor)
             ],
             on: connection
@@ -485,7 +485,7 @@ public enum SourceStore {
             try EventLog.append(
                 [
                     NewEvent(
-                        projectID: source.projectID, project: source.project, kind: "source.run",
+                        projectID: source.projectID, project: source.project, kind: .sourceRun,
                         subject: source.subject, to: "failed", reason: message, actor: source.actor)
                 ],
                 on: connection

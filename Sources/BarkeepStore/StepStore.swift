@@ -104,9 +104,9 @@ public enum StepStore {
                     outcome = .changed
                     events.append(
                         NewEvent(
-                            projectID: project.id, project: project.name, kind: "step.state",
+                            projectID: project.id, project: project.name, kind: .stepState,
                             subject: "\(key) step \(step.number) (\(step.key))", from: previous, to: state.rawValue,
-                            reason: note, actor: actor))
+                            reason: note, actor: actor, screen: key))
                 } else {
                     outcome = .unchanged
                 }

@@ -62,7 +62,7 @@ public enum TokenStore {
             try EventLog.append(
                 [
                     NewEvent(
-                        projectID: nil, project: nil, kind: "token.created", subject: name, to: role.rawValue,
+                        projectID: nil, project: nil, kind: .tokenCreated, subject: name, to: role.rawValue,
                         actor: actor
                     )
                 ],
@@ -88,7 +88,7 @@ public enum TokenStore {
             )
             guard revoked != nil else { throw StoreError.notFound("no active token named '\(name)'") }
             try EventLog.append(
-                [NewEvent(projectID: nil, project: nil, kind: "token.revoked", subject: name, actor: actor)],
+                [NewEvent(projectID: nil, project: nil, kind: .tokenRevoked, subject: name, actor: actor)],
                 on: connection
             )
         }

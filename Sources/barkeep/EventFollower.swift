@@ -11,6 +11,8 @@ struct EventFollower {
     var since: Int64?
     /// How long without an event counts as quiet (then `onQuiet` runs); nil: never.
     var quiet: Duration?
+    /// The WATCH keys that choose the events (`kinds`, `screen`, `finding`); empty: every event.
+    var filter: [(String, String)] = []
 
     /// Follows until an error that reconnecting cannot mend (a first connection that fails, a deleted project, a
     /// revoked token). `onConnected` runs after each (re)connection, `onEvent` for each event, `onQuiet` after
@@ -51,7 +53,9 @@ struct EventFollower {
     ) throws {
         let client = try context.connect()
         var request = Request(verb: "WATCH", arguments: [project])
-        if let last { request.keywordList = [("since", String(last))] }
+        // The filter is the daemon's: resuming after the last event handed on skips nothing it would pass.
+        request.keywordList = filter
+        if let last { request.keywordList.append(("since", String(last))) }
         let response: Response
         do {
             response = try client.send(request)

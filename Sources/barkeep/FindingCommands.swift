@@ -203,7 +203,7 @@ struct FindingShowCommand: RunnableCommand, NamesNumberInProject {
         if context.isJSON {
             var object = FindingsCommand.json(finding)
             for key in ["project", "message", "reason"] { object[key] = finding[key] }
-            object["history"] = history.map { $0.json(integers: ["seq"]) }
+            object["history"] = history.map(WatchCommand.json)
             try Output.json(object)
             return
         }

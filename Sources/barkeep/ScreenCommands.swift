@@ -194,7 +194,7 @@ struct ScreenShowCommand: RunnableCommand {
                 "poses": of("pose").map { strip(PosesCommand.json($0)) },
                 "findings": of("finding").map(FindingsCommand.json),
                 "why": of("why").map { ["topic": $0["topic"] ?? "", "text": $0["text"] ?? ""] },
-                "history": of("event").map { strip($0.json(integers: ["seq"])) },
+                "history": of("event").map(WatchCommand.json),
             ])
             return
         }

@@ -174,7 +174,7 @@ struct SourceShowCommand: RunnableCommand {
         let history = records.dropFirst()
         if context.isJSON {
             var object = SourceGroup.json(source)
-            object["history"] = history.map { $0.json(integers: ["seq"]) }
+            object["history"] = history.map(WatchCommand.json)
             try Output.json(object)
             return
         }

@@ -7,7 +7,8 @@ import Foundation
 #endif
 
 /// `barkeep watch PROJECT`: prints the project's events as they happen, and resumes where it left off when the
-/// daemon restarts or the connection breaks.
+/// daemon restarts or the connection breaks. `--kind`, `--screen` and `--finding` choose which events; the daemon
+/// filters them.
 struct WatchCommand: RunnableCommand {
     static let configuration = CommandConfiguration(
         name: "watch",
@@ -15,16 +16,26 @@ struct WatchCommand: RunnableCommand {
         discussion: """
             With --since SEQ, first prints the stored events after sequence number SEQ (0: the whole history).
             When the connection breaks it reconnects and resumes after the last event printed: nothing is lost or
-            printed twice. With --json prints one JSON object per event.
+            printed twice. --kind, --screen and --finding print only the events of those kinds, of that screen
+            (or counting for it) and of that finding. With --json prints one JSON object per event.
             """,
         arguments: [
             .positional("project", help: "The project."),
             .option("since", valueName: "SEQ", help: "Start after this event sequence number (default: now)."),
+            .option(
+                "kind", valueName: "KINDS", repeatable: true,
+                help: "Only events of these kinds, comma-separated (finding.status,finding.new)."),
+            .option(
+                "screen", valueName: "KEY",
+                help: "Only events about this screen, component, app or unmapped, or counting for it."),
+            .option("finding", valueName: "N", help: "Only the events of the finding or item numbered N."),
         ]
     )
 
     let project: String
     let since: Int64?
+    /// The WATCH keys that choose the events.
+    let filter: [(String, String)]
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
         project = parsed.value("project") ?? ""
@@ -36,21 +47,46 @@ struct WatchCommand: RunnableCommand {
         } else {
             since = nil
         }
+        var filter: [(String, String)] = []
+        let kinds = parsed.values("kind")
+        if !kinds.isEmpty {
+            let parsedKinds = EventKind.list(parsing: kinds.joined(separator: ","))
+            if let unknown = parsedKinds.unknown.first {
+                throw UsageError(
+                    "unknown event kind '\(unknown)'; the kinds are \(EventKind.allNames)",
+                    commandPath: parsed.commandPath)
+            }
+            filter.append(("kinds", parsedKinds.kinds.map(\.rawValue).joined(separator: ",")))
+        }
+        if let screen = parsed.value("screen") { filter.append(("screen", screen)) }
+        if let finding = parsed.value("finding") { filter.append(("finding", finding)) }
+        self.filter = filter
     }
 
     func run(_ context: CLIContext) throws {
-        try EventFollower(project: project, since: since).run(context) { record in
+        try EventFollower(project: project, since: since, filter: filter).run(context) { record in
             printEvent(record, context: context)
         }
     }
 
+    /// An event record as a JSON object, as `watch --json` prints it and the histories of `finding show`, `screen
+    /// show` and `source show` hold it: `seq` and `finding` numbers, `screens` an array.
+    static func json(_ record: Record) -> [String: Any] {
+        var object = record.json(integers: ["seq", "finding"], lists: ["screens"])
+        object.removeValue(forKey: "type")
+        return object
+    }
+
     private func printEvent(_ record: Record, context: CLIContext) {
         if context.isJSON {
-            try? Output.json(record.json(integers: ["seq"]))
+            try? Output.json(Self.json(record))
             return
         }
         var text = "\(Output.dim(record["seq"] ?? "?"))  \(record["at"]?.prefix(19) ?? "")  "
-        text += "\(Output.bold(record["kind"] ?? "?"))  \(record["subject"] ?? "")"
+        text += "\(Output.bold(record["kind"] ?? "?"))  "
+        // A finding's events name it by number and the screen owning it, which its subject (file:line) does not.
+        if let finding = record["finding"] { text += "#\(finding) \(record["screen"] ?? "")  " }
+        text += record["subject"] ?? ""
         if record["from"] != nil || record["to"] != nil {
             text += "  \(record["from"] ?? "∅") → \(record["to"] ?? "∅")"
         }

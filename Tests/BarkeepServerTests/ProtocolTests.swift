@@ -71,6 +71,9 @@ struct ProtocolTests {
             ("BADARG", "PROJECT CREATE \"has space\"", "ERR BADARG a project name is"),
             ("BADARG", "TOKEN CREATE ci", "ERR BADARG TOKEN CREATE needs role=…"),
             ("BADARG", "WATCH app since=-1", "ERR BADARG since must be"),
+            ("BADARG", "WATCH app kinds=finding.status,finding.bogus", "ERR BADARG unknown event kind 'finding.bogus'"),
+            ("BADARG", "WATCH app finding=0", "ERR BADARG a finding is named by its number"),
+            ("NOTFOUND", "WATCH app screen=Ghost", "ERR NOTFOUND no screen 'Ghost' in project 'app'"),
             ("BADARG", "HELLO protocol=1", "ERR BADARG protocol 1 is not supported"),
             ("NOAUTH", "HELLO token=bk_nope", "ERR NOAUTH invalid or revoked token"),
             ("NOTFOUND", "PROJECT SHOW ghost", "ERR NOTFOUND no project named 'ghost'"),
@@ -329,6 +332,74 @@ struct ProtocolTests {
         #expect(try resumed.request("PING") == "OK PONG")
         #expect(try resumed.request("PROJECT LIST") == "ERR BADARG the connection is watching; send PING or QUIT")
         #expect(try resumed.request("QUIT") == "OK BYE")
+    }
+
+    @Test("WATCH filters by kind, screen and finding, in the replay and live, and resumes with its filter")
+    func watchFilters() throws {
+        let running = try RunningServer.withDatabase()
+        let owner = try running.owner()
+        /// Sends `line`; returns its records, after reading its final line.
+        func run(_ line: String) throws -> [Record] {
+            try owner.send(line + "\n")
+            var records: [Record] = []
+            while let reply = try owner.readLine() {
+                guard reply.hasPrefix("*") else {
+                    #expect(reply.hasPrefix("OK"), "\(line): \(reply)")
+                    break
+                }
+                records.append(try Record(parsing: reply))
+            }
+            return records
+        }
+        _ = try run("PROJECT CREATE app")
+        _ = try run("SCREEN ADD app Inbox path=Sources/Inbox/**")
+        _ = try run("SCREEN ADD app Settings path=Sources/Settings/**")
+        let inbox = try #require(try run("ITEM ADD app screen=Inbox step=1 title=A").first?["id"])
+        let settings = try #require(try run("ITEM ADD app screen=Settings step=1 title=B").first?["id"])
+        _ = try run("FINDING SET app \(inbox) approved")
+        _ = try run("FINDING SET app \(settings) approved")
+        _ = try run("FINDING SET app \(inbox) applied")
+        _ = try run("STEP SET app Inbox 2 done")
+
+        // Status changes of Inbox: replayed, then live; others are passed over.
+        let byScreen = try running.owner()
+        #expect(
+            try byScreen.request("WATCH app since=0 kinds=finding.status screen=Inbox")
+                == "OK watching project=app since=0")
+        for status in ["approved", "applied"] {
+            let record = try Record(parsing: try #require(try byScreen.readLine()))
+            #expect(record["kind"] == "finding.status" && record["to"] == status)
+            #expect(record["finding"] == inbox && record["screen"] == "Inbox" && record["screens"] == "Inbox")
+        }
+        _ = try run("FINDING SET app \(settings) applied")
+        _ = try run("STEP SET app Inbox 3 done")
+        _ = try run("FINDING SET app \(inbox) verified")
+        let live = try Record(parsing: try #require(try byScreen.readLine()))
+        #expect(live["finding"] == inbox && live["to"] == "verified")
+
+        // A screen's own events pass a screen filter too.
+        let steps = try running.owner()
+        #expect(try steps.request("WATCH app since=0 screen=Inbox kinds=step.state,screen.added") != nil)
+        let own = try (0..<3).map { _ in try Record(parsing: try #require(try steps.readLine())) }
+        #expect(own.map { $0["kind"] ?? "" } == ["screen.added", "step.state", "step.state"])
+        #expect(own.allSatisfy { $0["screen"] == "Inbox" && $0["finding"] == nil })
+
+        // One finding's events; resumed after the first, it goes on with the second, nothing lost or repeated.
+        var byFinding: LineClient? = try running.owner()
+        #expect(try byFinding?.request("WATCH app since=0 finding=\(settings)") == "OK watching project=app since=0")
+        let first = try Record(parsing: try #require(try byFinding?.readLine()))
+        #expect(first["kind"] == "finding.new" && first["finding"] == settings && first["screen"] == "Settings")
+        byFinding = nil
+        let resumed = try running.owner()
+        let since = try #require(first["seq"])
+        #expect(
+            try resumed.request("WATCH app since=\(since) finding=\(settings)")
+                == "OK watching project=app since=\(since)")
+        let rest = try (0..<2).map { _ in try Record(parsing: try #require(try resumed.readLine())) }
+        #expect(rest.map { $0["to"] ?? "" } == ["approved", "applied"])
+        #expect(rest.allSatisfy { $0["finding"] == settings })
+        _ = try run("FINDING SET app \(settings) verified")
+        #expect(try Record(parsing: try #require(try resumed.readLine()))["to"] == "verified")
     }
 
     @Test("watchers of a project hear of its deletion")

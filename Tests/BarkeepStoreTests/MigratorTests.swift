@@ -154,11 +154,17 @@ struct MigratorTests {
                 as: String.self) == "4,3")
     }
 
+    /// A database migrated up to the migration before `version`, holding one project, `old`.
+    private func oldProject(before version: Int) throws -> PostgresConnection {
+        let connection = try TestDatabase.makeConnection()
+        try Migrator(migrations: Migration.embedded.filter { $0.version < version }).migrate(connection)
+        try connection.query("INSERT INTO projects (name) VALUES ('old')")
+        return connection
+    }
+
     @Test("migration 0011 gives every existing project the app area with Core's default globs, and moves its findings")
     func appAreaForExistingProjects() throws {
-        let connection = try TestDatabase.makeConnection()
-        try Migrator(migrations: Migration.embedded.filter { $0.version < 11 }).migrate(connection)
-        try connection.query("INSERT INTO projects (name) VALUES ('old')")
+        let connection = try oldProject(before: 11)
         try connection.query(
             """
             INSERT INTO findings (project_id, source, title, severity, number, file)
@@ -176,5 +182,66 @@ struct MigratorTests {
         #expect(
             try connection.queryValue(
                 "SELECT s.key FROM findings f JOIN screens s ON s.id = f.screen_id", as: String.self) == AuditArea.app)
+    }
+
+    @Test("migration 0013 gives the stored events their finding's number, its owner now and the screens it counts for")
+    func eventFieldsBackfilled() throws {
+        let connection = try oldProject(before: 13)
+        // A screen, a component both screens use, and the app area (0011 adds it to projects it finds only).
+        try connection.query(
+            """
+            INSERT INTO screens (project_id, key, kind)
+            SELECT id, key, kind FROM projects,
+                (VALUES ('Inbox', 'screen'), ('Settings', 'screen'), ('MenuRow', 'component'), ('app', 'area'))
+                AS s (key, kind)
+            """)
+        try connection.query(
+            """
+            INSERT INTO screen_uses (project_id, screen_id, component_id)
+            SELECT c.project_id, s.id, c.id FROM screens s JOIN screens c ON c.project_id = s.project_id
+            WHERE c.key = 'MenuRow' AND s.key IN ('Inbox', 'Settings')
+            """)
+        // Findings 1 to 4: of Inbox, of the component, of the app area, of no screen.
+        try connection.query(
+            """
+            INSERT INTO findings (project_id, source, title, severity, number, screen_id)
+            SELECT p.id, 'manual', 'item ' || f.number, 'low', f.number,
+                   (SELECT s.id FROM screens s WHERE s.project_id = p.id AND s.key = f.screen)
+            FROM projects p, (VALUES (1, 'Inbox'), (2, 'MenuRow'), (3, 'app'), (4, NULL)) AS f (number, screen)
+            """)
+        try connection.query(
+            """
+            INSERT INTO events (project_id, project, finding_id, kind, subject, to_value, actor)
+            SELECT f.project_id, 'old', f.id, 'finding.new', f.title, 'proposed', 'ana' FROM findings f ORDER BY f.number
+            """)
+        // A pose of Settings mapped to the component's finding; a screen's step; the project's SDK.
+        try connection.query(
+            """
+            INSERT INTO events (project_id, project, finding_id, kind, subject, to_value, actor)
+            SELECT project_id, 'old', id, 'pose.recorded', 'Settings P3', 'failed', 'qa' FROM findings WHERE number = 2
+            """)
+        try connection.query(
+            """
+            INSERT INTO events (project_id, project, kind, subject, from_value, to_value, actor)
+            SELECT id, 'old', 'step.state', 'Inbox step 2 (order)', 'todo', 'done', 'ana' FROM projects
+            UNION ALL
+            SELECT id, 'old', 'project.updated', 'sdk', '27.0', '27.1', 'ana' FROM projects
+            """)
+
+        try Migrator().migrate(connection)
+
+        let rows = try connection.query(
+            """
+            SELECT kind, coalesce(finding_number::text, '-') || ' ' || coalesce(screen, '-') || ' '
+                         || coalesce(array_to_string(screens, ','), '-') AS about
+            FROM events ORDER BY seq
+            """
+        ).map { "\(try $0.decode("kind", as: String.self)) \(try $0.decode("about", as: String.self))" }
+        #expect(
+            rows == [
+                "finding.new 1 Inbox Inbox", "finding.new 2 MenuRow Inbox,Settings", "finding.new 3 app app",
+                "finding.new 4 unmapped ", "pose.recorded 2 Settings Settings", "step.state - Inbox Inbox",
+                "project.updated - - -",
+            ])
     }
 }

@@ -178,8 +178,11 @@ struct ScanSyncTests {
 
         // Its history says what the line read before and after.
         let event = try #require(
-            try connection.query("SELECT subject, from_value, to_value FROM events WHERE kind = 'finding.changed'")
-                .first)
+            try connection.query(
+                "SELECT subject, from_value, to_value, finding_number, screen FROM events WHERE kind = 'finding.changed'"
+            ).first)
+        #expect(try event.decode("finding_number", as: Int.self) == number)
+        #expect(try event.decode("screen", as: String.self) == AuditArea.unmapped)
         #expect(try event.decode("subject", as: String.self) == "DUO007:Simplenote/SPAppDelegate.h:13")
         #expect(try event.decode("from_value", as: String.self) == "12: @interface SPAppDelegate : UIResponder")
         #expect(

@@ -1,0 +1,12 @@
+import BarkeepCore
+
+/// Core's event kinds as SQL lists, so that no statement spells a list of kinds of its own.
+extension EventKind {
+    /// The kinds about a screen itself (`EventKind.screenKinds`), as a parenthesised SQL list.
+    static let screenKindsSQL = sqlList(screenKinds)
+
+    /// A parenthesised SQL list of the kinds' stored values. The values are Core's own constants, never input.
+    static func sqlList(_ kinds: [EventKind]) -> String {
+        "(" + kinds.map { "'\($0.rawValue)'" }.joined(separator: ", ") + ")"
+    }
+}
