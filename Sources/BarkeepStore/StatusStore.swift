@@ -49,6 +49,8 @@ public struct ScreenStatus: Sendable, Equatable {
     public var work: WorkCounts
     /// Whether it is done, its step and pose counts.
     public var readiness: ScreenReadiness
+    /// The rows whose findings it counts: its own and the components it uses.
+    var sources: [Int64] = []
 }
 
 /// Blocked items waiting for one SDK.
@@ -73,6 +75,8 @@ public struct ProjectStatus: Sendable, Equatable {
     public var screens: [ScreenStatus]
     /// Findings needing work that no screen owns or uses.
     public var unmapped: WorkCounts
+    /// The findings needing work of each row (screen, component, area), each finding once, under its owner.
+    var ownWork: [Int64: WorkCounts] = [:]
 }
 
 /// One owner's screens on the dashboard.
@@ -88,16 +92,21 @@ public struct OwnerSummary: Sendable, Equatable {
 }
 
 extension ProjectStatus {
-    /// The screens (not the app area) per owner, by owner, the screens nobody owns last.
+    /// The screens (not the app area) per owner, by owner, the screens nobody owns last. An owner's findings are
+    /// those of their screens and of the components those use, each counted once however many screens share it.
     public var owners: [OwnerSummary] {
         var summaries: [String?: OwnerSummary] = [:]
+        var sources: [String?: Set<Int64>] = [:]
         for screen in screens where screen.kind == .screen {
             var summary =
                 summaries[screen.owner] ?? OwnerSummary(owner: screen.owner, screens: 0, done: 0, work: WorkCounts())
             summary.screens += 1
             summary.done += screen.readiness.isDone ? 1 : 0
-            summary.work.add(screen.work)
             summaries[screen.owner] = summary
+            sources[screen.owner, default: []].formUnion(screen.sources)
+        }
+        for (owner, rows) in sources {
+            for row in rows { summaries[owner]?.work.add(ownWork[row] ?? WorkCounts()) }
         }
         return summaries.values.sorted { left, right in
             guard let a = left.owner else { return false }
@@ -183,7 +192,11 @@ public enum StatusStore {
                 )
             }
             // A component's findings count for each screen that uses it, and as unmapped when none does.
+            var ownWork: [Int64: WorkCounts] = [:]
+            for case (let row?, let counts) in work { ownWork[row] = counts }
             let users = try ReadinessStore.componentUsers(projectID: project.id, on: connection)
+            var used: [Int64: [Int64]] = [:]
+            for (component, screens) in users { for screen in screens { used[screen, default: []].append(component) } }
             var unmapped = work[nil] ?? WorkCounts()
             for screen in screens where screen.kind == .component {
                 guard let counts = work[screen.id] else { continue }
@@ -204,12 +217,12 @@ public enum StatusStore {
                 screenFacts.openFindingCount = max(counts.total, screenFacts.openFindings.count)
                 return ScreenStatus(
                     key: screen.key, kind: screen.kind, title: screen.title, owner: screen.owner, work: counts,
-                    readiness: ScreenReadiness(screenFacts))
+                    readiness: ScreenReadiness(screenFacts), sources: [screen.id] + (used[screen.id] ?? []))
             }
             return ProjectStatus(
                 project: project, lastScan: lastScan, byStatus: byStatus,
                 blocked: try blockedGroups(project: project, on: connection), screens: statuses,
-                unmapped: unmapped
+                unmapped: unmapped, ownWork: ownWork
             )
         }
     }

@@ -31,8 +31,13 @@ extension AuditWorkflowTests {
         #expect(status.screens.map(\.key) == ["Inbox", "Settings", "app"])
         let settings = try #require(status.screens.first { $0.key == "Settings" })
         #expect(settings.work.total == 1 + 2)
-        // Still one finding each, in the project's totals.
+        // Still one finding each, in the project's totals and in the summary of an owner of both screens.
         #expect(status.byStatus[.proposed] == 21)
+        for screen in ["Inbox", "Settings"] { try updateScreen(screen, ScreenChange(owner: "ana")) }
+        let owners = try StatusStore.status(project: "app", on: connection).owners
+        #expect(owners.map(\.owner) == ["ana"])
+        let inboxOwn = try listed(on: "Inbox").count - 2
+        #expect(owners.first?.work.total == inboxOwn + 1 + 2)
         let uses = Dictionary(
             uniqueKeysWithValues: try ScreenStore.list(project: "app", on: connection).map {
                 ($0.screen.key, $0.screen.uses)
