@@ -9,6 +9,9 @@ public enum CoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case unreadableDirectory(path: String, reason: String)
     /// A source directory to discover screens in is neither the scanner root nor inside it: both as given.
     case sourceOutsideRoot(source: String, root: String)
+    /// A request's value that the domain's rules refuse: `key` names the argument (`status`, the wire key), and
+    /// `problem` is the whole message (`'opne' is not a status: …`).
+    case invalidArgument(key: String, problem: String)
 
     public var description: String {
         switch self {
@@ -16,6 +19,7 @@ public enum CoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unsupportedVersion(let what): "unsupported version: \(what)"
         case .unreadableDirectory(let path, let reason): "cannot read the directory \(path): \(reason)"
         case .sourceOutsideRoot(let source, let root): "the source directory \(source) is not inside the root \(root)"
+        case .invalidArgument(_, let problem): problem
         }
     }
 }

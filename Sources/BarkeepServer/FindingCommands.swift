@@ -3,9 +3,9 @@ import BarkeepProtocol
 import BarkeepStore
 import Foundation
 
-/// INGEST, RUNS, FINDINGS, FINDING SHOW and FINDING SET.
+/// INGEST, RUNS, FINDINGS and FINDING SHOW; the triage commands are TriageCommands'.
 enum FindingCommands {
-    static let all: [Command] = [ingest, runs, runShow, findings, show, set]
+    static let all: [Command] = [ingest, runs, runShow, findings, show] + TriageCommands.all
 
     /// `INGEST PROJECT format=… [commit=SHA [commit-time=ISO8601]] [scope=PREFIX] [force=yes] SIZE` and SIZE bytes
     /// of scanner output. The upload is parsed and synced on a database thread, never on the event loop.
@@ -161,28 +161,26 @@ enum FindingCommands {
         }
     }
 
+    /// `FINDINGS PROJECT [FILTERS…]`: the filter language of FindingQuery; without `status`, the findings that need
+    /// work.
     static let findings = Command(
         "FINDINGS",
         positional: 1...1,
-        keys: ["status", "rule", "screen", "file"],
+        keys: Set(FindingQuery.keys),
         minimumRole: .reader
     ) { input throws(CommandError) in
-        let project = input.argument(0)
-        var filter = FindingFilter(
-            rule: input.keyword("rule"), screen: input.keyword("screen"), file: input.keyword("file"))
-        if let status = input.keyword("status") {
-            guard let value = FindingStatus(rawValue: status) else {
-                throw CommandError(
-                    .badArgument,
-                    "status must be one of " + FindingStatus.allCases.map(\.rawValue).joined(separator: ", ")
-                )
-            }
-            filter.status = value
-        }
-        let chosen = filter
+        let (project, query) = (input.argument(0), try query(input.request))
         return .database { connection in
-            CommandResult(
-                .records(try FindingStore.list(project: project, filter: chosen, on: connection).map(\.record)))
+            CommandResult(.records(try FindingStore.list(project: project, query: query, on: connection).map(\.record)))
+        }
+    }
+
+    /// The filter keys of `request` as a query; what FindingQuery refuses is `BADARG`.
+    static func query(_ request: Request) throws(CommandError) -> FindingQuery {
+        do throws(CoreError) {
+            return try FindingQuery.parse(keywords: request.keywordList)
+        } catch {
+            throw CommandError(.badArgument, error.description)
         }
     }
 
@@ -198,27 +196,6 @@ enum FindingCommands {
         return .database { connection in
             let (finding, history) = try FindingStore.show(project: project, number: number, on: connection)
             return CommandResult(.records([finding.record] + history.map(\.record)))
-        }
-    }
-
-    static let set = Command("FINDING SET", positional: 3...3, keys: ["reason"], minimumRole: .writer) {
-        input throws(CommandError) in
-        let (project, number) = (input.argument(0), try number(input.argument(1), of: "finding"))
-        let settable = FindingLifecycle.personStatuses
-        guard let status = FindingStatus(rawValue: input.argument(2)), settable.contains(status) else {
-            throw CommandError(
-                .badArgument, "status must be one of " + settable.map(\.rawValue).joined(separator: ", "))
-        }
-        let reason = input.keyword("reason").flatMap { $0.isEmpty ? nil : $0 }
-        if status.requiresReason && reason == nil {
-            throw CommandError(.badArgument, "\(status.rawValue) needs reason=…")
-        }
-        let (actor, role) = (input.session.actor, input.session.role ?? .reader)
-        return .database { connection in
-            let finding = try FindingStore.setStatus(
-                project: project, number: number, to: status, reason: reason, role: role, actor: actor,
-                on: connection)
-            return CommandResult(.records([finding.record]))
         }
     }
 
@@ -265,7 +242,7 @@ extension Finding {
             "screen": screen ?? "unmapped", "title": title, "message": message,
             "first-seen-run": firstSeenRun.map(String.init), "last-seen-run": lastSeenRun.map(String.init),
             "step": step.map(String.init), "needs": needs.isEmpty ? nil : needs.joined(separator: ","),
-            "gate": gate?.description, "tier": tier.map(String.init),
+            "gate": gate?.description, "tier": tier.map(String.init), "assignee": assignee,
         ])
     }
 }

@@ -57,8 +57,8 @@ enum ScreenCommands {
         return .database { connection in
             let summary = try ScreenStore.show(project: project, key: key, on: connection)
             let findings = try FindingStore.list(
-                project: project, filter: FindingFilter(screen: key), on: connection
-            ).filter(\.status.needsWork)
+                project: project, query: FindingQuery(statuses: FindingQuery.defaultStatuses, screens: [key]),
+                on: connection)
             let poses = try PoseStore.matrix(project: project, screen: key, on: connection)
             var records = [Record(["type": "screen"]).merging(summary.record)]
             records += summary.readiness.steps.map { Record(["type": "step"]).merging($0.record(screen: key)) }

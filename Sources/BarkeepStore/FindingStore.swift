@@ -48,6 +48,8 @@ public struct Finding: Sendable, Equatable {
     /// For an item whose symbols the project's SDK has: the iOS version its code must be gated on
     /// (`if #available(iOS 27.1, *)`) because the deployment target is lower.
     public var gate: SDKVersion?
+    /// Who works on it (Core's Assignee); nil: no one.
+    public var assignee: String?
 
     init(row: PostgresRow) throws {
         id = try row.decode("id")
@@ -71,26 +73,7 @@ public struct Finding: Sendable, Equatable {
         number = try row.decode("number")
         tier = try row.decodeIfPresent("tier")
         gate = nil
-    }
-}
-
-/// Which findings to list.
-public struct FindingFilter: Sendable, Equatable {
-    /// Only this status.
-    public var status: FindingStatus?
-    /// Only this rule.
-    public var rule: String?
-    /// Only this screen's; `unmapped` for findings no screen owns.
-    public var screen: String?
-    /// Only this file, or the files under it when it ends with `/`.
-    public var file: String?
-
-    /// A filter; nil fields do not filter.
-    public init(status: FindingStatus? = nil, rule: String? = nil, screen: String? = nil, file: String? = nil) {
-        self.status = status
-        self.rule = rule
-        self.screen = screen
-        self.file = file
+        assignee = try row.decodeIfPresent("assignee")
     }
 }
 
@@ -114,7 +97,7 @@ public enum FindingStore {
         f.reason, s.key AS screen, (SELECT r.number FROM scan_runs r WHERE r.id = f.first_seen_run) AS first_seen_run,
         (SELECT r.number FROM scan_runs r WHERE r.id = \(lastSeenRun)) AS last_seen_run, f.identity,
         coalesce(f.step, (SELECT r.step FROM rules r WHERE r.id = f.rule)) AS step, f.needs_symbols, f.number,
-        (SELECT r.tier FROM rules r WHERE r.id = f.rule) AS tier
+        (SELECT r.tier FROM rules r WHERE r.id = f.rule) AS tier, f.assignee
         """
 
     /// The latest run of each tool and scope of the projects involved (`$1`: one project id, or NULL for all).
@@ -128,31 +111,33 @@ public enum FindingStore {
 
     static let from = "findings f JOIN projects p ON p.id = f.project_id LEFT JOIN screens s ON s.id = f.screen_id"
 
-    /// A project's findings, by file and line.
+    /// The findings of `projectName` that `query` selects, by file and line: the one query behind FINDINGS, bulk
+    /// FINDING SET and FINDING ASSIGN. A screen, rule or owner the project does not know is `notFound`, an unknown
+    /// step key `invalid`.
     public static func list(
         project projectName: String,
-        filter: FindingFilter,
+        query: FindingQuery,
         on connection: PostgresConnection
     ) throws -> [Finding] {
         let project = try ProjectStore.require(projectName, on: connection)
-        let file = filter.file
-        let isPrefix = file?.hasSuffix("/") == true
+        return try list(.query(query), project: project, on: connection)
+    }
+
+    /// The findings `selector` picks in `project`, by file and line, with their gates.
+    static func list(
+        _ selector: FindingSelector,
+        project: Project,
+        on connection: PostgresConnection
+    ) throws -> [Finding] {
+        let selection = try FindingSelection(selector, project: project, on: connection)
         let findings = try connection.query(
             """
             \(latest)
             SELECT \(columns) FROM \(from)
-            WHERE f.project_id = $1
-              AND ($2::text IS NULL OR f.status = $2)
-              AND ($3::text IS NULL OR f.rule = $3)
-              AND ($4::text IS NULL OR s.key = $4
-                   OR ($4 = '\(AuditArea.unmapped)' AND (f.screen_id IS NULL OR (s.kind = 'component' AND NOT EXISTS (
-                           SELECT 1 FROM screen_uses u WHERE u.component_id = f.screen_id))))
-                   OR f.screen_id IN (SELECT u.component_id FROM screen_uses u JOIN screens x ON x.id = u.screen_id
-                                      WHERE x.project_id = $1 AND x.key = $4))
-              AND ($5::text IS NULL OR f.file = $5 OR ($6 AND left(f.file, length($5)) = $5))
+            WHERE \(selection.condition)
             ORDER BY f.file, f.line, f.id
             """,
-            [project.id, filter.status?.rawValue, filter.rule, filter.screen, file, isPrefix]
+            selection.parameters
         ).map(Finding.init(row:))
         return try SDKStore.withGates(findings, project: project, on: connection)
     }
@@ -191,60 +176,13 @@ public enum FindingStore {
         actor: String,
         on connection: PostgresConnection
     ) throws -> Finding {
-        try ScanStore.withLockedProject(projectName, on: connection) { project, connection in
-            // The project's sync lock (taken above, as an ingest takes it): a sync running now finishes first, and
-            // cannot then undo this verdict.
-            guard
-                let before = try connection.query(
-                    "SELECT id, source, status, reason, needs_symbols FROM findings WHERE project_id = $1 "
-                        + "AND number = $2 FOR UPDATE",
-                    [project.id, number]
-                ).first
-            else { throw StoreError.notFound("no finding \(number) in project '\(project.name)'") }
-            let id: Int64 = try before.decode("id")
-            let previous = FindingStatus(rawValue: try before.decode("status")) ?? .proposed
-            let previousReason: String? = try before.decodeIfPresent("reason")
-            if let refusal = FindingLifecycle.refusal(
-                from: previous, to: status, source: FindingSource(rawValue: try before.decode("source")) ?? .manual,
-                reason: reason, by: .person(role),
-                label: "finding \(number)" + (previous == .blocked ? " (\(previousReason ?? "blocked"))" : ""))
-            {
-                throw StoreError(refusal)
-            }
-            // Re-opening an item whose SDK symbols the project still lacks leaves it blocked, remembering the status
-            // asked for: it becomes that when the SDK arrives.
-            var stored = (status: status.rawValue, reason: reason, before: String?.none)
-            let needs: [String] = try before.decode("needs_symbols")
-            if !status.isSticky && !needs.isEmpty {
-                let facts = try SDKStore.facts(needs, project: project, on: connection)
-                if case .blocked(let why, _) = SDKStore.verdict(needs, facts: facts, project: project) {
-                    stored = (FindingStatus.blocked.rawValue, why, status.rawValue)
-                }
-            }
-            if previous.rawValue != stored.status || previousReason != stored.reason {
-                // Leaving the open statuses, its last sighting stops being derived: record it.
-                try connection.query(
-                    """
-                    \(latest)
-                    UPDATE findings f SET status = $3, reason = $4, status_before_block = $5, updated_at = now(),
-                        last_seen_run = \(lastSeenRun)
-                    WHERE f.id = $2
-                    """,
-                    [project.id, id, stored.status, stored.reason, stored.before]
-                )
-                try EventLog.appendSelect(
-                    """
-                    SELECT project_id, $2::text, id, '\(EventKind.findingStatus.rawValue)',
-                           CASE WHEN rule IS NULL THEN title ELSE rule || ':' || coalesce(file, '') || ':'
-                                || coalesce(line::text, '') END,
-                           $3::text, $4::text, $5::text, $6::text
-                    FROM findings WHERE id = $1
-                    """,
-                    [id, project.name, previous.rawValue, stored.status, stored.reason, actor],
-                    on: connection
-                )
-            }
-            return try show(project: project.name, number: number, on: connection).0
+        let result = try setStatus(
+            project: projectName, of: .numbers([number]), to: status, reason: reason, role: role, actor: actor,
+            isDryRun: false, on: connection)
+        guard let change = result.changes.first else {
+            throw StoreError.notFound("no finding \(number) in project '\(projectName)'")
         }
+        if let refusal = change.refusal { throw StoreError(refusal) }
+        return change.finding
     }
 }

@@ -285,8 +285,7 @@ public enum SDKStore {
     /// symbol, then item.
     public static func blocked(project name: String, on connection: PostgresConnection) throws -> [BlockedItem] {
         let project = try ProjectStore.require(name, on: connection)
-        let items = try FindingStore.list(
-            project: name, filter: FindingFilter(status: .blocked), on: connection)
+        let items = try FindingStore.list(.query(FindingQuery(statuses: [.blocked])), project: project, on: connection)
         let facts = try facts(Array(Set(items.flatMap(\.needs))), project: project, on: connection)
         let sdk = SDKVersion(project.sdk) ?? SDKVersion(0)
         var entries: [BlockedItem] = []

@@ -131,7 +131,7 @@ public struct PostgresError: Sendable, Equatable, CustomStringConvertible {
 
 extension StoreError {
     /// The store's error for a status change the lifecycle refuses.
-    init(_ refusal: TransitionRefusal) {
+    public init(_ refusal: TransitionRefusal) {
         switch refusal.kind {
         case .invalid: self = .invalid(refusal.message)
         case .conflict: self = .conflict(refusal.message)

@@ -122,7 +122,8 @@ struct BarkeepCommand: ParsableCommand {
         subcommands: [
             PingCommand.self, ProjectGroup.self, IngestCommand.self, RunsCommand.self, RunGroup.self,
             FindingsCommand.self,
-            FindingGroup.self, ScreenGroup.self, StepGroup.self, ItemGroup.self, SDKGroup.self, BlockedCommand.self,
+            FindingGroup.self, MineCommand.self, ScreenGroup.self, StepGroup.self, ItemGroup.self, SDKGroup.self,
+            BlockedCommand.self,
             PoseGroup.self, PosesCommand.self, StatusCommand.self, BurndownCommand.self, ReportCommand.self,
             TokenGroup.self, SourceGroup.self, WatchCommand.self, StatsCommand.self,
         ]

@@ -103,20 +103,17 @@ struct RunShowCommand: RunnableCommand, NamesNumberInProject {
 struct FindingsCommand: RunnableCommand {
     static let configuration = CommandConfiguration(
         name: "findings",
-        abstract: "List a project's findings, by file and line.",
+        abstract: "List a project's findings, by file and line: by default those that need work.",
         discussion: """
             Findings and items are numbered from 1 in each project; the number (id) is what finding show and
-            finding set take. With --json prints an array of objects with id, source (scanner or manual), rule, title, severity,
-            file, line, snippet, status, screen, step, needs (SDK symbols), gate (the iOS version to wrap its code
-            in if #available for), first_seen_run and last_seen_run; absent values are null (needs: []).
+            finding set take. Lists take comma-separated values (--status proposed,approved). Without --status,
+            the findings that need work (open: proposed, approved, applied, blocked); --status all lists every one.
+            With --json prints an array of objects with id, source (scanner or manual), rule, title, severity,
+            file, line, snippet, status, screen, assignee, step, needs (SDK symbols), gate (the iOS version to wrap
+            its code in if #available for), first_seen_run and last_seen_run; absent values are null (needs: []).
             """,
-        arguments: [
-            .positional("project", help: "The project."),
-            .option("status", valueName: "STATUS", help: "Only this status (proposed, fixed, declined, …)."),
-            .option("rule", valueName: "RULE", help: "Only this rule (DUO007)."),
-            .option("screen", valueName: "KEY", help: "Only this screen's findings; 'unmapped' for no screen's."),
-            .option("file", valueName: "PATH", help: "Only this file, or the files under PATH/ (with a trailing /)."),
-            FindingsExport.option,
+        arguments: [.positional("project", help: "The project.")] + FindingFilterOptions.arguments + [
+            FindingsExport.option
         ]
     )
 
@@ -127,7 +124,7 @@ struct FindingsCommand: RunnableCommand {
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
         project = parsed.value("project") ?? ""
-        keywords = ["status", "rule", "screen", "file"].compactMap { key in parsed.value(key).map { (key, $0) } }
+        keywords = try FindingFilterOptions.keywords(parsed)
         export = try FindingsExport(parsed)
     }
 
@@ -141,17 +138,22 @@ struct FindingsCommand: RunnableCommand {
         } else if records.isEmpty {
             print("No findings.")
         } else {
-            Output.table(
-                ["#", "STATUS", "SEVERITY", "RULE", "SCREEN", "WHERE", "SNIPPET"],
-                records.map { record in
-                    [
-                        record["id"] ?? "", record["status"] ?? "", record["severity"] ?? "",
-                        record["rule"] ?? "item", record["screen"] ?? "", Self.place(record),
-                        String((record["snippet"] ?? record["title"] ?? "").prefix(60)),
-                    ]
-                }
-            )
+            Self.table(records)
         }
+    }
+
+    /// Prints findings as the table of `barkeep findings`.
+    static func table(_ records: [Record]) {
+        Output.table(
+            ["#", "STATUS", "SEVERITY", "RULE", "SCREEN", "ASSIGNEE", "WHERE", "SNIPPET"],
+            records.map { record in
+                [
+                    record["id"] ?? "", record["status"] ?? "", record["severity"] ?? "", record["rule"] ?? "item",
+                    record["screen"] ?? "", record["assignee"] ?? "-", place(record),
+                    String((record["snippet"] ?? record["title"] ?? "").prefix(60)),
+                ]
+            }
+        )
     }
 
     /// Where a finding is: `file:line` for a scanner's, `step N` for an item of a checklist step.
@@ -163,7 +165,7 @@ struct FindingsCommand: RunnableCommand {
     /// The JSON object of one finding: exactly the documented keys.
     static func json(_ record: Record) -> [String: Any] {
         var object: [String: Any] = [:]
-        for key in ["source", "rule", "title", "severity", "file", "snippet", "status", "screen", "gate"] {
+        for key in ["source", "rule", "title", "severity", "file", "snippet", "status", "screen", "assignee", "gate"] {
             object[key] = record[key] ?? NSNull()
         }
         for key in ["id", "line", "step", "first-seen-run", "last-seen-run"] {
@@ -178,8 +180,10 @@ struct FindingsCommand: RunnableCommand {
 struct FindingGroup: ParsableCommand {
     static let configuration = CommandConfiguration(
         name: "finding",
-        abstract: "Show one finding with its history, or triage it.",
-        subcommands: [FindingShowCommand.self, FindingSetCommand.self]
+        abstract: "Show one finding with its history, triage findings, assign them, comment on them.",
+        subcommands: [
+            FindingShowCommand.self, FindingSetCommand.self, FindingAssignCommand.self, FindingCommentCommand.self,
+        ]
     )
 }
 
@@ -210,7 +214,7 @@ struct FindingShowCommand: RunnableCommand, NamesNumberInProject {
         Output.fields([
             ("Finding", finding["id"]), ("Project", finding["project"]), ("Status", finding["status"]),
             ("Reason", finding["reason"]), ("Rule", finding["rule"]), ("Title", finding["title"]),
-            ("Severity", finding["severity"]), ("Screen", finding["screen"]),
+            ("Severity", finding["severity"]), ("Screen", finding["screen"]), ("Assignee", finding["assignee"]),
             ("Where", finding["file"].map { "\($0):\(finding["line"] ?? "")" }), ("Step", finding["step"]),
             ("Snippet", finding["snippet"]), ("Message", finding["message"]),
             ("Needs", finding["needs"]?.replacingOccurrences(of: ",", with: " ")),
@@ -228,10 +232,14 @@ struct FindingShowCommand: RunnableCommand, NamesNumberInProject {
             ["SEQ", "AT", "CHANGE", "BY", "REASON"],
             history.map { event in
                 let change =
-                    switch event["kind"] {
-                    case "finding.new": finding["source"] == "manual" ? "added (\(event["to"] ?? ""))" : "found"
-                    case "finding.status": "\(event["from"] ?? "∅") → \(event["to"] ?? "∅")"
-                    case "pose.recorded": "pose \(event["subject"] ?? "") \(event["to"] ?? "")"
+                    switch EventKind(rawValue: event["kind"] ?? "") {
+                    case .findingNew: finding["source"] == "manual" ? "added (\(event["to"] ?? ""))" : "found"
+                    case .findingStatus: "\(event["from"] ?? "∅") → \(event["to"] ?? "∅")"
+                    case .findingChanged: "line edited: \(event["from"] ?? "") → \(event["to"] ?? "")"
+                    case .findingAssigned:
+                        "assigned \(event["from"] ?? Assignee.none) → \(event["to"] ?? Assignee.none)"
+                    case .findingComment: "comment"
+                    case .poseRecorded: "pose \(event["subject"] ?? "") \(event["to"] ?? "")"
                     default: "\(event["kind"] ?? "") \(event["subject"] ?? "")"
                     }
                 return [
@@ -240,54 +248,5 @@ struct FindingShowCommand: RunnableCommand, NamesNumberInProject {
                 ]
             }
         )
-    }
-}
-
-struct FindingSetCommand: RunnableCommand, NamesNumberInProject {
-    static let configuration = CommandConfiguration(
-        name: "set",
-        abstract: "Triage a finding: approved, applied, verified, declined, kept or false_positive (writer).",
-        discussion: """
-            declined and kept need --reason. A later scan never overrides declined, kept or false_positive.
-            verified needs the fix applied first (or, for a scanner finding, the scanner no longer reporting it:
-            fixed). A blocked item is unblocked only by the SDK; a fixed finding can only be verified or given a
-            verdict.
-            """,
-        arguments: NumberInProject.arguments("The finding's (or item's) number in the project.") + [
-            .positional("status", help: "approved, applied, verified, declined, kept or false_positive."),
-            .option("reason", valueName: "TEXT", help: "Why (required for declined and kept)."),
-        ]
-    )
-
-    let target: NumberInProject
-    let status: String
-    let reason: String?
-
-    init(_ parsed: ParsedCommand) throws(UsageError) {
-        target = NumberInProject(parsed)
-        status = parsed.value("status") ?? ""
-        reason = parsed.value("reason")
-        let settable = FindingLifecycle.personStatuses
-        guard let value = FindingStatus(rawValue: status), settable.contains(value) else {
-            throw UsageError(
-                "status must be one of \(settable.map(\.rawValue).joined(separator: ", ")), not '\(status)'",
-                commandPath: parsed.commandPath
-            )
-        }
-        if value.requiresReason && (reason ?? "").isEmpty {
-            throw UsageError("\(status) needs --reason", commandPath: parsed.commandPath)
-        }
-    }
-
-    func run(_ context: CLIContext) throws {
-        var request = Request(verb: "FINDING", arguments: ["SET", project, number, status])
-        if let reason { request.keywordList.append(("reason", reason)) }
-        let records = try context.request(request).records
-        guard let finding = records.first else { throw CLIError.badReply("FINDING SET returned nothing") }
-        if context.isJSON {
-            try Output.json(FindingsCommand.json(finding))
-        } else {
-            print("Finding \(number) of \(project) is now \(finding["status"] ?? status).")
-        }
     }
 }

@@ -42,7 +42,8 @@ struct FindingsExport {
         hasStatus = parsed.value("status") != nil
     }
 
-    /// Sends `request` (or, for a SARIF log without `--status`, one per exported status) and prints the export.
+    /// Sends `request` (for a SARIF log without `--status`, asking for every status the log exports) and prints the
+    /// export.
     func run(_ request: Request, _ context: CLIContext) throws {
         switch format {
         case .text:
@@ -66,20 +67,13 @@ struct FindingsExport {
     }
 
     /// The records a SARIF log is made of: those of `request` when `--status` chose, else those of every status the
-    /// log exports (one request each on one connection: a status filter names one status).
+    /// log exports (open findings and verdicts), in one request.
     private func sarifRecords(_ request: Request, _ context: CLIContext) throws(CLIError) -> [Record] {
-        if hasStatus { return try context.request(request).records }
-        let client = try context.connect()
-        var records: [Record] = []
-        for status in FindingsSARIF.exportedStatuses {
-            var single = request
-            single.keywordList = request.keywordList.filter { $0.key != "status" } + [("status", status.rawValue)]
-            do {
-                records += try client.send(single).records
-            } catch {
-                throw context.explained(error)
-            }
+        var request = request
+        if !hasStatus {
+            let statuses = FindingsSARIF.exportedStatuses.map(\.rawValue).joined(separator: ",")
+            request.keywordList = request.keywordList.filter { $0.key != "status" } + [("status", statuses)]
         }
-        return records
+        return try context.request(request).records
     }
 }

@@ -49,7 +49,7 @@ struct FuzzRegressionTests {
         } catch {
             switch error {
             case .invalidDocument, .unsupportedVersion: break
-            case .unreadableDirectory, .sourceOutsideRoot: Issue.record("\(path): \(error)")
+            case .unreadableDirectory, .sourceOutsideRoot, .invalidArgument: Issue.record("\(path): \(error)")
             }
         }
     }

@@ -13,7 +13,7 @@ extension AuditWorkflowTests {
         _ = try ingestAllRules()
         let item = try addItem("Keep the filter chip horizontal", needs: [])
         #expect(item.number == 22)
-        let numbers = try FindingStore.list(project: "app", filter: FindingFilter(), on: connection).map(\.number)
+        let numbers = try FindingStore.list(project: "app", query: FindingQuery(), on: connection).map(\.number)
         #expect(numbers.sorted() == Array(1...22))
         // Numbers are per project.
         _ = try ProjectStore.create(name: "other", sdk: nil, deploymentTarget: nil, actor: "test", on: connection)
@@ -21,7 +21,7 @@ extension AuditWorkflowTests {
         #expect(try addItem("First", needs: [], project: "other").number == 1)
         // A later scan without some findings and with one new one: the new one takes 23, the others keep theirs.
         let before = Dictionary(
-            uniqueKeysWithValues: try FindingStore.list(project: "app", filter: FindingFilter(), on: connection)
+            uniqueKeysWithValues: try FindingStore.list(project: "app", query: FindingQuery(), on: connection)
                 .map { ($0.id, $0.number) })
         var report = try DuoScanParser.parse(try Fixtures.bytes("duo_scan/all-rules.json"))
         report.findings.removeLast(3)
@@ -30,7 +30,7 @@ extension AuditWorkflowTests {
         _ = try ScanStore.ingest(
             report, digest: String(repeating: "b", count: 64), into: "app", commit: nil, scope: "", actor: "ci",
             on: connection)
-        let after = try FindingStore.list(project: "app", filter: FindingFilter(), on: connection)
+        let after = try FindingStore.list(project: "app", query: FindingQuery(), on: connection)
         #expect(after.count == 23)
         for finding in after where before[finding.id] != nil { #expect(finding.number == before[finding.id]) }
         #expect(after.first { before[$0.id] == nil }?.number == 23)

@@ -137,7 +137,7 @@ struct AuditWorkflowTests {
 
     /// The findings FindingStore lists for a screen (or `unmapped`): `RULE file:line`, or an item's title; sorted.
     func listed(on screen: String) throws -> [String] {
-        try FindingStore.list(project: "app", filter: FindingFilter(screen: screen), on: connection).map { finding in
+        try FindingStore.list(project: "app", query: FindingQuery(screens: [screen]), on: connection).map { finding in
             finding.rule.map { "\($0) \(finding.file ?? ""):\(finding.line ?? 0)" } ?? finding.title ?? ""
         }.sorted()
     }

@@ -250,7 +250,7 @@ struct ScanSyncTests {
         let second = try ingest(report(items)).run.number
         // A scan of another scope does not count as seeing A.
         let third = try ingest(report([finding("C.swift", 1, "c")]), scope: "C.swift").run.number
-        let listed = try FindingStore.list(project: "app", filter: FindingFilter(), on: connection)
+        let listed = try FindingStore.list(project: "app", query: FindingQuery(), on: connection)
         let runs = Dictionary(uniqueKeysWithValues: listed.map { ($0.file ?? "", [$0.firstSeenRun, $0.lastSeenRun]) })
         #expect(runs["A.swift"] == [first, second])
         #expect(runs["B.swift"] == [first, second])
@@ -273,7 +273,7 @@ struct ScanSyncTests {
         let second = try ingest(report([finding("A.swift", 1, "a")]), digest: SHA256.hexDigest(of: "2".utf8)).run.number
         _ = try ingest(report([]), digest: SHA256.hexDigest(of: "3".utf8))
         let id = try #require(try connection.queryValue("SELECT number FROM findings", as: Int.self))
-        let listed = try FindingStore.list(project: "app", filter: FindingFilter(), on: connection)
+        let listed = try FindingStore.list(project: "app", query: FindingQuery(), on: connection)
         #expect(listed.first?.firstSeenRun == first && listed.first?.lastSeenRun == second)
         #expect(throws: StoreError.self) {
             try FindingStore.setStatus(
@@ -540,7 +540,7 @@ struct ScreenAttributionTests {
         )
         func screens() throws -> [String: String] {
             var result: [String: String] = [:]
-            for finding in try FindingStore.list(project: "app", filter: FindingFilter(), on: connection) {
+            for finding in try FindingStore.list(project: "app", query: FindingQuery(), on: connection) {
                 result[finding.file ?? ""] = finding.screen ?? "unmapped"
             }
             return result

@@ -120,8 +120,8 @@ struct CommandsTests {
         let findings = try #require(try JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [[String: Any]])
         #expect(!findings.isEmpty)
         let keys = Set([
-            "id", "source", "rule", "title", "severity", "file", "line", "snippet", "status", "screen", "step", "needs",
-            "gate", "first_seen_run", "last_seen_run",
+            "id", "source", "rule", "title", "severity", "file", "line", "snippet", "status", "screen", "assignee",
+            "step", "needs", "gate", "first_seen_run", "last_seen_run",
         ])
         #expect(findings.allSatisfy { Set($0.keys) == keys })
         let id = try #require(findings.first?["id"] as? Int)

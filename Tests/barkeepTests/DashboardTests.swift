@@ -96,7 +96,8 @@ struct DashboardTests {
     func totalsMatchFindings() throws {
         let daemon = try makeProject()
         let status = try #require(try json(try daemon.barkeep(["--json", "status", "app"]).1) as? [String: Any])
-        let findings = try #require(try json(try daemon.barkeep(["--json", "findings", "app"]).1) as? [[String: Any]])
+        let findings = try #require(
+            try json(try daemon.barkeep(["--json", "findings", "app", "--status", "all"]).1) as? [[String: Any]])
         let totals = try #require(status["totals"] as? [String: Any])
         var byStatus: [String: Int] = [:]
         for finding in findings { byStatus[finding["status"] as? String ?? "", default: 0] += 1 }

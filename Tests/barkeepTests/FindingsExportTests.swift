@@ -81,7 +81,7 @@ struct FindingsExportTests {
         _ = try daemon.barkeep(["screen", "add", "app", "Menu", "--path", "Sources/Menu.swift"])
         _ = try daemon.barkeep(["item", "add", "app", "--screen", "Menu", "--step", "5", "--title", "-Shape, axis"])
 
-        let (status, output, error) = try daemon.barkeep(["findings", "app", "--format", "csv"])
+        let (status, output, error) = try daemon.barkeep(["findings", "app", "--format", "csv", "--status", "all"])
         #expect(status == 0 && error.isEmpty)
         let rows = try PythonTools.csvRows(file: try Self.file(output, named: "findings.csv"))
         try #require(rows.count == 6)
@@ -105,8 +105,10 @@ struct FindingsExportTests {
         // The filters select the rows, as for the table.
         let declined = try daemon.barkeep(["findings", "app", "--format", "csv", "--status", "declined"]).1
         #expect(try PythonTools.csvRows(file: try Self.file(declined, named: "declined.csv")).count == 2)
-        let none = try daemon.barkeep(["findings", "app", "--format", "csv", "--rule", "DUO999"]).1
+        let none = try daemon.barkeep(["findings", "app", "--format", "csv", "--status", "kept"]).1
         #expect(none == rows[0].joined(separator: ",") + "\r\n")
+        // An unknown rule is an error, never an empty export.
+        #expect(try daemon.barkeep(["findings", "app", "--format", "csv", "--rule", "DUO999"]).0 == 1)
     }
 
     @Test("SARIF: schema-valid, verdicts suppressed, items and fixed findings left out, fingerprints stable")
@@ -166,7 +168,7 @@ struct FindingsExportTests {
         let ingested = try daemon.barkeep(["--json", "ingest", "copy", try Self.file(second.1, named: "second.sarif")])
         #expect(ingested.0 == 0 && ingested.1.contains("\"new\":3"))
         func places(_ project: String) throws -> [String] {
-            let listed = try daemon.barkeep(["--json", "findings", project]).1
+            let listed = try daemon.barkeep(["--json", "findings", project, "--status", "all"]).1
             let findings = try #require(try JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [[String: Any]])
             return findings.compactMap { finding in
                 guard let rule = finding["rule"] as? String, let file = finding["file"] as? String,

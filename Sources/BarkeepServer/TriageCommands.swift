@@ -1,0 +1,174 @@
+import BarkeepCore
+import BarkeepProtocol
+import BarkeepStore
+
+/// FINDING SET, FINDING ASSIGN, FINDING COMMENT and MINE: triage, one finding or many, and people.
+enum TriageCommands {
+    /// The commands, for the command table.
+    static let all: [Command] = [set, assign, comment, mine]
+
+    /// The keys of a command that changes many findings: its filter keys, `where` and `dry-run`.
+    static let bulkKeys = Set(FindingQuery.keys + ["where", "dry-run"])
+
+    /// `FINDING SET PROJECT N[,N…] STATUS [reason=…] [dry-run=yes]`, or
+    /// `FINDING SET PROJECT STATUS where=yes FILTERS… [reason=…] [dry-run=yes]`.
+    static let set = Command(
+        "FINDING SET", positional: 2...3, keys: bulkKeys.union(["reason"]), minimumRole: .writer
+    ) { input throws(CommandError) in
+        let target = try BulkTarget(input)
+        let settable = FindingLifecycle.personStatuses
+        guard let status = FindingStatus(rawValue: target.value), settable.contains(status) else {
+            throw CommandError(
+                .badArgument, "status must be one of " + settable.map(\.rawValue).joined(separator: ", "))
+        }
+        let reason = input.keyword("reason").flatMap { $0.isEmpty ? nil : $0 }
+        if status.requiresReason && reason == nil {
+            throw CommandError(.badArgument, "\(status.rawValue) needs reason=…")
+        }
+        let (actor, role) = (input.session.actor, input.session.role ?? .reader)
+        return .database { connection in
+            let result = try FindingStore.setStatus(
+                project: target.project, of: target.selector, to: status, reason: reason, role: role, actor: actor,
+                isDryRun: target.isDryRun, on: connection)
+            return try target.reply(result)
+        }
+    }
+
+    /// `FINDING ASSIGN PROJECT N[,N…] NAME|none [dry-run=yes]`, or
+    /// `FINDING ASSIGN PROJECT NAME|none where=yes FILTERS… [dry-run=yes]`.
+    static let assign = Command("FINDING ASSIGN", positional: 2...3, keys: bulkKeys, minimumRole: .writer) {
+        input throws(CommandError) in
+        let target = try BulkTarget(input)
+        let assignee: String?
+        if target.value.lowercased() == Assignee.none {
+            assignee = nil
+        } else if Assignee.isValid(target.value) {
+            assignee = target.value
+        } else {
+            throw CommandError(.badArgument, Assignee.rule(for: target.value))
+        }
+        let actor = input.session.actor
+        return .database { connection in
+            let result = try FindingStore.assign(
+                project: target.project, of: target.selector, to: assignee, actor: actor,
+                isDryRun: target.isDryRun, on: connection)
+            return try target.reply(result)
+        }
+    }
+
+    /// `FINDING COMMENT PROJECT N TEXT`: the comment's event record.
+    static let comment = Command("FINDING COMMENT", positional: 3...3, minimumRole: .writer) {
+        input throws(CommandError) in
+        let (project, number) = (input.argument(0), try FindingCommands.number(input.argument(1), of: "finding"))
+        let (text, actor) = (input.argument(2), input.session.actor)
+        if let refusal = FindingComment.refusal(of: text) { throw CommandError(.badArgument, refusal) }
+        return .database { connection in
+            let event = try FindingStore.comment(
+                project: project, number: number, text: text, actor: actor, on: connection)
+            return CommandResult(.records([event.record]))
+        }
+    }
+
+    /// `MINE PROJECT [as=NAME]`: the screens NAME owns and the findings needing work assigned to NAME (by default
+    /// the session's person: `token:NAME` or `local:USER`).
+    static let mine = Command("MINE", positional: 1...1, keys: ["as"], minimumRole: .reader) {
+        input throws(CommandError) in
+        let project = input.argument(0)
+        let name: String
+        if let given = input.keyword("as") {
+            guard Assignee.isValid(given) else { throw CommandError(.badArgument, Assignee.rule(for: given)) }
+            name = given
+        } else if let person = Assignee.name(ofActor: input.session.actor) {
+            name = person
+        } else {
+            throw CommandError(.badArgument, "MINE needs as=NAME: this session is no one's (\(input.session.actor))")
+        }
+        return .database { connection in
+            let screens = try ScreenStore.list(project: project, on: connection).filter { $0.screen.owner == name }
+            let findings = try FindingStore.list(
+                project: project, query: FindingQuery(statuses: FindingQuery.defaultStatuses, assignee: .name(name)),
+                on: connection)
+            let records =
+                screens.map { Record(["type": "screen"]).merging($0.record) }
+                + findings.map { Record(["type": "finding"]).merging($0.record) }
+            return CommandResult(.summarizedRecords(records, summary: Record(["name": name])))
+        }
+    }
+}
+
+/// What a command changing one finding or many names: the project, the findings (numbers, or `where=yes` and the
+/// filter keys), the value to set and whether it is a dry run.
+struct BulkTarget: Sendable {
+    /// The project.
+    let project: String
+    /// The findings.
+    let selector: FindingSelector
+    /// The status or name to set, as given.
+    let value: String
+    /// `dry-run=yes`: report what would change, change nothing.
+    let isDryRun: Bool
+    /// One number, no dry run: a refusal is the command's error, as for one finding it always was.
+    let isSingle: Bool
+
+    /// Reads `PROJECT N[,N…] VALUE`, or `PROJECT VALUE where=yes FILTERS…`.
+    init(_ input: CommandInput) throws(CommandError) {
+        project = input.argument(0)
+        switch input.keyword("dry-run") {
+        case nil, "no": isDryRun = false
+        case "yes": isDryRun = true
+        default: throw CommandError(.badArgument, "dry-run must be yes or no")
+        }
+        let filterKeys = input.request.keywordList.map(\.key).filter(FindingQuery.keys.contains)
+        switch input.keyword("where") {
+        case "yes":
+            guard input.request.arguments.count == 2 else {
+                throw CommandError(.badArgument, "with where=yes the findings are chosen by keys: give PROJECT VALUE")
+            }
+            selector = .query(try FindingCommands.query(input.request))
+            value = input.argument(1)
+            isSingle = false
+        case nil, "no":
+            guard input.request.arguments.count == 3 else {
+                throw CommandError(.badArgument, "give PROJECT N[,N…] VALUE, or PROJECT VALUE where=yes and filters")
+            }
+            if let key = filterKeys.first {
+                throw CommandError(.badArgument, "\(key)= chooses findings only with where=yes")
+            }
+            var numbers: [Int] = []
+            for word in input.argument(1).split(separator: ",", omittingEmptySubsequences: false) {
+                let number = try FindingCommands.number(String(word), of: "finding")
+                if !numbers.contains(number) { numbers.append(number) }
+            }
+            selector = .numbers(numbers)
+            value = input.argument(2)
+            isSingle = numbers.count == 1 && !isDryRun && !input.argument(1).contains(",")
+        default:
+            throw CommandError(.badArgument, "where must be yes or no")
+        }
+    }
+
+    /// The reply: a `finding` record per selected finding with `change` (and `from`, `to`, `refusal`), then
+    /// `OK changed=N unchanged=N refused=N dry-run=yes|no count=N` (a dry run counts `would-change` as changed).
+    /// For one number without a dry run, a refusal is the error it always was.
+    func reply(_ result: BulkChange) throws -> CommandResult {
+        if isSingle, let refusal = result.changes.first?.refusal { throw StoreError(refusal) }
+        let summary = Record([
+            "changed": String(result.count(.changed) + result.count(.wouldChange)),
+            "unchanged": String(result.count(.unchanged)), "refused": String(result.count(.refused)),
+            "dry-run": result.isDryRun ? "yes" : "no",
+        ])
+        return CommandResult(.summarizedRecords(result.changes.map(\.record), summary: summary))
+    }
+}
+
+extension FindingChange {
+    /// The finding's record with what happened to it: `change`, `from`, `to`, `refusal`.
+    var record: Record {
+        var record = finding.record
+        record.append("change", outcome.rawValue)
+        if let from { record.append("from", from) }
+        if let to { record.append("to", to) }
+        if let refusal { record.append("refusal", refusal.message) }
+        return record
+    }
+}

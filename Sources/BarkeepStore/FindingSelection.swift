@@ -1,0 +1,163 @@
+import BarkeepCore
+
+/// Which findings of a project a store call works on: some by number, or those a query selects.
+public enum FindingSelector: Sendable, Equatable {
+    /// These numbers; one the project does not have is `notFound`.
+    case numbers([Int])
+    /// What the query selects.
+    case query(FindingQuery)
+}
+
+/// A `FindingSelector` as SQL: a condition on `f` (findings) and `s` (its screen, left-joined) whose parameters are
+/// bound, never spelled: `$1` is the project's id, the rest follow. The one SQL builder of the filter language.
+struct FindingSelection {
+    /// The WHERE condition.
+    private(set) var condition: String
+    /// Its parameters, `$1` first; a statement using the selection appends its own after them.
+    private(set) var parameters: [(any PostgresEncodable)?]
+
+    /// Builds the selection for `selector` in `project`, after checking the names it holds: a number, screen, rule
+    /// or owner the project does not know is `notFound`, an unknown step key `invalid`.
+    init(_ selector: FindingSelector, project: Project, on connection: PostgresConnection) throws {
+        condition = "f.project_id = $1"
+        parameters = [project.id]
+        switch selector {
+        case .numbers(let numbers):
+            let missing = try connection.query(
+                """
+                SELECT n FROM unnest($2::int[]) AS n
+                WHERE NOT EXISTS (SELECT 1 FROM findings WHERE project_id = $1 AND number = n) ORDER BY n
+                """,
+                [project.id, numbers.map(String.init)]
+            ).map { try $0.decode(at: 0, as: Int.self) }
+            if !missing.isEmpty {
+                let listed = missing.map(String.init).joined(separator: ", ")
+                throw StoreError.notFound(
+                    "no finding \(listed) in project '\(project.name)'")
+            }
+            add("f.number = ANY(\(bind(numbers.map(String.init)))::int[])")
+        case .query(let query):
+            try check(query, project: project, on: connection)
+            try add(query, on: connection)
+        }
+    }
+
+    /// Binds `value` as the next parameter and returns its placeholder.
+    private mutating func bind(_ value: any PostgresEncodable) -> String {
+        parameters.append(value)
+        return "$\(parameters.count)"
+    }
+
+    private mutating func add(_ clause: String) {
+        condition += "\n  AND " + clause
+    }
+
+    /// The findings of the components that the screens matching `screens` (a condition on `x`) use.
+    private static func used(by screens: String) -> String {
+        """
+        f.screen_id IN (SELECT u.component_id FROM screen_uses u JOIN screens x ON x.id = u.screen_id
+                        WHERE x.project_id = $1 AND \(screens))
+        """
+    }
+
+    /// The findings no screen owns, and those of the components no screen uses.
+    private static let unmapped = """
+        (f.screen_id IS NULL OR (s.kind = '\(ScreenKind.component.rawValue)'
+                                 AND NOT EXISTS (SELECT 1 FROM screen_uses u WHERE u.component_id = f.screen_id)))
+        """
+
+    private mutating func add(_ query: FindingQuery, on connection: PostgresConnection) throws {
+        if let statuses = query.statuses {
+            add("f.status = ANY(\(bind(statuses.map(\.rawValue)))::text[])")
+        }
+        if let isBlocked = query.isBlocked {
+            add("f.status \(isBlocked ? "=" : "<>") '\(FindingStatus.blocked.rawValue)'")
+        }
+        if let severities = query.severities {
+            add("f.severity = ANY(\(bind(severities.map(\.rawValue)))::text[])")
+        }
+        if let rules = query.rules {
+            add("f.rule = ANY(\(bind(rules))::text[])")
+        }
+        if let screens = query.screens {
+            var choices: [String] = []
+            let keys = screens.filter { $0 != AuditArea.unmapped }
+            if !keys.isEmpty {
+                let placeholder = bind(keys)
+                choices += [
+                    "s.key = ANY(\(placeholder)::text[])", Self.used(by: "x.key = ANY(\(placeholder)::text[])"),
+                ]
+            }
+            if screens.contains(AuditArea.unmapped) { choices.append(Self.unmapped) }
+            add("(" + choices.joined(separator: "\n       OR ") + ")")
+        }
+        if let owner = query.owner {
+            let placeholder = bind(owner)
+            add("(s.owner = \(placeholder) OR \(Self.used(by: "x.owner = \(placeholder)")))")
+        }
+        switch query.assignee {
+        case .unassigned: add("f.assignee IS NULL")
+        case .name(let name): add("f.assignee = \(bind(name))")
+        case nil: break
+        }
+        if let source = query.source {
+            add("f.source = \(bind(source.rawValue))")
+        }
+        if let step = query.step {
+            let number: Int
+            switch step {
+            case .number(let value): number = value
+            case .key(let key): number = try ItemStore.step(key, on: connection)
+            }
+            add("coalesce(f.step, (SELECT r.step FROM rules r WHERE r.id = f.rule)) = \(bind(number))::int")
+        }
+        if let file = query.file {
+            let placeholder = bind(file)
+            add(
+                file.hasSuffix("/")
+                    ? "left(f.file, length(\(placeholder)::text)) = \(placeholder)" : "f.file = \(placeholder)")
+        }
+    }
+
+    /// Refuses the names of `query` that `project` does not know, naming them all.
+    private func check(_ query: FindingQuery, project: Project, on connection: PostgresConnection) throws {
+        if let keys = query.screens?.filter({ $0 != AuditArea.unmapped }), !keys.isEmpty {
+            let unknown = try connection.query(
+                """
+                SELECT k FROM unnest($2::text[]) WITH ORDINALITY AS w (k, i)
+                WHERE NOT EXISTS (SELECT 1 FROM screens WHERE project_id = $1 AND key = k) ORDER BY i
+                """,
+                [project.id, keys]
+            ).map { try $0.decode(at: 0, as: String.self) }
+            if !unknown.isEmpty {
+                throw StoreError.notFound("no screen \(Self.quoted(unknown)) in project '\(project.name)'")
+            }
+        }
+        if let rules = query.rules {
+            let unknown = try connection.query(
+                """
+                SELECT r FROM unnest($2::text[]) WITH ORDINALITY AS w (r, i)
+                WHERE NOT EXISTS (SELECT 1 FROM rules WHERE id = r)
+                  AND NOT EXISTS (SELECT 1 FROM findings WHERE project_id = $1 AND rule = r)
+                ORDER BY i
+                """,
+                [project.id, rules]
+            ).map { try $0.decode(at: 0, as: String.self) }
+            if !unknown.isEmpty {
+                throw StoreError.notFound(
+                    "no rule \(Self.quoted(unknown)): neither a known rule nor one of project '\(project.name)''s")
+            }
+        }
+        if let owner = query.owner,
+            try connection.queryValue(
+                "SELECT EXISTS (SELECT 1 FROM screens WHERE project_id = $1 AND owner = $2)", [project.id, owner],
+                as: Bool.self) != true
+        {
+            throw StoreError.notFound("no screen of project '\(project.name)' is owned by '\(owner)'")
+        }
+    }
+
+    private static func quoted(_ names: [String]) -> String {
+        names.map { "'\($0)'" }.joined(separator: ", ")
+    }
+}
