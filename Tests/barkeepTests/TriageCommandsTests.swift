@@ -91,7 +91,8 @@ struct TriageCommandsTests {
 
         // One finding.status event each: the watch replays them; a comment after them marks the end.
         let watcher = try Subprocess.spawn(
-            BuildProducts.path("barkeep"), ["--json", "watch", "app", "--since", String(since)],
+            BuildProducts.path("barkeep"),
+            ["--json", "watch", "app", "--since", String(since), "--kind", "finding.status,finding.comment"],
             environment: daemon.environment())
         defer {
             watcher.signal(SIGKILL)
@@ -112,6 +113,20 @@ struct TriageCommandsTests {
         #expect(statuses.count == 150)
         #expect(statuses.allSatisfy { $0["from"] as? String == "proposed" && $0["to"] as? String == "approved" })
         #expect(Set(statuses.compactMap { $0["subject"] as? String }).count == 150)
+        // Each names its finding by number and its screen, as the findings list does.
+        let screens = Dictionary(
+            uniqueKeysWithValues: approved.compactMap { finding in
+                (finding["id"] as? Int).map { ($0, finding["screen"] as? String ?? "") }
+            })
+        #expect(Set(statuses.compactMap { $0["finding"] as? Int }) == Set(screens.keys))
+        #expect(
+            statuses.allSatisfy { event in
+                guard let number = event["finding"] as? Int, let screen = event["screen"] as? String else {
+                    return false
+                }
+                return screens[number] == screen && (event["screens"] as? [String]) == [screen]
+            })
+        #expect(events.allSatisfy { ["finding.status", "finding.comment"].contains($0["kind"] as? String) })
 
         // The transition machine still rules: verified needs applied first. Refused findings are listed, exit 1.
         let refused = try daemon.barkeep([
