@@ -1,6 +1,7 @@
 import BarkeepCore
 import BarkeepProtocol
 import BarkeepStore
+import Synchronization
 
 /// One client connection. Confined to the event loop thread, like everything it holds.
 final class Connection {
@@ -52,6 +53,8 @@ final class Connection {
     var tls: TLSSession?
     /// The TLS handshake is not complete: nothing is read as requests or written as replies yet.
     var isHandshaking = false
+    /// The ticket of the command on the database pool, while one is there.
+    var ticket: CommandTicket?
 
     init(descriptor: Int32, token: UInt64, session: Session, maximumLineLength: Int, interest: UInt32) {
         self.interest = interest
@@ -92,4 +95,16 @@ final class Connection {
             outputStart = 0
         }
     }
+}
+
+/// Whether the client of a command sent to the database pool is still there: the loop cancels the ticket when it
+/// closes the connection, and a pool thread that reaches a cancelled command does not start it.
+final class CommandTicket: Sendable {
+    private let cancelled = Atomic(false)
+
+    /// The client is gone.
+    func cancel() { cancelled.store(true, ordering: .relaxed) }
+
+    /// Whether the client is gone.
+    var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
 }

@@ -15,7 +15,10 @@ import Synchronization
 /// answers them strictly in order; a command that needs the database runs on the pool's threads while its
 /// connection waits (one command at a time per connection), and its result comes back to the loop. Per client,
 /// memory is bounded: unread replies past `maximumPendingOutput` pause reading, a watcher past
-/// `maximumWatcherBacklog` is disconnected, a full pool answers `BUSY`.
+/// `maximumWatcherBacklog` is disconnected, a full pool answers `BUSY`. Connections past `maximumConnections` are
+/// answered `BUSY` and closed; when the process runs out of descriptors, spare ones let Unix socket peers in and
+/// refuse TCP clients, and a listener that cannot be served is left out of the poller for a moment, so the loop
+/// never spins on it.
 ///
 /// Thread-safety: connection state lives on the loop thread only. What other threads touch — the stop flag, the
 /// counters, and work posted to the loop — is behind `shared` (a `Mutex`); the wakeup eventfd is safe to write
@@ -226,9 +229,20 @@ public final class Server: Sendable {
         var nextToken: UInt64 = 1
         let wakeupToken: UInt64 = 0
         var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
-        /// A descriptor held in reserve: when the process runs out, it is freed to accept and at once close a
-        /// connection that could not be served, rather than leave it waiting in the kernel's queue.
-        var reserveDescriptor: Int32 = -1
+        /// /dev/null, open for the loop's life: spare descriptors are duplicates of it.
+        var nullDescriptor: Int32 = -1
+        /// Descriptors held in reserve, duplicates of `nullDescriptor`. When the process runs out, one is freed to
+        /// accept a waiting connection: a Unix socket peer is served while another spare is left, any other is
+        /// answered `BUSY` and closed, its slot becoming a spare again at once (`dup3`, so no other thread can take
+        /// it meanwhile).
+        var spareDescriptors: [Int32] = []
+        static let spareCount = 4
+        /// Listeners taken out of the poller because accepting failed for want of descriptors, by index.
+        var pausedListeners: Set<Int> = []
+        /// Open connections accepted on TCP listeners.
+        var tcpConnections = 0
+        /// When paused listeners are polled again at the latest; a connection that closes brings it forward.
+        var resumeListenersAt: ContinuousClock.Instant?
         var isDraining = false
         var shedCount = 0
         var lastShedLog = ContinuousClock.now - .seconds(2)
@@ -257,8 +271,12 @@ public final class Server: Sendable {
         var firstConnectionToken: UInt64 { UInt64(listeners.count) + 1 }
 
         func run() {
-            reserveDescriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
-            defer { if reserveDescriptor >= 0 { _ = Glibc.close(reserveDescriptor) } }
+            nullDescriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
+            refillSpares()
+            defer {
+                spareDescriptors.forEach { _ = Glibc.close($0) }
+                if nullDescriptor >= 0 { _ = Glibc.close(nullDescriptor) }
+            }
             _ = barkeep_poller_add(server.poller, server.wakeup, BARKEEP_EVENT_READ, wakeupToken)
             for (index, listener) in listeners.enumerated() {
                 _ = barkeep_poller_add(server.poller, listener.descriptor, BARKEEP_EVENT_READ, UInt64(index + 1))
@@ -277,6 +295,10 @@ public final class Server: Sendable {
                 if let wait = millisecondsToNextHandshakeDeadline() {
                     timeout = timeout < 0 ? wait : min(timeout, wait)
                 }
+                if let resume = resumeListenersAt {
+                    let wait = Int32(min(1000, max(0, (resume - .now).milliseconds.rounded(.up))))
+                    timeout = timeout < 0 ? wait : min(timeout, wait)
+                }
                 let count = events.withUnsafeMutableBufferPointer { buffer in
                     barkeep_poller_wait(server.poller, buffer.baseAddress, Int32(buffer.count), timeout)
                 }
@@ -288,6 +310,7 @@ public final class Server: Sendable {
                 for event in events.prefix(Int(count)) { handle(event) }
                 if !handshakeDeadlines.isEmpty { expireHandshakes() }
                 if !tlsBacklog.isEmpty { readTLSBacklog() }
+                if let resume = resumeListenersAt, ContinuousClock.now >= resume { resumeListeners() }
                 publishStatistics()
             }
             for connection in Array(connections.values) { close(connection) }
@@ -302,8 +325,14 @@ public final class Server: Sendable {
                 }
                 for item in work { item(self) }
             } else if event.token < firstConnectionToken {
-                if !isDraining { accept(from: listeners[Int(event.token) - 1]) }
+                if !isDraining { accept(from: Int(event.token) - 1) }
             } else if let connection = connections[event.token] {
+                if connection.isRunning && event.events & BARKEEP_EVENT_CLOSED != 0 {
+                    // The peer is gone (not half-closed) while its command waits or runs: nobody will read the
+                    // reply, and a command that has not started yet never starts.
+                    close(connection)
+                    return
+                }
                 // A handshake reads and writes as OpenSSL asks, whichever way the socket became ready.
                 if connection.isHandshaking {
                     read(connection)
@@ -327,6 +356,7 @@ public final class Server: Sendable {
         /// Stop listening and reading; running commands finish, queued replies go out, then connections close.
         private func beginDrain() {
             isDraining = true
+            resumeListenersAt = nil
             for listener in listeners { _ = barkeep_poller_remove(server.poller, listener.descriptor) }
             for connection in Array(connections.values) {
                 if connection.isWatching || connection.isHandshaking {
@@ -340,86 +370,151 @@ public final class Server: Sendable {
 
         // MARK: Accepting
 
-        private func accept(from listener: Listener) {
+        private func accept(from index: Int) {
+            let listener = listeners[index]
             while true {
-                let descriptor = barkeep_accept(listener.descriptor)
+                var descriptor = barkeep_accept(listener.descriptor)
+                var onSpare = false
+                if descriptor < 0 && (errno == EMFILE || errno == ENFILE), let spare = spareDescriptors.popLast() {
+                    // Out of descriptors: a spare's slot takes the waiting connection.
+                    _ = Glibc.close(spare)
+                    descriptor = barkeep_accept(listener.descriptor)
+                    onSpare = true
+                }
                 guard descriptor >= 0 else {
-                    if errno == EMFILE || errno == ENFILE {
-                        if shedConnection(from: listener) { continue }
-                        return
-                    }
-                    if errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR {
-                        server.logger.warning("accept failed", ["error": errorText()])
+                    let code = errno
+                    if onSpare { refillSpares() }
+                    if code == EMFILE || code == ENFILE {
+                        // No spare, or another thread took its slot: accepting would fail again at once, so the
+                        // listener rests until a connection closes or for a moment.
+                        pause(index, reason: "out of file descriptors")
+                    } else if code != EAGAIN && code != EWOULDBLOCK && code != EINTR {
+                        server.logger.warning("accept failed", ["error": errorText(code)])
                     }
                     return
                 }
-                var session: Session
-                if listener.isUnix {
-                    var uid: uid_t = 0
-                    var pid: pid_t = 0
-                    if barkeep_peer_credentials(descriptor, &uid, &pid) == 0 {
-                        // The daemon's own user, or root, owns the daemon: admin without a token.
-                        let isOwner = uid == configuration.ownerUID || uid == 0
-                        session = Session(
-                            isLocal: true,
-                            uid: uid,
-                            peerName: "unix:uid=\(uid)",
-                            role: isOwner ? .admin : nil,
-                            actor: "local:" + userName(uid)
-                        )
-                    } else {
-                        session = Session(isLocal: true, uid: nil, peerName: "unix", role: nil, actor: "anonymous")
-                    }
-                } else {
-                    var name = [CChar](repeating: 0, count: 64)
-                    let peer =
-                        barkeep_peer_name(descriptor, &name, Int32(name.count)) == 0
-                        ? String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-                        : "tcp"
-                    session = Session(isLocal: false, uid: nil, peerName: peer, role: nil, actor: "anonymous")
+                // TCP clients up to the limit; Unix socket peers, whatever TCP holds, up to the limit plus a reserve.
+                let isFull =
+                    listener.isUnix
+                    ? connections.count >= configuration.maximumConnections + ServerConfiguration.unixSocketReserve
+                    : tcpConnections >= configuration.maximumConnections
+                if onSpare && !(listener.isUnix && !spareDescriptors.isEmpty) {
+                    refuse(descriptor, on: listener, "out of file descriptors", keepingAsSpare: true)
+                    continue
                 }
-                let token = nextToken
-                nextToken += 1
-                let connection = Connection(
-                    descriptor: descriptor,
-                    token: token,
-                    session: session,
-                    maximumLineLength: configuration.maximumLineLength,
-                    interest: BARKEEP_EVENT_READ
-                )
-                if !listener.isUnix, let tlsContext {
-                    guard startHandshake(connection, context: tlsContext) else {
-                        _ = Glibc.close(descriptor)
-                        continue
-                    }
+                if isFull {
+                    refuse(descriptor, on: listener, "too many connections", keepingAsSpare: false)
+                    continue
                 }
-                connections[token] = connection
-                _ = barkeep_poller_add(server.poller, descriptor, BARKEEP_EVENT_READ, token)
-                server.updateStatistics {
-                    $0.connections += 1
-                    $0.accepted += 1
-                }
+                admit(descriptor, on: listener)
             }
         }
 
-        /// Out of descriptors: free the reserve, accept one waiting connection and close it at once.
-        private func shedConnection(from listener: Listener) -> Bool {
-            guard reserveDescriptor >= 0 else { return false }
-            _ = Glibc.close(reserveDescriptor)
-            let descriptor = barkeep_accept(listener.descriptor)
-            if descriptor >= 0 { _ = Glibc.close(descriptor) }
-            reserveDescriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        /// Serves a connection just accepted on `listener`.
+        private func admit(_ descriptor: Int32, on listener: Listener) {
+            var session: Session
+            if listener.isUnix {
+                var uid: uid_t = 0
+                var pid: pid_t = 0
+                if barkeep_peer_credentials(descriptor, &uid, &pid) == 0 {
+                    // The daemon's own user, or root, owns the daemon: admin without a token.
+                    let isOwner = uid == configuration.ownerUID || uid == 0
+                    session = Session(
+                        isLocal: true,
+                        uid: uid,
+                        peerName: "unix:uid=\(uid)",
+                        role: isOwner ? .admin : nil,
+                        actor: "local:" + userName(uid)
+                    )
+                } else {
+                    session = Session(isLocal: true, uid: nil, peerName: "unix", role: nil, actor: "anonymous")
+                }
+            } else {
+                var name = [CChar](repeating: 0, count: 64)
+                let peer =
+                    barkeep_peer_name(descriptor, &name, Int32(name.count)) == 0
+                    ? String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                    : "tcp"
+                session = Session(isLocal: false, uid: nil, peerName: peer, role: nil, actor: "anonymous")
+            }
+            let token = nextToken
+            nextToken += 1
+            let connection = Connection(
+                descriptor: descriptor,
+                token: token,
+                session: session,
+                maximumLineLength: configuration.maximumLineLength,
+                interest: BARKEEP_EVENT_READ
+            )
+            if !listener.isUnix, let tlsContext {
+                guard startHandshake(connection, context: tlsContext) else {
+                    _ = Glibc.close(descriptor)
+                    return
+                }
+            }
+            connections[token] = connection
+            if !listener.isUnix { tcpConnections += 1 }
+            _ = barkeep_poller_add(server.poller, descriptor, BARKEEP_EVENT_READ, token)
+            server.updateStatistics {
+                $0.connections += 1
+                $0.accepted += 1
+            }
+        }
+
+        /// Answers a connection `ERR BUSY` and closes it; `keepingAsSpare`: its slot becomes a spare descriptor.
+        private func refuse(_ descriptor: Int32, on listener: Listener, _ reason: String, keepingAsSpare: Bool) {
+            var bytes: [UInt8] = []
+            Reply.error(.busy, reason + "; retry later").encode(into: &bytes)
+            _ = bytes.withUnsafeBytes { barkeep_send(descriptor, $0.baseAddress, $0.count) }
+            if keepingAsSpare && barkeep_replace_descriptor(nullDescriptor, descriptor) >= 0 {
+                spareDescriptors.append(descriptor)
+            } else {
+                _ = Glibc.close(descriptor)
+            }
             shedCount += 1
             // At most one line a second: a flood of refusals must not become a flood of logs.
             if ContinuousClock.now - lastShedLog >= .seconds(1) {
                 server.logger.warning(
-                    "out of file descriptors: refusing connections",
+                    "refusing connections: \(reason)",
                     ["listener": "\(listener.address)", "refused": String(shedCount)]
                 )
                 lastShedLog = .now
                 shedCount = 0
             }
-            return true
+        }
+
+        /// Leaves listener `index` out of the poller until a connection closes, or for a quarter of a second.
+        private func pause(_ index: Int, reason: String) {
+            guard pausedListeners.insert(index).inserted else { return }
+            _ = barkeep_poller_remove(server.poller, listeners[index].descriptor)
+            resumeListenersAt = resumeListenersAt ?? .now + .milliseconds(250)
+            if ContinuousClock.now - lastShedLog >= .seconds(1) {
+                server.logger.warning(
+                    "not accepting for now: \(reason)", ["listener": "\(listeners[index].address)"])
+                lastShedLog = .now
+            }
+        }
+
+        /// Takes spares back and polls the paused listeners again.
+        private func resumeListeners() {
+            resumeListenersAt = nil
+            guard !isDraining else { return }
+            refillSpares()
+            for index in pausedListeners {
+                _ = barkeep_poller_add(
+                    server.poller, listeners[index].descriptor, BARKEEP_EVENT_READ, UInt64(index + 1))
+            }
+            pausedListeners.removeAll()
+        }
+
+        /// Duplicates /dev/null until there are `spareCount` spares, or descriptors run out.
+        private func refillSpares() {
+            guard nullDescriptor >= 0 else { return }
+            while spareDescriptors.count < Self.spareCount {
+                let spare = fcntl(nullDescriptor, F_DUPFD_CLOEXEC, 0)
+                guard spare >= 0 else { return }
+                spareDescriptors.append(spare)
+            }
         }
 
         private func userName(_ uid: uid_t) -> String {
@@ -594,14 +689,21 @@ public final class Server: Sendable {
                 let session = connection.session
                 let token = connection.token
                 let name = resolved.command.name
+                let ticket = CommandTicket()
+                connection.ticket = ticket
                 do {
                     try pool.submit { database in
-                        try Server.runAuthorized(work, session: session, on: database)
+                        // The client left while the command waited for a database connection: never start it.
+                        guard !ticket.isCancelled else {
+                            return CommandResult(.error(.unavailable, "the client disconnected"))
+                        }
+                        return try Server.runAuthorized(work, session: session, on: database)
                     } completion: { [server] result in
                         server.post { loop in loop.complete(token: token, command: name, result: result) }
                     }
                 } catch {
                     connection.state = .ready
+                    connection.ticket = nil
                     answer(connection, server.reply(for: error, command: name))
                 }
             }
@@ -611,6 +713,7 @@ public final class Server: Sendable {
         func complete(token: UInt64, command: String, result: Result<CommandResult, any Error>) {
             guard let connection = connections[token] else { return }
             connection.state = .ready
+            connection.ticket = nil
             switch result {
             case .success(let value): apply(value, to: connection)
             case .failure(let error): answer(connection, server.reply(for: error, command: command))
@@ -781,6 +884,8 @@ public final class Server: Sendable {
 
         func close(_ connection: Connection) {
             guard connections.removeValue(forKey: connection.token) != nil else { return }
+            connection.ticket?.cancel()
+            if !connection.session.isLocal { tcpConnections -= 1 }
             // A best-effort close_notify, so that a TLS client can tell the end from a cut connection.
             if let tls = connection.tls, !connection.isHandshaking { tls.shutdown() }
             tlsBacklog.remove(connection.token)
@@ -792,6 +897,9 @@ public final class Server: Sendable {
             _ = barkeep_poller_remove(server.poller, connection.descriptor)
             _ = Glibc.close(connection.descriptor)
             server.updateStatistics { $0.connections -= 1 }
+            // The freed slot goes to the spares first, then the paused listeners try again.
+            if spareDescriptors.count < Self.spareCount { refillSpares() }
+            if resumeListenersAt != nil { resumeListenersAt = .now }
         }
     }
 

@@ -13,6 +13,9 @@ public struct ServerConfiguration: Sendable {
     public var maximumPendingOutput: Int
     /// Events a watcher has not read yet, in bytes, past which it is disconnected.
     public var maximumWatcherBacklog: Int
+    /// TCP clients served at once: past it a new connection is answered `ERR BUSY` and closed. Unix socket peers
+    /// may use `unixSocketReserve` connections beyond it, so that the owner can always get in.
+    public var maximumConnections: Int
     /// The uid whose Unix socket peers are admins without a token (the daemon's own).
     public var ownerUID: UInt32
     /// This daemon's identity in HELLO and STATS.
@@ -32,6 +35,7 @@ public struct ServerConfiguration: Sendable {
         maximumPayload: Int = 64 << 20,
         maximumPendingOutput: Int = 1 << 20,
         maximumWatcherBacklog: Int = 4 << 20,
+        maximumConnections: Int = 1024,
         ownerUID: UInt32,
         serverID: String = "barkeepd",
         tls: TLSConfiguration? = nil,
@@ -42,9 +46,30 @@ public struct ServerConfiguration: Sendable {
         self.maximumPayload = maximumPayload
         self.maximumPendingOutput = maximumPendingOutput
         self.maximumWatcherBacklog = maximumWatcherBacklog
+        self.maximumConnections = maximumConnections
         self.ownerUID = ownerUID
         self.serverID = serverID
         self.tls = tls
         self.sourcesChanged = sourcesChanged
     }
+
+    /// Connections Unix socket peers may open beyond `maximumConnections`.
+    public static let unixSocketReserve = 16
+
+    /// Descriptors a daemon keeps out of the connection limit by default, besides one per database connection: the
+    /// Unix socket reserve (16), and 112 for the rest — listeners, the epoll and wakeup descriptors, the log, the
+    /// data directory lock, the metrics endpoint, the event dispatcher's database connection, the cluster
+    /// supervisor's reads of postmaster.pid and its pg_ctl pipes, and the sources' inotify, directories, files and
+    /// scanner pipes.
+    public static let descriptorReserve = 128
+
+    /// The default connection limit for a process allowed `fileLimit` descriptors with `poolSize` database
+    /// connections: `fileLimit - poolSize - descriptorReserve`, at least 1.
+    public static func defaultMaximumConnections(fileLimit: Int, poolSize: Int) -> Int {
+        max(1, fileLimit - poolSize - descriptorReserve)
+    }
+
+    /// Commands that may wait for a database connection: one per connection the server may hold, so that a client
+    /// within the connection limit waits for its turn instead of being answered `BUSY`.
+    public var databaseQueueLimit: Int { maximumConnections + Self.unixSocketReserve }
 }

@@ -105,7 +105,7 @@ public final class PostgresCluster {
         try makePrivateDirectory(socketDirectory)
         try writeSettings()
         switch postmasterState() {
-        case .none, .dead:
+        case .none, .dead, .unknown:
             // PostgreSQL itself handles a pid file whose process is gone, with its own shared-memory checks.
             break
         case .ours:
@@ -159,15 +159,29 @@ public final class PostgresCluster {
         case ours
         /// A live process that is not a postmaster of this data directory.
         case reused
+        /// The pid file or the process could not be looked at (out of descriptors, no permission, a read error):
+        /// nothing can be said, and nothing is to be done about it.
+        case unknown
     }
 
     func postmasterState() -> PostmasterState {
         let pidFile = options.dataDirectory + "/postmaster.pid"
-        guard let text = try? String(contentsOfFile: pidFile, encoding: .utf8) else { return .none }
-        guard let pid = text.split(separator: "\n").first.flatMap({ pid_t($0) }), pid > 0 else { return .dead }
-        guard kill(pid, 0) == 0 || errno == EPERM else { return .dead }
+        let text: String
+        switch Self.readSmallFile(pidFile) {
+        case .success(let bytes): text = String(decoding: bytes, as: UTF8.self)
+        case .failure(let error): return error.code == ENOENT ? .none : .unknown
+        }
+        guard let pid = text.split(separator: "\n").first.flatMap({ pid_t($0) }), pid > 0 else {
+            // PostgreSQL writes the file whole before it serves; a partial file is one being written.
+            return .unknown
+        }
+        guard kill(pid, 0) == 0 || errno == EPERM else { return errno == ESRCH ? .dead : .unknown }
         // Is it really a postgres serving this directory? Read its command line.
-        guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return .reused }
+        let data: [UInt8]
+        switch Self.readSmallFile("/proc/\(pid)/cmdline") {
+        case .success(let bytes): data = bytes
+        case .failure(let error): return error.code == ENOENT || error.code == ESRCH ? .dead : .unknown
+        }
         let words = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
         guard let program = words.first, program.hasSuffix("postgres"), let dash = words.firstIndex(of: "-D"),
             dash + 1 < words.count
@@ -176,9 +190,47 @@ public final class PostgresCluster {
         return directory == URL(fileURLWithPath: options.dataDirectory).standardizedFileURL.path ? .ours : .reused
     }
 
-    /// Whether this data directory's postmaster is alive: a cheap check (its pid file and /proc), for a supervisor
-    /// polling it.
-    public var isServing: Bool { postmasterState() == .ours }
+    /// What a supervisor polling the postmaster can tell: a cheap check of its pid file and /proc.
+    public enum Liveness: Sendable, Equatable {
+        /// This data directory's postmaster is alive.
+        case alive
+        /// No postmaster serves the data directory: no pid file, or one whose process is gone or is another program.
+        case gone
+        /// The check itself failed (out of descriptors, no permission): the postmaster may well be alive.
+        case unknown
+    }
+
+    /// Whether this data directory's postmaster is alive, gone, or cannot be told.
+    public var liveness: Liveness {
+        switch postmasterState() {
+        case .ours: .alive
+        case .none, .dead, .reused: .gone
+        case .unknown: .unknown
+        }
+    }
+
+    /// A system call's error number.
+    private struct ErrorNumber: Error {
+        let code: Int32
+    }
+
+    /// A small file's bytes, or the error number that stopped reading it.
+    private static func readSmallFile(_ path: String) -> Result<[UInt8], ErrorNumber> {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return .failure(ErrorNumber(code: errno)) }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return .failure(ErrorNumber(code: errno))
+            }
+            if count == 0 { return .success(bytes) }
+            bytes.append(contentsOf: buffer[0..<count])
+        }
+    }
 
     /// Whether a live server runs on this data directory (`pg_ctl status`).
     public func isRunning() -> Bool {

@@ -12,11 +12,13 @@
 #include <sys/inotify.h>
 #include <sys/resource.h>
 #include <unistd.h>
+#include <fcntl.h>
 
 const uint32_t BARKEEP_EVENT_READ = EPOLLIN | EPOLLRDHUP;
 const uint32_t BARKEEP_EVENT_WRITE = EPOLLOUT;
 const uint32_t BARKEEP_EVENT_HANGUP = EPOLLHUP | EPOLLRDHUP;
 const uint32_t BARKEEP_EVENT_ERROR = EPOLLERR;
+const uint32_t BARKEEP_EVENT_CLOSED = EPOLLHUP | EPOLLERR;
 
 int barkeep_poller_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
 
@@ -102,6 +104,8 @@ long barkeep_raise_file_limit(void) {
     }
     return (long)limit.rlim_cur;
 }
+
+int barkeep_replace_descriptor(int source, int target) { return dup3(source, target, O_CLOEXEC); }
 
 ssize_t barkeep_send(int fd, const void *bytes, size_t count) { return send(fd, bytes, count, MSG_NOSIGNAL); }
 

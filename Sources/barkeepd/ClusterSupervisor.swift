@@ -6,6 +6,9 @@ import Synchronization
 /// Restarts the embedded PostgreSQL when its postmaster dies (killed, or crashed): the pool's connections then
 /// re-establish themselves at their next use, and clients meanwhile get `UNAVAILABLE`. Checks once a second.
 ///
+/// Conservative: only a postmaster seen gone twice in a row, a second apart, is restarted. A check that cannot look
+/// (out of descriptors, no permission) says nothing, so a live cluster is never restarted for it.
+///
 /// Thread-safety (`@unchecked Sendable`): while the supervisor runs, its thread is the only user of `cluster`;
 /// `stop()` returns only once that thread has ended, and the daemon stops the cluster only after it. `isStopping`
 /// is behind a `Mutex`.
@@ -40,12 +43,28 @@ final class ClusterSupervisor: @unchecked Sendable {
 
     private func watch() {
         var delay = 1.0
+        var goneChecks = 0
+        var lastUnknownLog = ContinuousClock.now - .seconds(60)
         while !shouldStop {
             Thread.sleep(forTimeInterval: 1)
-            guard !shouldStop, !cluster.isServing else {
+            guard !shouldStop else { break }
+            switch cluster.liveness {
+            case .alive:
+                goneChecks = 0
                 delay = 1
                 continue
+            case .unknown:
+                // Neither alive nor gone: look again in a second, and say so at most once a minute.
+                if ContinuousClock.now - lastUnknownLog >= .seconds(60) {
+                    logger.warning("cannot check the embedded PostgreSQL; not restarting it")
+                    lastUnknownLog = .now
+                }
+                continue
+            case .gone:
+                goneChecks += 1
+                guard goneChecks >= 2 else { continue }
             }
+            goneChecks = 0
             logger.warning("the embedded PostgreSQL is gone; restarting it", ["dir": cluster.options.dataDirectory])
             do {
                 try cluster.start()

@@ -67,11 +67,26 @@ final class Daemon {
         let version = try migrate(configuration)
         try checkStop()
 
-        let pool = PostgresPool(configuration: configuration, size: options.poolSize)
+        let maximumConnections =
+            options.maximumConnections
+            ?? ServerConfiguration.defaultMaximumConnections(
+                fileLimit: limit > 0 ? limit : 1024, poolSize: options.poolSize)
+        let serverConfiguration = ServerConfiguration(
+            addresses: [options.listen, .unix(path: options.socketPath)],
+            maximumLineLength: options.maximumLineLength,
+            maximumPayload: options.maximumUpload,
+            maximumConnections: maximumConnections,
+            ownerUID: geteuid(),
+            serverID: Self.makeServerID(),
+            tls: options.tls
+        )
+        // One command in flight per connection: every connection the server may hold can wait for the database.
+        let pool = PostgresPool(
+            configuration: configuration, size: options.poolSize, queueLimit: serverConfiguration.databaseQueueLimit)
         self.pool = pool
 
         // The sources' runner exists before the server, whose SOURCE commands wake it; it starts after.
-        let serverID = Self.makeServerID()
+        let serverID = serverConfiguration.serverID
         var runner: SourceRunner?
         if options.runsSources {
             runner = try SourceRunner(
@@ -89,16 +104,10 @@ final class Daemon {
         }
         var sourcesChanged: (@Sendable () -> Void)?
         if let runner { sourcesChanged = { runner.sourcesChanged() } }
+        var withSources = serverConfiguration
+        withSources.sourcesChanged = sourcesChanged
         let server = try Server(
-            configuration: ServerConfiguration(
-                addresses: [options.listen, .unix(path: options.socketPath)],
-                maximumLineLength: options.maximumLineLength,
-                maximumPayload: options.maximumUpload,
-                ownerUID: geteuid(),
-                serverID: serverID,
-                tls: options.tls,
-                sourcesChanged: sourcesChanged
-            ),
+            configuration: withSources,
             commands: .standard,
             pool: pool,
             logger: logger
@@ -127,6 +136,7 @@ final class Daemon {
             self.metrics = metrics
             fields.append(("metrics", metrics.boundAddress))
         }
+        fields.append(("max_connections", String(maximumConnections)))
         fields.append(("database", cluster == nil ? "external" : "embedded"))
         fields.append(("schema", String(version)))
         fields.append(("version", BarkeepVersion.current))

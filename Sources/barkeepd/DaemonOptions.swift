@@ -33,6 +33,12 @@ struct DaemonCommand: ParsableCommand {
                 valueName: "SECONDS",
                 help: "How long to retry an unreachable database at start (default 30)."
             ),
+            .option(
+                "max-connections",
+                valueName: "N",
+                help:
+                    "TCP clients served at once; past it ERR BUSY (default: the descriptor limit less pool size less 128)."
+            ),
             .option("max-line", valueName: "BYTES", help: "Longest request line accepted (default 65536)."),
             .option("max-upload", valueName: "BYTES", help: "Largest upload accepted (default 67108864, 64 MiB)."),
             .option(
@@ -74,6 +80,8 @@ struct DaemonOptions {
     var databaseWait: Duration
     var maximumLineLength: Int
     var maximumUpload: Int
+    /// --max-connections; nil: from the descriptor limit (`ServerConfiguration.defaultMaximumConnections`).
+    var maximumConnections: Int?
     var metricsListen: ServerAddress?
     /// TLS for the TCP listener (--tls-cert, --tls-key); nil: plain text.
     var tls: TLSConfiguration?
@@ -141,6 +149,8 @@ struct DaemonOptions {
         poolSize = try number("pool-size", 1...256, default: 4)
         databaseWait = .seconds(try number("database-wait", 0...3600, default: 30, of: "seconds"))
         maximumUpload = try number("max-upload", 1024...(1 << 32), default: 64 << 20, of: "bytes")
+        maximumConnections =
+            parsed.value("max-connections") == nil ? nil : try number("max-connections", 1...1_000_000, default: 0)
         maximumLineLength = try number("max-line", 1024...(16 << 20), default: 64 * 1024, of: "bytes")
         if let text = parsed.value("metrics-listen") {
             do {

@@ -28,6 +28,7 @@ final class RunningServer {
         database: PostgresConfiguration? = nil,
         poolSize: Int = 2,
         queueLimit: Int = 64,
+        maximumConnections: Int = 1024,
         tls: TLSConfiguration? = nil
     ) throws {
         let directory = try TemporaryDirectory.make(prefix: "barkeep-server")
@@ -41,6 +42,7 @@ final class RunningServer {
                 maximumPayload: maximumPayload,
                 maximumPendingOutput: maximumPendingOutput,
                 maximumWatcherBacklog: maximumWatcherBacklog,
+                maximumConnections: maximumConnections,
                 ownerUID: geteuid(),
                 serverID: "test",
                 tls: tls

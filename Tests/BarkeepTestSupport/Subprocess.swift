@@ -128,9 +128,18 @@ public enum BuildProducts {
 extension Subprocess {
     /// Starts the built barkeepd with `arguments` (plus `--listen 127.0.0.1:PORT`, 0 for a free port), waits for its
     /// `msg=ready` line, and returns it with the TCP port it serves. A daemon that does not become ready is killed
-    /// and its log becomes the error.
-    public static func startDaemon(_ arguments: [String], port: UInt16 = 0) throws -> (Subprocess, UInt16) {
-        let daemon = try spawn(BuildProducts.path("barkeepd"), arguments + ["--listen", "127.0.0.1:\(port)"])
+    /// and its log becomes the error. With `fileLimit`, the daemon runs with at most that many descriptors.
+    public static func startDaemon(
+        _ arguments: [String],
+        port: UInt16 = 0,
+        fileLimit: Int? = nil
+    ) throws -> (Subprocess, UInt16) {
+        let command = [BuildProducts.path("barkeepd")] + arguments + ["--listen", "127.0.0.1:\(port)"]
+        // With a file limit, a shell lowers it (soft and hard, so the daemon cannot raise it) and becomes barkeepd.
+        let daemon =
+            try fileLimit.map { limit in
+                try spawn("/bin/sh", ["-c", "ulimit -n \(limit) && exec \"$0\" \"$@\""] + command)
+            } ?? spawn(command[0], Array(command.dropFirst()))
         guard daemon.waitForError(containing: "msg=ready", timeout: .seconds(120)) else {
             daemon.signal(SIGKILL)
             throw TestSupportError(

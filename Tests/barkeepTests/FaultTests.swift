@@ -37,16 +37,6 @@ struct FaultTests {
         try connection.queryValue(sql, as: Int.self) ?? -1
     }
 
-    /// Waits until `condition` holds, for at most `timeout`.
-    private func eventually(_ timeout: Duration = .seconds(60), _ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if try condition() { return true }
-            usleep(50_000)
-        }
-        return try condition()
-    }
-
     @Test("kill -9 of barkeepd during a large ingest: the run is wholly there or absent; ingesting again completes it")
     func killDuringIngest() throws {
         let findings = 60_000
@@ -61,7 +51,7 @@ struct FaultTests {
             _ = uploader.wait(timeout: .seconds(5))
         }
         // Kill it in the middle of the sync: once its transaction is writing findings.
-        let writing = try eventually {
+        let writing = try eventually(.seconds(60)) {
             try count(
                 """
                 SELECT count(*) FROM pg_stat_activity
@@ -74,7 +64,7 @@ struct FaultTests {
         _ = daemon.process.wait(timeout: .seconds(10))
         // Its sessions end once PostgreSQL notices the client is gone; what they were doing is rolled back.
         #expect(
-            try eventually {
+            try eventually(.seconds(60)) {
                 try count(
                     "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
                     database) == 0
@@ -170,30 +160,16 @@ struct FaultTests {
 
     @Test("the embedded cluster survives kill -9 of its postmaster: barkeepd restarts it and the data is there")
     func embeddedPostmasterKilled() throws {
-        let root = try TemporaryDirectory.make(prefix: "barkeep-embedded")
-        chmod(root, 0o755)
-        let (process, _) = try Subprocess.startDaemon(["--data-dir", root])
-        defer {
-            process.signal(SIGTERM)
-            _ = process.wait(timeout: .seconds(30))
-        }
-        var environment = ProcessInfo.processInfo.environment
-        environment["BARKEEP_SERVER"] = "unix:\(root)/barkeep.sock"
-        func barkeep(_ arguments: [String]) throws -> (Int32, String) {
-            let result = try Subprocess.run(BuildProducts.path("barkeep"), arguments, environment: environment)
-            return (result.status, result.output)
-        }
-        #expect(try barkeep(["project", "create", "app"]).0 == 0)
-        let pidText = try String(contentsOfFile: root + "/pg/postmaster.pid", encoding: .utf8)
-        let postmaster = try #require(pidText.split(separator: "\n").first.flatMap { pid_t($0) })
-        #expect(kill(postmaster, SIGKILL) == 0)
+        let daemon = try EmbeddedDaemon()
+        #expect(try daemon.barkeep(["project", "create", "app"]).0 == 0)
+        #expect(kill(try daemon.postmasterPID(), SIGKILL) == 0)
         let recovered = try eventually(.seconds(60)) {
-            let (status, output) = try barkeep(["project", "list"])
+            let (status, output) = try daemon.barkeep(["project", "list"])
             return status == 0 && output.contains("app")
         }
         #expect(recovered)
-        #expect(process.waitForError(containing: "embedded PostgreSQL restarted", timeout: .seconds(5)))
-        #expect(try barkeep(["project", "create", "after"]).0 == 0)
+        #expect(daemon.process.waitForError(containing: "embedded PostgreSQL restarted", timeout: .seconds(5)))
+        #expect(try daemon.barkeep(["project", "create", "after"]).0 == 0)
     }
 
     @Test(

@@ -16,6 +16,8 @@ extern const uint32_t BARKEEP_EVENT_READ;
 extern const uint32_t BARKEEP_EVENT_WRITE;
 extern const uint32_t BARKEEP_EVENT_HANGUP;
 extern const uint32_t BARKEEP_EVENT_ERROR;
+/// The peer is gone altogether (EPOLLHUP or EPOLLERR), reported even when no event is asked for; a half-close is not.
+extern const uint32_t BARKEEP_EVENT_CLOSED;
 
 /// Creates an epoll instance (close-on-exec); -1 and errno on failure.
 int barkeep_poller_create(void);
@@ -47,6 +49,10 @@ int barkeep_peer_name(int fd, char *out, int capacity);
 
 /// Raises the soft limit on open files to the hard limit; returns the new soft limit.
 long barkeep_raise_file_limit(void);
+
+/// Makes `target` a close-on-exec duplicate of `source` in one step (dup3): whatever `target` was is closed and its
+/// slot never free, so no other thread can take it meanwhile.
+int barkeep_replace_descriptor(int source, int target);
 
 /// Sends without raising SIGPIPE when the peer has gone.
 ssize_t barkeep_send(int fd, const void *bytes, size_t count);
