@@ -35,7 +35,8 @@ enum SourceCommands {
         }
     }
 
-    static let show = Command("SOURCE SHOW", positional: 1...1, minimumRole: .reader) { input throws(CommandError) in
+    static let show = Command("SOURCE SHOW", positional: 1...1, arguments: [.other], minimumRole: .reader) {
+        input throws(CommandError) in
         let id = try sourceID(input.argument(0))
         return .database { connection in
             let source = try SourceStore.require(id, on: connection)
@@ -47,7 +48,8 @@ enum SourceCommands {
     static let pause = pausing("SOURCE PAUSE", true)
     static let resume = pausing("SOURCE RESUME", false)
 
-    static let run = Command("SOURCE RUN", positional: 1...1, minimumRole: .writer) { input throws(CommandError) in
+    static let run = Command("SOURCE RUN", positional: 1...1, arguments: [.other], minimumRole: .writer) {
+        input throws(CommandError) in
         let id = try sourceID(input.argument(0))
         let actor = input.session.actor
         return .database { connection in
@@ -55,7 +57,7 @@ enum SourceCommands {
         }
     }
 
-    static let remove = Command("SOURCE REMOVE", positional: 1...1, minimumRole: .admin) {
+    static let remove = Command("SOURCE REMOVE", positional: 1...1, arguments: [.other], minimumRole: .admin) {
         input throws(CommandError) in
         let id = try sourceID(input.argument(0))
         let actor = input.session.actor
@@ -66,7 +68,7 @@ enum SourceCommands {
     }
 
     private static func pausing(_ name: String, _ isPaused: Bool) -> Command {
-        Command(name, positional: 1...1, minimumRole: .writer) { input throws(CommandError) in
+        Command(name, positional: 1...1, arguments: [.other], minimumRole: .writer) { input throws(CommandError) in
             let id = try sourceID(input.argument(0))
             let actor = input.session.actor
             return .database { connection in
