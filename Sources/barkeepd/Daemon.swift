@@ -89,16 +89,18 @@ final class Daemon {
         }
         var sourcesChanged: (@Sendable () -> Void)?
         if let runner { sourcesChanged = { runner.sourcesChanged() } }
+        var serverConfiguration = ServerConfiguration(
+            addresses: [options.listen, .unix(path: options.socketPath)],
+            maximumLineLength: options.maximumLineLength,
+            maximumPayload: options.maximumUpload,
+            ownerUID: geteuid(),
+            serverID: serverID,
+            tls: options.tls,
+            sourcesChanged: sourcesChanged
+        )
+        serverConfiguration.protectedDirectories = [options.dataDirectory]
         let server = try Server(
-            configuration: ServerConfiguration(
-                addresses: [options.listen, .unix(path: options.socketPath)],
-                maximumLineLength: options.maximumLineLength,
-                maximumPayload: options.maximumUpload,
-                ownerUID: geteuid(),
-                serverID: serverID,
-                tls: options.tls,
-                sourcesChanged: sourcesChanged
-            ),
+            configuration: serverConfiguration,
             commands: .standard,
             pool: pool,
             logger: logger
