@@ -1,3 +1,5 @@
+import BarkeepCore
+
 /// Why reply records could not be read into the report's models. Every case names the kind of record (`project`,
 /// `screen`, `finding`, …) and, for a field, its key, so a protocol mismatch between CLI and daemon is found at once.
 public enum ReportError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -37,9 +39,7 @@ public enum ReportError: Error, Sendable, Equatable, CustomStringConvertible {
             return "a '\(record)' record has no '\(key)' field"
         case .badValue(let record, let key, let value, let expected):
             // A garbled value may be long or hold control characters: show a bounded, printable excerpt.
-            let printable = value.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : String($0) }
-            let shown = printable.count > 40 ? printable.prefix(40).joined() + "…" : printable.joined()
-            return "a '\(record)' record has \(key)='\(shown)': expected \(expected)"
+            return "a '\(record)' record has \(key)='\(TerminalText.excerpt(value))': expected \(expected)"
         }
     }
 }

@@ -30,6 +30,13 @@ struct StyledText: Sendable, ExpressibleByStringLiteral {
         var text: String
         /// Its style, if any.
         var style: TerminalStyle?
+
+        /// A span of `text`, control characters and bidirectional overrides made visible (TerminalText): only
+        /// `rendered` adds escape codes.
+        init(text: String, style: TerminalStyle?) {
+            self.text = TerminalText.neutralized(text)
+            self.style = style
+        }
     }
 
     /// The spans in order.

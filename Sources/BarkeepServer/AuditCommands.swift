@@ -134,6 +134,7 @@ enum AuditCommands {
     static let pose = Command(
         "POSE RECORD",
         positional: 4...4,
+        arguments: [.project, .screenKey],
         keys: ["screenshot", "finding", "item", "reason", "build", "device"],
         minimumRole: .writer
     ) { input throws(CommandError) in
@@ -160,7 +161,9 @@ enum AuditCommands {
         }
     }
 
-    static let poseHistory = Command("POSE HISTORY", positional: 2...3, minimumRole: .reader) {
+    static let poseHistory = Command(
+        "POSE HISTORY", positional: 2...3, arguments: [.project, .screenKey], minimumRole: .reader
+    ) {
         input throws(CommandError) in
         let (project, screen) = (input.argument(0), input.argument(1))
         let pose = input.request.arguments.count > 2 ? try poseName(input.argument(2)) : nil

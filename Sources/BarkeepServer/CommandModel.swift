@@ -21,12 +21,14 @@ public final class Session: Sendable {
     public let baseRole: Role?
     /// The actor the peer is without a token.
     public let baseActor: String
+    /// HELLOs with a wrong token so far on this connection (SessionCommands.maximumFailedHellos closes it).
+    public let failedHellos: Int
 
     /// A session with no token yet.
     public convenience init(isLocal: Bool, uid: UInt32?, peerName: String, role: Role?, actor: String) {
         self.init(
             isLocal: isLocal, uid: uid, peerName: peerName, role: role, tokenID: nil, actor: actor, baseRole: role,
-            baseActor: actor
+            baseActor: actor, failedHellos: 0
         )
     }
 
@@ -38,7 +40,8 @@ public final class Session: Sendable {
         tokenID: Int64?,
         actor: String,
         baseRole: Role?,
-        baseActor: String
+        baseActor: String,
+        failedHellos: Int
     ) {
         self.isLocal = isLocal
         self.uid = uid
@@ -48,6 +51,7 @@ public final class Session: Sendable {
         self.actor = actor
         self.baseRole = baseRole
         self.baseActor = baseActor
+        self.failedHellos = failedHellos
     }
 
     /// This session after `change`.
@@ -56,12 +60,12 @@ public final class Session: Sendable {
         case .token(let id, let name, let role):
             Session(
                 isLocal: isLocal, uid: uid, peerName: peerName, role: role, tokenID: id, actor: "token:" + name,
-                baseRole: baseRole, baseActor: baseActor
+                baseRole: baseRole, baseActor: baseActor, failedHellos: failedHellos
             )
-        case .cleared:
+        case .cleared, .failed:
             Session(
                 isLocal: isLocal, uid: uid, peerName: peerName, role: baseRole, tokenID: nil, actor: baseActor,
-                baseRole: baseRole, baseActor: baseActor
+                baseRole: baseRole, baseActor: baseActor, failedHellos: failedHellos + (change == .failed ? 1 : 0)
             )
         }
     }
@@ -88,6 +92,8 @@ public enum Authentication: Sendable, Equatable {
     case token(id: Int64, name: String, role: Role)
     /// Back to what the peer is without a token.
     case cleared
+    /// A HELLO with a wrong token: back to what the peer is without a token, one more failure counted.
+    case failed
 }
 
 /// Where a WATCH starts.

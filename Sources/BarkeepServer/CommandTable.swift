@@ -14,6 +14,9 @@ public final class Command: Sendable {
     public let requiredKeys: Set<String>
     /// The keys that may be given more than once (`path=A path=B`); every other key at most once.
     public let repeatableKeys: Set<String>
+    /// What its leading positional arguments name, checked by the table before any lookup (an over-long name is
+    /// `BADARG`, never `NOTFOUND`); arguments past the list are the handler's to check.
+    public let arguments: [ArgumentKind]
     /// The least role that may run it; nil for commands anyone may send (PING, QUIT, HELLO).
     public let minimumRole: Role?
     /// Whether the request line ends with a byte count and a payload follows it.
@@ -25,10 +28,11 @@ public final class Command: Sendable {
     /// which the server sends straight from the request's bytes, allocating nothing.
     public let constantReply: [UInt8]?
 
-    /// Declares a command.
+    /// Declares a command. Its first positional argument names a project unless `arguments` says otherwise.
     public init(
         _ name: String,
         positional: ClosedRange<Int> = 0...0,
+        arguments: [ArgumentKind] = [.project],
         keys: Set<String> = [],
         requiredKeys: Set<String> = [],
         repeatableKeys: Set<String> = [],
@@ -38,6 +42,7 @@ public final class Command: Sendable {
     ) {
         self.name = name.uppercased()
         self.positional = positional
+        self.arguments = arguments
         self.keys = keys.union(requiredKeys).union(repeatableKeys)
         self.requiredKeys = requiredKeys
         self.repeatableKeys = repeatableKeys
@@ -51,6 +56,7 @@ public final class Command: Sendable {
     public init(_ name: String, constantReply reply: Reply) {
         self.name = name.uppercased()
         positional = 0...0
+        arguments = []
         keys = []
         requiredKeys = []
         repeatableKeys = []
@@ -62,6 +68,33 @@ public final class Command: Sendable {
         constantReply = bytes
     }
 
+}
+
+/// What a positional argument names, for the checks the table makes before any handler looks it up.
+public enum ArgumentKind: Sendable {
+    /// A project name (at most 64 characters).
+    case project
+    /// A screen key, or a pattern of them (at most 128 characters).
+    case screenKey
+    /// A token name (at most 64 characters).
+    case token
+    /// Anything else: the handler checks it.
+    case other
+
+    /// Why `argument` cannot be such a name, quoting a short excerpt of it; nil when it may be one. Only the length
+    /// is checked here: handlers that create names check every rule (Names).
+    func problem(with argument: String) -> String? {
+        let (noun, limit) =
+            switch self {
+            case .project: ("a project name", 64)
+            case .screenKey: ("a screen key", 128)
+            case .token: ("a token name", 64)
+            case .other: ("", Int.max)
+            }
+        let length = argument.unicodeScalars.count
+        guard length > limit else { return nil }
+        return "\(noun) is at most \(limit) characters, got \(length): '\(TerminalText.excerpt(argument))'"
+    }
 }
 
 /// The one place that decides whether a request may run: unknown commands, wrong arguments and missing roles
@@ -211,6 +244,9 @@ public struct CommandTable: Sendable {
                     ? "\(range.lowerBound) argument\(range.lowerBound == 1 ? "" : "s")"
                     : "\(range.lowerBound) to \(range.upperBound) arguments"
             return fail(.badArgument, "\(name) takes \(expected), got \(request.arguments.count)")
+        }
+        for (kind, argument) in zip(command.arguments, request.arguments) {
+            if let problem = kind.problem(with: argument) { return fail(.badArgument, problem) }
         }
         var seen: Set<String> = []
         for (key, _) in request.keywordList {

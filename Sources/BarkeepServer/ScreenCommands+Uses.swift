@@ -5,7 +5,9 @@ import BarkeepStore
 extension ScreenCommands {
     /// `SCREEN USES PROJECT SCREEN COMPONENT [remove=yes]`: the screen uses the component (its key, or a glob), or
     /// no longer does.
-    static let uses = Command("SCREEN USES", positional: 3...3, keys: ["remove"], minimumRole: .writer) {
+    static let uses = Command(
+        "SCREEN USES", positional: 3...3, arguments: [.project, .screenKey], keys: ["remove"], minimumRole: .writer
+    ) {
         input throws(CommandError) in
         let (project, screen, component) = (input.argument(0), input.argument(1), input.argument(2))
         let isRemoving = try yesNo(input.keyword("remove"), key: "remove")
@@ -19,7 +21,9 @@ extension ScreenCommands {
     }
 
     /// `SCREEN DISMISS PROJECT KEY [undo=yes]`: discovery no longer proposes KEY, or again does.
-    static let dismiss = Command("SCREEN DISMISS", positional: 2...2, keys: ["undo"], minimumRole: .writer) {
+    static let dismiss = Command(
+        "SCREEN DISMISS", positional: 2...2, arguments: [.project, .screenKey], keys: ["undo"], minimumRole: .writer
+    ) {
         input throws(CommandError) in
         let (project, key) = (input.argument(0), input.argument(1))
         let isUndoing = try yesNo(input.keyword("undo"), key: "undo")

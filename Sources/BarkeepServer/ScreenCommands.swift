@@ -52,7 +52,9 @@ enum ScreenCommands {
         }
     }
 
-    static let show = Command("SCREEN SHOW", positional: 2...2, minimumRole: .reader) { input in
+    static let show = Command(
+        "SCREEN SHOW", positional: 2...2, arguments: [.project, .screenKey], minimumRole: .reader
+    ) { input in
         let (project, key) = (input.argument(0), input.argument(1))
         return .database { connection in
             let summary = try ScreenStore.show(project: project, key: key, on: connection)
@@ -79,6 +81,7 @@ enum ScreenCommands {
     static let set = Command(
         "SCREEN SET",
         positional: 1...2,
+        arguments: [.project, .screenKey],
         keys: ["title", "owner", "poses", "screens"],
         repeatableKeys: ["path", "add-path", "remove-path"],
         minimumRole: .writer
@@ -125,7 +128,9 @@ enum ScreenCommands {
 
     /// `SCREEN REMOVE PROJECT KEY`, or `SCREEN REMOVE PROJECT screens=GLOB`: every screen and component whose key
     /// the glob matches.
-    static let remove = Command("SCREEN REMOVE", positional: 1...2, keys: ["screens"], minimumRole: .writer) {
+    static let remove = Command(
+        "SCREEN REMOVE", positional: 1...2, arguments: [.project, .screenKey], keys: ["screens"], minimumRole: .writer
+    ) {
         input throws(CommandError) in
         let project = input.argument(0)
         let selection = try screenSelection(
@@ -148,7 +153,8 @@ enum ScreenCommands {
     /// `screens=GLOB`, `owner=NAME` or `all=yes` every picked screen's, leaving alone (and reporting) those where
     /// `done` is refused.
     static let step = Command(
-        "STEP SET", positional: 3...4, keys: ["note", "screens", "owner", "all"], minimumRole: .writer
+        "STEP SET", positional: 3...4, arguments: [.project, .screenKey], keys: ["note", "screens", "owner", "all"],
+        minimumRole: .writer
     ) { input throws(CommandError) in
         let project = input.argument(0)
         let isKeyed = input.request.arguments.count == 4

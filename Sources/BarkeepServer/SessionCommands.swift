@@ -6,6 +6,12 @@ import BarkeepStore
 enum SessionCommands {
     static let all: [Command] = [hello, stats, watch]
 
+    /// Failed HELLOs a connection may send: the last one's reply says it closes, and it does.
+    static let maximumFailedHellos = 10
+
+    /// Which failed HELLOs reach the log (one line a second per peer host, for every server of the process).
+    private static let failedHelloLog = FailedHelloLog()
+
     static let hello = Command("HELLO", keys: ["protocol", "token"], minimumRole: nil) { input throws(CommandError) in
         if let version = input.keyword("protocol"), version != String(ProtocolVersion.current) {
             throw CommandError(
@@ -31,10 +37,18 @@ enum SessionCommands {
         let logger = server.logger
         return .database { connection in
             guard let token = try TokenStore.authenticate(secret: secret, on: connection) else {
-                // Never the token itself in the log: only where the attempt came from.
-                logger.warning("authentication failed", ["peer": session.peerName])
-                var result = CommandResult(.error(.noAuth, "invalid or revoked token"))
-                result.authentication = .cleared
+                let failures = session.failedHellos + 1
+                // Never the token itself in the log: only where the attempt came from, a line a second at most.
+                if let suppressed = failedHelloLog.record(peerName: session.peerName) {
+                    var fields = [("peer", session.peerName), ("failures", String(failures))]
+                    if suppressed > 0 { fields.append(("suppressed", String(suppressed))) }
+                    logger.log(.warning, "authentication failed", fieldList: fields)
+                }
+                let isLast = failures >= maximumFailedHellos
+                var result = CommandResult(
+                    .error(.noAuth, "invalid or revoked token" + (isLast ? "; too many failed HELLOs, closing" : "")))
+                result.authentication = .failed
+                result.closesConnection = isLast
                 return result
             }
             // A Unix-socket owner keeps its admin role whatever the token says.

@@ -22,8 +22,10 @@ enum SourceCommands {
         let project = input.argument(0)
         let settings = try settings(input)
         let actor = input.session.actor
+        let protected = input.server.configuration.protectedDirectories
         return .database { connection in
-            let source = try SourceStore.add(try checkPaths(settings), to: project, actor: actor, on: connection)
+            let checked = try checkPaths(settings, protected: protected)
+            let source = try SourceStore.add(checked, to: project, actor: actor, on: connection)
             return CommandResult(.records([source.record]))
         }
     }
@@ -35,7 +37,8 @@ enum SourceCommands {
         }
     }
 
-    static let show = Command("SOURCE SHOW", positional: 1...1, minimumRole: .reader) { input throws(CommandError) in
+    static let show = Command("SOURCE SHOW", positional: 1...1, arguments: [.other], minimumRole: .reader) {
+        input throws(CommandError) in
         let id = try sourceID(input.argument(0))
         return .database { connection in
             let source = try SourceStore.require(id, on: connection)
@@ -47,7 +50,8 @@ enum SourceCommands {
     static let pause = pausing("SOURCE PAUSE", true)
     static let resume = pausing("SOURCE RESUME", false)
 
-    static let run = Command("SOURCE RUN", positional: 1...1, minimumRole: .writer) { input throws(CommandError) in
+    static let run = Command("SOURCE RUN", positional: 1...1, arguments: [.other], minimumRole: .writer) {
+        input throws(CommandError) in
         let id = try sourceID(input.argument(0))
         let actor = input.session.actor
         return .database { connection in
@@ -55,7 +59,7 @@ enum SourceCommands {
         }
     }
 
-    static let remove = Command("SOURCE REMOVE", positional: 1...1, minimumRole: .admin) {
+    static let remove = Command("SOURCE REMOVE", positional: 1...1, arguments: [.other], minimumRole: .admin) {
         input throws(CommandError) in
         let id = try sourceID(input.argument(0))
         let actor = input.session.actor
@@ -66,7 +70,7 @@ enum SourceCommands {
     }
 
     private static func pausing(_ name: String, _ isPaused: Bool) -> Command {
-        Command(name, positional: 1...1, minimumRole: .writer) { input throws(CommandError) in
+        Command(name, positional: 1...1, arguments: [.other], minimumRole: .writer) { input throws(CommandError) in
             let id = try sourceID(input.argument(0))
             let actor = input.session.actor
             return .database { connection in
@@ -121,15 +125,30 @@ enum SourceCommands {
     /// Checks, on the daemon's host, that an inbox is a directory and a repository one git can read; returns the
     /// settings with the inbox's canonical path (symbolic links, `.` and `..` resolved), so that one directory is
     /// one inbox however it is spelt.
-    static func checkPaths(_ settings: SourceSettings) throws(CommandError) -> SourceSettings {
+    static func checkPaths(_ settings: SourceSettings, protected: [String]) throws(CommandError) -> SourceSettings {
         var settings = settings
         if let inbox = settings.inbox {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: inbox, isDirectory: &isDirectory), isDirectory.boolValue,
                 let resolved = realpath(inbox, nil)
             else { throw CommandError(.badArgument, "the inbox \(inbox) is not a directory on the daemon's host") }
-            settings.inbox = String(cString: resolved)
+            let path = String(cString: resolved)
             free(resolved)
+            var status = stat()
+            guard stat(path, &status) == 0 else {
+                throw CommandError(.badArgument, "the inbox \(inbox) is not a directory on the daemon's host")
+            }
+            let protectedResolved = protected.map { directory -> String in
+                guard let real = realpath(directory, nil) else { return directory }
+                defer { free(real) }
+                return String(cString: real)
+            }
+            if let problem = InboxLocation.problem(
+                path: path, ownerUID: status.st_uid, daemonUID: geteuid(), protected: protectedResolved)
+            {
+                throw CommandError(.badArgument, problem)
+            }
+            settings.inbox = path
         }
         if let repo = settings.repo {
             let environment = ScannerCommand.environment(from: ProcessInfo.processInfo.environment, adding: [:])

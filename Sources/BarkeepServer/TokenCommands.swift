@@ -6,7 +6,9 @@ import BarkeepStore
 enum TokenCommands {
     static let all: [Command] = [create, list, revoke]
 
-    static let create = Command("TOKEN CREATE", positional: 1...1, requiredKeys: ["role"], minimumRole: .admin) {
+    static let create = Command(
+        "TOKEN CREATE", positional: 1...1, arguments: [.token], requiredKeys: ["role"], minimumRole: .admin
+    ) {
         input throws(CommandError) in
         let name = input.argument(0)
         guard Names.isValidToken(name) else {
@@ -31,7 +33,7 @@ enum TokenCommands {
         .database { connection in CommandResult(.records(try TokenStore.list(on: connection).map(\.record))) }
     }
 
-    static let revoke = Command("TOKEN REVOKE", positional: 1...1, minimumRole: .admin) { input in
+    static let revoke = Command("TOKEN REVOKE", positional: 1...1, arguments: [.token], minimumRole: .admin) { input in
         let name = input.argument(0)
         let actor = input.session.actor
         return .database { connection in

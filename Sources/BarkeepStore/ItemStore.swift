@@ -83,7 +83,9 @@ public enum ItemStore {
                 [project.id, item.screen],
                 as: Int64.self
             )
-        else { throw StoreError.notFound("no screen '\(item.screen)' in project '\(project.name)'") }
+        else {
+            throw StoreError.notFound("no screen '\(TerminalText.excerpt(item.screen))' in project '\(project.name)'")
+        }
         var needs: [String] = []
         for symbol in item.needs where !needs.contains(symbol) { needs.append(symbol) }
         try declareUnknownSymbols(needs, sdk: item.sdkForUnknown, project: project, on: connection)

@@ -101,7 +101,7 @@ public enum ProjectStore {
     /// The project named `name`; `notFound` when there is none.
     public static func require(_ name: String, on connection: PostgresConnection) throws -> Project {
         guard let project = try find(name, on: connection) else {
-            throw StoreError.notFound("no project named '\(name)'")
+            throw StoreError.notFound("no project named '\(TerminalText.excerpt(name))'")
         }
         return project
     }
@@ -119,12 +119,12 @@ public enum ProjectStore {
         try connection.transaction { connection in
             guard
                 let id = try connection.queryValue("SELECT id FROM projects WHERE name = $1", [name], as: Int64.self)
-            else { throw StoreError.notFound("no project named '\(name)'") }
+            else { throw StoreError.notFound("no project named '\(TerminalText.excerpt(name))'") }
             // Item statuses follow the SDK: no ingest or triage of the project may run between the two.
             try ScanStore.lockProject(id, on: connection)
             guard
                 let row = try connection.query("SELECT \(columns) FROM projects WHERE id = $1 FOR UPDATE", [id]).first
-            else { throw StoreError.notFound("no project named '\(name)'") }
+            else { throw StoreError.notFound("no project named '\(TerminalText.excerpt(name))'") }
             let before = try Project(row: row)
             if let requiredPoses {
                 let unknown = try connection.query(
@@ -150,7 +150,7 @@ public enum ProjectStore {
                 throw StoreError.invalid("not a valid version or pose list")
             }
             guard let updated = try rows.first.map(Project.init(row:)) else {
-                throw StoreError.notFound("no project named '\(name)'")
+                throw StoreError.notFound("no project named '\(TerminalText.excerpt(name))'")
             }
             var events: [NewEvent] = []
             func changed(_ subject: String, _ from: String, _ to: String) {
@@ -186,7 +186,7 @@ public enum ProjectStore {
                     [name],
                     as: Int64.self
                 )
-            else { throw StoreError.notFound("no project named '\(name)'") }
+            else { throw StoreError.notFound("no project named '\(TerminalText.excerpt(name))'") }
             try EventLog.append(
                 [NewEvent(projectID: nil, project: name, kind: .projectDeleted, subject: name, actor: actor)],
                 on: connection

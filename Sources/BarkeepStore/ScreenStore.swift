@@ -177,7 +177,9 @@ public enum ScreenStore {
         on connection: PostgresConnection
     ) throws -> (Screen, reattributed: Int) {
         let updates = try update(project: projectName, screens: .key(key), change: change, actor: actor, on: connection)
-        guard let update = updates.first else { throw StoreError.notFound("no screen '\(key)' in '\(projectName)'") }
+        guard let update = updates.first else {
+            throw StoreError.notFound("no screen '\(TerminalText.excerpt(key))' in '\(projectName)'")
+        }
         return (update.screen, update.reattributed)
     }
 
@@ -357,7 +359,7 @@ public enum ScreenStore {
         let project = try ProjectStore.require(projectName, on: connection)
         let screen = try require(key, projectID: project.id, on: connection)
         guard let readiness = try ReadinessStore.readiness(of: [screen], project: project, on: connection).first else {
-            throw StoreError.notFound("no screen '\(key)' in project '\(projectName)'")
+            throw StoreError.notFound("no screen '\(TerminalText.excerpt(key))' in project '\(projectName)'")
         }
         return ScreenSummary(screen: screen, readiness: readiness)
     }
@@ -397,7 +399,7 @@ public enum ScreenStore {
             let project =
                 try connection.queryValue("SELECT name FROM projects WHERE id = $1", [projectID], as: String.self)
                 ?? ""
-            throw StoreError.notFound("no screen '\(key)' in project '\(project)'")
+            throw StoreError.notFound("no screen '\(TerminalText.excerpt(key))' in project '\(project)'")
         }
         return try Screen(row: row)
     }

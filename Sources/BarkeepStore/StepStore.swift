@@ -38,7 +38,9 @@ public enum StepStore {
         let changes = try set(
             project: projectName, screens: .key(key), step: stepText, to: state, note: note, actor: actor,
             on: connection)
-        guard let change = changes.first else { throw StoreError.notFound("no screen '\(key)' in '\(projectName)'") }
+        guard let change = changes.first else {
+            throw StoreError.notFound("no screen '\(TerminalText.excerpt(key))' in '\(projectName)'")
+        }
         return change.status
     }
 

@@ -97,13 +97,19 @@ public enum TokenStore {
     /// The active token whose secret is `secret`, recording its use; nil when unknown or revoked.
     public static func authenticate(secret: String, on connection: PostgresConnection) throws -> TokenInfo? {
         guard TokenSecret.isWellFormed(secret) else { return nil }
+        // A wrong token writes nothing: only a match records when it was last used.
+        let hash = TokenSecret.hash(secret)
+        guard
+            let id = try connection.queryValue(
+                "SELECT id FROM tokens WHERE hash = $1 AND revoked_at IS NULL", [hash], as: Int64.self)
+        else { return nil }
         return try connection.query(
             """
             UPDATE tokens SET last_used_at = now()
-            WHERE hash = $1 AND revoked_at IS NULL
+            WHERE id = $1 AND revoked_at IS NULL
             RETURNING \(columns)
             """,
-            [TokenSecret.hash(secret)]
+            [id]
         ).first.map(TokenInfo.init(row:))
     }
 

@@ -12,7 +12,11 @@
 #include <sys/inotify.h>
 #include <sys/resource.h>
 #include <unistd.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
+#include <signal.h>
+#include <sys/wait.h>
 
 const uint32_t BARKEEP_EVENT_READ = EPOLLIN | EPOLLRDHUP;
 const uint32_t BARKEEP_EVENT_WRITE = EPOLLOUT;
@@ -159,6 +163,59 @@ int barkeep_spawn_addchdir(posix_spawn_file_actions_t *actions, const char *path
 
 int barkeep_spawn_addclosefrom(posix_spawn_file_actions_t *actions, int lowest) {
     return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
+}
+
+pid_t barkeep_spawn_as(const char *path, char *const argv[], char *const envp[], const char *directory, int output,
+                       int errors, uid_t uid, gid_t gid) {
+    // The child reports a failure before exec through this close-on-exec pipe: nothing read means exec succeeded.
+    int report[2];
+    if (pipe2(report, O_CLOEXEC) != 0) return -1;
+    pid_t pid = fork();
+    if (pid < 0) {
+        int saved = errno;
+        close(report[0]);
+        close(report[1]);
+        errno = saved;
+        return -1;
+    }
+    if (pid == 0) {
+        // Only async-signal-safe calls from here on: the parent has other threads.
+        struct sigaction standard;
+        memset(&standard, 0, sizeof standard);
+        standard.sa_handler = SIG_DFL;
+        for (int signal = 1; signal < NSIG; signal++) sigaction(signal, &standard, NULL);
+        sigset_t empty;
+        sigemptyset(&empty);
+        sigprocmask(SIG_SETMASK, &empty, NULL);
+        int input = open("/dev/null", O_RDONLY);
+        int failed = setsid() < 0 || input < 0 || dup2(input, 0) < 0 || dup2(output, 1) < 0 || dup2(errors, 2) < 0;
+        if (!failed && report[1] <= 2) failed = 1;
+        if (!failed) {
+            // Everything above 2 but the report pipe goes (the pipe closes itself at exec).
+            if (report[1] > 3) close_range(3, (unsigned)report[1] - 1, 0);
+            close_range((unsigned)report[1] + 1, ~0U, 0);
+        }
+        failed = failed || chdir(directory) != 0 || setgroups(0, NULL) != 0 || setgid(gid) != 0 || setuid(uid) != 0;
+        if (!failed) execve(path, argv, envp);
+        int code = errno;
+        ssize_t ignored = write(report[1], &code, sizeof code);
+        (void)ignored;
+        _exit(127);
+    }
+    close(report[1]);
+    int code = 0;
+    ssize_t count;
+    do {
+        count = read(report[0], &code, sizeof code);
+    } while (count < 0 && errno == EINTR);
+    close(report[0]);
+    if (count == (ssize_t)sizeof code) {
+        int status;
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+        errno = code;
+        return -1;
+    }
+    return pid;
 }
 
 // MARK: - Files

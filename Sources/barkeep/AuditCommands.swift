@@ -436,7 +436,8 @@ struct BlockedCommand: RunnableCommand {
                 print(Output.bold(heading))
                 group = heading
             }
-            print("  \(record["id"] ?? "?")  \(record["screen"] ?? "")  \(record["title"] ?? record["rule"] ?? "")")
+            let what = record["title"] ?? record["rule"] ?? ""
+            print(Output.plain("  \(record["id"] ?? "?")  \(record["screen"] ?? "")  \(what)"))
         }
     }
 }

@@ -1,3 +1,4 @@
+import BarkeepCore
 import BarkeepProtocol
 import Foundation
 
@@ -6,7 +7,8 @@ import Foundation
 #endif
 
 /// How the CLI writes: aligned tables and `key: value` lists for people, JSON for scripts, colour only on a
-/// terminal that wants it.
+/// terminal that wants it. Everything written for people goes through `plain` (TerminalText): a value from the
+/// server never reaches the terminal with control characters or bidirectional overrides; JSON escapes them itself.
 enum Output {
     /// Colour only when standard output is a terminal, `NO_COLOR` is unset (https://no-color.org) and the
     /// terminal is not `dumb`.
@@ -25,14 +27,19 @@ enum Output {
         return Int(size.ws_col)
     }
 
-    /// `text` in bold when colour is on.
-    static func bold(_ text: String) -> String { isColored ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
+    /// `text` as a terminal may show it: control characters and bidirectional overrides written as `<U+XXXX>`.
+    static func plain(_ text: String) -> String { TerminalText.neutralized(text) }
 
-    /// `text` dimmed when colour is on.
-    static func dim(_ text: String) -> String { isColored ? "\u{1B}[2m\(text)\u{1B}[0m" : text }
+    /// `text` (made `plain`) in bold when colour is on.
+    static func bold(_ text: String) -> String { isColored ? "\u{1B}[1m\(plain(text))\u{1B}[0m" : plain(text) }
+
+    /// `text` (made `plain`) dimmed when colour is on.
+    static func dim(_ text: String) -> String { isColored ? "\u{1B}[2m\(plain(text))\u{1B}[0m" : plain(text) }
 
     /// Prints rows under headers, each column as wide as its widest cell.
     static func table(_ headers: [String], _ rows: [[String]]) {
+        let headers = headers.map(plain)
+        let rows = rows.map { $0.map(plain) }
         var widths = headers.map(\.count)
         for row in rows {
             for (index, cell) in row.enumerated() where index < widths.count {
@@ -50,7 +57,7 @@ enum Output {
 
     /// Prints `label: value` lines, labels aligned; nil values are left out.
     static func fields(_ pairs: [(String, String?)]) {
-        let present = pairs.compactMap { pair in pair.1.map { (pair.0, $0) } }
+        let present = pairs.compactMap { pair in pair.1.map { (plain(pair.0), plain($0)) } }
         let width = present.map(\.0.count).max() ?? 0
         for (label, value) in present {
             print(bold(label + ":") + String(repeating: " ", count: width - label.count + 1) + value)
@@ -69,6 +76,13 @@ enum Output {
 }
 
 extension Record {
+    /// The record with every value made `plain`, for printers that build lines from its fields.
+    var plain: Record {
+        var record = Record()
+        for (key, value) in fields { record.append(key, Output.plain(value)) }
+        return record
+    }
+
     /// The record as a JSON object: keys in snake_case, the named keys as integers or lists.
     func json(integers: Set<String> = [], lists: Set<String> = []) -> [String: Any] {
         var object: [String: Any] = [:]

@@ -258,7 +258,7 @@ struct ScreenShowCommand: RunnableCommand {
             print("\n\(key) is done.")
         } else {
             print("\n" + Output.bold("Why \(key) is not done"))
-            for reason in why { print("  - \(reason["text"] ?? "")") }
+            for reason in why { print("  - " + Output.plain(reason["text"] ?? "")) }
         }
     }
 }

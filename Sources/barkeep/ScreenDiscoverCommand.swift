@@ -213,7 +213,9 @@ struct ScreenDiscoverCommand: RunnableCommand {
                 ("globs", screen.globs), ("types", screen.types), ("reasons", screen.reasons),
                 ("uses", screen.uses.map(\.name)),
             ] where !values.isEmpty {
-                print("  \(label):" + String(repeating: " ", count: 8 - label.count) + values.joined(separator: ", "))
+                print(
+                    "  \(label):" + String(repeating: " ", count: 8 - label.count)
+                        + Output.plain(values.joined(separator: ", ")))
             }
         }
         if result.screens.isEmpty {
@@ -225,12 +227,14 @@ struct ScreenDiscoverCommand: RunnableCommand {
             print("")
             print("Components no screen uses:")
             for component in unused {
-                print("  \(component.name)  \(component.file)" + (component.isBaseClass ? "  (base class)" : ""))
+                print(
+                    Output.plain("  \(component.name)  \(component.file)")
+                        + (component.isBaseClass ? "  (base class)" : ""))
             }
         }
         if !result.appFiles.isEmpty {
             print("")
-            print("App files: " + result.appFiles.joined(separator: ", "))
+            print("App files: " + Output.plain(result.appFiles.joined(separator: ", ")))
         }
         guard !result.screens.isEmpty else { return }
         print("")

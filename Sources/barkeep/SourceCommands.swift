@@ -42,7 +42,7 @@ struct SourceGroup: ParsableCommand {
         if context.isJSON {
             try Output.json(json(record))
         } else {
-            print(sentence(record))
+            print(Output.plain(sentence(record)))
         }
     }
 }

@@ -82,6 +82,7 @@ struct WatchCommand: RunnableCommand {
             try? Output.json(Self.json(record))
             return
         }
+        let record = record.plain
         var text = "\(Output.dim(record["seq"] ?? "?"))  \(record["at"]?.prefix(19) ?? "")  "
         text += "\(Output.bold(record["kind"] ?? "?"))  "
         // A finding's events name it by number and the screen owning it, which its subject (file:line) does not.

@@ -89,6 +89,15 @@ final class Daemon {
         let serverID = serverConfiguration.serverID
         var runner: SourceRunner?
         if options.runsSources {
+            // Root runs scanners as an unprivileged user: the data directory must then let it reach its worktree.
+            var scannerUser: ScannerUser?
+            if geteuid() == 0 {
+                guard let user = ScannerUser.named(options.scannerUser) else {
+                    throw DaemonError.startup("--scanner-user \(options.scannerUser): no such user")
+                }
+                scannerUser = user
+                chmod(options.dataDirectory, 0o711)
+            }
             runner = try SourceRunner(
                 configuration: SourceRunner.Configuration(
                     holder: serverID,
@@ -97,7 +106,8 @@ final class Daemon {
                     rescan: options.sourceRescan,
                     workDirectory: options.dataDirectory + "/sources",
                     maximumUpload: options.maximumUpload,
-                    environment: ProcessInfo.processInfo.environment
+                    environment: ProcessInfo.processInfo.environment,
+                    scannerUser: scannerUser
                 ),
                 logger: logger.with(["component": "sources"])
             )
@@ -106,6 +116,7 @@ final class Daemon {
         if let runner { sourcesChanged = { runner.sourcesChanged() } }
         var withSources = serverConfiguration
         withSources.sourcesChanged = sourcesChanged
+        withSources.protectedDirectories = [options.dataDirectory]
         let server = try Server(
             configuration: withSources,
             commands: .standard,

@@ -63,6 +63,11 @@ struct DaemonCommand: ParsableCommand {
                 valueName: "SECONDS",
                 help: "How often each inbox is listed whole besides inotify (default 60)."
             ),
+            .option(
+                "scanner-user",
+                valueName: "USER",
+                help: "Run as root, run repository scanners as this user (default nobody); ignored otherwise."
+            ),
             .flag("version", help: "Print the version and exit."),
         ]
     )
@@ -91,6 +96,8 @@ struct DaemonOptions {
     var sourceLease: Duration
     /// How often each inbox is listed whole.
     var sourceRescan: Duration
+    /// The user a root daemon runs repository scanners as (--scanner-user, `nobody` by default).
+    var scannerUser: String
 
     static let defaultListen = ServerAddress.tcp(host: "127.0.0.1", port: 7780)
 
@@ -166,6 +173,8 @@ struct DaemonOptions {
         runsSources = !parsed.flag("no-sources")
         sourceLease = .seconds(try number("source-lease", 3...3600, default: 30, of: "seconds"))
         sourceRescan = .seconds(try number("source-rescan", 1...86_400, default: 60, of: "seconds"))
+        scannerUser = parsed.value("scanner-user") ?? "nobody"
+        if scannerUser.isEmpty { throw fail("--scanner-user takes a user name") }
     }
 
     /// --tls-cert and --tls-key, both or neither, loaded once here so that an unreadable file or a key that does

@@ -8,17 +8,21 @@ import Synchronization
 #endif
 
 /// `--metrics-listen HOST:PORT`: the server's counters as Prometheus text (`GET /metrics`, exposition format
-/// 0.0.4) over plain HTTP/1.0, one request per connection, on a thread of its own. Off by default; it serves
+/// 0.0.4) over plain HTTP/1.0, one request per connection, each connection on a thread of its own (at most
+/// `maximumClients` at once, each given 5 s to send its request). Off by default; it serves
 /// numbers only, never a token, a project or a finding, so it needs no authentication — bind it to an address
 /// only the monitoring system reaches.
 ///
-/// Thread-safety (`@unchecked Sendable`): `descriptor` is written once before the thread starts; `isStopping` is
-/// behind a `Mutex`; `server` is `Sendable`.
+/// Thread-safety (`@unchecked Sendable`): `descriptor` is written once before the thread starts; `isStopping` and
+/// `activeClients` are behind a `Mutex`; `server` is `Sendable`.
 final class MetricsEndpoint: @unchecked Sendable {
     private let server: Server
     private let logger: Logger
     private let descriptor: Int32
     private let isStopping = Mutex(false)
+    private let activeClients = Mutex(0)
+    /// Clients served at once at most.
+    static let maximumClients = 16
     private let finished = DispatchSemaphore(value: 0)
     /// The address it listens on (the port the kernel chose, when 0 was asked for).
     let boundAddress: String
@@ -74,7 +78,7 @@ final class MetricsEndpoint: @unchecked Sendable {
         thread.start()
     }
 
-    /// Stops serving and waits for the thread (at most one request in progress).
+    /// Stops accepting and waits for the accepting thread; clients in progress finish on their own within 5 s.
     func stop() {
         isStopping.withLock { $0 = true }
         // Wakes the blocked accept.
@@ -95,8 +99,24 @@ final class MetricsEndpoint: @unchecked Sendable {
                 }
                 continue
             }
-            answer(client)
-            close(client)
+            // Each client on a thread of its own, so a slow or idle one (it has 5 s) delays nobody; past
+            // `maximumClients` at once, a new one is closed unanswered.
+            let isAdmitted = activeClients.withLock { count in
+                guard count < Self.maximumClients else { return false }
+                count += 1
+                return true
+            }
+            guard isAdmitted else {
+                close(client)
+                continue
+            }
+            let thread = Thread { [self] in
+                answer(client)
+                close(client)
+                activeClients.withLock { $0 -= 1 }
+            }
+            thread.name = "barkeep-metrics-client"
+            thread.start()
         }
     }
 

@@ -62,6 +62,19 @@ struct StatusViewTests {
         #expect(colored.contains("\u{1B}[32m✓\u{1B}[0m"))
     }
 
+    @Test("a title or owner holding control characters or bidi overrides shows them as marks, colour or not")
+    func hostileText() throws {
+        var status = try Self.status
+        status.screens[0].title = "Evil\u{9B}31m\u{202E}txt"
+        status.screens[0].owner = "ann\u{1B}]0;x\u{7}"
+        for colored in [false, true] {
+            let text = StatusView.render(status, now: Fixtures.now, colored: colored)
+            #expect(text.contains("Evil<U+009B>31m<U+202E>txt"))
+            #expect(text.contains("ann<U+001B>]0;x<U+0007>"))
+            #expect(!text.unicodeScalars.contains { $0.value == 0x9B || $0.value == 0x202E || $0.value == 0x07 })
+        }
+    }
+
     @Test("the same status renders the same text; the scan's age follows now")
     func deterministic() throws {
         let status = try Fixtures.status

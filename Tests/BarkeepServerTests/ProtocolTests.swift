@@ -4,6 +4,7 @@ import BarkeepServer
 import BarkeepStore
 import BarkeepTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -511,6 +512,50 @@ struct ProtocolTests {
     }
 
     // MARK: - Helpers
+
+    @Test("ten failed HELLOs close the connection; their log lines are one a second per peer at most")
+    func failedHellosClose() throws {
+        let lines = Mutex<[String]>([])
+        let running = try RunningServer.withDatabase(
+            logger: Logger(level: .warning) { line in lines.withLock { $0.append(line) } })
+        let client = try running.tcp()
+        let attempts = (0..<20).map { _ in "HELLO token=\(TokenSecret.generate())" }
+        try client.send(attempts.joined(separator: "\r\n") + "\r\n")
+        for _ in 1..<10 {
+            #expect(try client.readLine() == "ERR NOAUTH invalid or revoked token")
+        }
+        #expect(try client.readLine() == "ERR NOAUTH invalid or revoked token; too many failed HELLOs, closing")
+        #expect(try client.readLine() == nil)
+        let failures = lines.withLock { $0.filter { $0.contains("authentication failed") } }
+        // Ten failures within well under a few seconds: one line, or two should a second boundary fall between.
+        #expect(failures.count <= 3, "\(failures)")
+
+        // A good HELLO after a few wrong ones still authenticates, and the count is per connection.
+        let owner = try running.owner()
+        let reader = try #require(try createToken(owner, name: "reader", role: "reader"))
+        let other = try running.tcp()
+        #expect(try other.request("HELLO token=bk_nope") == "ERR NOAUTH invalid or revoked token")
+        #expect(try other.request("HELLO token=\(reader)")?.hasSuffix("role=reader") == true)
+    }
+
+    @Test(
+        "an over-long name is BADARG before any lookup, quoted by a 40-character excerpt",
+        arguments: [
+            "PROJECT SHOW {}", "PROJECT DELETE {}", "FINDINGS {}", "SCREEN LIST {}", "STATUS {}", "WATCH {}",
+            "SCREEN SHOW app {}", "POSE HISTORY app {}", "TOKEN REVOKE {}",
+        ]
+    )
+    func overLongNames(template: String) throws {
+        let running = try RunningServer.withDatabase(maximumLineLength: 1 << 17)
+        let client = try running.owner()
+        #expect(try client.request("PROJECT CREATE app")?.hasPrefix("* name=app") == true)
+        #expect(try client.readLine() == "OK count=1")
+        let name = String(repeating: "n", count: 65_523)
+        let reply = try #require(try client.request(template.replacingOccurrences(of: "{}", with: name)))
+        #expect(reply.hasPrefix("ERR BADARG "), "\(reply.prefix(80))")
+        #expect(reply.hasSuffix("got 65523: '\(String(repeating: "n", count: 40))…'"), "\(reply.prefix(200))")
+        #expect(reply.count < 200)
+    }
 
     private func createToken(_ owner: LineClient, name: String, role: String) throws -> String? {
         guard let record = try owner.request("TOKEN CREATE \(name) role=\(role)"), record.hasPrefix("*") else {

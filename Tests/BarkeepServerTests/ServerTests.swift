@@ -29,7 +29,8 @@ final class RunningServer {
         poolSize: Int = 2,
         queueLimit: Int = 64,
         maximumConnections: Int = 1024,
-        tls: TLSConfiguration? = nil
+        tls: TLSConfiguration? = nil,
+        logger: Logger = Logger(level: .error) { _ in }
     ) throws {
         let directory = try TemporaryDirectory.make(prefix: "barkeep-server")
         let requested = [ServerAddress.tcp(host: "127.0.0.1", port: 0), .unix(path: directory + "/test.sock")]
@@ -49,7 +50,7 @@ final class RunningServer {
             ),
             commands: commands,
             pool: pool,
-            logger: Logger(level: .error) { _ in }
+            logger: logger
         )
         var port: UInt16 = 0
         for address in try server.start() {
@@ -64,19 +65,22 @@ final class RunningServer {
         commands: CommandTable = .standard,
         poolSize: Int = 2,
         queueLimit: Int = 64,
-        maximumWatcherBacklog: Int = 4 << 20
+        maximumWatcherBacklog: Int = 4 << 20,
+        maximumLineLength: Int = 4096,
+        logger: Logger = Logger(level: .error) { _ in }
     ) throws -> RunningServer {
         let configuration = try TestDatabase.makeDatabase()
         let connection = try PostgresConnection(configuration: configuration)
         try Migrator().migrate(connection)
         connection.close()
         return try RunningServer(
-            maximumLineLength: 4096,
+            maximumLineLength: maximumLineLength,
             maximumWatcherBacklog: maximumWatcherBacklog,
             commands: commands,
             database: configuration,
             poolSize: poolSize,
-            queueLimit: queueLimit
+            queueLimit: queueLimit,
+            logger: logger
         )
     }
 

@@ -145,6 +145,13 @@ struct DaemonTests {
         #expect(response.contains("barkeep_build_info{version="))
         #expect(try httpGet("/", port: metricsPort).hasPrefix("HTTP/1.0 404 Not Found"))
 
+        // Clients are served at once: three idle connections (each allowed 5 s) do not hold up a scrape.
+        let idle = try (0..<3).map { _ in try LineClient(port: metricsPort) }
+        let started = ContinuousClock.now
+        #expect(try httpGet("/metrics", port: metricsPort).hasPrefix("HTTP/1.0 200 OK\r\n"))
+        #expect(ContinuousClock.now - started < .seconds(3))
+        withExtendedLifetime(idle) {}
+
         // Without the option nothing else listens: the ready line names no metrics address.
         let plain = try TemporaryDirectory.make(prefix: "barkeep-metrics")
         let (other, _) = try startDaemon(["--data-dir", plain, "--database-url", url])

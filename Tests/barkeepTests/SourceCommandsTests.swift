@@ -145,6 +145,33 @@ struct SourceCommandsTests {
         #expect(record["id"] as? Int == 1)
     }
 
+    @Test("source add refuses an inbox in a system or shared directory, in the data directory, or owned by another")
+    func addRefusesInboxLocations() throws {
+        let daemon = try makeDaemon()
+        let data = (daemon.socket as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: data + "/drop", withIntermediateDirectories: false)
+        let refusals: [(String, String)] = [
+            ("/", "the inbox / is a directory shared by the whole system"),
+            ("/tmp", "the inbox /tmp is a directory shared by the whole system"),
+            ("/etc", "the inbox /etc is in the system directory /etc"),
+            ("/usr/share", "the inbox /usr/share is in the system directory /usr"),
+            ("/proc", "the inbox /proc is in the system directory /proc"),
+            (data, "the inbox \(data) is in the daemon's data directory \(data)"),
+            (data + "/drop", "the inbox \(data)/drop is in the daemon's data directory \(data)"),
+        ]
+        for (inbox, message) in refusals {
+            try expectRefusal(daemon, ["source", "add", "app", "--inbox", inbox], message, "BADARG")
+        }
+        // A directory of another user: only root can make one to try (the tests' user owns what it makes).
+        if geteuid() == 0 {
+            let foreign = try TemporaryDirectory.make(prefix: "barkeep-foreign")
+            #expect(chown(foreign, 65534, 65534) == 0)
+            try expectRefusal(
+                daemon, ["source", "add", "app", "--inbox", foreign],
+                "the inbox \(foreign) belongs to uid 65534, not to the daemon's user (uid 0)", "BADARG")
+        }
+    }
+
     @Test("source add refuses a bad --every, --timeout, --settle, --max-output, --format or branch with BADARG")
     func addRefusesSettings() throws {
         let daemon = try makeDaemon()

@@ -276,7 +276,10 @@ struct SourcesTests {
         let daemon = try TestDaemon(arguments: Self.daemonArguments)
         let repository = try makeRepository()
         let first = try git(repository, ["rev-parse", "HEAD"])
-        let seen = try TemporaryDirectory.make(prefix: "barkeep-env") + "/env"
+        let seenDirectory = try TemporaryDirectory.make(prefix: "barkeep-env")
+        // As root the scanner runs as nobody (--scanner-user), which must be able to write there.
+        chmod(seenDirectory, 0o777)
+        let seen = seenDirectory + "/env"
         #expect(try run(daemon, ["project", "create", "app"]).0 == 0)
         let scanner = "env > \(seen); cat {root}/scan.json"
         #expect(
@@ -346,6 +349,27 @@ struct SourcesTests {
         #expect(try eventually { try sourceRuns() == before + 1 })
         #expect(try runs(daemon, "app").count == 2)
         #expect(try source(daemon, 1)["last_outcome"] as? String == "ok")
+    }
+
+    @Test("as root, a repo scanner runs as the scanner user, not root (checked only when the tests run as root)")
+    func scannerRunsUnprivileged() throws {
+        let daemon = try TestDaemon(arguments: Self.daemonArguments)
+        let repository = try makeRepository()
+        let directory = try TemporaryDirectory.make(prefix: "barkeep-uid")
+        chmod(directory, 0o777)
+        #expect(try run(daemon, ["project", "create", "app"]).0 == 0)
+        let scanner = "id -u > \(directory)/uid; cat {root}/scan.json"
+        #expect(try run(daemon, ["source", "add", "app", "--repo", repository, "--scanner", scanner]).0 == 0)
+        #expect(try eventually { try runs(daemon, "app").count == 1 })
+        let uid = try String(contentsOfFile: directory + "/uid", encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        if geteuid() == 0 {
+            let nobody = try #require(getpwnam("nobody"))
+            #expect(uid == String(nobody.pointee.pw_uid))
+            #expect(uid != "0")
+        } else {
+            #expect(uid == String(geteuid()))
+        }
     }
 
     @Test("a scanner that hangs is killed at its time limit and reported")

@@ -20,17 +20,37 @@ struct RepoScan {
 
     /// Deletes what scans of a daemon that died left in the work directory, and makes the directory if missing.
     /// The repositories forget those worktrees at their next `git worktree prune`.
-    static func clearWorkDirectory(_ directory: String, logger: Logger) {
+    static func clearWorkDirectory(_ directory: String, isShared: Bool, logger: Logger) {
         let manager = FileManager.default
         do {
+            // Traversable (not listable) when a scanner user must reach its worktree in it.
+            let mode = isShared ? 0o711 : 0o700
             try manager.createDirectory(
-                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: mode])
+            chmod(directory, mode_t(mode))
             for name in try manager.contentsOfDirectory(atPath: directory) where name.hasPrefix("source-") {
                 try manager.removeItem(atPath: directory + "/" + name)
             }
         } catch {
             logger.warning("cannot clear the sources' work directory", ["error": error.localizedDescription])
         }
+    }
+
+    /// Lets every user read the worktree (directories entered, files read; nothing written), whatever the daemon's
+    /// umask made of it, for a scanner running as another user. Symbolic links are left as they are.
+    static func makeReadable(_ worktree: String) {
+        func widen(_ path: String) {
+            var status = stat()
+            guard lstat(path, &status) == 0 else { return }
+            switch status.st_mode & S_IFMT {
+            case S_IFDIR: chmod(path, status.st_mode & 0o7777 | 0o555)
+            case S_IFREG: chmod(path, status.st_mode & 0o7777 | (status.st_mode & 0o100 != 0 ? 0o555 : 0o444))
+            default: break
+            }
+        }
+        widen(worktree)
+        guard let enumerator = FileManager.default.enumerator(atPath: worktree) else { return }
+        while let relative = enumerator.nextObject() as? String { widen(worktree + "/" + relative) }
     }
 
     func run() {
@@ -112,6 +132,7 @@ struct RepoScan {
             return
         }
         defer { repository.removeWorktree(at: worktree) }
+        if configuration.scannerUser != nil { Self.makeReadable(worktree) }
         logger.info("scanning", ["commit": commit])
         let invocation = ScannerInvocation(
             command: ScannerCommand.expand(scanner, root: worktree),
@@ -125,7 +146,8 @@ struct RepoScan {
             timeLimit: .seconds(source.settings.timeoutSeconds ?? 600),
             // Output past the daemon's upload limit would be refused anyway: stop the scanner there.
             outputLimit: min(source.settings.maximumOutput ?? 64 << 20, configuration.maximumUpload),
-            scratchDirectory: scratch
+            scratchDirectory: scratch,
+            user: configuration.scannerUser
         )
         let outcome = ScannerProcess.run(invocation) { runner.mayGoOn(source.id) }
         switch outcome {

@@ -7,6 +7,29 @@ import Foundation
     import Glibc
 #endif
 
+/// The unprivileged user a root daemon runs scanners as (`barkeepd --scanner-user`, `nobody` by default).
+public struct ScannerUser: Sendable, Equatable {
+    /// The user's name.
+    public var name: String
+    /// Its uid.
+    public var uid: UInt32
+    /// Its primary group; the scanner gets no supplementary group.
+    public var gid: UInt32
+
+    /// A user by its ids.
+    public init(name: String, uid: UInt32, gid: UInt32) {
+        self.name = name
+        self.uid = uid
+        self.gid = gid
+    }
+
+    /// The user named `name` in the system's user database, or nil when there is none.
+    public static func named(_ name: String) -> ScannerUser? {
+        guard let entry = getpwnam(name) else { return nil }
+        return ScannerUser(name: name, uid: entry.pointee.pw_uid, gid: entry.pointee.pw_gid)
+    }
+}
+
 /// One run of a sync source's scanner: what to run, where, and within which limits.
 public struct ScannerInvocation: Sendable {
     /// A shell command, run as `/bin/sh -c command` (see `ScannerCommand.expand(_:root:)`).
@@ -22,6 +45,8 @@ public struct ScannerInvocation: Sendable {
     /// An existing directory for the files capturing standard output and error; they are unlinked as soon as the
     /// command has them open, so nothing is left behind however the run ends.
     public var scratchDirectory: String
+    /// The user to run the command as; nil runs it as the daemon's user.
+    public var user: ScannerUser?
 
     /// Creates an invocation.
     public init(
@@ -30,8 +55,10 @@ public struct ScannerInvocation: Sendable {
         environment: [String: String],
         timeLimit: Duration,
         outputLimit: Int,
-        scratchDirectory: String
+        scratchDirectory: String,
+        user: ScannerUser? = nil
     ) {
+        self.user = user
         self.command = command
         self.workingDirectory = workingDirectory
         self.environment = environment
@@ -140,6 +167,7 @@ public enum ScannerProcess {
             timeLimit: invocation.timeLimit,
             outputLimit: invocation.outputLimit,
             scratchDirectory: invocation.scratchDirectory,
+            user: invocation.user,
             tick: tick
         )
     }
@@ -153,6 +181,7 @@ public enum ScannerProcess {
         timeLimit: Duration,
         outputLimit: Int,
         scratchDirectory: String,
+        user: ScannerUser? = nil,
         tick: () -> Bool
     ) -> ScannerOutcome {
         let output: Int32
@@ -169,7 +198,8 @@ public enum ScannerProcess {
         }
         let pid: pid_t
         switch spawn(
-            arguments, environment: environment, workingDirectory: workingDirectory, output: output, errors: errors)
+            arguments, environment: environment, workingDirectory: workingDirectory, output: output, errors: errors,
+            user: user)
         {
         case .success(let spawned): pid = spawned
         case .failure(let error): return .cannotStart(error.reason)
@@ -288,9 +318,13 @@ public enum ScannerProcess {
         environment: [String: String],
         workingDirectory: String,
         output: Int32,
-        errors: Int32
+        errors: Int32,
+        user: ScannerUser?
     ) -> Result<pid_t, StartFailure> {
         guard let program = arguments.first else { return .failure(StartFailure(reason: "there is no program to run")) }
+        if let user {
+            return spawn(arguments, as: user, environment: environment, directory: workingDirectory, output, errors)
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -310,6 +344,38 @@ public enum ScannerProcess {
                 return .failure(StartFailure(reason: "its working directory is missing or not a directory"))
             }
             return .failure(StartFailure(reason: "cannot run \(program): \(errorText(result))"))
+        }
+        return .success(pid)
+    }
+
+    /// Starts the program as `user` through the C shim's fork, setgid, setuid and exec (posix_spawn cannot change
+    /// the user).
+    private static func spawn(
+        _ arguments: [String],
+        as user: ScannerUser,
+        environment: [String: String],
+        directory: String,
+        _ output: Int32,
+        _ errors: Int32
+    ) -> Result<pid_t, StartFailure> {
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        let pid = barkeep_spawn_as(arguments[0], argv, envp, directory, output, errors, user.uid, user.gid)
+        guard pid > 0 else {
+            let code = errno
+            if code == ENOENT || code == ENOTDIR || code == EACCES {
+                var status = stat()
+                if stat(directory, &status) != 0 || status.st_mode & S_IFMT != S_IFDIR {
+                    return .failure(StartFailure(reason: "its working directory is missing or not a directory"))
+                }
+            }
+            return .failure(
+                StartFailure(reason: "cannot run \(arguments[0]) as \(user.name) (uid \(user.uid)): \(errorText(code))")
+            )
         }
         return .success(pid)
     }

@@ -28,6 +28,9 @@ public final class SourceRunner: Sendable {
         public var maximumUpload: Int
         /// The daemon's environment, which scanners and git get only the allowed part of.
         public var environment: [String: String]
+        /// The user scanners run as (a root daemon's `--scanner-user`); nil: the daemon's own. Worktrees are then
+        /// made readable by everyone and the work directory traversable.
+        public var scannerUser: ScannerUser?
 
         /// Creates a configuration.
         public init(
@@ -37,8 +40,10 @@ public final class SourceRunner: Sendable {
             rescan: Duration,
             workDirectory: String,
             maximumUpload: Int,
-            environment: [String: String]
+            environment: [String: String],
+            scannerUser: ScannerUser? = nil
         ) {
+            self.scannerUser = scannerUser
             self.holder = holder
             self.database = database
             self.lease = lease
@@ -87,7 +92,8 @@ public final class SourceRunner: Sendable {
                 return !shared.isStarted
             })
         else { return }
-        RepoScan.clearWorkDirectory(configuration.workDirectory, logger: logger)
+        RepoScan.clearWorkDirectory(
+            configuration.workDirectory, isShared: configuration.scannerUser != nil, logger: logger)
         let thread = Thread { [self] in
             Loop(runner: self).run()
             loopFinished.signal()

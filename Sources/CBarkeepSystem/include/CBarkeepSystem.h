@@ -98,6 +98,14 @@ int barkeep_spawn_addchdir(posix_spawn_file_actions_t *actions, const char *path
 /// value.
 int barkeep_spawn_addclosefrom(posix_spawn_file_actions_t *actions, int lowest);
 
+/// Starts `path` with `argv` and `envp` as the user `uid` and group `gid` (no supplementary groups), for a root
+/// daemon that runs a command with less privilege, which posix_spawn cannot do. The child gets a session of its own,
+/// standard input from /dev/null, `output` and `errors` as standard output and error, every other descriptor
+/// closed, every signal's default action, an empty signal mask and `directory` as working directory. Returns the
+/// child's pid, or -1 with the errno of the step that failed (in the child: chdir, setgid, setuid, exec…).
+pid_t barkeep_spawn_as(const char *path, char *const argv[], char *const envp[], const char *directory, int output,
+                       int errors, uid_t uid, gid_t gid);
+
 // MARK: - Files
 
 /// Renames `from` (relative to `fromDirectory`) to `to` (relative to `toDirectory`) unless `to` exists

@@ -1,0 +1,40 @@
+/// Text from elsewhere (scan content, names, reasons) made safe to show on a terminal or quote in a message:
+/// control characters and bidirectional overrides become visible `<U+XXXX>` marks, so a value can neither send
+/// escape sequences to the terminal nor reorder what is around it.
+public enum TerminalText {
+    /// Whether `scalar` is neutralised: C0 controls (tab and line feed included: a value never breaks a cell or a
+    /// line), DEL, C1 controls (U+0080–U+009F, an 8-bit CSI among them), and the bidirectional marks, embeddings,
+    /// overrides and isolates (U+061C, U+200E–U+200F, U+202A–U+202E, U+2066–U+2069).
+    public static func isNeutralized(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F, 0x061C, 0x200E...0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
+    }
+
+    /// `text` with every neutralised scalar written as `<U+XXXX>`; `text` itself when it holds none.
+    public static func neutralized(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isNeutralized) else { return text }
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if isNeutralized(scalar) {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                result.append(
+                    contentsOf: ("<U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + ">")
+                        .unicodeScalars)
+            } else {
+                result.append(scalar)
+            }
+        }
+        return String(result)
+    }
+
+    /// The characters an error message quotes of a value at most.
+    public static let excerptLength = 40
+
+    /// `text` as an error message quotes it: neutralised, and cut to `excerptLength` characters with `…`.
+    public static func excerpt(_ text: String) -> String {
+        let shown = text.count > excerptLength ? String(text.prefix(excerptLength)) : text
+        return neutralized(shown) + (shown.count < text.count ? "…" : "")
+    }
+}
