@@ -94,6 +94,8 @@ final class Daemon {
                 addresses: [options.listen, .unix(path: options.socketPath)],
                 maximumLineLength: options.maximumLineLength,
                 maximumPayload: options.maximumUpload,
+                maximumPayloadTotal: options.maximumUploadTotal,
+                uploadTimeout: options.uploadTimeout,
                 ownerUID: geteuid(),
                 serverID: serverID,
                 tls: options.tls,
