@@ -7,7 +7,8 @@
 /// this parser does not use (`summary`, `inventory`, `skill`, `source`, …) are ignored whatever they hold.
 ///
 /// A document that is not JSON, or has a wrong type or a missing member anywhere the parser reads, throws
-/// `CoreError.invalidDocument` naming the place (`findings[12].line`, `expected an integer`).
+/// `CoreError.invalidDocument` naming the place (`findings[12].line`, `expected an integer`), and so does a key that
+/// appears twice in any object (`findings[3].line: duplicate key`).
 public enum DuoScanParser {
     /// The severities duo_scan reports, most severe first.
     private static let severities = ["critical", "high", "medium", "low", "info"]
