@@ -15,6 +15,8 @@ struct JSONStreamReader {
     static let maximumDepth = 64
     /// The most members one object may have (the set of its keys, kept to find duplicates, stays bounded).
     static let maximumMembers = 100_000
+    /// Up to this many keys, an object's keys are compared one by one to find a duplicate.
+    private static let linearKeys = 16
     /// The most characters of the document a message quotes.
     static let maximumQuoted = 40
 
@@ -130,6 +132,9 @@ struct JSONStreamReader {
             throw JSONProblem(problem: JSONProblem.expectedObject)
         }
         try enter()
+        // Most objects have a handful of keys: a short array searched linearly finds duplicates faster than a set,
+        // which takes over past `linearKeys`.
+        var recent: [String] = []
         var keys: Set<String> = []
         skipWhiteSpace()
         if next == UInt8(ascii: "}") {
@@ -141,9 +146,15 @@ struct JSONStreamReader {
             skipWhiteSpace()
             guard next == UInt8(ascii: "\"") else { throw syntaxError("\(describeNext()) where a key should start") }
             let key = try scanString()
-            guard keys.insert(key).inserted else {
-                throw JSONProblem(at: .key(key), problem: JSONProblem.duplicateKey)
+            let isNew: Bool
+            if recent.count < Self.linearKeys {
+                isNew = !recent.contains(key)
+                recent.append(key)
+            } else {
+                if keys.isEmpty { keys = Set(recent) }
+                isNew = keys.insert(key).inserted
             }
+            guard isNew else { throw JSONProblem(at: .key(key), problem: JSONProblem.duplicateKey) }
             guard keys.count <= Self.maximumMembers else {
                 throw syntaxError("an object has more than \(Self.maximumMembers) members")
             }

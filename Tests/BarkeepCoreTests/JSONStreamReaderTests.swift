@@ -9,6 +9,9 @@ struct JSONStreamReaderTests {
         Array(#"{"tool":"x","findings":[],"extra":\#(value)}"#.utf8)
     }
 
+    /// Twenty members `"k0":0` … `"k19":0`.
+    static let manyKeys = (0..<20).map { #""k\#($0)":0"# }.joined(separator: ",")
+
     /// `value` as the tool name, which the parser reads.
     static func tool(_ value: String) -> [UInt8] {
         Array(#"{"tool":\#(value),"findings":[]}"#.utf8)
@@ -82,6 +85,9 @@ struct JSONStreamReaderTests {
                 "findings[0].line"
             ),
             (#"{"tool":"x","findings":[],"project":{"lifecycle":"a","lifecycle":"b"}}"#, "project.lifecycle"),
+            // Past 16 keys the reader keeps them in a set: a duplicate of the first or of a late key is still found.
+            (#"{"tool":"x","findings":[],"extra":{\#(JSONStreamReaderTests.manyKeys),"k0":0}}"#, "extra.k0"),
+            (#"{"tool":"x","findings":[],"extra":{\#(JSONStreamReaderTests.manyKeys),"k19":0}}"#, "extra.k19"),
         ])
     func duplicateKeys(document: String, path: String) {
         let result = Self.problem(Array(document.utf8))
