@@ -7,67 +7,100 @@
 /// this parser does not use (`summary`, `inventory`, `skill`, `source`, …) are ignored whatever they hold.
 ///
 /// A document that is not JSON, or has a wrong type or a missing member anywhere the parser reads, throws
-/// `CoreError.invalidDocument` naming the place (`findings[12].line`, `expected an integer`).
+/// `CoreError.invalidDocument` naming the place (`findings[12].line`, `expected an integer`), and so does a key that
+/// appears twice in any object (`findings[3].line: duplicate key`).
 public enum DuoScanParser {
     /// The severities duo_scan reports, most severe first.
     private static let severities = ["critical", "high", "medium", "low", "info"]
 
     /// Parses a whole duo_scan JSON document.
+    ///
+    /// The bytes are read twice with `JSONStreamReader`, never as an object tree: the first pass checks the whole
+    /// document and counts its findings, keeping nothing, so a refused document costs no memory beyond its bytes;
+    /// the second keeps the findings, in an array reserved to their exact count.
     public static func parse(_ bytes: [UInt8]) throws(CoreError) -> ScanReport {
-        let root = try JSONObjectReader.parseDocument(bytes)
         do {
-            return try report(from: root)
+            var (report, findings) = try JSONStreamReader.readTwice {
+                (findings: inout [ScanFinding]?) throws(JSONProblem) in
+                try read(bytes, into: &findings)
+            }
+            report.findings = findings
+            return report
         } catch {
             throw error.coreError
         }
     }
 
-    private static func report(from root: JSONObjectReader) throws(JSONProblem) -> ScanReport {
-        let tool = try root.requiredString("tool")
-        let toolVersion = try root.string("version")
-        let filesScanned = try root.integer("source_files_scanned", minimum: 0)
-        let lifecycle = try root.string(in: "project", "lifecycle")
-
-        let elements = try root.requiredArray("findings")
-        var findings: [ScanFinding] = []
-        findings.reserveCapacity(elements.count)
-        // One do/catch around the loop, not one per element: the index is only turned into a path on failure.
-        var index = 0
-        do {
-            while index < elements.count {
-                findings.append(try finding(from: JSONObjectReader(elements[index])))
-                index += 1
+    /// Reads the document; appends each finding to `findings` unless it is nil. Returns the report without its
+    /// findings, and how many the document holds.
+    private static func read(
+        _ bytes: [UInt8],
+        into findings: inout [ScanFinding]?
+    ) throws(JSONProblem) -> (header: ScanReport, count: Int) {
+        var tool: String?
+        var toolVersion: String?
+        var filesScanned: Int?
+        var lifecycle: String?
+        var count: Int?
+        var reader = JSONStreamReader(bytes)
+        try reader.readDocument { reader, key throws(JSONProblem) in
+            switch key {
+            case "tool": tool = try reader.readString()
+            case "version": toolVersion = try reader.readString()
+            case "source_files_scanned": filesScanned = try reader.readInteger(minimum: 0)
+            case "project":
+                guard try reader.peekKind() != .null else { return try reader.skipValue() }
+                try reader.readObject { reader, key throws(JSONProblem) in
+                    if key == "lifecycle" { lifecycle = try reader.readString() } else { try reader.skipValue() }
+                }
+            case "findings": count = try reader.readElements(into: &findings, finding(from:))
+            default: try reader.skipValue()
             }
-        } catch {
-            throw error.inside(.key("findings"), .index(index))
         }
-
-        return ScanReport(
+        guard let tool else { throw JSONProblem(at: .key("tool"), problem: JSONProblem.missing) }
+        guard let count else { throw JSONProblem(at: .key("findings"), problem: JSONProblem.missing) }
+        let report = ScanReport(
             format: .duoScan,
             tool: tool,
             toolVersion: toolVersion,
             filesScanned: filesScanned,
             lifecycle: lifecycle,
-            findings: findings
+            findings: []
         )
+        return (report, count)
     }
 
-    private static func finding(from object: JSONObjectReader) throws(JSONProblem) -> ScanFinding {
-        let rule = try object.requiredString("rule")
-        let title = try object.string("title")
-        let severity = try object.requiredString("severity")
-        guard isSeverity(severity) else {
-            throw JSONProblem(at: .key("severity"), problem: JSONProblem.expectedOne(of: severities))
+    private static func finding(from reader: inout JSONStreamReader) throws(JSONProblem) -> ScanFinding {
+        var rule: String?
+        var title: String?
+        var severity: String?
+        var file: String?
+        var line: Int?
+        var snippet: String?
+        var advice: String?
+        try reader.readObject { reader, key throws(JSONProblem) in
+            switch key {
+            case "rule": rule = try reader.readString()
+            case "title": title = try reader.readString()
+            case "severity":
+                severity = try reader.readString()
+                if let severity, !isSeverity(severity) {
+                    throw JSONProblem(problem: JSONProblem.expectedOne(of: severities))
+                }
+            case "file": file = try reader.readString()
+            case "line": line = try reader.readInteger(minimum: 1)
+            case "snippet": snippet = try reader.readString()
+            case "advice": advice = try reader.readString()
+            default: try reader.skipValue()
+            }
         }
+        guard let rule else { throw JSONProblem(at: .key("rule"), problem: JSONProblem.missing) }
+        guard let severity else { throw JSONProblem(at: .key("severity"), problem: JSONProblem.missing) }
+        guard let file else { throw JSONProblem(at: .key("file"), problem: JSONProblem.missing) }
+        guard let line else { throw JSONProblem(at: .key("line"), problem: JSONProblem.missing) }
+        guard let snippet else { throw JSONProblem(at: .key("snippet"), problem: JSONProblem.missing) }
         return ScanFinding(
-            rule: rule,
-            title: title,
-            severity: severity,
-            file: try object.requiredString("file"),
-            line: try object.requiredInteger("line", minimum: 1),
-            snippet: try object.requiredString("snippet"),
-            message: try object.string("advice")
-        )
+            rule: rule, title: title, severity: severity, file: file, line: line, snippet: snippet, message: advice)
     }
 
     private static func isSeverity(_ word: String) -> Bool {

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Typed access to one JSON object that `JSONSerialization` produced, for the scan parsers.
+/// Typed access to one JSON object that `JSONSerialization` produced, for the SARIF parser (duo_scan and SDK check
+/// documents are read by `JSONStreamReader`, without an object tree).
 ///
 /// Every accessor treats an absent member and `null` alike (`nil` from the optional accessors, `missing` from the
 /// required ones) and throws a `JSONProblem` naming the member when it has the wrong type.

@@ -16,6 +16,8 @@ struct JSONProblem: Error {
     var components: [Component]
     /// What was expected there (`expected an integer`).
     var problem: String
+    /// The bytes are not JSON: the problem is the document's, reported with an empty path whatever `components` hold.
+    var isSyntaxError = false
 
     /// A problem at the place reached through `components` from the value being read.
     init(at components: Component..., problem: String) {
@@ -49,7 +51,7 @@ struct JSONProblem: Error {
 
     /// The problem as the error the parsers' callers see.
     var coreError: CoreError {
-        .invalidDocument(path: path, problem: problem)
+        .invalidDocument(path: isSyntaxError ? "" : path, problem: problem)
     }
 
     // MARK: - The problems the readers report
@@ -66,6 +68,8 @@ struct JSONProblem: Error {
     static let expectedBoolean = "expected true or false"
     /// A value is not an array.
     static let expectedArray = "expected an array"
+    /// An object holds the same key twice (the path names the key).
+    static let duplicateKey = "duplicate key"
 
     /// An integer is above its maximum.
     static func expectedInteger(atMost maximum: Int) -> String { "expected an integer of at most \(maximum)" }

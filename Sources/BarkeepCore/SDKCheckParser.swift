@@ -45,48 +45,73 @@ public struct SDKCheckReport: Sendable, Equatable {
 /// iOS version (`macOS 17`) is read as unknown. Anything else malformed throws `CoreError.invalidDocument` naming
 /// the place (`symbols[3].found: expected true or false`).
 public enum SDKCheckParser {
-    /// Parses a whole SDK check document.
+    /// Parses a whole SDK check document, in two passes of `JSONStreamReader` like `DuoScanParser.parse`: the
+    /// first checks everything and keeps nothing, the second keeps the symbols.
     public static func parse(_ bytes: [UInt8]) throws(CoreError) -> SDKCheckReport {
-        let root = try JSONObjectReader.parseDocument(bytes)
         do {
-            return try report(from: root)
+            var (report, symbols) = try JSONStreamReader.readTwice {
+                (symbols: inout [SDKCheckSymbol]?) throws(JSONProblem) in
+                try read(bytes, into: &symbols)
+            }
+            report.symbols = symbols
+            return report
         } catch {
             throw error.coreError
         }
     }
 
-    private static func report(from root: JSONObjectReader) throws(JSONProblem) -> SDKCheckReport {
-        let tool = try root.string("tool") ?? "sdk-check"
-        let toolVersion = try root.string("version")
+    /// Reads the document; appends each symbol to `symbols` unless it is nil. Returns the report without its
+    /// symbols, and how many the document holds.
+    private static func read(
+        _ bytes: [UInt8],
+        into symbols: inout [SDKCheckSymbol]?
+    ) throws(JSONProblem) -> (header: SDKCheckReport, count: Int) {
+        var tool: String?
+        var toolVersion: String?
         var sdk: SDKVersion?
-        if let text = try root.string("sdk") {
-            guard let version = SDKVersion(text) else {
-                throw JSONProblem(at: .key("sdk"), problem: "expected a version such as 27.1")
+        var count: Int?
+        var reader = JSONStreamReader(bytes)
+        try reader.readDocument { reader, key throws(JSONProblem) in
+            switch key {
+            case "tool": tool = try reader.readString()
+            case "version": toolVersion = try reader.readString()
+            case "sdk":
+                guard let text = try reader.readString() else { return }
+                guard let version = SDKVersion(text) else {
+                    throw JSONProblem(problem: "expected a version such as 27.1")
+                }
+                sdk = version
+            case "symbols": count = try reader.readElements(into: &symbols, symbol(from:))
+            default: try reader.skipValue()
             }
-            sdk = version
         }
-        let elements = try root.requiredArray("symbols")
-        var symbols: [SDKCheckSymbol] = []
-        var index = 0
-        do {
-            while index < elements.count {
-                symbols.append(try symbol(from: JSONObjectReader(elements[index])))
-                index += 1
-            }
-        } catch {
-            throw error.inside(.key("symbols"), .index(index))
-        }
-        return SDKCheckReport(tool: tool, toolVersion: toolVersion, sdk: sdk, symbols: symbols)
+        guard let count else { throw JSONProblem(at: .key("symbols"), problem: JSONProblem.missing) }
+        let report = SDKCheckReport(tool: tool ?? "sdk-check", toolVersion: toolVersion, sdk: sdk, symbols: [])
+        return (report, count)
     }
 
-    private static func symbol(from object: JSONObjectReader) throws(JSONProblem) -> SDKCheckSymbol {
-        let name = try object.requiredString("symbol")
-        guard Names.isValidSymbol(name) else {
-            throw JSONProblem(
-                at: .key("symbol"), problem: "not a symbol name (letters, digits, '_', '.', ':', '(' or ')')")
+    private static func symbol(from reader: inout JSONStreamReader) throws(JSONProblem) -> SDKCheckSymbol {
+        var name: String?
+        var found: Bool?
+        var availability: String?
+        try reader.readObject { reader, key throws(JSONProblem) in
+            switch key {
+            case "symbol":
+                name = try reader.readString()
+                if let name, !Names.isValidSymbol(name) {
+                    throw JSONProblem(problem: "not a symbol name (letters, digits, '_', '.', ':', '(' or ')')")
+                }
+            case "found": found = try reader.readBoolean()
+            case "declaration":
+                guard try reader.peekKind() != .null else { return try reader.skipValue() }
+                try reader.readObject { reader, key throws(JSONProblem) in
+                    if key == "availability" { availability = try reader.readString() } else { try reader.skipValue() }
+                }
+            default: try reader.skipValue()
+            }
         }
-        let found = try object.requiredBoolean("found")
-        let availability = try object.string(in: "declaration", "availability")
+        guard let name else { throw JSONProblem(at: .key("symbol"), problem: JSONProblem.missing) }
+        guard let found else { throw JSONProblem(at: .key("found"), problem: JSONProblem.missing) }
         return SDKCheckSymbol(
             symbol: name,
             found: found,

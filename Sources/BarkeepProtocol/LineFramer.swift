@@ -32,9 +32,30 @@ public struct LineFramer: Sendable {
         buffer.append(contentsOf: bytes)
     }
 
-    /// Takes the next `count` raw bytes (an upload's payload) once they are all buffered; nil until then.
+    /// Makes room for an upload of `count` bytes that follows what is buffered, so that receiving it never copies
+    /// the bytes received so far into a larger buffer (which would hold them twice for a moment).
+    public mutating func reservePayload(count: Int) {
+        if start > 0 {
+            buffer.removeFirst(start)
+            scanned -= start
+            start = 0
+        }
+        buffer.reserveCapacity(buffer.count + count)
+    }
+
+    /// Takes the next `count` raw bytes (an upload's payload) once they are all buffered; nil until then. When the
+    /// payload is all that is buffered (the usual case: the client waits for the reply), the buffer itself is handed
+    /// over rather than copied.
     public mutating func takePayload(count: Int) -> [UInt8]? {
         guard buffer.count - start >= count else { return nil }
+        if buffer.count - start == count {
+            if start > 0 { buffer.removeFirst(start) }
+            let payload = buffer
+            buffer = []
+            start = 0
+            scanned = 0
+            return payload
+        }
         let payload = Array(buffer[start..<start + count])
         start += count
         scanned = start

@@ -51,6 +51,11 @@ final class Connection {
     var isInputClosed = false
     /// The TLS session of a connection accepted on a TCP listener of a server with a certificate; nil: plain text.
     var tls: TLSSession?
+    /// Upload bytes this connection holds against the server's total (`maximumPayloadTotal`), from the upload's
+    /// announcement until its command finished.
+    var reservedUpload = 0
+    /// When the connection last sent bytes: an upload that sends none for the upload timeout is dropped.
+    var lastInputAt = ContinuousClock.now
     /// The TLS handshake is not complete: nothing is read as requests or written as replies yet.
     var isHandshaking = false
     /// The ticket of the command on the database pool, while one is there.
@@ -69,6 +74,14 @@ final class Connection {
     var isWatching: Bool {
         if case .watching = state { return true }
         return false
+    }
+
+    /// Whether the connection is receiving or skipping an upload's bytes.
+    var isUploading: Bool {
+        switch state {
+        case .receivingPayload, .discardingPayload: true
+        default: false
+        }
     }
 
     var isRunning: Bool {

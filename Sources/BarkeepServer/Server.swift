@@ -257,6 +257,10 @@ public final class Server: Sendable {
         /// TLS connections that stopped reading while OpenSSL held bytes of theirs: the socket will not signal
         /// those again, so they are read once the connection takes requests again.
         var tlsBacklog: Set<UInt64> = []
+        /// Upload bytes the connections hold together (their `reservedUpload`), at most `maximumPayloadTotal`.
+        var uploadBytesHeld = 0
+        /// Connections receiving or skipping an upload, whose stall the loop watches for.
+        var uploading: Set<UInt64> = []
 
         init(server: Server, listeners: [Listener], commands: CommandTable, tlsContext: ServerTLSContext?) {
             self.server = server
@@ -295,6 +299,9 @@ public final class Server: Sendable {
                 if let wait = millisecondsToNextHandshakeDeadline() {
                     timeout = timeout < 0 ? wait : min(timeout, wait)
                 }
+                if let wait = millisecondsToNextUploadDeadline() {
+                    timeout = timeout < 0 ? wait : min(timeout, wait)
+                }
                 if let resume = resumeListenersAt {
                     let wait = Int32(min(1000, max(0, (resume - .now).milliseconds.rounded(.up))))
                     timeout = timeout < 0 ? wait : min(timeout, wait)
@@ -309,6 +316,7 @@ public final class Server: Sendable {
                 }
                 for event in events.prefix(Int(count)) { handle(event) }
                 if !handshakeDeadlines.isEmpty { expireHandshakes() }
+                if !uploading.isEmpty { expireStalledUploads() }
                 if !tlsBacklog.isEmpty { readTLSBacklog() }
                 if let resume = resumeListenersAt, ContinuousClock.now >= resume { resumeListeners() }
                 publishStatistics()
@@ -546,6 +554,7 @@ public final class Server: Sendable {
                 return
             }
             connection.framer.append(readBuffer[0..<count])
+            connection.lastInputAt = .now
             process(connection)
         }
 
@@ -578,10 +587,13 @@ public final class Server: Sendable {
                         return false
                     }
                     connection.state = .ready
+                    uploading.remove(connection.token)
                 case .receivingPayload(let resolved, let size):
                     guard let payload = connection.framer.takePayload(count: size) else { return false }
                     connection.state = .ready
+                    uploading.remove(connection.token)
                     execute(resolved, payload: payload, on: connection)
+                    if !connection.isRunning { releaseUpload(connection) }
                 case .watching:
                     guard let line = nextLine(connection) else { return false }
                     guard let bytes = line, let request = decodeRequest(bytes, connection) else { continue }
@@ -614,10 +626,21 @@ public final class Server: Sendable {
                         if refusal.closesConnection { connection.isClosing = true }
                         if refusal.payloadToDiscard > 0 {
                             connection.state = .discardingPayload(remaining: refusal.payloadToDiscard)
+                            startUpload(connection)
                         }
                     case .success(let resolved):
                         if let size = resolved.payloadSize {
+                            guard uploadBytesHeld + size <= configuration.maximumPayloadTotal else {
+                                answer(connection, .error(.busy, "too many uploads in progress; retry later"))
+                                connection.state = .discardingPayload(remaining: size)
+                                startUpload(connection)
+                                continue
+                            }
+                            connection.reservedUpload = size
+                            uploadBytesHeld += size
+                            connection.framer.reservePayload(count: size)
                             connection.state = .receivingPayload(resolved, size: size)
+                            startUpload(connection)
                         } else {
                             execute(resolved, payload: nil, on: connection)
                         }
@@ -714,6 +737,7 @@ public final class Server: Sendable {
             guard let connection = connections[token] else { return }
             connection.state = .ready
             connection.ticket = nil
+            releaseUpload(connection)
             switch result {
             case .success(let value): apply(value, to: connection)
             case .failure(let error): answer(connection, server.reply(for: error, command: command))
@@ -733,6 +757,59 @@ public final class Server: Sendable {
                 watchers[watch.projectID, default: []].insert(connection.token)
                 server.updateStatistics { $0.watchers += 1 }
                 requestPageIfDue(connection)
+            }
+        }
+
+        // MARK: Uploads
+
+        /// The connection starts receiving or skipping an upload: its stall is watched from now.
+        private func startUpload(_ connection: Connection) {
+            connection.lastInputAt = .now
+            uploading.insert(connection.token)
+        }
+
+        /// The connection's upload no longer counts against the total: its command finished, or it closed.
+        private func releaseUpload(_ connection: Connection) {
+            uploadBytesHeld -= connection.reservedUpload
+            connection.reservedUpload = 0
+        }
+
+        private func millisecondsToNextUploadDeadline() -> Int32? {
+            guard !uploading.isEmpty else { return nil }
+            var earliest: ContinuousClock.Instant?
+            for token in uploading {
+                guard let connection = connections[token] else { continue }
+                let deadline = connection.lastInputAt + configuration.uploadTimeout
+                earliest = earliest.map { min($0, deadline) } ?? deadline
+            }
+            guard let earliest else { return nil }
+            let wait = max(.zero, earliest - .now)
+            return Int32(
+                clamping: wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000 + 1)
+        }
+
+        /// Refuses and closes the uploads that sent nothing for the upload timeout: a stalled writer must not hold
+        /// its buffered bytes for ever.
+        private func expireStalledUploads() {
+            let now = ContinuousClock.now
+            for token in uploading {
+                guard let connection = connections[token] else {
+                    uploading.remove(token)
+                    continue
+                }
+                guard connection.isUploading, now - connection.lastInputAt >= configuration.uploadTimeout else {
+                    continue
+                }
+                uploading.remove(token)
+                server.logger.warning("dropping a stalled upload", ["peer": connection.session.peerName])
+                connection.state = .ready
+                releaseUpload(connection)
+                // The bytes received so far go at once, whether or not the client reads the reply.
+                connection.framer = LineFramer(maximumLineLength: configuration.maximumLineLength)
+                let seconds = configuration.uploadTimeout.components.seconds
+                answer(connection, .error(.badArgument, "the upload stalled: no bytes for \(seconds) s"))
+                connection.isClosing = true
+                flush(connection)
             }
         }
 
@@ -889,6 +966,9 @@ public final class Server: Sendable {
             // A best-effort close_notify, so that a TLS client can tell the end from a cut connection.
             if let tls = connection.tls, !connection.isHandshaking { tls.shutdown() }
             tlsBacklog.remove(connection.token)
+            uploading.remove(connection.token)
+            // The payload may still be parsed on the pool; its bytes are counted from here on as freed.
+            releaseUpload(connection)
             if case .watching(let watch) = connection.state {
                 watchers[watch.projectID]?.remove(connection.token)
                 if watchers[watch.projectID]?.isEmpty == true { watchers[watch.projectID] = nil }

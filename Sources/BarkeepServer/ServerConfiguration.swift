@@ -8,6 +8,11 @@ public struct ServerConfiguration: Sendable {
     public var maximumLineLength: Int
     /// The largest upload accepted, in bytes.
     public var maximumPayload: Int
+    /// The most upload bytes all connections together may hold, from the upload's announcement until its command
+    /// finished; an upload that would pass it is refused `BUSY` and its bytes read and skipped.
+    public var maximumPayloadTotal: Int
+    /// How long an upload may go without a byte before it is refused (`BADARG`) and its connection closed.
+    public var uploadTimeout: Duration
     /// Replies a client has not read yet, in bytes, past which the server stops reading its requests until it
     /// catches up.
     public var maximumPendingOutput: Int
@@ -31,11 +36,13 @@ public struct ServerConfiguration: Sendable {
     /// holds the database cluster.
     public var protectedDirectories: [String] = []
 
-    /// Creates a configuration.
+    /// Creates a configuration; `maximumPayloadTotal` defaults to four times `maximumPayload`.
     public init(
         addresses: [ServerAddress],
         maximumLineLength: Int = LineFramer.defaultMaximumLineLength,
-        maximumPayload: Int = 64 << 20,
+        maximumPayload: Int = 256 << 20,
+        maximumPayloadTotal: Int? = nil,
+        uploadTimeout: Duration = .seconds(60),
         maximumPendingOutput: Int = 1 << 20,
         maximumWatcherBacklog: Int = 4 << 20,
         maximumConnections: Int = 1024,
@@ -47,6 +54,8 @@ public struct ServerConfiguration: Sendable {
         self.addresses = addresses
         self.maximumLineLength = maximumLineLength
         self.maximumPayload = maximumPayload
+        self.maximumPayloadTotal = maximumPayloadTotal ?? 4 * maximumPayload
+        self.uploadTimeout = uploadTimeout
         self.maximumPendingOutput = maximumPendingOutput
         self.maximumWatcherBacklog = maximumWatcherBacklog
         self.maximumConnections = maximumConnections

@@ -4,7 +4,9 @@
 // - baseline: the same decoder parses the file, and its rows go by raw COPY into an unindexed table;
 // - sync: the file is ingested into a fresh project (the initial import), then three more scans with churn (a few
 //   percent fixed, new and reopened, a tenth moved) are ingested, each a full parse, identify, plan and apply.
-// It prints each time, the ratio sync / baseline, and the cost per finding. Uses an embedded PostgreSQL cluster
+// It prints each time, the ratio sync / baseline, and the cost per finding. Then the parse alone: the streaming
+// DuoScanParser against JSONSerialization building its object tree of the same file (what the parser did before
+// it read any field), median of three each. Uses an embedded PostgreSQL cluster
 // in a temporary directory (fsync on, as barkeepd runs it) unless BARKEEP_BENCH_DATABASE_URL is set.
 //
 // Usage: barkeep-sync-bench [SIZE …]
@@ -155,6 +157,17 @@ func run() throws {
                     + "unchanged \(counts.unchanged), moved \(counts.moved)"
             )
         }
+        var streaming: [Double] = []
+        var tree: [Double] = []
+        for _ in 1...3 {
+            streaming.append(try seconds { _ = try DuoScanParser.parse(documents[1]) })
+            tree.append(try seconds { _ = try JSONSerialization.jsonObject(with: Data(documents[1])) })
+        }
+        let (parse, objects) = (streaming.sorted()[1], tree.sorted()[1])
+        print(
+            String(
+                format: "           parse: streaming %.2fs, JSONSerialization tree %.2fs, ratio %.2f", parse, objects,
+                parse / objects))
         fflush(nil)
         try connection.query("DELETE FROM projects WHERE name = $1", [project])
     }

@@ -75,6 +75,8 @@ final class Daemon {
             addresses: [options.listen, .unix(path: options.socketPath)],
             maximumLineLength: options.maximumLineLength,
             maximumPayload: options.maximumUpload,
+            maximumPayloadTotal: options.maximumUploadTotal,
+            uploadTimeout: options.uploadTimeout,
             maximumConnections: maximumConnections,
             ownerUID: geteuid(),
             serverID: Self.makeServerID(),

@@ -40,7 +40,17 @@ struct DaemonCommand: ParsableCommand {
                     "TCP clients served at once; past it ERR BUSY (default: the descriptor limit less pool size less 128)."
             ),
             .option("max-line", valueName: "BYTES", help: "Longest request line accepted (default 65536)."),
-            .option("max-upload", valueName: "BYTES", help: "Largest upload accepted (default 67108864, 64 MiB)."),
+            .option("max-upload", valueName: "BYTES", help: "Largest upload accepted (default 268435456, 256 MiB)."),
+            .option(
+                "max-upload-total",
+                valueName: "BYTES",
+                help: "Upload bytes all connections may hold at once; past it BUSY (default 4 x --max-upload)."
+            ),
+            .option(
+                "upload-timeout",
+                valueName: "SECONDS",
+                help: "How long an upload may send nothing before it is refused and closed (default 60)."
+            ),
             .option(
                 "metrics-listen",
                 valueName: "HOST:PORT",
@@ -87,6 +97,10 @@ struct DaemonOptions {
     var maximumUpload: Int
     /// --max-connections; nil: from the descriptor limit (`ServerConfiguration.defaultMaximumConnections`).
     var maximumConnections: Int?
+    /// Upload bytes all connections may hold at once (--max-upload-total).
+    var maximumUploadTotal: Int
+    /// How long an upload may send nothing (--upload-timeout).
+    var uploadTimeout: Duration
     var metricsListen: ServerAddress?
     /// TLS for the TCP listener (--tls-cert, --tls-key); nil: plain text.
     var tls: TLSConfiguration?
@@ -155,7 +169,10 @@ struct DaemonOptions {
         pgBin = parsed.value("pg-bin")
         poolSize = try number("pool-size", 1...256, default: 4)
         databaseWait = .seconds(try number("database-wait", 0...3600, default: 30, of: "seconds"))
-        maximumUpload = try number("max-upload", 1024...(1 << 32), default: 64 << 20, of: "bytes")
+        maximumUpload = try number("max-upload", 1024...(1 << 32), default: 256 << 20, of: "bytes")
+        maximumUploadTotal = try number(
+            "max-upload-total", maximumUpload...(1 << 40), default: 4 * maximumUpload, of: "bytes")
+        uploadTimeout = .seconds(try number("upload-timeout", 1...3600, default: 60, of: "seconds"))
         maximumConnections =
             parsed.value("max-connections") == nil ? nil : try number("max-connections", 1...1_000_000, default: 0)
         maximumLineLength = try number("max-line", 1024...(16 << 20), default: 64 * 1024, of: "bytes")

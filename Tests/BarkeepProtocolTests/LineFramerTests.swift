@@ -384,6 +384,20 @@ struct LineFramerTests {
         #expect(framer.bufferedByteCount == 4)
     }
 
+    @Test(
+        "a payload announced with reservePayload and taken whole leaves the framer empty and usable",
+        arguments: payloads)
+    func reservedPayload(payload: [UInt8]) throws {
+        var framer = LineFramer(maximumLineLength: smallLimit)
+        framer.append(Array("UP \(payload.count)\n".utf8) + payload.prefix(1))
+        #expect(try framer.nextLine() == "UP \(payload.count)")
+        framer.reservePayload(count: payload.count)
+        framer.append(payload.dropFirst())
+        #expect(framer.takePayload(count: payload.count) == payload)
+        #expect(framer.bufferedByteCount == 0)
+        #expect(framer.feed("after\n") == [.line("after")])
+    }
+
     @Test("an empty payload is taken at once and the next line follows")
     func emptyPayload() throws {
         var framer = LineFramer()
