@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # make bench: 1,000 connections each pipelining 100 PINGs, against barkeepd and against redis-server, with the same
-# client in the same run; prints both rates and their ratio. Then the scanner sync against parse + raw COPY, and
+# client in the same run; prints both rates and their ratio. Then the scanner sync against parse + raw COPY (and the
+# initial import into 1,000 screens against the same import without screens), and
 # the dashboard's STATUS at team scale against a PING round trip (STATUS_PLANS=1 prints its query plans), and the
 # load scenario: 1,000 clients mixing reads, triage and ingests (scripts/load.py; LOAD_CLIENTS, LOAD_SECONDS).
 # Installs redis-server from Debian's packages when it is missing. Builds in release mode.
@@ -59,7 +60,8 @@ echo "== The general request path: a quoted \"PING\" goes through the tokenizer,
     --request '"PING"' "${settings[@]}"
 
 echo
-echo "== Scanner sync: a generated project synced three times with churn, against parse + raw COPY of the same file"
+echo "== Scanner sync: a generated project synced three times with churn, against parse + raw COPY of the same file;"
+echo "   then its initial import into 1,000 screens against the same import without screens"
 # The daemons are stopped first: the sync benchmark runs its own PostgreSQL and wants both cores.
 cleanup
 daemon=

@@ -11,6 +11,11 @@ public struct PathGlob: Sendable, Hashable {
         case star  // *
         case globstar  // ** not followed by /
         case directories  // **/ : zero or more whole directories
+
+        var character: Character? {
+            if case .literal(let character) = self { return character }
+            return nil
+        }
     }
 
     /// Parses a glob.
@@ -38,6 +43,22 @@ public struct PathGlob: Sendable, Hashable {
         }
         self.parts = parts
     }
+
+    /// The literal characters before the first wildcard (the whole glob when it has none): every path the glob
+    /// matches starts with them.
+    public var literalPrefix: String {
+        String(parts.prefix { $0.character != nil }.compactMap(\.character))
+    }
+
+    /// The literal characters after the last wildcard (empty when the glob has none): every path the glob matches
+    /// ends with them.
+    public var literalSuffix: String {
+        guard hasWildcards else { return "" }
+        return String(parts.reversed().prefix { $0.character != nil }.compactMap(\.character).reversed())
+    }
+
+    /// Whether the glob holds a `*`, `**` or `?` (otherwise it matches its own text only).
+    public var hasWildcards: Bool { parts.contains { $0.character == nil } }
 
     /// How specific the glob is: longer globs win when several match (the count of literal characters).
     public var specificity: Int {
@@ -94,23 +115,5 @@ public struct PathGlob: Sendable, Hashable {
             return result
         }
         return match(0, 0)
-    }
-}
-
-/// Attributes findings to screens by their files: the most specific matching glob wins; no match is unmapped.
-public struct ScreenAttribution: Sendable {
-    private let globs: [(screen: Int64, glob: PathGlob)]
-
-    /// An attribution from every screen's globs.
-    public init(_ globs: [(screen: Int64, pattern: String)]) {
-        // Most specific first, then the pattern text, so ties resolve the same way every time.
-        self.globs = globs.map { ($0.screen, PathGlob($0.pattern)) }.sorted {
-            ($0.glob.specificity, $1.glob.pattern) > ($1.glob.specificity, $0.glob.pattern)
-        }
-    }
-
-    /// The screen owning `file`, or nil (unmapped).
-    public func screen(for file: String) -> Int64? {
-        globs.first { $0.glob.matches(file) }?.screen
     }
 }

@@ -182,10 +182,7 @@ public enum ScanStore {
             }
             let identified = FindingIdentity.identify(report.findings, tool: report.tool)
             let plan = SyncPlanner.plan(scan: identified, stored: stored, scope: scope)
-            let screens = ScreenAttribution(
-                try connection.query("SELECT screen_id, glob FROM screen_paths WHERE project_id = $1", [project.id])
-                    .map { (try $0.decode("screen_id", as: Int64.self), try $0.decode("glob", as: String.self)) }
-            )
+            let screens = try ScreenAttribution(projectID: project.id, on: connection)
 
             guard
                 let runRow = try connection.query(

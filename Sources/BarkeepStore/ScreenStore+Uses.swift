@@ -116,7 +116,7 @@ extension ScreenStore {
                 [project.id, key], as: Int64.self)
         else { throw StoreError.invalid("the component was not added") }
         try insertPaths([glob], screenID: id, projectID: project.id, on: connection)
-        try ScreenAttributionStore.reattribute(projectID: project.id, on: connection)
+        try ScreenAttributionStore.reattribute(projectID: project.id, changed: [glob], on: connection)
         return try require(key, projectID: project.id, on: connection)
     }
 

@@ -153,7 +153,7 @@ public enum ScreenStore {
             try connection.query(
                 "DELETE FROM screen_dismissals WHERE project_id = $1 AND key = $2", [project.id, key])
             try insertPaths(globs, screenID: id, projectID: project.id, on: connection)
-            let moved = try ScreenAttributionStore.reattribute(projectID: project.id, on: connection)
+            let moved = try ScreenAttributionStore.reattribute(projectID: project.id, changed: globs, on: connection)
             try EventLog.append(
                 [
                     NewEvent(
@@ -230,7 +230,8 @@ public enum ScreenStore {
             if let (screen, globs) = newGlobs {
                 try connection.query("DELETE FROM screen_paths WHERE screen_id = $1", [screen.id])
                 try insertPaths(globs, screenID: screen.id, projectID: project.id, on: connection)
-                moved = try ScreenAttributionStore.reattribute(projectID: project.id, on: connection)
+                moved = try ScreenAttributionStore.reattribute(
+                    projectID: project.id, changed: Set(screen.paths).symmetricDifference(globs), on: connection)
             }
             let after = try connection.query(
                 "SELECT \(columns) FROM screens s WHERE s.project_id = $1 AND s.key = ANY($2::text[]) ORDER BY s.key",
@@ -308,7 +309,8 @@ public enum ScreenStore {
             }
             try connection.query(
                 "DELETE FROM screens WHERE project_id = $1 AND key = ANY($2::text[])", [project.id, keys])
-            try ScreenAttributionStore.reattribute(projectID: project.id, on: connection)
+            try ScreenAttributionStore.reattribute(
+                projectID: project.id, changed: screens.flatMap(\.paths), on: connection)
             try EventLog.append(
                 screens.map { screen in
                     NewEvent(

@@ -6,7 +6,11 @@
 //   percent fixed, new and reopened, a tenth moved) are ingested, each a full parse, identify, plan and apply.
 // It prints each time, the ratio sync / baseline, and the cost per finding. Then the parse alone: the streaming
 // DuoScanParser against JSONSerialization building its object tree of the same file (what the parser did before
-// it read any field), median of three each. Uses an embedded PostgreSQL cluster
+// it read any field), median of three each. Then attribution: the same initial import into a fresh project that
+// already has 1,000 screens (one glob each: literal files, `*`, `**/` and whole feature directories), against the
+// initial import above (no screens); and 100 more screens added one at a time to that full project (each
+// re-attributes the findings under its glob), against one full re-attribution of the project. Uses an embedded
+// PostgreSQL cluster
 // in a temporary directory (fsync on, as barkeepd runs it) unless BARKEEP_BENCH_DATABASE_URL is set.
 //
 // Usage: barkeep-sync-bench [SIZE …]
@@ -75,6 +79,64 @@ struct Workload {
     }
 }
 
+/// Screen `index`'s glob over the workload's files (`Sources/FeatureF/ScreenS.swift`, 25 files a feature): a
+/// feature directory, a file, a file prefix, a file at any depth, a file under `**/`.
+func screenGlob(_ index: Int) -> String {
+    let feature = index / 10
+    let file = feature * 25 + index % 10
+    if index % 10 == 0 { return "Sources/Feature\(feature)/**" }
+    switch index % 4 {
+    case 0: return "Sources/Feature\(feature)/Screen\(file)*.swift"
+    case 1: return "Sources/Feature\(feature)/Screen\(file).swift"
+    case 2: return "Sources/Feature\(feature)/**/Screen\(file).swift"
+    default: return "**/Screen\(file).swift"
+    }
+}
+
+/// The initial import into a project with 1,000 screens against `plain` (the same import without screens), then
+/// 100 screen adds against a full re-attribution; prints the figures and drops the project.
+func attribution(count: Int, document: [UInt8], plain: Double, on connection: PostgresConnection) throws {
+    let project = "screens\(count)"
+    let created = try ProjectStore.create(
+        name: project, sdk: nil, deploymentTarget: nil, actor: "bench", on: connection)
+    for index in 0..<1_000 {
+        _ = try ScreenStore.add(
+            project: project, key: "S\(index)", title: nil, owner: nil, paths: [screenGlob(index)], actor: "bench",
+            on: connection)
+    }
+    let imported = try seconds {
+        _ = try ScanStore.ingest(
+            try DuoScanParser.parse(document), digest: SHA256.hexDigest(of: document), into: project, commit: nil,
+            scope: "", actor: "bench", on: connection)
+    }
+    let mapped =
+        try connection.queryValue(
+            "SELECT count(*) FROM findings WHERE project_id = $1 AND screen_id IS NOT NULL", [created.id],
+            as: Int.self) ?? 0
+    var adds: [Double] = []
+    for index in 0..<100 {
+        let feature = index % 100
+        adds.append(
+            try seconds {
+                _ = try ScreenStore.add(
+                    project: project, key: "Extra\(index)", title: nil, owner: nil,
+                    paths: ["Sources/Feature\(feature)/Screen\(feature * 25 + 20)*.swift"], actor: "bench",
+                    on: connection)
+            })
+    }
+    let full = try seconds {
+        try ScreenAttributionStore.reattribute(projectID: created.id, on: connection)
+    }
+    let add = adds.sorted()[adds.count / 2]
+    print(
+        String(
+            format: "%-10d %8.2fs %8.2fs %6.2f  %7d  %8.1f ms %8.1f ms %6.3f",
+            count, plain, imported, imported / plain, mapped, add * 1e3, full * 1e3, add / full
+        ))
+    fflush(nil)
+    try connection.query("DELETE FROM projects WHERE name = $1", [project])
+}
+
 func run() throws {
     let sizes = CommandLine.arguments.dropFirst().compactMap { Int($0) }
     let counts = sizes.isEmpty ? [10_000, 100_000, 1_000_000] : sizes
@@ -101,6 +163,7 @@ func run() throws {
     let connection = try PostgresConnection(configuration: configuration)
     try Migrator().migrate(connection)
 
+    var initialImports: [(count: Int, document: [UInt8], time: Double)] = []
     print("size       baseline  initial   sync 1    sync 2    sync 3    ratio  per finding (sync, median)")
     for count in counts {
         let workload = Workload(count: count)
@@ -144,6 +207,7 @@ func run() throws {
             times.append(time)
             if let result { counts.append(result.run.counts) }
         }
+        initialImports.append((count, documents[0], times[0]))
         let syncs = Array(times.dropFirst()).sorted()
         let median = syncs[1]
         let line = String(
@@ -170,6 +234,12 @@ func run() throws {
                 parse / objects))
         fflush(nil)
         try connection.query("DELETE FROM projects WHERE name = $1", [project])
+    }
+
+    print()
+    print("size       initial  1,000 screens ratio  mapped    screen add  full reattr  ratio")
+    for (count, document, time) in initialImports {
+        try attribution(count: count, document: document, plain: time, on: connection)
     }
 }
 
