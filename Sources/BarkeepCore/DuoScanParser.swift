@@ -11,7 +11,7 @@
 /// appears twice in any object (`findings[3].line: duplicate key`).
 public enum DuoScanParser {
     /// The severities duo_scan reports, most severe first.
-    private static let severities = ["critical", "high", "medium", "low", "info"]
+    private static let severities = Severity.allCases.map(\.rawValue)
 
     /// Parses a whole duo_scan JSON document.
     ///
@@ -103,10 +103,5 @@ public enum DuoScanParser {
             rule: rule, title: title, severity: severity, file: file, line: line, snippet: snippet, message: advice)
     }
 
-    private static func isSeverity(_ word: String) -> Bool {
-        switch word {
-        case "critical", "high", "medium", "low", "info": true
-        default: false
-        }
-    }
+    private static func isSeverity(_ word: String) -> Bool { Severity(rawValue: word) != nil }
 }

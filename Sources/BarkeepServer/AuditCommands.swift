@@ -6,7 +6,7 @@ import BarkeepStore
 enum AuditCommands {
     static let all: [Command] = [item, itemSet, itemRemove, sdk, blocked, pose, poseHistory, poses]
 
-    static let severities = ["critical", "high", "medium", "low", "info"]
+    static let severities = Severity.allCases.map(\.rawValue)
 
     static let item = Command(
         "ITEM ADD",

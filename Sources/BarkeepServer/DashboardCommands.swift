@@ -7,7 +7,7 @@ import Foundation
 enum DashboardCommands {
     static let all: [Command] = [status, burndown]
 
-    static let severities = ["critical", "high", "medium", "low", "info"]
+    static let severities = Severity.allCases.map(\.rawValue)
 
     /// `STATUS PROJECT [owner=] [not-done=yes] [sort=] [limit=]`: the dashboard; the filters choose the screen
     /// rows (and the owner rows, for `owner=`), never the totals.
