@@ -26,7 +26,7 @@ sources() {
     case $1 in
         framer) module=BarkeepProtocol names="ErrorCode LineFramer ProtocolError Quoting Record Reply Request" ;;
         duoscan) names="$json DuoScanParser Severity" ;;
-        sarif) names="$json SARIFParser" ;;
+        sarif) names="$json SARIFLevel SARIFParser Severity" ;;
         sdkcheck) names="$json Names ScreenKind SDKCheckParser SDKVersion" ;;
         identity) names="$json DuoScanParser Severity FindingIdentity FindingStatus SHA256 SyncPlanner SyncPlanner+Changed" ;;
         *) return 1 ;;

@@ -17,20 +17,22 @@ public enum SARIFLevel: String, Sendable, CaseIterable {
     /// The level a finding of `severity` (critical, high, medium, low or info) is written with; `warning`, SARIF's
     /// own default, for a word Barkeep does not define.
     public init(severity: String) {
-        switch severity {
-        case "critical", "high": self = .error
-        case "low", "info": self = .note
-        default: self = .warning
+        switch Severity(rawValue: severity) {
+        case .critical, .high: self = .error
+        case .low, .info: self = .note
+        case .medium, nil: self = .warning
         }
     }
 
     /// The severity of a result read at this level.
     public var severity: String {
-        switch self {
-        case .error: "high"
-        case .warning: "medium"
-        case .note: "low"
-        case .none: "info"
-        }
+        let severity: Severity =
+            switch self {
+            case .error: .high
+            case .warning: .medium
+            case .note: .low
+            case .none: .info
+            }
+        return severity.rawValue
     }
 }

@@ -19,7 +19,7 @@ enum AuditCommands {
         let project = input.argument(0)
         let stepText = input.keyword("step") ?? ""
         let title = try itemTitle(input.keyword("title") ?? "")
-        let severity = try itemSeverity(input.keyword("severity") ?? "medium")
+        let severity = try itemSeverity(input.keyword("severity") ?? Severity.medium.rawValue)
         let needs = try itemNeeds(input.keywords("needs"))
         let sdk = try version(input.keyword("sdk"), key: "sdk")
         let screen = input.keyword("screen") ?? ""
@@ -205,7 +205,7 @@ extension ItemChange {
     /// The change as an `item` record.
     var record: Record {
         Record([
-            "id": String(number), "title": title, "screen": screen ?? "unmapped", "from": from.rawValue,
+            "id": String(number), "title": title, "screen": screen ?? AuditArea.unmapped, "from": from.rawValue,
             "to": to.rawValue, "reason": reason, "gate": gate?.description,
         ])
     }

@@ -239,7 +239,7 @@ extension Finding {
             "identity": identity,
             "file": file,
             "line": line.map(String.init), "snippet": snippet, "status": status.rawValue, "reason": reason,
-            "screen": screen ?? "unmapped", "title": title, "message": message,
+            "screen": screen ?? AuditArea.unmapped, "title": title, "message": message,
             "first-seen-run": firstSeenRun.map(String.init), "last-seen-run": lastSeenRun.map(String.init),
             "step": step.map(String.init), "needs": needs.isEmpty ? nil : needs.joined(separator: ","),
             "gate": gate?.description, "tier": tier.map(String.init), "assignee": assignee,

@@ -19,7 +19,8 @@ enum ScreenCommands {
         let paths = try globs(input.keywords("path"), key: "path")
         let (title, owner) = (input.keyword("title"), input.keyword("owner"))
         let kinds: [ScreenKind] = [.screen, .component]
-        guard let kind = ScreenKind(rawValue: input.keyword("kind") ?? "screen"), kinds.contains(kind) else {
+        guard let kind = ScreenKind(rawValue: input.keyword("kind") ?? ScreenKind.screen.rawValue), kinds.contains(kind)
+        else {
             throw CommandError(.badArgument, "kind must be " + kinds.map(\.rawValue).joined(separator: " or "))
         }
         let actor = input.session.actor
