@@ -205,7 +205,7 @@ struct ProtocolTests {
             let client = try running.owner()
             try client.send("UPLOAD partial 1000\n" + String(repeating: "z", count: 400))
         }  // closed here, 600 bytes short
-        Thread.sleep(forTimeInterval: 0.3)
+        #expect(eventually(.seconds(10)) { running.server.statistics.connections == 1 })
 
         let database = try PostgresConnection(configuration: try #require(running.database))
         let names = try database.query("SELECT name FROM uploads ORDER BY name").map {
@@ -251,7 +251,7 @@ struct ProtocolTests {
         let running = try RunningServer.withDatabase(commands: testCommands, poolSize: 1, queueLimit: 0)
         let sleeper = try running.owner()
         try sleeper.send("SLEEP 1\n")
-        Thread.sleep(forTimeInterval: 0.2)
+        try waitUntilSleeping(running)
 
         let client = try running.owner()
         #expect(try client.request("PROJECT LIST") == "ERR BUSY the server is busy; retry later")
@@ -272,7 +272,7 @@ struct ProtocolTests {
         let running = try RunningServer.withDatabase(commands: testCommands)
         let client = try running.owner()
         try client.send("SLEEP 0.5\nPING\n")
-        Thread.sleep(forTimeInterval: 0.1)
+        try waitUntilSleeping(running)
         let started = ContinuousClock.now
         running.server.shutdown(grace: .seconds(5))
         #expect(ContinuousClock.now - started < .seconds(4))
@@ -503,7 +503,8 @@ struct ProtocolTests {
             )
             try connection.query("SELECT pg_notify('barkeep_events', '')")
         }
-        Thread.sleep(forTimeInterval: 2)
+        // The server drops the watcher once its backlog passes the bound (the watcher reads nothing meanwhile).
+        #expect(eventually(.seconds(30)) { running.server.statistics.watchers == 0 })
 
         var last = ""
         while let line = try? watcher.readLine() { last = line }
@@ -512,6 +513,20 @@ struct ProtocolTests {
     }
 
     // MARK: - Helpers
+
+    /// Waits until a `SLEEP` command is running in the database: its `pg_sleep` is an active statement.
+    private func waitUntilSleeping(_ running: RunningServer) throws {
+        let database = try PostgresConnection(configuration: try #require(running.database))
+        let sleeping = try eventually(.seconds(10)) {
+            try database.queryValue(
+                """
+                SELECT count(*) FROM pg_stat_activity
+                WHERE state = 'active' AND query LIKE 'SELECT pg_sleep%' AND pid <> pg_backend_pid()
+                """,
+                as: Int.self) == 1
+        }
+        #expect(sleeping, "the SLEEP command never started")
+    }
 
     @Test("ten failed HELLOs close the connection; their log lines are one a second per peer at most")
     func failedHellosClose() throws {

@@ -213,7 +213,8 @@ struct ServerTests {
         let burst = [UInt8](String(repeating: "PING\n", count: count).utf8)
         let writer = Thread { try? client.send(burst) }
         writer.start()
-        Thread.sleep(forTimeInterval: 1.0)
+        // The server has stopped reading from the client: its backlog of replies reached the bound.
+        #expect(eventually(.seconds(30)) { running.server.statistics.peakPendingOutput >= bound })
 
         var answered = 0
         while answered < count, let line = try client.readLine() {

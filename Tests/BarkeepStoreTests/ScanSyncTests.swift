@@ -301,8 +301,8 @@ struct ScanSyncTests {
         let configuration = try #require(Optional(connection.configuration))
         let first = report((0..<300).map { finding("A.swift", $0 + 1, "first \($0 % 40)") })
         let second = report((0..<300).map { finding("A.swift", $0 + 1, "first \($0 % 50)") })
-        // Force the overlap: a third session holds the project's sync lock while both ingests start, so both are
-        // surely waiting on it at the same time when it is released.
+        // Force the overlap: a third session holds the project's sync lock until both ingests wait on it, so both
+        // are surely waiting on it at the same time when it is released.
         let holder = try PostgresConnection(configuration: configuration)
         let projectID = try #require(
             try connection.queryValue("SELECT id FROM projects WHERE name = 'app'", as: Int64.self))
@@ -313,7 +313,17 @@ struct ScanSyncTests {
         let released = DispatchSemaphore(value: 0)
         let handover = Handover(connection: holder)
         let releaser = Thread {
-            Thread.sleep(forTimeInterval: 0.5)
+            // Both ingests wait on the lock: two sessions other than the holder wait on an advisory lock.
+            if let watcher = try? PostgresConnection(configuration: configuration) {
+                _ = try? eventually(.seconds(30)) {
+                    try watcher.queryValue(
+                        """
+                        SELECT count(*) FROM pg_stat_activity
+                        WHERE wait_event_type = 'Lock' AND wait_event = 'advisory' AND datname = current_database()
+                        """,
+                        as: Int.self) == 2
+                }
+            }
             _ = try? handover.connection.query("COMMIT")
             released.signal()
         }

@@ -44,13 +44,3 @@ public final class EmbeddedDaemon: Sendable {
         _ = process.wait(timeout: .seconds(30))
     }
 }
-
-/// Waits until `condition` holds, polling every 20 ms, for at most `timeout`; returns whether it held.
-public func eventually(_ timeout: Duration = .seconds(30), _ condition: () throws -> Bool) rethrows -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if try condition() { return true }
-        usleep(20_000)
-    }
-    return try condition()
-}

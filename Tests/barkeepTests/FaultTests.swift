@@ -138,7 +138,8 @@ struct FaultTests {
         func acknowledgedCount() -> Int { acknowledged.withLock { $0.count } }
         #expect(eventually(.seconds(30)) { acknowledgedCount() >= 100 })
         try cluster.stop()
-        Thread.sleep(forTimeInterval: 1)
+        // Down until the clients have seen it: a write refused as UNAVAILABLE.
+        #expect(eventually(.seconds(30)) { refusals.withLock { $0["UNAVAILABLE", default: 0] } > 0 })
         try cluster.start()
         let atRestart = acknowledgedCount()
         // barkeepd recovers by itself: writes are acknowledged again, with no restart of the daemon.

@@ -33,14 +33,23 @@ struct SourcesTests {
         try #require(try json(daemon, ["runs", project]) as? [[String: Any]])
     }
 
-    /// Polls `condition` every 100 ms until it holds or `timeout` passes; whether it held.
+    /// Polls `condition` every 100 ms (a look may run the CLI) until it holds or `timeout` passes; whether it held.
     private func eventually(_ timeout: Duration = .seconds(20), _ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if try condition() { return true }
-            Thread.sleep(forTimeInterval: 0.1)
-        }
-        return try condition()
+        try BarkeepTestSupport.eventually(timeout, every: .milliseconds(100), condition)
+    }
+
+    /// Asks source `id` for a run and waits until its runner has taken the request (an inbox lists its folder right
+    /// after): `run-requested` is gone from `source show`.
+    private func runNow(_ daemon: TestDaemon, _ id: Int) throws {
+        #expect(try run(daemon, ["source", "run-now", String(id)]).0 == 0)
+        #expect(try eventually { try source(daemon, id)["run_requested"] == nil })
+    }
+
+    /// Drops a scan no other step of a test uses, under `name`, and waits until the inbox has taken it: a file the
+    /// source reads after everything it was already doing, so what it would have done wrong before is done by then.
+    private func dropBarrier(as name: String, in inbox: String) throws {
+        try drop(try fixture("all-rules.json"), as: name, in: inbox)
+        #expect(eventually { exists(inbox + "/done/" + name) })
     }
 
     private func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
@@ -87,10 +96,11 @@ struct SourcesTests {
         #expect(history.map { $0["kind"] as? String } == ["source.added", "source.run"])
         #expect(history.last?["reason"] as? String == "toolbar.json: run \(first.first?["id"] as? Int ?? 0)")
 
-        // A run asked for lists the folder again: nothing new, nothing ingested twice.
-        #expect(try run(daemon, ["source", "run-now", "1"]).0 == 0)
-        Thread.sleep(forTimeInterval: 2.5)
-        #expect(try runs(daemon, "app").count == 1)
+        // A run asked for lists the folder again: nothing new, nothing ingested twice (a file dropped after the
+        // listing is taken after it).
+        try runNow(daemon, 1)
+        try dropBarrier(as: "barrier.json", in: inbox)
+        #expect(try runs(daemon, "app").count == 2)
 
         // Down: a file dropped meanwhile waits; the next daemon ingests it, and only it.
         let url = daemon.url
@@ -99,14 +109,14 @@ struct SourcesTests {
             to: URL(fileURLWithPath: inbox + "/chat.json"))
         daemon = try TestDaemon(url: url, arguments: Self.daemonArguments)
         #expect(eventually { exists(inbox + "/done/chat.json") })
-        #expect(names(in: inbox + "/done") == ["chat.json", "toolbar.json"])
+        #expect(names(in: inbox + "/done") == ["barrier.json", "chat.json", "toolbar.json"])
         #expect(names(in: inbox) == ["done"])
-        #expect(try runs(daemon, "app").count == 2)
+        #expect(try runs(daemon, "app").count == 3)
 
         // The same bytes dropped again are a repeat: moved to done/ under a free name, no new run.
         try drop(try fixture("AdamYoneda_DiffableDataSourceChatBootcamp.json"), as: "chat.json", in: inbox)
         #expect(eventually { exists(inbox + "/done/chat-2.json") })
-        #expect(try runs(daemon, "app").count == 2)
+        #expect(try runs(daemon, "app").count == 3)
     }
 
     @Test("a half-written file is not ingested until it is complete")
@@ -118,27 +128,32 @@ struct SourcesTests {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
         #expect(descriptor >= 0)
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        // Written in place, a piece a second: never still for the 3 s settle time until the last piece.
-        let third = data.count / 3
-        for piece in [data[0..<third], data[third..<2 * third]] {
-            handle.write(piece)
+        // Written in place, a small piece every 100 ms for 4 s: longer than the 3 s settle time, but never still for
+        // it until the last piece. The file must stay where it is all along.
+        let pieces = 40
+        let size = data.count / pieces
+        for index in 0..<pieces - 1 {
+            handle.write(data[(index * size)..<((index + 1) * size)])
             try handle.synchronize()
-            Thread.sleep(forTimeInterval: 1)
-            #expect(exists(path) && !exists(inbox + "/done") && !exists(inbox + "/failed"))
+            #expect(holds(for: .milliseconds(100)) { exists(path) && !exists(inbox + "/done") })
         }
-        handle.write(data[(2 * third)...])
+        #expect(!exists(inbox + "/failed"))
+        handle.write(data[((pieces - 1) * size)...])
         try handle.close()
         #expect(try runs(daemon, "app").isEmpty)
         #expect(eventually { exists(inbox + "/done/toolbar.json") })
         #expect(!exists(inbox + "/failed"))
         #expect(try runs(daemon, "app").count == 1)
 
-        // Under a temporary name a file is never taken, however long it stays; renamed, it is taken at once.
+        // Under a temporary name a file is never taken, however long it stays, not even by a listing asked for;
+        // renamed, it is taken at once.
         let temporary = inbox + "/chat.json.tmp"
         try fixture("AdamYoneda_DiffableDataSourceChatBootcamp.json").write(to: URL(fileURLWithPath: temporary))
-        Thread.sleep(forTimeInterval: 4)
+        #expect(holds(for: .seconds(1)) { exists(temporary) })
+        try runNow(daemon, 1)
+        try dropBarrier(as: "barrier.json", in: inbox)
         #expect(exists(temporary))
-        #expect(try runs(daemon, "app").count == 1)
+        #expect(try runs(daemon, "app").count == 2)
         #expect(rename(temporary, inbox + "/chat.json") == 0)
         #expect(eventually(.seconds(2.5)) { exists(inbox + "/done/chat.json") })
     }
@@ -175,17 +190,19 @@ struct SourcesTests {
         let daemon = try TestDaemon(url: runner.url, arguments: ["--no-sources"])
         let inbox = try TemporaryDirectory.make(prefix: "barkeep-inbox")
         #expect(try run(daemon, ["project", "create", "app"]).0 == 0)
-        Thread.sleep(forTimeInterval: 1)  // The runner's first claim, at its start, is over: the next is 20 s away.
+        // A first source, taken by the runner: its claims have begun, so the next one is 20 s away.
+        let first = try TemporaryDirectory.make(prefix: "barkeep-inbox-first")
+        #expect(try run(daemon, ["source", "add", "app", "--inbox", first]).0 == 0)
+        #expect(try eventually(.seconds(10)) { try source(daemon, 1)["holder"] != nil })
         #expect(try run(daemon, ["source", "add", "app", "--inbox", inbox, "--settle", "1s"]).0 == 0)
         try drop(try fixture("gilrodar_ToolBar.json"), as: "toolbar.json", in: inbox)
         #expect(eventually(.seconds(5)) { exists(inbox + "/done/toolbar.json") })
 
-        #expect(try run(daemon, ["source", "pause", "1"]).0 == 0)
-        #expect(try eventually(.seconds(5)) { try source(daemon, 1)["holder"] == nil })
+        #expect(try run(daemon, ["source", "pause", "2"]).0 == 0)
+        #expect(try eventually(.seconds(5)) { try source(daemon, 2)["holder"] == nil })
         try drop(try fixture("AdamYoneda_DiffableDataSourceChatBootcamp.json"), as: "chat.json", in: inbox)
-        Thread.sleep(forTimeInterval: 1)
-        #expect(exists(inbox + "/chat.json"))
-        #expect(try run(daemon, ["source", "resume", "1"]).0 == 0)
+        #expect(holds(for: .seconds(1)) { exists(inbox + "/chat.json") })
+        #expect(try run(daemon, ["source", "resume", "2"]).0 == 0)
         #expect(eventually(.seconds(5)) { exists(inbox + "/done/chat.json") })
         #expect(try runs(daemon, "app").count == 2)
 
@@ -197,11 +214,11 @@ struct SourcesTests {
             try run(daemon, ["source", "add", "app", "--repo", repository, "--scanner", scanner, "--every", "1h"]).0
                 == 0)
         func scans() throws -> Int {
-            try #require(try source(daemon, 2)["history"] as? [[String: Any]])
+            try #require(try source(daemon, 3)["history"] as? [[String: Any]])
                 .filter { $0["kind"] as? String == "source.run" }.count
         }
         #expect(try eventually(.seconds(5)) { try scans() == 1 })
-        #expect(try run(daemon, ["source", "run-now", "2"]).0 == 0)
+        #expect(try run(daemon, ["source", "run-now", "3"]).0 == 0)
         #expect(try eventually(.seconds(5)) { try scans() == 2 })
     }
 
@@ -236,9 +253,7 @@ struct SourcesTests {
             try eventually {
                 (try source(daemon, 2)["last_error"] as? String)?.contains(linked + "/done must be a directory") == true
             })
-        Thread.sleep(forTimeInterval: 1.5)
-        #expect(names(in: outside).isEmpty)
-        #expect(exists(linked + "/chat.json"))
+        #expect(holds(for: .seconds(1.5)) { names(in: outside).isEmpty && exists(linked + "/chat.json") })
         #expect(try runs(daemon, "app").count == 1)
         // One problem, one event: not one per look.
         let history = try #require(try source(daemon, 2)["history"] as? [[String: Any]])
@@ -303,8 +318,11 @@ struct SourcesTests {
         try commit(repository, "second scan")
         let second = try git(repository, ["rev-parse", "HEAD"])
         #expect(try eventually(.seconds(30)) { try runs(daemon, "app").count == 2 })
-        // Past the next check of an unmoved head: still two runs, one per commit.
-        Thread.sleep(forTimeInterval: 12)
+        // Past the next check of an unmoved head (the source is due again later than it was): still two runs, one
+        // per commit.
+        #expect(try eventually { try source(daemon, 1)["last_commit"] as? String == second })
+        let due = try #require(try source(daemon, 1)["next_run"] as? String)
+        #expect(try eventually(.seconds(30)) { try source(daemon, 1)["next_run"] as? String != due })
         let all = try runs(daemon, "app")
         #expect(all.map { $0["commit"] as? String } == [second, first])
         #expect(all.allSatisfy { $0["actor"] as? String == "source:1" })
