@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Makes the Python virtual environment the tests use (jsonschema and the SARIF 2.1.0 schema, see
+# Makes the Python virtual environment the tests use (jsonschema, the SARIF 2.1.0 schema, the MCP SDK: see
 # python-test-requirements.txt) in .build/python-tools, or in the directory given as $1, and prints its python.
 # Does nothing but print when the environment already holds exactly those requirements. Needs python3 with its
 # venv module (Debian: python3, python3-venv; scripts/install-deps.sh installs them) and PyPI.

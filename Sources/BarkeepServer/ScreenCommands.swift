@@ -4,7 +4,7 @@ import BarkeepStore
 
 /// SCREEN ADD, LIST, SHOW, SET, REMOVE, USES, DISMISS and DISMISSALS, STEP SET and STEPS.
 enum ScreenCommands {
-    static let all: [Command] = [add, list, show, set, remove, uses, dismiss, dismissals, step, steps]
+    static let all: [Command] = [add, list, show, set, remove, uses, dismiss, dismissals, step, steps, checklist]
 
     static let add = Command(
         "SCREEN ADD",
@@ -202,6 +202,22 @@ enum ScreenCommands {
                 .records(
                     try ScreenStore.list(project: project, on: connection).flatMap { summary in
                         summary.readiness.steps.map { $0.record(screen: summary.screen.key) }
+                    }
+                )
+            )
+        }
+    }
+
+    /// `CHECKLIST`: the twelve steps of the audit checklist, each with the scanner rules that evidence it.
+    static let checklist = Command("CHECKLIST", positional: 0...0, arguments: [], minimumRole: .reader) { _ in
+        .database { connection in
+            CommandResult(
+                .records(
+                    try StepStore.checklist(on: connection).map { step in
+                        Record([
+                            "step": String(step.number), "key": step.key,
+                            "rules": step.rules.isEmpty ? nil : step.rules.joined(separator: ","),
+                        ])
                     }
                 )
             )

@@ -23,6 +23,11 @@ public struct StepChange: Sendable, Equatable {
 
 /// Checklist step states of screens, set by hand; a step with an open finding of its rules cannot be done.
 public enum StepStore {
+    /// The audit checklist: each step with the scanner rules that evidence it, by number.
+    public static func checklist(on connection: PostgresConnection) throws -> [ChecklistStep] {
+        try ReadinessStore.checklist(on: connection)
+    }
+
     /// Sets step `step` (a number, or a key such as `container`) of a screen to `state`, with its event. Refuses
     /// `done` while a finding of the step's rules (or an item of the step) is open on the screen, naming it.
     /// Returns the step as it now stands.

@@ -133,11 +133,14 @@ struct StepSetCommand: RunnableCommand {
         }
         guard let step = records.first else { throw CLIError.badReply("STEP SET returned nothing") }
         if context.isJSON {
-            try Output.json(step.json(integers: ["step"], lists: ["blockers"]))
+            try Output.json(Self.json(step))
         } else {
             print("Step \(step["step"] ?? "?") (\(step["key"] ?? "?")) of \(screen) is now \(step["state"] ?? "?").")
         }
     }
+
+    /// The JSON object of a `step` record.
+    static func json(_ record: Record) -> [String: Any] { record.json(integers: ["step"], lists: ["blockers"]) }
 
     /// What a step set over many screens did: the screens changed, those already so, and those refused (then
     /// exit 1).
@@ -145,7 +148,7 @@ struct StepSetCommand: RunnableCommand {
         func of(_ outcome: String) -> [Record] { records.filter { $0["outcome"] == outcome } }
         let refused = of("refused")
         if context.isJSON {
-            try Output.json(records.map { $0.json(integers: ["step"], lists: ["blockers"]) })
+            try Output.json(records.map(Self.json))
         } else {
             let first = records.first
             let name = "step \(first?["step"] ?? "?") (\(first?["key"] ?? "?"))"
@@ -216,15 +219,21 @@ struct ItemAddCommand: RunnableCommand {
         self.keywords = keywords
     }
 
+    /// The JSON object of an item: as `barkeep findings --json` prints a finding, with its reason (why it is
+    /// blocked, when it is).
+    static func json(_ item: Record) -> [String: Any] {
+        var object = FindingsCommand.json(item)
+        object["reason"] = item["reason"] ?? NSNull()
+        return object
+    }
+
     func run(_ context: CLIContext) throws {
         var request = Request(verb: "ITEM", arguments: ["ADD", project])
         request.keywordList = keywords
         let records = try context.request(request).records
         guard let item = records.first else { throw CLIError.badReply("ITEM ADD returned nothing") }
         if context.isJSON {
-            var object = FindingsCommand.json(item)
-            object["reason"] = item["reason"] ?? NSNull()
-            try Output.json(object)
+            try Output.json(Self.json(item))
             return
         }
         let number = Int(item["id"] ?? "").map(FindingNumber.label) ?? "?"
@@ -285,9 +294,7 @@ struct ItemSetCommand: RunnableCommand, NamesNumberInProject {
             throw CLIError.badReply("ITEM SET returned nothing")
         }
         if context.isJSON {
-            var object = FindingsCommand.json(item)
-            object["reason"] = item["reason"] ?? NSNull()
-            try Output.json(object)
+            try Output.json(ItemAddCommand.json(item))
             return
         }
         let label = Int(item["id"] ?? "").map(FindingNumber.label) ?? number
@@ -405,19 +412,20 @@ struct BlockedCommand: RunnableCommand {
 
     init(_ parsed: ParsedCommand) throws(UsageError) { project = parsed.value("project") ?? "" }
 
+    /// The JSON object of a `blocked` record: {sdk, symbol, id, title, rule, screen, status, reason}.
+    static func json(_ record: Record) -> [String: Any] {
+        var object: [String: Any] = [:]
+        for key in ["sdk", "symbol", "title", "screen", "status", "reason", "rule"] {
+            object[key] = record[key] ?? NSNull()
+        }
+        object["id"] = record["id"].flatMap { Int64($0) } ?? NSNull()
+        return object
+    }
+
     func run(_ context: CLIContext) throws {
         let records = try context.request(Request(verb: "BLOCKED", arguments: [project])).records
         if context.isJSON {
-            try Output.json(
-                records.map { record in
-                    var object: [String: Any] = [:]
-                    for key in ["sdk", "symbol", "title", "screen", "status", "reason", "rule"] {
-                        object[key] = record[key] ?? NSNull()
-                    }
-                    object["id"] = record["id"].flatMap { Int64($0) } ?? NSNull()
-                    return object
-                }
-            )
+            try Output.json(records.map(Self.json))
             return
         }
         guard !records.isEmpty else {

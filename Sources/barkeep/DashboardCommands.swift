@@ -288,7 +288,16 @@ struct ReportCommand: RunnableCommand {
         selection = ReportSelection(owner: owner, keyGlob: glob)
     }
 
-    func run(_ context: CLIContext) throws {
+    /// A report of `project` made without a command line (the MCP server's readiness_report).
+    init(project: String, isHTML: Bool, selection: ReportSelection) {
+        self.project = project
+        self.isHTML = isHTML
+        self.output = nil
+        self.selection = selection
+    }
+
+    /// Reads what the report needs from the daemon and renders it.
+    func document(_ context: CLIContext) throws -> String {
         let client = try context.connect()
         func records(_ request: Request) throws(CLIError) -> [Record] {
             do {
@@ -312,10 +321,13 @@ struct ReportCommand: RunnableCommand {
             throw CLIError.badInput("no screen of \(project) is \(selectionWords)")
         }
         let now = try drawingTime()
-        let document =
-            isHTML
+        return isHTML
             ? ReadinessReport.html(input, selection: selection, now: now)
             : ReadinessReport.markdown(input, selection: selection, now: now)
+    }
+
+    func run(_ context: CLIContext) throws {
+        let document = try document(context)
         guard let output else {
             if context.isJSON {
                 try Output.json(["format": isHTML ? "html" : "markdown", "report": document])

@@ -187,6 +187,7 @@ struct FindingGroup: ParsableCommand {
     )
 }
 
+/// `barkeep finding show PROJECT N`: one finding and its history.
 struct FindingShowCommand: RunnableCommand, NamesNumberInProject {
     static let configuration = CommandConfiguration(
         name: "show",
@@ -205,10 +206,7 @@ struct FindingShowCommand: RunnableCommand, NamesNumberInProject {
         guard let finding = records.first else { throw CLIError.badReply("FINDING SHOW returned nothing") }
         let history = records.dropFirst()
         if context.isJSON {
-            var object = FindingsCommand.json(finding)
-            for key in ["project", "message", "reason"] { object[key] = finding[key] }
-            object["history"] = history.map(WatchCommand.json)
-            try Output.json(object)
+            try Output.json(Self.json(finding, history: history))
             return
         }
         Output.fields([
@@ -248,5 +246,14 @@ struct FindingShowCommand: RunnableCommand, NamesNumberInProject {
                 ]
             }
         )
+    }
+
+    /// The JSON object of a `FINDING SHOW` reply: the finding as `barkeep findings --json` prints it, with its
+    /// project, message and reason, and its history (comments included) as `barkeep watch --json` prints events.
+    static func json(_ finding: Record, history: ArraySlice<Record>) -> [String: Any] {
+        var object = FindingsCommand.json(finding)
+        for key in ["project", "message", "reason"] { object[key] = finding[key] }
+        object["history"] = history.map(WatchCommand.json)
+        return object
     }
 }

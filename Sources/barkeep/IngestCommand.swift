@@ -73,7 +73,32 @@ struct IngestCommand: RunnableCommand {
         }
     }
 
-    func run(_ context: CLIContext) throws {
+    /// An ingest made without a command line (the MCP server's ingest_scan): `file` is a path.
+    init(project: String, file: String, format: ScanFormat?, commit: String?, scope: String?) {
+        self.project = project
+        self.file = file
+        self.format = format
+        self.commit = commit
+        self.commitTime = nil
+        self.isForced = false
+        self.scope = scope
+    }
+
+    /// The counts of a scan's reply, in the order `--json` prints them.
+    static let countKeys = ["run", "new", "fixed", "reopened", "unchanged", "moved", "changed", "open"]
+
+    /// The JSON object of an ingest's reply: {run, new, fixed, …, open, repeat} for a scan, the SDK check's
+    /// object for one.
+    static func json(_ response: Response, format: ScanFormat) -> [String: Any] {
+        let fields = response.fields
+        guard format != .sdkCheck else { return checkJSON(response) }
+        var object: [String: Any] = ["repeat": fields["repeat"] == "yes"]
+        for key in countKeys { object[key] = Int(fields[key] ?? "") ?? 0 }
+        return object
+    }
+
+    /// Uploads the file and returns its format and the daemon's reply.
+    func upload(_ context: CLIContext) throws -> (ScanFormat, Response) {
         let bytes = try readInput()
         let format = self.format ?? Self.guessFormat(bytes)
         var request = Request(verb: "INGEST", arguments: [project], keywords: ["format": format.rawValue])
@@ -108,6 +133,11 @@ struct IngestCommand: RunnableCommand {
             throw context.explained(error)
         }
         if showsProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        return (format, response)
+    }
+
+    func run(_ context: CLIContext) throws {
+        let (format, response) = try upload(context)
         let fields = response.fields
         func number(_ key: String) -> Int { Int(fields[key] ?? "") ?? 0 }
         if format == .sdkCheck {
@@ -116,23 +146,24 @@ struct IngestCommand: RunnableCommand {
         }
         if context.isJSON {
             // Exactly these keys, in this order.
-            let keys = ["run", "new", "fixed", "reopened", "unchanged", "moved", "changed", "open"]
+            let keys = Self.countKeys
             let repeated = fields["repeat"] == "yes" ? "true" : "false"
             print(
                 "{" + keys.map { "\"\($0)\":\(number($0))" }.joined(separator: ",") + ",\"repeat\":\(repeated)}")
             return
         }
+        print(Self.sentence(fields))
+    }
+
+    /// What a scan's upload did, in one sentence (`Run 2: 0 new, 2 fixed, …. 25 findings need work.`).
+    static func sentence(_ fields: [String: String]) -> String {
+        func number(_ key: String) -> Int { Int(fields[key] ?? "") ?? 0 }
+        let open = "\(Output.count(number("open"), "finding")) \(number("open") == 1 ? "needs" : "need") work."
         if fields["repeat"] == "yes" {
-            print(
-                "Run \(number("run")) already has this content: nothing changed. "
-                    + "\(Output.count(number("open"), "finding")) \(number("open") == 1 ? "needs" : "need") work.")
-            return
+            return "Run \(number("run")) already has this content: nothing changed. " + open
         }
-        print(
-            "Run \(number("run")): \(number("new")) new, \(number("fixed")) fixed, \(number("reopened")) reopened, "
-                + "\(number("unchanged")) unchanged (\(number("moved")) moved), \(number("changed")) changed. "
-                + "\(Output.count(number("open"), "finding")) \(number("open") == 1 ? "needs" : "need") work."
-        )
+        return "Run \(number("run")): \(number("new")) new, \(number("fixed")) fixed, \(number("reopened")) reopened, "
+            + "\(number("unchanged")) unchanged (\(number("moved")) moved), \(number("changed")) changed. " + open
     }
 
     private func readInput() throws -> [UInt8] {
@@ -143,17 +174,23 @@ struct IngestCommand: RunnableCommand {
         return Array(data)
     }
 
+    /// The JSON object of an SDK check's reply.
+    private static func checkJSON(_ response: Response) -> [String: Any] {
+        let fields = response.fields
+        var object: [String: Any] = [
+            "sdk": fields["sdk"] ?? "", "project_sdk": fields["project-sdk"] ?? "",
+            "repeat": fields["repeat"] == "yes",
+        ]
+        for key in ["run", "symbols", "found", "unblocked", "blocked"] { object[key] = Int(fields[key] ?? "") ?? 0 }
+        object["changes"] = response.records.map(ItemChanges.json)
+        return object
+    }
+
     /// What an SDK check changed.
     private func printCheck(_ response: Response, context: CLIContext) throws {
         let fields = response.fields
         if context.isJSON {
-            var object: [String: Any] = [
-                "sdk": fields["sdk"] ?? "", "project_sdk": fields["project-sdk"] ?? "",
-                "repeat": fields["repeat"] == "yes",
-            ]
-            for key in ["run", "symbols", "found", "unblocked", "blocked"] { object[key] = Int(fields[key] ?? "") ?? 0 }
-            object["changes"] = response.records.map(ItemChanges.json)
-            try Output.json(object)
+            try Output.json(Self.checkJSON(response))
             return
         }
         let again = fields["repeat"] == "yes" ? " (the same check as before: nothing changed)" : ""

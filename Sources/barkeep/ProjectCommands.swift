@@ -13,10 +13,13 @@ struct ProjectGroup: ParsableCommand {
     )
 }
 
+/// The JSON object of a `project` record.
+func projectJSON(_ record: Record) -> [String: Any] { record.json(lists: ["required-poses"]) }
+
 /// Prints project records as a table, one `key: value` list, or JSON.
 private func printProjects(_ records: [Record], context: CLIContext, single: Bool) throws {
     if context.isJSON {
-        let objects = records.map { $0.json(lists: ["required-poses"]) }
+        let objects = records.map(projectJSON)
         try Output.json(single ? objects.first ?? [:] : objects)
     } else if single, let record = records.first {
         Output.fields([

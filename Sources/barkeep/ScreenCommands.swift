@@ -178,24 +178,30 @@ struct ScreenShowCommand: RunnableCommand {
         key = parsed.value("key") ?? ""
     }
 
+    /// The JSON object of a `SCREEN SHOW` reply: {screen, steps, poses, findings, why, history}.
+    static func json(_ records: [Record]) -> [String: Any] {
+        func of(_ type: String) -> [Record] { records.filter { $0["type"] == type } }
+        func strip(_ object: [String: Any]) -> [String: Any] {
+            var object = object
+            object.removeValue(forKey: "type")
+            return object
+        }
+        return [
+            "screen": of("screen").first.map(screenJSON) ?? [:],
+            "steps": of("step").map { strip(StepSetCommand.json($0)) },
+            "poses": of("pose").map { strip(PosesCommand.json($0)) },
+            "findings": of("finding").map(FindingsCommand.json),
+            "why": of("why").map { ["topic": $0["topic"] ?? "", "text": $0["text"] ?? ""] },
+            "history": of("event").map(WatchCommand.json),
+        ]
+    }
+
     func run(_ context: CLIContext) throws {
         let records = try context.request(Request(verb: "SCREEN", arguments: ["SHOW", project, key])).records
         func of(_ type: String) -> [Record] { records.filter { $0["type"] == type } }
         guard let screen = of("screen").first else { throw CLIError.badReply("SCREEN SHOW returned no screen") }
         if context.isJSON {
-            func strip(_ object: [String: Any]) -> [String: Any] {
-                var object = object
-                object.removeValue(forKey: "type")
-                return object
-            }
-            try Output.json([
-                "screen": screenJSON(screen),
-                "steps": of("step").map { strip($0.json(integers: ["step"], lists: ["blockers"])) },
-                "poses": of("pose").map { strip(PosesCommand.json($0)) },
-                "findings": of("finding").map(FindingsCommand.json),
-                "why": of("why").map { ["topic": $0["topic"] ?? "", "text": $0["text"] ?? ""] },
-                "history": of("event").map(WatchCommand.json),
-            ])
+            try Output.json(Self.json(records))
             return
         }
         let kind = ScreenKind(rawValue: screen["kind"] ?? "") ?? .screen

@@ -29,6 +29,17 @@ struct BulkSelection {
         ] + FindingFilterOptions.arguments
     }
 
+    /// A selection made without a command line (the MCP tools): `numbers` or else `filters`.
+    init(
+        project: String, numbers: String?, value: String, filters: [(key: String, value: String)], isDryRun: Bool
+    ) {
+        self.project = project
+        self.numbers = numbers
+        self.value = value
+        self.filters = filters
+        self.isDryRun = isDryRun
+    }
+
     /// Reads the selection; `value` is the last positional's key.
     init(_ parsed: ParsedCommand, value valueKey: String) throws(UsageError) {
         func usage(_ message: String) -> UsageError { UsageError(message, commandPath: parsed.commandPath) }
@@ -70,20 +81,28 @@ struct BulkSelection {
         return request
     }
 
+    /// The JSON object of a bulk reply: {dry_run, changed, unchanged, refused, findings (each with change, from,
+    /// to, refusal)}.
+    func json(_ response: Response) -> [String: Any] {
+        let count = { (key: String) in Int(response.fields[key] ?? "") ?? 0 }
+        return [
+            "dry_run": isDryRun, "changed": count("changed"), "unchanged": count("unchanged"),
+            "refused": count("refused"),
+            "findings": response.records.map { record in
+                var object = FindingsCommand.json(record)
+                for key in ["change", "from", "to", "refusal"] { object[key] = record[key] ?? NSNull() }
+                return object
+            },
+        ]
+    }
+
     /// Prints a bulk reply: a row per finding (`column` heads the from → to column), then `summary`; with
     /// --json an object. Findings refused leave the command failing (exit 1).
     func report(_ response: Response, column: String, summary: String, context: CLIContext) throws {
         let count = { (key: String) in Int(response.fields[key] ?? "") ?? 0 }
         let refused = count("refused")
         if context.isJSON {
-            try Output.json([
-                "dry_run": isDryRun, "changed": count("changed"), "unchanged": count("unchanged"), "refused": refused,
-                "findings": response.records.map { record in
-                    var object = FindingsCommand.json(record)
-                    for key in ["change", "from", "to", "refusal"] { object[key] = record[key] ?? NSNull() }
-                    return object
-                },
-            ])
+            try Output.json(json(response))
         } else {
             if !response.records.isEmpty {
                 // WHY only when something was refused.

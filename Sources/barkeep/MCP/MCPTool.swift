@@ -1,0 +1,75 @@
+import BarkeepCore
+import BarkeepProtocol
+import Foundation
+
+/// One tool of `barkeep mcp`: its name and description, its input and output JSON Schemas, what it does to the
+/// audit (the MCP annotations) and the function that runs it.
+struct MCPTool {
+    /// What a tool does to the audit, as the MCP annotations say it.
+    enum Effect: Equatable {
+        /// Reads only.
+        case read
+        /// Changes the audit. `isDestructive`: it may overwrite what people decided (a status, an assignee);
+        /// `isIdempotent`: calling it again with the same arguments changes nothing more.
+        case write(isDestructive: Bool, isIdempotent: Bool)
+    }
+
+    /// The tool's name (`list_findings`).
+    let name: String
+    /// A title for people.
+    let title: String
+    /// What it does, for the model.
+    let description: String
+    /// Its own arguments (`project` is added to every tool), as JSON Schema properties.
+    let arguments: [String: [String: Any]]
+    /// The arguments it cannot do without.
+    let required: [String]
+    /// The schema of its structured content: always an object.
+    let output: [String: Any]
+    /// What it does to the audit.
+    let effect: Effect
+    /// Runs it.
+    let run: (MCPToolCall) throws -> MCPToolOutput
+
+    /// Whether it changes the audit (left out under `--read-only`).
+    var isWrite: Bool { effect != .read }
+
+    /// The tool as `tools/list` lists it.
+    var listing: [String: Any] {
+        var properties = arguments
+        properties["project"] = MCPSchema.string(
+            "The project (app under audit); default: the server's --project.", minLength: 1)
+        let annotations: [String: Any]
+        switch effect {
+        case .read:
+            annotations = [
+                "title": title, "readOnlyHint": true, "destructiveHint": false, "idempotentHint": true,
+                "openWorldHint": false,
+            ]
+        case .write(let isDestructive, let isIdempotent):
+            annotations = [
+                "title": title, "readOnlyHint": false, "destructiveHint": isDestructive,
+                "idempotentHint": isIdempotent, "openWorldHint": false,
+            ]
+        }
+        return [
+            "name": name, "title": title, "description": description,
+            "inputSchema": MCPSchema.object(properties, required: required, isClosed: true),
+            "outputSchema": output, "annotations": annotations,
+        ]
+    }
+}
+
+/// What a tool returns: its structured content and a short text summary of it.
+struct MCPToolOutput {
+    /// The structured content (valid against the tool's output schema).
+    var structured: [String: Any]
+    /// One or a few lines for a model that reads text only.
+    var summary: String
+}
+
+/// An argument a tool cannot use: answered as a tool error (`BADARG`), so the model can correct it.
+struct MCPArgumentError: Error {
+    /// Which argument, and what is wrong with it.
+    let message: String
+}

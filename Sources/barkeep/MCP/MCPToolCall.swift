@@ -1,0 +1,119 @@
+import BarkeepCore
+import BarkeepProtocol
+import Foundation
+
+/// One call of a tool: its arguments, read with the checks every tool shares, and the daemon to ask.
+struct MCPToolCall {
+    /// The arguments as the client sent them.
+    let arguments: [String: Any]
+    /// The server's `--project`, for a call that names none.
+    let defaultProject: String?
+    /// How to reach the daemon.
+    let context: CLIContext
+
+    /// The project: `project`, else `--project`.
+    func project() throws(MCPArgumentError) -> String {
+        if let project = try string("project") { return project }
+        guard let defaultProject else {
+            throw MCPArgumentError(message: "project: give one (the server was started without --project)")
+        }
+        return defaultProject
+    }
+
+    /// A string argument; nil when absent.
+    func string(_ key: String) throws(MCPArgumentError) -> String? {
+        switch arguments[key] {
+        case nil, is NSNull: return nil
+        case let text as String:
+            guard !text.isEmpty else { throw MCPArgumentError(message: "\(key) must not be empty") }
+            return text
+        default: throw MCPArgumentError(message: "\(key) must be a string")
+        }
+    }
+
+    /// A string argument that must be there.
+    func requiredString(_ key: String) throws(MCPArgumentError) -> String {
+        guard let value = try string(key) else { throw MCPArgumentError(message: "\(key) is required") }
+        return value
+    }
+
+    /// A list of strings (a lone string counts as a list of one); nil when absent.
+    func strings(_ key: String) throws(MCPArgumentError) -> [String]? {
+        switch arguments[key] {
+        case nil, is NSNull: return nil
+        case let text as String: return [text]
+        case let list as [Any]:
+            let texts = list.compactMap { $0 as? String }
+            guard texts.count == list.count else { throw MCPArgumentError(message: "\(key) must be strings") }
+            return texts
+        default: throw MCPArgumentError(message: "\(key) must be an array of strings")
+        }
+    }
+
+    /// An integer argument; nil when absent.
+    func integer(_ key: String) throws(MCPArgumentError) -> Int? {
+        switch arguments[key] {
+        case nil, is NSNull: return nil
+        case let number as NSNumber where String(cString: number.objCType) != "c":
+            guard number.doubleValue == number.doubleValue.rounded(), abs(number.doubleValue) < 1e15 else {
+                throw MCPArgumentError(message: "\(key) must be an integer")
+            }
+            return number.intValue
+        default: throw MCPArgumentError(message: "\(key) must be an integer")
+        }
+    }
+
+    /// A list of integers; nil when absent.
+    func integers(_ key: String) throws(MCPArgumentError) -> [Int]? {
+        guard let list = arguments[key], !(list is NSNull) else { return nil }
+        guard let items = list as? [Any] else { throw MCPArgumentError(message: "\(key) must be an array of integers") }
+        return try items.indices.map { index throws(MCPArgumentError) in
+            guard
+                let value = try MCPToolCall(arguments: ["n": items[index]], defaultProject: nil, context: context)
+                    .integer("n")
+            else { throw MCPArgumentError(message: "\(key) must be an array of integers") }
+            return value
+        }
+    }
+
+    /// A checklist step that must be there: its number or its key, as the wire takes it.
+    func step(_ key: String) throws(MCPArgumentError) -> String {
+        if arguments[key] is String { return try requiredString(key) }
+        guard let number = try integer(key) else { throw MCPArgumentError(message: "\(key) is required") }
+        return String(number)
+    }
+
+    /// A boolean argument; nil when absent.
+    func boolean(_ key: String) throws(MCPArgumentError) -> Bool? {
+        switch arguments[key] {
+        case nil, is NSNull: return nil
+        case let number as NSNumber where String(cString: number.objCType) == "c": return number.boolValue
+        default: throw MCPArgumentError(message: "\(key) must be true or false")
+        }
+    }
+
+    /// The filter language's keys given at top level, as the wire keys of the query they make (checked by Core's
+    /// FindingQuery, as `barkeep findings` checks its options).
+    func findingFilters() throws(MCPArgumentError) -> [(key: String, value: String)] {
+        var given: [(key: String, value: String)] = []
+        for key in FindingQuery.keys {
+            if FindingQuery.listKeys.contains(key) {
+                if let values = try strings(key) { given.append((key, values.joined(separator: ","))) }
+            } else if key == "blocked" {
+                if let value = try boolean(key) { given.append((key, value ? "yes" : "no")) }
+            } else if key == "step", arguments[key] != nil, !(arguments[key] is NSNull) {
+                given.append((key, try step(key)))
+            } else if let value = try string(key) {
+                given.append((key, value))
+            }
+        }
+        do {
+            return try FindingQuery.parse(keywords: given).keywords
+        } catch {
+            throw MCPArgumentError(message: error.description)
+        }
+    }
+
+    /// Sends one request and returns its reply.
+    func send(_ request: Request) throws(CLIError) -> Response { try context.request(request) }
+}

@@ -1,0 +1,345 @@
+import BarkeepCore
+import BarkeepProtocol
+import BarkeepReport
+import Foundation
+
+extension MCPTools {
+    /// The tools that only read, each sending the request of the CLI command named in its description and
+    /// answering the JSON that command's `--json` prints.
+    static var readTools: [MCPTool] {
+        [
+            listProjects, projectStatus, listScreens, screenDetail, listFindings, findingDetail, blockedItems,
+            poseMatrix, checklist, readinessReport,
+        ]
+    }
+
+    /// The screen listing options of `status` and `screen list`, as arguments.
+    private static var screenFilters: [String: [String: Any]] {
+        [
+            "owner": MCPSchema.string("Only the screens this person owns.", minLength: 1),
+            "not_done": MCPSchema.boolean("Only the screens not done."),
+            "sort": MCPSchema.string(
+                "key (the default), work (most findings needing work first) or owner.",
+                values: ScreenOrder.allCases.map(\.rawValue)),
+            "limit": MCPSchema.integer("At most this many screen rows, after the order.", minimum: 1),
+        ]
+    }
+
+    /// The request keywords of the screen listing arguments.
+    private static func screenKeywords(_ call: MCPToolCall) throws(MCPArgumentError) -> [(key: String, value: String)] {
+        var keywords: [(key: String, value: String)] = []
+        if let owner = try call.string("owner") { keywords.append(("owner", owner)) }
+        if try call.boolean("not_done") == true { keywords.append(("not-done", "yes")) }
+        if let sort = try call.string("sort") { keywords.append(("sort", sort)) }
+        if let limit = try call.integer("limit") {
+            guard limit > 0 else { throw MCPArgumentError(message: "limit must be a positive integer") }
+            keywords.append(("limit", String(limit)))
+        }
+        return keywords
+    }
+
+    /// The `list_projects` tool.
+    static var listProjects: MCPTool {
+        MCPTool(
+            name: "list_projects", title: "List projects",
+            description: "The projects (apps under audit) with their SDK, deployment target and required poses, "
+                + "as `barkeep project list --json`. The project argument is not used.",
+            arguments: [:], required: [],
+            output: MCPSchema.object(["projects": MCPSchema.array(MCPSchema.object([:]))], required: ["projects"]),
+            effect: .read
+        ) { call in
+            let projects = try call.send(Request(verb: "PROJECT", arguments: ["LIST"])).records.map(projectJSON)
+            let names = projects.compactMap { $0["name"] as? String }
+            return MCPToolOutput(
+                structured: ["projects": projects],
+                summary: names.isEmpty
+                    ? "No projects yet." : "\(Output.count(names.count, "project")): \(names.joined(separator: ", ")).")
+        }
+    }
+
+    /// The `project_status` tool.
+    static var projectStatus: MCPTool {
+        MCPTool(
+            name: "project_status", title: "Project status",
+            description: "The dashboard of a project, as `barkeep status --json`: the last scan, totals, blocked "
+                + "items by SDK, a row per owner and per screen (untriaged and in-progress findings by severity, "
+                + "steps done, poses passed, done) and the unmapped findings.",
+            arguments: screenFilters, required: [],
+            output: MCPSchema.object(
+                [
+                    "project": MCPSchema.object([:]), "last_scan": MCPSchema.types("object", "null"),
+                    "totals": MCPSchema.object([:]), "blocked": MCPSchema.array(MCPSchema.object([:])),
+                    "owners": MCPSchema.array(MCPSchema.object([:])),
+                    "selection": MCPSchema.types("object", "null"),
+                    "screens": MCPSchema.array(MCPSchema.object([:])), "unmapped": MCPSchema.object([:]),
+                ], required: ["project", "totals", "screens"]),
+            effect: .read
+        ) { call in
+            let project = try call.project()
+            var request = Request(verb: "STATUS", arguments: [project])
+            request.keywordList = try screenKeywords(call)
+            let status = StatusCommand.json(try call.send(request).records)
+            let screens = status["screens"] as? [[String: Any]] ?? []
+            let done = screens.filter { $0["done"] as? Bool == true }.count
+            return MCPToolOutput(
+                structured: status,
+                summary: "\(project): \(done) of \(Output.count(screens.count, "screen")) listed are done.")
+        }
+    }
+
+    /// The `list_screens` tool.
+    static var listScreens: MCPTool {
+        var arguments = screenFilters
+        arguments["kind"] = MCPSchema.string(
+            "Only rows of this kind.", values: ScreenKind.allCases.map(\.rawValue))
+        return MCPTool(
+            name: "list_screens", title: "List screens",
+            description: "A project's screens (then the app area and components) with where each stands, as "
+                + "`barkeep screen list --json`: findings needing work, steps done of those that apply, poses "
+                + "settled, done.",
+            arguments: arguments, required: [],
+            output: MCPSchema.object(
+                [
+                    "screens": MCPSchema.array(MCPSchema.screen),
+                    "matched": MCPSchema.integer("How many rows the filters matched, before limit."),
+                ], required: ["screens", "matched"]),
+            effect: .read
+        ) { call in
+            var request = Request(verb: "SCREEN", arguments: ["LIST", try call.project()])
+            request.keywordList = try screenKeywords(call)
+            if let kind = try call.string("kind") { request.keywordList.append(("kind", kind)) }
+            let response = try call.send(request)
+            let screens = response.records.map(screenJSON)
+            let matched = Int(response.fields["matched"] ?? "") ?? screens.count
+            let done = screens.filter { $0["done"] as? Bool == true }.count
+            return MCPToolOutput(
+                structured: ["screens": screens, "matched": matched],
+                summary: "\(Output.count(screens.count, "screen")) (\(done) done) of \(matched) matched.")
+        }
+    }
+
+    /// The `screen_detail` tool.
+    static var screenDetail: MCPTool {
+        MCPTool(
+            name: "screen_detail", title: "Screen detail",
+            description: "One screen, as `barkeep screen show --json`: its checklist steps, latest pose results, the "
+                + "findings needing work of the screen and of the components it uses, its history, and why it is "
+                + "not done.",
+            arguments: ["screen": MCPSchema.string("The screen's key.", minLength: 1)], required: ["screen"],
+            output: MCPSchema.object(
+                [
+                    "screen": MCPSchema.screen, "steps": MCPSchema.array(MCPSchema.screenStep),
+                    "poses": MCPSchema.array(MCPSchema.pose), "findings": MCPSchema.array(MCPSchema.finding),
+                    "why": MCPSchema.array(
+                        MCPSchema.object(
+                            ["topic": ["type": "string"], "text": ["type": "string"]], required: ["topic", "text"]),
+                        "Why it is not done; empty when it is."),
+                    "history": MCPSchema.array(MCPSchema.event),
+                ], required: ["screen", "steps", "poses", "findings", "why", "history"]),
+            effect: .read
+        ) { call in
+            let key = try call.requiredString("screen")
+            let detail = ScreenShowCommand.json(
+                try call.send(Request(verb: "SCREEN", arguments: ["SHOW", try call.project(), key])).records)
+            let why = (detail["why"] as? [[String: String]] ?? []).map { "- \($0["text"] ?? "")" }
+            let findings = (detail["findings"] as? [Any])?.count ?? 0
+            return MCPToolOutput(
+                structured: detail,
+                summary: why.isEmpty
+                    ? "\(key) is done."
+                    : "\(key) is not done (\(Output.count(findings, "finding")) needing work):\n"
+                        + why.joined(separator: "\n"))
+        }
+    }
+
+    /// The most findings list_findings returns unless told otherwise.
+    static let defaultFindingLimit = 200
+
+    /// The `list_findings` tool.
+    static var listFindings: MCPTool {
+        var arguments = MCPSchema.findingFilters
+        arguments["limit"] = MCPSchema.integer(
+            "At most this many findings, by file and line (default \(defaultFindingLimit)).", minimum: 1)
+        return MCPTool(
+            name: "list_findings", title: "List findings",
+            description: "A project's findings, by file and line, as `barkeep findings --json`: by default those "
+                + "that need work (status open). Filters combine (all must hold); list filters take arrays.",
+            arguments: arguments, required: [],
+            output: MCPSchema.object(
+                [
+                    "findings": MCPSchema.array(MCPSchema.finding),
+                    "count": MCPSchema.integer("How many findings the filters chose (before limit)."),
+                    "truncated": MCPSchema.boolean("Whether limit left some out."),
+                ], required: ["findings", "count", "truncated"]),
+            effect: .read
+        ) { call in
+            var request = Request(verb: "FINDINGS", arguments: [try call.project()])
+            request.keywordList = try call.findingFilters()
+            let limit = try call.integer("limit") ?? defaultFindingLimit
+            guard limit > 0 else { throw MCPArgumentError(message: "limit must be a positive integer") }
+            let records = try call.send(request).records
+            let findings = records.prefix(limit).map(FindingsCommand.json)
+            var summary = "\(Output.count(records.count, "finding"))"
+            if records.count > limit { summary += " (the first \(limit) listed)" }
+            let bySeverity = Dictionary(grouping: records, by: { $0["severity"] ?? "none" })
+            if !bySeverity.isEmpty {
+                summary +=
+                    ": "
+                    + Severity.allCases.compactMap { severity in
+                        bySeverity[severity.rawValue].map { "\($0.count) \(severity.rawValue)" }
+                    }.joined(separator: ", ")
+            }
+            return MCPToolOutput(
+                structured: ["findings": findings, "count": records.count, "truncated": records.count > limit],
+                summary: summary + ".")
+        }
+    }
+
+    /// The `finding_detail` tool.
+    static var findingDetail: MCPTool {
+        var finding = MCPSchema.finding
+        if var properties = finding["properties"] as? [String: Any] {
+            properties["message"] = ["type": "string"]
+            properties["reason"] = ["type": "string"]
+            properties["project"] = ["type": "string"]
+            properties["history"] = MCPSchema.array(MCPSchema.event, "Its events, comments included, oldest first.")
+            finding["properties"] = properties
+            finding["required"] = ["id", "status", "needs", "history"]
+        }
+        return MCPTool(
+            name: "finding_detail", title: "Finding detail",
+            description: "One finding or item, as `barkeep finding show --json`: rule, severity, where, snippet, "
+                + "message, status and reason, and its history with comments.",
+            arguments: ["number": MCPSchema.integer("The finding's number in the project.", minimum: 1)],
+            required: ["number"], output: finding, effect: .read
+        ) { call in
+            guard let number = try call.integer("number") else { throw MCPArgumentError(message: "number is required") }
+            let records = try call.send(
+                Request(verb: "FINDING", arguments: ["SHOW", try call.project(), String(number)])
+            ).records
+            guard let first = records.first else { throw CLIError.badReply("FINDING SHOW returned nothing") }
+            let detail = FindingShowCommand.json(first, history: records.dropFirst())
+            let what = first["rule"].map { "\($0) \(first["file"] ?? ""):\(first["line"] ?? "")" } ?? first["title"]
+            return MCPToolOutput(
+                structured: detail,
+                summary: "Finding \(number): \(what ?? ""), \(first["status"] ?? "?")"
+                    + (first["reason"].map { " (\($0))" } ?? "") + "; \(Output.count(records.count - 1, "event")).")
+        }
+    }
+
+    /// The `blocked_items` tool.
+    static var blockedItems: MCPTool {
+        MCPTool(
+            name: "blocked_items", title: "Blocked items",
+            description: "The items blocked on the iOS SDK, by SDK and symbol, as `barkeep blocked --json` (an item "
+                + "waiting for several symbols appears under each).",
+            arguments: [:], required: [],
+            output: MCPSchema.object(
+                [
+                    "blocked": MCPSchema.array(
+                        MCPSchema.object(
+                            [
+                                "sdk": MCPSchema.types("string", "null"), "symbol": MCPSchema.types("string", "null"),
+                                "id": MCPSchema.types("integer", "null"), "title": MCPSchema.types("string", "null"),
+                                "rule": MCPSchema.types("string", "null"), "screen": MCPSchema.types("string", "null"),
+                                "status": MCPSchema.types("string", "null"),
+                                "reason": MCPSchema.types("string", "null"),
+                            ], required: ["sdk", "symbol", "id"]))
+                ], required: ["blocked"]),
+            effect: .read
+        ) { call in
+            let blocked = try call.send(Request(verb: "BLOCKED", arguments: [try call.project()])).records
+            let items = Set(blocked.compactMap { $0["id"] })
+            return MCPToolOutput(
+                structured: ["blocked": blocked.map(BlockedCommand.json)],
+                summary: items.isEmpty ? "Nothing is blocked." : "\(Output.count(items.count, "item")) blocked.")
+        }
+    }
+
+    /// The `pose_matrix` tool.
+    static var poseMatrix: MCPTool {
+        MCPTool(
+            name: "pose_matrix", title: "Pose matrix",
+            description: "Each screen against each pose it must pass, with the latest result (none: nothing "
+                + "recorded), as `barkeep poses --json`.",
+            arguments: ["screen": MCPSchema.string("Only this screen.", minLength: 1)], required: [],
+            output: MCPSchema.object(["poses": MCPSchema.array(MCPSchema.pose)], required: ["poses"]),
+            effect: .read
+        ) { call in
+            var request = Request(verb: "POSES", arguments: [try call.project()])
+            if let screen = try call.string("screen") { request.keywordList.append(("screen", screen)) }
+            let poses = try call.send(request).records
+            let settled = poses.filter { PoseResult(rawValue: $0["result"] ?? "")?.isSettled == true }.count
+            return MCPToolOutput(
+                structured: ["poses": poses.map(PosesCommand.json)],
+                summary: "\(settled) of \(Output.count(poses.count, "required pose")) settled.")
+        }
+    }
+
+    /// The `checklist` tool.
+    static var checklist: MCPTool {
+        MCPTool(
+            name: "checklist", title: "Audit checklist",
+            description: "The twelve steps of the bars audit checklist: what each asks of a screen and the scanner "
+                + "rules whose open findings keep it from being done. The project argument is not used.",
+            arguments: [:], required: [],
+            output: MCPSchema.object(
+                [
+                    "steps": MCPSchema.array(
+                        MCPSchema.object(
+                            [
+                                "step": MCPSchema.integer("1 to 12."), "key": ["type": "string"],
+                                "asks": MCPSchema.string("What the step asks of a screen."),
+                                "rules": MCPSchema.array(["type": "string"], "The scanner rules that evidence it."),
+                            ], required: ["step", "key", "asks", "rules"]))
+                ], required: ["steps"]),
+            effect: .read
+        ) { call in
+            let steps = try checklistSteps(call)
+            return MCPToolOutput(
+                structured: ["steps": steps],
+                summary: steps.map { "\($0["step"] ?? "") \($0["key"] ?? ""): \($0["asks"] ?? "")" }
+                    .joined(separator: "\n"))
+        }
+    }
+
+    /// The checklist's steps as checklist answers them: the daemon's rules (CHECKLIST) beside what each asks
+    /// (the report's Checklist).
+    static func checklistSteps(_ call: MCPToolCall) throws -> [[String: Any]] {
+        try call.send(Request(verb: "CHECKLIST")).records.map { record in
+            let number = Int(record["step"] ?? "") ?? 0
+            return [
+                "step": number, "key": record["key"] ?? "",
+                "asks": Checklist.step(number)?.summary ?? "",
+                "rules": record["rules"].map { $0.split(separator: ",").map(String.init) } ?? [String](),
+            ]
+        }
+    }
+
+    /// The `readiness_report` tool.
+    static var readinessReport: MCPTool {
+        MCPTool(
+            name: "readiness_report", title: "Readiness report",
+            description: "The readiness report in Markdown, as `barkeep report`: one recommendation per screen that "
+                + "is not done, the app area, the unmapped findings and the poses not verified. screens and owner "
+                + "report a part.",
+            arguments: [
+                "screens": MCPSchema.string("Only the screens whose key matches this glob (* and ?).", minLength: 1),
+                "owner": MCPSchema.string("Only the screens this person owns.", minLength: 1),
+            ],
+            required: [],
+            output: MCPSchema.object(
+                [
+                    "format": MCPSchema.string("The report's format.", values: ["markdown"]),
+                    "report": MCPSchema.string("The report."),
+                ], required: ["format", "report"]),
+            effect: .read
+        ) { call in
+            let command = ReportCommand(
+                project: try call.project(), isHTML: false,
+                selection: ReportSelection(owner: try call.string("owner"), keyGlob: try call.string("screens")))
+            let report = try command.document(call.context)
+            return MCPToolOutput(structured: ["format": "markdown", "report": report], summary: report)
+        }
+    }
+}

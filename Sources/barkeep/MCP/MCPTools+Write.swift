@@ -1,0 +1,346 @@
+import BarkeepCore
+import BarkeepProtocol
+import Foundation
+
+extension MCPTools {
+    /// The tools that change the audit (a writer's token; left out under `--read-only`), each sending the request
+    /// of the CLI command named in its description.
+    static var writeTools: [MCPTool] {
+        [setFindingStatus, assignFindings, commentFinding, setStep, addItem, recordPose, ingestScan]
+    }
+
+    /// How the bulk tools choose findings: `numbers`, or the filter keys (not both, one of them).
+    private static func selection(
+        _ call: MCPToolCall, value: String, renamed: [String: String] = [:]
+    ) throws(MCPArgumentError) -> BulkSelection {
+        let project = try call.project()
+        let numbers = try call.integers("numbers")
+        // The filter keys as the tool names them (`current_status` for `status` where that is the value to set).
+        var filters: [String: Any] = [:]
+        for key in FindingQuery.keys {
+            let name = renamed.first { $0.value == key }?.key ?? key
+            if let value = call.arguments[name], !(value is NSNull) { filters[key] = value }
+        }
+        let filterCall = MCPToolCall(arguments: filters, defaultProject: nil, context: call.context)
+        let isFiltered = !filters.isEmpty
+        let isDryRun = try call.boolean("dry_run") ?? false
+        switch (numbers, isFiltered) {
+        case (let numbers?, false):
+            guard !numbers.isEmpty, numbers.allSatisfy({ $0 > 0 }) else {
+                throw MCPArgumentError(message: "numbers must be one or more finding numbers (1 or more)")
+            }
+            return BulkSelection(
+                project: project, numbers: numbers.map(String.init).joined(separator: ","), value: value,
+                filters: [], isDryRun: isDryRun)
+        case (nil, true):
+            return BulkSelection(
+                project: project, numbers: nil, value: value, filters: try filterCall.findingFilters(),
+                isDryRun: isDryRun)
+        case (_?, true): throw MCPArgumentError(message: "give numbers or filters, not both")
+        case (nil, false):
+            throw MCPArgumentError(message: "give numbers, or filters (an empty filter would choose every finding)")
+        }
+    }
+
+    /// The bulk tools' arguments: numbers, the filters (`status` and `assignee` renamed where the tool's own
+    /// argument takes the name), dry_run.
+    private static func bulkArguments(renamed: [String: String]) -> [String: [String: Any]] {
+        var arguments: [String: [String: Any]] = [:]
+        for (key, schema) in MCPSchema.findingFilters {
+            arguments[renamed.first { $0.value == key }?.key ?? key] = schema
+        }
+        arguments["numbers"] = MCPSchema.array(
+            MCPSchema.integer("A finding's number.", minimum: 1), "The findings' numbers (not with filters).")
+        arguments["dry_run"] = MCPSchema.boolean("List what would change; change nothing (default false).")
+        return arguments
+    }
+
+    /// The output of the bulk tools: BulkSelection's JSON.
+    private static var bulkOutput: [String: Any] {
+        var finding = MCPSchema.finding
+        if var properties = finding["properties"] as? [String: Any] {
+            properties["change"] = MCPSchema.string(
+                "changed, would-change (dry run), unchanged or refused.",
+                values: ["changed", "would-change", "unchanged", "refused"])
+            for key in ["from", "to", "refusal"] { properties[key] = MCPSchema.types("string", "null") }
+            finding["properties"] = properties
+        }
+        return MCPSchema.object(
+            [
+                "dry_run": MCPSchema.boolean("Whether nothing was changed."),
+                "changed": MCPSchema.integer("How many changed (or would)."),
+                "unchanged": MCPSchema.integer("How many already were so."),
+                "refused": MCPSchema.integer("How many the change is not allowed for (see refusal)."),
+                "findings": MCPSchema.array(finding),
+            ], required: ["dry_run", "changed", "unchanged", "refused", "findings"])
+    }
+
+    /// `Changed 3 findings of app to approved (1 unchanged, 0 refused).`
+    private static func bulkSummary(_ object: [String: Any], verb: String, project: String, to: String) -> String {
+        let count = { (key: String) in object[key] as? Int ?? 0 }
+        let isDryRun = object["dry_run"] as? Bool == true
+        return "\(isDryRun ? "Would " + verb.lowercased() : verb + "d") \(Output.count(count("changed"), "finding")) "
+            + "of \(project) to \(to) (\(count("unchanged")) unchanged, \(count("refused")) refused)."
+    }
+
+    /// The `set_finding_status` tool.
+    static var setFindingStatus: MCPTool {
+        var arguments = bulkArguments(renamed: ["current_status": "status"])
+        arguments["status"] = MCPSchema.string("The status to set.", values: MCPSchema.settableStatuses)
+        arguments["reason"] = MCPSchema.string("Why (required for declined and kept).", minLength: 1)
+        return MCPTool(
+            name: "set_finding_status", title: "Set finding status",
+            description: "Triage findings, as `barkeep finding set`: by numbers, or every finding the filters choose "
+                + "(current_status filters by status; without it, those that need work). declined and kept need a "
+                + "reason; verified needs the fix applied (or the scanner no longer reporting it). dry_run lists "
+                + "what would change. Findings the change is not allowed for are listed as refused and left alone.",
+            arguments: arguments, required: ["status"], output: bulkOutput,
+            effect: .write(isDestructive: true, isIdempotent: true)
+        ) { call in
+            let status = try call.requiredString("status")
+            guard let value = FindingStatus(rawValue: status), FindingLifecycle.personStatuses.contains(value) else {
+                throw MCPArgumentError(
+                    message: "status must be one of \(MCPSchema.settableStatuses.joined(separator: ", "))")
+            }
+            let reason = try call.string("reason")
+            if value.requiresReason && reason == nil { throw MCPArgumentError(message: "\(status) needs a reason") }
+            let selection = try selection(call, value: status, renamed: ["current_status": "status"])
+            let object = selection.json(try call.send(selection.request("SET", reason.map { [("reason", $0)] } ?? [])))
+            return MCPToolOutput(
+                structured: object,
+                summary: bulkSummary(object, verb: "Change", project: selection.project, to: status))
+        }
+    }
+
+    /// The `assign_findings` tool.
+    static var assignFindings: MCPTool {
+        var arguments = bulkArguments(renamed: [:])
+        arguments["to"] = MCPSchema.string("Who: a name like a token's, or none to unassign.", minLength: 1)
+        return MCPTool(
+            name: "assign_findings", title: "Assign findings",
+            description: "Assign findings to someone or to no one, as `barkeep finding assign`: by numbers, or every "
+                + "finding the filters choose. dry_run lists what would change.",
+            arguments: arguments, required: ["to"], output: bulkOutput,
+            effect: .write(isDestructive: true, isIdempotent: true)
+        ) { call in
+            let name = try call.requiredString("to")
+            guard name.lowercased() == Assignee.none || Assignee.isValid(name) else {
+                throw MCPArgumentError(message: "to: " + Assignee.rule(for: name))
+            }
+            let selection = try selection(call, value: name)
+            let object = selection.json(try call.send(selection.request("ASSIGN")))
+            return MCPToolOutput(
+                structured: object,
+                summary: bulkSummary(
+                    object, verb: "Assign", project: selection.project,
+                    to: name.lowercased() == Assignee.none ? "no one" : name))
+        }
+    }
+
+    /// The `comment_finding` tool.
+    static var commentFinding: MCPTool {
+        MCPTool(
+            name: "comment_finding", title: "Comment on a finding",
+            description: "Add a comment to a finding's history (not a change of status), as `barkeep finding "
+                + "comment`. One line of at most 4096 bytes.",
+            arguments: [
+                "number": MCPSchema.integer("The finding's number in the project.", minimum: 1),
+                "text": MCPSchema.string("The comment.", minLength: 1),
+            ],
+            required: ["number", "text"],
+            output: MCPSchema.event, effect: .write(isDestructive: false, isIdempotent: false)
+        ) { call in
+            guard let number = try call.integer("number") else { throw MCPArgumentError(message: "number is required") }
+            let text = try call.requiredString("text")
+            if let refusal = FindingComment.refusal(of: text) { throw MCPArgumentError(message: "text: \(refusal)") }
+            let records = try call.send(
+                Request(verb: "FINDING", arguments: ["COMMENT", try call.project(), String(number), text])
+            ).records
+            guard let event = records.first else { throw CLIError.badReply("FINDING COMMENT returned nothing") }
+            return MCPToolOutput(
+                structured: event.json(integers: ["seq"]),
+                summary: "Commented on finding \(number) (event \(event["seq"] ?? "")).")
+        }
+    }
+
+    /// The `set_step` tool.
+    static var setStep: MCPTool {
+        MCPTool(
+            name: "set_step", title: "Set a checklist step",
+            description: "Set where a checklist step of a screen stands, as `barkeep step set`. A step with an open "
+                + "finding of its rules cannot be done (CONFLICT).",
+            arguments: [
+                "screen": MCPSchema.string("The screen's key.", minLength: 1), "step": MCPSchema.step,
+                "state": MCPSchema.string("The state.", values: StepState.allCases.map(\.rawValue)),
+                "note": MCPSchema.string("Why, for the history.", minLength: 1),
+            ],
+            required: ["screen", "step", "state"], output: MCPSchema.screenStep,
+            effect: .write(isDestructive: true, isIdempotent: true)
+        ) { call in
+            let screen = try call.requiredString("screen")
+            let step = try call.step("step")
+            let state = try call.requiredString("state")
+            guard StepState(rawValue: state) != nil else {
+                throw MCPArgumentError(
+                    message: "state must be " + StepState.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            var request = Request(verb: "STEP", arguments: ["SET", try call.project(), screen, step, state])
+            if let note = try call.string("note") { request.keywordList.append(("note", note)) }
+            guard let record = try call.send(request).records.first else {
+                throw CLIError.badReply("STEP SET returned nothing")
+            }
+            return MCPToolOutput(
+                structured: StepSetCommand.json(record),
+                summary: "Step \(record["step"] ?? "?") (\(record["key"] ?? "?")) of \(screen) is now "
+                    + "\(record["state"] ?? "?").")
+        }
+    }
+
+    /// The `add_item` tool.
+    static var addItem: MCPTool {
+        var output = MCPSchema.finding
+        if var properties = output["properties"] as? [String: Any] {
+            properties["reason"] = MCPSchema.types("string", "null")
+            properties["blocked"] = MCPSchema.boolean("Whether it waits for an SDK the project does not build with.")
+            properties["why"] = MCPSchema.types("string", "null")
+            output["properties"] = properties
+            output["required"] = ["id", "status", "needs", "blocked"]
+        }
+        return MCPTool(
+            name: "add_item", title: "Add an audit item",
+            description: "Add an audit item to a screen, as `barkeep item add`. An item whose needs name a symbol "
+                + "the project's SDK does not declare is blocked from the start: blocked and why say so, and gate "
+                + "names the iOS version its code needs an if #available for.",
+            arguments: [
+                "screen": MCPSchema.string("The screen it belongs to.", minLength: 1), "step": MCPSchema.step,
+                "title": MCPSchema.string("What to do.", minLength: 1),
+                "needs": MCPSchema.array(
+                    MCPSchema.string("An SDK symbol (axisBehavior).", minLength: 1), "The SDK symbols the fix needs."),
+                "severity": MCPSchema.string("Default medium.", values: MCPSchema.severities),
+                "sdk": MCPSchema.string("The SDK declaring needed symbols the symbol table lacks.", minLength: 1),
+            ],
+            required: ["screen", "step", "title"], output: output,
+            effect: .write(isDestructive: false, isIdempotent: false)
+        ) { call in
+            var request = Request(verb: "ITEM", arguments: ["ADD", try call.project()])
+            request.keywordList = [
+                ("screen", try call.requiredString("screen")),
+                ("step", try call.step("step")),
+                ("title", try call.requiredString("title")),
+            ]
+            for key in ["severity", "sdk"] {
+                if let value = try call.string(key) { request.keywordList.append((key, value)) }
+            }
+            request.keywordList += (try call.strings("needs") ?? []).map { ("needs", $0) }
+            guard let item = try call.send(request).records.first else {
+                throw CLIError.badReply("ITEM ADD returned nothing")
+            }
+            var object = ItemAddCommand.json(item)
+            let isBlocked = item["status"] == FindingStatus.blocked.rawValue
+            object["blocked"] = isBlocked
+            object["why"] = isBlocked ? item["reason"] ?? NSNull() : NSNull()
+            var summary = "Added item \(item["id"] ?? "?") to \(item["screen"] ?? "?"): \(item["status"] ?? "?")"
+            if let reason = item["reason"], isBlocked { summary += " (\(reason))" }
+            if let gate = item["gate"] { summary += "; its code needs if #available(iOS \(gate), *)" }
+            return MCPToolOutput(structured: object, summary: summary + ".")
+        }
+    }
+
+    /// The `record_pose` tool.
+    static var recordPose: MCPTool {
+        MCPTool(
+            name: "record_pose", title: "Record a pose result",
+            description: "Record the result of verifying a screen in a pose, as `barkeep pose record`. failed needs "
+                + "a screenshot and the finding it maps to (finding, or item to create one); not_run and "
+                + "not_applicable need a reason; a device-only pose passes only with a device that is not a "
+                + "simulator.",
+            arguments: [
+                "screen": MCPSchema.string("The screen's key.", minLength: 1),
+                "pose": MCPSchema.string("The pose, P1 to P16.", minLength: 2),
+                "result": MCPSchema.string("The result.", values: MCPSchema.poseResults),
+                "screenshot": MCPSchema.string("The screenshot showing a failure.", minLength: 1),
+                "finding": MCPSchema.integer("The finding (or item) a failure maps to.", minimum: 1),
+                "item": MCPSchema.string("Create an item with this title for the failure.", minLength: 1),
+                "reason": MCPSchema.string("Why it was not run or does not apply.", minLength: 1),
+                "build": MCPSchema.string("The build verified.", minLength: 1),
+                "device": MCPSchema.string("The device or simulator used.", minLength: 1),
+            ],
+            required: ["screen", "pose", "result"], output: MCPSchema.pose,
+            effect: .write(isDestructive: false, isIdempotent: false)
+        ) { call in
+            let result = try call.requiredString("result")
+            guard PoseResult(rawValue: result) != nil else {
+                throw MCPArgumentError(message: "result must be " + MCPSchema.poseResults.joined(separator: ", "))
+            }
+            var request = Request(
+                verb: "POSE",
+                arguments: [
+                    "RECORD", try call.project(), try call.requiredString("screen"), try call.requiredString("pose"),
+                    result,
+                ])
+            for key in ["screenshot", "item", "reason", "build", "device"] {
+                if let value = try call.string(key) { request.keywordList.append((key, value)) }
+            }
+            if let finding = try call.integer("finding") { request.keywordList.append(("finding", String(finding))) }
+            guard let pose = try call.send(request).records.first else {
+                throw CLIError.badReply("POSE RECORD returned nothing")
+            }
+            var summary = "Recorded \(pose["pose"] ?? "?") \(pose["result"] ?? "?") for \(pose["screen"] ?? "?")"
+            if let finding = pose["finding"] { summary += ", mapped to finding \(finding)" }
+            return MCPToolOutput(structured: PosesCommand.json(pose), summary: summary + ".")
+        }
+    }
+
+    /// What ingest_scan answers: a scan's counts (`barkeep ingest --json`), or an SDK check's object.
+    private static var ingestOutput: [String: Any] {
+        var properties: [String: [String: Any]] = ["repeat": MCPSchema.boolean("Already ingested: nothing changed.")]
+        for key in IngestCommand.countKeys + ["symbols", "found", "unblocked", "blocked"] {
+            properties[key] = ["type": "integer"]
+        }
+        properties["sdk"] = ["type": "string"]
+        properties["project_sdk"] = ["type": "string"]
+        properties["changes"] = MCPSchema.array(MCPSchema.object([:]), "An SDK check's unblocked and blocked items.")
+        return MCPSchema.object(properties, required: ["run", "repeat"])
+    }
+
+    /// The `ingest_scan` tool.
+    static var ingestScan: MCPTool {
+        MCPTool(
+            name: "ingest_scan", title: "Ingest a scan",
+            description: "Upload a scanner run (duo_scan JSON or SARIF 2.1.0) from a file on this machine and sync "
+                + "the project's findings with it, or an SDK check, as `barkeep ingest --json`. The same file twice "
+                + "changes nothing. A relative path is taken from the directory barkeep mcp runs in.",
+            arguments: [
+                "path": MCPSchema.string("The file's path on the machine barkeep mcp runs on.", minLength: 1),
+                "format": MCPSchema.string(
+                    "Default: guessed from the file.", values: ScanFormat.allCases.map(\.rawValue)),
+                "commit": MCPSchema.string("The commit that was scanned.", minLength: 1),
+                "scope": MCPSchema.string("The path prefix the scan covered (default: everything).", minLength: 1),
+            ],
+            required: ["path"],
+            output: ingestOutput,
+            effect: .write(isDestructive: true, isIdempotent: true)
+        ) { call in
+            let path = try call.requiredString("path")
+            // Standard input is the protocol's.
+            guard path != "-" else { throw MCPArgumentError(message: "path: give a file (standard input is MCP's)") }
+            let format = try call.string("format").map { text throws(MCPArgumentError) in
+                guard let format = ScanFormat(rawValue: text) else {
+                    throw MCPArgumentError(message: "format must be duo-scan, sarif or sdk-check")
+                }
+                return format
+            }
+            let command = IngestCommand(
+                project: try call.project(), file: path, format: format, commit: try call.string("commit"),
+                scope: try call.string("scope"))
+            let (chosen, response) = try command.upload(call.context)
+            let object = IngestCommand.json(response, format: chosen)
+            let count = { (key: String) in object[key] as? Int ?? 0 }
+            let summary =
+                chosen == .sdkCheck
+                ? "SDK check, run \(count("run")): \(count("unblocked")) unblocked, \(count("blocked")) blocked."
+                : IngestCommand.sentence(response.fields)
+            return MCPToolOutput(structured: object, summary: summary)
+        }
+    }
+}

@@ -1,0 +1,197 @@
+"""Drives `barkeep mcp` with the official MCP Python SDK (`mcp` from PyPI) as a coding agent would, against a real
+barkeepd. Run by Tests/barkeepTests/MCPServerTests.swift with one JSON argument:
+
+    {"barkeep": PATH, "server": "127.0.0.1:PORT", "writer": TOKEN, "reader": TOKEN, "scan": PATH}
+
+The project `app` exists, with the screen Inbox owning Sources/Inbox/**, and nothing ingested yet. Every check is
+an assert; on success it prints one JSON object of what it saw (the numbers it changed), for the Swift test.
+"""
+
+import asyncio
+import json
+import sys
+
+import jsonschema
+from mcp import ClientSession, MCPError, StdioServerParameters, stdio_client
+
+CONFIG = json.loads(sys.argv[1])
+READ_TOOLS = {
+    "list_projects", "project_status", "list_screens", "screen_detail", "list_findings", "finding_detail",
+    "blocked_items", "pose_matrix", "checklist", "readiness_report",
+}
+WRITE_TOOLS = {
+    "set_finding_status", "assign_findings", "comment_finding", "set_step", "add_item", "record_pose", "ingest_scan",
+}
+
+
+def server(token, *options):
+    return StdioServerParameters(
+        command=CONFIG["barkeep"],
+        args=["mcp", "--project", "app", *options],
+        env={"BARKEEP_SERVER": CONFIG["server"], "BARKEEP_TOKEN": token, "NO_COLOR": "1"},
+    )
+
+
+def check_schemas(tools):
+    """Every schema is a valid JSON Schema (draft 2020-12, MCP's default); returns the tools by name."""
+    by_name = {}
+    for tool in tools:
+        for schema in (tool.input_schema, tool.output_schema):
+            assert schema is not None and schema.get("type") == "object", (tool.name, schema)
+            jsonschema.validators.validator_for(schema).check_schema(schema)
+        assert "project" in tool.input_schema["properties"], tool.name
+        hints = tool.annotations
+        assert hints is not None and hints.read_only_hint == (tool.name in READ_TOOLS), tool.name
+        assert hints.destructive_hint is not None and hints.idempotent_hint is not None, tool.name
+        by_name[tool.name] = tool
+    return by_name
+
+
+async def call(session, tools, name, **arguments):
+    """Calls a tool that must succeed; checks its structured content against its output schema."""
+    result = await session.call_tool(name, arguments)
+    text = result.content[0].text if result.content else ""
+    assert not result.is_error, (name, arguments, text)
+    assert text, name
+    jsonschema.validate(result.structured_content, tools[name].output_schema)
+    return result.structured_content, text
+
+
+async def tool_error(session, name, **arguments):
+    """Calls a tool that must fail as a tool error; returns its text (CODE: message)."""
+    result = await session.call_tool(name, arguments)
+    assert result.is_error, (name, arguments)
+    return result.content[0].text
+
+
+async def writer_session(seen):
+    async with stdio_client(server(CONFIG["writer"])) as (read, write), ClientSession(read, write) as session:
+        initialized = await session.initialize()
+        assert initialized.protocol_version == "2025-11-25", initialized.protocol_version
+        assert initialized.server_info.name == "barkeep"
+        assert initialized.capabilities.tools is not None and initialized.capabilities.prompts is not None
+        listed = await session.list_tools()
+        tools = check_schemas(listed.tools)
+        assert set(tools) == READ_TOOLS | WRITE_TOOLS, sorted(tools)
+        called = set()
+
+        async def use(name, **arguments):
+            called.add(name)
+            return await call(session, tools, name, **arguments)
+
+        projects, _ = await use("list_projects")
+        assert [p["name"] for p in projects["projects"]] == ["app"], projects
+        run, text = await use("ingest_scan", path=CONFIG["scan"])
+        assert run["run"] == 1 and run["new"] == 4 and not run["repeat"], run
+        again, text = await use("ingest_scan", path=CONFIG["scan"])
+        assert again["repeat"] and "nothing changed" in text, (again, text)
+
+        status, _ = await use("project_status")
+        assert "Inbox" in [s["key"] for s in status["screens"]], status
+        screens, _ = await use("list_screens", not_done=True, kind="screen")
+        assert screens["matched"] == 1 and screens["screens"][0]["key"] == "Inbox", screens
+        detail, text = await use("screen_detail", screen="Inbox")
+        assert detail["why"] and "Inbox is not done" in text, (detail, text)
+        assert len(detail["steps"]) == 12 and {f["rule"] for f in detail["findings"]} == {"DUO007", "DUO003", "DUO011"}
+
+        findings, _ = await use("list_findings", rule=["DUO003"], severity=["low", "medium"])
+        numbers = sorted(f["id"] for f in findings["findings"])
+        assert findings["count"] == 2 and len(numbers) == 2, findings
+        everything, _ = await use("list_findings", status=["all"], limit=1)
+        assert everything["count"] == 4 and everything["truncated"] and len(everything["findings"]) == 1
+        bar, _ = await use("list_findings", rule=["DUO007"])
+        bar_number = bar["findings"][0]["id"]
+
+        # A filter: a dry run first, then for real.
+        preview, text = await use("set_finding_status", rule=["DUO003"], status="approved", dry_run=True)
+        assert preview["dry_run"] and preview["changed"] == 2 and text.startswith("Would change 2 findings"), text
+        assert {f["change"] for f in preview["findings"]} == {"would-change"}, preview
+        done, text = await use("set_finding_status", rule=["DUO003"], current_status=["proposed"], status="approved")
+        assert not done["dry_run"] and done["changed"] == 2 and text.startswith("Changed 2 findings"), text
+        declined, _ = await use(
+            "set_finding_status", numbers=[bar_number], status="declined", reason="the design keeps this bar")
+        assert declined["findings"][0]["to"] == "declined", declined
+        assert "BADARG" in await tool_error(session, "set_finding_status", numbers=[bar_number], status="kept")
+
+        assigned, _ = await use("assign_findings", numbers=numbers, to="ana")
+        assert assigned["changed"] == 2, assigned
+        comment, _ = await use("comment_finding", number=numbers[0], text="checked on the inner display")
+        assert comment["kind"] == "finding.comment", comment
+        finding, _ = await use("finding_detail", number=numbers[0])
+        assert finding["assignee"] == "ana" and finding["status"] == "approved", finding
+        assert "finding.comment" in [e["kind"] for e in finding["history"]], finding["history"]
+
+        step, _ = await use("set_step", screen="Inbox", step=2, state="done", note="back first")
+        assert step["state"] == "done" and step["key"] == "order", step
+        refused = await tool_error(session, "set_step", screen="Inbox", step="overflow", state="done")
+        assert refused.startswith("CONFLICT:"), refused
+
+        item, text = await use("add_item", screen="Inbox", step=5, title="Follow the bar axis", needs=["axisBehavior"])
+        assert item["blocked"] and item["status"] == "blocked" and "27.1" in item["why"], item
+        assert "blocked" in text, text
+        blocked, _ = await use("blocked_items")
+        assert [b["id"] for b in blocked["blocked"]] == [item["id"]], blocked
+        pose, _ = await use("record_pose", screen="Inbox", pose="P1", result="passed", device="iPhone Duo")
+        assert pose["result"] == "passed", pose
+        matrix, _ = await use("pose_matrix", screen="Inbox")
+        assert {"pose": "P1", "result": "passed"}.items() <= next(p for p in matrix["poses"] if p["pose"] == "P1").items()
+
+        checklist, text = await use("checklist")
+        assert [s["step"] for s in checklist["steps"]] == list(range(1, 13)), checklist
+        assert checklist["steps"][0]["rules"] == ["DUO007"] and checklist["steps"][0]["asks"], checklist
+        report, text = await use("readiness_report", screens="Inbox")
+        assert report["format"] == "markdown" and "### Inbox" in report["report"] and text == report["report"]
+        assert called == READ_TOOLS | WRITE_TOOLS, sorted((READ_TOOLS | WRITE_TOOLS) - called)
+
+        # Arguments the schema refuses come back as tool errors, protocol misuse as JSON-RPC errors.
+        assert (await tool_error(session, "list_findings", status=["bogus"])).startswith("BADARG:")
+        assert (await tool_error(session, "screen_detail", screen="Nowhere")).startswith("NOTFOUND:")
+        try:
+            await session.call_tool("no_such_tool", {})
+            raise AssertionError("an unknown tool was called")
+        except MCPError as error:
+            assert error.error.code == -32602, error
+
+        prompts = await session.list_prompts()
+        assert [p.name for p in prompts.prompts] == ["audit_screen"], prompts
+        prompt = await session.get_prompt("audit_screen", {"screen": "Inbox"})
+        text = prompt.messages[0].content.text
+        assert "Inbox" in text and "container" in text and "### Inbox" in text and "DUO007" in text, text
+        seen["approved"] = numbers
+        seen["declined"] = bar_number
+
+
+async def reader_session(seen):
+    async with stdio_client(server(CONFIG["reader"])) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        tools = check_schemas((await session.list_tools()).tools)
+        await call(session, tools, "list_findings")
+        refused = await tool_error(session, "set_finding_status", numbers=seen["approved"], status="applied")
+        assert refused.startswith("FORBIDDEN:"), refused
+        seen["reader_refusal"] = refused
+
+
+async def read_only_session(seen):
+    async with stdio_client(server(CONFIG["writer"], "--read-only")) as (read, write), \
+            ClientSession(read, write) as session:
+        await session.initialize()
+        tools = check_schemas((await session.list_tools()).tools)
+        assert set(tools) == READ_TOOLS, sorted(tools)
+        assert all(tool.annotations.read_only_hint for tool in tools.values())
+        try:
+            await session.call_tool("set_finding_status", {"numbers": [1], "status": "applied"})
+            raise AssertionError("a write tool was called under --read-only")
+        except MCPError as error:
+            assert error.error.code == -32602 and "read-only" in error.error.message, error
+        seen["read_only_tools"] = sorted(tools)
+
+
+async def main():
+    seen = {}
+    await writer_session(seen)
+    await reader_session(seen)
+    await read_only_session(seen)
+    print(json.dumps(seen))
+
+
+asyncio.run(main())
