@@ -97,13 +97,12 @@ extension ProjectStatus {
     public var owners: [OwnerSummary] {
         var summaries: [String?: OwnerSummary] = [:]
         var sources: [String?: Set<Int64>] = [:]
-        for screen in screens where screen.kind == .screen {
-            var summary =
-                summaries[screen.owner] ?? OwnerSummary(owner: screen.owner, screens: 0, done: 0, work: WorkCounts())
-            summary.screens += 1
-            summary.done += screen.readiness.isDone ? 1 : 0
-            summaries[screen.owner] = summary
-            sources[screen.owner, default: []].formUnion(screen.sources)
+        // By position: a screen's status is a large value, costly to copy.
+        for index in screens.indices where screens[index].kind == .screen {
+            let owner = screens[index].owner
+            summaries[owner, default: OwnerSummary(owner: owner, screens: 0, done: 0, work: WorkCounts())].screens += 1
+            summaries[owner]?.done += screens[index].readiness.isDone ? 1 : 0
+            sources[owner, default: []].formUnion(screens[index].sources)
         }
         for (owner, rows) in sources {
             for row in rows { summaries[owner]?.work.add(ownWork[row] ?? WorkCounts()) }
@@ -128,12 +127,14 @@ public enum StatusStore {
     /// Findings counted by screen (0: none), status, severity, the step their rule evidences and the step of an item
     /// (0: none), and the symbols a blocked one waits for.
     static let summaryQuery = """
-        SELECT screen_id, status, severity, rule_step, item_step, needs_symbols, findings FROM finding_summaries
-        WHERE project_id = $1
+        SELECT screen_id, status, severity, rule_step, item_step, array_to_string(needs_symbols, ' '), findings
+        FROM finding_summaries WHERE project_id = $1
         """
-    /// The screens with their recorded step states (`3=done`) and latest pose results (`P1=passed`).
+    /// The screens with their required poses, recorded step states (`3=done`) and latest pose results (`P1=passed`),
+    /// each list as words: text is decoded much faster than arrays.
     static let screensQuery = """
-        SELECT s.id, s.key, s.title, s.owner, s.kind, s.required_poses, p.step_states, p.latest_poses
+        SELECT s.id, s.key, s.title, s.owner, s.kind, array_to_string(s.required_poses, ' '),
+               array_to_string(p.step_states, ' '), array_to_string(p.latest_poses, ' ')
         FROM screens s LEFT JOIN screen_progress p ON p.screen_id = s.id
         WHERE s.project_id = $1 ORDER BY s.key
         """
@@ -167,7 +168,7 @@ public enum StatusStore {
             severity = try row.decode(at: 2)
             ruleStep = try row.decode(at: 3)
             itemStep = try row.decode(at: 4)
-            needsSymbols = try row.decode(at: 5)
+            needsSymbols = words(try row.decode(at: 5))
             count = try row.decode(at: 6)
         }
     }
@@ -203,9 +204,9 @@ public enum StatusStore {
                     title: try row.decodeIfPresent(at: 2, as: String.self),
                     owner: try row.decodeIfPresent(at: 3, as: String.self),
                     kind: ScreenKind(rawValue: try row.decode(at: 4)) ?? .screen,
-                    poses: try row.decodeIfPresent(at: 5, as: [String].self),
-                    stepStates: try row.decodeIfPresent(at: 6, as: [String].self) ?? [],
-                    latestPoses: try row.decodeIfPresent(at: 7, as: [String].self) ?? []
+                    poses: try row.decodeIfPresent(at: 5, as: String.self).map(words),
+                    stepStates: try row.decodeIfPresent(at: 6, as: String.self),
+                    latestPoses: try row.decodeIfPresent(at: 7, as: String.self)
                 )
             }
             // A component's findings count for each screen that uses it, and as unmapped when none does.
@@ -252,26 +253,62 @@ public enum StatusStore {
         }
     }
 
-    /// Step states from the summary's `3=done` entries.
-    private static func stepStates(_ entries: [String]) -> [Int: StepState] {
-        var states: [Int: StepState] = [:]
-        for entry in entries {
-            let parts = entry.split(separator: "=", maxSplits: 1)
-            guard parts.count == 2, let step = Int(parts[0]), let state = StepState(rawValue: String(parts[1])) else {
-                continue
+    /// The words of `text`, separated by single spaces.
+    private static func words(_ text: String) -> [String] {
+        text.utf8.split(separator: UInt8(ascii: " ")).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The key and value bytes of each `key=value` word of `text` (nil: none), passed to `body`: a thousand screens'
+    /// step states and poses are read without making a string of each.
+    private static func forEachPair(
+        in text: String?, _ body: (Slice<UnsafeBufferPointer<UInt8>>, Slice<UnsafeBufferPointer<UInt8>>) -> Void
+    ) {
+        guard var text else { return }
+        text.withUTF8 { bytes in
+            var start = 0
+            var equals: Int?
+            for index in 0...bytes.count {
+                let byte = index < bytes.count ? bytes[index] : UInt8(ascii: " ")
+                if byte == UInt8(ascii: "=") && equals == nil {
+                    equals = index
+                } else if byte == UInt8(ascii: " ") {
+                    if let equals { body(bytes[start..<equals], bytes[(equals + 1)..<index]) }
+                    start = index + 1
+                    equals = nil
+                }
             }
-            states[step] = state
+        }
+    }
+
+    /// Each step state and pose result with the bytes of its raw value, made once (`allCases` builds an array on
+    /// every call).
+    private static let stepStateSpellings = StepState.allCases.map { (Array($0.rawValue.utf8), $0) }
+    private static let poseResultSpellings = PoseResult.allCases.map { (Array($0.rawValue.utf8), $0) }
+
+    /// The value of `spellings` spelled by `bytes`.
+    private static func value<T>(_ bytes: Slice<UnsafeBufferPointer<UInt8>>, in spellings: [([UInt8], T)]) -> T? {
+        spellings.first { $0.0.elementsEqual(bytes) }?.1
+    }
+
+    /// Step states from the summary's `3=done` words.
+    private static func stepStates(_ text: String?) -> [Int: StepState] {
+        var states: [Int: StepState] = [:]
+        states.reserveCapacity(12)  // the checklist's steps
+        forEachPair(in: text) { step, state in
+            guard (1...4).contains(step.count), step.allSatisfy({ (0x30...0x39).contains($0) }),
+                let state = value(state, in: stepStateSpellings)
+            else { return }
+            states[step.reduce(0) { $0 * 10 + Int($1 - 0x30) }] = state
         }
         return states
     }
 
-    /// Latest pose results from the summary's `P1=passed` entries.
-    private static func latestPoses(_ entries: [String]) -> [String: PoseResult] {
+    /// Latest pose results from the summary's `P1=passed` words.
+    private static func latestPoses(_ text: String?) -> [String: PoseResult] {
         var results: [String: PoseResult] = [:]
-        for entry in entries {
-            let parts = entry.split(separator: "=", maxSplits: 1)
-            guard parts.count == 2, let result = PoseResult(rawValue: String(parts[1])) else { continue }
-            results[String(parts[0])] = result
+        results.reserveCapacity(16)  // the poses P1…P16
+        forEachPair(in: text) { pose, result in
+            results[String(decoding: pose, as: UTF8.self)] = value(result, in: poseResultSpellings)
         }
         return results
     }
