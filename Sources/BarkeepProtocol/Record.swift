@@ -22,7 +22,21 @@ public struct Record: Sendable, Equatable, CustomStringConvertible {
 
     /// The record line, without its LF.
     public var encoded: String {
-        "*" + fields.map { " \($0.key)=\(Quoting.quoteValue($0.value))" }.joined()
+        var bytes: [UInt8] = []
+        encode(into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `encoded` (without a newline) to `buffer`, building no string per field: a reply of a thousand
+    /// records is written straight into the connection's buffer.
+    public func encode(into buffer: inout [UInt8]) {
+        buffer.append(UInt8(ascii: "*"))
+        for field in fields {
+            buffer.append(UInt8(ascii: " "))
+            buffer.append(contentsOf: field.key.utf8)
+            buffer.append(UInt8(ascii: "="))
+            buffer.append(contentsOf: Quoting.quoteValue(field.value).utf8)
+        }
     }
 
     public var description: String { encoded }

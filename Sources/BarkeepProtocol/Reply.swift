@@ -37,13 +37,13 @@ public enum Reply: Sendable, Equatable {
             }
         case .records(let records):
             for record in records {
-                buffer.append(contentsOf: record.encoded.utf8)
+                record.encode(into: &buffer)
                 buffer.append(Self.newline)
             }
             buffer.append(contentsOf: "OK count=\(records.count)".utf8)
         case .summarizedRecords(let records, let summary):
             for record in records {
-                buffer.append(contentsOf: record.encoded.utf8)
+                record.encode(into: &buffer)
                 buffer.append(Self.newline)
             }
             buffer.append(contentsOf: Self.okBytes)

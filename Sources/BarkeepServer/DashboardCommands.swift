@@ -9,6 +9,12 @@ enum DashboardCommands {
 
     static let severities = Severity.allCases.map(\.rawValue)
 
+    /// The keys of the untriaged and in-progress counts by severity (`untriaged-critical` …), made once: STATUS
+    /// writes them for every screen.
+    static let stageKeys = [WorkStage.untriaged, .inProgress].map { stage in
+        severities.map { "\(stage.rawValue)-\($0)" }
+    }
+
     /// `STATUS PROJECT [owner=] [not-done=yes] [sort=] [limit=]`: the dashboard; the filters choose the screen
     /// rows (and the owner rows, for `owner=`), never the totals.
     static let status = Command(
@@ -48,9 +54,9 @@ extension WorkCounts {
     /// progress ones by severity (`untriaged-critical` …, `in-progress-critical` …), then `blocked`.
     func append(to record: inout Record) {
         for severity in DashboardCommands.severities { record.append(severity, String(bySeverity[severity] ?? 0)) }
-        for (stage, counts) in [(WorkStage.untriaged, untriaged), (.inProgress, inProgress)] {
-            for severity in DashboardCommands.severities {
-                record.append("\(stage.rawValue)-\(severity)", String(counts[severity] ?? 0))
+        for (keys, counts) in zip(DashboardCommands.stageKeys, [untriaged, inProgress]) {
+            for (key, severity) in zip(keys, DashboardCommands.severities) {
+                record.append(key, String(counts[severity] ?? 0))
             }
         }
         record.append("blocked", String(blocked))
@@ -75,15 +81,28 @@ extension ProjectStatus {
         var totals = Record(["type": "totals"])
         for status in FindingStatus.allCases { totals.append(status.rawValue, String(byStatus[status] ?? 0)) }
         let needsWork = FindingStatus.allCases.filter(\.needsWork).reduce(0) { $0 + (byStatus[$1] ?? 0) }
-        let steps = screens.map(\.readiness.stepCounts)
+        // Each screen's figures once, by position: a screen's status is a large value, costly to copy.
+        let steps = screens.indices.map { screens[$0].readiness.stepCounts }
+        var appScreens = 0
+        var appScreensDone = 0
+        var posesPassed = 0
+        var posesRequired = 0
+        for index in screens.indices {
+            let readiness = screens[index].readiness
+            if screens[index].kind == .screen {
+                appScreens += 1
+                appScreensDone += readiness.isDone ? 1 : 0
+            }
+            posesPassed += readiness.passedPoses.count
+            posesRequired += readiness.requiredPoses.count
+        }
         totals.append("needs-work", String(needsWork))
-        let appScreens = screens.filter { $0.kind == .screen }
-        totals.append("screens", String(appScreens.count))
-        totals.append("screens-done", String(appScreens.filter(\.readiness.isDone).count))
-        totals.append("steps-done", String(steps.map(\.done).reduce(0, +)))
-        totals.append("steps-applicable", String(steps.map(\.applicable).reduce(0, +)))
-        totals.append("poses-passed", String(screens.map(\.readiness.passedPoses.count).reduce(0, +)))
-        totals.append("poses-required", String(screens.map(\.readiness.requiredPoses.count).reduce(0, +)))
+        totals.append("screens", String(appScreens))
+        totals.append("screens-done", String(appScreensDone))
+        totals.append("steps-done", String(steps.reduce(0) { $0 + $1.done }))
+        totals.append("steps-applicable", String(steps.reduce(0) { $0 + $1.applicable }))
+        totals.append("poses-passed", String(posesPassed))
+        totals.append("poses-required", String(posesRequired))
         totals.append("unmapped", String(unmapped.total))
         records.append(totals)
         records += blocked.map { group in
@@ -97,20 +116,22 @@ extension ProjectStatus {
             summary.work.append(to: &record)
             records.append(record)
         }
-        let (shown, matched) = listing.apply(screens) { screen in
+        let (shown, matched) = listing.apply(Array(screens.indices)) { index in
             ScreenListing.Row(
-                key: screen.key, kind: screen.kind, owner: screen.owner, isDone: screen.readiness.isDone,
-                needsWork: screen.work.total)
+                key: screens[index].key, kind: screens[index].kind, owner: screens[index].owner,
+                isDone: screens[index].readiness.isDone, needsWork: screens[index].work.total)
         }
         records.append(listing.record(matched: matched, shown: shown.count))
-        for screen in shown {
+        records.reserveCapacity(records.count + shown.count + 1)
+        for index in shown {
+            let screen = screens[index]
             var record = Record([
                 "type": "screen", "key": screen.key, "kind": screen.kind == .screen ? nil : screen.kind.rawValue,
                 "title": screen.title, "owner": screen.owner,
             ])
             screen.work.append(to: &record)
             let readiness = screen.readiness
-            let steps = readiness.stepCounts
+            let steps = steps[index]
             let failed = readiness.requiredPoses.filter { readiness.latestPoses[$0] == .failed }
             let missing = readiness.requiredPoses.filter {
                 readiness.latestPoses[$0] == nil || readiness.latestPoses[$0] == .notRun

@@ -57,12 +57,14 @@ enum ReadinessStore {
             requiredPoses: screen.requiredPoses(of: project), latestPoses: [:])
     }
 
+    /// Which components each screen uses, taking the project's id as $1.
+    static let componentUsersQuery =
+        "SELECT component_id, screen_id FROM screen_uses WHERE project_id = $1 ORDER BY screen_id"
+
     /// For each component of the project, the screens that use it.
     static func componentUsers(projectID: Int64, on connection: PostgresConnection) throws -> [Int64: [Int64]] {
         var users: [Int64: [Int64]] = [:]
-        for row in try connection.query(
-            "SELECT component_id, screen_id FROM screen_uses WHERE project_id = $1 ORDER BY screen_id", [projectID])
-        {
+        for row in try connection.query(componentUsersQuery, [projectID]) {
             users[try row.decode("component_id"), default: []].append(try row.decode("screen_id"))
         }
         return users

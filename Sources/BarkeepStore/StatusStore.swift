@@ -97,13 +97,12 @@ extension ProjectStatus {
     public var owners: [OwnerSummary] {
         var summaries: [String?: OwnerSummary] = [:]
         var sources: [String?: Set<Int64>] = [:]
-        for screen in screens where screen.kind == .screen {
-            var summary =
-                summaries[screen.owner] ?? OwnerSummary(owner: screen.owner, screens: 0, done: 0, work: WorkCounts())
-            summary.screens += 1
-            summary.done += screen.readiness.isDone ? 1 : 0
-            summaries[screen.owner] = summary
-            sources[screen.owner, default: []].formUnion(screen.sources)
+        // By position: a screen's status is a large value, costly to copy.
+        for index in screens.indices where screens[index].kind == .screen {
+            let owner = screens[index].owner
+            summaries[owner, default: OwnerSummary(owner: owner, screens: 0, done: 0, work: WorkCounts())].screens += 1
+            summaries[owner]?.done += screens[index].readiness.isDone ? 1 : 0
+            sources[owner, default: []].formUnion(screens[index].sources)
         }
         for (owner, rows) in sources {
             for row in rows { summaries[owner]?.work.add(ownWork[row] ?? WorkCounts()) }
@@ -116,8 +115,8 @@ extension ProjectStatus {
     }
 }
 
-/// The dashboard's data: a few aggregate statements per project, each answered from an index (docs/performance.md
-/// shows their plans), so it costs the same for ten findings or a hundred thousand.
+/// The dashboard's data, read from the summaries that triggers keep in the same transactions that change findings,
+/// step states and pose results (Schema/0014): about one row per screen whatever the number of findings.
 public enum StatusStore {
 
     // The statements of `status`, each taking the project's id as $1 (`plans` explains them).
@@ -125,28 +124,19 @@ public enum StatusStore {
         SELECT \(ScanStore.runColumns) FROM scan_runs WHERE project_id = $1 AND format <> 'sdk-check'
         ORDER BY id DESC LIMIT 1
         """
-    static let countsQuery = """
-        SELECT screen_id, status, severity, count(*) AS n FROM findings WHERE project_id = $1
-        GROUP BY screen_id, status, severity
+    /// Findings counted by screen (0: none), status, severity, the step their rule evidences and the step of an item
+    /// (0: none), and the symbols a blocked one waits for.
+    static let summaryQuery = """
+        SELECT screen_id, status, severity, rule_step, item_step, array_to_string(needs_symbols, ' '), findings
+        FROM finding_summaries WHERE project_id = $1
         """
+    /// The screens with their required poses, recorded step states (`3=done`) and latest pose results (`P1=passed`),
+    /// each list as words: text is decoded much faster than arrays.
     static let screensQuery = """
-        SELECT id, key, title, owner, kind, required_poses FROM screens WHERE project_id = $1 ORDER BY key
-        """
-    /// Per screen and step, the least number of an open finding that keeps the step open: findings of the rules that
-    /// evidence a step, then items of a step.
-    static let stepBlockersQuery = """
-        SELECT f.screen_id, r.step, min(f.number) AS number FROM findings f JOIN rules r ON r.id = f.rule
-        WHERE f.project_id = $1 AND f.status IN \(FindingStatus.needsWorkSQL) AND f.screen_id IS NOT NULL
-          AND f.rule = ANY (ARRAY(SELECT id FROM rules WHERE step IS NOT NULL))
-        GROUP BY f.screen_id, r.step
-        UNION ALL
-        SELECT screen_id, step, min(number) FROM findings
-        WHERE project_id = $1 AND source = 'manual' AND step IS NOT NULL AND screen_id IS NOT NULL
-          AND status IN \(FindingStatus.needsWorkSQL)
-        GROUP BY screen_id, step
-        """
-    static let blockedQuery = """
-        SELECT id, needs_symbols FROM findings WHERE project_id = $1 AND status = 'blocked'
+        SELECT s.id, s.key, s.title, s.owner, s.kind, array_to_string(s.required_poses, ' '),
+               array_to_string(p.step_states, ' '), array_to_string(p.latest_poses, ' ')
+        FROM screens s LEFT JOIN screen_progress p ON p.screen_id = s.id
+        WHERE s.project_id = $1 ORDER BY s.key
         """
 
     /// Each statement of `status` with its plan as PostgreSQL runs it (EXPLAIN ANALYZE), for docs/performance.md.
@@ -154,14 +144,32 @@ public enum StatusStore {
         statement: String, plan: String
     )] {
         let project = try ProjectStore.require(name, on: connection)
-        let statements: [(String, [(any PostgresEncodable)?])] =
-            [lastScanQuery, countsQuery, screensQuery, stepBlockersQuery].map { ($0, [project.id]) }
-            + [ReadinessStore.stepStatesQuery, ReadinessStore.latestPosesQuery].map { ($0, [project.id, nil]) }
-            + [(blockedQuery, [project.id])]
-        return try statements.map { statement, parameters in
-            let plan = try connection.query("EXPLAIN (ANALYZE, COSTS OFF, BUFFERS) " + statement, parameters)
+        return try [lastScanQuery, summaryQuery, screensQuery, ReadinessStore.componentUsersQuery].map { statement in
+            let plan = try connection.query("EXPLAIN (ANALYZE, COSTS OFF, BUFFERS) " + statement, [project.id])
                 .map { try $0.decode(at: 0, as: String.self) }
             return (statement, plan.joined(separator: "\n"))
+        }
+    }
+
+    /// One row of the findings summary.
+    private struct SummaryRow {
+        var screen: Int64?
+        var status: FindingStatus
+        var severity: String
+        var ruleStep: Int
+        var itemStep: Int
+        var needsSymbols: [String]
+        var count: Int
+
+        init(_ row: PostgresRow) throws {
+            let screen = try row.decode(at: 0, as: Int64.self)
+            self.screen = screen == 0 ? nil : screen
+            status = FindingStatus(rawValue: try row.decode(at: 1)) ?? .proposed
+            severity = try row.decode(at: 2)
+            ruleStep = try row.decode(at: 3)
+            itemStep = try row.decode(at: 4)
+            needsSymbols = words(try row.decode(at: 5))
+            count = try row.decode(at: 6)
         }
     }
 
@@ -174,21 +182,31 @@ public enum StatusStore {
 
             var byStatus: [FindingStatus: Int] = [:]
             var work: [Int64?: WorkCounts] = [:]
-            for row in try connection.query(countsQuery, [project.id]) {
-                let status = FindingStatus(rawValue: try row.decode("status")) ?? .proposed
-                let count: Int = try row.decode("n")
-                byStatus[status, default: 0] += count
-                let screen: Int64? = try row.decodeIfPresent("screen_id")
-                work[screen, default: WorkCounts()].add(count, status: status, severity: try row.decode("severity"))
+            // Per screen, the steps that an open finding of an evidencing rule keeps open, and those an open item
+            // keeps open; blocked items by the symbols they wait for.
+            var ruleSteps: [Int64: Set<Int>] = [:]
+            var itemSteps: [Int64: Set<Int>] = [:]
+            var blockedItems: [[String]: Int] = [:]
+            for row in try connection.query(summaryQuery, [project.id]) {
+                let summary = try SummaryRow(row)
+                byStatus[summary.status, default: 0] += summary.count
+                work[summary.screen, default: WorkCounts()].add(
+                    summary.count, status: summary.status, severity: summary.severity)
+                if summary.status == .blocked { blockedItems[summary.needsSymbols, default: 0] += summary.count }
+                guard summary.status.needsWork, let screen = summary.screen else { continue }
+                if summary.ruleStep != 0 { ruleSteps[screen, default: []].insert(summary.ruleStep) }
+                if summary.itemStep != 0 { itemSteps[screen, default: []].insert(summary.itemStep) }
             }
 
             let screens = try connection.query(screensQuery, [project.id]).map { row in
                 (
-                    id: try row.decode("id", as: Int64.self), key: try row.decode("key", as: String.self),
-                    title: try row.decodeIfPresent("title", as: String.self),
-                    owner: try row.decodeIfPresent("owner", as: String.self),
-                    kind: ScreenKind(rawValue: try row.decode("kind")) ?? .screen,
-                    poses: try row.decodeIfPresent("required_poses", as: [String].self)
+                    id: try row.decode(at: 0, as: Int64.self), key: try row.decode(at: 1, as: String.self),
+                    title: try row.decodeIfPresent(at: 2, as: String.self),
+                    owner: try row.decodeIfPresent(at: 3, as: String.self),
+                    kind: ScreenKind(rawValue: try row.decode(at: 4)) ?? .screen,
+                    poses: try row.decodeIfPresent(at: 5, as: String.self).map(words),
+                    stepStates: try row.decodeIfPresent(at: 6, as: String.self),
+                    latestPoses: try row.decodeIfPresent(at: 7, as: String.self)
                 )
             }
             // A component's findings count for each screen that uses it, and as unmapped when none does.
@@ -206,70 +224,110 @@ public enum StatusStore {
                 }
                 for user in using { work[user, default: WorkCounts()].add(counts) }
             }
-            let shown = screens.filter { $0.kind != .component }
-            let facts = try readinessFacts(
-                project: project,
-                screens: shown.map { ($0.id, $0.kind, $0.poses ?? ($0.kind == .screen ? project.requiredPoses : [])) },
-                users: users, on: connection)
-            let statuses = shown.compactMap { screen -> ScreenStatus? in
-                guard var screenFacts = facts[screen.id] else { return nil }
+            let checklist = try ReadinessStore.checklist(on: connection)
+            var blockers: [Int64: [OpenFinding]] = [:]
+            for (owner, steps) in [ruleSteps, itemSteps].joined() {
+                for step in steps.sorted() {
+                    // The summary keeps no finding numbers: the dashboard shows whether a step is open, not by what.
+                    let finding = OpenFinding(number: 0, label: "", status: .proposed, step: step)
+                    for screen in [owner] + (users[owner] ?? []) { blockers[screen, default: []].append(finding) }
+                }
+            }
+            let statuses = screens.filter { $0.kind != .component }.map { screen in
+                var facts = ScreenFacts(
+                    openFindings: blockers[screen.id] ?? [], checklist: screen.kind == .screen ? checklist : [],
+                    stepStates: stepStates(screen.stepStates),
+                    requiredPoses: screen.poses ?? (screen.kind == .screen ? project.requiredPoses : []),
+                    latestPoses: latestPoses(screen.latestPoses))
                 let counts = work[screen.id] ?? WorkCounts()
-                screenFacts.openFindingCount = max(counts.total, screenFacts.openFindings.count)
+                facts.openFindingCount = max(counts.total, facts.openFindings.count)
                 return ScreenStatus(
                     key: screen.key, kind: screen.kind, title: screen.title, owner: screen.owner, work: counts,
-                    readiness: ScreenReadiness(screenFacts), sources: [screen.id] + (used[screen.id] ?? []))
+                    readiness: ScreenReadiness(facts), sources: [screen.id] + (used[screen.id] ?? []))
             }
             return ProjectStatus(
                 project: project, lastScan: lastScan, byStatus: byStatus,
-                blocked: try blockedGroups(project: project, on: connection), screens: statuses,
+                blocked: try blockedGroups(blockedItems, project: project, on: connection), screens: statuses,
                 unmapped: unmapped, ownWork: ownWork
             )
         }
     }
 
-    /// The facts of `screens` (id, kind, required poses) but their finding counts: per step, one open finding
-    /// that keeps it open (a used component's too); step states and latest poses.
-    private static func readinessFacts(
-        project: Project,
-        screens: [(id: Int64, kind: ScreenKind, poses: [String])],
-        users: [Int64: [Int64]],
-        on connection: PostgresConnection
-    ) throws -> [Int64: ScreenFacts] {
-        let checklist = try ReadinessStore.checklist(on: connection)
-        var facts = Dictionary(
-            uniqueKeysWithValues: screens.map { screen in
-                (
-                    screen.id,
-                    ScreenFacts(
-                        openFindings: [], checklist: screen.kind == .screen ? checklist : [], stepStates: [:],
-                        requiredPoses: screen.poses, latestPoses: [:])
-                )
-            })
-        for row in try connection.query(stepBlockersQuery, [project.id]) {
-            let finding = OpenFinding(
-                number: try row.decode("number"), label: "", status: .proposed, step: try row.decode("step"))
-            let owner: Int64 = try row.decode("screen_id")
-            for screen in [owner] + (users[owner] ?? []) { facts[screen]?.openFindings.append(finding) }
+    /// The words of `text`, separated by single spaces.
+    private static func words(_ text: String) -> [String] {
+        text.utf8.split(separator: UInt8(ascii: " ")).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The key and value bytes of each `key=value` word of `text` (nil: none), passed to `body`: a thousand screens'
+    /// step states and poses are read without making a string of each.
+    private static func forEachPair(
+        in text: String?, _ body: (Slice<UnsafeBufferPointer<UInt8>>, Slice<UnsafeBufferPointer<UInt8>>) -> Void
+    ) {
+        guard var text else { return }
+        text.withUTF8 { bytes in
+            var start = 0
+            var equals: Int?
+            for index in 0...bytes.count {
+                let byte = index < bytes.count ? bytes[index] : UInt8(ascii: " ")
+                if byte == UInt8(ascii: "=") && equals == nil {
+                    equals = index
+                } else if byte == UInt8(ascii: " ") {
+                    if let equals { body(bytes[start..<equals], bytes[(equals + 1)..<index]) }
+                    start = index + 1
+                    equals = nil
+                }
+            }
         }
-        try ReadinessStore.addStepsAndPoses(to: &facts, projectID: project.id, screenID: nil, on: connection)
-        return facts
+    }
+
+    /// Each step state and pose result with the bytes of its raw value, made once (`allCases` builds an array on
+    /// every call).
+    private static let stepStateSpellings = StepState.allCases.map { (Array($0.rawValue.utf8), $0) }
+    private static let poseResultSpellings = PoseResult.allCases.map { (Array($0.rawValue.utf8), $0) }
+
+    /// The value of `spellings` spelled by `bytes`.
+    private static func value<T>(_ bytes: Slice<UnsafeBufferPointer<UInt8>>, in spellings: [([UInt8], T)]) -> T? {
+        spellings.first { $0.0.elementsEqual(bytes) }?.1
+    }
+
+    /// Step states from the summary's `3=done` words.
+    private static func stepStates(_ text: String?) -> [Int: StepState] {
+        var states: [Int: StepState] = [:]
+        states.reserveCapacity(12)  // the checklist's steps
+        forEachPair(in: text) { step, state in
+            guard (1...4).contains(step.count), step.allSatisfy({ (0x30...0x39).contains($0) }),
+                let state = value(state, in: stepStateSpellings)
+            else { return }
+            states[step.reduce(0) { $0 * 10 + Int($1 - 0x30) }] = state
+        }
+        return states
+    }
+
+    /// Latest pose results from the summary's `P1=passed` words.
+    private static func latestPoses(_ text: String?) -> [String: PoseResult] {
+        var results: [String: PoseResult] = [:]
+        results.reserveCapacity(16)  // the poses P1…P16
+        forEachPair(in: text) { pose, result in
+            results[String(decoding: pose, as: UTF8.self)] = value(result, in: poseResultSpellings)
+        }
+        return results
     }
 
     /// Blocked items counted once, under the newest SDK they wait for (no SDK at all when one symbol has none).
-    private static func blockedGroups(project: Project, on connection: PostgresConnection) throws -> [BlockedGroup] {
-        let items = try connection.query(blockedQuery, [project.id]).map { row in
-            (id: try row.decode("id", as: Int64.self), needs: try row.decode("needs_symbols", as: [String].self))
-        }
-        let facts = try SDKStore.facts(Array(Set(items.flatMap(\.needs))), project: project, on: connection)
+    /// `items`: how many blocked items wait for each set of symbols.
+    private static func blockedGroups(
+        _ items: [[String]: Int], project: Project, on connection: PostgresConnection
+    ) throws -> [BlockedGroup] {
+        guard !items.isEmpty else { return [] }
+        let facts = try SDKStore.facts(Array(Set(items.keys.joined())), project: project, on: connection)
         let sdk = SDKVersion(project.sdk) ?? SDKVersion(0)
-        var waits: [Int64: [SDKVersion?]] = [:]
-        for item in items {
-            let missing = item.needs.filter { facts[$0]?.isAvailable(in: sdk) != true }
-            // An item blocked with nothing missing any more waits for the next re-examination: counted as none.
-            waits[item.id] = missing.isEmpty ? [nil] : missing.map { SDKStore.awaitedSDK(facts[$0], sdk: sdk) }
-        }
         var counts: [SDKVersion?: Int] = [:]
-        for sdks in waits.values { counts[sdks.contains(nil) ? nil : sdks.compactMap { $0 }.max(), default: 0] += 1 }
+        for (needs, count) in items {
+            let missing = needs.filter { facts[$0]?.isAvailable(in: sdk) != true }
+            // An item blocked with nothing missing any more waits for the next re-examination: counted as none.
+            let sdks = missing.isEmpty ? [nil] : missing.map { SDKStore.awaitedSDK(facts[$0], sdk: sdk) }
+            counts[sdks.contains(nil) ? nil : sdks.compactMap { $0 }.max(), default: 0] += count
+        }
         return counts.map { BlockedGroup(sdk: $0.key, items: $0.value) }.sorted { left, right in
             guard let a = left.sdk else { return false }
             guard let b = right.sdk else { return true }

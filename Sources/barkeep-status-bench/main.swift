@@ -3,7 +3,8 @@
 // Generates a project of 1,000 screens, 100,000 findings (scanner findings over the screens' files and a few
 // hundred unmapped; items by hand, some blocked on the SDK), 12,000 step states and 16,000 pose results directly
 // in PostgreSQL, starts barkeepd on that database, and sends STATUS and PING alternately on one TCP connection:
-// prints the median and p99 of each and their ratio, then the plan of each statement STATUS runs (EXPLAIN ANALYZE)
+// prints the median and p99 of each and their ratio; then the daemon's CPU time per request of each (from
+// /proc/PID/stat, over PINGs alone and STATUS alone), and the plan of each statement STATUS runs (EXPLAIN ANALYZE)
 // and whether any reads the findings table sequentially (it must not). Uses an embedded PostgreSQL cluster in a
 // temporary directory unless BARKEEP_BENCH_DATABASE_URL is set.
 //
@@ -197,6 +198,24 @@ func milliseconds(_ body: () throws -> Void) rethrows -> Double {
     return Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15
 }
 
+/// The CPU time (user and system, milliseconds) process `pid` spends while `body` runs, from /proc/PID/stat.
+func cpuMilliseconds(of pid: pid_t, _ body: () throws -> Void) throws -> Double {
+    func ticks() throws -> Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let end = stat.lastIndex(of: ")")
+        else { throw BenchError("cannot read /proc/\(pid)/stat") }
+        // After the command's closing parenthesis: state is field 3, utime field 14, stime field 15.
+        let fields = stat[stat.index(after: end)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else {
+            throw BenchError("cannot parse /proc/\(pid)/stat")
+        }
+        return user + system
+    }
+    let before = try ticks()
+    try body()
+    return (try ticks() - before) * 1000 / Double(sysconf(Int32(_SC_CLK_TCK)))
+}
+
 func percentile(_ values: [Double], _ fraction: Double) -> Double {
     let sorted = values.sorted()
     return sorted[min(sorted.count - 1, Int((Double(sorted.count) * fraction).rounded(.up)) - 1)]
@@ -291,6 +310,21 @@ func run() throws {
         String(
             format: "ratio STATUS / PING: median %.0f×, p99 %.0f×",
             percentile(status, 0.5) / percentile(ping, 0.5), percentile(status, 0.99) / percentile(ping, 0.99)))
+
+    // What the daemon itself spends, from its CPU time in /proc: wall times on a shared machine also hold the time
+    // spent waiting for a core.
+    if let daemon {
+        let pings = settings.rounds * 10
+        let pingCPU = try cpuMilliseconds(of: daemon) { for _ in 0..<pings { _ = try client.request("PING") } }
+        let statusCPU = try cpuMilliseconds(of: daemon) {
+            for _ in 0..<settings.rounds { _ = try client.request("STATUS \(project)") }
+        }
+        print(
+            String(
+                format: "barkeepd CPU per request: PING %.3f ms (%d), STATUS %.3f ms (%d), ratio %.0f×",
+                pingCPU / Double(pings), pings, statusCPU / Double(settings.rounds), settings.rounds,
+                (statusCPU / Double(settings.rounds)) / max(pingCPU / Double(pings), 0.001)))
+    }
 
     var direct: [Double] = []
     for _ in 0..<10 { direct.append(try milliseconds { _ = try StatusStore.status(project: project, on: connection) }) }

@@ -35,6 +35,7 @@ final class Daemon {
 
     /// Runs until a stop signal; returns the process exit code.
     func run() -> Int32 {
+        if options.verifiesSummaries { return verifySummaries() }
         installSignalHandlers()
         do {
             try start()
@@ -218,6 +219,47 @@ final class Daemon {
                 Thread.sleep(forTimeInterval: delay.seconds)
                 delay = min(delay * 2, .seconds(4))
             }
+        }
+    }
+
+    // MARK: - Verify
+
+    /// `--verify-summaries`: migrates, compares every project's stored dashboard summary with a recomputation,
+    /// prints each difference (and repairs with `--repair-summaries`); 0 when all agreed, 1 otherwise. With the
+    /// embedded database it starts and stops the cluster (the data directory must be free); with
+    /// `--database-url` it runs beside live daemons.
+    private func verifySummaries() -> Int32 {
+        do {
+            if options.databaseURL == nil {
+                try makeDataDirectory()
+                lock = try DataDirectoryLock(directory: options.dataDirectory)
+            }
+            defer { stop() }
+            let configuration = try databaseConfiguration()
+            _ = try migrate(configuration)
+            let connection = try PostgresConnection(configuration: configuration)
+            defer { connection.close() }
+            var differing = 0
+            let projects = try ProjectStore.list(on: connection)
+            for project in projects {
+                let differences = try SummaryStore.differences(project: project, on: connection)
+                guard !differences.isEmpty else { continue }
+                differing += 1
+                for difference in differences { print(TerminalText.neutralized(difference.description)) }
+                if options.repairsSummaries {
+                    try SummaryStore.repair(project: project, on: connection)
+                    print("project \(project.name): repaired")
+                }
+            }
+            print(
+                differing == 0
+                    ? "summaries of \(projects.count) project(s) agree with a recomputation"
+                    : "summaries of \(differing) of \(projects.count) project(s) differ from a recomputation"
+                        + (options.repairsSummaries ? "; repaired" : ""))
+            return differing == 0 ? 0 : 1
+        } catch {
+            logger.error("verifying the summaries failed: \(error)")
+            return 2
         }
     }
 

@@ -78,6 +78,16 @@ struct DaemonCommand: ParsableCommand {
                 valueName: "USER",
                 help: "Run as root, run repository scanners as this user (default nobody); ignored otherwise."
             ),
+            .flag(
+                "verify-summaries",
+                help:
+                    "Compare every project's dashboard summary with a recomputation, print the differences and exit "
+                    + "(0: equal, 1: different, 2: failed); serves nothing."
+            ),
+            .flag(
+                "repair-summaries",
+                help: "With --verify-summaries: replace each differing project's summary with the recomputation."
+            ),
             .flag("version", help: "Print the version and exit."),
         ]
     )
@@ -112,6 +122,10 @@ struct DaemonOptions {
     var sourceRescan: Duration
     /// The user a root daemon runs repository scanners as (--scanner-user, `nobody` by default).
     var scannerUser: String
+    /// --verify-summaries: check the dashboard's summaries and exit instead of serving.
+    var verifiesSummaries: Bool
+    /// --repair-summaries: with --verify-summaries, repair the summaries that differ.
+    var repairsSummaries: Bool
 
     static let defaultListen = ServerAddress.tcp(host: "127.0.0.1", port: 7780)
 
@@ -188,6 +202,9 @@ struct DaemonOptions {
         }
         tls = try Self.tlsConfiguration(parsed, fail: fail)
         runsSources = !parsed.flag("no-sources")
+        verifiesSummaries = parsed.flag("verify-summaries")
+        repairsSummaries = parsed.flag("repair-summaries")
+        if repairsSummaries && !verifiesSummaries { throw fail("--repair-summaries needs --verify-summaries") }
         sourceLease = .seconds(try number("source-lease", 3...3600, default: 30, of: "seconds"))
         sourceRescan = .seconds(try number("source-rescan", 1...86_400, default: 60, of: "seconds"))
         scannerUser = parsed.value("scanner-user") ?? "nobody"

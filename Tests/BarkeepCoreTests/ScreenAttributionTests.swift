@@ -1,4 +1,5 @@
 import BarkeepCore
+import BarkeepTestSupport
 import Testing
 
 /// The indexed attribution against the rule it replaces, on many generated globs and paths.
@@ -19,31 +20,18 @@ struct ScreenAttributionTests {
         }
     }
 
-    /// A small deterministic generator (SplitMix64), so a failure repeats.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var mixed = state
-            mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-            return mixed ^ (mixed >> 31)
-        }
-    }
-
     /// Few names, so globs and paths meet often; composed and decomposed accents and a `\r\n` too.
     static let names = [
         "Sources", "App", "Inbox", "List", "A", "ab", "Café", "Cafe\u{301}", "View.swift", "InboxView.swift",
         "Row.swift", "a.m", "x\r\ny", "_%", "ListRow", "Settings",
     ]
 
-    static func path(_ generator: inout Generator) -> String {
+    static func path(_ generator: inout SeededGenerator) -> String {
         let depth = Int.random(in: 1...5, using: &generator)
         return (0..<depth).map { _ in names.randomElement(using: &generator) ?? "A" }.joined(separator: "/")
     }
 
-    static func glob(_ generator: inout Generator) -> String {
+    static func glob(_ generator: inout SeededGenerator) -> String {
         let depth = Int.random(in: 1...4, using: &generator)
         var components: [String] = []
         for _ in 0..<depth {
@@ -65,7 +53,7 @@ struct ScreenAttributionTests {
     func indexMatchesLinearRule() {
         var matched = 0
         for seed in UInt64(0)..<60 {
-            var generator = Generator(state: seed)
+            var generator = SeededGenerator(seed: seed)
             let count = Int.random(in: 1...60, using: &generator)
             var patterns: Set<String> = []
             while patterns.count < count { patterns.insert(Self.glob(&generator)) }
