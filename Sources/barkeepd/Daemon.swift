@@ -27,6 +27,7 @@ final class Daemon {
     private var pool: PostgresPool?
     private var server: Server?
     private var sources: SourceRunner?
+    private var hooks: HookDeliverer?
 
     init(options: DaemonOptions, logger: Logger) {
         self.options = options
@@ -119,6 +120,16 @@ final class Daemon {
         var withSources = serverConfiguration
         withSources.sourcesChanged = sourcesChanged
         withSources.protectedDirectories = [options.dataDirectory]
+        var deliverer: HookDeliverer?
+        if options.runsHooks {
+            deliverer = HookDeliverer(
+                configuration: HookDeliverer.Configuration(
+                    holder: serverID, database: configuration, lease: options.sourceLease, retry: options.hookRetry,
+                    timeout: options.hookTimeout),
+                logger: logger.with(["component": "hooks"])
+            )
+        }
+        withSources.hooks = deliverer
         let server = try Server(
             configuration: withSources,
             commands: .standard,
@@ -130,6 +141,10 @@ final class Daemon {
         if let runner {
             runner.start()
             sources = runner
+        }
+        if let deliverer {
+            deliverer.start()
+            hooks = deliverer
         }
         if let cluster {
             let supervisor = ClusterSupervisor(cluster: cluster, logger: logger)
@@ -228,6 +243,8 @@ final class Daemon {
         metrics = nil
         supervisor?.stop()
         supervisor = nil
+        hooks?.stop()
+        hooks = nil
         sources?.stop()
         sources = nil
         server?.shutdown(grace: .seconds(5))
