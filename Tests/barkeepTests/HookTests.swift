@@ -12,10 +12,12 @@ import Testing
 struct HookTests {
     /// The receiver: answers 204, or 500 while its directory holds a file named `fail`; appends one JSON line per
     /// request to `received.jsonl` (status answered, body, event header, whether the signature is valid); writes
-    /// its port to `port` once listening. Arguments: directory, port (0: any), secret.
+    /// its port to `port` once listening. Arguments: directory, port (0: any), secret, and for HTTPS the certificate
+    /// and key files.
     static let receiverProgram = """
         import hashlib, hmac, json, os, sys
         from http.server import HTTPServer, BaseHTTPRequestHandler
+        import ssl
         directory, port, secret = sys.argv[1], int(sys.argv[2]), sys.argv[3].encode()
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self):
@@ -32,6 +34,10 @@ struct HookTests {
             def log_message(self, *args):
                 pass
         server = HTTPServer(("127.0.0.1", port), Handler)
+        if len(sys.argv) > 5:
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(sys.argv[4], sys.argv[5])
+            server.socket = context.wrap_socket(server.socket, server_side=True)
         with open(os.path.join(directory, "port.tmp"), "w") as f:
             f.write(str(server.server_address[1]))
         os.rename(os.path.join(directory, "port.tmp"), os.path.join(directory, "port"))
@@ -44,19 +50,22 @@ struct HookTests {
         let secret: String
         private(set) var process: Subprocess
         let port: Int
+        /// HTTPS: the certificate and key the receiver presents.
+        let tls: [String]
 
-        init(secret: String = "s3cret-for-the-test") throws {
+        init(secret: String = "s3cret-for-the-test", certificates: TestCertificates? = nil) throws {
             directory = try TemporaryDirectory.make(prefix: "barkeep-hooks")
             self.secret = secret
+            tls = certificates.map { [$0.certificateFile, $0.keyFile] } ?? []
             try Data(HookTests.receiverProgram.utf8).write(to: URL(fileURLWithPath: directory + "/receiver.py"))
-            process = try Self.start(directory, port: 0, secret: secret)
+            process = try Self.start(directory, port: 0, secret: secret, tls: tls)
             port = try Self.boundPort(directory)
         }
 
-        private static func start(_ directory: String, port: Int, secret: String) throws -> Subprocess {
+        private static func start(_ directory: String, port: Int, secret: String, tls: [String]) throws -> Subprocess {
             try? FileManager.default.removeItem(atPath: directory + "/port")
             return try Subprocess.spawn(
-                try PythonTools.python(), [directory + "/receiver.py", directory, String(port), secret])
+                try PythonTools.python(), [directory + "/receiver.py", directory, String(port), secret] + tls)
         }
 
         private static func boundPort(_ directory: String) throws -> Int {
@@ -70,7 +79,7 @@ struct HookTests {
             throw TestSupportError("the receiver did not start")
         }
 
-        var url: String { "http://127.0.0.1:\(port)/hook" }
+        var url: String { "\(tls.isEmpty ? "http" : "https")://127.0.0.1:\(port)/hook" }
 
         /// Makes the receiver answer 500 (true) or 204 (false).
         func setFailing(_ isFailing: Bool) throws {
@@ -89,7 +98,7 @@ struct HookTests {
 
         /// Starts it again on the same port.
         func restart() throws {
-            process = try Self.start(directory, port: port, secret: secret)
+            process = try Self.start(directory, port: port, secret: secret, tls: tls)
             _ = try Self.boundPort(directory)
         }
 
@@ -276,6 +285,69 @@ struct HookTests {
         #expect(output.contains("HTTP 500"))
         try succeed(daemon, ["hook", "remove", "1"])
         #expect(try hooks(daemon).isEmpty)
+    }
+
+    @Test("two daemons on one database: one lease holder delivers each event once; the other takes over")
+    func twoDaemons() throws {
+        let receiver = try Receiver()
+        let arguments = ["--source-lease", "3", "--hook-max-backoff", "1"]
+        let first = try TestDaemon(arguments: arguments)
+        let second = try TestDaemon(url: first.url, arguments: arguments)
+        try succeed(first, ["project", "create", "app"])
+        try succeed(second, ["hook", "add", "app", receiver.url, "--kinds", "project.updated"])
+        try makeEvents(first, 3, from: 0)
+        try makeEvents(second, 3, from: 3)
+        #expect(eventually { receiver.delivered.count >= 6 })
+        func serverID(_ daemon: TestDaemon) throws -> String? {
+            let output = try succeed(daemon, ["--json", "stats"])
+            return (try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])?["server"] as? String
+        }
+        let holder = try #require(try hooks(first).first?["holder"] as? String)
+        let ids = [try serverID(first), try serverID(second)]
+        #expect(ids.contains(holder))
+        // The holder stops and gives the hook up; the other daemon takes it over and goes on.
+        let (stopped, other) = holder == ids[0] ? (first, second) : (second, first)
+        stopped.stop()
+        try makeEvents(other, 3, from: 6)
+        #expect(eventually { receiver.delivered.count >= 9 })
+        #expect(try hooks(other).first?["holder"] as? String == (try serverID(other)))
+        // Each event once: no daemon delivered what the other did.
+        let sequences = receiver.delivered.compactMap(sequence)
+        #expect(sequences.count == 9 && sequences == sequences.sorted() && Set(sequences).count == 9)
+    }
+
+    @Test("https: delivered when the certificate chains to a CA the daemon's host trusts, refused otherwise")
+    func https() throws {
+        let certificates = try TestCertificates.make()
+        let receiver = try Receiver(certificates: certificates)
+        // A daemon whose host trusts the test CA (OpenSSL reads SSL_CERT_FILE for its default CAs), and one whose
+        // host does not, on one database.
+        let plain = try TestDaemon()
+        let directory = try TemporaryDirectory.make(prefix: "barkeep-hooks-tls")
+        var environment = ProcessInfo.processInfo.environment
+        environment["SSL_CERT_FILE"] = certificates.caFile
+        let trusting = try Subprocess.spawn(
+            BuildProducts.path("barkeepd"),
+            ["--data-dir", directory, "--database-url", plain.url, "--listen", "127.0.0.1:0", "--no-hooks"],
+            environment: environment)
+        defer {
+            trusting.signal(SIGTERM)
+            _ = trusting.wait(timeout: .seconds(30))
+        }
+        #expect(trusting.waitForError(containing: "msg=ready", timeout: .seconds(120)))
+        try succeed(plain, ["project", "create", "app"])
+        try succeed(plain, ["hook", "add", "app", receiver.url, "--secret-file", try secretFile(receiver.secret)])
+        var trustingEnvironment = plain.environment()
+        trustingEnvironment["BARKEEP_SERVER"] = "unix:\(directory)/barkeep.sock"
+        let trusted = try Subprocess.run(
+            BuildProducts.path("barkeep"), ["hook", "test", "1"], environment: trustingEnvironment)
+        #expect(trusted.status == 0)
+        #expect(trusted.output.contains("Sent a test event to hook 1 (\(receiver.url)): HTTP 204."), "\(trusted.error)")
+        #expect(receiver.requests.last?["valid"] as? Bool == true)
+        let (status, output, _) = try run(plain, ["hook", "test", "1"])
+        #expect(status == 1)
+        #expect(output.contains("untrusted certificate (checked against the system's CAs)"), "\(output)")
+        #expect(receiver.requests.count == 1)
     }
 
     @Test("only admins manage hooks; bad URLs and options are refused")
