@@ -79,7 +79,7 @@ struct HookTests {
             throw TestSupportError("the receiver did not start")
         }
 
-        var url: String { "\(tls.isEmpty ? "http" : "https")://127.0.0.1:\(port)/hook" }
+        var url: String { "\(tls.isEmpty ? "http" : "https")://127.0.0.1:\(port)/hook?team=ios&key=a=b" }
 
         /// Makes the receiver answer 500 (true) or 204 (false).
         func setFailing(_ isFailing: Bool) throws {
@@ -201,7 +201,10 @@ struct HookTests {
         let start = try #require(sequence(first)) - 1
         let expected = try watchLines(daemon, since: start, count: 6)
         #expect(receiver.delivered == expected)
-        #expect(receiver.requests.allSatisfy { $0["valid"] as? Bool == true && $0["path"] as? String == "/hook" })
+        #expect(
+            receiver.requests.allSatisfy {
+                $0["valid"] as? Bool == true && $0["path"] as? String == "/hook?team=ios&key=a=b"
+            })
 
         // The receiver fails (500), then refuses connections; the daemon restarts meanwhile.
         try receiver.setFailing(true)
