@@ -6,6 +6,7 @@ import Foundation
 /// HOOK ADD, LIST, REMOVE, RESUME and TEST: the webhooks the daemons POST a project's events to (docs/hooks.md).
 /// Admin only: a hook sends the project's events, and a secret, to wherever its URL says.
 enum HookCommands {
+    /// Every HOOK command.
     static let all: [Command] = [add, list, remove, resume, test]
 
     /// The longest signing secret, in bytes.
@@ -24,6 +25,7 @@ enum HookCommands {
         }
     }
 
+    /// `HOOK LIST [PROJECT]`: the hooks, never their secrets.
     static let list = Command("HOOK LIST", positional: 0...1, minimumRole: .admin) { input in
         let project = input.request.arguments.first
         return .database { connection in
@@ -31,6 +33,7 @@ enum HookCommands {
         }
     }
 
+    /// `HOOK REMOVE ID`.
     static let remove = Command("HOOK REMOVE", positional: 1...1, arguments: [.other], minimumRole: .admin) {
         input throws(CommandError) in
         let id = try hookID(input.argument(0))
@@ -41,6 +44,7 @@ enum HookCommands {
         }
     }
 
+    /// `HOOK RESUME ID`: a paused hook delivers again from its cursor.
     static let resume = Command("HOOK RESUME", positional: 1...1, arguments: [.other], minimumRole: .admin) {
         input throws(CommandError) in
         let id = try hookID(input.argument(0))
@@ -57,7 +61,7 @@ enum HookCommands {
         input throws(CommandError) in
         let id = try hookID(input.argument(0))
         let actor = input.session.actor
-        let timeout = input.server.configuration.hooks?.configuration.timeout ?? defaultTimeout
+        let timeout = input.server.configuration.hooks?.configuration.timeout ?? HookDeliverer.defaultTimeout
         return .database { connection in
             let hook = try HookStore.require(id, on: connection)
             let url = try WebhookURL(parsing: hook.url)
@@ -69,11 +73,9 @@ enum HookCommands {
         }
     }
 
-    /// The delivery timeout of a daemon that runs no deliverer.
-    static let defaultTimeout = Duration.seconds(10)
-
     // MARK: - Checking what HOOK ADD was given
 
+    /// The settings a `HOOK ADD` line asks for, checked: the URL, the kinds, the screen key, the secret, the format.
     static func settings(_ input: CommandInput) throws(CommandError) -> HookSettings {
         let url: WebhookURL
         do throws(CoreError) {
@@ -104,6 +106,7 @@ enum HookCommands {
         return HookSettings(url: url, kinds: kinds, screen: screen, secret: secret, format: format)
     }
 
+    /// A hook id argument, or `BADARG`.
     static func hookID(_ text: String) throws(CommandError) -> Int64 {
         guard let id = Int64(text), id > 0 else { throw CommandError(.badArgument, "a hook id is a number") }
         return id

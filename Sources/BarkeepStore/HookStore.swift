@@ -96,6 +96,7 @@ public struct Hook: Sendable, Equatable {
 /// Webhooks: their settings, the cursor each delivers from, the lease that lets one daemon at a time deliver
 /// each, and their failures (docs/hooks.md).
 public enum HookStore {
+    /// The columns `Hook(row:)` reads, of `hooks h JOIN projects p`.
     static let columns = """
         h.id, h.project_id, p.name AS project, h.url, h.kinds, h.screen, h.secret, h.format, h.created_at,
         h.created_by, h.delivered_seq, h.delivered_at, h.failures, h.last_error, h.paused_reason, h.holder,

@@ -32,6 +32,7 @@ struct HookGroup: ParsableCommand {
     }
 }
 
+/// `barkeep hook add PROJECT URL …`.
 struct HookAddCommand: RunnableCommand {
     static let configuration = CommandConfiguration(
         name: "add",
@@ -111,6 +112,7 @@ struct HookAddCommand: RunnableCommand {
     }
 }
 
+/// `barkeep hook list [PROJECT]`.
 struct HookListCommand: RunnableCommand {
     static let configuration = CommandConfiguration(
         name: "list",
@@ -149,6 +151,7 @@ struct HookListCommand: RunnableCommand {
     }
 }
 
+/// `barkeep hook remove ID`.
 struct HookRemoveCommand: RunnableCommand {
     static let configuration = CommandConfiguration(
         name: "remove",
@@ -170,6 +173,7 @@ struct HookRemoveCommand: RunnableCommand {
     }
 }
 
+/// `barkeep hook resume ID`.
 struct HookResumeCommand: RunnableCommand {
     static let configuration = CommandConfiguration(
         name: "resume",
@@ -190,6 +194,7 @@ struct HookResumeCommand: RunnableCommand {
     }
 }
 
+/// `barkeep hook test ID`.
 struct HookTestCommand: RunnableCommand {
     static let configuration = CommandConfiguration(
         name: "test",

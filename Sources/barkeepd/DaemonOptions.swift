@@ -213,10 +213,15 @@ struct DaemonOptions {
         sourceLease = .seconds(try number("source-lease", 3...3600, default: 30, of: "seconds"))
         sourceRescan = .seconds(try number("source-rescan", 1...86_400, default: 60, of: "seconds"))
         runsHooks = !parsed.flag("no-hooks")
-        hookTimeout = .seconds(try number("hook-timeout", 1...120, default: 10, of: "seconds"))
+        hookTimeout = .seconds(
+            try number(
+                "hook-timeout", 1...120, default: Int(HookDeliverer.defaultTimeout.components.seconds), of: "seconds"))
         hookRetry = HookRetry(
             baseDelay: HookRetry.standard.baseDelay,
-            maximumDelay: .seconds(try number("hook-max-backoff", 1...3600, default: 300, of: "seconds")),
+            maximumDelay: .seconds(
+                try number(
+                    "hook-max-backoff", 1...3600, default: Int(HookRetry.standard.maximumDelay.components.seconds),
+                    of: "seconds")),
             maximumFailures: try number("hook-max-failures", 1...1000, default: HookRetry.standard.maximumFailures)
         )
         scannerUser = parsed.value("scanner-user") ?? "nobody"

@@ -1,3 +1,4 @@
+import BarkeepCore
 import BarkeepTestSupport
 import Foundation
 import Testing
@@ -352,6 +353,43 @@ struct HookTests {
         #expect(output.contains("untrusted certificate (checked against the system's CAs)"), "\(output)")
         #expect(receiver.requests.count == 1)
     }
+
+    @Test("the docs give barkeepd's hook options with the defaults of the code, and every key of a hook record")
+    func documented() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let cli = try String(contentsOf: root.appendingPathComponent("docs/cli.md"), encoding: .utf8)
+        let rows = [
+            "| `--hook-timeout SECONDS` | `\(HookTests.seconds(.seconds(10)))` |",
+            "| `--hook-max-backoff SECONDS` | `\(HookTests.seconds(HookRetry.standard.maximumDelay))` |",
+            "| `--hook-max-failures N` | `\(HookRetry.standard.maximumFailures)` |", "| `--no-hooks` |",
+        ]
+        for row in rows { #expect(cli.contains(row), "\(row)") }
+        let help = try Subprocess.run(BuildProducts.path("barkeepd"), ["--help"]).output
+        #expect(help.contains("(default 10)") && help.contains("(default 300)"))
+
+        let receiver = try Receiver()
+        let daemon = try TestDaemon()
+        try succeed(daemon, ["project", "create", "app"])
+        // One hook that delivers its own hook.added, one with every setting.
+        try succeed(daemon, ["hook", "add", "app", receiver.url, "--kinds", "hook.added"])
+        try succeed(
+            daemon,
+            [
+                "hook", "add", "app", receiver.url, "--screen", "app", "--format", "slack", "--secret-file",
+                try secretFile(receiver.secret),
+            ])
+        #expect(eventually { !receiver.delivered.isEmpty })
+        let protocolText = try String(contentsOf: root.appendingPathComponent("docs/protocol.md"), encoding: .utf8)
+        let start = try #require(protocolText.range(of: "- `hook`: "))
+        let end = try #require(protocolText.range(of: "\n- ", range: start.upperBound..<protocolText.endIndex))
+        let documented = protocolText[start.upperBound..<end.lowerBound]
+        let keys = Set(try hooks(daemon).flatMap(\.keys)).map { $0.replacingOccurrences(of: "_", with: "-") }
+        #expect(keys.count >= 14)
+        for key in keys { #expect(documented.contains("`\(key)`"), "\(key)") }
+    }
+
+    private static func seconds(_ duration: Duration) -> Int { Int(duration.components.seconds) }
 
     @Test("only admins manage hooks; bad URLs and options are refused")
     func refusals() throws {

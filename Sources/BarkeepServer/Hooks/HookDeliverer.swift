@@ -42,10 +42,16 @@ public final class HookDeliverer: Sendable {
         }
     }
 
+    /// How long one delivery may take unless the daemon says otherwise (`--hook-timeout`); also `HOOK TEST`'s on a
+    /// daemon that delivers no hooks.
+    public static let defaultTimeout = Duration.seconds(10)
+
     /// Events read per page.
     static let pageSize = 100
 
+    /// What it was created with.
     let configuration: Configuration
+    /// Where it logs hooks taken up, given up, failing and paused.
     let logger: Logger
     /// A hook was added, paused, resumed or removed: claim at once.
     private let isClaimWanted = Mutex(false)
@@ -85,6 +91,7 @@ public final class HookDeliverer: Sendable {
     public static let hookChangeKinds: Set<String> = Set(
         [EventKind.hookAdded, .hookPaused, .hookResumed, .hookRemoved].map(\.rawValue))
 
+    /// Whether `stop` was called: deliveries end.
     var isStopping: Bool { loop.isStopping }
 
     private func takeClaimWanted() -> Bool {
@@ -94,6 +101,7 @@ public final class HookDeliverer: Sendable {
         }
     }
 
+    /// The delivery thread's own database connection, named so in `pg_stat_activity`.
     var connectionConfiguration: PostgresConfiguration {
         configuration.database.with(applicationName: "barkeepd-hooks")
     }

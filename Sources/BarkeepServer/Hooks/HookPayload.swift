@@ -14,6 +14,7 @@ struct HookPayload: Sendable, Equatable {
     /// The headers besides Host, Content-Length and Connection.
     var headers: [(String, String)]
 
+    /// Equal bodies and equal headers in the same order.
     static func == (left: HookPayload, right: HookPayload) -> Bool {
         left.body == right.body && left.headers.elementsEqual(right.headers) { $0 == $1 }
     }
