@@ -53,6 +53,14 @@ public enum EventKind: String, Sendable, CaseIterable, Codable {
     case sourceRemoved = "source.removed"
     /// A sync source ran.
     case sourceRun = "source.run"
+    /// A webhook was added.
+    case hookAdded = "hook.added"
+    /// A webhook was paused after failing again and again; `reason` says why.
+    case hookPaused = "hook.paused"
+    /// A paused webhook was resumed.
+    case hookResumed = "hook.resumed"
+    /// A webhook was removed.
+    case hookRemoved = "hook.removed"
     /// An API token was created; it belongs to no project.
     case tokenCreated = "token.created"
     /// An API token was revoked; it belongs to no project.
@@ -84,6 +92,18 @@ public enum EventKind: String, Sendable, CaseIterable, Codable {
             if !kinds.contains(kind) { kinds.append(kind) }
         }
         return (kinds, unknown)
+    }
+
+    /// The kinds a comma-separated list names, in order and without repeats; a word that names no kind (an empty one
+    /// among them) is `invalidArgument` for `kinds`, saying which kinds there are.
+    public static func kinds(parsing text: String) throws(CoreError) -> [EventKind] {
+        let parsed = list(parsing: text)
+        if let unknown = parsed.unknown.first {
+            throw .invalidArgument(
+                key: "kinds",
+                problem: "unknown event kind '\(TerminalText.excerpt(unknown))'; the kinds are \(allNames)")
+        }
+        return parsed.kinds
     }
 
     /// Every kind, comma-separated, for messages that say which kinds there are.

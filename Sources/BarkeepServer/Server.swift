@@ -139,6 +139,8 @@ public final class Server: Sendable {
                 {
                     sourcesChanged()
                 }
+                configuration.hooks?.eventsArrived(
+                    isHookChange: events.contains { HookDeliverer.hookChangeKinds.contains($0.kind) })
                 post { loop in loop.deliverLive(events) }
             }
         )

@@ -32,6 +32,9 @@ public struct ServerConfiguration: Sendable {
     /// asked to run, through this daemon or another on the database, so that this daemon's sync sources take it up
     /// at once rather than at their next lease renewal.
     public var sourcesChanged: (@Sendable () -> Void)?
+    /// The webhooks' deliverer this daemon runs, if any: the event dispatcher wakes it when events arrive, and
+    /// `HOOK TEST` uses its timeout.
+    public var hooks: HookDeliverer?
     /// Directories no inbox may be or be inside, besides the system's (InboxLocation): the data directory, which
     /// holds the database cluster.
     public var protectedDirectories: [String] = []

@@ -99,12 +99,11 @@ enum SessionCommands {
         }
         var filter = EventFilter(screen: input.keyword("screen"))
         if let text = input.keyword("kinds") {
-            let parsed = EventKind.list(parsing: text)
-            if let unknown = parsed.unknown.first {
-                throw CommandError(
-                    .badArgument, "unknown event kind '\(unknown)'; the kinds are \(EventKind.allNames)")
+            do throws(CoreError) {
+                filter.kinds = Set(try EventKind.kinds(parsing: text))
+            } catch {
+                throw CommandError(.badArgument, error.description)
             }
-            filter.kinds = Set(parsed.kinds)
         }
         if let text = input.keyword("finding") { filter.finding = try FindingCommands.number(text, of: "finding") }
         let chosen = filter

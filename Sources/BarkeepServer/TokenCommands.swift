@@ -57,6 +57,6 @@ extension CommandTable {
     /// Every command of this release.
     public static let standard = CommandTable.basic.adding(
         SessionCommands.all + ProjectCommands.all + TokenCommands.all + FindingCommands.all + ScreenCommands.all
-            + AuditCommands.all + DashboardCommands.all + SourceCommands.all
+            + AuditCommands.all + DashboardCommands.all + SourceCommands.all + HookCommands.all
     )
 }

@@ -4,6 +4,8 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
 #include <openssl/pem.h>
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
@@ -392,3 +394,16 @@ const char *barkeep_tls_error(const barkeep_tls *session) {
 int barkeep_tls_is_untrusted(const barkeep_tls *session) { return session->is_untrusted; }
 
 const char *barkeep_tls_version(const barkeep_tls *session) { return SSL_get_version(session->ssl); }
+
+// MARK: - Message authentication
+
+int barkeep_hmac_sha256(const void *key, size_t key_length, const void *message, size_t count, unsigned char *out) {
+    unsigned int length = 0;
+    // HMAC() accepts a NULL key only with a zero length; an empty key must still sign.
+    static const unsigned char empty = 0;
+    if (HMAC(EVP_sha256(), key_length == 0 ? &empty : key, (int)key_length, message, count, out, &length) == NULL) {
+        ERR_clear_error();
+        return 0;
+    }
+    return length == 32;
+}

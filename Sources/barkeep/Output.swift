@@ -69,8 +69,7 @@ enum Output {
 
     /// Prints a JSON value on one line, keys sorted.
     static func json(_ value: Any) throws {
-        let data = try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes])
-        print(String(decoding: data, as: UTF8.self))
+        print(try Record.jsonText(value))
         fflush(nil)
     }
 }
@@ -81,21 +80,5 @@ extension Record {
         var record = Record()
         for (key, value) in fields { record.append(key, Output.plain(value)) }
         return record
-    }
-
-    /// The record as a JSON object: keys in snake_case, the named keys as integers or lists.
-    func json(integers: Set<String> = [], lists: Set<String> = []) -> [String: Any] {
-        var object: [String: Any] = [:]
-        for (key, value) in fields {
-            let name = key.replacingOccurrences(of: "-", with: "_")
-            if integers.contains(key), let number = Int64(value) {
-                object[name] = number
-            } else if lists.contains(key) {
-                object[name] = value.isEmpty ? [] : value.split(separator: ",").map(String.init)
-            } else {
-                object[name] = value
-            }
-        }
-        return object
     }
 }

@@ -50,13 +50,13 @@ struct WatchCommand: RunnableCommand {
         var filter: [(String, String)] = []
         let kinds = parsed.values("kind")
         if !kinds.isEmpty {
-            let parsedKinds = EventKind.list(parsing: kinds.joined(separator: ","))
-            if let unknown = parsedKinds.unknown.first {
-                throw UsageError(
-                    "unknown event kind '\(unknown)'; the kinds are \(EventKind.allNames)",
-                    commandPath: parsed.commandPath)
+            let parsedKinds: [EventKind]
+            do throws(CoreError) {
+                parsedKinds = try EventKind.kinds(parsing: kinds.joined(separator: ","))
+            } catch {
+                throw UsageError(error.description, commandPath: parsed.commandPath)
             }
-            filter.append(("kinds", parsedKinds.kinds.map(\.rawValue).joined(separator: ",")))
+            filter.append(("kinds", parsedKinds.map(\.rawValue).joined(separator: ",")))
         }
         if let screen = parsed.value("screen") { filter.append(("screen", screen)) }
         if let finding = parsed.value("finding") { filter.append(("finding", finding)) }
@@ -70,30 +70,18 @@ struct WatchCommand: RunnableCommand {
     }
 
     /// An event record as a JSON object, as `watch --json` prints it and the histories of `finding show`, `screen
-    /// show` and `source show` hold it: `seq` and `finding` numbers, `screens` an array.
-    static func json(_ record: Record) -> [String: Any] {
-        var object = record.json(integers: ["seq", "finding"], lists: ["screens"])
-        object.removeValue(forKey: "type")
-        return object
-    }
+    /// show` and `source show` hold it (EventRecord, shared with the daemon's webhooks).
+    static func json(_ record: Record) -> [String: Any] { EventRecord.json(record) }
 
     private func printEvent(_ record: Record, context: CLIContext) {
         if context.isJSON {
-            try? Output.json(Self.json(record))
-            return
+            if let line = try? EventRecord.jsonText(record) { print(line) }
+        } else {
+            print(
+                EventRecord.line(record.plain) { text, part in
+                    part == .kind ? Output.bold(text) : Output.dim(text)
+                })
         }
-        let record = record.plain
-        var text = "\(Output.dim(record["seq"] ?? "?"))  \(record["at"]?.prefix(19) ?? "")  "
-        text += "\(Output.bold(record["kind"] ?? "?"))  "
-        // A finding's events name it by number and the screen owning it, which its subject (file:line) does not.
-        if let finding = record["finding"] { text += "#\(finding) \(record["screen"] ?? "")  " }
-        text += record["subject"] ?? ""
-        if record["from"] != nil || record["to"] != nil {
-            text += "  \(record["from"] ?? "∅") → \(record["to"] ?? "∅")"
-        }
-        if let reason = record["reason"] { text += "  (\(reason))" }
-        text += "  \(Output.dim("by " + (record["actor"] ?? "?")))"
-        print(text)
         // Lines go out as they happen, even into a pipe.
         fflush(nil)
     }

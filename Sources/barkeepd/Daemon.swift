@@ -27,6 +27,7 @@ final class Daemon {
     private var pool: PostgresPool?
     private var server: Server?
     private var sources: SourceRunner?
+    private var hooks: HookDeliverer?
 
     init(options: DaemonOptions, logger: Logger) {
         self.options = options
@@ -120,6 +121,16 @@ final class Daemon {
         var withSources = serverConfiguration
         withSources.sourcesChanged = sourcesChanged
         withSources.protectedDirectories = [options.dataDirectory]
+        var deliverer: HookDeliverer?
+        if options.runsHooks {
+            deliverer = HookDeliverer(
+                configuration: HookDeliverer.Configuration(
+                    holder: serverID, database: configuration, lease: options.sourceLease, retry: options.hookRetry,
+                    timeout: options.hookTimeout),
+                logger: logger.with(["component": "hooks"])
+            )
+        }
+        withSources.hooks = deliverer
         let server = try Server(
             configuration: withSources,
             commands: .standard,
@@ -131,6 +142,10 @@ final class Daemon {
         if let runner {
             runner.start()
             sources = runner
+        }
+        if let deliverer {
+            deliverer.start()
+            hooks = deliverer
         }
         if let cluster {
             let supervisor = ClusterSupervisor(cluster: cluster, logger: logger)
@@ -270,6 +285,8 @@ final class Daemon {
         metrics = nil
         supervisor?.stop()
         supervisor = nil
+        hooks?.stop()
+        hooks = nil
         sources?.stop()
         sources = nil
         server?.shutdown(grace: .seconds(5))

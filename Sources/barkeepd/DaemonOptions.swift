@@ -73,6 +73,22 @@ struct DaemonCommand: ParsableCommand {
                 valueName: "SECONDS",
                 help: "How often each inbox is listed whole besides inotify (default 60)."
             ),
+            .flag("no-hooks", help: "Deliver no webhooks (docs/hooks.md); other daemons of the database still do."),
+            .option(
+                "hook-timeout",
+                valueName: "SECONDS",
+                help: "How long one webhook delivery may take, connect to answer (default 10)."
+            ),
+            .option(
+                "hook-max-backoff",
+                valueName: "SECONDS",
+                help: "The longest wait before a failed webhook delivery is retried (default 300)."
+            ),
+            .option(
+                "hook-max-failures",
+                valueName: "N",
+                help: "Failed deliveries in a row after which a webhook is paused (default 10)."
+            ),
             .option(
                 "scanner-user",
                 valueName: "USER",
@@ -120,6 +136,12 @@ struct DaemonOptions {
     var sourceLease: Duration
     /// How often each inbox is listed whole.
     var sourceRescan: Duration
+    /// Whether this daemon delivers webhooks (--no-hooks: not).
+    var runsHooks: Bool
+    /// How long one webhook delivery may take (--hook-timeout).
+    var hookTimeout: Duration
+    /// When failed webhook deliveries are retried and hooks paused (--hook-max-backoff, --hook-max-failures).
+    var hookRetry: HookRetry
     /// The user a root daemon runs repository scanners as (--scanner-user, `nobody` by default).
     var scannerUser: String
     /// --verify-summaries: check the dashboard's summaries and exit instead of serving.
@@ -207,6 +229,18 @@ struct DaemonOptions {
         if repairsSummaries && !verifiesSummaries { throw fail("--repair-summaries needs --verify-summaries") }
         sourceLease = .seconds(try number("source-lease", 3...3600, default: 30, of: "seconds"))
         sourceRescan = .seconds(try number("source-rescan", 1...86_400, default: 60, of: "seconds"))
+        runsHooks = !parsed.flag("no-hooks")
+        hookTimeout = .seconds(
+            try number(
+                "hook-timeout", 1...120, default: Int(HookDeliverer.defaultTimeout.components.seconds), of: "seconds"))
+        hookRetry = HookRetry(
+            baseDelay: HookRetry.standard.baseDelay,
+            maximumDelay: .seconds(
+                try number(
+                    "hook-max-backoff", 1...3600, default: Int(HookRetry.standard.maximumDelay.components.seconds),
+                    of: "seconds")),
+            maximumFailures: try number("hook-max-failures", 1...1000, default: HookRetry.standard.maximumFailures)
+        )
         scannerUser = parsed.value("scanner-user") ?? "nobody"
         if scannerUser.isEmpty { throw fail("--scanner-user takes a user name") }
     }

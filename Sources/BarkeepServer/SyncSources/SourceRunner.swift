@@ -9,8 +9,8 @@ import Synchronization
 /// One loop thread owns the leases, the inboxes and a database connection; each repository scan runs on a thread
 /// of its own with its own connection, so a slow scanner holds up nothing else.
 ///
-/// Thread-safety: what the loop and the scan threads share — the stop flag, the ids held, the scans running — is
-/// behind `shared`, a `Mutex`; the rest belongs to the loop thread.
+/// Thread-safety: the stop flag is the LoopThread's; what the loop and the scan threads share — the ids held, the
+/// scans running — is behind `shared`, a `Mutex`; the rest belongs to the loop thread.
 public final class SourceRunner: Sendable {
     /// What the runner needs from its daemon.
     public struct Configuration: Sendable {
@@ -55,8 +55,6 @@ public final class SourceRunner: Sendable {
     }
 
     private struct Shared {
-        var isStarted = false
-        var isStopping = false
         /// The sources whose lease this daemon held at the last claim.
         var held: Set<Int64> = []
         /// Until when those leases surely last: the last claim's start plus the lease, less a margin. Past it
@@ -74,7 +72,7 @@ public final class SourceRunner: Sendable {
     let logger: Logger
     private let shared = Mutex(Shared())
     let watcher: DirectoryWatcher
-    private let loopFinished = DispatchSemaphore(value: 0)
+    private let loop = LoopThread(name: "barkeep-sources")
     private let scansFinished = DispatchSemaphore(value: 0)
 
     /// Creates a runner; nothing runs until `start()`.
@@ -86,32 +84,16 @@ public final class SourceRunner: Sendable {
 
     /// Starts the loop thread. Worktrees a killed daemon left behind are deleted first.
     public func start() {
-        guard
-            shared.withLock({ shared in
-                defer { shared.isStarted = true }
-                return !shared.isStarted
-            })
-        else { return }
-        RepoScan.clearWorkDirectory(
-            configuration.workDirectory, isShared: configuration.scannerUser != nil, logger: logger)
-        let thread = Thread { [self] in
-            Loop(runner: self).run()
-            loopFinished.signal()
-        }
-        thread.name = "barkeep-sources"
-        thread.start()
+        loop.start(prepare: {
+            RepoScan.clearWorkDirectory(
+                configuration.workDirectory, isShared: configuration.scannerUser != nil, logger: logger)
+        }) { [self] in Loop(runner: self).run() }
     }
 
     /// Stops the loop and every scan (a running scanner is killed and its run not recorded), then gives up the
     /// leases so another daemon can take the sources up at once.
     public func stop() {
-        let wasRunning = shared.withLock { shared in
-            defer { shared.isStopping = true }
-            return shared.isStarted && !shared.isStopping
-        }
-        guard wasRunning else { return }
-        watcher.wake()
-        loopFinished.wait()
+        guard loop.stop(wake: { watcher.wake() }) else { return }
         let scans = shared.withLock { $0.scanThreads }
         for _ in 0..<scans { scansFinished.wait() }
         do {
@@ -123,7 +105,7 @@ public final class SourceRunner: Sendable {
         }
     }
 
-    var isStopping: Bool { shared.withLock { $0.isStopping } }
+    var isStopping: Bool { loop.isStopping }
 
     /// Makes the loop claim at once: the event feed says a source was added, paused, resumed, removed or asked to
     /// run, through this daemon or another.
@@ -146,7 +128,7 @@ public final class SourceRunner: Sendable {
 
     /// Whether this daemon still holds `id` and is not stopping: a scan goes on only while this is true.
     func mayGoOn(_ id: Int64) -> Bool {
-        shared.withLock { !$0.isStopping && $0.held.contains(id) && ContinuousClock.now < $0.heldUntil }
+        !isStopping && shared.withLock { $0.held.contains(id) && ContinuousClock.now < $0.heldUntil }
     }
 
     /// The most repository scans one daemon runs at once; the other due sources wait for a free slot.

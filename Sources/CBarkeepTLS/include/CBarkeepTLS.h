@@ -88,4 +88,10 @@ int barkeep_tls_is_untrusted(const barkeep_tls *session);
 /// The negotiated protocol version ("TLSv1.3") after the handshake.
 const char *barkeep_tls_version(const barkeep_tls *session);
 
+// MARK: - Message authentication
+
+/// HMAC-SHA256 of `count` bytes at `message` under the `key_length`-byte key at `key` (OpenSSL's HMAC), written to
+/// `out` (32 bytes). Returns 1 on success, 0 on failure.
+int barkeep_hmac_sha256(const void *key, size_t key_length, const void *message, size_t count, unsigned char *out);
+
 #endif

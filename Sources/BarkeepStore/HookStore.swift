@@ -1,0 +1,303 @@
+import BarkeepCore
+import Foundation
+
+/// What `HOOK ADD` asks for, checked.
+public struct HookSettings: Sendable, Equatable {
+    /// Where events are POSTed.
+    public var url: WebhookURL
+    /// The kinds delivered; empty: every kind.
+    public var kinds: [EventKind]
+    /// Only events about this screen or counting for it; nil: any.
+    public var screen: String?
+    /// The HMAC-SHA256 key the bodies are signed with; nil: unsigned.
+    public var secret: String?
+    /// The body's format.
+    public var format: HookFormat
+
+    /// Creates settings.
+    public init(url: WebhookURL, kinds: [EventKind], screen: String?, secret: String?, format: HookFormat) {
+        self.url = url
+        self.kinds = kinds
+        self.screen = screen
+        self.secret = secret
+        self.format = format
+    }
+}
+
+/// A webhook as stored: its settings, its cursor, its failures and its lease.
+public struct Hook: Sendable, Equatable {
+    /// The database id, the hook's name on the wire.
+    public var id: Int64
+    /// Its project's id.
+    public var projectID: Int64
+    /// Its project's name.
+    public var project: String
+    /// Where events are POSTed, as given.
+    public var url: String
+    /// The kinds delivered, as stored; empty: every kind.
+    public var kinds: [String]
+    /// The screen the events must be about or count for; nil: any.
+    public var screen: String?
+    /// The signing key; never shown.
+    public var secret: String?
+    /// The body's format.
+    public var format: HookFormat
+    /// When it was added.
+    public var createdAt: Date
+    /// Who added it.
+    public var createdBy: String
+    /// Every matching event up to this sequence number was delivered.
+    public var deliveredSeq: Int64
+    /// When the last delivery succeeded.
+    public var deliveredAt: Date?
+    /// Consecutive failed attempts.
+    public var failures: Int
+    /// Why the latest attempt failed.
+    public var lastError: String?
+    /// Why the hook is paused; nil while active.
+    public var pausedReason: String?
+    /// The daemon delivering it, while its lease runs.
+    public var holder: String?
+    /// Until when the holder's lease runs.
+    public var leaseUntil: Date?
+
+    init(row: PostgresRow) throws {
+        id = try row.decode("id")
+        projectID = try row.decode("project_id")
+        project = try row.decode("project")
+        url = try row.decode("url")
+        kinds = try row.decodeIfPresent("kinds") ?? []
+        screen = try row.decodeIfPresent("screen")
+        secret = try row.decodeIfPresent("secret")
+        guard let format = HookFormat(rawValue: try row.decode("format")) else {
+            throw StoreError.decoding(column: "format", expected: "HookFormat")
+        }
+        self.format = format
+        createdAt = try row.decode("created_at")
+        createdBy = try row.decode("created_by")
+        deliveredSeq = try row.decode("delivered_seq")
+        deliveredAt = try row.decodeIfPresent("delivered_at")
+        failures = try row.decode("failures")
+        lastError = try row.decodeIfPresent("last_error")
+        pausedReason = try row.decodeIfPresent("paused_reason")
+        holder = try row.decodeIfPresent("holder")
+        leaseUntil = try row.decodeIfPresent("lease_until")
+    }
+
+    /// The subject of the hook's events.
+    public var subject: String { "hook \(id)" }
+
+    /// The events it delivers: the same filter as WATCH's.
+    public var filter: EventFilter {
+        EventFilter(kinds: Set(kinds.compactMap(EventKind.init(rawValue:))), screen: screen)
+    }
+}
+
+/// Webhooks: their settings, the cursor each delivers from, the lease that lets one daemon at a time deliver
+/// each, and their failures (docs/hooks.md).
+public enum HookStore {
+    /// The columns `Hook(row:)` reads, of `hooks h JOIN projects p`.
+    static let columns = """
+        h.id, h.project_id, p.name AS project, h.url, h.kinds, h.screen, h.secret, h.format, h.created_at,
+        h.created_by, h.delivered_seq, h.delivered_at, h.failures, h.last_error, h.paused_reason, h.holder,
+        h.lease_until
+        """
+
+    // MARK: - Settings
+
+    /// Adds a hook to `projectName`, with a `hook.added` event; it delivers the events committed after it, its own
+    /// `hook.added` first when its kinds take that.
+    public static func add(
+        _ settings: HookSettings,
+        to projectName: String,
+        actor: String,
+        on connection: PostgresConnection
+    ) throws -> Hook {
+        try connection.transaction { connection in
+            let project = try ProjectStore.require(projectName, on: connection)
+            let id = try connection.queryValue(
+                """
+                INSERT INTO hooks (project_id, url, kinds, screen, secret, format, created_by, delivered_seq)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, (SELECT coalesce(max(seq), 0) FROM events)) RETURNING id
+                """,
+                [
+                    project.id, settings.url.description, settings.kinds.map(\.rawValue), settings.screen,
+                    settings.secret, settings.format.rawValue, actor,
+                ],
+                as: Int64.self
+            )
+            guard let id else { throw StoreError.invalid("the hook was not added") }
+            let hook = try require(id, on: connection)
+            try EventLog.append(
+                [
+                    NewEvent(
+                        projectID: project.id, project: project.name, kind: .hookAdded, subject: hook.subject,
+                        to: hook.url, actor: actor)
+                ],
+                on: connection
+            )
+            return hook
+        }
+    }
+
+    /// The hooks of `projectName` (every hook when nil), by id.
+    public static func list(project projectName: String?, on connection: PostgresConnection) throws -> [Hook] {
+        var projectID: Int64?
+        if let projectName { projectID = try ProjectStore.require(projectName, on: connection).id }
+        return try connection.query(
+            """
+            SELECT \(columns) FROM hooks h JOIN projects p ON p.id = h.project_id
+            WHERE $1::bigint IS NULL OR h.project_id = $1 ORDER BY h.id
+            """,
+            [projectID]
+        ).map(Hook.init(row:))
+    }
+
+    /// The hook `id`, or `notFound`.
+    public static func require(_ id: Int64, on connection: PostgresConnection) throws -> Hook {
+        guard
+            let hook = try connection.query(
+                "SELECT \(columns) FROM hooks h JOIN projects p ON p.id = h.project_id WHERE h.id = $1", [id]
+            ).first.map(Hook.init(row:))
+        else { throw StoreError.notFound("no hook \(id)") }
+        return hook
+    }
+
+    /// Deletes the hook, with a `hook.removed` event.
+    public static func remove(_ id: Int64, actor: String, on connection: PostgresConnection) throws {
+        try connection.transaction { connection in
+            let hook = try lock(id, on: connection)
+            try connection.query("DELETE FROM hooks WHERE id = $1", [id])
+            try EventLog.append(
+                [
+                    NewEvent(
+                        projectID: hook.projectID, project: hook.project, kind: .hookRemoved, subject: hook.subject,
+                        from: hook.url, actor: actor)
+                ],
+                on: connection
+            )
+        }
+    }
+
+    /// Resumes a paused hook, with a `hook.resumed` event: its failures are forgotten and it delivers again from its
+    /// cursor, so nothing that matched while it was paused is lost. A hook that is not paused stays as it is.
+    public static func resume(_ id: Int64, actor: String, on connection: PostgresConnection) throws -> Hook {
+        try connection.transaction { connection in
+            let hook = try lock(id, on: connection)
+            guard hook.pausedReason != nil else { return hook }
+            try connection.query(
+                "UPDATE hooks SET paused_reason = NULL, failures = 0, last_error = NULL WHERE id = $1", [id])
+            try EventLog.append(
+                [
+                    NewEvent(
+                        projectID: hook.projectID, project: hook.project, kind: .hookResumed, subject: hook.subject,
+                        actor: actor)
+                ],
+                on: connection
+            )
+            return try require(id, on: connection)
+        }
+    }
+
+    private static func lock(_ id: Int64, on connection: PostgresConnection) throws -> Hook {
+        guard try connection.query("SELECT id FROM hooks WHERE id = $1 FOR UPDATE", [id]).first != nil else {
+            throw StoreError.notFound("no hook \(id)")
+        }
+        return try require(id, on: connection)
+    }
+
+    // MARK: - Lease
+
+    /// Renews the leases `holder` has and takes up every active hook whose lease is free or ran out, for `lease`
+    /// from now; gives up the leases of paused hooks. Returns the hooks `holder` now holds, by id.
+    ///
+    /// Two daemons claiming at once cannot both win a hook: each UPDATE locks the row, and the second sees the
+    /// first's lease when it re-checks the condition.
+    public static func claim(holder: String, lease: Duration, on connection: PostgresConnection) throws -> [Hook] {
+        try connection.transaction { connection in
+            try connection.query(
+                "UPDATE hooks SET holder = NULL, lease_until = NULL WHERE holder = $1 AND paused_reason IS NOT NULL",
+                [holder])
+            try connection.query(
+                """
+                UPDATE hooks SET holder = $1, lease_until = now() + $2 * interval '1 millisecond'
+                WHERE paused_reason IS NULL AND (holder = $1 OR holder IS NULL OR lease_until < now())
+                """,
+                [holder, Int64(lease.milliseconds)]
+            )
+            return try connection.query(
+                "SELECT \(columns) FROM hooks h JOIN projects p ON p.id = h.project_id WHERE h.holder = $1 ORDER BY h.id",
+                [holder]
+            ).map(Hook.init(row:))
+        }
+    }
+
+    /// Gives up every lease `holder` has (a daemon stopping), so another daemon can take them up at once.
+    public static func release(holder: String, on connection: PostgresConnection) throws {
+        try connection.query("UPDATE hooks SET holder = NULL, lease_until = NULL WHERE holder = $1", [holder])
+    }
+
+    // MARK: - Delivery
+
+    /// Moves the hook's cursor to `seq` after a successful delivery (or past events it does not deliver), its
+    /// failures forgotten, if `holder` still holds it. Returns false when it does not: the delivery stops there.
+    public static func recordDelivered(
+        _ id: Int64,
+        through seq: Int64,
+        isDelivery: Bool,
+        holder: String,
+        on connection: PostgresConnection
+    ) throws -> Bool {
+        let updated = try connection.query(
+            """
+            UPDATE hooks SET delivered_seq = greatest(delivered_seq, $3),
+                delivered_at = CASE WHEN $4 THEN now() ELSE delivered_at END,
+                failures = CASE WHEN $4 THEN 0 ELSE failures END,
+                last_error = CASE WHEN $4 THEN NULL ELSE last_error END
+            WHERE id = $1 AND holder = $2 AND lease_until > now() AND paused_reason IS NULL
+            """,
+            [id, holder, seq, isDelivery]
+        ).affectedRows
+        return updated == 1
+    }
+
+    /// Records a failed attempt, if `holder` still holds the hook, and pauses it (with a `hook.paused` event) when
+    /// `retry` says the failures are too many. Returns the hook as it is now, nil when `holder` no longer holds it.
+    public static func recordFailure(
+        _ id: Int64,
+        error: String,
+        retry: HookRetry,
+        holder: String,
+        on connection: PostgresConnection
+    ) throws -> Hook? {
+        try connection.transaction { connection in
+            guard
+                let failures = try connection.queryValue(
+                    """
+                    UPDATE hooks SET failures = failures + 1, last_error = $3
+                    WHERE id = $1 AND holder = $2 AND lease_until > now() AND paused_reason IS NULL
+                    RETURNING failures
+                    """,
+                    [id, holder, error],
+                    as: Int.self
+                )
+            else { return nil }
+            if retry.pauses(afterFailures: failures) {
+                let reason = "\(failures) deliveries in a row failed, the last: \(error)"
+                try connection.query(
+                    "UPDATE hooks SET paused_reason = $2, holder = NULL, lease_until = NULL WHERE id = $1",
+                    [id, reason])
+                let hook = try require(id, on: connection)
+                try EventLog.append(
+                    [
+                        NewEvent(
+                            projectID: hook.projectID, project: hook.project, kind: .hookPaused,
+                            subject: hook.subject, reason: reason, actor: "server:\(holder)")
+                    ],
+                    on: connection
+                )
+            }
+            return try require(id, on: connection)
+        }
+    }
+}

@@ -1,0 +1,223 @@
+import BarkeepCore
+import BarkeepProtocol
+import Foundation
+
+/// `barkeep hook …`: the webhooks the daemons POST a project's events to (docs/hooks.md).
+struct HookGroup: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        name: "hook",
+        abstract: "Webhooks: POST a project's events to a URL, signed, in order, retried (admin).",
+        discussion: "docs/hooks.md tells the payloads, how to check the signature, the retries and the ordering.",
+        subcommands: [
+            HookAddCommand.self, HookListCommand.self, HookRemoveCommand.self, HookResumeCommand.self,
+            HookTestCommand.self,
+        ]
+    )
+
+    /// A `hook` record as a JSON object: its numbers as numbers, `kinds` a list.
+    static func json(_ record: Record) -> [String: Any] {
+        var object = record.json(integers: ["id", "delivered", "failures"], lists: ["kinds"])
+        object.removeValue(forKey: "type")
+        return object
+    }
+
+    /// Prints the one hook record a command replied with.
+    static func printHook(_ response: Response, _ context: CLIContext, _ sentence: (Record) -> String) throws {
+        guard let record = response.records.first else { throw CLIError.badReply("no hook record in the reply") }
+        if context.isJSON {
+            try Output.json(json(record))
+        } else {
+            print(Output.plain(sentence(record)))
+        }
+    }
+}
+
+/// `barkeep hook add PROJECT URL …`.
+struct HookAddCommand: RunnableCommand {
+    static let configuration = CommandConfiguration(
+        name: "add",
+        abstract: "Add a webhook to a project: every matching event from now on is POSTed to URL.",
+        discussion: """
+            URL is http:// or https:// (the certificate is verified against the daemon host's CAs). The secret is
+            read from FILE (its first line, trailing blanks dropped), sent to the daemon and never shown again; each
+            body is then signed with HMAC-SHA256 in the X-Barkeep-Signature header.
+            """,
+        arguments: [
+            .positional("project", help: "The project whose events are sent."),
+            .positional("url", help: "Where the events are POSTed."),
+            .option(
+                "kinds", valueName: "KINDS",
+                help: "Only events of these kinds, comma-separated (finding.status,finding.new)."),
+            .option(
+                "screen", valueName: "KEY",
+                help: "Only events about this screen, component, app or unmapped, or counting for it."),
+            .option("secret-file", valueName: "FILE", help: "Sign each body with the secret in this file."),
+            .option("format", valueName: "FORMAT", help: "json (the event, default) or slack ({\"text\": …})."),
+        ]
+    )
+
+    let project: String
+    let url: String
+    let keywords: [(key: String, value: String)]
+    let secretFile: String?
+
+    init(_ parsed: ParsedCommand) throws(UsageError) {
+        project = parsed.value("project") ?? ""
+        url = parsed.value("url") ?? ""
+        var keywords: [(key: String, value: String)] = []
+        if let text = parsed.value("kinds") {
+            let kinds: [EventKind]
+            do throws(CoreError) {
+                kinds = try EventKind.kinds(parsing: text)
+            } catch {
+                throw UsageError(error.description, commandPath: parsed.commandPath)
+            }
+            keywords.append(("kinds", kinds.map(\.rawValue).joined(separator: ",")))
+        }
+        if let screen = parsed.value("screen") { keywords.append(("screen", screen)) }
+        if let format = parsed.value("format") {
+            guard HookFormat(rawValue: format) != nil else {
+                throw UsageError("--format must be \(HookFormat.allNames)", commandPath: parsed.commandPath)
+            }
+            keywords.append(("format", format))
+        }
+        self.keywords = keywords
+        secretFile = parsed.value("secret-file")
+    }
+
+    func run(_ context: CLIContext) throws {
+        var request = Request(verb: "HOOK", arguments: ["ADD", project, url])
+        request.keywordList = keywords
+        if let secretFile { request.keywordList.append(("secret", try Self.secret(from: secretFile))) }
+        let response = try context.request(request)
+        try HookGroup.printHook(response, context) { record in
+            "Added hook \(record["id"] ?? "?") to \(record["project"] ?? project): \(record["url"] ?? url) "
+                + "(\(record["format"] ?? "json")\(record["signed"] == "yes" ? ", signed" : "")). "
+                + "Events from now on are delivered."
+        }
+    }
+
+    /// The secret in `path`: its first line, trailing blanks dropped.
+    static func secret(from path: String) throws -> String {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw CLIError.badInput("--secret-file: cannot read \(path): \(error.localizedDescription)")
+        }
+        let firstLine = String(decoding: data, as: UTF8.self).split(separator: "\n", maxSplits: 1).first ?? ""
+        let secret = String(firstLine.reversed().drop { $0.isWhitespace }.reversed())
+        guard !secret.isEmpty else { throw CLIError.badInput("--secret-file: \(path) holds no secret") }
+        return secret
+    }
+}
+
+/// `barkeep hook list [PROJECT]`.
+struct HookListCommand: RunnableCommand {
+    static let configuration = CommandConfiguration(
+        name: "list",
+        abstract: "List the webhooks of a project, or of every project: what they send, how far, and why paused.",
+        arguments: [.positional("project", optional: true, help: "Only this project's hooks.")]
+    )
+
+    let project: String?
+
+    init(_ parsed: ParsedCommand) throws(UsageError) { project = parsed.value("project") }
+
+    func run(_ context: CLIContext) throws {
+        let response = try context.request(Request(verb: "HOOK", arguments: ["LIST"] + (project.map { [$0] } ?? [])))
+        if context.isJSON {
+            try Output.json(response.records.map(HookGroup.json))
+        } else if response.records.isEmpty {
+            print("No hooks. Add one with: barkeep hook add PROJECT URL [--kinds K,…] [--secret-file FILE]")
+        } else {
+            Output.table(
+                ["ID", "PROJECT", "URL", "SENDS", "FORMAT", "STATE", "DELIVERED", "FAILURES", "HOLDER"],
+                response.records.map { record in
+                    var sends = record["kinds"].flatMap { $0.isEmpty ? nil : $0 } ?? "all events"
+                    if let screen = record["screen"] { sends += " of \(screen)" }
+                    var state = record["state"] ?? ""
+                    if let reason = record["paused"] { state += ": \(reason)" }
+                    return [
+                        record["id"] ?? "", record["project"] ?? "", record["url"] ?? "", sends,
+                        (record["format"] ?? "") + (record["signed"] == "yes" ? ", signed" : ""), state,
+                        "#" + (record["delivered"] ?? "0"),
+                        (record["failures"] ?? "0") + (record["last-error"].map { " (\($0))" } ?? ""),
+                        record["holder"] ?? "none",
+                    ]
+                }
+            )
+        }
+    }
+}
+
+/// `barkeep hook remove ID`.
+struct HookRemoveCommand: RunnableCommand {
+    static let configuration = CommandConfiguration(
+        name: "remove",
+        abstract: "Remove a webhook: nothing more is sent to it.",
+        arguments: [.positional("id", help: "The hook's id.")]
+    )
+
+    let id: String
+
+    init(_ parsed: ParsedCommand) throws(UsageError) { id = parsed.value("id") ?? "" }
+
+    func run(_ context: CLIContext) throws {
+        _ = try context.request(Request(verb: "HOOK", arguments: ["REMOVE", id]))
+        if context.isJSON {
+            try Output.json(["removed": Int(id) ?? 0])
+        } else {
+            print("Removed hook \(id).")
+        }
+    }
+}
+
+/// `barkeep hook resume ID`.
+struct HookResumeCommand: RunnableCommand {
+    static let configuration = CommandConfiguration(
+        name: "resume",
+        abstract: "Resume a paused webhook: it delivers again from the last event delivered, nothing skipped.",
+        arguments: [.positional("id", help: "The hook's id.")]
+    )
+
+    let id: String
+
+    init(_ parsed: ParsedCommand) throws(UsageError) { id = parsed.value("id") ?? "" }
+
+    func run(_ context: CLIContext) throws {
+        let response = try context.request(Request(verb: "HOOK", arguments: ["RESUME", id]))
+        try HookGroup.printHook(response, context) { record in
+            "Hook \(record["id"] ?? id) is \(record["state"] ?? "active"); it delivers again after event "
+                + "#\(record["delivered"] ?? "?")."
+        }
+    }
+}
+
+/// `barkeep hook test ID`.
+struct HookTestCommand: RunnableCommand {
+    static let configuration = CommandConfiguration(
+        name: "test",
+        abstract: "Send a hook.test event to a webhook now and show the receiver's answer (exit 1 unless 2xx).",
+        arguments: [.positional("id", help: "The hook's id.")]
+    )
+
+    let id: String
+
+    init(_ parsed: ParsedCommand) throws(UsageError) { id = parsed.value("id") ?? "" }
+
+    func run(_ context: CLIContext) throws {
+        let response = try context.request(Request(verb: "HOOK", arguments: ["TEST", id]))
+        guard let record = response.records.first else { throw CLIError.badReply("HOOK TEST returned nothing") }
+        let isDelivered = record["delivered"] == "yes"
+        if context.isJSON {
+            var object = record.json(integers: ["hook"])
+            object.removeValue(forKey: "type")
+            object["delivered"] = isDelivered
+            try Output.json(object)
+        } else {
+            print(Output.plain("Sent a test event to hook \(id) (\(record["url"] ?? "")): \(record["answer"] ?? "?")."))
+        }
+        if !isDelivered { throw CLIError.partial("the test event was not delivered") }
+    }
+}
