@@ -91,10 +91,9 @@ struct UploadLimitsTests {
         let daemon = try TestDaemon()
         let client = try LineClient(socketPath: daemon.socket)
         try Self.createProject(client)
-        let variants = [
-            (#"{"ruleId":"R1","message":{"text":"m"},"ruleId":"R2"}"#, "runs[0].results[999999].ruleId: duplicate key"),
-            (#"{"ruleId":"R1","level":7}"#, "runs[0].results[999999].level: expected a string"),
-        ]
+        // Refused by the second pass, after the whole document was checked: the costlier refusal (a duplicate key
+        // is refused by the first pass; SARIFParserTests check it).
+        let variants = [(#"{"ruleId":"R1","level":7}"#, "runs[0].results[999999].level: expected a string")]
         for (last, problem) in variants {
             try Self.expectBoundedRefusal(
                 of: Self.sarifLog(results: 1_000_000, last: last), format: "sarif", problem: problem, daemon: daemon,
