@@ -3,7 +3,9 @@
 # client in the same run; prints both rates and their ratio. Then the scanner sync against parse + raw COPY (and the
 # initial import into 1,000 screens against the same import without screens), and
 # the dashboard's STATUS at team scale against a PING round trip (STATUS_PLANS=1 prints its query plans), and the
-# load scenario: 1,000 clients mixing reads, triage and ingests (scripts/load.py; LOAD_CLIENTS, LOAD_SECONDS).
+# load scenario: FINDING SET from 1,000 clients against pgbench running the same statements (scripts/finding-set.pgbench)
+# on as many database connections as barkeepd's pool (POOL_SIZE, 4), then 1,000 clients mixing reads, triage and
+# ingests (scripts/load.py; LOAD_CLIENTS, LOAD_SECONDS, FINDING_SET_SECONDS).
 # Installs redis-server from Debian's packages when it is missing. Builds in release mode.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -72,25 +74,75 @@ echo
 echo "== The dashboard: STATUS of 1,000 screens, 100,000 findings, 16,000 pose results, beside a PING round trip"
 "$bin/barkeep-status-bench" --rounds "${STATUS_ROUNDS:-300}" ${STATUS_PLANS:+--plans}
 
-echo
-echo "== Load: ${LOAD_CLIENTS:-1000} clients mixing STATUS, FINDING SET and INGEST for ${LOAD_SECONDS:-30} s"
 history=../shared/fixtures/duo_scan/history/NetNewsWire
 if [ ! -d "$history" ]; then
-    echo "skipped: the shared fixtures ($history) are not beside the checkout"
+    echo
+    echo "== Load and FINDING SET against pgbench: skipped, the shared fixtures ($history) are not beside the checkout"
     exit 0
 fi
 work=$(mktemp -d)
 chmod 755 "$work"
 load_port=$(free_port)
-"$bin/barkeepd" --data-dir "$work/load" --listen "127.0.0.1:$load_port" --log-level warning 2>"$work/load.log" &
+pool=${POOL_SIZE:-4}
+"$bin/barkeepd" --data-dir "$work/load" --listen "127.0.0.1:$load_port" --pool-size "$pool" --log-level warning \
+    2>"$work/load.log" &
 daemon=$!
 export BARKEEP_SERVER="unix:$work/load/barkeep.sock"
 for _ in $(seq 1 120); do "$bin/barkeep" ping >/dev/null 2>&1 && break; sleep 0.5; done
-"$bin/barkeep" project create load >/dev/null
-"$bin/barkeep" ingest load "$history/14-834decfa.json" >/dev/null
-"$bin/barkeep" screen add load iOS --path 'iOS/**' >/dev/null
+for project in load verdicts; do
+    "$bin/barkeep" project create "$project" >/dev/null
+    "$bin/barkeep" ingest "$project" "$history/14-834decfa.json" >/dev/null
+    "$bin/barkeep" screen add "$project" iOS --path 'iOS/**' >/dev/null
+done
 token=$("$bin/barkeep" token create load-client --role writer | head -n 1)
-ids=$("$bin/barkeep" --json findings load | python3 -c 'import json, sys; print(",".join(str(f["id"]) for f in json.load(sys.stdin)))')
-python3 scripts/load.py --port "$load_port" --token "$token" --project load --finding-ids "$ids" \
+numbers() {
+    "$bin/barkeep" --json findings "$1" | python3 -c 'import json, sys; print(",".join(str(f["id"]) for f in json.load(sys.stdin)))'
+}
+
+echo
+echo "== FINDING SET from ${LOAD_CLIENTS:-1000} clients against pgbench sending the same statements on $pool connections"
+# The embedded cluster's own programs, socket and port, from its postmaster.pid (pid, data directory, start time,
+# port, socket directory): pgbench talks to the very database barkeepd uses, as the superuser barkeepd connects as.
+pidfile="$work/load/pg/postmaster.pid"
+pg_bin=$(dirname "$(readlink -f "/proc/$(sed -n 1p "$pidfile")/exe")")
+pg_connection=(-h "$(sed -n 5p "$pidfile")" -p "$(sed -n 4p "$pidfile")" -U barkeep)
+sql() { "$pg_bin/psql" "${pg_connection[@]}" -d barkeep -Atc "$1"; }
+project_id=$(sql "SELECT id FROM projects WHERE name = 'verdicts'")
+findings=$(sql "SELECT max(number) FROM findings WHERE project_id = $project_id")
+token_id=$(sql "SELECT id FROM tokens WHERE name = 'load-client'")
+seconds=${FINDING_SET_SECONDS:-30}
+run_pgbench() {
+    "$pg_bin/pgbench" "${pg_connection[@]}" -n -M extended -c "$pool" -j 2 -T "$seconds" \
+        -f scripts/finding-set.pgbench -D project=verdicts -D "project_id=$project_id" -D "token_id=$token_id" \
+        -D actor=token:load-client -D "findings=$findings" barkeep >"$work/pgbench.out" 2>&1 \
+        || { cat "$work/pgbench.out"; exit 1; }
+    sed -n 's/^tps = \([0-9.]*\) (without initial connection time)$/\1/p' "$work/pgbench.out"
+}
+run_daemon() {
+    python3 scripts/load.py --mode finding-set --port "$load_port" --token "$token" --project verdicts \
+        --finding-ids "$(seq -s , 1 "$findings")" --clients "${LOAD_CLIENTS:-1000}" --seconds "$seconds" \
+        --rate-file "$work/rate" >"$work/finding-set.out" || { cat "$work/finding-set.out"; exit 1; }
+    cat "$work/rate"
+}
+# Two rounds each, in the order pgbench, barkeepd, barkeepd, pgbench, so a drift of the machine's load falls on both.
+pgbench_rates=("$(run_pgbench)")
+daemon_rates=("$(run_daemon)")
+grep -E '^(triage|error replies)' "$work/finding-set.out" | sed 's/^/  barkeepd /'
+daemon_rates+=("$(run_daemon)")
+grep -E '^(triage|error replies)' "$work/finding-set.out" | sed 's/^/  barkeepd /'
+pgbench_rates+=("$(run_pgbench)")
+grep -E '^latency average' "$work/pgbench.out" | sed 's/^/  pgbench /'
+python3 - "${pgbench_rates[@]}" "${daemon_rates[@]}" <<'PYTHON'
+import sys
+pgbench, daemon = [float(x) for x in sys.argv[1:3]], [float(x) for x in sys.argv[3:5]]
+ratio = sum(daemon) / sum(pgbench)
+print("pgbench  (transactions/s): " + " ".join(f"{x:.1f}" for x in pgbench))
+print("barkeepd (FINDING SET/s):  " + " ".join(f"{x:.1f}" for x in daemon))
+print(f"ratio barkeepd / pgbench: {ratio:.2f}" + ("" if ratio >= 0.5 else "  (BELOW the target of 0.5)"))
+PYTHON
+
+echo
+echo "== Load: ${LOAD_CLIENTS:-1000} clients mixing STATUS, FINDING SET and INGEST for ${LOAD_SECONDS:-30} s"
+python3 scripts/load.py --port "$load_port" --token "$token" --project load --finding-ids "$(numbers load)" \
     --scan "$history/13-085aec06.json" --scan "$history/14-834decfa.json" \
     --clients "${LOAD_CLIENTS:-1000}" --seconds "${LOAD_SECONDS:-30}" --pid "$daemon"

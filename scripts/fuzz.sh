@@ -20,7 +20,7 @@ out=.build/fuzz
 
 # The library files each target is compiled with (only those it needs: a file being edited elsewhere in the module
 # does not stop the fuzzing), and its dictionary.
-json="CoreError JSONObjectReader JSONProblem JSONStreamReader JSONText ScanReport"
+json="CoreError JSONMembers JSONProblem JSONStreamReader JSONText ScanReport"
 sources() {
     local module=BarkeepCore names
     case $1 in

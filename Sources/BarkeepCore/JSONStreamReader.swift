@@ -8,7 +8,7 @@
 /// members are refused, so the memory the reader holds besides the caller's values is bounded.
 ///
 /// Errors are `JSONProblem`s: a type the caller did not expect at the value being read (path relative to it, as
-/// `JSONObjectReader` reports them), or bytes that are not JSON (`isSyntaxError`, reported with an empty path as
+/// `JSONMembers` reports them), or bytes that are not JSON (`isSyntaxError`, reported with an empty path as
 /// `not valid JSON (…)`). A message quotes at most `maximumQuoted` characters of the document.
 struct JSONStreamReader {
     /// The deepest nesting of arrays and objects accepted.
@@ -19,6 +19,8 @@ struct JSONStreamReader {
     private static let linearKeys = 16
     /// The most characters of the document a message quotes.
     static let maximumQuoted = 40
+    /// The largest integer a document may hold anywhere: what a PostgreSQL `integer` column stores.
+    static let largestInteger = Int(Int32.max)
 
     /// The kinds of JSON value.
     enum Kind {
@@ -223,7 +225,7 @@ struct JSONStreamReader {
         }
     }
 
-    /// Reads an integer between `minimum` and `JSONObjectReader.largestInteger`; nil for `null`. `12.0` and `1e3`
+    /// Reads an integer between `minimum` and `largestInteger`; nil for `null`. `12.0` and `1e3`
     /// are integers (JSON has one number type); `12.5`, `true` and strings are not.
     mutating func readInteger(minimum: Int) throws(JSONProblem) -> Int? {
         switch try peekKind() {
@@ -254,8 +256,8 @@ struct JSONStreamReader {
 
     private func checked(_ value: Int, minimum: Int) throws(JSONProblem) -> Int {
         guard value >= minimum else { throw JSONProblem(problem: JSONProblem.expectedInteger(atLeast: minimum)) }
-        guard value <= JSONObjectReader.largestInteger else {
-            throw JSONProblem(problem: JSONProblem.expectedInteger(atMost: JSONObjectReader.largestInteger))
+        guard value <= Self.largestInteger else {
+            throw JSONProblem(problem: JSONProblem.expectedInteger(atMost: Self.largestInteger))
         }
         return value
     }

@@ -21,24 +21,38 @@ import Foundation
 ///   are never an identity: Semgrep writes the same placeholder on every result.
 ///
 /// Wrong types and missing members anywhere the parser reads throw `CoreError.invalidDocument` naming the place
-/// (`runs[0].results[3].locations[0].physicalLocation.region.startLine`, `expected an integer`). Members the
-/// parser does not read are ignored.
+/// (`runs[0].results[3].locations[0].physicalLocation.region.startLine`, `expected an integer`), and so does a key
+/// that appears twice in any object (`runs[0].results[3].ruleId: duplicate key`). Members the parser does not read
+/// are ignored.
 public enum SARIFParser {
     /// The one SARIF version this parser reads.
     public static let supportedVersion = "2.1.0"
 
     /// Parses a whole SARIF log.
+    ///
+    /// The bytes are read with `JSONStreamReader`, never as an object tree: a first pass checks the whole document
+    /// (grammar, duplicate keys) and finds the top-level members; the runs are then read twice, first checking
+    /// every result and keeping nothing, then keeping the findings in an array reserved to their exact count. Each
+    /// object the parser reads is first walked once to note where its members start (`JSONMembers`), so that members are
+    /// checked in the same order whatever order the document gives them.
     public static func parse(_ bytes: [UInt8]) throws(CoreError) -> ScanReport {
-        let root = try JSONObjectReader.parseDocument(bytes)
+        let root: JSONMembers
         let version: String
         do {
+            var reader = JSONStreamReader(bytes)
+            root = try JSONMembers(&reader, keys: ["version", "runs"], isDocument: true)
             version = try root.requiredString("version")
         } catch {
             throw error.coreError
         }
         guard version == supportedVersion else { throw .unsupportedVersion("SARIF \(version)") }
         do {
-            return try report(from: root)
+            var (report, findings) = try JSONStreamReader.readTwice {
+                (findings: inout [ScanFinding]?) throws(JSONProblem) in
+                try read(root, into: &findings)
+            }
+            report.findings = findings
+            return report
         } catch {
             throw error.coreError
         }
@@ -46,15 +60,21 @@ public enum SARIFParser {
 
     // MARK: - Runs
 
-    private static func report(from root: JSONObjectReader) throws(JSONProblem) -> ScanReport {
-        let runs = try root.requiredArray("runs")
-        guard !runs.isEmpty else { throw JSONProblem(at: .key("runs"), problem: "expected at least one run") }
+    /// Reads the runs; appends each finding to `findings` unless it is nil. Returns the report without its findings,
+    /// and how many the runs hold.
+    private static func read(
+        _ root: JSONMembers,
+        into findings: inout [ScanFinding]?
+    ) throws(JSONProblem) -> (header: ScanReport, count: Int) {
+        guard var runs = try root.array("runs") else {
+            throw JSONProblem(at: .key("runs"), problem: JSONProblem.missing)
+        }
         var tool = ""
         var toolVersion: String?
-        var findings: [ScanFinding] = []
-        for (runIndex, element) in runs.enumerated() {
-            do throws(JSONProblem) {
-                let run = try JSONObjectReader(element)
+        var (count, runCount) = (0, 0)
+        do {
+            try runs.readArray { reader, runIndex throws(JSONProblem) in
+                let run = try JSONMembers(&reader, keys: ["tool", "invocations", "results"])
                 let driver = try Driver(run: run)
                 if runIndex == 0 {
                     tool = driver.name
@@ -70,57 +90,68 @@ public enum SARIFParser {
                             + "upload each tool's runs separately"
                     )
                 }
-                try appendFindings(of: run, driver: driver, to: &findings)
-            } catch {
-                throw error.inside(.key("runs"), .index(runIndex))
+                count += try readFindings(of: run, driver: driver, into: &findings)
+                runCount = runIndex + 1
             }
+        } catch {
+            throw error.inside(.key("runs"))
         }
-        return ScanReport(format: .sarif, tool: tool, toolVersion: toolVersion, findings: findings)
+        guard runCount > 0 else { throw JSONProblem(at: .key("runs"), problem: "expected at least one run") }
+        return (ScanReport(format: .sarif, tool: tool, toolVersion: toolVersion, findings: []), count)
     }
 
-    private static func appendFindings(
-        of run: JSONObjectReader,
+    /// Reads a run's results; appends each finding to `findings` unless it is nil; returns how many it found.
+    private static func readFindings(
+        of run: JSONMembers,
         driver: Driver,
-        to findings: inout [ScanFinding]
-    ) throws(JSONProblem) {
+        into findings: inout [ScanFinding]?
+    ) throws(JSONProblem) -> Int {
         // A run whose tool says it failed has no trustworthy results: reading them as complete would mark every
         // finding it missed fixed.
-        if let invocations = try run.array("invocations") {
-            for (number, invocation) in invocations.enumerated() {
-                guard let members = invocation as? [String: Any] else { continue }
-                if let success = members["executionSuccessful"] as? Bool, !success {
+        if var invocations = try run.array("invocations") {
+            do {
+                try invocations.readArray { reader, _ throws(JSONProblem) in
+                    guard try reader.peekKind() == .object else { return try reader.skipValue() }
+                    let invocation = try JSONMembers(&reader, keys: ["executionSuccessful"])
+                    guard var success = invocation.member("executionSuccessful"),
+                        try success.peekKind() == .boolean, try success.readBoolean() == false
+                    else { return }
                     throw JSONProblem(
-                        at: .key("invocations"),
-                        .index(number),
-                        .key("executionSuccessful"),
+                        at: .key("executionSuccessful"),
                         problem: "the tool reports that it failed; its results are not a complete scan"
                     )
                 }
+            } catch {
+                throw error.inside(.key("invocations"))
             }
         }
-        let results = try run.requiredArray("results")
-        findings.reserveCapacity(findings.count + results.count)
-        // One do/catch around the loop: the index becomes a path only on failure.
-        var index = 0
+        guard var results = try run.array("results") else {
+            throw JSONProblem(at: .key("results"), problem: JSONProblem.missing)
+        }
+        var count = 0
         do {
-            while index < results.count {
-                let result = try JSONObjectReader(results[index])
+            try results.readArray { reader, _ throws(JSONProblem) in
+                let result = try JSONMembers(&reader, keys: resultKeys)
                 // `pass` and `notApplicable` results record checks that found nothing.
-                if let kind = try result.string("kind"), kind == "pass" || kind == "notApplicable" {
-                    index += 1
-                    continue
-                }
-                findings.append(try finding(from: result, driver: driver))
-                index += 1
+                if let kind = try result.string("kind"), kind == "pass" || kind == "notApplicable" { return }
+                let finding = try finding(from: result, driver: driver)
+                findings?.append(finding)
+                count += 1
             }
         } catch {
-            throw error.inside(.key("results"), .index(index))
+            throw error.inside(.key("results"))
         }
+        return count
     }
 
     // MARK: - Results
 
-    private static func finding(from result: JSONObjectReader, driver: Driver) throws(JSONProblem) -> ScanFinding {
+    /// The members of a result the parser reads.
+    private static let resultKeys: Set<String> = [
+        "kind", "ruleId", "rule", "ruleIndex", "level", "message", "locations", "fingerprints", "partialFingerprints",
+    ]
+
+    private static func finding(from result: JSONMembers, driver: Driver) throws(JSONProblem) -> ScanFinding {
         let ruleID = try self.ruleID(of: result)
         let descriptor = try ruleDescriptor(of: result, id: ruleID, driver: driver)
         guard let rule = ruleID ?? descriptor?.id else {
@@ -134,17 +165,20 @@ public enum SARIFParser {
             }
             severity = mapped
         } else {
-            severity = descriptor?.defaultSeverity ?? "medium"
+            severity = descriptor?.defaultSeverity ?? Severity.medium.rawValue
         }
 
         let message = try result.string(in: "message", "text")
 
         var place = Place.projectLevel
-        if let locations = try result.array("locations"), let first = locations.first {
+        if var locations = try result.array("locations") {
             do {
-                place = try Place(location: JSONObjectReader(first))
+                try locations.readArray { reader, index throws(JSONProblem) in
+                    guard index == 0 else { return try reader.skipValue() }
+                    place = try Place(location: JSONMembers(&reader, keys: ["physicalLocation"]))
+                }
             } catch {
-                throw error.inside(.key("locations"), .index(0))
+                throw error.inside(.key("locations"))
             }
         }
 
@@ -161,7 +195,7 @@ public enum SARIFParser {
     }
 
     /// `ruleId`, else `rule.id` (SARIF's other way of naming the rule).
-    private static func ruleID(of result: JSONObjectReader) throws(JSONProblem) -> String? {
+    private static func ruleID(of result: JSONMembers) throws(JSONProblem) -> String? {
         if let id = try result.string("ruleId") { return id }
         return try result.string(in: "rule", "id")
     }
@@ -169,7 +203,7 @@ public enum SARIFParser {
     /// The rule descriptor in `tool.driver.rules` the result points at with `ruleIndex` or `rule.index`, else the
     /// one with the rule id `id`; nil when the driver lists no such rule.
     private static func ruleDescriptor(
-        of result: JSONObjectReader,
+        of result: JSONMembers,
         id: String?,
         driver: Driver
     ) throws(JSONProblem) -> Rule? {
@@ -191,7 +225,7 @@ public enum SARIFParser {
     }
 
     /// `partialFingerprints` and `fingerprints` as one compact JSON object text with sorted keys.
-    private static func fingerprints(of result: JSONObjectReader) throws(JSONProblem) -> String? {
+    private static func fingerprints(of result: JSONMembers) throws(JSONProblem) -> String? {
         let full = try result.stringDictionary("fingerprints")
         let partial = try result.stringDictionary("partialFingerprints")
         guard full != nil || partial != nil else { return nil }
@@ -220,11 +254,11 @@ public enum SARIFParser {
         /// The position of each rule id in `rules`; the first wins when a driver lists an id twice.
         var ruleIndexByID: [String: Int]
 
-        init(run: JSONObjectReader) throws(JSONProblem) {
-            let tool = try run.requiredObject("tool")
-            let driver: JSONObjectReader
+        init(run: JSONMembers) throws(JSONProblem) {
+            let tool = try run.requiredObject("tool", keys: ["driver"])
+            let driver: JSONMembers
             do {
-                driver = try tool.requiredObject("driver")
+                driver = try tool.requiredObject("driver", keys: ["name", "version", "semanticVersion", "rules"])
             } catch {
                 throw error.inside(.key("tool"))
             }
@@ -241,22 +275,21 @@ public enum SARIFParser {
         }
 
         private static func read(
-            _ driver: JSONObjectReader
+            _ driver: JSONMembers
         ) throws(JSONProblem) -> (name: String, version: String?, rules: [Rule]) {
             let name = try driver.requiredString("name")
             var version = try driver.string("version")
             if version == nil { version = try driver.string("semanticVersion") }
-            let elements = try driver.array("rules") ?? []
             var rules: [Rule] = []
-            rules.reserveCapacity(elements.count)
-            var index = 0
-            do {
-                while index < elements.count {
-                    rules.append(try Rule(descriptor: JSONObjectReader(elements[index])))
-                    index += 1
+            if var elements = try driver.array("rules") {
+                do {
+                    try elements.readArray { reader, _ throws(JSONProblem) in
+                        let keys: Set<String> = ["id", "shortDescription", "name", "defaultConfiguration"]
+                        rules.append(try Rule(descriptor: JSONMembers(&reader, keys: keys)))
+                    }
+                } catch {
+                    throw error.inside(.key("rules"))
                 }
-            } catch {
-                throw error.inside(.key("rules"), .index(index))
             }
             return (name, version, rules)
         }
@@ -269,7 +302,7 @@ public enum SARIFParser {
         /// The severity of `defaultConfiguration.level`, when the descriptor gives one.
         var defaultSeverity: String?
 
-        init(descriptor: JSONObjectReader) throws(JSONProblem) {
+        init(descriptor: JSONMembers) throws(JSONProblem) {
             id = try descriptor.requiredString("id")
             title = try descriptor.string(in: "shortDescription", "text")
             if title == nil { title = try descriptor.string("name") }
@@ -301,19 +334,21 @@ public enum SARIFParser {
             self.snippet = snippet
         }
 
-        init(location: JSONObjectReader) throws(JSONProblem) {
+        init(location: JSONMembers) throws(JSONProblem) {
             self = .projectLevel
-            guard let physical = try location.object("physicalLocation") else { return }
+            guard let physical = try location.object("physicalLocation", keys: ["artifactLocation", "region"]) else {
+                return
+            }
             // Typed explicitly: the inner catch clauses' `throw`s would otherwise make this `any Error`.
             do throws(JSONProblem) {
-                if let artifact = try physical.object("artifactLocation") {
+                if let artifact = try physical.object("artifactLocation", keys: ["uri"]) {
                     do {
                         file = SARIFParser.relativePath(fromURI: try artifact.requiredString("uri"))
                     } catch {
                         throw error.inside(.key("artifactLocation"))
                     }
                 }
-                if let region = try physical.object("region") {
+                if let region = try physical.object("region", keys: ["startLine", "snippet"]) {
                     do {
                         line = try region.integer("startLine", minimum: 1) ?? 1
                         snippet = try region.string(in: "snippet", "text") ?? ""

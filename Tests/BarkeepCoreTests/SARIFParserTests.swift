@@ -465,6 +465,56 @@ struct SARIFParserTests {
         #expect(problem.hasPrefix("not valid JSON ("), "\(problem)")
     }
 
+    static let duplicates: [(document: String, path: String)] = [
+        (#"{"version":"2.1.0","version":"2.1.0","runs":[]}"#, "version"),
+        (
+            #"{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"T","name":"U"}},"results":[]}]}"#,
+            "runs[0].tool.driver.name"
+        ),
+        (text(results: [#"{"ruleId":"R1","ruleId":"R2"}"#]), "runs[0].results[0].ruleId"),
+        // A member the parser never reads is checked all the same: a later key would silently win.
+        (
+            text(results: [#"{"ruleId":"R1","properties":{"tags":[],"tags":["x"]}}"#]),
+            "runs[0].results[0].properties.tags"
+        ),
+    ]
+
+    @Test("a key twice in any object is refused, naming it", arguments: duplicates)
+    func duplicateKey(document: String, path: String) {
+        let error = #expect(throws: CoreError.self) { try SARIFParser.parse(Array(document.utf8)) }
+        guard case .invalidDocument(let actualPath, let problem) = error else {
+            Issue.record("unexpected error: \(String(describing: error))")
+            return
+        }
+        #expect(actualPath == path)
+        #expect(problem == "duplicate key")
+    }
+
+    @Test("members are read, and checked, in the same order whatever order the document gives them")
+    func memberOrder() throws {
+        let reordered =
+            #"{"runs":[{"results":[{"locations":[{"physicalLocation":{"region":{"startLine":4},"#
+            + #""artifactLocation":{"uri":"A.swift"}}}],"ruleIndex":0}],"#
+            + #""tool":{"driver":{"rules":[{"defaultConfiguration":{"level":"error"},"id":"R1"}],"name":"T"}}}],"#
+            + #""version":"2.1.0"}"#
+        let report = try SARIFParser.parse(Array(reordered.utf8))
+        #expect(report.tool == "T")
+        #expect(report.findings.map(\.rule) == ["R1"])
+        #expect(report.findings.first?.severity == "high")
+        #expect(report.findings.first?.file == "A.swift")
+        #expect(report.findings.first?.line == 4)
+
+        // The driver is checked before the results, though the results come first.
+        let badBoth = #"{"runs":[{"results":[{"level":7}],"tool":{}}],"version":"2.1.0"}"#
+        let error = #expect(throws: CoreError.self) { try SARIFParser.parse(Array(badBoth.utf8)) }
+        guard case .invalidDocument(let path, let problem) = error else {
+            Issue.record("unexpected error: \(String(describing: error))")
+            return
+        }
+        #expect(path == "runs[0].tool.driver")
+        #expect(problem == "missing")
+    }
+
     // MARK: - Building documents
 
     /// A SARIF 2.1.0 log with one run of tool `T` whose driver lists `rules` (JSON text) and whose results are

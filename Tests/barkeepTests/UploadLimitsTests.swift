@@ -21,6 +21,17 @@ struct UploadLimitsTests {
         return bytes
     }
 
+    /// A SARIF log of one run with `count` tiny results whose last one is `last`.
+    static func sarifLog(results count: Int, last: String) -> [UInt8] {
+        var bytes = Array(#"{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"lint"}},"results":["#.utf8)
+        bytes.reserveCapacity(count * 48 + 128)
+        for index in 0..<count - 1 {
+            bytes += Array(#"{"ruleId":"R\#(index % 9)","message":{"text":"m"}},"#.utf8)
+        }
+        bytes += Array((last + "]}]}").utf8)
+        return bytes
+    }
+
     /// A field of /proc/PID/status in kB (`VmHWM`, `VmRSS`).
     static func memory(_ field: String, of pid: pid_t) throws -> Int {
         let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
@@ -69,17 +80,45 @@ struct UploadLimitsTests {
             (#"{"rule":"D1","severity":"low","file":"a","line":1,"snippet":"}"#, "not valid JSON ("),
         ]
         for (last, problem) in variants {
-            let upload = Self.report(findings: 1_000_000, last: last)
-            // Writing 5 to clear_refs resets the peak (VmHWM) to the current resident size.
-            try "5".write(toFile: "/proc/\(daemon.process.pid)/clear_refs", atomically: false, encoding: .utf8)
-            let before = try Self.memory("VmRSS", of: daemon.process.pid)
-            try client.send(Array("INGEST app format=duo-scan \(upload.count)\n".utf8) + upload)
-            let answer = try Self.reply(client, within: .seconds(600))
-            #expect(
-                answer?.hasPrefix("ERR BADARG the duo-scan upload is not valid: \(problem)") == true, "\(answer ?? "")")
-            let growth = (try Self.memory("VmHWM", of: daemon.process.pid) - before) * 1024
-            #expect(growth < 2 * upload.count, "\(problem): grew \(growth) for \(upload.count)")
+            try Self.expectBoundedRefusal(
+                of: Self.report(findings: 1_000_000, last: last), format: "duo-scan", problem: problem, daemon: daemon,
+                client: client)
         }
+    }
+
+    @Test("a SARIF log of a million results refused at its end: peak RSS grows by less than twice its size")
+    func refusedSARIFStaysBounded() throws {
+        let daemon = try TestDaemon()
+        let client = try LineClient(socketPath: daemon.socket)
+        try Self.createProject(client)
+        // Refused by the second pass, after the whole document was checked: the costlier refusal (a duplicate key
+        // is refused by the first pass; SARIFParserTests check it).
+        let variants = [(#"{"ruleId":"R1","level":7}"#, "runs[0].results[999999].level: expected a string")]
+        for (last, problem) in variants {
+            try Self.expectBoundedRefusal(
+                of: Self.sarifLog(results: 1_000_000, last: last), format: "sarif", problem: problem, daemon: daemon,
+                client: client)
+        }
+    }
+
+    /// Uploads `upload` in `format`, expects it refused for `problem`, and the daemon's peak resident memory meanwhile
+    /// to have grown by less than twice the upload.
+    static func expectBoundedRefusal(
+        of upload: [UInt8],
+        format: String,
+        problem: String,
+        daemon: TestDaemon,
+        client: LineClient
+    ) throws {
+        // Writing 5 to clear_refs resets the peak (VmHWM) to the current resident size.
+        try "5".write(toFile: "/proc/\(daemon.process.pid)/clear_refs", atomically: false, encoding: .utf8)
+        let before = try memory("VmRSS", of: daemon.process.pid)
+        try client.send(Array("INGEST app format=\(format) \(upload.count)\n".utf8) + upload)
+        let answer = try reply(client, within: .seconds(600))
+        #expect(
+            answer?.hasPrefix("ERR BADARG the \(format) upload is not valid: \(problem)") == true, "\(answer ?? "")")
+        let growth = (try memory("VmHWM", of: daemon.process.pid) - before) * 1024
+        #expect(growth < 2 * upload.count, "\(problem): grew \(growth) for \(upload.count)")
     }
 
     @Test("an upload that sends nothing for --upload-timeout is refused and its connection closed")
