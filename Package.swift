@@ -87,7 +87,10 @@ let package = Package(
         ),
         .testTarget(
             name: "barkeepTests",
-            dependencies: ["barkeep", "BarkeepProtocol", "BarkeepStore", "BarkeepTestSupport"],
+            dependencies: [
+                "barkeep", "barkeepd", "BarkeepCore", "BarkeepProtocol", "BarkeepServer", "BarkeepStore",
+                "BarkeepTestSupport",
+            ],
             // Expected outputs of the dashboard and the report (DashboardTests), read from the source tree.
             exclude: ["Golden"]
         ),

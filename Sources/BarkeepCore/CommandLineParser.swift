@@ -61,6 +61,9 @@ public struct ArgumentDefinition: Sendable {
     /// An environment variable read when the option or flag is not given. For a flag, `1`, `true`, `yes` or `on`
     /// sets it and `0`, `false`, `no` or `off` leaves it unset (in any case).
     public var environment: String?
+    /// The value an option takes when neither it nor its environment variable is given, when it is a literal
+    /// value: shown by `--help` and checked against docs/cli.md by a test, so the two cannot drift.
+    public var defaultValue: String?
 
     /// A flag `--key`.
     public static func flag(
@@ -79,6 +82,7 @@ public struct ArgumentDefinition: Sendable {
         valueName: String,
         repeatable: Bool = false,
         environment: String? = nil,
+        default defaultValue: String? = nil,
         help: String
     ) -> ArgumentDefinition {
         ArgumentDefinition(
@@ -86,7 +90,8 @@ public struct ArgumentDefinition: Sendable {
             shortName: short,
             kind: .option(valueName: valueName, isRepeatable: repeatable),
             help: help,
-            environment: environment
+            environment: environment,
+            defaultValue: defaultValue
         )
     }
 
@@ -105,7 +110,8 @@ public struct ArgumentDefinition: Sendable {
         )
     }
 
-    var isPositional: Bool {
+    /// Whether it is a positional argument rather than an option or a flag.
+    public var isPositional: Bool {
         if case .positional = kind { return true }
         return false
     }
@@ -167,6 +173,17 @@ public struct ParsedCommand: Sendable {
 
     /// The last value of an option or a positional (options fall back to their environment variable).
     public func value(_ key: String) -> String? { values[key]?.last }
+
+    /// The value of an option as `value(_:)` gives it, else the default its definition declares.
+    public func valueOrDefault(_ key: String) -> String? {
+        if let given = value(key) { return given }
+        for command in path.reversed() {
+            if let definition = command.configuration.arguments.first(where: { $0.key == key }) {
+                return definition.defaultValue
+            }
+        }
+        return nil
+    }
 
     /// Every value of a repeatable option or positional, in order.
     public func values(_ key: String) -> [String] { values[key] ?? [] }
@@ -325,6 +342,7 @@ public enum CommandLineParser {
             var left = definition.synopsis
             if let short = definition.shortName { left = "-\(short), " + left }
             var help = definition.help
+            if let value = definition.defaultValue { help += " (default \(value))" }
             if let variable = definition.environment { help += " (env \(variable))" }
             return (left, help)
         }

@@ -108,6 +108,16 @@ public struct CommandTable: Sendable {
 
     private var entries: [String: Entry] = [:]
 
+    /// Every command of the table, by name: what docs/protocol.md's command table is checked against.
+    public var commands: [Command] {
+        entries.values.flatMap { entry -> [Command] in
+            switch entry {
+            case .command(let command): [command]
+            case .group(let group): Array(group.values)
+            }
+        }.sorted { $0.name < $1.name }
+    }
+
     /// Creates a table holding `commands`.
     public init(_ commands: [Command]) {
         for command in commands { add(command) }

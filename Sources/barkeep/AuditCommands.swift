@@ -197,7 +197,7 @@ struct ItemAddCommand: RunnableCommand {
             .option("step", valueName: "STEP", help: "Its checklist step: 1 to 12, or the step's key (required)."),
             .option("title", valueName: "TEXT", help: "What to do (required)."),
             .option("needs", valueName: "SYMBOL", repeatable: true, help: "An SDK symbol the fix needs (repeatable)."),
-            .option("severity", valueName: "S", help: "critical, high, medium (default), low or info."),
+            .option("severity", valueName: "S", default: "medium", help: "critical, high, medium, low or info."),
             .option("sdk", valueName: "VERSION", help: "The SDK declaring the needed symbols the table lacks."),
         ]
     )

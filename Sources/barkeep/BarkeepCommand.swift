@@ -8,6 +8,15 @@ protocol RunnableCommand: ParsableCommand {
     init(_ parsed: ParsedCommand) throws(UsageError)
     /// Does the work, printing to standard output; throws `CLIError` on failure.
     func run(_ context: CLIContext) throws
+    /// The protocol commands it sends (`SCREEN LIST`), whose highest least role is the role docs/cli.md states
+    /// for it (a test checks both); nil, the default: the one its words name (`barkeep project create` sends
+    /// `PROJECT CREATE`).
+    static var requests: [String]? { get }
+}
+
+extension RunnableCommand {
+    /// The protocol command its words name.
+    static var requests: [String]? { nil }
 }
 
 /// What every command shares: where the daemon is, how to reach it, the token, output preferences.

@@ -33,7 +33,8 @@ enum ScreenFilterOptions {
         .option("owner", valueName: "NAME", help: "Only the screens NAME owns."),
         .flag("not-done", help: "Only the screens not done."),
         .option(
-            "sort", valueName: "ORDER", help: "key (the default), work (most findings needing work first) or owner."),
+            "sort", valueName: "ORDER", default: "key",
+            help: "key, work (most findings needing work first) or owner."),
         .option("limit", valueName: "N", help: "At most N rows, after the order."),
     ]
 
@@ -188,10 +189,10 @@ struct BurndownCommand: RunnableCommand {
             """,
         arguments: [
             .positional("project", help: "The project."),
-            .option("by", valueName: "run|day", help: "Where to take the points (default run)."),
+            .option("by", valueName: "run|day", default: "run", help: "Where to take the points."),
             .option("svg", valueName: "FILE", help: "Also write the chart as SVG to FILE."),
-            .option("width", valueName: "N", help: "Chart width in columns (default 72)."),
-            .option("height", valueName: "N", help: "Chart height in rows (default 12)."),
+            .option("width", valueName: "N", default: "72", help: "Chart width in columns."),
+            .option("height", valueName: "N", default: "12", help: "Chart height in rows."),
         ]
     )
 
@@ -203,13 +204,13 @@ struct BurndownCommand: RunnableCommand {
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
         project = parsed.value("project") ?? ""
-        granularity = parsed.value("by") ?? "run"
+        granularity = parsed.valueOrDefault("by") ?? ""
         guard Burndown.Granularity(rawValue: granularity) != nil else {
             throw UsageError("--by must be run or day, not '\(granularity)'", commandPath: parsed.commandPath)
         }
         svg = parsed.value("svg")
-        guard let width = Int(parsed.value("width") ?? "72"), (20...400).contains(width),
-            let height = Int(parsed.value("height") ?? "12"), (4...100).contains(height)
+        guard let width = Int(parsed.valueOrDefault("width") ?? ""), (20...400).contains(width),
+            let height = Int(parsed.valueOrDefault("height") ?? ""), (4...100).contains(height)
         else {
             throw UsageError("--width must be 20 to 400 and --height 4 to 100", commandPath: parsed.commandPath)
         }
@@ -260,12 +261,15 @@ struct ReportCommand: RunnableCommand {
             """,
         arguments: [
             .positional("project", help: "The project."),
-            .option("format", valueName: "FORMAT", help: "markdown (default) or html."),
+            .option("format", valueName: "FORMAT", default: "markdown", help: "markdown or html."),
             .option("output", short: "o", valueName: "FILE", help: "Write to FILE instead of standard output."),
             .option("owner", valueName: "NAME", help: "Report only the screens NAME owns."),
             .option("screens", valueName: "GLOB", help: "Report only the screens whose key matches GLOB (* and ?)."),
         ]
     )
+
+    /// What the report is made of.
+    static let requests: [String]? = ["STATUS", "FINDINGS", "POSES", "STEPS", "BURNDOWN", "SCREEN LIST"]
 
     let project: String
     let isHTML: Bool
@@ -274,7 +278,7 @@ struct ReportCommand: RunnableCommand {
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
         project = parsed.value("project") ?? ""
-        let format = parsed.value("format") ?? "markdown"
+        let format = parsed.valueOrDefault("format") ?? ""
         guard ["markdown", "html"].contains(format) else {
             throw UsageError("--format must be markdown or html, not '\(format)'", commandPath: parsed.commandPath)
         }

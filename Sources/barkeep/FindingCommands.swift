@@ -9,7 +9,7 @@ struct RunsCommand: RunnableCommand {
         abstract: "List a project's scan runs, newest first, with what each changed.",
         arguments: [
             .positional("project", help: "The project."),
-            .option("limit", valueName: "N", help: "At most N runs (default 100)."),
+            .option("limit", valueName: "N", default: "100", help: "At most N runs."),
         ]
     )
 

@@ -19,8 +19,8 @@ struct FindingsExport {
 
     /// The `--format` option, for the command's arguments.
     static let option = ArgumentDefinition.option(
-        "format", valueName: "FORMAT",
-        help: "text (default); csv, a row per finding; sarif, open and suppressed findings for code scanning.")
+        "format", valueName: "FORMAT", default: Format.text.rawValue,
+        help: "text; csv, a row per finding; sarif, open and suppressed findings for code scanning.")
 
     let format: Format
     /// Whether `--status` was given: without it, a SARIF log asks for every status it exports.
@@ -28,7 +28,7 @@ struct FindingsExport {
 
     /// The export `parsed` asks for; nil for the text table. `--format csv|sarif` with `--json` is a usage error.
     init?(_ parsed: ParsedCommand) throws(UsageError) {
-        let text = parsed.value("format") ?? Format.text.rawValue
+        let text = parsed.valueOrDefault("format") ?? ""
         guard let format = Format(rawValue: text) else {
             throw UsageError(
                 "--format must be " + Format.allCases.map(\.rawValue).joined(separator: ", ") + ", not '\(text)'",

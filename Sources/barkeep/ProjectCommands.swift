@@ -57,8 +57,9 @@ struct ProjectCreateCommand: RunnableCommand {
         abstract: "Create a project (admin).",
         arguments: [
             .positional("name", help: "Letters, digits, '.', '_' and '-', up to 64."),
-            .option("sdk", valueName: "VERSION", help: "The iOS SDK the team builds with (default 27.0)."),
-            .option("deployment-target", valueName: "VERSION", help: "The lowest iOS the app supports (default 26.0)."),
+            .option("sdk", valueName: "VERSION", default: "27.0", help: "The iOS SDK the team builds with."),
+            .option(
+                "deployment-target", valueName: "VERSION", default: "26.0", help: "The lowest iOS the app supports."),
         ]
     )
 

@@ -54,7 +54,7 @@ struct ScreenAddCommand: RunnableCommand {
         arguments: [
             .positional("project", help: "The project."),
             .positional("key", help: "The screen's key: letters, digits, '.', '_' and '-' (Inbox)."),
-            .option("kind", valueName: "KIND", help: "screen (the default) or component."),
+            .option("kind", valueName: "KIND", default: "screen", help: "screen or component."),
             .option("title", valueName: "TEXT", help: "A title."),
             .option("owner", valueName: "NAME", help: "Who owns it in the team."),
             .option("path", valueName: "GLOB", repeatable: true, help: "A source path glob it owns (repeatable)."),

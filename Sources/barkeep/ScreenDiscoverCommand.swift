@@ -39,6 +39,9 @@ struct ScreenDiscoverCommand: RunnableCommand {
         ]
     )
 
+    /// What it reads to propose screens, and what `--apply` sends to create them.
+    static let requests: [String]? = ["SCREEN LIST", "SCREEN DISMISSALS", "SCREEN ADD", "SCREEN USES", "SCREEN SET"]
+
     let project: String
     let sourceDirectory: String
     let root: String?

@@ -59,18 +59,19 @@ struct SourceAddCommand: RunnableCommand {
             .positional("project", help: "The project the scans are ingested into."),
             .option("inbox", valueName: "DIR", help: "Watch this folder and ingest every complete file dropped in it."),
             .option("repo", valueName: "PATH", help: "Scan each new head of a branch of this git repository."),
-            .option("format", valueName: "FORMAT", help: "duo-scan (default), sarif or sdk-check."),
+            .option("format", valueName: "FORMAT", default: "duo-scan", help: "duo-scan, sarif or sdk-check."),
             .option(
-                "settle", valueName: "DURATION",
-                help: "Inbox: how long a file written in place must stay unchanged (default 5s)."),
+                "settle", valueName: "DURATION", default: "5s",
+                help: "Inbox: how long a file written in place must stay unchanged."),
             .option(
                 "scanner", valueName: "COMMAND",
                 help: "Repo: the shell command printing the scan; {root} is the checkout (required)."),
-            .option("branch", valueName: "NAME", help: "Repo: the branch followed (default main)."),
-            .option("every", valueName: "DURATION", help: "Repo: how often the branch head is checked (default 10m)."),
-            .option("timeout", valueName: "DURATION", help: "Repo: the scanner's time limit (default 10m)."),
+            .option("branch", valueName: "NAME", default: "main", help: "Repo: the branch followed."),
             .option(
-                "max-output", valueName: "SIZE", help: "Repo: the most output a scanner may write (default 64MiB)."),
+                "every", valueName: "DURATION", default: "10m", help: "Repo: how often the branch head is checked."),
+            .option("timeout", valueName: "DURATION", default: "10m", help: "Repo: the scanner's time limit."),
+            .option(
+                "max-output", valueName: "SIZE", default: "64MiB", help: "Repo: the most output a scanner may write."),
         ]
     )
 
@@ -233,6 +234,9 @@ protocol SourceActionCommand: RunnableCommand {
 
 extension SourceActionCommand {
     static var idArgument: [ArgumentDefinition] { [.positional("id", help: "The source's id.")] }
+
+    /// The SOURCE subcommand it sends.
+    static var requests: [String]? { ["SOURCE " + verb] }
 
     init(_ parsed: ParsedCommand) throws(UsageError) { self.init(id: parsed.value("id") ?? "") }
 

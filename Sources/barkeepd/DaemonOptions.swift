@@ -15,23 +15,26 @@ struct DaemonCommand: ParsableCommand {
             stop the daemon gracefully. Logs are logfmt lines on standard error; a line with msg=ready says it serves.
             """,
         arguments: [
-            .option("data-dir", valueName: "DIR", help: "Where the daemon keeps its files (default ./.barkeep)."),
+            .option("data-dir", valueName: "DIR", default: "./.barkeep", help: "Where the daemon keeps its files."),
             .option(
                 "database-url",
                 valueName: "URL",
                 environment: "BARKEEP_DATABASE_URL",
                 help: "Use this PostgreSQL server (libpq URL or conninfo) instead of the embedded one."
             ),
-            .option("listen", valueName: "HOST:PORT", help: "TCP address to serve (default 127.0.0.1:7780)."),
+            .option(
+                "listen", valueName: "HOST:PORT", default: DaemonOptions.defaultListen.description,
+                help: "TCP address to serve."),
             .option("socket", valueName: "PATH", help: "Unix socket to serve (default DATA_DIR/barkeep.sock)."),
-            .option("log-level", valueName: "LEVEL", help: "debug, info, warning or error (default info)."),
+            .option("log-level", valueName: "LEVEL", default: "info", help: "debug, info, warning or error."),
             .option(
                 "pg-bin", valueName: "DIR", help: "Directory of initdb, pg_ctl and postgres for the embedded database."),
-            .option("pool-size", valueName: "N", help: "Database connections (default 4)."),
+            .option("pool-size", valueName: "N", default: "4", help: "Database connections."),
             .option(
                 "database-wait",
                 valueName: "SECONDS",
-                help: "How long to retry an unreachable database at start (default 30)."
+                default: "30",
+                help: "How long to retry an unreachable database at start."
             ),
             .option(
                 "max-connections",
@@ -39,8 +42,9 @@ struct DaemonCommand: ParsableCommand {
                 help:
                     "TCP clients served at once; past it ERR BUSY (default: the descriptor limit less pool size less 128)."
             ),
-            .option("max-line", valueName: "BYTES", help: "Longest request line accepted (default 65536)."),
-            .option("max-upload", valueName: "BYTES", help: "Largest upload accepted (default 268435456, 256 MiB)."),
+            .option("max-line", valueName: "BYTES", default: "65536", help: "Longest request line accepted."),
+            .option(
+                "max-upload", valueName: "BYTES", default: "268435456", help: "Largest upload accepted (256 MiB)."),
             .option(
                 "max-upload-total",
                 valueName: "BYTES",
@@ -49,7 +53,8 @@ struct DaemonCommand: ParsableCommand {
             .option(
                 "upload-timeout",
                 valueName: "SECONDS",
-                help: "How long an upload may send nothing before it is refused and closed (default 60)."
+                default: "60",
+                help: "How long an upload may send nothing before it is refused and closed."
             ),
             .option(
                 "metrics-listen",
@@ -66,33 +71,39 @@ struct DaemonCommand: ParsableCommand {
             .option(
                 "source-lease",
                 valueName: "SECONDS",
-                help: "How long a source stays with this daemon unrenewed, so another takes it over (default 30)."
+                default: "30",
+                help: "How long a source stays with this daemon unrenewed, so another takes it over."
             ),
             .option(
                 "source-rescan",
                 valueName: "SECONDS",
-                help: "How often each inbox is listed whole besides inotify (default 60)."
+                default: "60",
+                help: "How often each inbox is listed whole besides inotify."
             ),
             .flag("no-hooks", help: "Deliver no webhooks (docs/hooks.md); other daemons of the database still do."),
             .option(
                 "hook-timeout",
                 valueName: "SECONDS",
-                help: "How long one webhook delivery may take, connect to answer (default 10)."
+                default: String(HookDeliverer.defaultTimeout.components.seconds),
+                help: "How long one webhook delivery may take, connect to answer."
             ),
             .option(
                 "hook-max-backoff",
                 valueName: "SECONDS",
-                help: "The longest wait before a failed webhook delivery is retried (default 300)."
+                default: String(HookRetry.standard.maximumDelay.components.seconds),
+                help: "The longest wait before a failed webhook delivery is retried."
             ),
             .option(
                 "hook-max-failures",
                 valueName: "N",
-                help: "Failed deliveries in a row after which a webhook is paused (default 10)."
+                default: String(HookRetry.standard.maximumFailures),
+                help: "Failed deliveries in a row after which a webhook is paused."
             ),
             .option(
                 "scanner-user",
                 valueName: "USER",
-                help: "Run as root, run repository scanners as this user (default nobody); ignored otherwise."
+                default: "nobody",
+                help: "Run as root, run repository scanners as this user; ignored otherwise."
             ),
             .flag(
                 "verify-summaries",
@@ -157,17 +168,18 @@ struct DaemonOptions {
         func number(
             _ name: String,
             _ range: ClosedRange<Int>,
-            default value: Int,
+            default value: Int = 0,
             of unit: String? = nil
         ) throws(UsageError) -> Int {
-            guard let text = parsed.value(name) else { return value }
+            // A default the configuration declares is read and checked like a value given.
+            guard let text = parsed.valueOrDefault(name) else { return value }
             guard let number = Int(text), range.contains(number) else {
                 let kind = unit.map { "a number of \($0)" } ?? "a number"
                 throw fail("--\(name) must be \(kind) from \(range.lowerBound) to \(range.upperBound)")
             }
             return number
         }
-        let directory = parsed.value("data-dir") ?? "./.barkeep"
+        let directory = parsed.valueOrDefault("data-dir") ?? ""
         guard !directory.isEmpty else { throw fail("--data-dir must not be empty") }
         dataDirectory = URL(fileURLWithPath: directory).standardizedFileURL.path
         databaseURL = parsed.value("database-url")
@@ -203,15 +215,15 @@ struct DaemonOptions {
             logLevel = .info
         }
         pgBin = parsed.value("pg-bin")
-        poolSize = try number("pool-size", 1...256, default: 4)
-        databaseWait = .seconds(try number("database-wait", 0...3600, default: 30, of: "seconds"))
-        maximumUpload = try number("max-upload", 1024...(1 << 32), default: 256 << 20, of: "bytes")
+        poolSize = try number("pool-size", 1...256)
+        databaseWait = .seconds(try number("database-wait", 0...3600, of: "seconds"))
+        maximumUpload = try number("max-upload", 1024...(1 << 32), of: "bytes")
         maximumUploadTotal = try number(
             "max-upload-total", maximumUpload...(1 << 40), default: 4 * maximumUpload, of: "bytes")
-        uploadTimeout = .seconds(try number("upload-timeout", 1...3600, default: 60, of: "seconds"))
+        uploadTimeout = .seconds(try number("upload-timeout", 1...3600, of: "seconds"))
         maximumConnections =
             parsed.value("max-connections") == nil ? nil : try number("max-connections", 1...1_000_000, default: 0)
-        maximumLineLength = try number("max-line", 1024...(16 << 20), default: 64 * 1024, of: "bytes")
+        maximumLineLength = try number("max-line", 1024...(16 << 20), of: "bytes")
         if let text = parsed.value("metrics-listen") {
             do {
                 metricsListen = try ServerAddress(parsing: text)
@@ -227,21 +239,16 @@ struct DaemonOptions {
         verifiesSummaries = parsed.flag("verify-summaries")
         repairsSummaries = parsed.flag("repair-summaries")
         if repairsSummaries && !verifiesSummaries { throw fail("--repair-summaries needs --verify-summaries") }
-        sourceLease = .seconds(try number("source-lease", 3...3600, default: 30, of: "seconds"))
-        sourceRescan = .seconds(try number("source-rescan", 1...86_400, default: 60, of: "seconds"))
+        sourceLease = .seconds(try number("source-lease", 3...3600, of: "seconds"))
+        sourceRescan = .seconds(try number("source-rescan", 1...86_400, of: "seconds"))
         runsHooks = !parsed.flag("no-hooks")
-        hookTimeout = .seconds(
-            try number(
-                "hook-timeout", 1...120, default: Int(HookDeliverer.defaultTimeout.components.seconds), of: "seconds"))
+        hookTimeout = .seconds(try number("hook-timeout", 1...120, of: "seconds"))
         hookRetry = HookRetry(
             baseDelay: HookRetry.standard.baseDelay,
-            maximumDelay: .seconds(
-                try number(
-                    "hook-max-backoff", 1...3600, default: Int(HookRetry.standard.maximumDelay.components.seconds),
-                    of: "seconds")),
-            maximumFailures: try number("hook-max-failures", 1...1000, default: HookRetry.standard.maximumFailures)
+            maximumDelay: .seconds(try number("hook-max-backoff", 1...3600, of: "seconds")),
+            maximumFailures: try number("hook-max-failures", 1...1000)
         )
-        scannerUser = parsed.value("scanner-user") ?? "nobody"
+        scannerUser = parsed.valueOrDefault("scanner-user") ?? ""
         if scannerUser.isEmpty { throw fail("--scanner-user takes a user name") }
     }
 

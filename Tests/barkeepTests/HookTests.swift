@@ -139,16 +139,6 @@ struct HookTests {
         return try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]])
     }
 
-    /// Polls `condition` every 50 ms until it holds or `timeout` passes; whether it held.
-    private func eventually(_ timeout: Duration = .seconds(30), _ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if try condition() { return true }
-            usleep(50_000)
-        }
-        return try condition()
-    }
-
     private func secretFile(_ secret: String) throws -> String {
         let path = try TemporaryDirectory.make(prefix: "barkeep-secret") + "/secret"
         try Data((secret + "\n").utf8).write(to: URL(fileURLWithPath: path))
@@ -354,20 +344,11 @@ struct HookTests {
         #expect(receiver.requests.count == 1)
     }
 
-    @Test("the docs give barkeepd's hook options with the defaults of the code, and every key of a hook record")
+    // barkeepd's hook options and their defaults are held to docs/cli.md by CLIReferenceTests, like every option.
+    @Test("protocol.md names every key of a hook record")
     func documented() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        let cli = try String(contentsOf: root.appendingPathComponent("docs/cli.md"), encoding: .utf8)
-        let rows = [
-            "| `--hook-timeout SECONDS` | `\(HookTests.seconds(.seconds(10)))` |",
-            "| `--hook-max-backoff SECONDS` | `\(HookTests.seconds(HookRetry.standard.maximumDelay))` |",
-            "| `--hook-max-failures N` | `\(HookRetry.standard.maximumFailures)` |", "| `--no-hooks` |",
-        ]
-        for row in rows { #expect(cli.contains(row), "\(row)") }
-        let help = try Subprocess.run(BuildProducts.path("barkeepd"), ["--help"]).output
-        #expect(help.contains("(default 10)") && help.contains("(default 300)"))
-
         let receiver = try Receiver()
         let daemon = try TestDaemon()
         try succeed(daemon, ["project", "create", "app"])
@@ -388,8 +369,6 @@ struct HookTests {
         #expect(keys.count >= 14)
         for key in keys { #expect(documented.contains("`\(key)`"), "\(key)") }
     }
-
-    private static func seconds(_ duration: Duration) -> Int { Int(duration.components.seconds) }
 
     @Test("only admins manage hooks; bad URLs and options are refused")
     func refusals() throws {

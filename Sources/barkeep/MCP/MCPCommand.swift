@@ -24,6 +24,13 @@ struct MCPCommand: RunnableCommand {
         ]
     )
 
+    /// What its read tools send, which is what an agent needs to start; the write tools' requests need a writer,
+    /// as docs/agents.md says per tool (and MCPServerTests checks).
+    static let requests: [String]? = [
+        "PROJECT LIST", "STATUS", "SCREEN LIST", "SCREEN SHOW", "FINDINGS", "FINDING SHOW", "BLOCKED", "POSES",
+        "CHECKLIST",
+    ]
+
     /// The longest message line read; a longer one is skipped up to its newline and answered with a parse error.
     static let maximumLineLength = 4 << 20
 
