@@ -73,7 +73,7 @@ enum FindingCommands {
         hook: IngestHook? = nil,
         on connection: PostgresConnection
     ) throws -> CommandResult {
-        let digest = digest ?? SHA256.hexDigest(of: payload)
+        let digest = digest ?? ContentDigest.hex(of: payload)
         let parse: ([UInt8]) throws(CoreError) -> ScanReport
         switch format {
         case .duoScan: parse = DuoScanParser.parse

@@ -4,6 +4,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <openssl/err.h>
+#include <openssl/evp.h>
 #include <openssl/pem.h>
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
@@ -392,3 +393,8 @@ const char *barkeep_tls_error(const barkeep_tls *session) {
 int barkeep_tls_is_untrusted(const barkeep_tls *session) { return session->is_untrusted; }
 
 const char *barkeep_tls_version(const barkeep_tls *session) { return SSL_get_version(session->ssl); }
+
+int barkeep_sha256(const unsigned char *bytes, size_t count, unsigned char *digest) {
+    unsigned int length = 0;
+    return EVP_Digest(bytes, count, digest, &length, EVP_sha256(), NULL) == 1 && length == 32 ? 0 : -1;
+}

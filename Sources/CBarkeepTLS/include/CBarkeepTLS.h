@@ -88,4 +88,8 @@ int barkeep_tls_is_untrusted(const barkeep_tls *session);
 /// The negotiated protocol version ("TLSv1.3") after the handshake.
 const char *barkeep_tls_version(const barkeep_tls *session);
 
+/// SHA-256 of `count` bytes at `bytes` into `digest` (32 bytes), with libcrypto (which uses the CPU's SHA
+/// instructions where there are some). Returns 0, or -1 when libcrypto fails.
+int barkeep_sha256(const unsigned char *bytes, size_t count, unsigned char *digest);
+
 #endif
