@@ -18,6 +18,7 @@ Prints the times and the ratios sync / baseline and first import / baseline.
 import argparse
 import json
 import os
+import resource
 import socket
 import statistics
 import subprocess
@@ -125,6 +126,39 @@ def ingest(barkeep, environment, project, path):
     return time.monotonic() - start, json.loads(result.stdout)
 
 
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def stat_fields(pid):
+    with open(f"/proc/{pid}/stat") as handle:
+        return handle.read().rsplit(")", 1)[1].split()
+
+
+def cpu_seconds(daemon, postmaster):
+    """CPU time so far of barkeepd and of its PostgreSQL (the postmaster, the backends it has reaped, the live ones)."""
+    total = 0
+    fields = stat_fields(daemon)
+    total += int(fields[11]) + int(fields[12])
+    fields = stat_fields(postmaster)
+    total += sum(int(value) for value in fields[11:15])
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            fields = stat_fields(entry)
+        except OSError:
+            continue
+        if int(fields[1]) == postmaster:
+            total += int(fields[11]) + int(fields[12])
+    return total / TICKS
+
+
+def own_cpu_seconds():
+    """CPU time of this process and of the children it has waited for (psql, and its backend through the cluster)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
 def peak_rss_kib(pid):
     try:
         with open(f"/proc/{pid}/status") as handle:
@@ -187,15 +221,24 @@ def main():
         subprocess.run([barkeep, "project", "create", "bench"], env=environment, check=True, capture_output=True)
 
         tsv = os.path.join(work, "rows.tsv")
+        mine, cpu = own_cpu_seconds(), cpu_seconds(daemon.pid, postmaster)
         first, answer = ingest(barkeep, environment, "bench", files[0])
-        print(f"first import: {first:.2f} s ({answer['new']:,} new)")
-        baselines, syncs = [], []
+        first_cpu = own_cpu_seconds() - mine + cpu_seconds(daemon.pid, postmaster) - cpu
+        print(f"first import: {first:.2f} s ({answer['new']:,} new), CPU of barkeepd and PostgreSQL {first_cpu:.2f} s")
+        baselines, syncs, baseline_cpus, sync_cpus = [], [], [], []
         for round_number in range(1, arguments.rounds + 1):
+            # The baseline's CPU: this script's json.load and TSV, psql, and psql's backend (reaped by the cluster).
+            mine, cluster = own_cpu_seconds(), cpu_seconds(daemon.pid, postmaster)
             baselines.append(baseline(files[round_number], tsv, psql))
+            baseline_cpus.append(own_cpu_seconds() - mine + cpu_seconds(daemon.pid, postmaster) - cluster)
+            # The sync's CPU: the CLI (a child of this script), barkeepd and PostgreSQL.
+            mine, cpu = own_cpu_seconds(), cpu_seconds(daemon.pid, postmaster)
             seconds, answer = ingest(barkeep, environment, "bench", files[round_number])
+            sync_cpus.append(own_cpu_seconds() - mine + cpu_seconds(daemon.pid, postmaster) - cpu)
             syncs.append(seconds)
             print(
-                f"round {round_number}: baseline {baselines[-1]:.2f} s, sync {seconds:.2f} s "
+                f"round {round_number}: baseline {baselines[-1]:.2f} s (CPU {baseline_cpus[-1]:.2f} s), "
+                f"sync {seconds:.2f} s (CPU {sync_cpus[-1]:.2f} s) "
                 f"(new {answer['new']}, fixed {answer['fixed']}, reopened {answer['reopened']}, "
                 f"moved {answer['moved']}, unchanged {answer['unchanged']})"
             )
@@ -203,6 +246,11 @@ def main():
         print(f"baseline (json.load + TSV + psql \\copy, median): {base:.2f} s")
         print(f"sync (barkeep ingest, median of {len(syncs)}): {sync:.2f} s   ratio {sync / base:.2f}  (target 1.5)")
         print(f"first import: {first:.2f} s   ratio {first / base:.2f}  (target 3)")
+        base_cpu, sync_cpu = statistics.median(baseline_cpus), statistics.median(sync_cpus)
+        print(
+            f"CPU seconds (less sensitive to other load): baseline {base_cpu:.2f}, sync {sync_cpu:.2f} "
+            f"(ratio {sync_cpu / base_cpu:.2f}), first import {first_cpu:.2f} (ratio {first_cpu / base_cpu:.2f})"
+        )
         print(f"barkeepd peak RSS: {peak_rss_kib(daemon.pid) / 1024:.0f} MiB")
     finally:
         daemon.terminate()
