@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make bench: 1,000 connections each pipelining 100 PINGs, against barkeepd and against redis-server, with the same
 # client in the same run; prints both rates and their ratio. Then the scanner sync against parse + raw COPY (and the
-# initial import into 1,000 screens against the same import without screens), and
+# initial import into 1,000 screens against the same import without screens), then the same sync end to end from the
+# CLI (barkeep ingest of a real-shaped scan, scripts/sync_cli_bench.py) against Python's json.load + psql \copy, and
 # the dashboard's STATUS at team scale against a PING round trip (STATUS_PLANS=1 prints its query plans), and the
 # load scenario: FINDING SET from 1,000 clients against pgbench running the same statements (scripts/finding-set.pgbench)
 # on as many database connections as barkeepd's pool (POOL_SIZE, 4), then 1,000 clients mixing reads, triage and
@@ -69,6 +70,16 @@ cleanup
 daemon=
 redis=
 "$bin/barkeep-sync-bench" ${SYNC_SIZES:-10000 100000 1000000}
+
+echo
+echo "== Scanner sync from the CLI, end to end: barkeep ingest of a real-shaped ${SYNC_CLI_COUNT:-100000}-finding scan"
+echo "   (first import, then three churned syncs) against json.load + TSV + psql \\copy into an unindexed table"
+rules=../shared/fixtures/duo_scan/all-rules.json
+if [ -f "$rules" ]; then
+    python3 scripts/sync_cli_bench.py --bin "$bin" --rules "$rules" --count "${SYNC_CLI_COUNT:-100000}"
+else
+    echo "skipped: the shared fixtures ($rules) are not beside the checkout"
+fi
 
 echo
 echo "== The dashboard: STATUS of 1,000 screens, 100,000 findings, 16,000 pose results, beside a PING round trip"

@@ -12,6 +12,8 @@
 public enum DuoScanParser {
     /// The severities duo_scan reports, most severe first.
     private static let severities = Severity.allCases.map(\.rawValue)
+    /// A finding's required members, in the order a missing one is reported.
+    private static let required = ["rule", "severity", "file", "line", "snippet"]
 
     /// Parses a whole duo_scan JSON document.
     ///
@@ -53,7 +55,12 @@ public enum DuoScanParser {
                 try reader.readObject { reader, key throws(JSONProblem) in
                     if key == "lifecycle" { lifecycle = try reader.readString() } else { try reader.skipValue() }
                 }
-            case "findings": count = try reader.readElements(into: &findings, finding(from:))
+            case "findings":
+                // The pass that keeps nothing checks each finding without building its strings.
+                let keeping = findings != nil
+                count = try reader.readElements(into: &findings) { reader throws(JSONProblem) in
+                    try finding(from: &reader, keeping: keeping)
+                }
             default: try reader.skipValue()
             }
         }
@@ -70,7 +77,12 @@ public enum DuoScanParser {
         return (report, count)
     }
 
-    private static func finding(from reader: inout JSONStreamReader) throws(JSONProblem) -> ScanFinding {
+    /// Reads one finding; unless `keeping`, only checks it and returns a finding of empty strings, which the caller
+    /// drops.
+    private static func finding(from reader: inout JSONStreamReader, keeping: Bool) throws(JSONProblem)
+        -> ScanFinding
+    {
+        guard keeping else { return try check(&reader) }
         var rule: String?
         var title: String?
         var severity: String?
@@ -101,6 +113,33 @@ public enum DuoScanParser {
         guard let snippet else { throw JSONProblem(at: .key("snippet"), problem: JSONProblem.missing) }
         return ScanFinding(
             rule: rule, title: title, severity: severity, file: file, line: line, snippet: snippet, message: advice)
+    }
+
+    /// Checks a finding as `finding(from:keeping:)` reads it, in the same order and with the same errors, building
+    /// no string but the severity.
+    private static func check(_ reader: inout JSONStreamReader) throws(JSONProblem) -> ScanFinding {
+        // The required members seen, by their index in `required`.
+        var seen: UInt8 = 0
+        func mark(_ key: String) { if let index = required.firstIndex(of: key) { seen |= 1 << index } }
+        try reader.readObject { reader, key throws(JSONProblem) in
+            switch key {
+            case "rule", "title", "file", "snippet", "advice":
+                if try reader.checkString() { mark(key) }
+            case "severity":
+                if let severity = try reader.readString() {
+                    guard isSeverity(severity) else {
+                        throw JSONProblem(problem: JSONProblem.expectedOne(of: severities))
+                    }
+                    mark(key)
+                }
+            case "line": if try reader.readInteger(minimum: 1) != nil { mark(key) }
+            default: try reader.skipValue()
+            }
+        }
+        for (index, key) in required.enumerated() where seen & (1 << index) == 0 {
+            throw JSONProblem(at: .key(key), problem: JSONProblem.missing)
+        }
+        return ScanFinding(rule: "", title: nil, severity: "", file: "", line: 1, snippet: "", message: nil)
     }
 
     private static func isSeverity(_ word: String) -> Bool { Severity(rawValue: word) != nil }

@@ -225,6 +225,22 @@ struct JSONStreamReader {
         }
     }
 
+    /// Checks that the next value is a string or `null` as `readString` does, without building the string (a pass
+    /// that keeps nothing): true for a string, false for `null`.
+    mutating func checkString() throws(JSONProblem) -> Bool {
+        switch try peekKind() {
+        case .string:
+            try skipString()
+            return true
+        case .null:
+            try skipValue()
+            return false
+        default:
+            try skipValue()
+            throw JSONProblem(problem: JSONProblem.expectedString)
+        }
+    }
+
     /// Reads an integer between `minimum` and `largestInteger`; nil for `null`. `12.0` and `1e3`
     /// are integers (JSON has one number type); `12.5`, `true` and strings are not.
     mutating func readInteger(minimum: Int) throws(JSONProblem) -> Int? {
@@ -283,7 +299,7 @@ struct JSONStreamReader {
         switch try peekKind() {
         case .object: try readObject { reader, _ throws(JSONProblem) in try reader.skipValue() }
         case .array: try readArray { reader, _ throws(JSONProblem) in try reader.skipValue() }
-        case .string: _ = try scanString()
+        case .string: try skipString()
         case .number: _ = try scanNumber()
         case .boolean: try scanWord(next == UInt8(ascii: "t") ? "true" : "false")
         case .null: try scanWord("null")
@@ -368,6 +384,25 @@ struct JSONStreamReader {
     }
 
     /// Reads a string at its opening quote.
+    /// Moves past a string, checked as `scanString` checks it. ASCII without escapes (nearly every string a scanner
+    /// writes) needs neither a copy nor a UTF-8 check; anything else goes through `scanString`.
+    private mutating func skipString() throws(JSONProblem) {
+        let start = position
+        position += 1
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\"") {
+                position += 1
+                return
+            }
+            if byte == UInt8(ascii: "\\") || byte >= 0x80 { break }
+            guard byte >= 0x20 else { throw syntaxError("a control character in a string") }
+            position += 1
+        }
+        position = start
+        _ = try scanString()
+    }
+
     private mutating func scanString() throws(JSONProblem) -> String {
         position += 1
         let start = position

@@ -28,10 +28,15 @@ public struct SHA256: Sendable {
     public static func hexDigest<Bytes: Sequence<UInt8>>(of bytes: Bytes) -> String {
         var hasher = SHA256()
         hasher.update(bytes)
+        return hex(hasher.finalize())
+    }
+
+    /// A digest's bytes as lowercase hex, the form every stored digest takes.
+    public static func hex(_ digest: [UInt8]) -> String {
         let hex = hexDigits
         var text: [UInt8] = []
-        text.reserveCapacity(64)
-        for byte in hasher.finalize() {
+        text.reserveCapacity(digest.count * 2)
+        for byte in digest {
             text.append(hex[Int(byte >> 4)])
             text.append(hex[Int(byte & 0x0F)])
         }

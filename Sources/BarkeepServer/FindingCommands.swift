@@ -73,8 +73,8 @@ enum FindingCommands {
         hook: IngestHook? = nil,
         on connection: PostgresConnection
     ) throws -> CommandResult {
-        let digest = digest ?? SHA256.hexDigest(of: payload)
-        let parse: ([UInt8]) throws(CoreError) -> ScanReport
+        let digest = digest ?? ContentDigest.hex(of: payload)
+        let parse: @Sendable ([UInt8]) throws(CoreError) -> ScanReport
         switch format {
         case .duoScan: parse = DuoScanParser.parse
         case .sarif: parse = SARIFParser.parse
@@ -86,25 +86,31 @@ enum FindingCommands {
                 payload, digest: digest, project: project, commit: commit, commitTime: commitTime, actor: actor,
                 hook: hook, on: connection)
         }
-        let report: ScanReport
+        let result: IngestResult
         do {
-            report = try parse(payload)
-        } catch {
+            // Parsed on another core while the store reads the project's findings.
+            result = try ScanStore.ingest(
+                parsing: {
+                    do throws(CoreError) {
+                        return try parse(payload)
+                    } catch {
+                        throw InvalidUpload(problem: error)
+                    }
+                },
+                digest: digest,
+                into: project,
+                commit: commit,
+                commitTime: commitTime,
+                scope: scope,
+                isForced: isForced,
+                actor: actor,
+                hook: hook,
+                on: connection
+            )
+        } catch let invalid as InvalidUpload {
             // Nothing is stored for a document that does not parse; the error names the place in it.
-            throw CommandError(.badArgument, "the \(format.rawValue) upload is not valid: \(error)")
+            throw CommandError(.badArgument, "the \(format.rawValue) upload is not valid: \(invalid.problem)")
         }
-        let result = try ScanStore.ingest(
-            report,
-            digest: digest,
-            into: project,
-            commit: commit,
-            commitTime: commitTime,
-            scope: scope,
-            isForced: isForced,
-            actor: actor,
-            hook: hook,
-            on: connection
-        )
         // What this call changed: a repeat changed nothing, whatever its run's counts say.
         let counts = result.counts
         return CommandResult(
@@ -115,6 +121,12 @@ enum FindingCommands {
                 "repeat": result.isRepeat ? "yes" : "no",
             ])
         )
+    }
+
+    /// A document that did not parse, told apart from the store's own errors.
+    private struct InvalidUpload: Error {
+        /// What the parser found, naming the place.
+        let problem: CoreError
     }
 
     /// An SDK check: records what the team's SDK declares and replies with the items that changed.

@@ -403,6 +403,13 @@ enum CopyEncoder {
                 buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "N")])
                 continue
             }
+            // Most values need no escape: their bytes go in with one copy.
+            let isPlain = value.utf8.withContiguousStorageIfAvailable { bytes in
+                guard !bytes.contains(where: { $0 == UInt8(ascii: "\\") || $0 < 0x0E }) else { return false }
+                buffer.append(contentsOf: bytes)
+                return true
+            }
+            if isPlain == true { continue }
             for byte in value.utf8 {
                 switch byte {
                 case UInt8(ascii: "\\"): buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])

@@ -70,7 +70,7 @@ public struct IngestResult: Sendable, Equatable {
 /// run (a source recording what it ingested). Lock order: the project's sync lock, then `before`'s locks, then
 /// the event log's.
 public struct IngestHook {
-    /// Runs right after the project's sync lock is taken, before anything is written.
+    /// Runs once the project's sync lock is taken and the scan parsed, before anything is written.
     public var before: (PostgresConnection) throws -> Void
     /// Runs once the run is recorded (or found again: `true` for a repeat), last in the transaction.
     public var after: (PostgresConnection, ScanRun, Bool) throws -> Void
@@ -137,19 +137,62 @@ public enum ScanStore {
         hook: IngestHook? = nil,
         on connection: PostgresConnection
     ) throws -> IngestResult {
-        try connection.transaction { connection in
-            let project = try ProjectStore.require(projectName, on: connection)
+        try ingest(
+            parsing: { report }, digest: digest, into: projectName, commit: commit, commitTime: commitTime,
+            scope: scope, isForced: isForced, actor: actor, hook: hook, on: connection)
+    }
+
+    /// Ingests the scan that `parse` yields, as `ingest(_:digest:…)` does, parsing it and computing its identities
+    /// on another core while the transaction locks the project and reads its stored findings. An error of `parse`
+    /// is thrown as it is, and before `notFound` for a project that does not exist: a document that is not valid is
+    /// reported first, whatever project it names.
+    public static func ingest(
+        parsing parse: @escaping @Sendable () throws -> ScanReport,
+        digest: String,
+        into projectName: String,
+        commit: String?,
+        commitTime: Date? = nil,
+        scope: String,
+        isForced: Bool = false,
+        actor: String,
+        hook: IngestHook? = nil,
+        on connection: PostgresConnection
+    ) throws -> IngestResult {
+        // The scan and its identities depend on the upload alone.
+        let parsed = BackgroundWork { () -> Result<(ScanReport, [IdentifiedFinding]), any Error> in
+            do {
+                let report = try parse()
+                return .success((report, FindingIdentity.identify(report.findings, tool: report.tool)))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try connection.transaction { connection in
+            let project: Project
+            do {
+                project = try ProjectStore.require(projectName, on: connection)
+            } catch {
+                if case .failure(let problem) = parsed.result() { throw problem }
+                throw error
+            }
             try lockProject(project.id, on: connection)
+            // The latest run of each tool. Unless one has these bytes (a retried upload, which changes nothing), the
+            // stored findings are read while the scan is still being parsed.
+            let latestRuns = try connection.query(
+                """
+                SELECT DISTINCT ON (tool) \(runColumns), digest FROM scan_runs WHERE project_id = $1
+                ORDER BY tool, id DESC
+                """,
+                [project.id]
+            )
+            let mayRepeat = try latestRuns.contains { try $0.decode("digest", as: String.self) == digest }
+            let storedEarly = mayRepeat ? nil : try storedFindings(of: project.id, on: connection)
+            let (report, identified) = try parsed.result().get()
+            // A document that does not parse stops the ingest before the hook does anything.
             try hook?.before(connection)
             // The same bytes and scope as this tool's latest run: a retried upload. Nothing changes.
-            if let row = try connection.query(
-                """
-                SELECT \(runColumns), digest FROM scan_runs WHERE project_id = $1 AND tool = $2
-                ORDER BY id DESC LIMIT 1
-                """,
-                [project.id, report.tool]
-            ).first, try row.decode("digest", as: String.self) == digest,
-                try row.decode("scope", as: String.self) == scope
+            if let row = try latestRuns.first(where: { try $0.decode("tool", as: String.self) == report.tool }),
+                try row.decode("digest", as: String.self) == digest, try row.decode("scope", as: String.self) == scope
             {
                 let run = try ScanRun(row: row)
                 try hook?.after(connection, run, true)
@@ -159,28 +202,14 @@ public enum ScanStore {
             try refuseStale(
                 commit: commit, commitTime: commitTime, isForced: isForced, tool: report.tool, scope: scope,
                 project: project, on: connection)
+            var stored: [StoredFinding] = []
             var storedSnippets: [Int64: String] = [:]
             storedSnippets.reserveCapacity(4096)
-            let stored = try connection.query(
-                """
-                SELECT id, identity, status, line, file, snippet, rule FROM findings
-                WHERE project_id = $1 AND source = 'scanner' AND tool = $2
-                """,
-                [project.id, report.tool]
-            ).map { row in
-                // By position (the SELECT's order): this runs once per stored finding.
-                let id: Int64 = try row.decode(at: 0)
-                storedSnippets[id] = try row.decodeIfPresent(at: 5)
-                return StoredFinding(
-                    id: id,
-                    identity: try row.decode(at: 1),
-                    rule: try row.decode(at: 6),
-                    status: FindingStatus(rawValue: try row.decode(at: 2)) ?? .proposed,
-                    line: try row.decodeIfPresent(at: 3),
-                    file: try row.decode(at: 4)
-                )
+            for (tool, finding, snippet) in try storedEarly ?? storedFindings(of: project.id, on: connection)
+            where tool == report.tool {
+                stored.append(finding)
+                storedSnippets[finding.id] = snippet
             }
-            let identified = FindingIdentity.identify(report.findings, tool: report.tool)
             let plan = SyncPlanner.plan(scan: identified, stored: stored, scope: scope)
             let screens = try ScreenAttribution(projectID: project.id, on: connection)
 
@@ -223,6 +252,30 @@ public enum ScanStore {
             try hook?.after(connection, run, false)
             return IngestResult(
                 run: run, isRepeat: false, counts: plan.counts, open: try openCount(project.id, connection))
+        }
+    }
+
+    /// The project's scanner findings, every tool's, with their tool and stored snippet.
+    private static func storedFindings(of projectID: Int64, on connection: PostgresConnection) throws
+        -> [(tool: String, finding: StoredFinding, snippet: String?)]
+    {
+        try connection.query(
+            """
+            SELECT id, identity, status, line, file, snippet, rule, tool FROM findings
+            WHERE project_id = $1 AND source = 'scanner'
+            """,
+            [projectID]
+        ).map { row in
+            // By position (the SELECT's order): this runs once per stored finding.
+            let finding = StoredFinding(
+                id: try row.decode(at: 0),
+                identity: try row.decode(at: 1),
+                rule: try row.decode(at: 6),
+                status: FindingStatus(rawValue: try row.decode(at: 2)) ?? .proposed,
+                line: try row.decodeIfPresent(at: 3),
+                file: try row.decode(at: 4)
+            )
+            return (try row.decode(at: 7), finding, try row.decodeIfPresent(at: 5))
         }
     }
 
@@ -312,8 +365,9 @@ public enum ScanStore {
                     previousSnippet: previousSnippets[change.id])
             }
         }
-        // Statistics for the planner: without them it guesses a handful of rows and picks nested loops.
-        try connection.query("ANALYZE sync_rows")
+        // Statistics for the planner: without them it guesses a handful of rows and picks nested loops. Only the
+        // columns the statements join and filter on: the text of 100,000 new findings is not worth sampling.
+        try connection.query("ANALYZE sync_rows (action, finding_id, identity, previous_status)")
         // New findings, their ids written back to their rows for the events below.
         try connection.query(
             """

@@ -407,3 +407,10 @@ int barkeep_hmac_sha256(const void *key, size_t key_length, const void *message,
     }
     return length == 32;
 }
+
+// MARK: - Digests
+
+int barkeep_sha256(const unsigned char *bytes, size_t count, unsigned char *digest) {
+    unsigned int length = 0;
+    return EVP_Digest(bytes, count, digest, &length, EVP_sha256(), NULL) == 1 && length == 32 ? 0 : -1;
+}

@@ -192,6 +192,55 @@ struct SchemaTests {
         #expect(try connection.queryValue("SELECT count(*) FROM findings", as: Int.self) == 0)
         #expect(try connection.queryValue("SELECT count(*) FROM screens", as: Int.self) == 0)
         #expect(try connection.queryValue("SELECT count(*) FROM events WHERE project = 'app'", as: Int.self) == 1)
+        #expect(
+            try connection.queryValue(
+                "SELECT count(*) FROM events WHERE project = 'app' AND project_id IS NULL", as: Int.self) == 1)
+    }
+
+    @Test("a finding's first and last runs are runs of its project, checked once per statement (migration 0016)")
+    func findingRunsAreChecked() throws {
+        let other = try #require(
+            try connection.queryValue("INSERT INTO projects (name) VALUES ('other') RETURNING id", as: Int.self))
+        let otherRun = try #require(
+            try connection.queryValue(
+                """
+                INSERT INTO scan_runs (project_id, format, tool, digest, actor)
+                VALUES ($1, 'duo-scan', 'duo_scan', repeat('b', 64), 'ci') RETURNING id
+                """,
+                [other], as: Int.self))
+        try insertFinding()
+        expectViolation(PostgresError.Code.foreignKeyViolation) {
+            try connection.query("UPDATE findings SET last_seen_run = $1", [otherRun])
+        }
+        expectViolation(PostgresError.Code.foreignKeyViolation) {
+            try connection.query("UPDATE findings SET first_seen_run = $1", [otherRun + 1_000])
+        }
+        // A run that a finding names stays while its project does.
+        expectViolation(PostgresError.Code.foreignKeyViolation) {
+            try connection.query("DELETE FROM scan_runs WHERE id = $1", [run])
+        }
+        try connection.query("DELETE FROM scan_runs WHERE id = $1", [otherRun])
+        #expect(try connection.queryValue("SELECT count(*) FROM scan_runs", as: Int.self) == 1)
+    }
+
+    @Test("an event names a project and finding that exist; deleting the finding leaves the event (migration 0016)")
+    func eventReferencesAreChecked() throws {
+        try insertFinding()
+        let finding = try #require(try connection.queryValue("SELECT id FROM findings", as: Int.self))
+        let insert =
+            "INSERT INTO events (project_id, project, finding_id, kind, subject, actor) "
+            + "VALUES ($1, 'app', $2, 'finding.new', 'x', 'ci')"
+        expectViolation(PostgresError.Code.foreignKeyViolation) {
+            try connection.query(insert, [project, finding + 1_000])
+        }
+        expectViolation(PostgresError.Code.foreignKeyViolation) {
+            try connection.query(insert, [project + 1_000, finding])
+        }
+        try connection.query(insert, [project, finding])
+        try connection.query("DELETE FROM findings WHERE id = $1", [finding])
+        #expect(
+            try connection.queryValue(
+                "SELECT count(*) FROM events WHERE kind = 'finding.new' AND finding_id IS NULL", as: Int.self) == 1)
     }
 
     @Test(

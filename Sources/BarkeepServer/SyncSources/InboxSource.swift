@@ -248,7 +248,7 @@ final class InboxSource {
             }
         }
         let stamp = Self.stamp(file)
-        let digest = SHA256.hexDigest(of: bytes)
+        let digest = ContentDigest.hex(of: bytes)
         let holder = runner.configuration.holder
         if let record = try SourceStore.file(name, stamp: stamp, digest: digest, of: source.id, on: connection) {
             // Dealt with before a restart, but not moved: move it now, and only that.

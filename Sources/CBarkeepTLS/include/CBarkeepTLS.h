@@ -94,4 +94,10 @@ const char *barkeep_tls_version(const barkeep_tls *session);
 /// `out` (32 bytes). Returns 1 on success, 0 on failure.
 int barkeep_hmac_sha256(const void *key, size_t key_length, const void *message, size_t count, unsigned char *out);
 
+// MARK: - Digests
+
+/// SHA-256 of `count` bytes at `bytes` into `digest` (32 bytes), with libcrypto (which uses the CPU's SHA
+/// instructions where there are some). Returns 0, or -1 when libcrypto fails.
+int barkeep_sha256(const unsigned char *bytes, size_t count, unsigned char *digest);
+
 #endif

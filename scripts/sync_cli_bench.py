@@ -1,0 +1,262 @@
+#!/usr/bin/env python3
+"""make bench: a real-shaped scanner sync from the CLI, end to end, against Python + psql in the same run.
+
+Generates a duo_scan file of COUNT findings shaped like the scanner's own output (every field, the rule's title,
+source and advice on every finding, `json.dump(indent=2)` as duo_scan writes it) and three later scans with churn
+(each round 2% fixed, the 2% fixed the round before reopened, 2% new, a tenth moved down three lines). Starts the
+release barkeepd on its embedded PostgreSQL and times, as wall-clock of whole processes:
+
+- first import: `barkeep ingest` of the initial file into a fresh project;
+- sync: `barkeep ingest` of each churned scan (the figure is the median of the three);
+- baseline: Python's `json.load` of a churned file, a TSV of its findings' fields, and `psql \\copy` of it into an
+  UNLOGGED table without indexes on the same cluster (psql from the cluster's own bin directory); median of three,
+  alternated with the syncs so that noise falls on both.
+
+Prints the times and the ratios sync / baseline and first import / baseline.
+"""
+
+import argparse
+import json
+import os
+import resource
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def load_rules(path):
+    """One finding per rule from a real duo_scan output: the rule's texts and a real snippet."""
+    with open(path) as handle:
+        findings = json.load(handle)["findings"]
+    rules = {}
+    for finding in findings:
+        rules.setdefault(finding["rule"], finding)
+    return [rules[key] for key in sorted(rules)]
+
+
+def scan(count, round_number, rules):
+    """The scanner's report for `round_number` (0: the initial scan)."""
+    slice_size = max(count // 50, 1)
+    findings = []
+
+    def add(rule, path, line, snippet):
+        findings.append(
+            {
+                "id": f"{rule['rule']}:{path}:{line}",
+                "rule": rule["rule"],
+                "title": rule["title"],
+                "severity": rule["severity"],
+                "skill": rule["skill"],
+                "file": path,
+                "line": line,
+                "snippet": snippet,
+                "source": rule["source"],
+                "advice": rule["advice"],
+            }
+        )
+
+    for index in range(count):
+        if round_number > 0 and index // slice_size == round_number:
+            continue  # fixed this round (and reopened the next)
+        rule = rules[index % len(rules)]
+        screen = index // 40
+        path = f"App/Features/Feature{screen // 25}/Screen{screen}ViewController.swift"
+        moved = 3 if index % 10 < round_number else 0
+        add(rule, path, 20 + (index % 40) * 7 + moved, f"{rule['snippet']} // item {index % 40}")
+    for extra in range(round_number * slice_size):
+        index = count + extra
+        rule = rules[index % len(rules)]
+        add(rule, f"App/New/Screen{index // 40}View.swift", 20 + (index % 40) * 7, f"{rule['snippet']} // {index}")
+
+    by_severity = {key: 0 for key in ["critical", "high", "medium", "low", "info"]}
+    by_rule, by_skill = {}, {}
+    for finding in findings:
+        by_severity[finding["severity"]] = by_severity.get(finding["severity"], 0) + 1
+        by_rule[finding["rule"]] = by_rule.get(finding["rule"], 0) + 1
+        by_skill[finding["skill"]] = by_skill.get(finding["skill"], 0) + 1
+    return {
+        "tool": "duo_scan",
+        "version": "1.2.2",
+        "root": "/src/App",
+        "read_only": True,
+        "source_files_scanned": count // 40 + 1,
+        "dependencies_included": False,
+        "project": {"lifecycle": "scene", "scene_manifest_found": True, "supports_multiple_scenes": True},
+        "summary": {"by_severity": by_severity, "by_rule": by_rule, "by_skill": by_skill},
+        "findings": findings,
+        "inventory": {"UIBarButtonItem": count // 10, "UINavigationController": count // 400},
+    }
+
+
+FIELDS = ["id", "rule", "title", "severity", "skill", "file", "line", "snippet", "source", "advice"]
+
+
+def copy_text(value):
+    """A value in COPY's text format."""
+    text = str(value)
+    return text.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
+
+
+def baseline(path, tsv, psql):
+    """json.load + TSV + psql \\copy into the unindexed table; returns seconds."""
+    start = time.monotonic()
+    with open(path) as handle:
+        report = json.load(handle)
+    with open(tsv, "w") as out:
+        for finding in report["findings"]:
+            out.write("\t".join(copy_text(finding.get(key, "")) for key in FIELDS))
+            out.write("\n")
+    subprocess.run(
+        psql + ["-c", "TRUNCATE baseline_rows", "-c", f"\\copy baseline_rows FROM '{tsv}'"],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    return time.monotonic() - start
+
+
+def ingest(barkeep, environment, project, path):
+    """`barkeep ingest`, wall clock; returns (seconds, its JSON answer)."""
+    start = time.monotonic()
+    result = subprocess.run(
+        [barkeep, "--json", "ingest", project, path], env=environment, check=True, capture_output=True, text=True
+    )
+    return time.monotonic() - start, json.loads(result.stdout)
+
+
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def stat_fields(pid):
+    with open(f"/proc/{pid}/stat") as handle:
+        return handle.read().rsplit(")", 1)[1].split()
+
+
+def cpu_seconds(daemon, postmaster):
+    """CPU time so far of barkeepd and of its PostgreSQL (the postmaster, the backends it has reaped, the live ones)."""
+    total = 0
+    fields = stat_fields(daemon)
+    total += int(fields[11]) + int(fields[12])
+    fields = stat_fields(postmaster)
+    total += sum(int(value) for value in fields[11:15])
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            fields = stat_fields(entry)
+        except OSError:
+            continue
+        if int(fields[1]) == postmaster:
+            total += int(fields[11]) + int(fields[12])
+    return total / TICKS
+
+
+def own_cpu_seconds():
+    """CPU time of this process and of the children it has waited for (psql, and its backend through the cluster)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def peak_rss_kib(pid):
+    try:
+        with open(f"/proc/{pid}/status") as handle:
+            for line in handle:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bin", required=True, help="the release build's bin directory")
+    parser.add_argument("--rules", required=True, help="a duo_scan output with one finding per rule (its texts)")
+    parser.add_argument("--count", type=int, default=100_000)
+    parser.add_argument("--rounds", type=int, default=3, help="churned syncs (and baseline runs)")
+    parser.add_argument("--keep", help="a directory to keep the generated files in")
+    arguments = parser.parse_args()
+
+    rules = load_rules(arguments.rules)
+    work = tempfile.mkdtemp(prefix="barkeep-sync-cli-")
+    os.chmod(work, 0o755)
+    files_dir = arguments.keep or work
+    os.makedirs(files_dir, exist_ok=True)
+    files = []
+    for round_number in range(arguments.rounds + 1):
+        path = os.path.join(files_dir, f"scan-{arguments.count}-{round_number}.json")
+        if not os.path.exists(path):
+            with open(path, "w") as out:
+                json.dump(scan(arguments.count, round_number, rules), out, indent=2)
+        files.append(path)
+    size = os.path.getsize(files[0])
+    print(f"generated {arguments.count:,} findings, {len(rules)} rules, {size / 1e6:.1f} MB (initial scan)")
+
+    data = os.path.join(work, "data")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    daemon = subprocess.Popen(
+        [os.path.join(arguments.bin, "barkeepd"), "--data-dir", data, "--listen", f"127.0.0.1:{port}", "--log-level", "warning"],
+        stderr=open(os.path.join(work, "barkeepd.log"), "w"),
+    )
+    barkeep = os.path.join(arguments.bin, "barkeep")
+    environment = dict(os.environ, BARKEEP_SERVER=f"unix:{data}/barkeep.sock")
+    try:
+        deadline = time.monotonic() + 120
+        while subprocess.run([barkeep, "ping"], env=environment, capture_output=True).returncode != 0:
+            if daemon.poll() is not None or time.monotonic() > deadline:
+                sys.exit("barkeepd did not start: see " + os.path.join(work, "barkeepd.log"))
+            time.sleep(0.2)
+
+        with open(os.path.join(data, "pg", "postmaster.pid")) as handle:
+            postmaster = int(handle.readline())
+        pg_bin = os.path.dirname(os.readlink(f"/proc/{postmaster}/exe"))
+        psql = [os.path.join(pg_bin, "psql"), "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", os.path.join(data, "pg"),
+                "-U", "barkeep", "-d", "barkeep"]
+        columns = ", ".join(f"{key} {'int' if key == 'line' else 'text'}" for key in FIELDS)
+        subprocess.run(psql + ["-c", f"CREATE UNLOGGED TABLE baseline_rows ({columns})"], check=True)
+        subprocess.run([barkeep, "project", "create", "bench"], env=environment, check=True, capture_output=True)
+
+        tsv = os.path.join(work, "rows.tsv")
+        mine, cpu = own_cpu_seconds(), cpu_seconds(daemon.pid, postmaster)
+        first, answer = ingest(barkeep, environment, "bench", files[0])
+        first_cpu = own_cpu_seconds() - mine + cpu_seconds(daemon.pid, postmaster) - cpu
+        print(f"first import: {first:.2f} s ({answer['new']:,} new), CPU of barkeepd and PostgreSQL {first_cpu:.2f} s")
+        baselines, syncs, baseline_cpus, sync_cpus = [], [], [], []
+        for round_number in range(1, arguments.rounds + 1):
+            # The baseline's CPU: this script's json.load and TSV, psql, and psql's backend (reaped by the cluster).
+            mine, cluster = own_cpu_seconds(), cpu_seconds(daemon.pid, postmaster)
+            baselines.append(baseline(files[round_number], tsv, psql))
+            baseline_cpus.append(own_cpu_seconds() - mine + cpu_seconds(daemon.pid, postmaster) - cluster)
+            # The sync's CPU: the CLI (a child of this script), barkeepd and PostgreSQL.
+            mine, cpu = own_cpu_seconds(), cpu_seconds(daemon.pid, postmaster)
+            seconds, answer = ingest(barkeep, environment, "bench", files[round_number])
+            sync_cpus.append(own_cpu_seconds() - mine + cpu_seconds(daemon.pid, postmaster) - cpu)
+            syncs.append(seconds)
+            print(
+                f"round {round_number}: baseline {baselines[-1]:.2f} s (CPU {baseline_cpus[-1]:.2f} s), "
+                f"sync {seconds:.2f} s (CPU {sync_cpus[-1]:.2f} s) "
+                f"(new {answer['new']}, fixed {answer['fixed']}, reopened {answer['reopened']}, "
+                f"moved {answer['moved']}, unchanged {answer['unchanged']})"
+            )
+        base, sync = statistics.median(baselines), statistics.median(syncs)
+        print(f"baseline (json.load + TSV + psql \\copy, median): {base:.2f} s")
+        print(f"sync (barkeep ingest, median of {len(syncs)}): {sync:.2f} s   ratio {sync / base:.2f}  (target 1.5)")
+        print(f"first import: {first:.2f} s   ratio {first / base:.2f}  (target 3)")
+        base_cpu, sync_cpu = statistics.median(baseline_cpus), statistics.median(sync_cpus)
+        print(
+            f"CPU seconds (less sensitive to other load): baseline {base_cpu:.2f}, sync {sync_cpu:.2f} "
+            f"(ratio {sync_cpu / base_cpu:.2f}), first import {first_cpu:.2f} (ratio {first_cpu / base_cpu:.2f})"
+        )
+        print(f"barkeepd peak RSS: {peak_rss_kib(daemon.pid) / 1024:.0f} MiB")
+    finally:
+        daemon.terminate()
+        daemon.wait()
+        subprocess.run(["rm", "-rf", work])
+
+
+if __name__ == "__main__":
+    main()
