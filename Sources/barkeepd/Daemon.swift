@@ -239,19 +239,28 @@ final class Daemon {
 
     // MARK: - Verify
 
-    /// `--verify-summaries`: migrates, compares every project's stored dashboard summary with a recomputation,
-    /// prints each difference (and repairs with `--repair-summaries`); 0 when all agreed, 1 otherwise. With the
-    /// embedded database it starts and stops the cluster (the data directory must be free); with
-    /// `--database-url` it runs beside live daemons.
+    /// `--verify-summaries`: compares every project's stored dashboard summary with a recomputation, prints each
+    /// difference (and repairs with `--repair-summaries`); 0 when all agreed, 1 otherwise. Beside a running daemon
+    /// (`--database-url`, or the embedded cluster of a data directory a daemon holds) it looks at the live database
+    /// as it is; otherwise it starts the embedded cluster and migrates first, and stops it after.
     private func verifySummaries() -> Int32 {
         do {
+            defer { stop() }
+            let configuration: PostgresConfiguration
             if options.databaseURL == nil {
                 try makeDataDirectory()
-                lock = try DataDirectoryLock(directory: options.dataDirectory)
+                lock = try DataDirectoryLock.takeIfFree(options.dataDirectory)
             }
-            defer { stop() }
-            let configuration = try databaseConfiguration()
-            _ = try migrate(configuration)
+            if options.databaseURL == nil && lock == nil {
+                // The daemon holding the directory runs its cluster: connect to it where that daemon does.
+                let cluster = try PostgresCluster(
+                    binaries: try PostgresBinaries.locate(explicitDirectory: options.pgBin),
+                    options: .init(dataDirectory: options.dataDirectory + "/pg"))
+                configuration = cluster.configuration(database: "barkeep")
+            } else {
+                configuration = try databaseConfiguration()
+                _ = try migrate(configuration)
+            }
             let connection = try PostgresConnection(configuration: configuration)
             defer { connection.close() }
             var differing = 0

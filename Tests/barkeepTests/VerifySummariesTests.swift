@@ -51,4 +51,18 @@ struct VerifySummariesTests {
         let misuse = try Subprocess.run(barkeepd, ["--repair-summaries"])
         #expect(misuse.status == 64 && misuse.error.contains("--repair-summaries needs --verify-summaries"))
     }
+
+    @Test("beside a running daemon on its embedded cluster: looks at that cluster, with the data directory held")
+    func besideEmbeddedDaemon() throws {
+        let daemon = try EmbeddedDaemon()
+        #expect(try daemon.barkeep(["project", "create", "app"]).0 == 0)
+        #expect(try daemon.barkeep(["screen", "add", "app", "Inbox", "--path", "Sources/**"]).0 == 0)
+        let postmaster = try daemon.postmasterPID()
+        let verify = try Subprocess.run(barkeepd, ["--verify-summaries", "--data-dir", daemon.root])
+        #expect(verify.status == 0, "\(verify.error)")
+        #expect(verify.output == "summaries of 1 project(s) agree with a recomputation\n")
+        // The running daemon's cluster was neither restarted nor stopped.
+        #expect(try daemon.postmasterPID() == postmaster)
+        #expect(try daemon.barkeep(["status", "app"]).0 == 0)
+    }
 }
