@@ -153,6 +153,12 @@ def cpu_seconds(daemon, postmaster):
     return total / TICKS
 
 
+def daemon_cpu_seconds(daemon):
+    """CPU time so far of barkeepd alone (its share of an ingest's CPU, the rest being PostgreSQL's and the CLI's)."""
+    fields = stat_fields(daemon)
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
 def own_cpu_seconds():
     """CPU time of this process and of the children it has waited for (psql, and its backend through the cluster)."""
     own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -222,10 +228,15 @@ def main():
 
         tsv = os.path.join(work, "rows.tsv")
         mine, cpu = own_cpu_seconds(), cpu_seconds(daemon.pid, postmaster)
+        alone = daemon_cpu_seconds(daemon.pid)
         first, answer = ingest(barkeep, environment, "bench", files[0])
         first_cpu = own_cpu_seconds() - mine + cpu_seconds(daemon.pid, postmaster) - cpu
-        print(f"first import: {first:.2f} s ({answer['new']:,} new), CPU of barkeepd and PostgreSQL {first_cpu:.2f} s")
-        baselines, syncs, baseline_cpus, sync_cpus = [], [], [], []
+        first_daemon = daemon_cpu_seconds(daemon.pid) - alone
+        print(
+            f"first import: {first:.2f} s ({answer['new']:,} new), CPU of the CLI, barkeepd and PostgreSQL "
+            f"{first_cpu:.2f} s (barkeepd {first_daemon:.2f} s)"
+        )
+        baselines, syncs, baseline_cpus, sync_cpus, daemon_cpus = [], [], [], [], []
         for round_number in range(1, arguments.rounds + 1):
             # The baseline's CPU: this script's json.load and TSV, psql, and psql's backend (reaped by the cluster).
             mine, cluster = own_cpu_seconds(), cpu_seconds(daemon.pid, postmaster)
@@ -233,12 +244,14 @@ def main():
             baseline_cpus.append(own_cpu_seconds() - mine + cpu_seconds(daemon.pid, postmaster) - cluster)
             # The sync's CPU: the CLI (a child of this script), barkeepd and PostgreSQL.
             mine, cpu = own_cpu_seconds(), cpu_seconds(daemon.pid, postmaster)
+            alone = daemon_cpu_seconds(daemon.pid)
             seconds, answer = ingest(barkeep, environment, "bench", files[round_number])
             sync_cpus.append(own_cpu_seconds() - mine + cpu_seconds(daemon.pid, postmaster) - cpu)
+            daemon_cpus.append(daemon_cpu_seconds(daemon.pid) - alone)
             syncs.append(seconds)
             print(
                 f"round {round_number}: baseline {baselines[-1]:.2f} s (CPU {baseline_cpus[-1]:.2f} s), "
-                f"sync {seconds:.2f} s (CPU {sync_cpus[-1]:.2f} s) "
+                f"sync {seconds:.2f} s (CPU {sync_cpus[-1]:.2f} s, barkeepd {daemon_cpus[-1]:.2f} s) "
                 f"(new {answer['new']}, fixed {answer['fixed']}, reopened {answer['reopened']}, "
                 f"moved {answer['moved']}, unchanged {answer['unchanged']})"
             )

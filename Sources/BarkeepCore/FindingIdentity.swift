@@ -63,6 +63,10 @@ public enum FindingIdentity {
         let base: UnsafeMutablePointer<String>?
     }
 
+    /// The value behind `slot`: reading a dictionary's `default:` subscript through `inout` stores the default when
+    /// the key is missing, with one lookup.
+    private static func value(_ slot: inout Int) -> Int { slot }
+
     /// Gives every finding of one scan its identity, in the scan's order.
     public static func identify(_ findings: [ScanFinding], tool: String) -> [IdentifiedFinding] {
         let normalized = findings.map { normalize($0.snippet) }
@@ -72,13 +76,29 @@ public enum FindingIdentity {
             var file: String
             var snippet: String
         }
-        var groups: [Key: [Int]] = [:]
+        // Each finding's group, numbered in order of first appearance: one hash per finding into a table sized once,
+        // and an array of indices only for the few groups with more than one member.
+        var groupNumbers: [Key: Int] = [:]
+        groupNumbers.reserveCapacity(findings.count)
+        var groupOf = [Int](repeating: 0, count: findings.count)
+        var groupSizes: [Int] = []
+        groupSizes.reserveCapacity(findings.count)
         for index in findings.indices {
-            groups[Key(rule: findings[index].rule, file: findings[index].file, snippet: normalized[index]), default: []]
-                .append(index)
+            let next = groupSizes.count
+            let group = Self.value(
+                &groupNumbers[
+                    Key(rule: findings[index].rule, file: findings[index].file, snippet: normalized[index]),
+                    default: next])
+            if group == next { groupSizes.append(0) }
+            groupSizes[group] += 1
+            groupOf[index] = group
         }
         var occurrence = [Int](repeating: 0, count: findings.count)
-        for indices in groups.values where indices.count > 1 {
+        var shared: [Int: [Int]] = [:]
+        for index in findings.indices where groupSizes[groupOf[index]] > 1 {
+            shared[groupOf[index], default: []].append(index)
+        }
+        for indices in shared.values {
             let ordered = indices.sorted { (findings[$0].line, $0) < (findings[$1].line, $1) }
             for (rank, index) in ordered.enumerated() { occurrence[index] = rank }
         }

@@ -111,19 +111,22 @@ public enum SyncPlanner {
     ///   `changed` in place (see `pairChanged`), neither new nor fixed.
     public static func plan(scan: [IdentifiedFinding], stored: [StoredFinding], scope: String = "") -> SyncPlan {
         var plan = SyncPlan()
-        var byIdentity: [String: StoredFinding] = [:]
+        // Stored findings by identity, as positions in `stored` (no copy of their strings), and which were seen.
+        var byIdentity: [String: Int] = [:]
         byIdentity.reserveCapacity(stored.count)
-        for finding in stored { byIdentity[finding.identity] = finding }
-        var seen = Set<String>()
-        seen.reserveCapacity(scan.count)
+        for (position, finding) in stored.enumerated() { byIdentity[finding.identity] = position }
+        var isSeen = [Bool](repeating: false, count: stored.count)
+        var newIdentities = Set<String>()
 
         for finding in scan {
             // The identity includes the occurrence, so one scan cannot name the same identity twice.
-            guard seen.insert(finding.identity).inserted else { continue }
-            guard let existing = byIdentity[finding.identity] else {
-                plan.new.append(finding)
+            guard let position = byIdentity[finding.identity] else {
+                if newIdentities.insert(finding.identity).inserted { plan.new.append(finding) }
                 continue
             }
+            guard !isSeen[position] else { continue }
+            isSeen[position] = true
+            let existing = stored[position]
             let isReopened = existing.status == .fixed
             let isMoved = !isReopened && existing.line != finding.finding.line
             plan.matches.append(
@@ -138,9 +141,9 @@ public enum SyncPlanner {
         }
 
         // Pass 2: the open findings not seen now, inside the scope, may be the unmatched scanned ones edited.
-        let unseen = stored.filter {
-            !seen.contains($0.identity) && $0.status != .fixed && isInside($0.file, scope: scope)
-        }
+        let unseen = stored.indices.filter { position in
+            !isSeen[position] && stored[position].status != .fixed && isInside(stored[position].file, scope: scope)
+        }.map { stored[$0] }
         let pairs = pairChanged(unseen: unseen, unmatched: plan.new)
         var pairedIDs = Set<Int64>()
         var pairedIdentities = Set<String>()

@@ -281,6 +281,9 @@ public final class PostgresCluster {
             "unix_socket_directories = \(Self.quoteSetting(socketDirectory))",
             "unix_socket_permissions = 0700",
             "port = \(options.port)",
+            // A scan's first import writes WAL by the hundred megabytes: with the default 4 MB of WAL buffers the
+            // backend stops to write them out itself every few thousand rows.
+            "wal_buffers = 32MB",
         ]
         if options.isEphemeral {
             settings += ["fsync = off", "synchronous_commit = off", "full_page_writes = off", "max_connections = 200"]

@@ -368,25 +368,22 @@ public enum ScanStore {
         // Statistics for the planner: without them it guesses a handful of rows and picks nested loops. Only the
         // columns the statements join and filter on: the text of 100,000 new findings is not worth sampling.
         try connection.query("ANALYZE sync_rows (action, finding_id, identity, previous_status)")
-        // New findings, their ids written back to their rows for the events below.
+        // New findings. Their ids are not written back to their rows (an UPDATE rewriting every new row of the
+        // temporary table): the events below find them by identity, unique in the project.
         try connection.query(
             """
             WITH fresh AS (SELECT count(*) AS n FROM sync_rows WHERE action = 'new'),
             numbered AS (
                 UPDATE projects SET findings_numbered = findings_numbered + (SELECT n FROM fresh) WHERE id = $1
                 RETURNING findings_numbered - (SELECT n FROM fresh) AS base
-            ),
-            inserted AS (
-                INSERT INTO findings (project_id, source, tool, rule, file, normalized_snippet, occurrence, identity,
-                                      line, snippet, message, title, severity, screen_id, fingerprints,
-                                      first_seen_run, last_seen_run, number)
-                SELECT $1, 'scanner', $2, rule, file, normalized_snippet, occurrence, identity, line, snippet, message,
-                       title, severity, screen_id, fingerprints, $3, $3,
-                       (SELECT base FROM numbered) + row_number() OVER (ORDER BY file, line, identity)
-                FROM sync_rows WHERE action = 'new'
-                RETURNING id, identity
             )
-            UPDATE sync_rows s SET finding_id = i.id FROM inserted i WHERE s.action = 'new' AND s.identity = i.identity
+            INSERT INTO findings (project_id, source, tool, rule, file, normalized_snippet, occurrence, identity,
+                                  line, snippet, message, title, severity, screen_id, fingerprints,
+                                  first_seen_run, last_seen_run, number)
+            SELECT $1, 'scanner', $2, rule, file, normalized_snippet, occurrence, identity, line, snippet, message,
+                   title, severity, screen_id, fingerprints, $3, $3,
+                   (SELECT base FROM numbered) + row_number() OVER (ORDER BY file, line, identity)
+            FROM sync_rows WHERE action = 'new'
             """,
             [project.id, tool, run.id]
         )
@@ -434,23 +431,33 @@ public enum ScanStore {
             [run.id]
         )
         // Events last, under the event log's lock: one per new, fixed, reopened and changed finding, and one for the
-        // run. A changed finding's event goes from its old line and snippet to its new ones.
+        // run. A changed finding's event goes from its old line and snippet to its new ones. New findings are found
+        // by identity (their rows do not carry their ids), the others by id.
         try EventLog.appendSelect(
             """
-            SELECT $1::bigint, $2::text, f.id,
+            SELECT $1::bigint, $2::text, s.id,
                    CASE s.action WHEN 'new' THEN '\(EventKind.findingNew.rawValue)'
                                  WHEN 'changed' THEN '\(EventKind.findingChanged.rawValue)'
                                  ELSE '\(EventKind.findingStatus.rawValue)' END,
-                   f.rule || ':' || f.file || ':' || coalesce(f.line::text, ''),
+                   s.rule || ':' || s.file || ':' || coalesce(s.line::text, ''),
                    CASE WHEN s.action = 'changed'
                         THEN coalesce(s.previous_line::text, '') || ': ' || coalesce(s.previous_snippet, '')
                         ELSE s.previous_status END,
                    CASE s.action WHEN 'fixed' THEN 'fixed'
-                                 WHEN 'changed' THEN coalesce(f.line::text, '') || ': ' || coalesce(f.snippet, '')
+                                 WHEN 'changed' THEN coalesce(s.line::text, '') || ': ' || coalesce(s.snippet, '')
                                  ELSE 'proposed' END,
                    NULL, $3::text
-            FROM sync_rows s JOIN findings f ON f.id = s.finding_id
-            WHERE s.action IN ('new', 'fixed', 'reopened', 'changed')
+            FROM (
+                SELECT r.action, r.previous_status, r.previous_line, r.previous_snippet, f.id, f.rule, f.file, f.line,
+                       f.snippet
+                FROM sync_rows r JOIN findings f ON f.project_id = $1 AND f.source = 'scanner' AND f.identity = r.identity
+                WHERE r.action = 'new'
+                UNION ALL
+                SELECT r.action, r.previous_status, r.previous_line, r.previous_snippet, f.id, f.rule, f.file, f.line,
+                       f.snippet
+                FROM sync_rows r JOIN findings f ON f.id = r.finding_id
+                WHERE r.action IN ('fixed', 'reopened', 'changed')
+            ) AS s
             UNION ALL
             SELECT $1::bigint, $2::text, NULL, '\(EventKind.scanIngested.rawValue)', 'run ' || $4::text, NULL,
                    $5::text, NULL, $3::text
