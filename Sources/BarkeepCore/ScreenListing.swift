@@ -68,6 +68,8 @@ public struct ScreenListing: Sendable, Equatable {
     /// The rows of `items` (given by key) that pass the filters, in order, at most `limit` of them; and how many
     /// passed before the limit.
     public func apply<Item>(_ items: [Item], row: (Item) -> Row) -> (shown: [Item], matched: Int) {
+        // Every row in the given order: nothing to decide per row.
+        if !isFiltering && order == .key { return (items, items.count) }
         let rows = items.enumerated().map { (index: $0.offset, item: $0.element, row: row($0.element)) }
             .filter { includes($0.row) }
         let sorted = rows.sorted { left, right in

@@ -39,6 +39,11 @@ public struct ChecklistStep: Sendable, Equatable {
         self.key = key
         self.rules = rules
     }
+
+    /// Whether `finding`, open, keeps the step open: it is of the step (an item) or of a rule evidencing it.
+    public func isKeptOpen(by finding: OpenFinding) -> Bool {
+        finding.step == number || finding.rule.map(rules.contains) == true
+    }
 }
 
 /// A finding of a screen that still needs work.
@@ -118,7 +123,12 @@ public struct StepStatus: Sendable, Equatable {
     }
 
     /// The state that counts: a step recorded as done with an open finding of its rules is not done.
-    public var effective: StepState { recorded == .done && !blockers.isEmpty ? .todo : recorded }
+    public var effective: StepState { Self.effective(recorded: recorded, blocked: !blockers.isEmpty) }
+
+    /// The state that counts of a step recorded as `recorded`, with (`blocked`) or without an open finding of it.
+    public static func effective(recorded: StepState, blocked: Bool) -> StepState {
+        recorded == .done && blocked ? .todo : recorded
+    }
 }
 
 /// Why a screen is not done.
@@ -194,9 +204,7 @@ public struct ScreenReadiness: Sendable, Equatable {
             StepStatus(
                 step: step,
                 recorded: facts.stepStates[step.number] ?? .todo,
-                blockers: facts.openFindings.filter { finding in
-                    finding.step == step.number || finding.rule.map(step.rules.contains) == true
-                }
+                blockers: facts.openFindings.filter(step.isKeptOpen)
             )
         }
         var reasons: [NotDoneReason] = []

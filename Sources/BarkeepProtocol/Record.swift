@@ -17,6 +17,9 @@ public struct Record: Sendable, Equatable, CustomStringConvertible {
         fields.append((key, value))
     }
 
+    /// Makes room for `count` fields in all: a record built field by field then grows once.
+    public mutating func reserveCapacity(_ count: Int) { fields.reserveCapacity(count) }
+
     /// The value of `key`, or nil.
     public subscript(key: String) -> String? { fields.first { $0.key == key }?.value }
 

@@ -15,6 +15,14 @@ enum DashboardCommands {
         severities.map { "\(stage.rawValue)-\($0)" }
     }
 
+    /// The decimal text of 0 to 1,023, made once: STATUS writes some twenty counts for every screen.
+    static let smallDecimals = (0..<1024).map { String($0) }
+
+    /// The decimal text of `number`.
+    static func decimal(_ number: Int) -> String {
+        smallDecimals.indices.contains(number) ? smallDecimals[number] : String(number)
+    }
+
     /// `STATUS PROJECT [owner=] [not-done=yes] [sort=] [limit=]`: the dashboard; the filters choose the screen
     /// rows (and the owner rows, for `owner=`), never the totals.
     static let status = Command(
@@ -53,13 +61,15 @@ extension WorkCounts {
     /// Appends the counts to `record`: needing work by severity (`critical` …), then the untriaged and the in
     /// progress ones by severity (`untriaged-critical` …, `in-progress-critical` …), then `blocked`.
     func append(to record: inout Record) {
-        for severity in DashboardCommands.severities { record.append(severity, String(bySeverity[severity] ?? 0)) }
-        for (keys, counts) in zip(DashboardCommands.stageKeys, [untriaged, inProgress]) {
-            for (key, severity) in zip(keys, DashboardCommands.severities) {
-                record.append(key, String(counts[severity] ?? 0))
+        for (index, severity) in DashboardCommands.severities.enumerated() {
+            record.append(severity, DashboardCommands.decimal(count(severity: index)))
+        }
+        for (keys, stage) in zip(DashboardCommands.stageKeys, [WorkStage.untriaged, .inProgress]) {
+            for index in keys.indices {
+                record.append(keys[index], DashboardCommands.decimal(count(severity: index, stage: stage)))
             }
         }
-        record.append("blocked", String(blocked))
+        record.append("blocked", DashboardCommands.decimal(blocked))
     }
 }
 
@@ -81,26 +91,28 @@ extension ProjectStatus {
         var totals = Record(["type": "totals"])
         for status in FindingStatus.allCases { totals.append(status.rawValue, String(byStatus[status] ?? 0)) }
         let needsWork = FindingStatus.allCases.filter(\.needsWork).reduce(0) { $0 + (byStatus[$1] ?? 0) }
-        // Each screen's figures once, by position: a screen's status is a large value, costly to copy.
-        let steps = screens.indices.map { screens[$0].readiness.stepCounts }
         var appScreens = 0
         var appScreensDone = 0
+        var stepsDone = 0
+        var stepsApplicable = 0
         var posesPassed = 0
         var posesRequired = 0
         for index in screens.indices {
-            let readiness = screens[index].readiness
+            let tally = screens[index].tally
             if screens[index].kind == .screen {
                 appScreens += 1
-                appScreensDone += readiness.isDone ? 1 : 0
+                appScreensDone += tally.isDone ? 1 : 0
             }
-            posesPassed += readiness.passedPoses.count
-            posesRequired += readiness.requiredPoses.count
+            stepsDone += tally.stepsDone
+            stepsApplicable += tally.stepsApplicable
+            posesPassed += tally.posesPassed
+            posesRequired += screens[index].requiredPoses.count
         }
         totals.append("needs-work", String(needsWork))
         totals.append("screens", String(appScreens))
         totals.append("screens-done", String(appScreensDone))
-        totals.append("steps-done", String(steps.reduce(0) { $0 + $1.done }))
-        totals.append("steps-applicable", String(steps.reduce(0) { $0 + $1.applicable }))
+        totals.append("steps-done", String(stepsDone))
+        totals.append("steps-applicable", String(stepsApplicable))
         totals.append("poses-passed", String(posesPassed))
         totals.append("poses-required", String(posesRequired))
         totals.append("unmapped", String(unmapped.total))
@@ -119,7 +131,7 @@ extension ProjectStatus {
         let (shown, matched) = listing.apply(Array(screens.indices)) { index in
             ScreenListing.Row(
                 key: screens[index].key, kind: screens[index].kind, owner: screens[index].owner,
-                isDone: screens[index].readiness.isDone, needsWork: screens[index].work.total)
+                isDone: screens[index].tally.isDone, needsWork: screens[index].work.total)
         }
         records.append(listing.record(matched: matched, shown: shown.count))
         records.reserveCapacity(records.count + shown.count + 1)
@@ -129,20 +141,22 @@ extension ProjectStatus {
                 "type": "screen", "key": screen.key, "kind": screen.kind == .screen ? nil : screen.kind.rawValue,
                 "title": screen.title, "owner": screen.owner,
             ])
+            record.reserveCapacity(32)  // the fields below
             screen.work.append(to: &record)
-            let readiness = screen.readiness
-            let steps = steps[index]
-            let failed = readiness.requiredPoses.filter { readiness.latestPoses[$0] == .failed }
-            let missing = readiness.requiredPoses.filter {
-                readiness.latestPoses[$0] == nil || readiness.latestPoses[$0] == .notRun
+            let tally = screen.tally
+            var failed: [String] = []
+            var missing: [String] = []
+            for (pose, result) in zip(screen.requiredPoses, screen.poseResults) {
+                if result == .failed { failed.append(pose) }
+                if result == nil || result == .notRun { missing.append(pose) }
             }
-            record.append("steps-done", String(steps.done))
-            record.append("steps-applicable", String(steps.applicable))
-            record.append("poses-passed", String(readiness.passedPoses.count))
-            record.append("poses-required", String(readiness.requiredPoses.count))
+            record.append("steps-done", DashboardCommands.decimal(tally.stepsDone))
+            record.append("steps-applicable", DashboardCommands.decimal(tally.stepsApplicable))
+            record.append("poses-passed", DashboardCommands.decimal(tally.posesPassed))
+            record.append("poses-required", DashboardCommands.decimal(screen.requiredPoses.count))
             record.append("failed-poses", failed.isEmpty ? nil : failed.joined(separator: ","))
             record.append("missing-poses", missing.isEmpty ? nil : missing.joined(separator: ","))
-            record.append("done", readiness.isDone ? "yes" : "no")
+            record.append("done", tally.isDone ? "yes" : "no")
             records.append(record)
         }
         var unmappedRecord = Record(["type": "unmapped"])

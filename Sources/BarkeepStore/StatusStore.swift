@@ -3,35 +3,58 @@ import Foundation
 
 /// Findings needing work, by severity, and blocked items: one row of the dashboard.
 public struct WorkCounts: Sendable, Equatable {
-    /// Findings needing work (proposed, approved, applied, blocked) by severity.
-    public var bySeverity: [String: Int] = [:]
-    /// Of those, the untriaged ones (`WorkStage.untriaged`) by severity.
-    public var untriaged: [String: Int] = [:]
-    /// Of those, the ones in progress (`WorkStage.inProgress`) by severity.
-    public var inProgress: [String: Int] = [:]
+    /// By position: findings needing work (proposed, approved, applied, blocked) of each severity in
+    /// `Severity.allCases` order, then the untriaged ones (`WorkStage.untriaged`), then those in progress
+    /// (`WorkStage.inProgress`); empty while there are none (most screens need no allocation).
+    private var counts: [Int] = []
     /// Of those, how many are blocked.
-    public var blocked = 0
-
+    public private(set) var blocked = 0
     /// Findings needing work in all.
-    public var total: Int { bySeverity.values.reduce(0, +) }
+    public private(set) var total = 0
+
+    /// How many severities there are.
+    static let severityCount = Severity.allCases.count
+    /// The position of each severity's raw value.
+    static let severityIndex = Dictionary(
+        uniqueKeysWithValues: Severity.allCases.enumerated().map { ($0.element.rawValue, $0.offset) })
+
+    /// Findings needing work of the severity at `index` (in `Severity.allCases`), of `stage` (untriaged or in
+    /// progress) or of any stage (nil).
+    public func count(severity index: Int, stage: WorkStage? = nil) -> Int {
+        guard !counts.isEmpty else { return 0 }
+        switch stage {
+        case nil: return counts[index]
+        case .untriaged: return counts[Self.severityCount + index]
+        case .inProgress: return counts[2 * Self.severityCount + index]
+        case .blocked: return 0
+        }
+    }
 
     /// Counts `count` findings of `status` and `severity`; statuses needing no work are left out.
     mutating func add(_ count: Int, status: FindingStatus, severity: String) {
         guard let stage = WorkStage(status) else { return }
-        bySeverity[severity, default: 0] += count
+        total += count
+        // The store's severities are Core's (a CHECK constraint); another would count in the total only.
+        guard let index = Self.severityIndex[severity] else { return }
+        if counts.isEmpty { counts = Array(repeating: 0, count: 3 * Self.severityCount) }
+        counts[index] += count
         switch stage {
-        case .untriaged: untriaged[severity, default: 0] += count
-        case .inProgress: inProgress[severity, default: 0] += count
+        case .untriaged: counts[Self.severityCount + index] += count
+        case .inProgress: counts[2 * Self.severityCount + index] += count
         case .blocked: blocked += count
         }
     }
 
     /// Adds another row's counts to these.
     mutating func add(_ other: WorkCounts) {
-        for (severity, count) in other.bySeverity { bySeverity[severity, default: 0] += count }
-        for (severity, count) in other.untriaged { untriaged[severity, default: 0] += count }
-        for (severity, count) in other.inProgress { inProgress[severity, default: 0] += count }
+        total += other.total
         blocked += other.blocked
+        guard !other.counts.isEmpty else { return }
+        if counts.isEmpty {
+            counts = other.counts
+        } else {
+            for index in counts.indices { counts[index] += other.counts[index] }
+        }
     }
 }
 
@@ -47,10 +70,39 @@ public struct ScreenStatus: Sendable, Equatable {
     public var owner: String?
     /// Its findings needing work.
     public var work: WorkCounts
-    /// Whether it is done, its step and pose counts.
-    public var readiness: ScreenReadiness
+    /// Whether it is done, its step and pose counts: what the dashboard shows of its readiness.
+    public var tally: ReadinessTally
+    /// The poses it must pass, in order.
+    public var requiredPoses: [String]
+    /// The latest result of each of `requiredPoses`, in order (nil: none).
+    public var poseResults: [PoseResult?]
+    /// What decides its readiness in full: `readiness`.
+    var facts: ScreenFacts.Parts
     /// The rows whose findings it counts: its own and the components it uses.
     var sources: [Int64] = []
+
+    /// Its readiness decided in full, with the steps and reasons (the dashboard needs only `tally`).
+    public var readiness: ScreenReadiness {
+        ScreenReadiness(
+            ScreenFacts(
+                openFindings: facts.openFindings, openFindingCount: max(work.total, facts.openFindings.count),
+                checklist: facts.checklist, stepStates: StatusStore.stepStates(facts.stepStates),
+                requiredPoses: requiredPoses, latestPoses: StatusStore.latestPoses(facts.latestPoses)))
+    }
+}
+
+extension ScreenFacts {
+    /// A screen's facts as the dashboard reads them, before they are decoded.
+    struct Parts: Sendable, Equatable {
+        /// One open finding per step that one keeps open.
+        var openFindings: [OpenFinding]
+        /// The checklist (empty for a component or the app area).
+        var checklist: [ChecklistStep]
+        /// The recorded step states as `3=done` words.
+        var stepStates: String?
+        /// The latest pose results as `P1=passed` words.
+        var latestPoses: String?
+    }
 }
 
 /// Blocked items waiting for one SDK.
@@ -101,7 +153,7 @@ extension ProjectStatus {
         for index in screens.indices where screens[index].kind == .screen {
             let owner = screens[index].owner
             summaries[owner, default: OwnerSummary(owner: owner, screens: 0, done: 0, work: WorkCounts())].screens += 1
-            summaries[owner]?.done += screens[index].readiness.isDone ? 1 : 0
+            summaries[owner]?.done += screens[index].tally.isDone ? 1 : 0
             sources[owner, default: []].formUnion(screens[index].sources)
         }
         for (owner, rows) in sources {
@@ -216,9 +268,10 @@ public enum StatusStore {
             var used: [Int64: [Int64]] = [:]
             for (component, screens) in users { for screen in screens { used[screen, default: []].append(component) } }
             var unmapped = work[nil] ?? WorkCounts()
-            for screen in screens where screen.kind == .component {
-                guard let counts = work[screen.id] else { continue }
-                guard let using = users[screen.id], !using.isEmpty else {
+            // By position, like the screens below: `for screen in screens` would copy every screen's row.
+            for index in screens.indices where screens[index].kind == .component {
+                guard let counts = work[screens[index].id] else { continue }
+                guard let using = users[screens[index].id], !using.isEmpty else {
                     unmapped.add(counts)
                     continue
                 }
@@ -233,17 +286,49 @@ public enum StatusStore {
                     for screen in [owner] + (users[owner] ?? []) { blockers[screen, default: []].append(finding) }
                 }
             }
-            let statuses = screens.filter { $0.kind != .component }.map { screen in
-                var facts = ScreenFacts(
-                    openFindings: blockers[screen.id] ?? [], checklist: screen.kind == .screen ? checklist : [],
-                    stepStates: stepStates(screen.stepStates),
-                    requiredPoses: screen.poses ?? (screen.kind == .screen ? project.requiredPoses : []),
-                    latestPoses: latestPoses(screen.latestPoses))
+            // Decoded by position (checklist step, required pose), not into dictionaries: a thousand screens.
+            var stepPosition = [Int](repeating: -1, count: max(0, checklist.map(\.number).max() ?? 0) + 1)
+            for (position, step) in checklist.enumerated() where step.number >= 0 {
+                stepPosition[step.number] = position
+            }
+            let noStates = [StepState](repeating: .todo, count: checklist.count)
+            let projectPoses = PoseSpellings(project.requiredPoses)
+            // By position: `filter` would copy every screen's row first.
+            let statuses = screens.indices.filter { screens[$0].kind != .component }.map { index in
+                let screen = screens[index]
+                let steps = screen.kind == .screen ? checklist : []
+                let requiredPoses = screen.poses ?? (screen.kind == .screen ? project.requiredPoses : [])
+                let openFindings = blockers[screen.id] ?? []
+                var recorded = steps.isEmpty ? [] : noStates
+                if !steps.isEmpty {
+                    forEachPair(in: screen.stepStates) { step, state in
+                        guard let number = number(step), number < stepPosition.count, stepPosition[number] >= 0,
+                            let state = value(state, in: stepStateSpellings)
+                        else { return }
+                        recorded[stepPosition[number]] = state
+                    }
+                }
+                let blocked = openFindings.isEmpty ? [] : steps.map { openFindings.contains(where: $0.isKeptOpen) }
+                let poses = screen.poses == nil && screen.kind == .screen ? projectPoses : PoseSpellings(requiredPoses)
+                var poseResults = [PoseResult?](repeating: nil, count: requiredPoses.count)
+                var next = 0
+                forEachPair(in: screen.latestPoses) { pose, result in
+                    poses.forEachPosition(of: pose, from: next) { position in
+                        poseResults[position] = value(result, in: poseResultSpellings)
+                        next = position + 1
+                    }
+                }
                 let counts = work[screen.id] ?? WorkCounts()
-                facts.openFindingCount = max(counts.total, facts.openFindings.count)
                 return ScreenStatus(
                     key: screen.key, kind: screen.kind, title: screen.title, owner: screen.owner, work: counts,
-                    readiness: ScreenReadiness(facts), sources: [screen.id] + (used[screen.id] ?? []))
+                    tally: ReadinessTally(
+                        openFindingCount: max(counts.total, openFindings.count), recorded: recorded, blocked: blocked,
+                        poseResults: poseResults),
+                    requiredPoses: requiredPoses, poseResults: poseResults,
+                    facts: ScreenFacts.Parts(
+                        openFindings: openFindings, checklist: steps, stepStates: screen.stepStates,
+                        latestPoses: screen.latestPoses),
+                    sources: [screen.id] + (used[screen.id] ?? []))
             }
             return ProjectStatus(
                 project: project, lastScan: lastScan, byStatus: byStatus,
@@ -290,21 +375,53 @@ public enum StatusStore {
         spellings.first { $0.0.elementsEqual(bytes) }?.1
     }
 
+    /// The number spelled by `bytes` (one to four digits), or nil.
+    private static func number(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Int? {
+        guard (1...4).contains(bytes.count), bytes.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+        return bytes.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+    }
+
+    /// The bytes of each required pose, to find a recorded pose among them without making a string of it.
+    private struct PoseSpellings {
+        let names: [[UInt8]]
+        /// Whether no pose is required twice: the first match is then the only one.
+        let isUnique: Bool
+
+        init(_ poses: [String]) {
+            names = poses.map { Array($0.utf8) }
+            isUnique = Set(poses).count == poses.count
+        }
+
+        /// Calls `body` with each position of `pose`, looking from `start` first: results are recorded in the
+        /// required order, so the next pose is usually where the last one left off.
+        func forEachPosition(of pose: Slice<UnsafeBufferPointer<UInt8>>, from start: Int, _ body: (Int) -> Void) {
+            guard isUnique else {
+                for position in names.indices where names[position].elementsEqual(pose) { body(position) }
+                return
+            }
+            for offset in names.indices {
+                let position = (start + offset) % names.count
+                if names[position].count == pose.count && names[position].elementsEqual(pose) {
+                    body(position)
+                    return
+                }
+            }
+        }
+    }
+
     /// Step states from the summary's `3=done` words.
-    private static func stepStates(_ text: String?) -> [Int: StepState] {
+    static func stepStates(_ text: String?) -> [Int: StepState] {
         var states: [Int: StepState] = [:]
         states.reserveCapacity(12)  // the checklist's steps
         forEachPair(in: text) { step, state in
-            guard (1...4).contains(step.count), step.allSatisfy({ (0x30...0x39).contains($0) }),
-                let state = value(state, in: stepStateSpellings)
-            else { return }
-            states[step.reduce(0) { $0 * 10 + Int($1 - 0x30) }] = state
+            guard let number = number(step), let state = value(state, in: stepStateSpellings) else { return }
+            states[number] = state
         }
         return states
     }
 
     /// Latest pose results from the summary's `P1=passed` words.
-    private static func latestPoses(_ text: String?) -> [String: PoseResult] {
+    static func latestPoses(_ text: String?) -> [String: PoseResult] {
         var results: [String: PoseResult] = [:]
         results.reserveCapacity(16)  // the poses P1…P16
         forEachPair(in: text) { pose, result in
