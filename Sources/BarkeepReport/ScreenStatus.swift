@@ -89,7 +89,7 @@ public struct ScreenStatus: Sendable, Equatable, RecordDecodable {
 /// The findings needing work that no screen owns: the `type=unmapped` record of `STATUS`.
 public struct UnmappedStatus: Sendable, Equatable, RecordDecodable {
     /// `unmapped`.
-    public static let recordType = "unmapped"
+    public static let recordType = AuditArea.unmapped
 
     /// Unmapped findings needing work, by severity.
     public var needsWork: SeverityCounts

@@ -183,12 +183,12 @@ enum AuditCommands {
         }
     }
 
-    /// A pose, P1 to P16 (any case), upper-cased.
+    /// A pose (Core's `Pose`, any case), upper-cased.
     static func poseName(_ text: String) throws(CommandError) -> String {
-        let pose = text.uppercased()
-        guard pose.hasPrefix("P"), let number = Int(pose.dropFirst()), (1...16).contains(number), pose == "P\(number)"
-        else { throw CommandError(.badArgument, "unknown pose '\(text.prefix(16))': poses are P1 to P16") }
-        return pose
+        guard let pose = Pose(text) else {
+            throw CommandError(.badArgument, "unknown pose '\(text.prefix(16))': poses are \(Pose.range)")
+        }
+        return pose.rawValue
     }
 
     /// A version as given, checked, in its canonical form.

@@ -7,7 +7,7 @@ public struct PoseRecord: Sendable, Equatable {
     public var id: Int64
     /// The screen's key.
     public var screen: String
-    /// P1 … P16.
+    /// The pose (a `Pose` raw value).
     public var pose: String
     /// passed, failed or not_run.
     public var result: PoseResult
@@ -45,7 +45,7 @@ public struct PoseRecord: Sendable, Equatable {
 public struct NewPoseResult: Sendable, Equatable {
     /// The screen's key.
     public var screen: String
-    /// P1 … P16.
+    /// The pose (a `Pose` raw value).
     public var pose: String
     /// The result.
     public var result: PoseResult
@@ -113,12 +113,11 @@ public enum PoseStore {
         on connection: PostgresConnection
     ) throws -> PoseRecord {
         try ScanStore.withLockedProject(projectName, on: connection) { project, connection in
-            guard
-                let deviceOnly = try connection.queryValue(
-                    "SELECT device_only FROM poses WHERE id = $1", [new.pose], as: Bool.self)
-            else { throw StoreError.invalid("unknown pose '\(new.pose)': poses are P1 to P16") }
+            guard let pose = Pose(rawValue: new.pose) else {
+                throw StoreError.invalid("unknown pose '\(new.pose)': poses are \(Pose.range)")
+            }
             if let problem = PoseRecording.problem(
-                pose: new.pose, result: new.result, isDeviceOnly: deviceOnly, screenshot: new.screenshot,
+                pose: new.pose, result: new.result, isDeviceOnly: pose.isDeviceOnly, screenshot: new.screenshot,
                 hasFinding: new.finding != nil || !(new.itemTitle ?? "").isEmpty, reason: new.reason,
                 device: new.device)
             {

@@ -127,13 +127,11 @@ public enum ProjectStore {
             else { throw StoreError.notFound("no project named '\(TerminalText.excerpt(name))'") }
             let before = try Project(row: row)
             if let requiredPoses {
-                let unknown = try connection.query(
-                    "SELECT p FROM unnest($1::text[]) AS u(p) WHERE p NOT IN (SELECT id FROM poses)",
-                    [requiredPoses]
-                ).map { try $0.decode("p", as: String.self) }
+                let unknown = requiredPoses.filter { Pose(rawValue: $0) == nil }
                 guard unknown.isEmpty else {
                     throw StoreError.invalid(
-                        "unknown pose \(unknown.joined(separator: ", ")): the poses are P1 to P16 (see barkeep poses)")
+                        "unknown pose \(unknown.joined(separator: ", ")): the poses are \(Pose.range) (see barkeep poses)"
+                    )
                 }
             }
             let rows: PostgresRows

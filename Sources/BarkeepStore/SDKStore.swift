@@ -129,27 +129,29 @@ public enum SDKStore {
                 screen: try row.decodeIfPresent("screen"), from: status,
                 to: status, reason: nil, gate: verdict.gate
             )
-            switch (verdict, status) {
-            case (.blocked(let reason, _), .blocked):
-                // Still blocked; the reason follows what is missing now, without an event of its own.
-                if try row.decodeIfPresent("reason", as: String.self) != reason {
-                    updates.ids.append(String(id))
-                    updates.statuses.append(status.rawValue)
-                    updates.before.append(try row.decodeIfPresent("status_before_block"))
-                    updates.reasons.append(reason)
-                }
+            let before: String? = try row.decodeIfPresent("status_before_block")
+            switch SDKTransition(
+                verdict: verdict, status: status, reason: try row.decodeIfPresent("reason"),
+                statusBeforeBlock: before.flatMap(FindingStatus.init(rawValue:)))
+            {
+            case .unchanged:
                 continue
-            case (.blocked(let reason, _), _):
+            case .newReason(let reason):
+                // Still blocked; the reason follows what is missing now, without an event of its own.
+                updates.ids.append(String(id))
+                updates.statuses.append(status.rawValue)
+                updates.before.append(before)
+                updates.reasons.append(reason)
+                continue
+            case .block(let reason):
                 change.to = .blocked
                 change.reason = reason
                 updates.before.append(status.rawValue)
                 updates.reasons.append(reason)
-            case (.available, .blocked):
-                change.to = FindingStatus(rawValue: try row.decode("status_before_block")) ?? .proposed
+            case .unblock(let to):
+                change.to = to
                 updates.before.append(nil)
                 updates.reasons.append(nil)
-            case (.available, _):
-                continue
             }
             updates.ids.append(String(id))
             updates.statuses.append(change.to.rawValue)

@@ -469,14 +469,14 @@ struct PoseRecordCommand: RunnableCommand {
             failed needs --screenshot and the finding it maps to (--finding N, an open finding or item of the
             screen, or --item TITLE to create an item on the screen); passed verifies the items failures of that
             pose on that screen created. not_run needs --reason; so does not_applicable, for a pose that cannot
-            apply to the screen (it then counts as settled). A device-only pose (P10, P13, P14, P16) passes only
+            apply to the screen (it then counts as settled). A device-only pose (\(Pose.deviceOnlyList)) passes only
             with --device naming the device it passed on, never a simulator (a name saying Simulator). Results are
             never overwritten: the latest counts.
             """,
         arguments: [
             .positional("project", help: "The project."),
             .positional("screen", help: "The screen's key."),
-            .positional("pose", help: "P1 to P16."),
+            .positional("pose", help: "\(Pose.range), in any case."),
             .positional("result", help: "passed, failed, not_run or not_applicable."),
             .option("screenshot", valueName: "PATH", help: "The screenshot showing a failure."),
             .option("finding", valueName: "N", help: "The number of the finding (or item) a failure maps to."),

@@ -29,11 +29,11 @@ struct CLIContext {
 
     /// The default server: the Unix socket of a daemon started in this directory, else the default TCP port.
     static func defaultServer(fileExists: (String) -> Bool = FileManager.default.fileExists) -> ServerAddress {
-        let socket = "./.barkeep/barkeep.sock"
+        let socket = ServerAddress.defaultSocketPath
         if fileExists(socket) {
             return .unix(path: URL(fileURLWithPath: socket).standardizedFileURL.path)
         }
-        return .tcp(host: "127.0.0.1", port: 7780)
+        return .defaultTCP
     }
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
@@ -97,7 +97,8 @@ struct BarkeepCommand: ParsableCommand {
         abstract: "Barkeep: track an app's iPhone Duo bars audit, screen by screen, until it is done.",
         discussion: """
             barkeep talks to barkeepd over its line protocol. Without --server it uses the Unix socket of a daemon
-            started in the current directory (./.barkeep/barkeep.sock), else 127.0.0.1:7780. A token is sent over TCP
+            started in the current directory (\(ServerAddress.defaultSocketPath)), else \
+            \(ServerAddress.defaultTCP). A token is sent over TCP
             only with TLS (--tls, --ca) or to a loopback address.
             Exit codes: 0 success, 1 failure, 64 usage error. NO_COLOR turns colour off.
             """,

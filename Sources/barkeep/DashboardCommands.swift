@@ -172,7 +172,7 @@ struct StatusCommand: RunnableCommand {
             "project": of("project").first ?? [:], "last_scan": of("scan").first ?? NSNull(),
             "totals": of("totals").first ?? [:], "blocked": of("blocked"), "owners": of("owner"),
             "selection": of("selection").first ?? NSNull(), "screens": of("screen"),
-            "unmapped": of("unmapped").first ?? [:],
+            AuditArea.unmapped: of(AuditArea.unmapped).first ?? [:],
         ]
     }
 }

@@ -127,7 +127,7 @@ struct ProjectSetCommand: RunnableCommand {
             .positional("name", help: "The project."),
             .option("sdk", valueName: "VERSION", help: "The iOS SDK the team now builds with."),
             .option("deployment-target", valueName: "VERSION", help: "The lowest iOS the app now supports."),
-            .option("poses", valueName: "POSE", repeatable: true, help: "The required poses (P1 … P16)."),
+            .option("poses", valueName: "POSE", repeatable: true, help: "The required poses (\(Pose.range))."),
         ]
     )
 

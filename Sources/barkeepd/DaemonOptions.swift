@@ -15,7 +15,9 @@ struct DaemonCommand: ParsableCommand {
             stop the daemon gracefully. Logs are logfmt lines on standard error; a line with msg=ready says it serves.
             """,
         arguments: [
-            .option("data-dir", valueName: "DIR", default: "./.barkeep", help: "Where the daemon keeps its files."),
+            .option(
+                "data-dir", valueName: "DIR", default: ServerAddress.defaultDataDirectory,
+                help: "Where the daemon keeps its files."),
             .option(
                 "database-url",
                 valueName: "URL",
@@ -23,9 +25,11 @@ struct DaemonCommand: ParsableCommand {
                 help: "Use this PostgreSQL server (libpq URL or conninfo) instead of the embedded one."
             ),
             .option(
-                "listen", valueName: "HOST:PORT", default: DaemonOptions.defaultListen.description,
+                "listen", valueName: "HOST:PORT", default: ServerAddress.defaultTCP.description,
                 help: "TCP address to serve."),
-            .option("socket", valueName: "PATH", help: "Unix socket to serve (default DATA_DIR/barkeep.sock)."),
+            .option(
+                "socket", valueName: "PATH",
+                help: "Unix socket to serve (default \(ServerAddress.socketPath(in: "DATA_DIR")))."),
             .option("log-level", valueName: "LEVEL", default: "info", help: "debug, info, warning or error."),
             .option(
                 "pg-bin", valueName: "DIR", help: "Directory of initdb, pg_ctl and postgres for the embedded database."),
@@ -160,8 +164,6 @@ struct DaemonOptions {
     /// --repair-summaries: with --verify-summaries, repair the summaries that differ.
     var repairsSummaries: Bool
 
-    static let defaultListen = ServerAddress.tcp(host: "127.0.0.1", port: 7780)
-
     init(_ parsed: ParsedCommand) throws(UsageError) {
         func fail(_ message: String) -> UsageError { UsageError(message, commandPath: "barkeepd") }
         /// The option `name` as a whole number within `range` (`unit`: "seconds", "bytes" or none), or `value`.
@@ -198,11 +200,11 @@ struct DaemonOptions {
             }
             if case .unix = listen { throw fail("--listen takes HOST:PORT; use --socket for a Unix socket") }
         } else {
-            listen = Self.defaultListen
+            listen = .defaultTCP
         }
         socketPath =
             parsed.value("socket").map { URL(fileURLWithPath: $0).standardizedFileURL.path }
-            ?? dataDirectory + "/barkeep.sock"
+            ?? ServerAddress.socketPath(in: dataDirectory)
         guard socketPath.utf8.count <= ServerAddress.maximumSocketPathLength else {
             throw fail("the socket path \(socketPath) is too long (at most 107 bytes); choose one with --socket")
         }

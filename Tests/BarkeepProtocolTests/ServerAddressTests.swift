@@ -1,4 +1,5 @@
 import BarkeepProtocol
+import Foundation
 import Testing
 
 @Suite("ServerAddress")
@@ -123,5 +124,16 @@ struct ServerAddressTests {
         let address = try ServerAddress(parsing: text)
         #expect(try ServerAddress(parsing: address.description) == address)
         #expect(try ServerAddress(parsing: address.description).description == address.description)
+    }
+
+    @Test("the default addresses are those docs/protocol.md's transport table names")
+    func defaults() throws {
+        #expect(ServerAddress.defaultTCP == .tcp(host: "127.0.0.1", port: ServerAddress.defaultPort))
+        #expect(ServerAddress.defaultSocketPath == ServerAddress.socketPath(in: ServerAddress.defaultDataDirectory))
+        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/protocol.md")
+        let text = try String(contentsOf: docs, encoding: .utf8)
+        #expect(text.contains("| TCP | `\(ServerAddress.defaultTCP)` |"))
+        #expect(text.contains("| Unix domain socket (stream) | `\(ServerAddress.socketPath(in: "DATA_DIR"))` |"))
     }
 }

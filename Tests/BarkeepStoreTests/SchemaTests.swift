@@ -132,6 +132,53 @@ struct SchemaTests {
         #expect(try checked("tokens", "role") == all(Role.self))
     }
 
+    @Test("the poses the schema accepts are exactly Core's: the required-poses lists, the pattern and the poses table")
+    func posesMatchCore() throws {
+        // Each CHECK is read back and evaluated on every pose and on near misses, so a pose added (or a list
+        // narrowed) on one side only fails here, whatever the constraint's shape.
+        func accepted(_ table: String, _ column: String, as type: String, _ value: String) throws -> Bool {
+            let definitions = try connection.query(
+                """
+                SELECT pg_get_constraintdef(c.oid) AS definition FROM pg_constraint c
+                WHERE c.conrelid = $1::regclass AND c.contype = 'c'
+                  AND strpos(pg_get_constraintdef(c.oid), '(' || $2 || ' ') > 0
+                """,
+                [table, column] as [String]
+            ).map { try $0.decode("definition", as: String.self) }
+            #expect(definitions.count == 1, "CHECKs on \(table).\(column): \(definitions)")
+            let definition = try #require(definitions.first, "no CHECK on \(table).\(column)")
+            let expression = try #require(definition.range(of: "CHECK ")).upperBound
+            // The constraint's own expression with the candidate in place of the column; the text comes from the
+            // catalog, the candidate is bound.
+            let test = definition[expression...].replacingOccurrences(of: "(\(column) ", with: "($1::\(type) ")
+            return try connection.queryValue(
+                "SELECT coalesce(\(test), true)", [type == "text[]" ? [value] as any PostgresEncodable : value],
+                as: Bool.self) ?? false
+        }
+        let poses = Pose.allCases.map(\.rawValue)
+        let strangers = ["P0", "P17", "P01", "p1", "P", "Q1", "P1 "]
+        for (table, column, type) in [
+            ("projects", "required_poses", "text[]"), ("screens", "required_poses", "text[]"),
+            ("pose_results", "pose", "text"), ("poses", "id", "text"),
+        ] {
+            for pose in poses {
+                #expect(try accepted(table, column, as: type, pose), "\(table).\(column) refuses \(pose)")
+            }
+            for stranger in strangers {
+                #expect(try !accepted(table, column, as: type, stranger), "\(table).\(column) accepts '\(stranger)'")
+            }
+        }
+        // The reference table holds Core's poses with the same device-only flags and states, in order.
+        let rows = try connection.query("SELECT id, device_only, state FROM poses ORDER BY ordinal").map {
+            "\(try $0.decode("id", as: String.self)) \(try $0.decode("device_only", as: Bool.self)) "
+                + (try $0.decode("state", as: String.self))
+        }
+        #expect(rows == Pose.allCases.map { "\($0.rawValue) \($0.isDeviceOnly) \($0.state)" })
+        let defaults = try connection.queryValue(
+            "SELECT required_poses FROM projects WHERE id = $1", [project], as: [String].self)
+        #expect(defaults == Pose.defaultRequired.map(\.rawValue))
+    }
+
     @Test("declined, kept and blocked need a reason", arguments: ["declined", "kept"])
     func verdictsNeedReason(status: String) throws {
         expectViolation(PostgresError.Code.checkViolation) { try insertFinding(status: status) }

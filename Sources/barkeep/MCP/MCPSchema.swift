@@ -136,6 +136,9 @@ enum MCPSchema {
     /// Every pose result.
     static var poseResults: [String] { PoseResult.allCases.map(\.rawValue) }
 
+    /// The poses, as the enum of a pose argument.
+    static var poses: [String] { Pose.allCases.map(\.rawValue) }
+
     /// A step record of a screen.
     static var screenStep: [String: Any] {
         object(

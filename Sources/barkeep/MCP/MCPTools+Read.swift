@@ -71,7 +71,7 @@ extension MCPTools {
                     "totals": MCPSchema.object([:]), "blocked": MCPSchema.array(MCPSchema.object([:])),
                     "owners": MCPSchema.array(MCPSchema.object([:])),
                     "selection": MCPSchema.types("object", "null"),
-                    "screens": MCPSchema.array(MCPSchema.object([:])), "unmapped": MCPSchema.object([:]),
+                    "screens": MCPSchema.array(MCPSchema.object([:])), AuditArea.unmapped: MCPSchema.object([:]),
                 ], required: ["project", "totals", "screens"]),
             effect: .read
         ) { call in

@@ -256,7 +256,7 @@ extension MCPTools {
                 + "simulator.",
             arguments: [
                 "screen": MCPSchema.string("The screen's key.", minLength: 1),
-                "pose": MCPSchema.string("The pose, P1 to P16.", minLength: 2),
+                "pose": MCPSchema.string("The pose.", values: MCPSchema.poses),
                 "result": MCPSchema.string("The result.", values: MCPSchema.poseResults),
                 "screenshot": MCPSchema.string("The screenshot showing a failure.", minLength: 1),
                 "finding": MCPSchema.integer("The finding (or item) a failure maps to.", minimum: 1),
