@@ -29,19 +29,26 @@ let package = Package(
         .target(name: "BarkeepProtocol", dependencies: ["BarkeepCore"]),
         .target(
             name: "BarkeepStore",
-            dependencies: ["BarkeepCore", "CLibpq"],
+            // CBarkeepTLS for libcrypto's SHA-256 of an upload (ContentDigest), part of the ingest service.
+            dependencies: ["BarkeepCore", "CLibpq", "CBarkeepTLS"],
             plugins: ["EmbedSchema"]
         ),
         .target(name: "BarkeepReport", dependencies: ["BarkeepCore", "BarkeepProtocol"]),
+        // Sync sources: inboxes, repository watch, scanner processes; they ingest through the store's Ingestor.
+        .target(name: "BarkeepSources", dependencies: ["BarkeepCore", "BarkeepStore", "CBarkeepSystem"]),
         .target(
             name: "BarkeepServer",
-            dependencies: ["BarkeepCore", "BarkeepProtocol", "BarkeepStore", "CBarkeepSystem", "CBarkeepTLS"]
+            dependencies: [
+                "BarkeepCore", "BarkeepProtocol", "BarkeepSources", "BarkeepStore", "CBarkeepSystem", "CBarkeepTLS",
+            ]
         ),
 
         // MARK: - Executables
         .executableTarget(
             name: "barkeepd",
-            dependencies: ["BarkeepCore", "BarkeepProtocol", "BarkeepStore", "BarkeepServer", "CBarkeepSystem"]
+            dependencies: [
+                "BarkeepCore", "BarkeepProtocol", "BarkeepSources", "BarkeepStore", "BarkeepServer", "CBarkeepSystem",
+            ]
         ),
         .executableTarget(
             name: "barkeep",
@@ -81,6 +88,8 @@ let package = Package(
             dependencies: ["BarkeepReport", "BarkeepProtocol", "BarkeepCore", "BarkeepTestSupport"]
         ),
         .testTarget(name: "BarkeepStoreTests", dependencies: ["BarkeepStore", "BarkeepTestSupport"]),
+        .testTarget(
+            name: "BarkeepSourcesTests", dependencies: ["BarkeepSources", "BarkeepCore", "BarkeepTestSupport"]),
         .testTarget(
             name: "BarkeepServerTests",
             dependencies: ["BarkeepServer", "BarkeepStore", "BarkeepProtocol", "BarkeepTestSupport"]

@@ -1,5 +1,6 @@
 import BarkeepCore
 import BarkeepProtocol
+import BarkeepSources
 import BarkeepStore
 
 /// Who is on the other end of a connection, and what it may do. Immutable: authenticating replaces it, so a
@@ -139,6 +140,7 @@ public struct CommandError: Error, Sendable, Equatable {
         case StoreError.conflict(let message): self.init(.conflict, message)
         case StoreError.invalid(let message): self.init(.badArgument, message)
         case StoreError.forbidden(let message): self.init(.forbidden, message)
+        case SourceError.tooLong(let message): self.init(.tooLong, message)
         case let error as StoreError where error.sqlState == PostgresError.Code.uniqueViolation:
             self.init(.conflict, "that already exists")
         default: return nil

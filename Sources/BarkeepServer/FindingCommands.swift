@@ -56,112 +56,50 @@ enum FindingCommands {
         return time
     }
 
-    /// Parses `payload` as `format` and ingests it into `project`, in one transaction that also runs `hook` (a sync
-    /// source's bookkeeping). A document that does not parse is `BADARG` naming the place in it, and stores nothing.
-    /// `digest` is the payload's SHA-256, when the caller has it already. A scan that `ScanStaleness` refuses (an old
-    /// or already ingested commit, not `isForced`) is `CONFLICT`, and stores nothing.
+    /// Ingests an upload through the store's `Ingestor` and replies with what it did: a scan's counts, or an SDK
+    /// check's summary and the items it changed. A document that does not parse is `BADARG` naming the place in it;
+    /// a stale scan is `CONFLICT`; neither stores anything.
     static func ingestUpload(
         _ payload: [UInt8],
-        digest: String? = nil,
         format: ScanFormat,
         project: String,
         commit: String?,
-        commitTime: Date? = nil,
-        scope: String,
-        isForced: Bool = false,
-        actor: String,
-        hook: IngestHook? = nil,
-        on connection: PostgresConnection
-    ) throws -> CommandResult {
-        let digest = digest ?? ContentDigest.hex(of: payload)
-        let parse: @Sendable ([UInt8]) throws(CoreError) -> ScanReport
-        switch format {
-        case .duoScan: parse = DuoScanParser.parse
-        case .sarif: parse = SARIFParser.parse
-        case .sdkCheck:
-            guard scope.isEmpty else {
-                throw CommandError(.badArgument, "an SDK check covers the whole project: it takes no scope")
-            }
-            return try ingestCheck(
-                payload, digest: digest, project: project, commit: commit, commitTime: commitTime, actor: actor,
-                hook: hook, on: connection)
-        }
-        let result: IngestResult
-        do {
-            // Parsed on another core while the store reads the project's findings.
-            result = try ScanStore.ingest(
-                parsing: {
-                    do throws(CoreError) {
-                        return try parse(payload)
-                    } catch {
-                        throw InvalidUpload(problem: error)
-                    }
-                },
-                digest: digest,
-                into: project,
-                commit: commit,
-                commitTime: commitTime,
-                scope: scope,
-                isForced: isForced,
-                actor: actor,
-                hook: hook,
-                on: connection
-            )
-        } catch let invalid as InvalidUpload {
-            // Nothing is stored for a document that does not parse; the error names the place in it.
-            throw CommandError(.badArgument, "the \(format.rawValue) upload is not valid: \(invalid.problem)")
-        }
-        // What this call changed: a repeat changed nothing, whatever its run's counts say.
-        let counts = result.counts
-        return CommandResult(
-            .ok([
-                "run": String(result.run.number), "new": String(counts.new), "fixed": String(counts.fixed),
-                "reopened": String(counts.reopened), "unchanged": String(counts.unchanged),
-                "moved": String(counts.moved), "changed": String(counts.changed), "open": String(result.open),
-                "repeat": result.isRepeat ? "yes" : "no",
-            ])
-        )
-    }
-
-    /// A document that did not parse, told apart from the store's own errors.
-    private struct InvalidUpload: Error {
-        /// What the parser found, naming the place.
-        let problem: CoreError
-    }
-
-    /// An SDK check: records what the team's SDK declares and replies with the items that changed.
-    private static func ingestCheck(
-        _ payload: [UInt8],
-        digest: String,
-        project: String,
-        commit: String?,
         commitTime: Date?,
+        scope: String,
+        isForced: Bool,
         actor: String,
-        hook: IngestHook?,
         on connection: PostgresConnection
     ) throws -> CommandResult {
-        let report: SDKCheckReport
-        do {
-            report = try SDKCheckParser.parse(payload)
-        } catch {
-            throw CommandError(.badArgument, "the sdk-check upload is not valid: \(error)")
-        }
-        let result = try SDKStore.ingestCheck(
-            report, digest: digest, into: project, commit: commit, commitTime: commitTime, actor: actor,
-            hook: hook, on: connection)
-        return CommandResult(
-            .summarizedRecords(
-                result.itemChanges.map(\.record),
-                summary: Record([
-                    "run": String(result.run.number), "sdk": result.checkedSDK.description,
-                    "project-sdk": result.projectSDK,
-                    "symbols": String(result.symbols), "found": String(result.found),
-                    "unblocked": String(result.itemChanges.filter { $0.to != .blocked }.count),
-                    "blocked": String(result.itemChanges.filter { $0.to == .blocked }.count),
+        let outcome = try Ingestor.ingest(
+            payload, format: format, project: project, commit: commit, commitTime: commitTime, scope: scope,
+            isForced: isForced, actor: actor, on: connection)
+        switch outcome {
+        case .scan(let result):
+            // What this call changed: a repeat changed nothing, whatever its run's counts say.
+            let counts = result.counts
+            return CommandResult(
+                .ok([
+                    "run": String(result.run.number), "new": String(counts.new), "fixed": String(counts.fixed),
+                    "reopened": String(counts.reopened), "unchanged": String(counts.unchanged),
+                    "moved": String(counts.moved), "changed": String(counts.changed), "open": String(result.open),
                     "repeat": result.isRepeat ? "yes" : "no",
                 ])
             )
-        )
+        case .check(let result):
+            return CommandResult(
+                .summarizedRecords(
+                    result.itemChanges.map(\.record),
+                    summary: Record([
+                        "run": String(result.run.number), "sdk": result.checkedSDK.description,
+                        "project-sdk": result.projectSDK,
+                        "symbols": String(result.symbols), "found": String(result.found),
+                        "unblocked": String(result.unblockedCount),
+                        "blocked": String(result.blockedCount),
+                        "repeat": result.isRepeat ? "yes" : "no",
+                    ])
+                )
+            )
+        }
     }
 
     static let runs = Command("RUNS", positional: 1...1, keys: ["limit"], minimumRole: .reader) {

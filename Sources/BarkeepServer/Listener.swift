@@ -1,4 +1,5 @@
 import BarkeepProtocol
+import BarkeepStore
 import CBarkeepSystem
 import Foundation
 
@@ -141,6 +142,3 @@ func setNonBlocking(_ descriptor: Int32) {
     let flags = fcntl(descriptor, F_GETFL)
     _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK)
 }
-
-/// The text of the error number `code`, by default the last call's (`errno`).
-func errorText(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }

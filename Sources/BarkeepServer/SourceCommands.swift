@@ -1,5 +1,6 @@
 import BarkeepCore
 import BarkeepProtocol
+import BarkeepSources
 import BarkeepStore
 import Foundation
 

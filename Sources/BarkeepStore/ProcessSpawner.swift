@@ -5,6 +5,9 @@ import Foundation
 #endif
 
 /// Starts programs with posix_spawn: the server programs of the embedded PostgreSQL, and the binaries under test.
+/// It stays in the store because the embedded cluster (`PostgresBinaries`) needs it and dependencies point down; the
+/// sync sources' scanner supervision (pipes, time and output limits, killing) is `BarkeepSources`' `ScannerProcess`,
+/// built on `launch`.
 ///
 /// Not Foundation's Process: its wait on Linux can hang when the program leaves a daemon behind, as `pg_ctl start`
 /// does.
@@ -34,7 +37,7 @@ public enum ProcessSpawner {
 
         let environment = environment ?? ProcessInfo.processInfo.environment
         let (pid, result) = launch(arguments, environment: environment, actions: &actions, newSession: newSession)
-        guard result == 0 else { throw .cluster("cannot run \(program): \(String(cString: strerror(result)))") }
+        guard result == 0 else { throw .cluster("cannot run \(program): \(errorText(result))") }
         return pid
     }
 
@@ -43,7 +46,7 @@ public enum ProcessSpawner {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
             guard errno == EINTR else {
-                throw .cluster("cannot wait for process \(pid): \(String(cString: strerror(errno)))")
+                throw .cluster("cannot wait for process \(pid): \(errorText())")
             }
         }
         return exitCode(fromWaitStatus: status)

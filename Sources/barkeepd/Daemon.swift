@@ -1,6 +1,7 @@
 import BarkeepCore
 import BarkeepProtocol
 import BarkeepServer
+import BarkeepSources
 import BarkeepStore
 import CBarkeepSystem
 import Dispatch
@@ -111,7 +112,8 @@ final class Daemon {
                     workDirectory: options.dataDirectory + "/sources",
                     maximumUpload: options.maximumUpload,
                     environment: ProcessInfo.processInfo.environment,
-                    scannerUser: scannerUser
+                    scannerUser: scannerUser,
+                    refusal: SourceRefusal.message(for:)
                 ),
                 logger: logger.with(["component": "sources"])
             )

@@ -5,7 +5,7 @@ import Synchronization
 /// runner and the webhooks' deliverer share. The loop polls `isStopping` and returns when it is set.
 ///
 /// Thread-safety: the flags are behind a `Mutex`; the semaphore is thread-safe.
-final class LoopThread: Sendable {
+public final class LoopThread: Sendable {
     private struct State {
         var isStarted = false
         var isStopping = false
@@ -16,13 +16,13 @@ final class LoopThread: Sendable {
     private let finished = DispatchSemaphore(value: 0)
 
     /// A loop whose thread will be called `name`.
-    init(name: String) { self.name = name }
+    public init(name: String) { self.name = name }
 
     /// Whether `stop` was called: the loop returns as soon as it sees it.
-    var isStopping: Bool { state.withLock { $0.isStopping } }
+    public var isStopping: Bool { state.withLock { $0.isStopping } }
 
     /// Runs `prepare`, then starts `loop` on the thread, unless it was started before (then neither runs).
-    func start(prepare: () -> Void = {}, _ loop: @escaping @Sendable () -> Void) {
+    public func start(prepare: () -> Void = {}, _ loop: @escaping @Sendable () -> Void) {
         let isFirst = state.withLock { state in
             defer { state.isStarted = true }
             return !state.isStarted
@@ -39,7 +39,7 @@ final class LoopThread: Sendable {
 
     /// Asks the loop to stop, calls `wake` so that a waiting loop notices, and waits for it to return; whether it
     /// was running (false when never started or already stopped).
-    func stop(wake: () -> Void) -> Bool {
+    public func stop(wake: () -> Void) -> Bool {
         let wasRunning = state.withLock { state in
             defer { state.isStopping = true }
             return state.isStarted && !state.isStopping

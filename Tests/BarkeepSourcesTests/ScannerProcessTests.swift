@@ -1,5 +1,5 @@
 import BarkeepCore
-import BarkeepServer
+import BarkeepSources
 import BarkeepTestSupport
 import Foundation
 import Testing

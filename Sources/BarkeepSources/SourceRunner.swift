@@ -31,6 +31,10 @@ public final class SourceRunner: Sendable {
         /// The user scanners run as (a root daemon's `--scanner-user`); nil: the daemon's own. Worktrees are then
         /// made readable by everyone and the work directory traversable.
         public var scannerUser: ScannerUser?
+        /// The message `barkeep ingest` would print (without its `barkeep: ` prefix) for an error that refuses a
+        /// document for good, or nil for a failure worth retrying: the server's wording, which owns the protocol's
+        /// error codes. A source records it as its run's error and does not retry the document.
+        public var refusal: @Sendable (any Error) -> String?
 
         /// Creates a configuration.
         public init(
@@ -41,9 +45,11 @@ public final class SourceRunner: Sendable {
             workDirectory: String,
             maximumUpload: Int,
             environment: [String: String],
-            scannerUser: ScannerUser? = nil
+            scannerUser: ScannerUser? = nil,
+            refusal: @escaping @Sendable (any Error) -> String?
         ) {
             self.scannerUser = scannerUser
+            self.refusal = refusal
             self.holder = holder
             self.database = database
             self.lease = lease

@@ -1,5 +1,4 @@
 import BarkeepCore
-import BarkeepProtocol
 import BarkeepStore
 import CBarkeepSystem
 import Foundation
@@ -232,9 +231,9 @@ final class InboxSource {
         } else {
             guard fstat(descriptor, &file) == 0, (file.st_mode & S_IFMT) == S_IFREG else { return true }
             if Int(file.st_size) > limit {
-                refusal =
-                    "the file is \(file.st_size) bytes, more than the daemon's upload limit of \(limit) bytes "
-                    + "(\(ErrorCode.tooLong.rawValue))"
+                let tooLong = SourceError.tooLong(
+                    "the file is \(file.st_size) bytes, more than the daemon's upload limit of \(limit) bytes")
+                refusal = runner.configuration.refusal(tooLong) ?? tooLong.description
             } else {
                 switch Self.readAll(descriptor, limit: limit) {
                 case .failure(let reason):
@@ -259,7 +258,7 @@ final class InboxSource {
         }
         if refusal == nil {
             do {
-                try SourceIngest.ingest(
+                let outcome = try SourceIngest.ingest(
                     bytes, digest: digest, source: source, holder: holder, commit: nil, on: connection
                 ) {
                     locked, run, isRepeat in
@@ -271,13 +270,15 @@ final class InboxSource {
                         locked, SourceRunOutcome(isSuccess: true, scanRun: run.id, text: text, nextRunDelay: 0),
                         on: connection)
                 }
-                runner.logger.info("inbox file ingested", ["source": String(source.id), "file": name])
+                runner.logger.log(
+                    .info, "inbox file ingested",
+                    fieldList: SourceIngest.logFields(outcome, after: [("source", String(source.id)), ("file", name)]))
                 move(name, file: file, stamp: stamp, failure: nil, on: connection)
                 return true
             } catch is SourceIngest.LeaseLost {
                 return false
             } catch {
-                guard let message = SourceIngest.refusal(error) else { throw error }
+                guard let message = runner.configuration.refusal(error) else { throw error }
                 refusal = message
             }
         }

@@ -157,7 +157,7 @@ struct RepoScan {
                 // A run asked for by hand is forced: the same head scanned again (its output may differ, a
                 // timestamp in it, or the scanner changed), or a branch moved back on purpose. Left alone, a scan
                 // of a commit already ingested, or older than the latest run's, is refused like an upload's.
-                let run = try SourceIngest.ingest(
+                let outcome = try SourceIngest.ingest(
                     output, source: source, holder: configuration.holder, commit: commit, commitTime: commitTime,
                     isForced: source.isRunRequested, on: connection
                 ) { locked, run, isRepeat in
@@ -169,9 +169,10 @@ struct RepoScan {
                             answersRequestsUntil: answered),
                         on: connection)
                 }
-                logger.info("scan ingested", ["commit": commit, "run": String(run.number)])
+                logger.log(
+                    .info, "scan ingested", fieldList: SourceIngest.logFields(outcome, after: [("commit", commit)]))
             } catch {
-                guard let refusal = SourceIngest.refusal(error) else { throw error }
+                guard let refusal = configuration.refusal(error) else { throw error }
                 try fail("commit \(short): \(refusal)", commit: commit)
             }
         case .cancelled:

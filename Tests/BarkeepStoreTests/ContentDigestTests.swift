@@ -1,5 +1,5 @@
 import BarkeepCore
-import BarkeepServer
+import BarkeepStore
 import Testing
 
 @Suite("The content digest of uploads")

@@ -1,4 +1,4 @@
-import BarkeepServer
+import BarkeepSources
 import BarkeepTestSupport
 import Foundation
 import Testing

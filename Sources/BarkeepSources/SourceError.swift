@@ -1,4 +1,4 @@
-/// Failures of a sync source's I/O: watching a drop folder, asking git. (A scanner's own failures are a
+/// Failures of a sync source's I/O: watching a drop folder, asking git, a dropped file too large to read. (A scanner's own failures are a
 /// `ScannerOutcome`.)
 ///
 /// The message is user-facing — it becomes the source's last error in `barkeep source show` — so it names only
@@ -10,11 +10,13 @@ public enum SourceError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A git command failed or gave an answer the daemon cannot use (no such branch, not a repository, a checkout
     /// that could not be made); the message carries git's own error when there is one.
     case git(String)
+    /// A dropped file is larger than the daemon's upload limit: refused like an upload past it.
+    case tooLong(String)
 
     /// The message alone: each case's text is already a complete sentence fragment for the user.
     public var description: String {
         switch self {
-        case .watch(let message), .git(let message): message
+        case .watch(let message), .git(let message), .tooLong(let message): message
         }
     }
 }

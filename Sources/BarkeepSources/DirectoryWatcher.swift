@@ -1,4 +1,5 @@
 import BarkeepCore
+import BarkeepStore
 import CBarkeepSystem
 import Synchronization
 

@@ -1,0 +1,110 @@
+import BarkeepCore
+import Foundation
+
+/// What one ingest did: a scan synced into the project's findings, or an SDK check recorded.
+public enum IngestOutcome: Sendable, Equatable {
+    /// A duo-scan or SARIF document, synced.
+    case scan(IngestResult)
+    /// An SDK check, and the items it blocked or unblocked.
+    case check(SDKCheckResult)
+
+    /// The run recorded (an earlier one for a repeat).
+    public var run: ScanRun {
+        switch self {
+        case .scan(let result): result.run
+        case .check(let result): result.run
+        }
+    }
+
+    /// Whether the same document had been ingested before: nothing changed.
+    public var isRepeat: Bool {
+        switch self {
+        case .scan(let result): result.isRepeat
+        case .check(let result): result.isRepeat
+        }
+    }
+}
+
+/// The one way a document of scanner output gets into a project, for an upload (`INGEST`) and for a sync source
+/// alike: parsed by its declared format, digested ("the same content is the same run"), refused when stale (an old
+/// or already ingested commit, unless forced), and synced by `ScanStore` or recorded by `SDKStore`.
+public enum Ingestor {
+    /// Parses `payload` as `format` and ingests it into `project`, in one transaction that also runs `hook` (a sync
+    /// source's bookkeeping). `digest` is the payload's SHA-256, when the caller has it already.
+    ///
+    /// A document that does not parse is `StoreError.invalid` naming the place in it, and stores nothing; so is a
+    /// scope on an SDK check, which covers the whole project. A scan that `ScanStaleness` refuses is
+    /// `StoreError.conflict`, and stores nothing.
+    public static func ingest(
+        _ payload: [UInt8],
+        digest: String? = nil,
+        format: ScanFormat,
+        project: String,
+        commit: String?,
+        commitTime: Date? = nil,
+        scope: String,
+        isForced: Bool = false,
+        actor: String,
+        hook: IngestHook? = nil,
+        on connection: PostgresConnection
+    ) throws -> IngestOutcome {
+        let digest = digest ?? ContentDigest.hex(of: payload)
+        let parse: @Sendable ([UInt8]) throws(CoreError) -> ScanReport
+        switch format {
+        case .duoScan: parse = DuoScanParser.parse
+        case .sarif: parse = SARIFParser.parse
+        case .sdkCheck:
+            guard scope.isEmpty else {
+                throw StoreError.invalid("an SDK check covers the whole project: it takes no scope")
+            }
+            let report: SDKCheckReport
+            do {
+                report = try SDKCheckParser.parse(payload)
+            } catch {
+                throw StoreError.invalid("the sdk-check upload is not valid: \(error)")
+            }
+            return .check(
+                try SDKStore.ingestCheck(
+                    report, digest: digest, into: project, commit: commit, commitTime: commitTime, actor: actor,
+                    hook: hook, on: connection))
+        }
+        do {
+            // Parsed on another core while the store reads the project's findings.
+            return .scan(
+                try ScanStore.ingest(
+                    parsing: {
+                        do throws(CoreError) {
+                            return try parse(payload)
+                        } catch {
+                            throw InvalidDocument(problem: error)
+                        }
+                    },
+                    digest: digest,
+                    into: project,
+                    commit: commit,
+                    commitTime: commitTime,
+                    scope: scope,
+                    isForced: isForced,
+                    actor: actor,
+                    hook: hook,
+                    on: connection
+                ))
+        } catch let invalid as InvalidDocument {
+            // Nothing is stored for a document that does not parse; the error names the place in it.
+            throw StoreError.invalid("the \(format.rawValue) upload is not valid: \(invalid.problem)")
+        }
+    }
+
+    /// A document that did not parse, told apart from the store's own errors.
+    private struct InvalidDocument: Error {
+        /// What the parser found, naming the place.
+        let problem: CoreError
+    }
+}
+
+extension SDKCheckResult {
+    /// How many items the check unblocked.
+    public var unblockedCount: Int { itemChanges.filter { $0.to != .blocked }.count }
+    /// How many items the check blocked.
+    public var blockedCount: Int { itemChanges.filter { $0.to == .blocked }.count }
+}
