@@ -33,6 +33,10 @@ let package = Package(
             plugins: ["EmbedSchema"]
         ),
         .target(name: "BarkeepReport", dependencies: ["BarkeepCore", "BarkeepProtocol"]),
+        // Code of the executables only: the argument parser and the logger's standard-error sink (both executables),
+        // screen discovery and its lexer (`barkeep screen discover`). Libraries so that the tests import them.
+        .target(name: "BarkeepCommandLine", dependencies: ["BarkeepCore"]),
+        .target(name: "BarkeepDiscovery", dependencies: ["BarkeepCore"]),
         .target(
             name: "BarkeepServer",
             dependencies: ["BarkeepCore", "BarkeepProtocol", "BarkeepStore", "CBarkeepSystem", "CBarkeepTLS"]
@@ -41,11 +45,17 @@ let package = Package(
         // MARK: - Executables
         .executableTarget(
             name: "barkeepd",
-            dependencies: ["BarkeepCore", "BarkeepProtocol", "BarkeepStore", "BarkeepServer", "CBarkeepSystem"]
+            dependencies: [
+                "BarkeepCommandLine", "BarkeepCore", "BarkeepProtocol", "BarkeepStore", "BarkeepServer",
+                "CBarkeepSystem",
+            ]
         ),
         .executableTarget(
             name: "barkeep",
-            dependencies: ["BarkeepCore", "BarkeepProtocol", "BarkeepReport", "CBarkeepTLS"]
+            dependencies: [
+                "BarkeepCommandLine", "BarkeepCore", "BarkeepDiscovery", "BarkeepProtocol", "BarkeepReport",
+                "CBarkeepTLS",
+            ]
         ),
 
         // MARK: - Benchmarks (make bench)
@@ -70,6 +80,11 @@ let package = Package(
             // Inputs of the fuzz targets (FuzzRegressionTests), read from the source tree.
             exclude: ["FuzzRegressions"]
         ),
+        .testTarget(name: "BarkeepCommandLineTests", dependencies: ["BarkeepCommandLine", "BarkeepCore"]),
+        .testTarget(
+            name: "BarkeepDiscoveryTests",
+            dependencies: ["BarkeepDiscovery", "BarkeepCore", "BarkeepTestSupport"]
+        ),
         .testTarget(
             name: "BarkeepProtocolTests",
             dependencies: ["BarkeepProtocol"],
@@ -88,8 +103,8 @@ let package = Package(
         .testTarget(
             name: "barkeepTests",
             dependencies: [
-                "barkeep", "barkeepd", "BarkeepCore", "BarkeepProtocol", "BarkeepServer", "BarkeepStore",
-                "BarkeepTestSupport",
+                "barkeep", "barkeepd", "BarkeepCommandLine", "BarkeepCore", "BarkeepProtocol", "BarkeepServer",
+                "BarkeepStore", "BarkeepTestSupport",
             ],
             // Expected outputs of the dashboard and the report (DashboardTests), read from the source tree.
             exclude: ["Golden"]
