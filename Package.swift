@@ -36,6 +36,10 @@ let package = Package(
         .target(name: "BarkeepReport", dependencies: ["BarkeepCore", "BarkeepProtocol"]),
         // Sync sources: inboxes, repository watch, scanner processes; they ingest through the store's Ingestor.
         .target(name: "BarkeepSources", dependencies: ["BarkeepCore", "BarkeepStore", "CBarkeepSystem"]),
+        // Code of the executables only: the argument parser and the logger's standard-error sink (both executables),
+        // screen discovery and its lexer (`barkeep screen discover`). Libraries so that the tests import them.
+        .target(name: "BarkeepCommandLine", dependencies: ["BarkeepCore"]),
+        .target(name: "BarkeepDiscovery", dependencies: ["BarkeepCore"]),
         .target(
             name: "BarkeepServer",
             dependencies: [
@@ -47,12 +51,16 @@ let package = Package(
         .executableTarget(
             name: "barkeepd",
             dependencies: [
-                "BarkeepCore", "BarkeepProtocol", "BarkeepSources", "BarkeepStore", "BarkeepServer", "CBarkeepSystem",
+                "BarkeepCommandLine", "BarkeepCore", "BarkeepProtocol", "BarkeepSources", "BarkeepStore", "BarkeepServer",
+                "CBarkeepSystem",
             ]
         ),
         .executableTarget(
             name: "barkeep",
-            dependencies: ["BarkeepCore", "BarkeepProtocol", "BarkeepReport", "CBarkeepTLS"]
+            dependencies: [
+                "BarkeepCommandLine", "BarkeepCore", "BarkeepDiscovery", "BarkeepProtocol", "BarkeepReport",
+                "CBarkeepTLS",
+            ]
         ),
 
         // MARK: - Benchmarks (make bench)
@@ -77,6 +85,11 @@ let package = Package(
             // Inputs of the fuzz targets (FuzzRegressionTests), read from the source tree.
             exclude: ["FuzzRegressions"]
         ),
+        .testTarget(name: "BarkeepCommandLineTests", dependencies: ["BarkeepCommandLine", "BarkeepCore"]),
+        .testTarget(
+            name: "BarkeepDiscoveryTests",
+            dependencies: ["BarkeepDiscovery", "BarkeepCore", "BarkeepTestSupport"]
+        ),
         .testTarget(
             name: "BarkeepProtocolTests",
             dependencies: ["BarkeepProtocol"],
@@ -97,8 +110,8 @@ let package = Package(
         .testTarget(
             name: "barkeepTests",
             dependencies: [
-                "barkeep", "barkeepd", "BarkeepCore", "BarkeepProtocol", "BarkeepServer", "BarkeepStore",
-                "BarkeepTestSupport",
+                "barkeep", "barkeepd", "BarkeepCommandLine", "BarkeepCore", "BarkeepProtocol", "BarkeepServer",
+                "BarkeepStore", "BarkeepTestSupport",
             ],
             // Expected outputs of the dashboard and the report (DashboardTests), read from the source tree.
             exclude: ["Golden"]

@@ -35,8 +35,9 @@ public enum LogLevel: Int, Sendable, Comparable, CaseIterable, CustomStringConve
     public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
-/// Writes logfmt lines (`time=… level=info msg=ready key=value`) to standard error, one `write` per line so lines
-/// from different threads never interleave.
+/// Formats logfmt lines (`time=… level=info msg=ready key=value`) and hands each finished line to a sink, one call
+/// per line so that a sink writing once per call never interleaves lines from different threads. Core does no I/O:
+/// the sink writing to standard error is `Logger(level:)` in BarkeepCommandLine.
 ///
 /// Thread-safety: immutable apart from the sink, which is behind a `Mutex`; share it freely.
 public final class Logger: Sendable {
@@ -44,13 +45,6 @@ public final class Logger: Sendable {
     public let level: LogLevel
     private let fields: [(String, String)]
     private let sink: Mutex<@Sendable (String) -> Void>
-
-    /// A logger writing to standard error.
-    public convenience init(level: LogLevel) {
-        self.init(level: level, fields: []) { line in
-            FileHandle.standardError.write(Data(line.utf8))
-        }
-    }
 
     /// A logger writing each finished line (with its newline) to `sink`.
     public init(level: LogLevel, fields: [(String, String)] = [], sink: @escaping @Sendable (String) -> Void) {

@@ -36,7 +36,7 @@ enum PoseMatrix {
     /// screen requires. A screen has a cell for each pose it requires (the cells say which); one that it does not
     /// require is left empty.
     static func svg(
-        screens statuses: [ScreenStatus], cells: [PoseCell], required: [String], escape: (String) -> String
+        screens statuses: [ScreenStatusRecord], cells: [PoseCellRecord], required: [String], escape: (String) -> String
     ) -> String {
         var poses = required
         poses += Set(cells.map(\.pose)).subtracting(poses).sorted {

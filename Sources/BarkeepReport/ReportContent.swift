@@ -156,9 +156,9 @@ struct ReportContent: Sendable {
     /// Poses not run or without a result.
     var notVerified: NotVerified
     /// The screens (with the app area) the report covers, in the status's order: the rows of the pose matrix.
-    var screens: [ScreenStatus]
+    var screens: [ScreenStatusRecord]
     /// Their pose cells.
-    var poses: [PoseCell]
+    var poses: [PoseCellRecord]
 
     /// What the tiers cover, by tier.
     static let tierNames = ["blockers", "correctness on the inner display", "bars", "richer adoption"]
@@ -204,7 +204,7 @@ struct ReportContent: Sendable {
         poses = scope.poses
     }
 
-    private static func header(_ status: ProjectStatus, now: Date) -> [Fact] {
+    private static func header(_ status: ProjectStatusReply, now: Date) -> [Fact] {
         let project = status.project
         var header = [
             Fact(

@@ -4,11 +4,11 @@ import BarkeepProtocol
 /// Everything the readiness report is made from, each part decoded from one reply.
 public struct ReportInput: Sendable, Equatable {
     /// The dashboard's status (`STATUS PROJECT`).
-    public var status: ProjectStatus
+    public var status: ProjectStatusReply
     /// The project's findings (`FINDINGS PROJECT`), in any order: the report sorts them.
     public var findings: [ReportFinding]
     /// The pose matrix (`POSES PROJECT`).
-    public var poses: [PoseCell]
+    public var poses: [PoseCellRecord]
     /// Each screen's checklist steps (the `type=step` records of `SCREEN SHOW`) by screen key; a screen without an
     /// entry is taken to have every step still applying.
     public var steps: [String: [StepLine]]
@@ -20,7 +20,8 @@ public struct ReportInput: Sendable, Equatable {
 
     /// The report's input.
     public init(
-        status: ProjectStatus, findings: [ReportFinding], poses: [PoseCell], steps: [String: [StepLine]] = [:],
+        status: ProjectStatusReply, findings: [ReportFinding], poses: [PoseCellRecord],
+        steps: [String: [StepLine]] = [:],
         burndown: [BurndownPoint] = [], screens: [ReportScreen] = []
     ) {
         self.status = status
@@ -39,8 +40,8 @@ public struct ReportInput: Sendable, Equatable {
         burndownReply: [Record] = [], screensReply: [Record] = []
     ) throws(ReportError) {
         self.init(
-            status: try ProjectStatus(records: statusReply), findings: try ReportFinding.decode(findingsReply),
-            poses: try PoseCell.decode(posesReply), steps: StepLine.byScreen(try StepLine.decode(stepsReply)),
+            status: try ProjectStatusReply(records: statusReply), findings: try ReportFinding.decode(findingsReply),
+            poses: try PoseCellRecord.decode(posesReply), steps: StepLine.byScreen(try StepLine.decode(stepsReply)),
             burndown: try BurndownPoint.decode(burndownReply), screens: try ReportScreen.decode(screensReply))
     }
 }

@@ -10,7 +10,7 @@ struct ReportScope: Sendable {
     /// Whether the report covers the whole project.
     let isWholeProject: Bool
     /// The selected screens and app area, in the status's order.
-    let screens: [ScreenStatus]
+    let screens: [ScreenStatusRecord]
     /// Their keys.
     let keys: Set<String>
     /// For each component, the screens using it (by key); only components are keys here.
@@ -20,7 +20,7 @@ struct ReportScope: Sendable {
     /// The findings listed anywhere in the report, whatever their status, by number.
     let findings: [ReportFinding]
     /// The pose cells of the covered screens.
-    let poses: [PoseCell]
+    let poses: [PoseCellRecord]
 
     /// The scope of `selection` in `input`.
     init(_ input: ReportInput, selection: ReportSelection) {

@@ -32,7 +32,7 @@ public struct ReportSelection: Sendable, Equatable {
     }
 
     /// The screens and the app area of `status` the part holds, in the status's order.
-    public func screens(of status: ProjectStatus) -> [ScreenStatus] {
+    public func screens(of status: ProjectStatusReply) -> [ScreenStatusRecord] {
         status.screens.filter { includes(key: $0.key, owner: $0.owner) }
     }
 

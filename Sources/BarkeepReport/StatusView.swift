@@ -24,7 +24,7 @@ public enum StatusView {
     /// critical counts and failed poses, green ✓) and changes nothing else. `width` is the terminal's: the screens
     /// table drops its titles, then cuts keys and owners (with `…`) to fit it; nil (not a terminal) cuts nothing.
     /// Every line ends with a line feed.
-    public static func render(_ status: ProjectStatus, now: Date, colored: Bool, width: Int? = nil) -> String {
+    public static func render(_ status: ProjectStatusReply, now: Date, colored: Bool, width: Int? = nil) -> String {
         var lines: [StyledText] = header(status, now: now, width: min(width ?? maximumWidth, maximumWidth))
         let owners = ownersTable(status)
         if !owners.isEmpty {
@@ -38,7 +38,7 @@ public enum StatusView {
 
     // MARK: - Header block
 
-    private static func header(_ status: ProjectStatus, now: Date, width: Int) -> [StyledText] {
+    private static func header(_ status: ProjectStatusReply, now: Date, width: Int) -> [StyledText] {
         let project = status.project
         let totals = status.totals
         var block: [(String, [StyledText])] = []
@@ -111,7 +111,7 @@ public enum StatusView {
     // MARK: - Owners table
 
     /// A row per owner, when any screen has one.
-    private static func ownersTable(_ status: ProjectStatus) -> [StyledText] {
+    private static func ownersTable(_ status: ProjectStatusReply) -> [StyledText] {
         guard status.owners.contains(where: { $0.owner != nil }) else { return [] }
         let columns =
             [
@@ -144,7 +144,7 @@ public enum StatusView {
         Severity.allCases.map { severityCell($0, untriaged) } + [countCell(inProgress.total), countCell(blocked)]
     }
 
-    private static func table(_ status: ProjectStatus, width: Int?) -> [StyledText] {
+    private static func table(_ status: ProjectStatusReply, width: Int?) -> [StyledText] {
         let showsUnmapped = !status.unmapped.isEmpty && status.selection?.owner == nil
         guard !status.screens.isEmpty || showsUnmapped else {
             if let selection = status.selection, selection.isFiltering {
@@ -186,7 +186,7 @@ public enum StatusView {
         return table.lines + [StyledText(legend)]
     }
 
-    private static func row(_ screen: ScreenStatus) -> [StyledText] {
+    private static func row(_ screen: ScreenStatusRecord) -> [StyledText] {
         var poses = StyledText("\(screen.posesPassed)/\(screen.posesRequired)")
         for pose in screen.failedPoses.prefix(namedFailures) {
             poses = poses + " " + StyledText("✗" + pose, .red)

@@ -1,3 +1,4 @@
+import BarkeepCommandLine
 import BarkeepCore
 import BarkeepProtocol
 import BarkeepReport
@@ -131,7 +132,7 @@ struct StatusCommand: RunnableCommand {
             try Output.json(Self.json(records))
             return
         }
-        let status = try decoded { () throws(ReportError) in try ProjectStatus(records: records) }
+        let status = try decoded { () throws(ReportError) in try ProjectStatusReply(records: records) }
         // On a terminal a redraw replaces the screen; into a pipe each drawing follows the last after a blank line.
         if clearing { print(isatty(STDOUT_FILENO) == 1 ? "\u{1B}[H\u{1B}[2J" : "\n", terminator: "") }
         print(

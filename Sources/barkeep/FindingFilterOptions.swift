@@ -1,3 +1,4 @@
+import BarkeepCommandLine
 import BarkeepCore
 
 /// The filter options of every command that selects findings (`findings`, and `finding set` and `finding assign`

@@ -1,3 +1,4 @@
+import BarkeepCommandLine
 import BarkeepCore
 
 /// How a run, a finding or an item is named on the command line: its project, then its number there (numbers are

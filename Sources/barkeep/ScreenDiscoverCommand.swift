@@ -1,4 +1,6 @@
+import BarkeepCommandLine
 import BarkeepCore
+import BarkeepDiscovery
 import BarkeepProtocol
 import Foundation
 

@@ -1,3 +1,4 @@
+import BarkeepCommandLine
 import BarkeepCore
 import BarkeepProtocol
 import Foundation

@@ -53,8 +53,8 @@ enum Fixtures {
     ]
 
     /// The status of `statusRecords`.
-    static var status: ProjectStatus {
-        get throws { try ProjectStatus(records: statusRecords) }
+    static var status: ProjectStatusReply {
+        get throws { try ProjectStatusReply(records: statusRecords) }
     }
 
     /// A `FINDINGS app` reply: every tier, a verified item of tiers 1 and 2, kept and false positive, one fixed
@@ -158,7 +158,8 @@ enum Fixtures {
         get throws {
             ReportInput(
                 status: try status, findings: try ReportFinding.decode(findingRecords),
-                poses: try PoseCell.decode(poseRecords), steps: StepLine.byScreen(try StepLine.decode(stepRecords)),
+                poses: try PoseCellRecord.decode(poseRecords),
+                steps: StepLine.byScreen(try StepLine.decode(stepRecords)),
                 burndown: try BurndownPoint.decode(burndownRecords))
         }
     }

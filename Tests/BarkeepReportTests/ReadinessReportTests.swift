@@ -180,7 +180,7 @@ struct ReadinessReportTests {
 
     @Test("a project with nothing yet still has every section")
     func empty() throws {
-        let status = ProjectStatus(
+        let status = ProjectStatusReply(
             project: ProjectInfo(
                 name: "fresh", sdk: SDKVersion(27, 0), deploymentTarget: SDKVersion(27, 0), requiredPoses: ["P1"]),
             totals: StatusTotals())
@@ -264,7 +264,8 @@ struct ReadinessReportTests {
     func failedPoses() throws {
         var input = try Self.input
         input.poses.append(
-            PoseCell(screen: "Inbox", pose: "P13", result: .failed, screenshot: "shots/p13 | odd.png", finding: "99"))
+            PoseCellRecord(
+                screen: "Inbox", pose: "P13", result: .failed, screenshot: "shots/p13 | odd.png", finding: "99"))
         let markdown = ReadinessReport.markdown(input, now: Fixtures.now)
         #expect(
             markdown.contains(
@@ -285,14 +286,14 @@ struct ReadinessReportTests {
             requiredPoses: ["P1", "P2", "P3", "P4", "P11", "P12"])
         let keys = (1...150).map { String(format: "Screen%03d", $0) }
         var input = ReportInput(
-            status: ProjectStatus(
+            status: ProjectStatusReply(
                 project: project, totals: StatusTotals(),
                 screens: keys.map {
-                    ScreenStatus(key: $0, posesRequired: 6, missingPoses: project.requiredPoses)
+                    ScreenStatusRecord(key: $0, posesRequired: 6, missingPoses: project.requiredPoses)
                 }),
             findings: [],
             poses: keys.flatMap { key in
-                project.requiredPoses.map { PoseCell(screen: key, pose: $0, result: .noResult) }
+                project.requiredPoses.map { PoseCellRecord(screen: key, pose: $0, result: .noResult) }
             })
         let section = { (markdown: String) in markdown.components(separatedBy: "## Not verified\n\n").last ?? "" }
         #expect(
@@ -300,8 +301,8 @@ struct ReadinessReportTests {
 
         // Two screens with results: a line each; the other 148 share one line.
         input.poses[0].result = .passed
-        input.poses[7] = PoseCell(screen: keys[1], pose: "P2", result: .notRun, reason: "simulator only")
-        input.poses[10] = PoseCell(screen: keys[1], pose: "P11", result: .notRun, reason: "simulator only")
+        input.poses[7] = PoseCellRecord(screen: keys[1], pose: "P2", result: .notRun, reason: "simulator only")
+        input.poses[10] = PoseCellRecord(screen: keys[1], pose: "P11", result: .notRun, reason: "simulator only")
         let lines = section(ReadinessReport.markdown(input, now: Fixtures.now)).split(separator: "\n")
         #expect(lines.count == 3)
         #expect(lines.first == "- Screen001: P2, P3, P4, P11, P12 no result")
@@ -425,7 +426,7 @@ struct ReadinessReportTests {
     func poseMatrixGaps() throws {
         var input = try Fixtures.input
         input.poses.removeAll { $0.screen == "Settings" && $0.pose == "P3" }
-        input.poses.append(try PoseCell(record: Record(["screen": "Inbox", "pose": "P13", "result": "none"])))
+        input.poses.append(try PoseCellRecord(record: Record(["screen": "Inbox", "pose": "P13", "result": "none"])))
         let document = try XMLDocumentScan(ReadinessReport.html(input, now: Fixtures.now))
         func cell(_ screen: String, _ pose: String) -> String? {
             document.elements(named: "rect").first {
@@ -491,7 +492,7 @@ struct ReadinessReportTests {
                     screen: AuditArea.app, title: "UIRequiresFullScreen is set"),
             ]
             input.status.screens.append(
-                ScreenStatus(key: AuditArea.app, kind: .area, needsWork: SeverityCounts(info: 1)))
+                ScreenStatusRecord(key: AuditArea.app, kind: .area, needsWork: SeverityCounts(info: 1)))
             input.screens = [
                 ReportScreen(key: "Badge", kind: .component), ReportScreen(key: "Inbox", owner: "alice", uses: ["Row"]),
                 ReportScreen(key: "Row", kind: .component, uses: ["Inbox"]),

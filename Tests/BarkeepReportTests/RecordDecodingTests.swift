@@ -52,7 +52,7 @@ struct RecordDecodingTests {
             ])
         #expect(status.totals.needsWork == 5)
         #expect(status.totals.posesRequired == 10)
-        #expect(status.blocked == [BlockedGroup(sdk: SDKVersion(27, 1), items: 1)])
+        #expect(status.blocked == [BlockedGroupRecord(sdk: SDKVersion(27, 1), items: 1)])
         #expect(status.screens.map(\.key) == ["Inbox", "Settings"])
         let inbox = status.screens[0]
         #expect(inbox.owner == "alice")
@@ -76,9 +76,9 @@ struct RecordDecodingTests {
             ]
         var project = records[0]
         project.append("created", "2026-11-29T10:00:00.000000Z")
-        let status = try ProjectStatus(records: [project] + records.dropFirst())
+        let status = try ProjectStatusReply(records: [project] + records.dropFirst())
         #expect(status.scan == nil)
-        #expect(status.blocked == [BlockedGroup(sdk: nil, items: 2)])
+        #expect(status.blocked == [BlockedGroupRecord(sdk: nil, items: 2)])
         #expect(status.blocked[0].sdkName == "no SDK yet")
     }
 
@@ -139,7 +139,7 @@ struct RecordDecodingTests {
         ]
     )
     func garbledStatus(records: [Record], expected: ReportError) {
-        #expect(throws: expected) { try ProjectStatus(records: records) }
+        #expect(throws: expected) { try ProjectStatusReply(records: records) }
     }
 
     @Test("errors read as one line naming the record and the key, a long value cut")
@@ -238,14 +238,14 @@ struct RecordDecodingTests {
 
     @Test("pose cells decode every result, `none` included")
     func poses() throws {
-        let cells = try PoseCell.decode(Fixtures.poseRecords)
+        let cells = try PoseCellRecord.decode(Fixtures.poseRecords)
         #expect(cells.count == 10)
         #expect(cells.prefix(5).map(\.result) == [.passed, .notRun, .failed, .failed, .noResult])
         #expect(cells[1].reason == "simulator only: needs a device")
         #expect(cells[2].screenshot == "shots/p3.png")
         #expect(cells[2].finding == "106")
         #expect(cells[0].device == "iPhone Duo")
-        let recorded = try PoseCell(
+        let recorded = try PoseCellRecord(
             record: Record(["screen": "A", "pose": "P1", "result": "passed", "recorded": "2026-11-29T10:00:00Z"]))
         #expect(recorded.recorded == Fixtures.time("2026-11-29T10:00:00Z"))
         #expect(
@@ -253,10 +253,10 @@ struct RecordDecodingTests {
                 record: "pose", key: "result", value: "skipped",
                 expected: "one of passed, failed, not_run, not_applicable, none")
         ) {
-            try PoseCell(record: Record(["screen": "A", "pose": "P1", "result": "skipped"]))
+            try PoseCellRecord(record: Record(["screen": "A", "pose": "P1", "result": "skipped"]))
         }
         #expect(throws: ReportError.missingField(record: "pose", key: "pose")) {
-            try PoseCell(record: Record(["screen": "A", "result": "passed"]))
+            try PoseCellRecord(record: Record(["screen": "A", "result": "passed"]))
         }
     }
 

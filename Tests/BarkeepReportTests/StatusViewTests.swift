@@ -33,7 +33,7 @@ struct StatusViewTests {
 
     /// The fixture's status, its findings split: on Inbox a critical and a medium untriaged, a high in progress and
     /// a medium blocked; the unmapped medium untriaged.
-    static var status: ProjectStatus {
+    static var status: ProjectStatusReply {
         get throws {
             var status = try Fixtures.status
             status.screens[0].untriaged = SeverityCounts(critical: 1, medium: 1)
@@ -87,7 +87,7 @@ struct StatusViewTests {
 
     @Test("before the first scan, with no screens, nothing blocked and no findings")
     func empty() {
-        let status = ProjectStatus(
+        let status = ProjectStatusReply(
             project: ProjectInfo(
                 name: "fresh", sdk: SDKVersion(27, 0), deploymentTarget: SDKVersion(26, 0), requiredPoses: ["P1"]),
             totals: StatusTotals())
@@ -108,15 +108,15 @@ struct StatusViewTests {
 
     /// The fixture with 16 required poses, a long name, big counts and a screen of a 128-character key, a title and
     /// a long owner.
-    private func crowded() throws -> ProjectStatus {
+    private func crowded() throws -> ProjectStatusReply {
         var status = try Fixtures.status
         let poses = (1...16).map { "P\($0)" }
         status.project.requiredPoses = poses
         status.project.name = String(repeating: "n", count: 64)
         status.totals.byStatus = Dictionary(uniqueKeysWithValues: FindingStatus.allCases.map { ($0, 12_345) })
-        status.blocked = (0..<8).map { BlockedGroup(sdk: SDKVersion(27, $0), items: 100 + $0) }
+        status.blocked = (0..<8).map { BlockedGroupRecord(sdk: SDKVersion(27, $0), items: 100 + $0) }
         status.screens.append(
-            ScreenStatus(
+            ScreenStatusRecord(
                 key: String(repeating: "K", count: 128), title: "A screen with a title",
                 owner: "someone with a very long name indeed",
                 needsWork: SeverityCounts(critical: 99, high: 99, medium: 99, low: 99, info: 99),

@@ -5,9 +5,10 @@ import Foundation
 /// Everything the team dashboard shows, read from the typed records of a `STATUS PROJECT` reply.
 ///
 /// The reply holds one `type=project`, at most one `type=scan`, one `type=totals`, any number of `type=blocked`,
-/// `type=owner` and `type=screen` records, at most one `type=selection`, and one `type=unmapped`. Records of other types are ignored (a later server may add
-/// some), as are unknown keys.
-public struct ProjectStatus: Sendable, Equatable {
+/// `type=owner` and `type=screen` records, at most one `type=selection`, and one `type=unmapped`. Records of other
+/// types are ignored (a later server may add some), as are unknown keys. The server's side of the same data is
+/// BarkeepStore's `ProjectStatus`; this is its decoding on the client.
+public struct ProjectStatusReply: Sendable, Equatable {
     /// The project and its toolchain.
     public var project: ProjectInfo
     /// The latest scan, nil before the first.
@@ -15,9 +16,9 @@ public struct ProjectStatus: Sendable, Equatable {
     /// Counts over the whole project.
     public var totals: StatusTotals
     /// Blocked items per SDK that would unblock them, in the reply's order.
-    public var blocked: [BlockedGroup]
+    public var blocked: [BlockedGroupRecord]
     /// One line per screen, in the reply's order (the server sends them by key unless asked otherwise).
-    public var screens: [ScreenStatus]
+    public var screens: [ScreenStatusRecord]
     /// One line per owner of screens, nobody last; only the owner asked for when the reply is filtered by owner.
     public var owners: [OwnerStatus]
     /// Which rows the reply holds; nil from a server that does not say (every row, by key).
@@ -27,8 +28,8 @@ public struct ProjectStatus: Sendable, Equatable {
 
     /// A status from its parts.
     public init(
-        project: ProjectInfo, scan: ScanSummary? = nil, totals: StatusTotals, blocked: [BlockedGroup] = [],
-        screens: [ScreenStatus] = [], unmapped: UnmappedStatus = UnmappedStatus(), owners: [OwnerStatus] = [],
+        project: ProjectInfo, scan: ScanSummary? = nil, totals: StatusTotals, blocked: [BlockedGroupRecord] = [],
+        screens: [ScreenStatusRecord] = [], unmapped: UnmappedStatus = UnmappedStatus(), owners: [OwnerStatus] = [],
         selection: StatusSelection? = nil
     ) {
         self.project = project
@@ -47,8 +48,8 @@ public struct ProjectStatus: Sendable, Equatable {
         var scan: ScanSummary?
         var totals: StatusTotals?
         var unmapped: UnmappedStatus?
-        var blocked: [BlockedGroup] = []
-        var screens: [ScreenStatus] = []
+        var blocked: [BlockedGroupRecord] = []
+        var screens: [ScreenStatusRecord] = []
         var owners: [OwnerStatus] = []
         var selection: StatusSelection?
         for record in records {
@@ -66,10 +67,10 @@ public struct ProjectStatus: Sendable, Equatable {
             case UnmappedStatus.recordType:
                 guard unmapped == nil else { throw .duplicateRecord(type: type) }
                 unmapped = try UnmappedStatus(record: record)
-            case BlockedGroup.recordType:
-                blocked.append(try BlockedGroup(record: record))
-            case ScreenStatus.recordType:
-                screens.append(try ScreenStatus(record: record))
+            case BlockedGroupRecord.recordType:
+                blocked.append(try BlockedGroupRecord(record: record))
+            case ScreenStatusRecord.recordType:
+                screens.append(try ScreenStatusRecord(record: record))
             case OwnerStatus.recordType:
                 owners.append(try OwnerStatus(record: record))
             case StatusSelection.recordType:
@@ -267,7 +268,7 @@ public struct StatusTotals: Sendable, Equatable, RecordDecodable {
 }
 
 /// Blocked items waiting for one SDK: a `type=blocked` record.
-public struct BlockedGroup: Sendable, Equatable, RecordDecodable {
+public struct BlockedGroupRecord: Sendable, Equatable, RecordDecodable {
     /// `blocked`.
     public static let recordType = "blocked"
 

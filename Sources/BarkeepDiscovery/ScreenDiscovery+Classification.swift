@@ -1,3 +1,5 @@
+import BarkeepCore
+
 /// What an app's code says about its view types: why some are screens, and which view types each one creates.
 struct Evidence {
     /// One reason a view type is a screen.

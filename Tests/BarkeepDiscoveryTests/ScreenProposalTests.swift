@@ -1,4 +1,5 @@
 import BarkeepCore
+import BarkeepDiscovery
 import Testing
 
 /// Swift source declaring each of `names` as a SwiftUI view with a navigation title (a screen); a dotted name is

@@ -1,4 +1,5 @@
 import BarkeepCore
+import BarkeepDiscovery
 import BarkeepTestSupport
 import Foundation
 import Testing

@@ -1,3 +1,5 @@
+import BarkeepCore
+
 /// The files of one screen or component: those of one directory sharing a name up to any `+` (`Inbox.swift`,
 /// `Inbox.h`, `Inbox.m`, `Inbox+Actions.swift`), and the files elsewhere that extend its types.
 struct FileGroup {

@@ -16,7 +16,7 @@ public enum PoseCellResult: String, Sendable, CaseIterable {
 }
 
 /// One screen × pose cell of the matrix: a record of `POSES PROJECT`.
-public struct PoseCell: Sendable, Equatable, RecordDecodable {
+public struct PoseCellRecord: Sendable, Equatable, RecordDecodable {
     /// `pose`.
     public static let recordType = "pose"
 

@@ -2,7 +2,7 @@ import BarkeepCore
 import BarkeepProtocol
 
 /// One screen's line of the dashboard: a `type=screen` record of `STATUS`.
-public struct ScreenStatus: Sendable, Equatable, RecordDecodable {
+public struct ScreenStatusRecord: Sendable, Equatable, RecordDecodable {
     /// `screen`.
     public static let recordType = "screen"
 
