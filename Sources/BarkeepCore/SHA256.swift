@@ -1,5 +1,6 @@
-/// SHA-256 (FIPS 180-4), for content digests and token hashes. Foundation on Linux has no CryptoKit, and the
-/// product may depend on nothing outside the toolchain.
+/// SHA-256 (FIPS 180-4) in Swift, for finding identities and token hashes: Core links no C library (Foundation on
+/// Linux has no CryptoKit). It is slower than libcrypto, which uses the CPU's SHA instructions: a whole upload is
+/// digested there instead (`ContentDigest` in the store, about 7× faster on a 76 MB scan).
 public struct SHA256: Sendable {
     private static let roundConstants: [UInt32] = [
         0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
