@@ -51,7 +51,8 @@ let package = Package(
         .executableTarget(
             name: "barkeepd",
             dependencies: [
-                "BarkeepCommandLine", "BarkeepCore", "BarkeepProtocol", "BarkeepSources", "BarkeepStore", "BarkeepServer",
+                "BarkeepCommandLine", "BarkeepCore", "BarkeepProtocol", "BarkeepSources", "BarkeepStore",
+                "BarkeepServer",
                 "CBarkeepSystem",
             ]
         ),
