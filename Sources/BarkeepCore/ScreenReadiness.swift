@@ -44,6 +44,21 @@ public struct ChecklistStep: Sendable, Equatable {
     public func isKeptOpen(by finding: OpenFinding) -> Bool {
         finding.step == number || finding.rule.map(rules.contains) == true
     }
+
+    /// The findings among `findings` (open ones) that keep the step open: while one is, the step cannot be done.
+    public func blockers(among findings: [OpenFinding]) -> [OpenFinding] {
+        findings.filter(isKeptOpen)
+    }
+
+    /// Why the step cannot be marked done on `screen` while `blockers` are open; nil when none is. `step 1
+    /// (container) of Inbox cannot be done: finding 10 (DUO007 Sources/Inbox.swift:7) is open`.
+    public func refusalOfDone(on screen: String, blockers: [OpenFinding]) -> String? {
+        guard !blockers.isEmpty else { return nil }
+        let named = blockers.prefix(3).map(\.reference).joined(separator: ", ")
+        let more = blockers.count > 3 ? " and \(blockers.count - 3) more" : ""
+        return "step \(number) (\(key)) of \(screen) cannot be done: finding \(named)\(more) "
+            + (blockers.count == 1 ? "is" : "are") + " open"
+    }
 }
 
 /// A finding of a screen that still needs work.
@@ -204,7 +219,7 @@ public struct ScreenReadiness: Sendable, Equatable {
             StepStatus(
                 step: step,
                 recorded: facts.stepStates[step.number] ?? .todo,
-                blockers: facts.openFindings.filter(step.isKeptOpen)
+                blockers: step.blockers(among: facts.openFindings)
             )
         }
         var reasons: [NotDoneReason] = []

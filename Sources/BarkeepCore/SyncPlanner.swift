@@ -164,10 +164,17 @@ public enum SyncPlanner {
     }
 
     /// Whether `file` is inside the scope: the scope is a path prefix matched at a component boundary
-    /// (`Sources/Inbox` holds `Sources/Inbox/List.swift`, not `Sources/InboxView.swift`).
+    /// (`Sources/Inbox` holds `Sources/Inbox/List.swift`, not `Sources/InboxView.swift`); a scope ending in `/` is
+    /// a raw prefix. Paths are compared byte for byte (UTF-8), as the schema's `barkeep_covers` does, not by
+    /// Swift's canonical equivalence: a precomposed and a decomposed name are different paths on disk, and a
+    /// combining mark after a `/` must not hide the boundary (ScopeCoverageTests ties the two).
     public static func isInside(_ file: String, scope: String) -> Bool {
         guard !scope.isEmpty else { return true }
-        if scope.hasSuffix("/") { return file.hasPrefix(scope) }
-        return file == scope || file.hasPrefix(scope + "/")
+        let path = file.utf8
+        let prefix = scope.utf8
+        if prefix.last == UInt8(ascii: "/") { return path.starts(with: prefix) }
+        guard path.starts(with: prefix) else { return false }
+        let rest = path.dropFirst(prefix.count)
+        return rest.isEmpty || rest.first == UInt8(ascii: "/")
     }
 }

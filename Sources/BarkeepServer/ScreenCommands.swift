@@ -175,11 +175,10 @@ enum ScreenCommands {
             let records = changes.map { change in
                 var record = change.status.record(screen: change.screen)
                 record.append("outcome", change.outcome.rawValue)
-                if change.outcome == .refused {
-                    record.append(
-                        "refusal",
-                        StepStore.refusal(
-                            of: change.status.step, screen: change.screen, blockers: change.status.blockers))
+                if change.outcome == .refused,
+                    let refusal = change.status.step.refusalOfDone(on: change.screen, blockers: change.status.blockers)
+                {
+                    record.append("refusal", refusal)
                 }
                 return record
             }

@@ -4,9 +4,4 @@ import BarkeepCore
 extension EventKind {
     /// The kinds about a screen itself (`EventKind.screenKinds`), as a parenthesised SQL list.
     static let screenKindsSQL = sqlList(screenKinds)
-
-    /// A parenthesised SQL list of the kinds' stored values. The values are Core's own constants, never input.
-    static func sqlList(_ kinds: [EventKind]) -> String {
-        "(" + kinds.map { "'\($0.rawValue)'" }.joined(separator: ", ") + ")"
-    }
 }

@@ -7,9 +7,4 @@ extension FindingStatus {
     static let needsWorkSQL = sqlList(FindingLifecycle.needsWorkStatuses)
     /// The statuses whose last sighting by a scan is stored, not derived: fixed and the sticky verdicts.
     static let settledSQL = sqlList([.fixed] + FindingLifecycle.stickyStatuses)
-
-    /// A parenthesised SQL list of the statuses' stored values. The values are Core's own constants, never input.
-    static func sqlList(_ statuses: [FindingStatus]) -> String {
-        "(" + statuses.map { "'\($0.rawValue)'" }.joined(separator: ", ") + ")"
-    }
 }

@@ -84,7 +84,7 @@ public enum FindingStore {
     /// it — so its last run is the latest such run. `latest` (below) holds each tool and scope's latest run, so
     /// the derivation costs a few comparisons per finding whatever the number of runs.
     static let lastSeenRun = """
-        CASE WHEN f.source = 'scanner' AND f.status NOT IN \(FindingStatus.settledSQL) THEN
+        CASE WHEN f.source = \(FindingSource.scanner.sql) AND f.status NOT IN \(FindingStatus.settledSQL) THEN
             greatest(f.last_seen_run, (SELECT max(l.id) FROM latest l
                                        WHERE l.project_id = f.project_id AND l.tool = f.tool
                                          AND barkeep_covers(l.scope, f.file)))

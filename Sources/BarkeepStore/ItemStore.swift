@@ -106,7 +106,7 @@ public enum ItemStore {
                 )
                 INSERT INTO findings (project_id, source, title, step, severity, screen_id, status, reason,
                                       status_before_block, needs_symbols, created_by_pose, number)
-                SELECT $1, 'manual', $2, $3, $4, $5, $6, $7, $8, $9, $10, findings_numbered FROM numbered
+                SELECT $1, \(FindingSource.manual.sql), $2, $3, $4, $5, $6, $7, $8, $9, $10, findings_numbered FROM numbered
                 RETURNING id, number
                 """,
                 [

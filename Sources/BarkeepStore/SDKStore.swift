@@ -213,14 +213,15 @@ public enum SDKStore {
             var latest: [String: SDKCheckSymbol] = [:]
             for symbol in report.symbols { latest[symbol.symbol] = symbol }
             let found = latest.values.filter(\.found).count
-            if let row = try connection.query(
+            // A check has no scope: its runs keep the column's default, the whole project.
+            let latestRun = try connection.query(
                 """
                 SELECT \(ScanStore.runColumns), digest FROM scan_runs WHERE project_id = $1 AND tool = $2
                 ORDER BY id DESC LIMIT 1
                 """,
                 [project.id, report.tool]
-            ).first, try row.decode("digest", as: String.self) == digest {
-                let run = try ScanRun(row: row)
+            )
+            if let run = try ScanStore.repeatedRun(among: latestRun, tool: report.tool, digest: digest, scope: "") {
                 try hook?.after(connection, run, true)
                 return SDKCheckResult(
                     run: run, isRepeat: true, checkedSDK: checked, projectSDK: project.sdk,
@@ -232,7 +233,7 @@ public enum SDKStore {
                 let runRow = try connection.query(
                     """
                     INSERT INTO scan_runs (project_id, format, tool, tool_version, commit_sha, digest, actor, commit_time)
-                    VALUES ($1, 'sdk-check', $2, $3, $4, $5, $6, $7)
+                    VALUES ($1, \(ScanFormat.sdkCheck.sql), $2, $3, $4, $5, $6, $7)
                     RETURNING \(ScanStore.runColumns)
                     """,
                     [project.id, report.tool, report.toolVersion, commit, digest, actor, commitTime]

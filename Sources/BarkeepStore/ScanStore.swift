@@ -117,6 +117,18 @@ public enum ScanStore {
         }
     }
 
+    /// The run that an upload of `digest` over `scope` by `tool` repeats, among `latestRuns` (each tool's latest run,
+    /// read with `runColumns` and `digest`); nil when it is a run of its own. The one home of "the same content
+    /// and scope as the tool's latest run is that run again": scans and SDK checks alike ask it.
+    static func repeatedRun(
+        among latestRuns: PostgresRows, tool: String, digest: String, scope: String
+    ) throws -> ScanRun? {
+        guard let latest = try latestRuns.first(where: { try $0.decode("tool", as: String.self) == tool }),
+            try latest.decode("digest", as: String.self) == digest, try latest.decode("scope", as: String.self) == scope
+        else { return nil }
+        return try ScanRun(row: latest)
+    }
+
     /// Ingests a parsed scan into `projectName`: one transaction under the project's sync lock, so concurrent
     /// ingests of one project take turns and each sees the other's result. The same content (digest) as the
     /// latest run of the same tool and scope is that run again and changes nothing (a retried upload); the same
@@ -191,10 +203,7 @@ public enum ScanStore {
             // A document that does not parse stops the ingest before the hook does anything.
             try hook?.before(connection)
             // The same bytes and scope as this tool's latest run: a retried upload. Nothing changes.
-            if let row = try latestRuns.first(where: { try $0.decode("tool", as: String.self) == report.tool }),
-                try row.decode("digest", as: String.self) == digest, try row.decode("scope", as: String.self) == scope
-            {
-                let run = try ScanRun(row: row)
+            if let run = try repeatedRun(among: latestRuns, tool: report.tool, digest: digest, scope: scope) {
                 try hook?.after(connection, run, true)
                 return IngestResult(
                     run: run, isRepeat: true, counts: SyncCounts(), open: try openCount(project.id, connection))
@@ -262,7 +271,7 @@ public enum ScanStore {
         try connection.query(
             """
             SELECT id, identity, status, line, file, snippet, rule, tool FROM findings
-            WHERE project_id = $1 AND source = 'scanner'
+            WHERE project_id = $1 AND source = \(FindingSource.scanner.sql)
             """,
             [projectID]
         ).map { row in
@@ -341,27 +350,29 @@ public enum ScanStore {
             """
         ) { writer in
             func row(
-                _ action: String, _ id: Int64?, _ previous: String?, _ item: IdentifiedFinding?,
+                _ action: SyncRowAction, _ id: Int64?, _ previous: String?, _ item: IdentifiedFinding?,
                 previousLine: Int? = nil, previousSnippet: String? = nil
             ) throws {
                 let finding = item?.finding
                 try writer.write([
-                    action, id.map(String.init), previous, item?.identity, finding?.rule, finding?.file,
+                    action.rawValue, id.map(String.init), previous, item?.identity, finding?.rule, finding?.file,
                     item?.normalizedSnippet, item.map { String($0.occurrence) }, finding.map { String($0.line) },
                     finding?.snippet, finding?.message, finding?.title, finding?.severity, finding?.fingerprints,
                     finding.flatMap { screens.screen(for: $0.file) }.map(String.init), previousLine.map(String.init),
                     previousSnippet,
                 ])
             }
-            for item in plan.new { try row("new", nil, nil, item) }
+            for item in plan.new { try row(.new, nil, nil, item) }
             for match in rewrittenMatches {
                 try row(
-                    match.isReopened ? "reopened" : "seen", match.id, match.isReopened ? "fixed" : nil, match.finding)
+                    match.isReopened ? .reopened : .seen, match.id,
+                    match.isReopened ? FindingStatus.fixed.rawValue : nil,
+                    match.finding)
             }
-            for fix in plan.fixed { try row("fixed", fix.id, fix.previousStatus.rawValue, nil) }
+            for fix in plan.fixed { try row(.fixed, fix.id, fix.previousStatus.rawValue, nil) }
             for change in plan.changed {
                 try row(
-                    "changed", change.id, nil, change.finding, previousLine: change.previousLine,
+                    .changed, change.id, nil, change.finding, previousLine: change.previousLine,
                     previousSnippet: previousSnippets[change.id])
             }
         }
@@ -372,7 +383,7 @@ public enum ScanStore {
         // temporary table): the events below find them by identity, unique in the project.
         try connection.query(
             """
-            WITH fresh AS (SELECT count(*) AS n FROM sync_rows WHERE action = 'new'),
+            WITH fresh AS (SELECT count(*) AS n FROM sync_rows WHERE action = \(SyncRowAction.new.sql)),
             numbered AS (
                 UPDATE projects SET findings_numbered = findings_numbered + (SELECT n FROM fresh) WHERE id = $1
                 RETURNING findings_numbered - (SELECT n FROM fresh) AS base
@@ -380,10 +391,10 @@ public enum ScanStore {
             INSERT INTO findings (project_id, source, tool, rule, file, normalized_snippet, occurrence, identity,
                                   line, snippet, message, title, severity, screen_id, fingerprints,
                                   first_seen_run, last_seen_run, number)
-            SELECT $1, 'scanner', $2, rule, file, normalized_snippet, occurrence, identity, line, snippet, message,
+            SELECT $1, \(FindingSource.scanner.sql), $2, rule, file, normalized_snippet, occurrence, identity, line, snippet, message,
                    title, severity, screen_id, fingerprints, $3, $3,
                    (SELECT base FROM numbered) + row_number() OVER (ORDER BY file, line, identity)
-            FROM sync_rows WHERE action = 'new'
+            FROM sync_rows WHERE action = \(SyncRowAction.new.sql)
             """,
             [project.id, tool, run.id]
         )
@@ -396,10 +407,10 @@ public enum ScanStore {
             UPDATE findings f
             SET line = s.line, snippet = s.snippet, message = coalesce(s.message, f.message),
                 fingerprints = coalesce(s.fingerprints, f.fingerprints), last_seen_run = $1, updated_at = now(),
-                status = CASE WHEN s.action = 'reopened' THEN 'proposed' ELSE f.status END,
-                reason = CASE WHEN s.action = 'reopened' THEN NULL ELSE f.reason END
+                status = CASE WHEN s.action = \(SyncRowAction.reopened.sql) THEN \(FindingStatus.proposed.sql) ELSE f.status END,
+                reason = CASE WHEN s.action = \(SyncRowAction.reopened.sql) THEN NULL ELSE f.reason END
             FROM sync_rows s
-            WHERE s.finding_id = f.id AND (s.action = 'seen' OR (s.action = 'reopened' AND f.status = 'fixed'))
+            WHERE s.finding_id = f.id AND (s.action = \(SyncRowAction.seen.sql) OR (s.action = \(SyncRowAction.reopened.sql) AND f.status = \(FindingStatus.fixed.sql)))
             """,
             [run.id]
         )
@@ -413,20 +424,20 @@ public enum ScanStore {
                 line = s.line, snippet = s.snippet, message = coalesce(s.message, f.message),
                 fingerprints = coalesce(s.fingerprints, f.fingerprints), last_seen_run = $1, updated_at = now()
             FROM sync_rows s
-            WHERE s.finding_id = f.id AND s.action = 'changed' AND f.status <> 'fixed'
+            WHERE s.finding_id = f.id AND s.action = \(SyncRowAction.changed.sql) AND f.status <> \(FindingStatus.fixed.sql)
             """,
             [run.id]
         )
         try connection.query(
             """
-            UPDATE findings f SET status = 'fixed', status_before_block = NULL, updated_at = now(),
+            UPDATE findings f SET status = \(FindingStatus.fixed.sql), status_before_block = NULL, updated_at = now(),
                 -- Its last sighting was the latest earlier run that covered it (unchanged rows are not rewritten).
                 last_seen_run = coalesce(
                     (SELECT max(r.id) FROM scan_runs r
                      WHERE r.project_id = f.project_id AND r.tool = f.tool AND r.id > f.last_seen_run AND r.id < $1
                        AND barkeep_covers(r.scope, f.file)),
                     f.last_seen_run)
-            FROM sync_rows s WHERE s.finding_id = f.id AND s.action = 'fixed' AND f.status = s.previous_status
+            FROM sync_rows s WHERE s.finding_id = f.id AND s.action = \(SyncRowAction.fixed.sql) AND f.status = s.previous_status
             """,
             [run.id]
         )
@@ -436,30 +447,30 @@ public enum ScanStore {
         try EventLog.appendSelect(
             """
             SELECT $1::bigint, $2::text, s.id,
-                   CASE s.action WHEN 'new' THEN '\(EventKind.findingNew.rawValue)'
-                                 WHEN 'changed' THEN '\(EventKind.findingChanged.rawValue)'
-                                 ELSE '\(EventKind.findingStatus.rawValue)' END,
+                   CASE s.action WHEN \(SyncRowAction.new.sql) THEN \(EventKind.findingNew.sql)
+                                 WHEN \(SyncRowAction.changed.sql) THEN \(EventKind.findingChanged.sql)
+                                 ELSE \(EventKind.findingStatus.sql) END,
                    s.rule || ':' || s.file || ':' || coalesce(s.line::text, ''),
-                   CASE WHEN s.action = 'changed'
+                   CASE WHEN s.action = \(SyncRowAction.changed.sql)
                         THEN coalesce(s.previous_line::text, '') || ': ' || coalesce(s.previous_snippet, '')
                         ELSE s.previous_status END,
-                   CASE s.action WHEN 'fixed' THEN 'fixed'
-                                 WHEN 'changed' THEN coalesce(s.line::text, '') || ': ' || coalesce(s.snippet, '')
-                                 ELSE 'proposed' END,
+                   CASE s.action WHEN \(SyncRowAction.fixed.sql) THEN \(FindingStatus.fixed.sql)
+                                 WHEN \(SyncRowAction.changed.sql) THEN coalesce(s.line::text, '') || ': ' || coalesce(s.snippet, '')
+                                 ELSE \(FindingStatus.proposed.sql) END,
                    NULL, $3::text
             FROM (
                 SELECT r.action, r.previous_status, r.previous_line, r.previous_snippet, f.id, f.rule, f.file, f.line,
                        f.snippet
-                FROM sync_rows r JOIN findings f ON f.project_id = $1 AND f.source = 'scanner' AND f.identity = r.identity
-                WHERE r.action = 'new'
+                FROM sync_rows r JOIN findings f ON f.project_id = $1 AND f.source = \(FindingSource.scanner.sql) AND f.identity = r.identity
+                WHERE r.action = \(SyncRowAction.new.sql)
                 UNION ALL
                 SELECT r.action, r.previous_status, r.previous_line, r.previous_snippet, f.id, f.rule, f.file, f.line,
                        f.snippet
                 FROM sync_rows r JOIN findings f ON f.id = r.finding_id
-                WHERE r.action IN ('fixed', 'reopened', 'changed')
+                WHERE r.action IN \(SyncRowAction.sqlList([.fixed, .reopened, .changed]))
             ) AS s
             UNION ALL
-            SELECT $1::bigint, $2::text, NULL, '\(EventKind.scanIngested.rawValue)', 'run ' || $4::text, NULL,
+            SELECT $1::bigint, $2::text, NULL, \(EventKind.scanIngested.sql), 'run ' || $4::text, NULL,
                    $5::text, NULL, $3::text
             """,
             [
@@ -506,4 +517,19 @@ public enum ScanStore {
         else { throw StoreError.notFound("no run \(number) in project '\(project.name)'") }
         return try ScanRun(row: row)
     }
+}
+
+/// What a row of the temporary `sync_rows` table does to its finding: the vocabulary shared by the COPY that fills
+/// the table and the statements that apply it (`SyncPlan`'s parts).
+enum SyncRowAction: String, SQLConstant {
+    /// A finding the scan reports for the first time.
+    case new
+    /// A stored finding seen again whose row changes (moved, re-worded, or a sticky verdict's last run).
+    case seen
+    /// A fixed finding the scan reports again.
+    case reopened
+    /// A stored finding the scan no longer reports.
+    case fixed
+    /// A finding whose identity changed (pass 2 of the plan).
+    case changed
 }

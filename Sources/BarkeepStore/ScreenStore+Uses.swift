@@ -112,7 +112,7 @@ extension ScreenStore {
         try refuseTakenGlobs([glob], project: project, except: nil, on: connection)
         guard
             let id = try connection.queryValue(
-                "INSERT INTO screens (project_id, key, kind) VALUES ($1, $2, 'component') RETURNING id",
+                "INSERT INTO screens (project_id, key, kind) VALUES ($1, $2, \(ScreenKind.component.sql)) RETURNING id",
                 [project.id, key], as: Int64.self)
         else { throw StoreError.invalid("the component was not added") }
         try insertPaths([glob], screenID: id, projectID: project.id, on: connection)

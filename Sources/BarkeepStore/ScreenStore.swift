@@ -115,9 +115,9 @@ public enum ScreenStore {
     static let columns = """
         s.id, s.key, s.title, s.owner, s.created_at, s.kind, s.required_poses,
         ARRAY(SELECT glob FROM screen_paths p WHERE p.screen_id = s.id ORDER BY glob) AS paths,
-        ARRAY(SELECT o.key FROM screen_uses u JOIN screens o ON o.id = CASE WHEN s.kind = 'component'
+        ARRAY(SELECT o.key FROM screen_uses u JOIN screens o ON o.id = CASE WHEN s.kind = \(ScreenKind.component.sql)
                                                                       THEN u.screen_id ELSE u.component_id END
-              WHERE CASE WHEN s.kind = 'component' THEN u.component_id ELSE u.screen_id END = s.id
+              WHERE CASE WHEN s.kind = \(ScreenKind.component.sql) THEN u.component_id ELSE u.screen_id END = s.id
               ORDER BY o.key) AS uses
         """
 

@@ -72,21 +72,24 @@ public enum StepStore {
                 throw StoreError.invalid("unknown checklist step '\(stepText)'")
             }
             let keys = screens.map(\.key)
+            // The screens' open findings; which of them keep the step open is Core's rule (`ChecklistStep.blockers`).
             var blockers: [String: [OpenFinding]] = [:]
             for row in try connection.query(
                 """
                 SELECT s.key AS screen, f.number, f.status, f.rule, f.title, f.file, f.line, f.step
                 FROM findings f JOIN screens s ON s.id = f.screen_id
                 WHERE f.project_id = $1 AND s.key = ANY($2::text[]) AND f.status IN \(FindingStatus.needsWorkSQL)
-                  AND (f.step = $3 OR f.rule = ANY($4::text[]))
                 ORDER BY s.key, f.number
                 """,
-                [project.id, keys, step.number, step.rules]
+                [project.id, keys]
             ) {
-                blockers[try row.decode("screen"), default: []].append(try ReadinessStore.openFinding(row))
+                let finding = try ReadinessStore.openFinding(row)
+                if step.isKeptOpen(by: finding) { blockers[try row.decode("screen"), default: []].append(finding) }
             }
-            if state == .done, selection.isSingleKey, let key = keys.first, let open = blockers[key], !open.isEmpty {
-                throw StoreError.conflict(refusal(of: step, screen: key, blockers: open))
+            if state == .done, selection.isSingleKey, let key = keys.first,
+                let refusal = step.refusalOfDone(on: key, blockers: blockers[key] ?? [])
+            {
+                throw StoreError.conflict(refusal)
             }
             var before: [String: (state: String, note: String?)] = [:]
             for row in try connection.query(
@@ -105,7 +108,7 @@ public enum StepStore {
                 let open = blockers[key] ?? []
                 let previous = before[key]?.state ?? StepState.todo.rawValue
                 let outcome: StepOutcome
-                if state == .done, !open.isEmpty {
+                if state == .done, step.refusalOfDone(on: key, blockers: open) != nil {
                     outcome = .refused
                 } else if previous != state.rawValue || (note != nil && note != before[key]?.note) {
                     outcome = .changed
@@ -139,13 +142,5 @@ public enum StepStore {
             }
             return changes
         }
-    }
-
-    /// `step 1 (container) of Inbox cannot be done: finding 10 (DUO007 Sources/Inbox.swift:7) is open`.
-    public static func refusal(of step: ChecklistStep, screen: String, blockers: [OpenFinding]) -> String {
-        let named = blockers.prefix(3).map(\.reference).joined(separator: ", ")
-        let more = blockers.count > 3 ? " and \(blockers.count - 3) more" : ""
-        return "step \(step.number) (\(step.key)) of \(screen) cannot be done: finding \(named)\(more) "
-            + (blockers.count == 1 ? "is" : "are") + " open"
     }
 }
