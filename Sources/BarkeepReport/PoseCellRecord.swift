@@ -1,7 +1,8 @@
 import BarkeepProtocol
 import Foundation
 
-/// The latest result of a pose in the pose matrix, `none` when nothing was ever recorded.
+/// The latest result of a pose in the pose matrix: Core's `PoseResult` as it comes on the wire, or `none` when
+/// nothing was ever recorded (RecordDecodingTests holds the two lists together).
 public enum PoseCellResult: String, Sendable, CaseIterable {
     /// It looked right.
     case passed

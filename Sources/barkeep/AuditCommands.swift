@@ -605,10 +605,19 @@ struct PosesCommand: RunnableCommand {
             if rows[screen] == nil { screens.append(screen) }
             rows[screen, default: [:]][pose] = record["result"]
         }
-        let symbols = ["passed": "✓", "failed": "✗", "not_run": "–", "not_applicable": "n/a"]
+        /// A cell's mark, by Core's results: a result added there cannot go without one.
+        func symbol(_ result: String?) -> String {
+            switch result.flatMap(PoseResult.init(rawValue:)) {
+            case .passed: "✓"
+            case .failed: "✗"
+            case .notRun: "–"
+            case .notApplicable: "n/a"
+            case nil: "·"
+            }
+        }
         Output.table(
             ["SCREEN"] + poses,
-            screens.map { screen in [screen] + poses.map { symbols[rows[screen]?[$0] ?? ""] ?? "·" } }
+            screens.map { screen in [screen] + poses.map { symbol(rows[screen]?[$0]) } }
         )
     }
 }

@@ -337,3 +337,9 @@ struct ReportInputTests {
         }
     }
 }
+
+@Test("a pose cell reads every result of Core's PoseResult, and `none` besides: no result is known on one side only")
+func poseCellResultsAreCore() {
+    let cell = Set(PoseCellResult.allCases.map(\.rawValue))
+    #expect(cell == Set(PoseResult.allCases.map(\.rawValue)).union([PoseCellResult.noResult.rawValue]))
+}
