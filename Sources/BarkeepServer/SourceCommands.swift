@@ -216,7 +216,7 @@ extension Source {
         record.append("holder", leaseIsLive ? holder : nil)
         record.append("lease-until", leaseIsLive ? leaseUntil?.postgresText : nil)
         record.append("last-run", lastRunAt?.postgresText)
-        record.append("last-outcome", lastOutcome)
+        record.append("last-outcome", lastOutcome?.rawValue)
         record.append("last-error", lastError)
         record.append("last-scan-run", lastScanRun.map(String.init))
         record.append("last-commit", lastCommit)

@@ -75,8 +75,8 @@ public struct Source: Sendable, Equatable {
     public var leaseUntil: Date?
     /// When it last ran.
     public var lastRunAt: Date?
-    /// `ok` or `failed`.
-    public var lastOutcome: String?
+    /// What its last run came to.
+    public var lastOutcome: SourceRunResult?
     /// Why the last run failed.
     public var lastError: String?
     /// The number of the scan run it last ingested.
@@ -139,10 +139,18 @@ public struct Source: Sendable, Equatable {
     }
 }
 
+extension SourceRunResult: PostgresDecodable {
+    /// Reads `ok` or `failed`; anything else is not a result.
+    public init?(postgresText: String) { self.init(rawValue: postgresText) }
+}
+
 /// What became of one run of a source, to record.
 public struct SourceRunOutcome: Sendable, Equatable {
     /// Whether it ingested something (`ok`) or not (`failed`).
     public var isSuccess: Bool
+
+    /// `ok` or `failed`, as recorded.
+    public var result: SourceRunResult { SourceRunResult(isSuccess: isSuccess) }
     /// The scan run it ingested, or found again.
     public var scanRun: Int64?
     /// The commit it scanned.
@@ -424,7 +432,7 @@ public enum SourceStore {
             WHERE id = $1
             """,
             [
-                source.id, outcome.isSuccess ? "ok" : "failed", outcome.isSuccess ? nil : outcome.text,
+                source.id, outcome.result.rawValue, outcome.isSuccess ? nil : outcome.text,
                 outcome.scanRun, outcome.commit, outcome.isSuccess, outcome.nextRunDelay, outcome.answersRequestsUntil,
             ]
         )
@@ -432,7 +440,7 @@ public enum SourceStore {
             [
                 NewEvent(
                     projectID: source.projectID, project: source.project, kind: .sourceRun, subject: source.subject,
-                    to: outcome.isSuccess ? "ok" : "failed", reason: outcome.text, actor: source.actor)
+                    to: outcome.result.rawValue, reason: outcome.text, actor: source.actor)
             ],
             on: connection
         )
@@ -477,16 +485,17 @@ public enum SourceStore {
     ) throws {
         try connection.transaction { connection in
             let source = try lockHeld(id, holder: holder, on: connection)
-            guard source.lastError != message || source.lastOutcome != "failed" else { return }
+            guard source.lastError != message || source.lastOutcome != .failed else { return }
             try connection.query(
-                "UPDATE sources SET last_run_at = now(), last_outcome = 'failed', last_error = $2 WHERE id = $1",
+                "UPDATE sources SET last_run_at = now(), last_outcome = \(SourceRunResult.failed.sql), last_error = $2 WHERE id = $1",
                 [id, message]
             )
             try EventLog.append(
                 [
                     NewEvent(
                         projectID: source.projectID, project: source.project, kind: .sourceRun,
-                        subject: source.subject, to: "failed", reason: message, actor: source.actor)
+                        subject: source.subject, to: SourceRunResult.failed.rawValue, reason: message,
+                        actor: source.actor)
                 ],
                 on: connection
             )
