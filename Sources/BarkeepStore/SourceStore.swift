@@ -369,22 +369,15 @@ public enum SourceStore {
 
     // MARK: - Lease
 
+    /// A source is held by one daemon at a time; a paused one by none.
+    static let lease = Lease(table: "sources", pausedCondition: "is_paused")
+
     /// Renews the leases `holder` has and takes up every active source whose lease is free or ran out, for
-    /// `lease` from now; gives up the leases of paused sources. Returns the sources `holder` now holds, by id.
-    ///
-    /// Two daemons claiming at once cannot both win a source: each UPDATE locks the row, and the second sees the
-    /// first's lease when it re-checks the condition.
+    /// `lease` from now; gives up the leases of paused sources (`Lease.claim`). Returns the sources `holder` now
+    /// holds, by id.
     public static func claim(holder: String, lease: Duration, on connection: PostgresConnection) throws -> [Source] {
         try connection.transaction { connection in
-            try connection.query(
-                "UPDATE sources SET holder = NULL, lease_until = NULL WHERE holder = $1 AND is_paused", [holder])
-            try connection.query(
-                """
-                UPDATE sources SET holder = $1, lease_until = now() + $2 * interval '1 millisecond'
-                WHERE NOT is_paused AND (holder = $1 OR holder IS NULL OR lease_until < now())
-                """,
-                [holder, Int64(lease.milliseconds)]
-            )
+            try Self.lease.claim(holder: holder, for: lease, on: connection)
             return try connection.query(
                 "SELECT \(columns) FROM sources s JOIN projects p ON p.id = s.project_id WHERE s.holder = $1 ORDER BY s.id",
                 [holder]
@@ -394,7 +387,7 @@ public enum SourceStore {
 
     /// Gives up every lease `holder` has (a daemon stopping), so another daemon can take them up at once.
     public static func release(holder: String, on connection: PostgresConnection) throws {
-        try connection.query("UPDATE sources SET holder = NULL, lease_until = NULL WHERE holder = $1", [holder])
+        try lease.release(holder: holder, on: connection)
     }
 
     /// Inside a transaction: locks the source and checks that `holder` still holds its lease, or throws
@@ -404,8 +397,7 @@ public enum SourceStore {
         guard
             try connection.query(
                 """
-                SELECT id FROM sources WHERE id = $1 AND holder = $2 AND lease_until > now() AND NOT is_paused
-                FOR UPDATE
+                SELECT id FROM sources WHERE id = $1 AND \(lease.isHeld(by: "$2")) FOR UPDATE
                 """,
                 [id, holder]
             ).first != nil
@@ -462,7 +454,7 @@ public enum SourceStore {
             SET next_run_at = CASE WHEN is_run_requested AND NOT \(answered("$4")) THEN now()
                                    ELSE now() + $3 * interval '1 second' END,
                 is_run_requested = is_run_requested AND NOT \(answered("$4"))
-            WHERE id = $1 AND holder = $2 AND lease_until > now()
+            WHERE id = $1 AND \(lease.isHeld(by: "$2"))
             """,
             [id, holder, delaySeconds, answersRequestsUntil]
         )
