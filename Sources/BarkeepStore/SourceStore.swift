@@ -1,14 +1,6 @@
 import BarkeepCore
 import Foundation
 
-/// What a source reads.
-public enum SourceKind: String, Sendable, CaseIterable {
-    /// A drop folder: every complete file put in it is a scan.
-    case inbox
-    /// A git repository: each new head of a branch is scanned by a command.
-    case repo
-}
-
 /// A source's settings, as `SOURCE ADD` gives them (validated by the caller).
 public struct SourceSettings: Sendable, Equatable {
     /// What it reads.

@@ -132,6 +132,7 @@ struct SchemaTests {
         #expect(try checked("scan_runs", "format") == all(ScanFormat.self))
         #expect(try checked("sources", "format") == all(ScanFormat.self))
         #expect(try checked("tokens", "role") == all(Role.self))
+        #expect(try checked("sources", "kind") == all(SourceKind.self))
         #expect(try checked("sources", "last_outcome") == all(SourceRunResult.self))
         #expect(try checked("source_files", "outcome") == all(SourceRunResult.self))
     }
