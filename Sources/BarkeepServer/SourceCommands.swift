@@ -206,7 +206,7 @@ extension Source {
     var record: Record {
         var record = Record([
             "id": String(id), "project": project, "kind": settings.kind.rawValue, "format": settings.format,
-            "state": isPaused ? "paused" : "active", "inbox": settings.inbox,
+            "state": PauseState(isPaused: isPaused).rawValue, "inbox": settings.inbox,
             "settle": settings.settleSeconds.map(String.init), "repo": settings.repo, "branch": settings.branch,
             "scanner": settings.scanner, "every": settings.everySeconds.map(String.init),
             "timeout": settings.timeoutSeconds.map(String.init), "max-output": settings.maximumOutput.map(String.init),

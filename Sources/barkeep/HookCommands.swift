@@ -206,7 +206,7 @@ struct HookResumeCommand: RunnableCommand {
     func run(_ context: CLIContext) throws {
         let response = try context.request(Request(verb: "HOOK", arguments: ["RESUME", id]))
         try HookGroup.printHook(response, context) { record in
-            "Hook \(record["id"] ?? id) is \(record["state"] ?? "active"); it delivers again after event "
+            "Hook \(record["id"] ?? id) is \(record["state"] ?? PauseState.active.rawValue); it delivers again after event "
                 + "#\(record["delivered"] ?? "?")."
         }
     }
