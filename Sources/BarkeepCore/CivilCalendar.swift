@@ -1,6 +1,6 @@
 /// Days since 1970-01-01 and Gregorian dates, both ways, in integer arithmetic: exact for every date of the
 /// proleptic Gregorian calendar, without Foundation's calendars (Howard Hinnant's days_from_civil and
-/// civil_from_days). Timestamps are read and written in UTC with it.
+/// civil_from_days). Timestamps are read and written in UTC with it (Timestamp).
 public enum CivilCalendar {
     /// The days from 1970-01-01 to `year-month-day` (negative before it).
     public static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
@@ -23,5 +23,15 @@ public enum CivilCalendar {
         let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
         let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    /// The days of `month` (1–12) in `year` of the Gregorian calendar: February has 29 in years divisible by 4,
+    /// except centuries not divisible by 400.
+    public static func daysIn(month: Int64, year: Int64) -> Int64 {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 }

@@ -101,12 +101,7 @@ public final class Logger: Sendable {
         sink.withLock { $0(line) }
     }
 
-    private static func timestamp() -> String {
-        Date().formatted(
-            .iso8601.year().month().day().dateTimeSeparator(.standard).time(includingFractionalSeconds: true)
-                .timeZone(separator: .omitted)
-        )
-    }
+    private static func timestamp() -> String { Timestamp.text(Date(), fractionDigits: 3) }
 }
 
 /// logfmt value quoting.
@@ -117,26 +112,13 @@ public enum Logfmt {
         let needsQuotes =
             value.isEmpty
             || value.unicodeScalars.contains { scalar in
-                scalar == " " || scalar == "=" || scalar == "\"" || scalar == "\\" || scalar.value < 0x20
-                    || scalar.value == 0x7F
+                scalar == " " || scalar == "=" || scalar == "\"" || scalar == "\\" || QuotedText.isControl(scalar)
             }
         guard needsQuotes else { return value }
-        var quoted = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": quoted += "\\\""
-            case "\\": quoted += "\\\\"
-            case "\n": quoted += "\\n"
-            case "\r": quoted += "\\r"
-            case "\t": quoted += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    quoted += String(format: "\\u%04x", scalar.value)
-                } else {
-                    quoted.unicodeScalars.append(scalar)
-                }
-            }
+        // The protocol's quoting (BarkeepProtocol's Quoting) shares this skeleton but blanks the other control
+        // characters; a log keeps them, readable.
+        return QuotedText.quote(value) { scalar in
+            scalar == "\r" ? "\\r" : String(format: "\\u%04x", scalar.value)
         }
-        return quoted + "\""
     }
 }

@@ -1,3 +1,5 @@
+import BarkeepCore
+
 /// The protocol's one quoting rule, shared by requests and records: a word is sent bare when it can be, else in
 /// double quotes with `\"`, `\\`, `\n` and `\t` escapes.
 public enum Quoting {
@@ -38,23 +40,9 @@ public enum Quoting {
     }
 
     private static func quoted(_ value: String) -> String {
-        var quoted = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": quoted += "\\\""
-            case "\\": quoted += "\\\\"
-            case "\n": quoted += "\\n"
-            case "\t": quoted += "\\t"
-            default:
-                // Other control characters cannot be carried; a space keeps the line valid.
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    quoted += " "
-                } else {
-                    quoted.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return quoted + "\""
+        // Other control characters cannot be carried; a space keeps the line valid. Logfmt (BarkeepCore's Logger)
+        // shares the skeleton but escapes them, since a log may show them.
+        QuotedText.quote(value) { _ in " " }
     }
 
     /// Whether `key` is a valid keyword key: a lower-case letter, then lower-case letters, digits, `-` or `_`.

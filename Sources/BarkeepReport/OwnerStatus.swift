@@ -42,8 +42,6 @@ public struct OwnerStatus: Sendable, Equatable, RecordDecodable {
         screens = try fields.count("screens")
         screensDone = try fields.count("screens-done")
         needsWork = try fields.count("needs-work")
-        untriaged = try SeverityCounts(fields, prefix: WorkStage.untriaged.rawValue)
-        inProgress = try SeverityCounts(fields, prefix: WorkStage.inProgress.rawValue)
-        blocked = try fields.count("blocked")
+        (untriaged, inProgress, blocked) = try fields.workStages()
     }
 }

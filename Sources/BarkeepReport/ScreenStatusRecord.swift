@@ -73,9 +73,7 @@ public struct ScreenStatusRecord: Sendable, Equatable, RecordDecodable {
         title = fields.optionalString("title")
         owner = fields.optionalString("owner")
         needsWork = try SeverityCounts(fields)
-        untriaged = try SeverityCounts(fields, prefix: WorkStage.untriaged.rawValue)
-        inProgress = try SeverityCounts(fields, prefix: WorkStage.inProgress.rawValue)
-        blocked = try fields.count("blocked")
+        (untriaged, inProgress, blocked) = try fields.workStages()
         stepsDone = try fields.count("steps-done")
         stepsApplicable = try fields.count("steps-applicable")
         posesPassed = try fields.count("poses-passed")
@@ -115,11 +113,22 @@ public struct UnmappedStatus: Sendable, Equatable, RecordDecodable {
     public init(record: Record) throws(ReportError) {
         let fields = RecordFields(record: record, type: Self.recordType)
         needsWork = try SeverityCounts(fields)
-        untriaged = try SeverityCounts(fields, prefix: WorkStage.untriaged.rawValue)
-        inProgress = try SeverityCounts(fields, prefix: WorkStage.inProgress.rawValue)
-        blocked = try fields.count("blocked")
+        (untriaged, inProgress, blocked) = try fields.workStages()
     }
 
     /// Whether anything is unmapped: the dashboard shows the bucket only then.
     public var isEmpty: Bool { needsWork.total == 0 && blocked == 0 }
+}
+
+extension RecordFields {
+    /// The fields every line of `STATUS` (screen, owner, unmapped) breaks its work into, read in one place: the
+    /// untriaged and in-progress findings by severity (`untriaged-high=`, `in-progress-low=`, …) and the blocked
+    /// items.
+    func workStages() throws(ReportError) -> (untriaged: SeverityCounts, inProgress: SeverityCounts, blocked: Int) {
+        (
+            try SeverityCounts(self, prefix: WorkStage.untriaged.rawValue),
+            try SeverityCounts(self, prefix: WorkStage.inProgress.rawValue),
+            try count("blocked")
+        )
+    }
 }

@@ -119,7 +119,7 @@ extension Hook {
         Record([
             "type": "hook", "id": String(id), "project": project, "url": url, "kinds": kinds.joined(separator: ","),
             "screen": screen, "format": format.rawValue, "signed": secret == nil ? "no" : "yes",
-            "state": pausedReason == nil ? "active" : "paused", "delivered": String(deliveredSeq),
+            "state": PauseState(isPaused: pausedReason != nil).rawValue, "delivered": String(deliveredSeq),
             "delivered-at": deliveredAt?.postgresText, "failures": String(failures), "last-error": lastError,
             "paused": pausedReason, "holder": holder, "lease-until": leaseUntil?.postgresText,
             "created": createdAt.postgresText, "created-by": createdBy,

@@ -206,7 +206,7 @@ extension Source {
     var record: Record {
         var record = Record([
             "id": String(id), "project": project, "kind": settings.kind.rawValue, "format": settings.format,
-            "state": isPaused ? "paused" : "active", "inbox": settings.inbox,
+            "state": PauseState(isPaused: isPaused).rawValue, "inbox": settings.inbox,
             "settle": settings.settleSeconds.map(String.init), "repo": settings.repo, "branch": settings.branch,
             "scanner": settings.scanner, "every": settings.everySeconds.map(String.init),
             "timeout": settings.timeoutSeconds.map(String.init), "max-output": settings.maximumOutput.map(String.init),
@@ -216,7 +216,7 @@ extension Source {
         record.append("holder", leaseIsLive ? holder : nil)
         record.append("lease-until", leaseIsLive ? leaseUntil?.postgresText : nil)
         record.append("last-run", lastRunAt?.postgresText)
-        record.append("last-outcome", lastOutcome)
+        record.append("last-outcome", lastOutcome?.rawValue)
         record.append("last-error", lastError)
         record.append("last-scan-run", lastScanRun.map(String.init))
         record.append("last-commit", lastCommit)

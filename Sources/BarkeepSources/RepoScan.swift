@@ -102,7 +102,7 @@ struct RepoScan {
             try fail(error.description, commit: nil)
             return
         }
-        if commit == source.lastCommit && source.lastOutcome == "ok" && !source.isRunRequested {
+        if commit == source.lastCommit && source.lastOutcome == .ok && !source.isRunRequested {
             try SourceStore.reschedule(
                 source.id, holder: configuration.holder, delaySeconds: every, answersRequestsUntil: nil,
                 on: try database.connection)

@@ -208,23 +208,14 @@ public enum HookStore {
 
     // MARK: - Lease
 
+    /// A hook is delivered by one daemon at a time; a paused one by none.
+    static let lease = Lease(table: "hooks", pausedCondition: "paused_reason IS NOT NULL")
+
     /// Renews the leases `holder` has and takes up every active hook whose lease is free or ran out, for `lease`
-    /// from now; gives up the leases of paused hooks. Returns the hooks `holder` now holds, by id.
-    ///
-    /// Two daemons claiming at once cannot both win a hook: each UPDATE locks the row, and the second sees the
-    /// first's lease when it re-checks the condition.
+    /// from now; gives up the leases of paused hooks (`Lease.claim`). Returns the hooks `holder` now holds, by id.
     public static func claim(holder: String, lease: Duration, on connection: PostgresConnection) throws -> [Hook] {
         try connection.transaction { connection in
-            try connection.query(
-                "UPDATE hooks SET holder = NULL, lease_until = NULL WHERE holder = $1 AND paused_reason IS NOT NULL",
-                [holder])
-            try connection.query(
-                """
-                UPDATE hooks SET holder = $1, lease_until = now() + $2 * interval '1 millisecond'
-                WHERE paused_reason IS NULL AND (holder = $1 OR holder IS NULL OR lease_until < now())
-                """,
-                [holder, Int64(lease.milliseconds)]
-            )
+            try Self.lease.claim(holder: holder, for: lease, on: connection)
             return try connection.query(
                 "SELECT \(columns) FROM hooks h JOIN projects p ON p.id = h.project_id WHERE h.holder = $1 ORDER BY h.id",
                 [holder]
@@ -234,7 +225,7 @@ public enum HookStore {
 
     /// Gives up every lease `holder` has (a daemon stopping), so another daemon can take them up at once.
     public static func release(holder: String, on connection: PostgresConnection) throws {
-        try connection.query("UPDATE hooks SET holder = NULL, lease_until = NULL WHERE holder = $1", [holder])
+        try lease.release(holder: holder, on: connection)
     }
 
     // MARK: - Delivery
@@ -254,7 +245,7 @@ public enum HookStore {
                 delivered_at = CASE WHEN $4 THEN now() ELSE delivered_at END,
                 failures = CASE WHEN $4 THEN 0 ELSE failures END,
                 last_error = CASE WHEN $4 THEN NULL ELSE last_error END
-            WHERE id = $1 AND holder = $2 AND lease_until > now() AND paused_reason IS NULL
+            WHERE id = $1 AND \(lease.isHeld(by: "$2"))
             """,
             [id, holder, seq, isDelivery]
         ).affectedRows
@@ -275,8 +266,7 @@ public enum HookStore {
                 let failures = try connection.queryValue(
                     """
                     UPDATE hooks SET failures = failures + 1, last_error = $3
-                    WHERE id = $1 AND holder = $2 AND lease_until > now() AND paused_reason IS NULL
-                    RETURNING failures
+                    WHERE id = $1 AND \(lease.isHeld(by: "$2")) RETURNING failures
                     """,
                     [id, holder, error],
                     as: Int.self

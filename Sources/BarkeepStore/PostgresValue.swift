@@ -50,15 +50,14 @@ extension Bool: PostgresEncodable, PostgresDecodable {
 }
 
 extension Date: PostgresEncodable, PostgresDecodable {
-    /// ISO 8601 in UTC with microseconds, which PostgreSQL reads as a timestamptz.
-    public var postgresText: String {
-        let microseconds = Int64((timeIntervalSince1970 * 1_000_000).rounded())
-        return PostgresTimestamp.format(microsecondsSinceEpoch: microseconds)
-    }
+    /// ISO 8601 in UTC with microseconds, which PostgreSQL reads as a timestamptz (Core's Timestamp writes it).
+    public var postgresText: String { Timestamp.text(self) }
 
+    /// Reads timestamptz text in the ISO style (`2026-11-29 12:00:00.123456+00`), which every connection's UTC
+    /// session prints (Core's Timestamp reads it).
     public init?(postgresText: String) {
-        guard let microseconds = PostgresTimestamp.parse(postgresText) else { return nil }
-        self.init(timeIntervalSince1970: Double(microseconds) / 1_000_000)
+        guard let date = Timestamp.date(postgresText, .postgres) else { return nil }
+        self = date
     }
 }
 
@@ -114,83 +113,5 @@ enum PostgresArrayParser {
         guard !isQuoted, !isEscaped, wasQuoted || current != "NULL" else { return nil }
         elements.append(current)
         return elements
-    }
-}
-
-/// Formats and parses timestamptz text in the ISO style with the session in UTC, which every connection sets.
-enum PostgresTimestamp {
-    static func format(microsecondsSinceEpoch: Int64) -> String {
-        let (days, microsecondOfDay) = floorDivide(microsecondsSinceEpoch, 86_400_000_000)
-        let (year, month, day) = CivilCalendar.date(days: days)
-        let seconds = microsecondOfDay / 1_000_000
-        let fraction = microsecondOfDay % 1_000_000
-        func pad(_ value: Int64, _ width: Int) -> String {
-            let digits = String(value)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
-        }
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(seconds / 3600, 2)):"
-            + "\(pad(seconds / 60 % 60, 2)):\(pad(seconds % 60, 2)).\(pad(fraction, 6))Z"
-    }
-
-    /// Parses `YYYY-MM-DD HH:MM:SS[.ffffff][+HH[:MM]]` (a `T` or a space between date and time).
-    static func parse(_ text: String) -> Int64? {
-        let bytes = Array(text.utf8)
-        var index = 0
-        func number(_ width: Int) -> Int64? {
-            guard index + width <= bytes.count else { return nil }
-            var value: Int64 = 0
-            for byte in bytes[index..<index + width] {
-                guard byte >= 48, byte <= 57 else { return nil }
-                value = value * 10 + Int64(byte - 48)
-            }
-            index += width
-            return value
-        }
-        func expect(_ characters: String) -> Bool {
-            guard index < bytes.count, characters.utf8.contains(bytes[index]) else { return false }
-            index += 1
-            return true
-        }
-        guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
-            expect("T "), let hour = number(2), expect(":"), let minute = number(2), expect(":"),
-            let second = number(2)
-        else { return nil }
-        var microseconds: Int64 = 0
-        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-            index += 1
-            var scale: Int64 = 100_000
-            while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 {
-                microseconds += Int64(bytes[index] - 48) * scale
-                scale /= 10
-                index += 1
-            }
-        }
-        var offsetSeconds: Int64 = 0
-        if index < bytes.count {
-            if bytes[index] == UInt8(ascii: "Z") {
-                index += 1
-            } else {
-                let sign: Int64 = bytes[index] == UInt8(ascii: "-") ? -1 : 1
-                guard expect("+-"), let offsetHours = number(2) else { return nil }
-                var offsetMinutes: Int64 = 0
-                if index < bytes.count {
-                    _ = expect(":")
-                    guard let minutes = number(2) else { return nil }
-                    offsetMinutes = minutes
-                }
-                offsetSeconds = sign * (offsetHours * 3600 + offsetMinutes * 60)
-            }
-        }
-        guard index == bytes.count, (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60,
-            second < 61
-        else { return nil }
-        let days = CivilCalendar.days(year: year, month: month, day: day)
-        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
-        return seconds * 1_000_000 + microseconds
-    }
-
-    private static func floorDivide(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
-        let quotient = value >= 0 ? value / divisor : (value - divisor + 1) / divisor
-        return (quotient, value - quotient * divisor)
     }
 }

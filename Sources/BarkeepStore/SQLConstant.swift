@@ -20,3 +20,4 @@ extension FindingSource: SQLConstant {}
 extension ScreenKind: SQLConstant {}
 extension EventKind: SQLConstant {}
 extension ScanFormat: SQLConstant {}
+extension SourceRunResult: SQLConstant {}

@@ -1,3 +1,4 @@
+import BarkeepCore
 import Foundation
 
 /// The ledger of an inbox source: every file it dealt with, so that a restart neither loses nor re-ingests one
@@ -28,7 +29,8 @@ extension SourceStore {
             [sourceID, name, stamp, digest]
         ).first.map { row in
             FileRecord(
-                isSuccess: try row.decode("outcome", as: String.self) == "ok", error: try row.decodeIfPresent("error"))
+                isSuccess: try row.decode("outcome", as: SourceRunResult.self).isSuccess,
+                error: try row.decodeIfPresent("error"))
         }
     }
 
@@ -51,7 +53,7 @@ extension SourceStore {
             SET digest = excluded.digest, outcome = excluded.outcome, scan_run = excluded.scan_run,
                 error = excluded.error, at = now(), moved_at = NULL
             """,
-            [sourceID, name, stamp, digest, error == nil ? "ok" : "failed", scanRun, error]
+            [sourceID, name, stamp, digest, SourceRunResult(isSuccess: error == nil).rawValue, scanRun, error]
         )
     }
 

@@ -1,14 +1,6 @@
 import BarkeepCore
 import Foundation
 
-/// What a source reads.
-public enum SourceKind: String, Sendable, CaseIterable {
-    /// A drop folder: every complete file put in it is a scan.
-    case inbox
-    /// A git repository: each new head of a branch is scanned by a command.
-    case repo
-}
-
 /// A source's settings, as `SOURCE ADD` gives them (validated by the caller).
 public struct SourceSettings: Sendable, Equatable {
     /// What it reads.
@@ -75,8 +67,8 @@ public struct Source: Sendable, Equatable {
     public var leaseUntil: Date?
     /// When it last ran.
     public var lastRunAt: Date?
-    /// `ok` or `failed`.
-    public var lastOutcome: String?
+    /// What its last run came to.
+    public var lastOutcome: SourceRunResult?
     /// Why the last run failed.
     public var lastError: String?
     /// The number of the scan run it last ingested.
@@ -139,10 +131,18 @@ public struct Source: Sendable, Equatable {
     }
 }
 
+extension SourceRunResult: PostgresDecodable {
+    /// Reads `ok` or `failed`; anything else is not a result.
+    public init?(postgresText: String) { self.init(rawValue: postgresText) }
+}
+
 /// What became of one run of a source, to record.
 public struct SourceRunOutcome: Sendable, Equatable {
     /// Whether it ingested something (`ok`) or not (`failed`).
     public var isSuccess: Bool
+
+    /// `ok` or `failed`, as recorded.
+    public var result: SourceRunResult { SourceRunResult(isSuccess: isSuccess) }
     /// The scan run it ingested, or found again.
     public var scanRun: Int64?
     /// The commit it scanned.
@@ -361,22 +361,15 @@ public enum SourceStore {
 
     // MARK: - Lease
 
+    /// A source is held by one daemon at a time; a paused one by none.
+    static let lease = Lease(table: "sources", pausedCondition: "is_paused")
+
     /// Renews the leases `holder` has and takes up every active source whose lease is free or ran out, for
-    /// `lease` from now; gives up the leases of paused sources. Returns the sources `holder` now holds, by id.
-    ///
-    /// Two daemons claiming at once cannot both win a source: each UPDATE locks the row, and the second sees the
-    /// first's lease when it re-checks the condition.
+    /// `lease` from now; gives up the leases of paused sources (`Lease.claim`). Returns the sources `holder` now
+    /// holds, by id.
     public static func claim(holder: String, lease: Duration, on connection: PostgresConnection) throws -> [Source] {
         try connection.transaction { connection in
-            try connection.query(
-                "UPDATE sources SET holder = NULL, lease_until = NULL WHERE holder = $1 AND is_paused", [holder])
-            try connection.query(
-                """
-                UPDATE sources SET holder = $1, lease_until = now() + $2 * interval '1 millisecond'
-                WHERE NOT is_paused AND (holder = $1 OR holder IS NULL OR lease_until < now())
-                """,
-                [holder, Int64(lease.milliseconds)]
-            )
+            try Self.lease.claim(holder: holder, for: lease, on: connection)
             return try connection.query(
                 "SELECT \(columns) FROM sources s JOIN projects p ON p.id = s.project_id WHERE s.holder = $1 ORDER BY s.id",
                 [holder]
@@ -386,7 +379,7 @@ public enum SourceStore {
 
     /// Gives up every lease `holder` has (a daemon stopping), so another daemon can take them up at once.
     public static func release(holder: String, on connection: PostgresConnection) throws {
-        try connection.query("UPDATE sources SET holder = NULL, lease_until = NULL WHERE holder = $1", [holder])
+        try lease.release(holder: holder, on: connection)
     }
 
     /// Inside a transaction: locks the source and checks that `holder` still holds its lease, or throws
@@ -396,8 +389,7 @@ public enum SourceStore {
         guard
             try connection.query(
                 """
-                SELECT id FROM sources WHERE id = $1 AND holder = $2 AND lease_until > now() AND NOT is_paused
-                FOR UPDATE
+                SELECT id FROM sources WHERE id = $1 AND \(lease.isHeld(by: "$2")) FOR UPDATE
                 """,
                 [id, holder]
             ).first != nil
@@ -424,7 +416,7 @@ public enum SourceStore {
             WHERE id = $1
             """,
             [
-                source.id, outcome.isSuccess ? "ok" : "failed", outcome.isSuccess ? nil : outcome.text,
+                source.id, outcome.result.rawValue, outcome.isSuccess ? nil : outcome.text,
                 outcome.scanRun, outcome.commit, outcome.isSuccess, outcome.nextRunDelay, outcome.answersRequestsUntil,
             ]
         )
@@ -432,7 +424,7 @@ public enum SourceStore {
             [
                 NewEvent(
                     projectID: source.projectID, project: source.project, kind: .sourceRun, subject: source.subject,
-                    to: outcome.isSuccess ? "ok" : "failed", reason: outcome.text, actor: source.actor)
+                    to: outcome.result.rawValue, reason: outcome.text, actor: source.actor)
             ],
             on: connection
         )
@@ -454,7 +446,7 @@ public enum SourceStore {
             SET next_run_at = CASE WHEN is_run_requested AND NOT \(answered("$4")) THEN now()
                                    ELSE now() + $3 * interval '1 second' END,
                 is_run_requested = is_run_requested AND NOT \(answered("$4"))
-            WHERE id = $1 AND holder = $2 AND lease_until > now()
+            WHERE id = $1 AND \(lease.isHeld(by: "$2"))
             """,
             [id, holder, delaySeconds, answersRequestsUntil]
         )
@@ -477,16 +469,17 @@ public enum SourceStore {
     ) throws {
         try connection.transaction { connection in
             let source = try lockHeld(id, holder: holder, on: connection)
-            guard source.lastError != message || source.lastOutcome != "failed" else { return }
+            guard source.lastError != message || source.lastOutcome != .failed else { return }
             try connection.query(
-                "UPDATE sources SET last_run_at = now(), last_outcome = 'failed', last_error = $2 WHERE id = $1",
+                "UPDATE sources SET last_run_at = now(), last_outcome = \(SourceRunResult.failed.sql), last_error = $2 WHERE id = $1",
                 [id, message]
             )
             try EventLog.append(
                 [
                     NewEvent(
                         projectID: source.projectID, project: source.project, kind: .sourceRun,
-                        subject: source.subject, to: "failed", reason: message, actor: source.actor)
+                        subject: source.subject, to: SourceRunResult.failed.rawValue, reason: message,
+                        actor: source.actor)
                 ],
                 on: connection
             )

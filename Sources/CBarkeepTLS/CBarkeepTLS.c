@@ -403,9 +403,9 @@ int barkeep_hmac_sha256(const void *key, size_t key_length, const void *message,
     static const unsigned char empty = 0;
     if (HMAC(EVP_sha256(), key_length == 0 ? &empty : key, (int)key_length, message, count, out, &length) == NULL) {
         ERR_clear_error();
-        return 0;
+        return -1;
     }
-    return length == 32;
+    return length == 32 ? 0 : -1;
 }
 
 // MARK: - Digests

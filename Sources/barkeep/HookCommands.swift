@@ -137,18 +137,35 @@ struct HookListCommand: RunnableCommand {
                 response.records.map { record in
                     var sends = record["kinds"].flatMap { $0.isEmpty ? nil : $0 } ?? "all events"
                     if let screen = record["screen"] { sends += " of \(screen)" }
+                    // The last error is shown once: a hook paused by its failures names it in its reason, which
+                    // STATE shows; an active one that failed shows it beside its failures.
                     var state = record["state"] ?? ""
-                    if let reason = record["paused"] { state += ": \(reason)" }
+                    var failures = record["failures"] ?? "0"
+                    if let reason = record["paused"] {
+                        state += ": " + Self.cut(reason)
+                    }
+                    if let error = record["last-error"], !(record["paused"]?.contains(error) ?? false) {
+                        failures += " (\(Self.cut(error)))"
+                    }
                     return [
                         record["id"] ?? "", record["project"] ?? "", record["url"] ?? "", sends,
                         (record["format"] ?? "") + (record["signed"] == "yes" ? ", signed" : ""), state,
-                        "#" + (record["delivered"] ?? "0"),
-                        (record["failures"] ?? "0") + (record["last-error"].map { " (\($0))" } ?? ""),
-                        record["holder"] ?? "none",
+                        "#" + (record["delivered"] ?? "0"), failures, record["holder"] ?? "none",
                     ]
                 }
             )
         }
+    }
+}
+
+extension HookListCommand {
+    /// The characters of an error a row shows at most on a terminal; the whole error is in `--json`.
+    static let shownErrorLength = 72
+
+    /// `text` cut to `shownErrorLength` characters with `…` when standard output is a terminal, whole otherwise.
+    static func cut(_ text: String) -> String {
+        guard Output.terminalWidth != nil, text.count > shownErrorLength else { return text }
+        return text.prefix(shownErrorLength - 1) + "…"
     }
 }
 
@@ -189,7 +206,7 @@ struct HookResumeCommand: RunnableCommand {
     func run(_ context: CLIContext) throws {
         let response = try context.request(Request(verb: "HOOK", arguments: ["RESUME", id]))
         try HookGroup.printHook(response, context) { record in
-            "Hook \(record["id"] ?? id) is \(record["state"] ?? "active"); it delivers again after event "
+            "Hook \(record["id"] ?? id) is \(record["state"] ?? PauseState.active.rawValue); it delivers again after event "
                 + "#\(record["delivered"] ?? "?")."
         }
     }

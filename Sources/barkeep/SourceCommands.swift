@@ -150,7 +150,8 @@ struct SourceListCommand: RunnableCommand {
                         record["id"] ?? "", record["project"] ?? "", SourceGroup.target(record), record["format"] ?? "",
                         record["state"] ?? "", SourceGroup.time(record["last-run"]) ?? "never",
                         record["last-outcome"] ?? "-",
-                        record["kind"] == "repo" ? SourceGroup.time(record["next-run"]) ?? "-" : "on arrival",
+                        record["kind"] == SourceKind.repo.rawValue
+                            ? SourceGroup.time(record["next-run"]) ?? "-" : "on arrival",
                         record["holder"] ?? "none",
                     ]
                 }
@@ -184,7 +185,7 @@ struct SourceShowCommand: RunnableCommand {
             source[key].flatMap(Int.init).map { QuantityText.describe(seconds: $0) } ?? "?"
         }
         let limits =
-            source["kind"] == "repo"
+            source["kind"] == SourceKind.repo.rawValue
             ? "checks every \(seconds("every")), scanner killed after \(seconds("timeout")) or "
                 + (source["max-output"].flatMap(Int.init).map { QuantityText.describe(bytes: $0) } ?? "?")
                 + " of output"
@@ -204,7 +205,7 @@ struct SourceShowCommand: RunnableCommand {
             ("Last error", source["last-error"]), ("Last scan run", source["last-scan-run"]),
             ("Last commit", source["last-commit"]),
             ("Failures", source["failures"].flatMap { $0 == "0" ? nil : "\($0) in a row" }),
-            ("Next run", source["kind"] == "repo" ? SourceGroup.time(source["next-run"]) : nil),
+            ("Next run", source["kind"] == SourceKind.repo.rawValue ? SourceGroup.time(source["next-run"]) : nil),
             ("Run asked", source["run-requested"]),
             ("Added", SourceGroup.time(source["created"]).map { "\($0) by \(source["created-by"] ?? "?")" }),
         ])

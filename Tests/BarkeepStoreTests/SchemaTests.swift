@@ -89,7 +89,9 @@ struct SchemaTests {
         expectViolation(PostgresError.Code.checkViolation) { try insertFinding(status: "done") }
     }
 
-    @Test("the schema's lists of values are Core's: statuses, severities, results, kinds, formats, roles, states")
+    @Test(
+        "the schema's lists of values are Core's: statuses, severities, results, kinds, formats, roles, states, outcomes"
+    )
     func vocabularyMatchesCore() throws {
         // The CHECK constraints list the vocabulary in SQL: read them back and compare with Core's types, so a value
         // added on one side only fails here.
@@ -130,6 +132,9 @@ struct SchemaTests {
         #expect(try checked("scan_runs", "format") == all(ScanFormat.self))
         #expect(try checked("sources", "format") == all(ScanFormat.self))
         #expect(try checked("tokens", "role") == all(Role.self))
+        #expect(try checked("sources", "kind") == all(SourceKind.self))
+        #expect(try checked("sources", "last_outcome") == all(SourceRunResult.self))
+        #expect(try checked("source_files", "outcome") == all(SourceRunResult.self))
     }
 
     @Test("the poses the schema accepts are exactly Core's: the required-poses lists, the pattern and the poses table")

@@ -1,3 +1,4 @@
+import BarkeepCore
 import BarkeepStore
 import BarkeepTestSupport
 import Dispatch
@@ -308,7 +309,7 @@ struct SourceStoreTests {
             }
             let source = try SourceStore.require(id, on: connection)
             #expect(source.failures == failures)
-            #expect(source.lastOutcome == (isSuccess ? "ok" : "failed"))
+            #expect(source.lastOutcome == SourceRunResult(isSuccess: isSuccess))
             #expect(source.lastError == (isSuccess ? nil : "the scanner failed"))
             #expect(!source.isRunRequested)
             #expect(abs(source.nextRunAt.timeIntervalSinceNow - 600) < 10)
@@ -326,7 +327,7 @@ struct SourceStoreTests {
             try SourceStore.recordProblem(id, holder: "daemon-a", "repository unreadable", on: connection)
         }
         let troubled = try SourceStore.require(id, on: connection)
-        #expect(troubled.lastError == "repository unreadable" && troubled.lastOutcome == "failed")
+        #expect(troubled.lastError == "repository unreadable" && troubled.lastOutcome == .failed)
         #expect(try eventKinds(troubled).count == 6)
 
         // A run asked for forgets the backoff. A run answers the runs asked for before it started, not one asked for

@@ -242,7 +242,11 @@ struct HookTests {
         let reason = try #require(hook["paused"] as? String)
         #expect(
             reason.hasPrefix("3 deliveries in a row failed, the last: cannot connect to 127.0.0.1:\(receiver.port)"))
-        #expect(try succeed(daemon, ["hook", "list"]).contains("paused: 3 deliveries in a row failed"))
+        let listed = try succeed(daemon, ["hook", "list"])
+        #expect(listed.contains("paused: 3 deliveries in a row failed"))
+        // The last error is shown once: in the reason, not again beside the failures.
+        let lastError = try #require(hook["last_error"] as? String)
+        #expect(listed.components(separatedBy: lastError).count == 2, "\(listed)")
 
         try receiver.restart()
         let resumed = try succeed(daemon, ["hook", "resume", "1"])

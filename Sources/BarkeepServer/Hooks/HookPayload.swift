@@ -40,14 +40,14 @@ struct HookPayload: Sendable, Equatable {
     /// HMAC-SHA256 of `message` under `key` (OpenSSL), as lowercase hex.
     static func hexHMAC(key: [UInt8], message: [UInt8]) -> String {
         var digest = [UInt8](repeating: 0, count: 32)
-        let isDone = key.withUnsafeBytes { key in
+        let status = key.withUnsafeBytes { key in
             message.withUnsafeBytes { message in
                 barkeep_hmac_sha256(key.baseAddress, key.count, message.baseAddress, message.count, &digest)
             }
         }
         // An HMAC cannot fail on valid buffers; a failure would leave the digest zero and the receiver refusing it.
-        precondition(isDone == 1, "HMAC-SHA256 failed")
-        return digest.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        precondition(status == 0, "HMAC-SHA256 failed")
+        return SHA256.hex(digest)
     }
 
     /// The record of the test event `HOOK TEST` sends: kind `hook.test`, sequence number 0, now.

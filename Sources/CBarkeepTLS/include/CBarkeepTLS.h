@@ -91,7 +91,8 @@ const char *barkeep_tls_version(const barkeep_tls *session);
 // MARK: - Message authentication
 
 /// HMAC-SHA256 of `count` bytes at `message` under the `key_length`-byte key at `key` (OpenSSL's HMAC), written to
-/// `out` (32 bytes). Returns 1 on success, 0 on failure.
+/// `out` (32 bytes). Returns 0, or -1 when libcrypto fails (the convention of every call here that computes
+/// something; the 1/0 answers are predicates).
 int barkeep_hmac_sha256(const void *key, size_t key_length, const void *message, size_t count, unsigned char *out);
 
 // MARK: - Digests
