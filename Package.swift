@@ -91,12 +91,7 @@ let package = Package(
             name: "BarkeepDiscoveryTests",
             dependencies: ["BarkeepDiscovery", "BarkeepCore", "BarkeepTestSupport"]
         ),
-        .testTarget(
-            name: "BarkeepProtocolTests",
-            dependencies: ["BarkeepProtocol"],
-            // Inputs of the framer fuzz target (FuzzRegressionTests), read from the source tree.
-            exclude: ["FuzzRegressions"]
-        ),
+        .testTarget(name: "BarkeepProtocolTests", dependencies: ["BarkeepProtocol"]),
         .testTarget(
             name: "BarkeepReportTests",
             dependencies: ["BarkeepReport", "BarkeepProtocol", "BarkeepCore", "BarkeepTestSupport"]
@@ -106,7 +101,9 @@ let package = Package(
             name: "BarkeepSourcesTests", dependencies: ["BarkeepSources", "BarkeepCore", "BarkeepTestSupport"]),
         .testTarget(
             name: "BarkeepServerTests",
-            dependencies: ["BarkeepServer", "BarkeepStore", "BarkeepProtocol", "BarkeepTestSupport"]
+            dependencies: ["BarkeepServer", "BarkeepStore", "BarkeepProtocol", "BarkeepTestSupport"],
+            // Inputs of the framer fuzz target (FuzzRegressionTests), read from the source tree.
+            exclude: ["FuzzRegressions"]
         ),
         .testTarget(
             name: "barkeepTests",

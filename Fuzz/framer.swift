@@ -1,107 +1,109 @@
 // libFuzzer target `framer`: a connection's request path, from raw bytes to parsed requests (scripts/fuzz.sh
-// compiles it together with the BarkeepProtocol files it uses).
+// compiles it together with the BarkeepProtocol files it uses and the server's ConnectionMachine).
 //
 // Input: byte 0 sets the line limit (8 + byte, so that short inputs reach it), byte 1 seeds the sizes of the
-// chunks the rest arrives in. The rest is read twice as the server reads a connection (lines; an `INGEST … SIZE`
-// line's payload taken, or discarded when over `payloadLimit`), once appended whole and once in chunks: both reads
-// must deliver the same events, whatever the chunks. Every line is then parsed as a request, a record and a final
-// line, and whatever parses must read back the same after re-encoding.
-
-/// What the framer delivers to a connection, in order.
-enum Event: Equatable {
-    /// A complete line, without its terminator.
-    case line([UInt8])
-    /// `ERR TOOLONG`: one for each over-long line.
-    case tooLong
-    /// An upload's payload, taken whole.
-    case payload([UInt8])
-    /// An upload refused for its size, read and dropped.
-    case discarded(Int)
-}
+// chunks the rest arrives in. The rest goes twice through the server's own connection machine (lines; an
+// `INGEST … SIZE` line's payload taken, or discarded when over `payloadLimit`), once whole and once in chunks: both
+// must lead to the same actions and the same replies, whatever the chunks. Every line is then parsed as a request, a
+// record and a final line, and whatever parses must read back the same after re-encoding.
 
 /// The largest payload the simulated server accepts; larger ones are discarded, as over `--max-upload`.
 let payloadLimit = 64
 
-/// Reads one connection's bytes the way the server's event loop does.
-struct ConnectionReader {
-    /// Where the reader is in the stream.
-    enum State {
-        case lines
-        case payload(size: Int)
-        case discarding(size: Int, remaining: Int)
-        /// The size of an upload was not a number: the server answers and closes.
-        case closed
+/// The command table the fuzzed connection sees: `INGEST … SIZE` takes a payload (up to `payloadLimit`, a SIZE that
+/// is not a number closing the connection, as the server's table does), `PING` is answered from its bytes, every
+/// other request runs.
+struct FuzzCommands: ConnectionCommands {
+    func constantReply(for line: ArraySlice<UInt8>) -> [UInt8]? {
+        line.elementsEqual("PING".utf8) ? Array("OK PONG\n".utf8) : nil
     }
 
-    var framer: LineFramer
-    var state = State.lines
-    var events: [Event] = []
+    func resolve(_ request: Request) -> RequestResolution<Request> {
+        guard request.verb == "INGEST", let size = request.arguments.last else {
+            return .accepted(request, payloadSize: nil)
+        }
+        guard !size.isEmpty, size.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+            let count = Int(size)
+        else { return .refused(.error(.badArgument, "no size"), payloadToDiscard: 0, closesConnection: true) }
+        guard count <= payloadLimit else {
+            return .refused(.error(.tooLong, "too large"), payloadToDiscard: count, closesConnection: false)
+        }
+        return .accepted(request, payloadSize: count)
+    }
+}
+
+/// One connection's `ConnectionMachine`, the server's own, driven as the event loop drives it: each command
+/// completes at once, uploads are always within the server's room, replies are read as soon as they are written.
+struct ConnectionDriver {
+    var machine: ConnectionMachine<FuzzCommands>
+    /// What the machine asked for and answered, in order.
+    var events: [String] = []
+    var replies: [UInt8] = []
+    let now = ContinuousClock.now
 
     init(maximumLineLength: Int) {
-        framer = LineFramer(maximumLineLength: maximumLineLength)
+        machine = ConnectionMachine(
+            commands: FuzzCommands(),
+            limits: ConnectionLimits(
+                maximumLineLength: maximumLineLength, maximumPendingOutput: 256, uploadTimeout: .seconds(30)),
+            now: now
+        )
     }
 
-    /// Appends bytes as they arrive, then handles everything complete.
+    /// Appends bytes as they arrive, then performs every action they lead to.
     mutating func receive(_ bytes: ArraySlice<UInt8>) {
-        framer.append(bytes)
-        while step() {}
-    }
-
-    /// Handles one line or payload; false when the buffered bytes hold nothing complete.
-    private mutating func step() -> Bool {
-        switch state {
-        case .closed:
-            return false
-        case .discarding(let size, let remaining):
-            let left = framer.discardPayload(count: remaining)
-            require(left >= 0 && left <= remaining, "discardPayload returned \(left) of \(remaining)")
-            guard left == 0 else {
-                state = .discarding(size: size, remaining: left)
-                return false
+        machine.receive(bytes, now: now)
+        while true {
+            switch machine.nextAction(now: now, uploadRoom: Int.max) {
+            case .execute(let request, let payload):
+                require(machine.isRunning && !machine.wantsInput, "a command runs while the machine reads")
+                events.append("execute \(request.line) \(payload.map { "\($0)" } ?? "-")")
+                machine.complete(.ok(String(request.arguments.count)))
+                require(machine.releaseUpload() == (payload?.count ?? 0), "the upload's reservation differs")
+            case .beginUpload(let reserved):
+                events.append("begin \(reserved)")
+            case .endUpload:
+                events.append("end")
+            case .write:
+                read()
+            case .wait:
+                // The framer must not hoard an unfinished line past the limit (protocol.md, section 2). Bytes that
+                // arrive once the connection is closing are not read by the server.
+                require(
+                    machine.isUploading || machine.isClosing
+                        || machine.framer.bufferedByteCount <= machine.framer.maximumLineLength + 1,
+                    "\(machine.framer.bufferedByteCount) bytes buffered, limit \(machine.framer.maximumLineLength)"
+                )
+                read()
+                return
             }
-            events.append(.discarded(size))
-            state = .lines
-            return true
-        case .payload(let size):
-            guard let payload = framer.takePayload(count: size) else { return false }
-            require(payload.count == size, "takePayload returned \(payload.count) bytes of \(size)")
-            events.append(.payload(payload))
-            state = .lines
-            return true
-        case .lines:
-            let line: ArraySlice<UInt8>
-            do {
-                guard let next = try framer.nextLineBytes() else {
-                    // The framer must not hoard an unfinished line past the limit (protocol.md, section 2).
-                    require(
-                        framer.bufferedByteCount <= framer.maximumLineLength + 1,
-                        "\(framer.bufferedByteCount) bytes buffered, limit \(framer.maximumLineLength)"
-                    )
-                    return false
-                }
-                line = next
-            } catch {
-                require(error == .lineTooLong(limit: framer.maximumLineLength), "framer threw \(error)")
-                events.append(.tooLong)
-                return true
-            }
-            require(line.count <= framer.maximumLineLength, "a line of \(line.count) bytes passed the limit")
-            require(!line.contains(UInt8(ascii: "\n")), "a line holds a line feed")
-            events.append(.line(Array(line)))
-            state = Self.state(after: line)
-            return true
         }
     }
 
-    /// An `INGEST … SIZE` request announces a payload; a SIZE that is not a number closes the connection.
-    private static func state(after line: ArraySlice<UInt8>) -> State {
-        guard let text = try? LineFramer.decode(line), let request = try? Request(line: text),
-            request.verb == "INGEST", let size = request.arguments.last
-        else { return .lines }
-        guard !size.isEmpty, size.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
-            let count = Int(size)
-        else { return .closed }
-        return count <= payloadLimit ? .payload(size: count) : .discarding(size: count, remaining: count)
+    /// The client reads its replies.
+    mutating func read() {
+        let bytes = machine.withPendingOutput { Array($0) }
+        machine.written(bytes.count)
+        machine.compactOutput()
+        replies += bytes
+    }
+}
+
+/// The lines a stream holds, as the framer splits them, for the parser checks (payload bytes included: they are
+/// lines too as far as the parsers care).
+func lines(of stream: [UInt8], maximumLineLength: Int) -> [[UInt8]] {
+    var framer = LineFramer(maximumLineLength: maximumLineLength)
+    framer.append(stream[...])
+    var lines: [[UInt8]] = []
+    while true {
+        do {
+            guard let line = try framer.nextLineBytes() else { return lines }
+            require(line.count <= maximumLineLength, "a line of \(line.count) bytes passed the limit")
+            require(!line.contains(UInt8(ascii: "\n")), "a line holds a line feed")
+            lines.append(Array(line))
+        } catch {
+            require(error == .lineTooLong(limit: maximumLineLength), "framer threw \(error)")
+        }
     }
 }
 
@@ -186,18 +188,21 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let input = UnsafeBufferPointer(start: data, count: size)
     let stream = Array(input[2...])
 
-    var whole = ConnectionReader(maximumLineLength: 8 + Int(input[0]))
+    let limit = 8 + Int(input[0])
+    var whole = ConnectionDriver(maximumLineLength: limit)
     whole.receive(stream[...])
-    var chunked = ConnectionReader(maximumLineLength: 8 + Int(input[0]))
+    var chunked = ConnectionDriver(maximumLineLength: limit)
     var offset = 0
     for chunk in chunkSizes(seed: input[1], total: stream.count) {
         chunked.receive(stream[offset..<offset + chunk])
         offset += chunk
     }
-    require(whole.events == chunked.events, "the events depend on how the bytes arrive")
-    require(whole.framer.bufferedByteCount == chunked.framer.bufferedByteCount, "the leftovers differ")
+    require(whole.events == chunked.events, "the actions depend on how the bytes arrive")
+    require(whole.replies == chunked.replies, "the replies depend on how the bytes arrive")
+    require(
+        whole.machine.framer.bufferedByteCount == chunked.machine.framer.bufferedByteCount, "the leftovers differ")
 
-    for case .line(let line) in whole.events {
+    for line in lines(of: stream, maximumLineLength: limit) {
         checkParsers(line: line)
     }
     checkFinalLine(text: String(decoding: stream, as: UTF8.self))

@@ -32,6 +32,8 @@ sources() {
         *) return 1 ;;
     esac
     for name in $names; do printf 'Sources/%s/%s.swift ' "$module" "$name"; done
+    # The server's connection state machine, which the framer target drives (it imports nothing beyond these).
+    if [ "$1" = framer ]; then printf 'Sources/BarkeepServer/ConnectionMachine.swift '; fi
 }
 dictionary() {
     case $1 in

@@ -188,20 +188,22 @@ public struct CommandTable: Sendable {
     public struct Resolved: Sendable {
         /// The command to run.
         public var command: Command
-        /// Its input, the subverb removed.
-        public var input: CommandInput
+        /// The request, the subverb removed.
+        public var request: Request
+        /// Who sent it.
+        public var session: Session
         /// The size of the payload that follows, for commands that take one.
         public var payloadSize: Int?
+
+        /// The handler's input: the request with its upload, run by `server`.
+        public func input(payload: [UInt8]?, server: Server) -> CommandInput {
+            CommandInput(request: request, session: session, payload: payload, server: server)
+        }
     }
 
     /// Checks `request` against the table, in the order the protocol states: the command, its arguments, the
     /// role. `maximumPayload` bounds uploads.
-    public func resolve(
-        _ request: Request,
-        session: Session,
-        server: Server,
-        maximumPayload: Int
-    ) -> Result<Resolved, Refusal> {
+    public func resolve(_ request: Request, session: Session, maximumPayload: Int) -> Result<Resolved, Refusal> {
         var request = request
         var name = request.verb
         let found: Command?
@@ -281,11 +283,7 @@ public struct CommandTable: Sendable {
             guard role >= needed else { return fail(.forbidden, "\(name) needs the \(needed.rawValue) role") }
         }
         return .success(
-            Resolved(
-                command: command,
-                input: CommandInput(request: request, session: session, payload: nil, server: server),
-                payloadSize: payloadSize
-            )
+            Resolved(command: command, request: request, session: session, payloadSize: payloadSize)
         )
     }
 

@@ -52,11 +52,3 @@ extension TokenInfo {
         ])
     }
 }
-
-extension CommandTable {
-    /// Every command of this release.
-    public static let standard = CommandTable.basic.adding(
-        SessionCommands.all + ProjectCommands.all + TokenCommands.all + FindingCommands.all + ScreenCommands.all
-            + AuditCommands.all + DashboardCommands.all + SourceCommands.all + HookCommands.all
-    )
-}

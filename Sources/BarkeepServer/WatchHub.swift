@@ -24,13 +24,13 @@ final class WatchHub: Sendable {
     static let pageSize = 500
 
     private struct PageRequest {
-        var connection: UInt64
+        var connection: ConnectionID
         var projectID: Int64
         var after: Int64
     }
 
     private struct Callbacks {
-        var deliverPage: @Sendable (UInt64, [Event], Bool) -> Void
+        var deliverPage: @Sendable (ConnectionID, [Event], Bool) -> Void
         var deliverLive: @Sendable ([Event]) -> Void
     }
 
@@ -57,7 +57,7 @@ final class WatchHub: Sendable {
 
     /// Starts the hub's thread.
     func start(
-        deliverPage: @escaping @Sendable (UInt64, [Event], Bool) -> Void,
+        deliverPage: @escaping @Sendable (ConnectionID, [Event], Bool) -> Void,
         deliverLive: @escaping @Sendable ([Event]) -> Void
     ) {
         shared.withLock { $0.callbacks = Callbacks(deliverPage: deliverPage, deliverLive: deliverLive) }
@@ -71,7 +71,7 @@ final class WatchHub: Sendable {
 
     /// Asks for the stored events of `projectID` above `after`, up to the live cursor; answered through
     /// `deliverPage`.
-    func requestPage(connection: UInt64, projectID: Int64, after: Int64) {
+    func requestPage(connection: ConnectionID, projectID: Int64, after: Int64) {
         shared.withLock { $0.requests.append(PageRequest(connection: connection, projectID: projectID, after: after)) }
         _ = barkeep_wakeup_signal(wakeup)
     }

@@ -26,19 +26,19 @@ const uint32_t BARKEEP_EVENT_CLOSED = EPOLLHUP | EPOLLERR;
 
 int barkeep_poller_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
 
-static int control(int poller, int op, int fd, uint32_t events, uint64_t token) {
+static int control(int poller, int op, int fd, uint32_t events, uint64_t key) {
     struct epoll_event event = {0};
     event.events = events;
-    event.data.u64 = token;
+    event.data.u64 = key;
     return epoll_ctl(poller, op, fd, &event);
 }
 
-int barkeep_poller_add(int poller, int fd, uint32_t events, uint64_t token) {
-    return control(poller, EPOLL_CTL_ADD, fd, events, token);
+int barkeep_poller_add(int poller, int fd, uint32_t events, uint64_t key) {
+    return control(poller, EPOLL_CTL_ADD, fd, events, key);
 }
 
-int barkeep_poller_modify(int poller, int fd, uint32_t events, uint64_t token) {
-    return control(poller, EPOLL_CTL_MOD, fd, events, token);
+int barkeep_poller_modify(int poller, int fd, uint32_t events, uint64_t key) {
+    return control(poller, EPOLL_CTL_MOD, fd, events, key);
 }
 
 int barkeep_poller_remove(int poller, int fd) { return epoll_ctl(poller, EPOLL_CTL_DEL, fd, NULL); }
@@ -49,7 +49,7 @@ int barkeep_poller_wait(int poller, barkeep_event *out, int capacity, int timeou
     int count = epoll_wait(poller, events, capacity, timeout_ms);
     for (int i = 0; i < count; i++) {
         out[i].events = events[i].events;
-        out[i].token = events[i].data.u64;
+        out[i].key = events[i].data.u64;
     }
     return count;
 }

@@ -109,7 +109,7 @@ func round(_ descriptors: [Int32], pipeline: Int, request: String) -> Double {
             fail("no reply for 10 s (\(done) of \(descriptors.count) connections done)")
         }
         for event in events.prefix(Int(count)) {
-            let index = Int(event.token)
+            let index = Int(event.key)
             while true {
                 let read = buffer.withUnsafeMutableBytes { recv(descriptors[index], $0.baseAddress, $0.count, 0) }
                 if read <= 0 {

@@ -8,7 +8,7 @@
 /// One readiness event, unpacked (the kernel's epoll_event is packed on x86_64, which Swift imports poorly).
 typedef struct {
     uint32_t events;
-    uint64_t token;
+    uint64_t key;
 } barkeep_event;
 
 /// Readiness flags, mirrored so Swift code needs no epoll header.
@@ -21,10 +21,10 @@ extern const uint32_t BARKEEP_EVENT_CLOSED;
 
 /// Creates an epoll instance (close-on-exec); -1 and errno on failure.
 int barkeep_poller_create(void);
-/// Registers `fd` for `events` (level-triggered) with `token` handed back on readiness.
-int barkeep_poller_add(int poller, int fd, uint32_t events, uint64_t token);
+/// Registers `fd` for `events` (level-triggered) with `key` handed back on readiness.
+int barkeep_poller_add(int poller, int fd, uint32_t events, uint64_t key);
 /// Changes the interest set of a registered `fd`.
-int barkeep_poller_modify(int poller, int fd, uint32_t events, uint64_t token);
+int barkeep_poller_modify(int poller, int fd, uint32_t events, uint64_t key);
 /// Removes `fd` from the interest set.
 int barkeep_poller_remove(int poller, int fd);
 /// Waits up to `timeout_ms` (-1: forever) for events; returns how many were written to `out`.

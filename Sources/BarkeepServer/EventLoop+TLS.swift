@@ -7,7 +7,7 @@ import CBarkeepSystem
 /// TLS on the event loop: a connection accepted on a TCP listener of a server with a certificate first completes
 /// its handshake (within the configured timeout), then reads and writes through its session. The rest of the loop
 /// (framing, commands, output bounds, watching) is the same as for plain text.
-extension Server.EventLoop {
+extension EventLoop {
     // MARK: Handshake
 
     /// Gives a connection accepted on a TCP listener its TLS session and its handshake deadline; false when
@@ -20,7 +20,7 @@ extension Server.EventLoop {
         connection.tls = session
         connection.isHandshaking = true
         let timeout = configuration.tls?.handshakeTimeout ?? .seconds(10)
-        handshakeDeadlines.append((connection.token, .now + timeout))
+        handshakeDeadlines.append((connection.id, .now + timeout))
         return true
     }
 
@@ -76,9 +76,9 @@ extension Server.EventLoop {
     func expireHandshakes() {
         let now = ContinuousClock.now
         while handshakeHead < handshakeDeadlines.count, handshakeDeadlines[handshakeHead].deadline <= now {
-            let token = handshakeDeadlines[handshakeHead].token
+            let id = handshakeDeadlines[handshakeHead].connection
             handshakeHead += 1
-            guard let connection = connections[token], connection.isHandshaking else { continue }
+            guard let connection = connections[id], connection.isHandshaking else { continue }
             server.logger.info("TLS handshake timed out", ["peer": connection.session.peerName])
             close(connection)
         }
@@ -89,7 +89,7 @@ extension Server.EventLoop {
     /// bounded by the handshakes in progress.
     private func dropFinishedHandshakes() {
         while handshakeHead < handshakeDeadlines.count,
-            connections[handshakeDeadlines[handshakeHead].token]?.isHandshaking != true
+            connections[handshakeDeadlines[handshakeHead].connection]?.isHandshaking != true
         {
             handshakeHead += 1
         }
@@ -114,17 +114,17 @@ extension Server.EventLoop {
         while true {
             switch tls.read(into: &readBuffer) {
             case .done(let count):
-                connection.framer.append(readBuffer[0..<count])
-                process(connection)
+                let now = ContinuousClock.now
+                connection.machine.receive(readBuffer[0..<count], now: now)
+                process(connection, now: now)
             case .wantRead, .wantWrite:
                 return
             case .closed:
                 // As for plain text: a watcher is done; anyone else gets the replies to what it sent, then the end.
-                if connection.isWatching {
+                guard connection.machine.endInput() else {
                     close(connection)
                     return
                 }
-                connection.isInputClosed = true
                 process(connection)
                 return
             case .failed(let reason):
@@ -132,11 +132,11 @@ extension Server.EventLoop {
                 close(connection)
                 return
             }
-            guard connections[connection.token] != nil else { return }
+            guard connections[connection.id] != nil else { return }
             // Paused (a command runs, or the client does not read its replies): bytes OpenSSL holds wait for the
             // connection to take requests again, when `readTLSBacklog` reads them.
             guard connection.interest & BARKEEP_EVENT_READ != 0 else {
-                if tls.hasPending { tlsBacklog.insert(connection.token) }
+                if tls.hasPending { tlsBacklog.insert(connection.id) }
                 return
             }
         }
@@ -144,14 +144,13 @@ extension Server.EventLoop {
 
     /// Reads the TLS connections that hold bytes inside OpenSSL and take requests again.
     func readTLSBacklog() {
-        let tokens = tlsBacklog
-        for token in tokens {
-            guard let connection = connections[token], let tls = connection.tls, tls.hasPending else {
-                tlsBacklog.remove(token)
+        for id in tlsBacklog {
+            guard let connection = connections[id], let tls = connection.tls, tls.hasPending else {
+                tlsBacklog.remove(id)
                 continue
             }
             guard connection.interest & BARKEEP_EVENT_READ != 0 else { continue }
-            tlsBacklog.remove(token)
+            tlsBacklog.remove(id)
             readTLS(connection, tls)
         }
     }
@@ -159,8 +158,8 @@ extension Server.EventLoop {
     /// Writes pending output through TLS: returns the bytes written, 0 when the socket takes no more now (the
     /// caller waits for it to become writable), nil when the connection failed and was closed.
     func writeTLS(_ connection: Connection, _ tls: TLSSession) -> Int? {
-        let outcome = connection.output.withUnsafeBytes { buffer in
-            tls.write(buffer.baseAddress.map { $0 + connection.outputStart }, count: connection.pendingOutputCount)
+        let outcome = connection.machine.withPendingOutput { buffer in
+            tls.write(buffer.baseAddress, count: buffer.count)
         }
         switch outcome {
         case .done(let written):
@@ -179,6 +178,6 @@ extension Server.EventLoop {
     private func setInterest(_ connection: Connection, _ interest: UInt32) {
         guard interest != connection.interest else { return }
         connection.interest = interest
-        _ = barkeep_poller_modify(server.poller, connection.descriptor, interest, connection.token)
+        _ = barkeep_poller_modify(server.poller, connection.descriptor, interest, connection.id.rawValue)
     }
 }

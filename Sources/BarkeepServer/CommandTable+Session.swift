@@ -1,0 +1,28 @@
+import BarkeepProtocol
+
+extension CommandTable {
+    /// The command table as one connection's session sees it: what its connection machine resolves requests with.
+    struct SessionView: ConnectionCommands {
+        /// The server's commands.
+        let table: CommandTable
+        /// Who is on the other end: the role requests are checked against.
+        var session: Session
+        /// The largest upload one request may announce.
+        let maximumPayload: Int
+
+        func constantReply(for line: ArraySlice<UInt8>) -> [UInt8]? {
+            table.constantReply(for: line)
+        }
+
+        func resolve(_ request: Request) -> RequestResolution<Resolved> {
+            switch table.resolve(request, session: session, maximumPayload: maximumPayload) {
+            case .success(let resolved):
+                .accepted(resolved, payloadSize: resolved.payloadSize)
+            case .failure(let refusal):
+                .refused(
+                    refusal.reply, payloadToDiscard: refusal.payloadToDiscard,
+                    closesConnection: refusal.closesConnection)
+            }
+        }
+    }
+}

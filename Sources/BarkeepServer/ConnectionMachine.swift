@@ -1,0 +1,344 @@
+// Only the protocol's framing and reply types: the fuzz target `framer` (scripts/fuzz.sh) compiles this file together
+// with those sources into one module, where there is no BarkeepProtocol to import.
+#if canImport(BarkeepProtocol)
+    import BarkeepProtocol
+#endif
+
+/// What a connection machine asks of the command table: the constant reply of a line, and whether a request may run.
+protocol ConnectionCommands {
+    /// A request that passed every check, ready to run.
+    associatedtype Resolved
+
+    /// The encoded reply when `line` is exactly a command that always answers the same (PING); nil otherwise.
+    func constantReply(for line: ArraySlice<UInt8>) -> [UInt8]?
+
+    /// Checks `request`: runs it, or refuses it (and says what of an announced payload must still be skipped).
+    func resolve(_ request: Request) -> RequestResolution<Resolved>
+}
+
+/// What the command table decided about one request.
+enum RequestResolution<Resolved> {
+    /// The request may run; `payloadSize` bytes of upload follow its line (nil: no upload).
+    case accepted(Resolved, payloadSize: Int?)
+    /// The request is answered `reply`; `payloadToDiscard` bytes of its upload are skipped, and `closesConnection`
+    /// when the stream cannot stay in step (an upload of unknown size).
+    case refused(Reply, payloadToDiscard: Int, closesConnection: Bool)
+}
+
+/// The bounds one connection works within.
+struct ConnectionLimits: Sendable {
+    /// The longest request line, in bytes.
+    var maximumLineLength: Int
+    /// Unwritten reply bytes at which the connection stops answering (and reading) until the client reads.
+    var maximumPendingOutput: Int
+    /// How long an upload may send nothing before it is dropped.
+    var uploadTimeout: Duration
+}
+
+/// One connection's framing and flow control as a value: bytes and events in, actions out.
+///
+/// No system calls and no clock: the caller passes the time in, performs the actions (runs a command, watches an
+/// upload for stalls, writes `pendingOutput`, closes once `isFinished`) and reports back (`complete`, `written`). The
+/// event loop drives it over sockets; the tests and the fuzz target drive it with bytes alone. Replies go out strictly
+/// in order, one command at a time: while one runs, later requests wait in the framer.
+struct ConnectionMachine<Commands: ConnectionCommands> {
+    /// What the connection is doing.
+    enum State {
+        /// Reading and answering requests.
+        case ready
+        /// A command runs; later requests wait in the framer until `complete`.
+        case running
+        /// Receiving an upload of `size` bytes for a resolved command.
+        case receivingPayload(Commands.Resolved, size: Int)
+        /// An upload's bytes are in; its command runs next.
+        case payloadReceived(Commands.Resolved, payload: [UInt8])
+        /// Skipping `remaining` bytes of a refused upload.
+        case discardingPayload(remaining: Int)
+        /// Streaming events: only PING and QUIT are answered.
+        case watching
+    }
+
+    /// What the caller does next.
+    enum Action {
+        /// Runs the command (with its upload); the machine waits, `running`, until `complete`.
+        case execute(Commands.Resolved, payload: [UInt8]?)
+        /// An upload began: watch it for a stall (`uploadDeadline`); `reserved` bytes count against the server's
+        /// total from now until `releaseUpload`.
+        case beginUpload(reserved: Int)
+        /// The upload's bytes are in, or skipped: its stall no longer matters.
+        case endUpload
+        /// Unwritten replies reached the bound: write, then ask again if the bound is no longer reached.
+        case write
+        /// Nothing to do until bytes arrive, the command completes or output drains: write what is pending.
+        case wait
+    }
+
+    /// The command table as this connection's session sees it.
+    var commands: Commands
+    /// The bounds the connection works within.
+    let limits: ConnectionLimits
+    /// The connection's request bytes not consumed yet.
+    private(set) var framer: LineFramer
+    /// What the connection is doing.
+    private(set) var state: State = .ready
+    /// Encoded replies, written up to `outputStart`.
+    private var output: [UInt8] = []
+    private var outputStart = 0
+    /// Close once the pending output is written (and no command runs).
+    private(set) var isClosing = false
+    /// The peer sent everything it will (it half-closed): answer what it sent, then close.
+    private(set) var isInputClosed = false
+    /// Upload bytes held against the server's total, from the upload's announcement until `releaseUpload`.
+    private(set) var reservedUpload = 0
+    /// When the connection last sent bytes (or began an upload).
+    private(set) var lastInputAt: ContinuousClock.Instant
+    /// Replies queued since `takeRepliesQueued`, for the server's counters.
+    private var repliesQueued = 0
+
+    /// A connection that has sent nothing yet, at `now`.
+    init(commands: Commands, limits: ConnectionLimits, now: ContinuousClock.Instant) {
+        self.commands = commands
+        self.limits = limits
+        framer = LineFramer(maximumLineLength: limits.maximumLineLength)
+        lastInputAt = now
+    }
+
+    // MARK: - Observing
+
+    /// Reply bytes not written yet.
+    var pendingOutputCount: Int { output.count - outputStart }
+
+    /// Whether unwritten replies reached the bound: no more requests are answered (nor read) until some are written.
+    var isOutputFull: Bool { pendingOutputCount >= limits.maximumPendingOutput }
+
+    /// Whether a command runs.
+    var isRunning: Bool {
+        if case .running = state { return true }
+        return false
+    }
+
+    /// Whether the connection streams events.
+    var isWatching: Bool {
+        if case .watching = state { return true }
+        return false
+    }
+
+    /// Whether the connection is receiving or skipping an upload's bytes.
+    var isUploading: Bool {
+        switch state {
+        case .receivingPayload, .discardingPayload: true
+        default: false
+        }
+    }
+
+    /// Whether the socket should be read: not while a command runs (the framer would buffer whatever the client
+    /// pipelines), nor while the client leaves its replies unread, nor once the connection is ending.
+    var wantsInput: Bool { !isOutputFull && !isClosing && !isInputClosed && !isRunning }
+
+    /// Whether everything is said: the caller closes the connection.
+    var isFinished: Bool { isClosing && pendingOutputCount == 0 && !isRunning }
+
+    /// When an upload that sends nothing more is dropped; nil when none is in progress.
+    var uploadDeadline: ContinuousClock.Instant? { isUploading ? lastInputAt + limits.uploadTimeout : nil }
+
+    /// The number of replies queued since the last call, which it resets.
+    mutating func takeRepliesQueued() -> Int {
+        defer { repliesQueued = 0 }
+        return repliesQueued
+    }
+
+    // MARK: - Input
+
+    /// Bytes arrived at `now`.
+    mutating func receive(_ bytes: ArraySlice<UInt8>, now: ContinuousClock.Instant) {
+        framer.append(bytes)
+        lastInputAt = now
+    }
+
+    /// The peer's stream ended (a half-close, or the end of a TLS stream). Returns false when nothing more can be
+    /// delivered (a watcher): the caller closes at once. Otherwise what the peer sent is answered, then it closes.
+    mutating func endInput() -> Bool {
+        if isWatching { return false }
+        isInputClosed = true
+        return true
+    }
+
+    /// The next thing to do. `uploadRoom`: upload bytes the server can still hold (an upload past it is refused
+    /// `BUSY`). Call again after every action but `wait` (and after `write` once the output is below the bound).
+    mutating func nextAction(now: ContinuousClock.Instant, uploadRoom: Int) -> Action {
+        while !isClosing {
+            if isOutputFull { return .write }
+            switch state {
+            case .running:
+                return .wait
+            case .discardingPayload(let remaining):
+                let left = framer.discardPayload(count: remaining)
+                guard left == 0 else {
+                    state = .discardingPayload(remaining: left)
+                    return waiting()
+                }
+                state = .ready
+                return .endUpload
+            case .receivingPayload(let resolved, let size):
+                guard let payload = framer.takePayload(count: size) else { return waiting() }
+                state = .payloadReceived(resolved, payload: payload)
+                return .endUpload
+            case .payloadReceived(let resolved, let payload):
+                state = .running
+                return .execute(resolved, payload: payload)
+            case .watching:
+                guard let line = nextLine() else { return waiting() }
+                guard let bytes = line, let request = decodeRequest(bytes) else { continue }
+                switch request.verb {
+                case "PING": answer(.ok("PONG"))
+                case "QUIT":
+                    answer(.ok("BYE"))
+                    isClosing = true
+                default: answer(.error(.badArgument, "the connection is watching; send PING or QUIT"))
+                }
+            case .ready:
+                guard let line = nextLine() else { return waiting() }
+                guard let bytes = line else { continue }
+                if let reply = commands.constantReply(for: bytes) {
+                    // The hot path: no request, no resolution, no allocation.
+                    output.append(contentsOf: reply)
+                    repliesQueued += 1
+                    continue
+                }
+                guard let request = decodeRequest(bytes) else { continue }
+                switch commands.resolve(request) {
+                case .refused(let reply, let payloadToDiscard, let closesConnection):
+                    answer(reply)
+                    if closesConnection { isClosing = true }
+                    if payloadToDiscard > 0 { return beginDiscarding(payloadToDiscard, now: now) }
+                case .accepted(let resolved, let payloadSize?):
+                    guard payloadSize <= uploadRoom else {
+                        answer(.error(.busy, "too many uploads in progress; retry later"))
+                        return beginDiscarding(payloadSize, now: now)
+                    }
+                    reservedUpload = payloadSize
+                    framer.reservePayload(count: payloadSize)
+                    state = .receivingPayload(resolved, size: payloadSize)
+                    lastInputAt = now
+                    return .beginUpload(reserved: payloadSize)
+                case .accepted(let resolved, nil):
+                    state = .running
+                    return .execute(resolved, payload: nil)
+                }
+            }
+        }
+        return .wait
+    }
+
+    /// Nothing complete is buffered. Once the peer's stream has ended, nothing more will come: every complete
+    /// request is answered (a partial line or upload at the end is dropped), so the connection closes once written.
+    private mutating func waiting() -> Action {
+        if isInputClosed && !isRunning { isClosing = true }
+        return .wait
+    }
+
+    private mutating func beginDiscarding(_ count: Int, now: ContinuousClock.Instant) -> Action {
+        state = .discardingPayload(remaining: count)
+        lastInputAt = now
+        return .beginUpload(reserved: 0)
+    }
+
+    /// The next complete line's bytes: nil when none is buffered, `.some(nil)` for a line over the limit, which was
+    /// answered with `TOOLONG`.
+    private mutating func nextLine() -> ArraySlice<UInt8>?? {
+        do {
+            guard let bytes = try framer.nextLineBytes() else { return nil }
+            return .some(bytes)
+        } catch {
+            answer(.error(error.code, error.description))
+            return .some(nil)
+        }
+    }
+
+    /// The request on a line; nil for a blank line or one answered with a framing error.
+    private mutating func decodeRequest(_ bytes: ArraySlice<UInt8>) -> Request? {
+        do {
+            return try Request(line: LineFramer.decode(bytes))
+        } catch {
+            answer(.error(error.code, error.description))
+            return nil
+        }
+    }
+
+    // MARK: - Events
+
+    /// The running command finished: its reply goes out, then the connection closes (`closesConnection`), streams
+    /// events (`startsWatching`, unless it closes), or takes its next request.
+    mutating func complete(_ reply: Reply, closesConnection: Bool = false, startsWatching: Bool = false) {
+        state = .ready
+        answer(reply)
+        if closesConnection { isClosing = true }
+        if startsWatching && !isClosing { state = .watching }
+    }
+
+    /// The bytes the connection's upload held against the server's total, which it no longer holds.
+    mutating func releaseUpload() -> Int {
+        defer { reservedUpload = 0 }
+        return reservedUpload
+    }
+
+    /// Drops an upload that sent nothing until its deadline, answering why and closing: a stalled writer must not
+    /// hold its buffered bytes for ever. Returns false when there is none to drop at `now`.
+    mutating func expireUpload(now: ContinuousClock.Instant) -> Bool {
+        guard let deadline = uploadDeadline, now >= deadline else { return false }
+        state = .ready
+        // The bytes received so far go at once, whether or not the client reads the reply.
+        framer = LineFramer(maximumLineLength: limits.maximumLineLength)
+        answer(.error(.badArgument, "the upload stalled: no bytes for \(limits.uploadTimeout.components.seconds) s"))
+        isClosing = true
+        return true
+    }
+
+    /// Answers `reply` and closes once it is written (the server drains, a stream ends).
+    mutating func end(with reply: Reply? = nil) {
+        if let reply { answer(reply) }
+        isClosing = true
+    }
+
+    // MARK: - Output
+
+    /// Queues a reply, counted as an answer.
+    private mutating func answer(_ reply: Reply) {
+        reply.encode(into: &output)
+        repliesQueued += 1
+    }
+
+    /// Queues a reply that answers no request (a watcher's end).
+    mutating func enqueue(_ reply: Reply) {
+        reply.encode(into: &output)
+    }
+
+    /// Queues one line of a stream (a WATCH record).
+    mutating func enqueue(line: String) {
+        output.append(contentsOf: line.utf8)
+        output.append(UInt8(ascii: "\n"))
+    }
+
+    /// Calls `body` with the bytes not written yet.
+    func withPendingOutput<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try output.withUnsafeBytes { buffer in
+            try body(UnsafeRawBufferPointer(rebasing: buffer[outputStart...]))
+        }
+    }
+
+    /// `count` bytes of the pending output were written.
+    mutating func written(_ count: Int) {
+        outputStart += count
+    }
+
+    /// Drops the bytes already written, so the buffer holds only what is pending (and stays bounded with it).
+    mutating func compactOutput() {
+        if outputStart == output.count {
+            output.removeAll(keepingCapacity: output.capacity <= 1 << 16)
+            outputStart = 0
+        } else if outputStart >= 1 << 16 && outputStart * 2 >= output.count {
+            output.removeFirst(outputStart)
+            outputStart = 0
+        }
+    }
+}

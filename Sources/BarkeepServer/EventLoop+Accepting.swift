@@ -1,0 +1,166 @@
+import BarkeepCore
+import BarkeepProtocol
+import BarkeepStore
+import CBarkeepSystem
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Accepting, and what the loop does when descriptors run short: spare descriptors, refusals, paused listeners.
+extension EventLoop {
+    /// Accepts every connection waiting on listener `index`: admitted, or refused `BUSY` when full or short of
+    /// descriptors.
+    func accept(from index: Int) {
+        let listener = listeners[index]
+        while true {
+            var descriptor = barkeep_accept(listener.descriptor)
+            var onSpare = false
+            if descriptor < 0 && (errno == EMFILE || errno == ENFILE), let spare = spareDescriptors.popLast() {
+                // Out of descriptors: a spare's slot takes the waiting connection.
+                _ = Glibc.close(spare)
+                descriptor = barkeep_accept(listener.descriptor)
+                onSpare = true
+            }
+            guard descriptor >= 0 else {
+                let code = errno
+                if onSpare { refillSpares() }
+                if code == EMFILE || code == ENFILE {
+                    // No spare, or another thread took its slot: accepting would fail again at once, so the
+                    // listener rests until a connection closes or for a moment.
+                    pause(index, reason: "out of file descriptors")
+                } else if code != EAGAIN && code != EWOULDBLOCK && code != EINTR {
+                    server.logger.warning("accept failed", ["error": errorText(code)])
+                }
+                return
+            }
+            // TCP clients up to the limit; Unix socket peers, whatever TCP holds, up to the limit plus a reserve.
+            let isFull =
+                listener.isUnix
+                ? connections.count >= configuration.maximumConnections + ServerConfiguration.unixSocketReserve
+                : tcpConnections >= configuration.maximumConnections
+            if onSpare && !(listener.isUnix && !spareDescriptors.isEmpty) {
+                refuse(descriptor, on: listener, "out of file descriptors", keepingAsSpare: true)
+                continue
+            }
+            if isFull {
+                refuse(descriptor, on: listener, "too many connections", keepingAsSpare: false)
+                continue
+            }
+            admit(descriptor, on: listener)
+        }
+    }
+
+    /// Serves a connection just accepted on `listener`.
+    private func admit(_ descriptor: Int32, on listener: Listener) {
+        var session: Session
+        if listener.isUnix {
+            var uid: uid_t = 0
+            var pid: pid_t = 0
+            if barkeep_peer_credentials(descriptor, &uid, &pid) == 0 {
+                // The daemon's own user, or root, owns the daemon: admin without a token.
+                let isOwner = uid == configuration.ownerUID || uid == 0
+                session = Session(
+                    isLocal: true,
+                    uid: uid,
+                    peerName: "unix:uid=\(uid)",
+                    role: isOwner ? .admin : nil,
+                    actor: "local:" + userName(uid)
+                )
+            } else {
+                session = Session(isLocal: true, uid: nil, peerName: "unix", role: nil, actor: "anonymous")
+            }
+        } else {
+            var name = [CChar](repeating: 0, count: 64)
+            let peer =
+                barkeep_peer_name(descriptor, &name, Int32(name.count)) == 0
+                ? String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                : "tcp"
+            session = Session(isLocal: false, uid: nil, peerName: peer, role: nil, actor: "anonymous")
+        }
+        let id = nextConnectionID
+        nextConnectionID = id.next
+        let machine = ConnectionMachine(
+            commands: CommandTable.SessionView(
+                table: commands, session: session, maximumPayload: configuration.maximumPayload),
+            limits: limits,
+            now: .now
+        )
+        let connection = Connection(descriptor: descriptor, id: id, machine: machine, interest: BARKEEP_EVENT_READ)
+        if !listener.isUnix, let tlsContext {
+            guard startHandshake(connection, context: tlsContext) else {
+                _ = Glibc.close(descriptor)
+                return
+            }
+        }
+        connections[id] = connection
+        if !listener.isUnix { tcpConnections += 1 }
+        _ = barkeep_poller_add(server.poller, descriptor, BARKEEP_EVENT_READ, id.rawValue)
+        server.updateStatistics {
+            $0.connections += 1
+            $0.accepted += 1
+        }
+    }
+
+    /// Answers a connection `ERR BUSY` and closes it; `keepingAsSpare`: its slot becomes a spare descriptor.
+    private func refuse(_ descriptor: Int32, on listener: Listener, _ reason: String, keepingAsSpare: Bool) {
+        var bytes: [UInt8] = []
+        Reply.error(.busy, reason + "; retry later").encode(into: &bytes)
+        _ = bytes.withUnsafeBytes { barkeep_send(descriptor, $0.baseAddress, $0.count) }
+        if keepingAsSpare && barkeep_replace_descriptor(nullDescriptor, descriptor) >= 0 {
+            spareDescriptors.append(descriptor)
+        } else {
+            _ = Glibc.close(descriptor)
+        }
+        shedCount += 1
+        // At most one line a second: a flood of refusals must not become a flood of logs.
+        if ContinuousClock.now - lastShedLog >= .seconds(1) {
+            server.logger.warning(
+                "refusing connections: \(reason)",
+                ["listener": "\(listener.address)", "refused": String(shedCount)]
+            )
+            lastShedLog = .now
+            shedCount = 0
+        }
+    }
+
+    /// Leaves listener `index` out of the poller until a connection closes, or for a quarter of a second.
+    private func pause(_ index: Int, reason: String) {
+        guard pausedListeners.insert(index).inserted else { return }
+        _ = barkeep_poller_remove(server.poller, listeners[index].descriptor)
+        resumeListenersAt = resumeListenersAt ?? .now + .milliseconds(250)
+        if ContinuousClock.now - lastShedLog >= .seconds(1) {
+            server.logger.warning(
+                "not accepting for now: \(reason)", ["listener": "\(listeners[index].address)"])
+            lastShedLog = .now
+        }
+    }
+
+    /// Takes spares back and polls the paused listeners again.
+    func resumeListeners() {
+        resumeListenersAt = nil
+        guard !isDraining else { return }
+        refillSpares()
+        for index in pausedListeners {
+            _ = barkeep_poller_add(
+                server.poller, listeners[index].descriptor, BARKEEP_EVENT_READ, UInt64(index + 1))
+        }
+        pausedListeners.removeAll()
+    }
+
+    /// Duplicates /dev/null until there are `spareCount` spares, or descriptors run out.
+    func refillSpares() {
+        guard nullDescriptor >= 0 else { return }
+        while spareDescriptors.count < Self.spareCount {
+            let spare = fcntl(nullDescriptor, F_DUPFD_CLOEXEC, 0)
+            guard spare >= 0 else { return }
+            spareDescriptors.append(spare)
+        }
+    }
+
+    private func userName(_ uid: uid_t) -> String {
+        guard let entry = getpwuid(uid), let name = entry.pointee.pw_name else { return "uid\(uid)" }
+        return String(cString: name)
+    }
+}

@@ -1,0 +1,129 @@
+import BarkeepCore
+import BarkeepProtocol
+import CBarkeepSystem
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Reading and answering: bytes from the socket into the connection's machine, and the machine's actions performed
+/// (commands run here or on the database pool, uploads watched, replies written).
+extension EventLoop {
+    /// Reads what the socket holds and answers it.
+    func read(_ connection: Connection) {
+        if let tls = connection.tls {
+            readTLS(connection, tls)
+            return
+        }
+        let count = readBuffer.withUnsafeMutableBytes { buffer in
+            Glibc.read(connection.descriptor, buffer.baseAddress, buffer.count)
+        }
+        if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) { return }
+        guard count > 0 else {
+            // A reset or error, or the end of a watcher's stream: nothing more can be delivered. Otherwise the
+            // client sent everything (`printf … | nc -N`, an upload then a half-close): answer it, then close.
+            if count < 0 || !connection.machine.endInput() {
+                close(connection)
+                return
+            }
+            process(connection)
+            return
+        }
+        let now = ContinuousClock.now
+        connection.machine.receive(readBuffer[0..<count], now: now)
+        process(connection, now: now)
+    }
+
+    /// Performs the connection's actions in order, writing replies as it goes, until the machine waits for bytes, a
+    /// command, or the client to read its replies.
+    func process(_ connection: Connection, now: ContinuousClock.Instant = .now) {
+        while connections[connection.id] != nil {
+            let room = configuration.maximumPayloadTotal - uploadBytesHeld
+            switch connection.machine.nextAction(now: now, uploadRoom: room) {
+            case .execute(let resolved, let payload):
+                execute(resolved, payload: payload, on: connection)
+            case .beginUpload(let reserved):
+                uploadBytesHeld += reserved
+                uploading.insert(connection.id)
+            case .endUpload:
+                uploading.remove(connection.id)
+            case .write:
+                guard flush(connection), !connection.machine.isOutputFull else { return }
+            case .wait:
+                flush(connection)
+                return
+            }
+        }
+    }
+
+    /// Runs a resolved command: its handler here, then its database work (if any) on the pool; the machine waits
+    /// until `complete`.
+    private func execute(_ resolved: CommandTable.Resolved, payload: [UInt8]?, on connection: Connection) {
+        let action: CommandAction
+        do {
+            action = try resolved.command.handler(resolved.input(payload: payload, server: server))
+        } catch {
+            finish(connection, .error(error.code, error.message))
+            return
+        }
+        switch action {
+        case .done(let result):
+            apply(result, to: connection)
+        case .database(let work):
+            guard let pool = server.pool else {
+                finish(connection, .error(.unavailable, "this server has no database"))
+                return
+            }
+            let session = connection.session
+            let id = connection.id
+            let name = resolved.command.name
+            let ticket = CommandTicket()
+            connection.ticket = ticket
+            do {
+                try pool.submit { database in
+                    // The client left while the command waited for a database connection: never start it.
+                    guard !ticket.isCancelled else {
+                        return CommandResult(.error(.unavailable, "the client disconnected"))
+                    }
+                    return try Server.runAuthorized(work, session: session, on: database)
+                } completion: { [server] result in
+                    server.post { loop in loop.complete(id, command: name, result: result) }
+                }
+            } catch {
+                connection.ticket = nil
+                finish(connection, server.reply(for: error, command: name))
+            }
+        }
+    }
+
+    /// A command's database work finished: apply its result and carry on with the connection's next request.
+    func complete(_ id: ConnectionID, command: String, result: Result<CommandResult, any Error>) {
+        guard let connection = connections[id] else { return }
+        connection.ticket = nil
+        switch result {
+        case .success(let value): apply(value, to: connection)
+        case .failure(let error): finish(connection, server.reply(for: error, command: command))
+        }
+        process(connection)
+    }
+
+    /// The running command ended with `reply` alone.
+    private func finish(_ connection: Connection, _ reply: Reply) {
+        connection.machine.complete(reply)
+        releaseUpload(connection)
+    }
+
+    private func apply(_ result: CommandResult, to connection: Connection) {
+        if let change = result.authentication { connection.session = connection.session.applying(change) }
+        connection.machine.complete(
+            result.reply, closesConnection: result.closesConnection, startsWatching: result.watch != nil)
+        releaseUpload(connection)
+        guard let watch = result.watch, connection.machine.isWatching else { return }
+        connection.watch = Connection.Watch(
+            projectID: watch.projectID, project: watch.project, lastSent: watch.since, filter: watch.filter)
+        watchers[watch.projectID, default: []].insert(connection.id)
+        server.updateStatistics { $0.watchers += 1 }
+        requestPageIfDue(connection)
+    }
+}

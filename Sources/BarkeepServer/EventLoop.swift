@@ -1,0 +1,265 @@
+import BarkeepCore
+import BarkeepProtocol
+import BarkeepStore
+import CBarkeepSystem
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The server's epoll loop: one thread that accepts, reads, answers and writes every connection.
+///
+/// Each connection's framing and flow control is its `ConnectionMachine`; the loop performs what the machine asks
+/// (system calls, the database pool, the stall and handshake clocks) and reports back. Extensions by concern:
+/// accepting and descriptor pressure (`+Accepting`), reading and answering (`+Requests`), uploads (`+Uploads`),
+/// WATCH delivery (`+Watch`), TLS (`+TLS`).
+///
+/// `@unchecked Sendable`: `Server.start()` creates it and hands it to the loop thread, the only thread that touches
+/// it from then on; other threads reach it only through `Server.post`, whose work runs on the loop thread.
+final class EventLoop: @unchecked Sendable {
+    // unowned(unsafe): the loop thread's closure holds the server strongly for as long as the loop runs, and a
+    // checked unowned reference would cost an atomic operation on every use in the hot path.
+    unowned(unsafe) let server: Server
+    let listeners: [Listener]
+    let commands: CommandTable
+    var connections: [ConnectionID: Connection] = [:]
+    /// Watching connections by project id.
+    var watchers: [Int64: Set<ConnectionID>] = [:]
+    var nextConnectionID: ConnectionID
+    /// The poller key of the wakeup eventfd; listener `i` has key `i + 1`, connections count up after them.
+    static let wakeupKey: UInt64 = 0
+    var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
+    /// /dev/null, open for the loop's life: spare descriptors are duplicates of it.
+    var nullDescriptor: Int32 = -1
+    /// Descriptors held in reserve, duplicates of `nullDescriptor`. When the process runs out, one is freed to
+    /// accept a waiting connection: a Unix socket peer is served while another spare is left, any other is answered
+    /// `BUSY` and closed, its slot becoming a spare again at once (`dup3`, so no other thread can take it meanwhile).
+    var spareDescriptors: [Int32] = []
+    static let spareCount = 4
+    /// Listeners taken out of the poller because accepting failed for want of descriptors, by index.
+    var pausedListeners: Set<Int> = []
+    /// Open connections accepted on TCP listeners.
+    var tcpConnections = 0
+    /// When paused listeners are polled again at the latest; a connection that closes brings it forward.
+    var resumeListenersAt: ContinuousClock.Instant?
+    var isDraining = false
+    var shedCount = 0
+    var lastShedLog = ContinuousClock.now - .seconds(2)
+    var unpublishedServed = 0
+    var unpublishedPeak = 0
+    /// The certificate and key for connections accepted on TCP listeners; nil: plain text.
+    let tlsContext: ServerTLSContext?
+    /// TLS connections still in their handshake, with their deadlines, in order of acceptance (so of deadline), from
+    /// `handshakeHead` on; entries whose connection finished or closed are skipped when reached.
+    var handshakeDeadlines: [(connection: ConnectionID, deadline: ContinuousClock.Instant)] = []
+    var handshakeHead = 0
+    /// TLS connections that stopped reading while OpenSSL held bytes of theirs: the socket will not signal those
+    /// again, so they are read once the connection takes requests again.
+    var tlsBacklog: Set<ConnectionID> = []
+    /// Upload bytes the connections hold together (their machines' `reservedUpload`), at most `maximumPayloadTotal`.
+    var uploadBytesHeld = 0
+    /// Connections receiving or skipping an upload, whose stall the loop watches for.
+    var uploading: Set<ConnectionID> = []
+    /// The bounds every connection works within.
+    let limits: ConnectionLimits
+
+    init(server: Server, listeners: [Listener], commands: CommandTable, tlsContext: ServerTLSContext?) {
+        self.server = server
+        self.listeners = listeners
+        self.commands = commands
+        self.tlsContext = tlsContext
+        nextConnectionID = ConnectionID(UInt64(listeners.count) + 1)
+        let configuration = server.configuration
+        limits = ConnectionLimits(
+            maximumLineLength: configuration.maximumLineLength,
+            maximumPendingOutput: configuration.maximumPendingOutput,
+            uploadTimeout: configuration.uploadTimeout
+        )
+    }
+
+    var configuration: ServerConfiguration { server.configuration }
+
+    /// Keys below this are the wakeup eventfd and the listeners; connections count up from it.
+    var firstConnectionKey: UInt64 { UInt64(listeners.count) + 1 }
+
+    func run() {
+        nullDescriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        refillSpares()
+        defer {
+            spareDescriptors.forEach { _ = Glibc.close($0) }
+            if nullDescriptor >= 0 { _ = Glibc.close(nullDescriptor) }
+        }
+        _ = barkeep_poller_add(server.poller, server.wakeup, BARKEEP_EVENT_READ, Self.wakeupKey)
+        for (index, listener) in listeners.enumerated() {
+            _ = barkeep_poller_add(server.poller, listener.descriptor, BARKEEP_EVENT_READ, UInt64(index + 1))
+        }
+        var events = [barkeep_event](repeating: barkeep_event(), count: 256)
+        var drainDeadline: ContinuousClock.Instant?
+        while true {
+            let (isStopping, grace) = server.shared.withLock { ($0.isStopping, $0.grace) }
+            if isStopping && drainDeadline == nil {
+                drainDeadline = .now + grace
+                beginDrain()
+            }
+            if let drainDeadline, connections.isEmpty || ContinuousClock.now >= drainDeadline { break }
+            var timeout: Int32 = drainDeadline == nil ? -1 : 50
+            if let wait = millisecondsToNextHandshakeDeadline() {
+                timeout = timeout < 0 ? wait : min(timeout, wait)
+            }
+            if let wait = millisecondsToNextUploadDeadline() {
+                timeout = timeout < 0 ? wait : min(timeout, wait)
+            }
+            if let resume = resumeListenersAt {
+                let wait = Int32(min(1000, max(0, (resume - .now).milliseconds.rounded(.up))))
+                timeout = timeout < 0 ? wait : min(timeout, wait)
+            }
+            let count = events.withUnsafeMutableBufferPointer { buffer in
+                barkeep_poller_wait(server.poller, buffer.baseAddress, Int32(buffer.count), timeout)
+            }
+            guard count >= 0 else {
+                if errno == EINTR { continue }
+                server.logger.error("epoll_wait failed", ["error": errorText()])
+                break
+            }
+            for event in events.prefix(Int(count)) { handle(event) }
+            if !handshakeDeadlines.isEmpty { expireHandshakes() }
+            if !uploading.isEmpty { expireStalledUploads() }
+            if !tlsBacklog.isEmpty { readTLSBacklog() }
+            if let resume = resumeListenersAt, ContinuousClock.now >= resume { resumeListeners() }
+            publishStatistics()
+        }
+        for connection in Array(connections.values) { close(connection) }
+    }
+
+    private func handle(_ event: barkeep_event) {
+        if event.key == Self.wakeupKey {
+            barkeep_wakeup_drain(server.wakeup)
+            let work = server.shared.withLock { shared in
+                defer { shared.posted.removeAll() }
+                return shared.posted
+            }
+            for item in work { item(self) }
+        } else if event.key < firstConnectionKey {
+            if !isDraining { accept(from: Int(event.key) - 1) }
+        } else if let connection = connections[ConnectionID(event.key)] {
+            if connection.machine.isRunning && event.events & BARKEEP_EVENT_CLOSED != 0 {
+                // The peer is gone (not half-closed) while its command waits or runs: nobody will read the reply,
+                // and a command that has not started yet never starts.
+                close(connection)
+                return
+            }
+            // A handshake reads and writes as OpenSSL asks, whichever way the socket became ready.
+            if connection.isHandshaking {
+                read(connection)
+                return
+            }
+            if event.events & BARKEEP_EVENT_WRITE != 0 {
+                let wasFull = connection.machine.isOutputFull
+                guard flush(connection) else { return }
+                // The client took enough replies: answer the requests left buffered while it lagged.
+                if wasFull && !connection.machine.isOutputFull { process(connection) }
+                requestPageIfDue(connection)
+            }
+            if event.events & (BARKEEP_EVENT_READ | BARKEEP_EVENT_HANGUP | BARKEEP_EVENT_ERROR) != 0,
+                connections[connection.id] != nil
+            {
+                read(connection)
+            }
+        }
+    }
+
+    /// Stop listening and reading; running commands finish, queued replies go out, then connections close.
+    private func beginDrain() {
+        isDraining = true
+        resumeListenersAt = nil
+        for listener in listeners { _ = barkeep_poller_remove(server.poller, listener.descriptor) }
+        for connection in Array(connections.values) {
+            if connection.machine.isWatching || connection.isHandshaking {
+                close(connection)
+                continue
+            }
+            connection.machine.end()
+            if !connection.machine.isRunning { flush(connection) }
+        }
+    }
+
+    /// Counters are published once per batch of events, not per reply: the shared lock stays off the hot path.
+    private func publishStatistics() {
+        guard unpublishedServed > 0 else { return }
+        let (served, peak) = (unpublishedServed, unpublishedPeak)
+        server.updateStatistics {
+            $0.commandsServed += served
+            $0.peakPendingOutput = max($0.peakPendingOutput, peak)
+        }
+        unpublishedServed = 0
+        unpublishedPeak = 0
+    }
+
+    // MARK: - Writing
+
+    /// Writes what the socket takes; returns false when the connection was closed.
+    @discardableResult
+    func flush(_ connection: Connection) -> Bool {
+        // Output only grows between flushes: what is pending now is the most since the last one.
+        unpublishedServed += connection.machine.takeRepliesQueued()
+        unpublishedPeak = max(unpublishedPeak, connection.machine.pendingOutputCount)
+        while connection.machine.pendingOutputCount > 0 {
+            if let tls = connection.tls {
+                guard let written = writeTLS(connection, tls) else { return false }
+                guard written > 0 else { break }
+                connection.machine.written(written)
+                continue
+            }
+            let written = connection.machine.withPendingOutput { buffer in
+                barkeep_send(connection.descriptor, buffer.baseAddress, buffer.count)
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN || errno == EWOULDBLOCK { break }
+                close(connection)
+                return false
+            }
+            connection.machine.written(written)
+        }
+        connection.machine.compactOutput()
+        if connection.machine.isFinished {
+            close(connection)
+            return false
+        }
+        updateInterest(connection)
+        return true
+    }
+
+    private func updateInterest(_ connection: Connection) {
+        var interest: UInt32 = connection.machine.wantsInput ? BARKEEP_EVENT_READ : 0
+        if connection.machine.pendingOutputCount > 0 { interest |= BARKEEP_EVENT_WRITE }
+        // A system call only when something changed: most flushes leave a connection as it was.
+        guard interest != connection.interest else { return }
+        connection.interest = interest
+        _ = barkeep_poller_modify(server.poller, connection.descriptor, interest, connection.id.rawValue)
+    }
+
+    func close(_ connection: Connection) {
+        guard connections.removeValue(forKey: connection.id) != nil else { return }
+        connection.ticket?.cancel()
+        if !connection.session.isLocal { tcpConnections -= 1 }
+        // A best-effort close_notify, so that a TLS client can tell the end from a cut connection.
+        if let tls = connection.tls, !connection.isHandshaking { tls.shutdown() }
+        tlsBacklog.remove(connection.id)
+        uploading.remove(connection.id)
+        // The payload may still be parsed on the pool; its bytes are counted from here on as freed.
+        releaseUpload(connection)
+        if let watch = connection.watch {
+            watchers[watch.projectID]?.remove(connection.id)
+            if watchers[watch.projectID]?.isEmpty == true { watchers[watch.projectID] = nil }
+            server.updateStatistics { $0.watchers -= 1 }
+        }
+        _ = barkeep_poller_remove(server.poller, connection.descriptor)
+        _ = Glibc.close(connection.descriptor)
+        server.updateStatistics { $0.connections -= 1 }
+        // The freed slot goes to the spares first, then the paused listeners try again.
+        if spareDescriptors.count < Self.spareCount { refillSpares() }
+        if resumeListenersAt != nil { resumeListenersAt = .now }
+    }
+}

@@ -1,0 +1,284 @@
+import BarkeepCore
+import BarkeepProtocol
+import Testing
+
+@testable import BarkeepServer
+
+/// Drives one `ConnectionMachine` as the event loop does, without a socket: bytes in, actions performed, replies read.
+struct MachineDriver {
+    var machine: ConnectionMachine<CommandTable.SessionView>
+    var now = ContinuousClock.now
+    /// Upload bytes the simulated server can still hold.
+    var uploadRoom = Int.max
+    /// Whether a command completes as soon as it is executed (with `OK <name> <arguments>`).
+    var completesAtOnce = true
+    /// Whether the client reads its replies when the machine says the output is full.
+    var readsWhenFull = true
+    /// The actions performed, in order: `execute NAME args [payload]`, `begin N`, `end`.
+    var log: [String] = []
+    /// The command running, when `completesAtOnce` is false.
+    var running: CommandTable.Resolved?
+    /// Bytes written to the client so far.
+    var written: [UInt8] = []
+
+    /// The commands the tests send: ECHO (any role), UPLOAD with a payload (writer), SECRET (admin), and PING and
+    /// QUIT from the basic table.
+    static let table = CommandTable.basic.adding([
+        Command("ECHO", positional: 0...1, arguments: [.other], minimumRole: nil) { _ in .done(CommandResult(.ok("")))
+        },
+        Command("UPLOAD", positional: 2...2, arguments: [.other], minimumRole: .writer, takesPayload: true) { _ in
+            .done(CommandResult(.ok("")))
+        },
+        Command("SECRET", minimumRole: .admin) { _ in .done(CommandResult(.ok(""))) },
+    ])
+
+    init(
+        maximumLineLength: Int = 64,
+        maximumPendingOutput: Int = 1 << 20,
+        maximumPayload: Int = 1 << 10,
+        role: Role? = .writer,
+        table: CommandTable = Self.table
+    ) {
+        let session = Session(isLocal: false, uid: nil, peerName: "test", role: role, actor: "test")
+        machine = ConnectionMachine(
+            commands: CommandTable.SessionView(table: table, session: session, maximumPayload: maximumPayload),
+            limits: ConnectionLimits(
+                maximumLineLength: maximumLineLength, maximumPendingOutput: maximumPendingOutput,
+                uploadTimeout: .seconds(30)),
+            now: now
+        )
+    }
+
+    /// The client sends `text`.
+    mutating func send(_ text: String) {
+        send(Array(text.utf8))
+    }
+
+    /// The client sends `bytes`.
+    mutating func send(_ bytes: [UInt8]) {
+        machine.receive(bytes[...], now: now)
+        run()
+    }
+
+    /// Performs the machine's actions until it waits.
+    mutating func run() {
+        while true {
+            switch machine.nextAction(now: now, uploadRoom: uploadRoom) {
+            case .execute(let resolved, let payload):
+                let words = [resolved.command.name] + resolved.request.arguments
+                log.append(
+                    "execute " + words.joined(separator: " ")
+                        + (payload.map { " [\(String(decoding: $0, as: UTF8.self))]" } ?? ""))
+                if completesAtOnce {
+                    machine.complete(.ok(words.joined(separator: " ")))
+                    uploadRoom += machine.releaseUpload()
+                } else {
+                    running = resolved
+                }
+            case .beginUpload(let reserved):
+                uploadRoom -= reserved
+                log.append("begin \(reserved)")
+            case .endUpload:
+                log.append("end")
+            case .write:
+                guard readsWhenFull else { return }
+                readReplies()
+            case .wait:
+                return
+            }
+        }
+    }
+
+    /// The running command finishes with `reply`.
+    mutating func complete(_ reply: Reply, closesConnection: Bool = false, startsWatching: Bool = false) {
+        running = nil
+        machine.complete(reply, closesConnection: closesConnection, startsWatching: startsWatching)
+        uploadRoom += machine.releaseUpload()
+        run()
+    }
+
+    /// The client reads every pending reply.
+    mutating func readReplies() {
+        let bytes = machine.withPendingOutput { Array($0) }
+        machine.written(bytes.count)
+        machine.compactOutput()
+        written += bytes
+    }
+
+    /// Every reply so far, read or not, as text.
+    var text: String {
+        String(decoding: written + machine.withPendingOutput { Array($0) }, as: UTF8.self)
+    }
+}
+
+@Suite("Connection machine")
+struct ConnectionMachineTests {
+    @Test("lines are framed whatever the chunks; LF and CRLF; PING answered from its bytes")
+    func framing() {
+        var driver = MachineDriver()
+        for chunk in ["PI", "NG\r", "\nping  \n", "\tPing\n", "\n", "ECHO", " a\r\n"] { driver.send(chunk) }
+        #expect(driver.text == "OK PONG\nOK PONG\nOK PONG\nOK ECHO a\n")
+        #expect(driver.log == ["execute ECHO a"])
+    }
+
+    @Test("pipelined requests are answered in order, one command in flight at a time")
+    func pipelining() {
+        var driver = MachineDriver()
+        driver.completesAtOnce = false
+        driver.send("ECHO a\nPING\nECHO b\n")
+        #expect(driver.log == ["execute ECHO a"])
+        #expect(driver.machine.isRunning && !driver.machine.wantsInput)
+        #expect(driver.text.isEmpty)
+        driver.complete(.ok("a"))
+        #expect(driver.log == ["execute ECHO a", "execute ECHO b"])
+        #expect(driver.text == "OK a\nOK PONG\n")
+        driver.complete(.ok("b"))
+        #expect(driver.text == "OK a\nOK PONG\nOK b\n")
+        #expect(driver.machine.wantsInput && !driver.machine.isFinished)
+    }
+
+    @Test("an upload's bytes are its payload, whatever they hold, and the stream goes on after them")
+    func upload() {
+        var driver = MachineDriver()
+        driver.send("UPLOAD x 7\nab\n")
+        #expect(driver.log == ["begin 7"] && driver.machine.isUploading)
+        #expect(driver.uploadRoom == Int.max - 7)
+        driver.send("PINGPING\n")
+        #expect(driver.log == ["begin 7", "end", "execute UPLOAD x 7 [ab\nPING]"])
+        #expect(driver.text == "OK UPLOAD x 7\nOK PONG\n")
+        #expect(driver.uploadRoom == Int.max && driver.machine.reservedUpload == 0)
+    }
+
+    @Test("an upload over the limit, or past the server's room, is refused and its bytes skipped")
+    func uploadLimits() {
+        var driver = MachineDriver(maximumPayload: 8)
+        driver.send("UPLOAD x 9\n123456789PING\n")
+        #expect(driver.log == ["begin 0", "end"])
+        #expect(driver.text == "ERR TOOLONG payload of 9 bytes is over the limit of 8\nOK PONG\n")
+
+        var full = MachineDriver()
+        full.uploadRoom = 4
+        full.send("UPLOAD x 5\n12")
+        full.send("345PING\n")
+        #expect(full.log == ["begin 0", "end"])
+        #expect(full.text == "ERR BUSY too many uploads in progress; retry later\nOK PONG\n")
+
+        var unknownSize = MachineDriver()
+        unknownSize.send("UPLOAD x many\nPING\n")
+        #expect(unknownSize.text == "ERR BADARG UPLOAD ends with the payload's size in bytes\n")
+        unknownSize.readReplies()
+        #expect(unknownSize.machine.isFinished)
+    }
+
+    @Test("a refused upload is skipped too: wrong role, wrong arguments")
+    func refusedUpload() {
+        var reader = MachineDriver(role: .reader)
+        reader.send("UPLOAD x 3\nabcPING\n")
+        #expect(reader.log == ["begin 0", "end"])
+        #expect(reader.text == "ERR FORBIDDEN UPLOAD needs the writer role\nOK PONG\n")
+    }
+
+    @Test("an upload that sends nothing for the timeout is dropped, answered and closed")
+    func stalledUpload() {
+        var driver = MachineDriver()
+        let start = driver.now
+        driver.send("UPLOAD x 5\nab")
+        #expect(driver.machine.uploadDeadline == start + .seconds(30))
+        driver.now = start + .seconds(20)
+        driver.send("c")
+        let early = driver.machine.expireUpload(now: start + .seconds(49))
+        let due = driver.machine.expireUpload(now: start + .seconds(50))
+        let released = driver.machine.releaseUpload()
+        #expect(!early && due && released == 5)
+        #expect(driver.text == "ERR BADARG the upload stalled: no bytes for 30 s\n")
+        driver.readReplies()
+        #expect(driver.machine.isFinished && driver.machine.framer.bufferedByteCount == 0)
+    }
+
+    @Test("a result that closes the connection (the last failed HELLO, QUIT) ends it: later requests go unanswered")
+    func closingResult() {
+        var driver = MachineDriver()
+        driver.completesAtOnce = false
+        let attempts = SessionCommands.maximumFailedHellos
+        driver.send(String(repeating: "ECHO hello\n", count: attempts + 1) + "PING\n")
+        for attempt in 1...attempts {
+            #expect(driver.running != nil)
+            driver.machine.commands.session = driver.machine.commands.session.applying(.failed)
+            driver.complete(.error(.noAuth, "invalid"), closesConnection: attempt == attempts)
+        }
+        #expect(driver.machine.commands.session.failedHellos == attempts)
+        #expect(driver.log.count == attempts && driver.running == nil)
+        #expect(driver.text == String(repeating: "ERR NOAUTH invalid\n", count: attempts))
+        driver.readReplies()
+        #expect(driver.machine.isFinished)
+
+    }
+
+    @Test("a half-closed stream is answered, its partial line dropped, then closed")
+    func halfClose() {
+        var driver = MachineDriver()
+        driver.completesAtOnce = false
+        driver.send("ECHO a\nPING\nPIN")
+        let keepsOpen = driver.machine.endInput()
+        #expect(keepsOpen)
+        driver.run()
+        #expect(!driver.machine.isFinished && !driver.machine.wantsInput)
+        driver.complete(.ok("a"))
+        #expect(driver.text == "OK a\nOK PONG\n")
+        driver.readReplies()
+        #expect(driver.machine.isFinished)
+    }
+
+    @Test("an over-long line is answered TOOLONG and skipped to its end; the connection goes on")
+    func overLongLine() {
+        var driver = MachineDriver(maximumLineLength: 16)
+        driver.send(String(repeating: "x", count: 20))
+        #expect(driver.machine.framer.bufferedByteCount <= 17)
+        driver.send(String(repeating: "y", count: 40) + "\nPING\n")
+        #expect(driver.text == "ERR TOOLONG line longer than 16 bytes\nOK PONG\n")
+    }
+
+    @Test("bad lines, unknown commands and missing roles are refused before any command runs")
+    func refusals() {
+        var driver = MachineDriver()
+        driver.send("NOPE\nSECRET\nECHO \u{1}\n\nPING\n")
+        let replies = driver.text.split(separator: "\n").map { String($0.prefix(13)) }
+        #expect(replies == ["ERR UNKNOWN u", "ERR FORBIDDEN", "ERR BADLINE t", "OK PONG"])
+        #expect(driver.log.isEmpty)
+    }
+
+    @Test("replies the client does not read stop the answering at the bound, and it resumes once they are read")
+    func outputBound() {
+        var driver = MachineDriver(maximumPendingOutput: 16)
+        driver.readsWhenFull = false
+        driver.send(String(repeating: "PING\n", count: 10))
+        #expect(driver.machine.pendingOutputCount == 16 && driver.machine.isOutputFull && !driver.machine.wantsInput)
+        driver.readsWhenFull = true
+        driver.readReplies()
+        driver.run()
+        #expect(driver.text == String(repeating: "OK PONG\n", count: 10))
+    }
+
+    @Test("a watching connection answers PING and QUIT only, and its stream's end closes it at once")
+    func watching() {
+        var driver = MachineDriver()
+        driver.completesAtOnce = false
+        driver.send("ECHO w\n")
+        driver.complete(.ok("watching"), startsWatching: true)
+        #expect(driver.machine.isWatching)
+        driver.machine.enqueue(line: "seq=1")
+        driver.send("PING\nECHO\nQUIT\nPING\n")
+        #expect(
+            driver.text
+                == "OK watching\nseq=1\nOK PONG\nERR BADARG the connection is watching; send PING or QUIT\nOK BYE\n")
+        driver.readReplies()
+        #expect(driver.machine.isFinished)
+
+        var ended = MachineDriver()
+        ended.completesAtOnce = false
+        ended.send("ECHO w\n")
+        ended.complete(.ok("watching"), startsWatching: true)
+        let keepsOpen = ended.machine.endInput()
+        #expect(!keepsOpen)
+    }
+}
