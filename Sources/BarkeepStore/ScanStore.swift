@@ -446,8 +446,8 @@ public enum ScanStore {
             [run.id]
         )
         // Events last, under the event log's lock: one per new (unless a first import), fixed, reopened and changed
-        // finding, and one for the run. A changed finding's event goes from its old line and snippet to its new ones. New findings are found
-        // by identity (their rows do not carry their ids), the others by id.
+        // finding, and one for the run. A changed finding's event goes from its old line and snippet to its new
+        // ones. New findings are found by identity (their rows do not carry their ids), the others by id.
         let findingEvents =
             isFirstImport
             ? ""
