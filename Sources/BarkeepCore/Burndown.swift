@@ -22,6 +22,8 @@ public struct BurndownPoint: Sendable, Equatable {
 
 /// Rebuilds the work left over time from the event log: each finding's status follows its `finding.new` and
 /// `finding.status` events, and a point is taken after each scan run (`scan.ingested`) or at the end of each day.
+/// A first import (`FirstImport`) announces its findings in its `scan.ingested` event alone: they count as proposed
+/// from then on, and a later `finding.status` of one of them moves it from its `from` status.
 public enum Burndown {
     /// One event, as far as the burndown cares.
     public struct Change: Sendable, Equatable {
@@ -29,20 +31,29 @@ public enum Burndown {
         public var kind: String
         /// The finding it is about.
         public var findingID: Int64?
-        /// The status it moved to.
+        /// The status it moved to (the counts, for a scan).
         public var to: String?
         /// Its subject (`run 12` for a scan).
         public var subject: String
         /// When.
         public var at: Date
+        /// The status it moved from.
+        public var from: String?
+        /// Why (`FirstImport.reason` for a first import's scan).
+        public var reason: String?
 
         /// A change.
-        public init(kind: String, findingID: Int64?, to: String?, subject: String, at: Date) {
+        public init(
+            kind: String, findingID: Int64?, to: String?, subject: String, at: Date, from: String? = nil,
+            reason: String? = nil
+        ) {
             self.kind = kind
             self.findingID = findingID
             self.to = to
             self.subject = subject
             self.at = at
+            self.from = from
+            self.reason = reason
         }
     }
 
@@ -79,7 +90,8 @@ public enum Burndown {
             case EventKind.findingNew.rawValue, EventKind.findingStatus.rawValue:
                 guard let id = change.findingID, let status = change.to.flatMap(FindingStatus.init(rawValue:))
                 else { continue }
-                if let old = statuses[id] {
+                // A finding of a first import has no `finding.new`: its status before is the event's `from`.
+                if let old = statuses[id] ?? change.from.flatMap(FindingStatus.init(rawValue:)) {
                     needsWork -= old.needsWork ? 1 : 0
                     blocked -= old == .blocked ? 1 : 0
                 }
@@ -88,7 +100,13 @@ public enum Burndown {
                 blocked += status == .blocked ? 1 : 0
                 pending = granularity == .day ? (day(change.at), change.at) : (pending ?? ("now", change.at))
                 if granularity == .run { pending?.at = change.at }
-            case EventKind.scanIngested.rawValue where granularity == .run:
+            case EventKind.scanIngested.rawValue:
+                if change.reason == FirstImport.reason {
+                    // Its new findings, all proposed, are announced by this event alone.
+                    needsWork += change.to.flatMap(FirstImport.newCount(inCounts:)) ?? 0
+                    if granularity == .day { pending = (day(change.at), change.at) }
+                }
+                guard granularity == .run else { continue }
                 pending = (change.subject, change.at)
                 flush()
             default:

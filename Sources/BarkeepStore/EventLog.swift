@@ -244,7 +244,7 @@ public enum EventLog {
         let project = try ProjectStore.require(name, on: connection)
         let changes = try connection.query(
             """
-            SELECT kind, finding_id, to_value, subject, at FROM events
+            SELECT kind, finding_id, to_value, subject, at, from_value, reason FROM events
             WHERE project_id = $1
               AND kind IN ('\(EventKind.findingNew.rawValue)', '\(EventKind.findingStatus.rawValue)',
                            '\(EventKind.scanIngested.rawValue)')
@@ -254,7 +254,8 @@ public enum EventLog {
         ).map { row in
             Burndown.Change(
                 kind: try row.decode(at: 0), findingID: try row.decodeIfPresent(at: 1),
-                to: try row.decodeIfPresent(at: 2), subject: try row.decode(at: 3), at: try row.decode(at: 4))
+                to: try row.decodeIfPresent(at: 2), subject: try row.decode(at: 3), at: try row.decode(at: 4),
+                from: try row.decodeIfPresent(at: 5), reason: try row.decodeIfPresent(at: 6))
         }
         return Burndown.points(changes, by: granularity)
     }

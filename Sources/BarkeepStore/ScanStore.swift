@@ -220,6 +220,7 @@ public enum ScanStore {
                 storedSnippets[finding.id] = snippet
             }
             let plan = SyncPlanner.plan(scan: identified, stored: stored, scope: scope)
+            let isFirstImport = FirstImport.isFirstImport(storedFiles: stored.lazy.map(\.file), scope: scope)
             let screens = try ScreenAttribution(projectID: project.id, on: connection)
 
             guard
@@ -256,6 +257,7 @@ public enum ScanStore {
                 project: project,
                 screens: screens,
                 actor: actor,
+                isFirstImport: isFirstImport,
                 on: connection
             )
             try hook?.after(connection, run, false)
@@ -321,7 +323,8 @@ public enum ScanStore {
 
     /// Writes the plan with set-based statements: the rows go in through COPY into a temporary table, then one
     /// INSERT, three UPDATEs and one event INSERT do the work, whatever the number of findings. `previousSnippets`
-    /// (stored snippets by finding id) say what a changed finding read before, for its event.
+    /// (stored snippets by finding id) say what a changed finding read before, for its event. A first import
+    /// (`FirstImport`) writes the run's event alone.
     private static func apply(
         _ plan: SyncPlan,
         writing rewrittenMatches: [SyncPlan.Match],
@@ -331,6 +334,7 @@ public enum ScanStore {
         project: Project,
         screens: ScreenAttribution,
         actor: String,
+        isFirstImport: Bool,
         on connection: PostgresConnection
     ) throws {
         try connection.query(
@@ -441,11 +445,13 @@ public enum ScanStore {
             """,
             [run.id]
         )
-        // Events last, under the event log's lock: one per new, fixed, reopened and changed finding, and one for the
-        // run. A changed finding's event goes from its old line and snippet to its new ones. New findings are found
-        // by identity (their rows do not carry their ids), the others by id.
-        try EventLog.appendSelect(
-            """
+        // Events last, under the event log's lock: one per new (unless a first import), fixed, reopened and changed
+        // finding, and one for the run. A changed finding's event goes from its old line and snippet to its new
+        // ones. New findings are found by identity (their rows do not carry their ids), the others by id.
+        let findingEvents =
+            isFirstImport
+            ? ""
+            : """
             SELECT $1::bigint, $2::text, s.id,
                    CASE s.action WHEN \(SyncRowAction.new.sql) THEN \(EventKind.findingNew.sql)
                                  WHEN \(SyncRowAction.changed.sql) THEN \(EventKind.findingChanged.sql)
@@ -470,13 +476,18 @@ public enum ScanStore {
                 WHERE r.action IN \(SyncRowAction.sqlList([.fixed, .reopened, .changed]))
             ) AS s
             UNION ALL
-            SELECT $1::bigint, $2::text, NULL, \(EventKind.scanIngested.sql), 'run ' || $4::text, NULL,
-                   $5::text, NULL, $3::text
-            """,
+
+            """
+        try EventLog.appendSelect(
+            findingEvents + """
+                SELECT $1::bigint, $2::text, NULL::bigint, \(EventKind.scanIngested.sql), 'run ' || $4::text, NULL,
+                       $5::text, $6::text, $3::text
+                """,
             [
                 project.id, project.name, actor, run.number,
                 "new=\(plan.counts.new) fixed=\(plan.counts.fixed) reopened=\(plan.counts.reopened) "
                     + "unchanged=\(plan.counts.unchanged) moved=\(plan.counts.moved) changed=\(plan.counts.changed)",
+                isFirstImport ? FirstImport.reason : nil,
             ],
             on: connection
         )

@@ -19,7 +19,7 @@ extension AuditWorkflowTests {
 
     @Test("every event about a finding or an item carries its number, its owner then, and the screens it counts for")
     func eventsNameTheirFinding() throws {
-        try ingestAllRules()
+        try ingestAllRules(announcingEach: true)
         // Before any screen, a finding is unmapped, counted for no screen, unless the app area owns its file.
         let found = try about(.findingNew)
         #expect(found.count == 21 && Set(found).count == 21 && !found.contains { $0.hasPrefix("#- ") })
@@ -97,7 +97,7 @@ extension AuditWorkflowTests {
 
     @Test("a screen's history holds its own events, uses among them, and those of the findings it owns")
     func screenHistoryByScreenColumn() throws {
-        try ingestAllRules()
+        try ingestAllRules(announcingEach: true)
         try addScreen("Inbox", ["Sources/Screens.swift"])
         _ = try ScreenStore.add(
             project: "app", key: "MenuRow", kind: .component, title: nil, owner: nil,

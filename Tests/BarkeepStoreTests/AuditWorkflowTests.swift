@@ -48,9 +48,19 @@ struct AuditWorkflowTests {
 
     /// Ingests all-rules.json (21 findings) into `app`; returns the report.
     @discardableResult
-    func ingestAllRules() throws -> ScanReport {
+    func ingestAllRules(announcingEach: Bool = false) throws -> ScanReport {
         let bytes = try Fixtures.bytes("duo_scan/all-rules.json")
         let report = try DuoScanParser.parse(bytes)
+        if announcingEach {
+            // A first import writes no finding.new per finding: a finding stored first makes the scan a later sync.
+            var seed = report
+            seed.findings = [
+                ScanFinding(rule: "DUO001", severity: "high", file: "Seed/Seed.swift", line: 1, snippet: "x")
+            ]
+            _ = try ScanStore.ingest(
+                seed, digest: SHA256.hexDigest(of: "seed".utf8), into: "app", commit: nil, scope: "Seed/",
+                actor: "ci", on: connection)
+        }
         let result = try ScanStore.ingest(
             report, digest: SHA256.hexDigest(of: bytes), into: "app", commit: nil, scope: "", actor: "ci",
             on: connection)

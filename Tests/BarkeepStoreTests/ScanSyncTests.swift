@@ -283,15 +283,75 @@ struct ScanSyncTests {
             project: "app", number: id, to: .falsePositive, reason: nil, role: .writer, actor: "dana", on: connection)
     }
 
-    @Test("every new, fixed and reopened finding has its event, appended with the run's")
+    @Test("after the first import, every new, fixed and reopened finding has its event, appended with the run's")
     func events() throws {
+        _ = try ingest(report([finding("A.swift", 1, "a")]))
         _ = try ingest(report([finding("A.swift", 1, "a"), finding("A.swift", 2, "b")]))
         _ = try ingest(report([finding("A.swift", 1, "a")]))
-        let kinds = try connection.query("SELECT kind, to_value FROM events WHERE kind LIKE 'finding.%' ORDER BY seq")
-            .map { "\(try $0.decode("kind", as: String.self))>\(try $0.decode("to_value", as: String.self))" }
-        #expect(kinds == ["finding.new>proposed", "finding.new>proposed", "finding.status>fixed"])
+        #expect(try findingEvents() == ["finding.new>proposed", "finding.status>fixed"])
         #expect(
-            try connection.queryValue("SELECT count(*) FROM events WHERE kind = 'scan.ingested'", as: Int.self) == 2)
+            try connection.queryValue("SELECT count(*) FROM events WHERE kind = 'scan.ingested'", as: Int.self) == 3)
+    }
+
+    /// `kind>to` of the finding events, in order.
+    private func findingEvents() throws -> [String] {
+        try connection.query("SELECT kind, to_value FROM events WHERE kind LIKE 'finding.%' ORDER BY seq")
+            .map { "\(try $0.decode("kind", as: String.self))>\(try $0.decode("to_value", as: String.self))" }
+    }
+
+    /// `reason to` of the runs' events, in order.
+    private func runEvents() throws -> [String] {
+        try connection.query("SELECT reason, to_value FROM events WHERE kind = 'scan.ingested' ORDER BY seq").map {
+            "\(try $0.decodeIfPresent("reason", as: String.self) ?? "-") \(try $0.decode("to_value", as: String.self))"
+        }
+    }
+
+    @Test("a first import, of the project or of a scope, is announced by its run's event alone")
+    func firstImport() throws {
+        let imported = try ingest(report([finding("A.swift", 1, "a"), finding("A.swift", 2, "b")]))
+        let announced = try findingEvents()
+        #expect(imported.counts.new == 2 && announced.isEmpty)
+        // Each finding still records the run that first saw it.
+        let firstRuns = try connection.query("SELECT DISTINCT first_seen_run FROM findings").count
+        #expect(firstRuns == 1)
+        // A later sync announces each new finding.
+        _ = try ingest(report([finding("A.swift", 1, "a"), finding("A.swift", 2, "b"), finding("B.swift", 1, "c")]))
+        #expect(try findingEvents() == ["finding.new>proposed"])
+        // The first scan of a scope holding no finding yet is a first import too; a scope holding one is not.
+        _ = try ingest(report([finding("Lib/X.swift", 1, "x")]), scope: "Lib/")
+        _ = try ingest(report([finding("B.swift", 1, "c"), finding("B.swift", 2, "d")]), scope: "B.swift")
+        #expect(try findingEvents() == ["finding.new>proposed", "finding.new>proposed"])
+        // Fixed findings are stored findings: bringing them back is a sync, not a first import.
+        _ = try ingest(report([]), scope: "Lib/")
+        _ = try ingest(report([finding("Lib/X.swift", 1, "x")]), scope: "Lib/")
+        #expect(
+            try findingEvents().suffix(2) == ["finding.status>fixed", "finding.status>proposed"])
+        let zero = "fixed=0 reopened=0 unchanged=0 moved=0 changed=0"
+        #expect(
+            try runEvents() == [
+                "first import new=2 \(zero)", "- new=1 fixed=0 reopened=0 unchanged=2 moved=0 changed=0",
+                "first import new=1 \(zero)", "- new=1 fixed=0 reopened=0 unchanged=1 moved=0 changed=0",
+                "- new=0 fixed=1 reopened=0 unchanged=0 moved=0 changed=0",
+                "- new=0 fixed=0 reopened=1 unchanged=0 moved=0 changed=0",
+            ])
+    }
+
+    @Test("the burndown counts a first import's findings from its run's event, and follows their verdicts")
+    func firstImportBurndown() throws {
+        _ = try ingest(report([finding("A.swift", 1, "a"), finding("A.swift", 2, "b"), finding("A.swift", 3, "c")]))
+        let number = try #require(
+            try connection.queryValue("SELECT number FROM findings WHERE snippet = 'a'", as: Int.self))
+        _ = try FindingStore.setStatus(
+            project: "app", number: number, to: .declined, reason: "design", role: .writer, actor: "dana",
+            on: connection)
+        let synced = try ingest(
+            report([finding("A.swift", 2, "b"), finding("A.swift", 3, "c"), finding("B.swift", 40, "d")]))
+        let points = try EventLog.burndown(project: "app", by: .run, on: connection)
+        #expect(points.map(\.label) == ["run 1", "run 2"])
+        #expect(points.map(\.needsWork) == [3, 3])
+        let days = try EventLog.burndown(project: "app", by: .day, on: connection)
+        #expect(days.map(\.needsWork) == [3])
+        #expect(synced.open == 3)
     }
 
     // MARK: - Concurrency

@@ -56,6 +56,12 @@ struct SchemaTests {
         )
     }
 
+    /// Creates a second project, `other`; returns its id.
+    private func otherProject() throws -> Int {
+        try #require(
+            try connection.queryValue("INSERT INTO projects (name) VALUES ('other') RETURNING id", as: Int.self))
+    }
+
     private func expectViolation(_ sqlState: String, _ body: () throws -> Void) {
         #expect {
             try body()
@@ -251,8 +257,7 @@ struct SchemaTests {
 
     @Test("a finding's first and last runs are runs of its project, checked once per statement (migration 0016)")
     func findingRunsAreChecked() throws {
-        let other = try #require(
-            try connection.queryValue("INSERT INTO projects (name) VALUES ('other') RETURNING id", as: Int.self))
+        let other = try otherProject()
         let otherRun = try #require(
             try connection.queryValue(
                 """
@@ -273,6 +278,54 @@ struct SchemaTests {
         }
         try connection.query("DELETE FROM scan_runs WHERE id = $1", [otherRun])
         #expect(try connection.queryValue("SELECT count(*) FROM scan_runs", as: Int.self) == 1)
+    }
+
+    @Test("a finding's screen is one of its project's and its pose exists, checked per statement (migration 0018)")
+    func findingScreenAndPoseAreChecked() throws {
+        let other = try otherProject()
+        let otherScreen = try #require(
+            try connection.queryValue(
+                "INSERT INTO screens (project_id, key) VALUES ($1, 'Elsewhere') RETURNING id", [other], as: Int.self))
+        try insertFinding()
+        try insertFinding(file: "Sources/Other.swift")
+        // Another project's screen, a screen that does not exist, a pose that does not exist: refused, in an
+        // INSERT as in an UPDATE, even when only one row of the statement is wrong.
+        expectViolation(PostgresError.Code.foreignKeyViolation) {
+            try connection.query(
+                "UPDATE findings SET screen_id = CASE WHEN file = 'Sources/Other.swift' THEN $1::bigint ELSE $2::bigint END",
+                [otherScreen, screen])
+        }
+        expectViolation(PostgresError.Code.foreignKeyViolation) {
+            try connection.query("UPDATE findings SET screen_id = $1", [otherScreen + 1_000])
+        }
+        expectViolation(PostgresError.Code.foreignKeyViolation) {
+            try connection.query(
+                """
+                INSERT INTO findings (project_id, source, title, step, severity, screen_id, number)
+                VALUES ($1, 'manual', 'Wrong screen', 1, 'low', $2, 99)
+                """,
+                [project, otherScreen])
+        }
+        expectViolation(PostgresError.Code.foreignKeyViolation) {
+            try connection.query(
+                """
+                INSERT INTO findings (project_id, source, title, step, severity, created_by_pose, number)
+                VALUES ($1, 'manual', 'No such pose', 1, 'low', 'P99', 99)
+                """,
+                [project])
+        }
+        try connection.query(
+            """
+            INSERT INTO findings (project_id, source, title, step, severity, screen_id, created_by_pose, number)
+            VALUES ($1, 'manual', 'Clipped in P3', 1, 'low', $2, 'P3', 99)
+            """,
+            [project, screen])
+        try connection.query("UPDATE findings SET screen_id = $1", [screen])
+        // Deleting the screen leaves its findings, no longer attributed (was ON DELETE SET NULL).
+        try connection.query("DELETE FROM screens WHERE id = $1", [screen])
+        #expect(try connection.queryValue("SELECT count(*) FROM findings", as: Int.self) == 3)
+        #expect(
+            try connection.queryValue("SELECT count(*) FROM findings WHERE screen_id IS NULL", as: Int.self) == 3)
     }
 
     @Test("an event names a project and finding that exist; deleting the finding leaves the event (migration 0016)")

@@ -249,8 +249,7 @@ struct AuditCommandsTests {
         let history = try #require(shown["history"] as? [[String: Any]])
         #expect(
             history.map { "\($0["kind"] ?? "") \($0["subject"] ?? "")" } == [
-                "finding.new DUO007:\(file):\(findings.first?["line"] as? Int ?? 0)", "screen.added Toolbar",
-                "step.state Toolbar step 2 (order)",
+                "screen.added Toolbar", "step.state Toolbar step 2 (order)",
             ])
         let screen = try #require(shown["screen"] as? [String: Any])
         #expect(screen["done"] as? Bool == false)
