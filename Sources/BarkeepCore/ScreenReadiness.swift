@@ -22,6 +22,10 @@ public enum PoseResult: String, Sendable, CaseIterable, Codable {
 
     /// Whether the result settles a required pose: passed, or not applicable.
     public var isSettled: Bool { self == .passed || self == .notApplicable }
+
+    /// What the required poses counted by `isSettled` are called where a count is shown (`6/10 settled`): not
+    /// "passed", since one that does not apply is settled without having passed.
+    public static let settledWord = "settled"
 }
 
 /// A step of the audit checklist (domain/checklist.json).

@@ -8,6 +8,8 @@ public enum Reply: Sendable, Equatable {
     case summarizedRecords([Record], summary: Record)
     /// Failure with a stable code and a human message.
     case error(ErrorCode, String)
+    /// A reply encoded before (by `encode(into:)`), its final line and line feed included: sent as it is.
+    case bytes([UInt8])
 
     /// The reply word for success.
     public static let okWord = "OK"
@@ -29,6 +31,9 @@ public enum Reply: Sendable, Equatable {
     /// Appends the reply's lines to `buffer`: the server's hot path, so bytes, not strings.
     public func encode(into buffer: inout [UInt8]) {
         switch self {
+        case .bytes(let bytes):
+            buffer.append(contentsOf: bytes)
+            return
         case .ok(let text):
             buffer.append(contentsOf: Self.okBytes)
             if !text.isEmpty {

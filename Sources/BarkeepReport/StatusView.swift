@@ -76,7 +76,7 @@ public enum StatusView {
             StyledText(group.sdk.map { "\(group.items) on the iOS \($0) SDK" } ?? "\(group.items) with no SDK yet")
         }
         block.append(("Blocked", blocked.isEmpty ? ["none"] : blocked))
-        block.append(("Poses", [ratio(totals.posesPassed, totals.posesRequired, "passed")]))
+        block.append(("Poses", [ratio(totals.posesPassed, totals.posesRequired, PoseResult.settledWord)]))
         block.append(("Checklist", [ratio(totals.stepsDone, totals.stepsApplicable, "steps done")]))
         block.append(("Screens", [StyledText("\(totals.screensDone) of \(totals.screens) done")]))
         if let selection = status.selection, selection.isFiltering {

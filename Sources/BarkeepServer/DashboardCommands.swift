@@ -23,6 +23,11 @@ enum DashboardCommands {
         smallDecimals.indices.contains(number) ? smallDecimals[number] : String(number)
     }
 
+    /// The encoded STATUS replies of this process, by project and arguments, each kept while its project's status
+    /// version is current (`StatusCache`): a reply is the same for every role that may ask, and holds no time (the
+    /// CLI works out ages). At most 256 replies and 64 MiB; a 1,000-screen project's reply is about 0.5 MB.
+    static let replies = StatusCache<[UInt8]>(maximumEntries: 256, maximumCost: 64 << 20) { $0.count }
+
     /// `STATUS PROJECT [owner=] [not-done=yes] [sort=] [limit=]`: the dashboard; the filters choose the screen
     /// rows (and the owner rows, for `owner=`), never the totals.
     static let status = Command(
@@ -31,8 +36,28 @@ enum DashboardCommands {
         let project = input.argument(0)
         let listing = try ScreenCommands.screenListing(input)
         return .database { connection in
-            CommandResult(.records(try StatusStore.status(project: project, on: connection).records(listing)))
+            CommandResult(.bytes(try statusReply(project: project, listing: listing, on: connection)))
         }
+    }
+
+    /// The encoded reply of `STATUS project` with `listing`, from `cache` while the project's status is unchanged.
+    static func statusReply(
+        project: String, listing: ScreenListing, cache: StatusCache<[UInt8]> = replies,
+        on connection: PostgresConnection
+    ) throws -> [UInt8] {
+        try cache.value(project: project, variant: variant(listing), on: connection) { status in
+            var bytes: [UInt8] = []
+            Reply.records(status.records(listing)).encode(into: &bytes)
+            return bytes
+        }
+    }
+
+    /// The arguments of a listing as one text, the owner (any text) last so that no two listings share one.
+    static func variant(_ listing: ScreenListing) -> String {
+        [
+            listing.isNotDoneOnly ? "not-done" : "all", listing.order.rawValue, listing.limit.map(String.init) ?? "-",
+            listing.kind?.rawValue ?? "-", listing.owner.map { "=" + $0 } ?? "-",
+        ].joined(separator: " ")
     }
 
     static let burndown = Command("BURNDOWN", positional: 1...1, keys: ["by"], minimumRole: .reader) {

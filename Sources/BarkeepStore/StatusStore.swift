@@ -225,10 +225,31 @@ public enum StatusStore {
         }
     }
 
+    /// The version of what `status` shows of a project (Schema/0017): one primary-key lookup.
+    static let versionQuery = """
+        SELECT v.version::text FROM projects p JOIN status_versions v ON v.project_id = p.id WHERE p.name = $1
+        """
+
+    /// The version of what `status` shows of `project` now, nil when there is no such project. Any committed change
+    /// to what it shows gives another version (a random one: equal versions mean equal statuses, in any database).
+    public static func version(project name: String, on connection: PostgresConnection) throws -> String? {
+        try connection.queryValue(versionQuery, [name], as: String.self)
+    }
+
     /// The status of a project; `notFound` when there is none. One repeatable-read snapshot, so the figures agree.
     public static func status(project name: String, on connection: PostgresConnection) throws -> ProjectStatus {
+        try versionedStatus(project: name, on: connection).status
+    }
+
+    /// The status of a project with the version it is of (nil when the project has none yet), read in one snapshot:
+    /// while `version` returns the same, `status` returns the same.
+    public static func versionedStatus(project name: String, on connection: PostgresConnection) throws -> (
+        status: ProjectStatus, version: String?
+    ) {
         try connection.transaction { connection in
             try connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            // First: the snapshot is taken by the first statement, and the version is read in it.
+            let version = try connection.queryValue(versionQuery, [name], as: String.self)
             let project = try ProjectStore.require(name, on: connection)
             let lastScan = try connection.query(lastScanQuery, [project.id]).first.map(ScanRun.init(row:))
 
@@ -298,7 +319,8 @@ public enum StatusStore {
                 let screen = screens[index]
                 let steps = screen.kind == .screen ? checklist : []
                 let requiredPoses = screen.poses ?? (screen.kind == .screen ? project.requiredPoses : [])
-                let openFindings = blockers[screen.id] ?? []
+                // By step: the screen's own rows and its components' come in the order of a dictionary.
+                let openFindings = (blockers[screen.id] ?? []).sorted { ($0.step ?? 0) < ($1.step ?? 0) }
                 var recorded = steps.isEmpty ? [] : noStates
                 if !steps.isEmpty {
                     forEachPair(in: screen.stepStates) { step, state in
@@ -330,11 +352,12 @@ public enum StatusStore {
                         latestPoses: screen.latestPoses),
                     sources: [screen.id] + (used[screen.id] ?? []))
             }
-            return ProjectStatus(
+            let status = ProjectStatus(
                 project: project, lastScan: lastScan, byStatus: byStatus,
                 blocked: try blockedGroups(blockedItems, project: project, on: connection), screens: statuses,
                 unmapped: unmapped, ownWork: ownWork
             )
+            return (status, version)
         }
     }
 

@@ -4,23 +4,25 @@ import BarkeepCore
 public struct SummaryDifference: Sendable, Equatable, CustomStringConvertible {
     /// The project.
     public var project: String
-    /// The screen's key, or `AuditArea.unmapped` for the findings no screen owns.
-    public var screen: String
-    /// What differs: `findings proposed high rule-step=1 item-step=0 symbols=` or `progress`.
+    /// The screen's key, or `AuditArea.unmapped` for the findings no screen owns; nil for the project itself.
+    public var screen: String?
+    /// What differs: `findings proposed high rule-step=1 item-step=0 symbols=`, `progress` or `status version`.
     public var key: String
     /// The stored value (`none` when there is no row).
     public var stored: String
     /// The recomputed value (`none` when there should be no row).
     public var recomputed: String
 
-    /// `project app screen Inbox: findings proposed high rule-step=1 item-step=0 symbols=: stored 3, recomputed 4`.
+    /// `project app screen Inbox: findings proposed high rule-step=1 item-step=0 symbols=: stored 3, recomputed 4`,
+    /// or `project app: status version: stored none, recomputed any`.
     public var description: String {
-        "project \(project) screen \(screen): \(key): stored \(stored), recomputed \(recomputed)"
+        "project \(project)\(screen.map { " screen " + $0 } ?? ""): \(key): stored \(stored), recomputed \(recomputed)"
     }
 }
 
 /// Checks and repairs the dashboard's summaries (Schema/0014: `finding_summaries`, `screen_progress`) against a
-/// recomputation from findings, step states and pose results, the same one that filled them.
+/// recomputation from findings, step states and pose results, the same one that filled them; and that the project
+/// has a status version (Schema/0017: without one, no STATUS reply is kept).
 public enum SummaryStore {
     static let findingDifferencesQuery = """
         SELECT screen_id, status, severity, rule_step, item_step, needs_symbols, s.findings AS stored,
@@ -72,6 +74,13 @@ public enum SummaryStore {
                         recomputed: try row.decodeIfPresent("recomputed", as: String.self).map { "[\($0)]" }
                             ?? "none"))
             }
+            if try connection.queryValue(
+                "SELECT count(*) FROM status_versions WHERE project_id = $1", [project.id], as: Int.self) == 0
+            {
+                differences.append(
+                    SummaryDifference(
+                        project: project.name, screen: nil, key: "status version", stored: "none", recomputed: "any"))
+            }
             return differences
         }
     }
@@ -91,6 +100,10 @@ public enum SummaryStore {
                 SELECT * FROM barkeep_screen_progress_rows(ARRAY(SELECT id FROM screens WHERE project_id = $1))
                 """,
                 [project.id])
+            // A new version in any case: replies kept from the summaries replaced are not used again.
+            try connection.query(
+                "INSERT INTO status_versions (project_id) VALUES ($1) "
+                    + "ON CONFLICT (project_id) DO UPDATE SET version = gen_random_uuid()", [project.id])
         }
     }
 }

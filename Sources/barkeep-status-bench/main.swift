@@ -3,9 +3,11 @@
 // Generates a project of 1,000 screens, 100,000 findings (scanner findings over the screens' files and a few
 // hundred unmapped; items by hand, some blocked on the SDK), 12,000 step states and 16,000 pose results directly
 // in PostgreSQL, starts barkeepd on that database, and sends STATUS and PING alternately on one TCP connection:
-// prints the median and p99 of each and their ratio; then the daemon's CPU time per request of each (from
-// /proc/PID/stat, over PINGs alone and STATUS alone), and the plan of each statement STATUS runs (EXPLAIN ANALYZE)
-// and whether any reads the findings table sequentially (it must not). Uses an embedded PostgreSQL cluster in a
+// prints the median and p99 of each and their ratio (STATUS answered from the reply the daemon keeps while the
+// project's status version is unchanged, Schema/0017); then STATUS with the version changed before each request
+// (uncached: the reply built from the summaries), and the first STATUS; then the daemon's CPU time per request of
+// each (from /proc/PID/stat, over PINGs alone and STATUS alone), and the plan of each statement STATUS runs
+// (EXPLAIN ANALYZE) and whether any reads the findings table sequentially (it must not). Uses an embedded PostgreSQL cluster in a
 // temporary directory unless BARKEEP_BENCH_DATABASE_URL is set.
 //
 // Usage: barkeep-status-bench [--rounds N] [--screens N] [--findings N] [--poses N] [--plans]
@@ -170,14 +172,22 @@ final class LineConnection {
             sent += count
         }
         var lines: [String] = []
+        // Lines are read from `start` on and the buffer compacted once per chunk: removing each line from the
+        // front would move the rest of a 64 KiB chunk for every line of a large reply.
+        var start = 0
         while true {
-            if let newline = buffer.firstIndex(of: 0x0A) {
-                let text = String(decoding: buffer[..<newline], as: UTF8.self)
-                buffer.removeSubrange(...newline)
+            if let newline = buffer[start...].firstIndex(of: 0x0A) {
+                let text = String(decoding: buffer[start..<newline], as: UTF8.self)
+                start = newline + 1
                 lines.append(text)
-                if text.hasPrefix("OK") || text.hasPrefix("ERR") { return lines }
+                if text.hasPrefix("OK") || text.hasPrefix("ERR") {
+                    buffer.removeSubrange(..<start)
+                    return lines
+                }
                 continue
             }
+            buffer.removeSubrange(..<start)
+            start = 0
             var chunk = [UInt8](repeating: 0, count: 1 << 16)
             let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
             guard count > 0 else { throw BenchError("the daemon closed the connection") }
@@ -214,6 +224,21 @@ func cpuMilliseconds(of pid: pid_t, _ body: () throws -> Void) throws -> Double 
     let before = try ticks()
     try body()
     return (try ticks() - before) * 1000 / Double(sysconf(Int32(_SC_CLK_TCK)))
+}
+
+/// The times of `rounds` PINGs and as many `line` requests, alternately on `client`; `before` runs (untimed)
+/// before each `line`.
+func alternating(
+    _ rounds: Int, _ client: LineConnection, _ line: String, before: () throws -> Void = {}
+) throws -> (ping: [Double], other: [Double]) {
+    var ping: [Double] = []
+    var other: [Double] = []
+    for _ in 0..<rounds {
+        try before()
+        ping.append(try milliseconds { _ = try client.request("PING") })
+        other.append(try milliseconds { _ = try client.request(line) })
+    }
+    return (ping, other)
 }
 
 func percentile(_ values: [Double], _ fraction: Double) -> Double {
@@ -291,17 +316,15 @@ func run() throws {
     // Over TCP a token is needed: made directly in the store, as an admin would with barkeep token create.
     let token = try TokenStore.create(name: "bench", role: .reader, actor: "bench", on: connection).secret
     _ = try client.request("HELLO protocol=\(ProtocolVersion.current) token=\(token)")
-    let reply = try client.request("STATUS \(project)")
+    var reply: [String] = []
+    let first = try milliseconds { reply = try client.request("STATUS \(project)") }
     guard reply.last?.hasPrefix("OK") == true else { throw BenchError("STATUS failed: \(reply.last ?? "")") }
-    print("STATUS returns \(reply.count - 1) records")
+    print(
+        "STATUS returns \(reply.count - 1) records, \(reply.reduce(0) { $0 + $1.utf8.count + 1 }) bytes; "
+            + String(format: "the first took %.3f ms", first))
     for _ in 0..<20 { _ = try client.request("STATUS \(project)") }
 
-    var status: [Double] = []
-    var ping: [Double] = []
-    for _ in 0..<settings.rounds {
-        ping.append(try milliseconds { _ = try client.request("PING") })
-        status.append(try milliseconds { _ = try client.request("STATUS \(project)") })
-    }
+    let (ping, status) = try alternating(settings.rounds, client, "STATUS \(project)")
     print("")
     print("request   median      p99  (\(settings.rounds) each, alternating, one connection)")
     print(String(format: "PING    %8.3f ms %8.3f ms", percentile(ping, 0.5), percentile(ping, 0.99)))
@@ -325,6 +348,33 @@ func run() throws {
                 pingCPU / Double(pings), pings, statusCPU / Double(settings.rounds), settings.rounds,
                 (statusCPU / Double(settings.rounds)) / max(pingCPU / Double(pings), 0.001)))
     }
+
+    // Uncached: before each STATUS (not timed) the project's status version changes, as a write of anything STATUS
+    // shows would change it, so each STATUS reads the summaries and builds its reply.
+    guard let projectID = try ProjectStore.find(project, on: connection)?.id else { throw BenchError("no project") }
+    let (uncachedPing, uncached) = try alternating(max(1, settings.rounds / 5), client, "STATUS \(project)") {
+        try connection.query("SELECT barkeep_status_changed(ARRAY[$1::bigint])", [projectID])
+    }
+    print(
+        String(
+            format: "uncached STATUS (status version changed before each, %d): median %.3f ms, p99 %.3f ms; "
+                + "PING median %.3f ms; ratio median %.0f×",
+            uncached.count, percentile(uncached, 0.5), percentile(uncached, 0.99), percentile(uncachedPing, 0.5),
+            percentile(uncached, 0.5) / percentile(uncachedPing, 0.5)))
+
+    // Where a kept reply's time goes: the version lookup alone, in process; and a kept STATUS of one screen row
+    // (the reply's size apart), beside PING.
+    var lookups: [Double] = []
+    for _ in 0..<settings.rounds {
+        lookups.append(try milliseconds { _ = try StatusStore.version(project: project, on: connection) })
+    }
+    let (smallPing, small) = try alternating(settings.rounds, client, "STATUS \(project) limit=1")
+    print(
+        String(
+            format: "status version lookup in process: median %.3f ms; STATUS limit=1 (kept, %d): median %.3f ms, "
+                + "PING %.3f ms, ratio %.0f×",
+            percentile(lookups, 0.5), small.count, percentile(small, 0.5), percentile(smallPing, 0.5),
+            percentile(small, 0.5) / percentile(smallPing, 0.5)))
 
     var direct: [Double] = []
     for _ in 0..<10 { direct.append(try milliseconds { _ = try StatusStore.status(project: project, on: connection) }) }

@@ -275,7 +275,10 @@ extension ScreenShowCommand {
     fileprivate func printPoses(_ screen: Record, _ poses: [Record]) {
         guard !poses.isEmpty else { return }
         print(
-            "\n" + Output.bold("Poses (\(screen["poses-passed"] ?? "0") of \(screen["poses-required"] ?? "0") passed)"))
+            "\n"
+                + Output.bold(
+                    "Poses (\(screen["poses-passed"] ?? "0") of \(screen["poses-required"] ?? "0") "
+                        + "\(PoseResult.settledWord))"))
         Output.table(
             ["POSE", "RESULT", "RECORDED", "EVIDENCE"],
             poses.map { record in

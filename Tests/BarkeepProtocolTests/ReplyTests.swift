@@ -36,6 +36,7 @@ struct ReplyTests {
             (Reply.ok(["deleted": "my app"]), "OK deleted=\"my app\"\n"),
             (Reply.ok(["reason": "", "note": "say \"hi\""]), #"OK reason="" note="say \"hi\"""# + "\n"),
             (Reply.ok([:]), "OK\n"),
+            (.bytes(Array("* name=app\nOK count=1\n".utf8)), "* name=app\nOK count=1\n"),
         ]
     )
     func encoded(reply: Reply, text: String) {

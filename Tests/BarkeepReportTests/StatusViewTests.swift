@@ -19,7 +19,7 @@ struct StatusViewTests {
         Findings   5 need work · 1 of them unmapped
                    3 proposed · 1 approved · 2 verified · 1 blocked · 1 kept · 1 false positive · 9 fixed
         Blocked    1 on the iOS 27.1 SDK
-        Poses      6/10 passed (60%)
+        Poses      6/10 settled (60%)
         Checklist  14/20 steps done (70%)
         Screens    1 of 2 done
 
@@ -97,7 +97,7 @@ struct StatusViewTests {
                 Last scan  none yet
                 Findings   0 need work
                 Blocked    none
-                Poses      0/0 passed
+                Poses      0/0 settled
                 Checklist  0/0 steps done
                 Screens    0 of 0 done
 

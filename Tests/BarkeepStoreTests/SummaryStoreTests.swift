@@ -5,7 +5,8 @@ import Foundation
 import Testing
 
 /// The dashboard's summaries (Schema/0014) against a recomputation from scratch: after random ingests, triage,
-/// items, steps, poses, screen changes and SDK moves, and after migration 0014 of an existing database.
+/// items, steps, poses, screen changes and SDK moves, and after migration 0014 of an existing database; and a status
+/// kept by its version (Schema/0017) against the status read afresh.
 @Suite("Dashboard summaries")
 struct SummaryStoreTests {
     let connection: PostgresConnection
@@ -49,7 +50,7 @@ struct SummaryStoreTests {
             (.approved, nil), (.applied, nil), (.verified, nil), (.declined, "not ours"), (.kept, "on purpose"),
             (.falsePositive, nil), (.proposed, nil),
         ]
-        switch Int.random(in: 0..<14, using: &random) {
+        switch Int.random(in: 0..<17, using: &random) {
         case 0, 1:
             // Churn: drop a few, add a few, keep the rest (their lines move).
             pool.removeAll { _ in Int.random(in: 0..<8, using: &random) == 0 }
@@ -142,15 +143,61 @@ struct SummaryStoreTests {
             _ = try? ScreenStore.setUses(
                 project: project, screen: screen, component: "Chip", isRemoving: Bool.random(using: &random),
                 actor: "ana", on: connection)
-        default:
+        case 13:
             let sdk = Bool.random(using: &random) ? "27.1" : "27.0"
             _ = try ProjectStore.update(name: project, sdk: sdk, actor: "lead", on: connection)
+        case 14:
+            // What only the dashboard's screen rows show: a title, an owner, the poses required.
+            guard let screen = try screenKeys(project).randomElement(using: &random) else { return }
+            let poses: PoseRequirement? =
+                switch Int.random(in: 0..<3, using: &random) {
+                case 0: .project
+                case 1: .poses(["P1", "P12"])
+                default: nil
+                }
+            _ = try? ScreenStore.update(
+                project: project, key: screen,
+                change: ScreenChange(
+                    title: "Title \(Int.random(in: 0..<3, using: &random))",
+                    owner: ["", "ana", "ben"].randomElement(using: &random), poses: poses),
+                actor: "ana", on: connection)
+        case 15:
+            // What only the project row shows: its deployment target and required poses.
+            _ = try ProjectStore.update(
+                name: project, deploymentTarget: Bool.random(using: &random) ? "26.0" : "27.0",
+                requiredPoses: Bool.random(using: &random) ? ["P1", "P2", "P3", "P4", "P11", "P12"] : ["P1", "P11"],
+                actor: "lead", on: connection)
+        default:
+            // An SDK moved by a check: the symbols' facts change what blocked items wait for.
+            let found = Bool.random(using: &random)
+            let check = SDKCheckReport(
+                tool: "sdk_check", toolVersion: "1", sdk: nil,
+                symbols: [SDKCheckSymbol(symbol: "axisBehavior", found: found)])
+            _ = try? SDKStore.ingestCheck(
+                check, digest: SHA256.hexDigest(of: Array("\(check)".utf8)), into: project, commit: nil, actor: "ci",
+                on: connection)
         }
     }
 
-    @Test("the summaries equal a recomputation after every batch of random operations", arguments: [1, 2, 3])
+    @Test(
+        "summaries equal a recomputation after each batch of random operations, a kept status the status read afresh after each",
+        arguments: [1, 2, 3])
     func randomOperations(seed: UInt64) throws {
         try Migrator().migrate(connection)
+        // Another daemon's view: its own connection and cache; every write goes through `connection`.
+        let reader = try PostgresConnection(configuration: connection.configuration)
+        defer { reader.close() }
+        let cache = StatusCache<ProjectStatus>(maximumEntries: 8, maximumCost: 8) { _ in 1 }
+        func expectCachedIsFresh(_ context: @autoclosure () -> String) throws {
+            for name in ["app", "other"] {
+                let fresh = try StatusStore.status(project: name, on: reader)
+                // Twice: made (or kept) once, then kept.
+                for _ in 0..<2 {
+                    let kept = try cache.value(project: name, variant: "", on: reader) { $0 }
+                    #expect(kept == fresh, "seed \(seed), \(context()): \(name)")
+                }
+            }
+        }
         var random = SeededGenerator(seed: seed)
         var pools: [String: [(rule: String, file: String, snippet: String)]] = [:]
         for name in ["app", "other"] {
@@ -163,6 +210,7 @@ struct SummaryStoreTests {
             for _ in 0..<15 {
                 let name = Bool.random(using: &random) ? "app" : "other"
                 try randomOperation(on: name, pool: &pools[name, default: []], using: &random)
+                try expectCachedIsFresh("batch \(batch)")
             }
             for project in try ProjectStore.list(on: connection) {
                 let differences = try SummaryStore.differences(project: project, on: connection)
@@ -172,8 +220,15 @@ struct SummaryStoreTests {
         let findings = try connection.queryValue("SELECT count(*) FROM findings", as: Int.self)
         let summed = try connection.queryValue("SELECT sum(findings) FROM finding_summaries", as: Int.self)
         #expect(findings == summed && (findings ?? 0) > 20)
-        // A project removed takes its summaries along.
+        let statistics = cache.statistics
+        #expect(statistics.hits >= 12 * 15 * 2 && statistics.misses > 12 * 15 / 2, "\(statistics)")
+        // A project removed takes its summaries along, and its kept status is not used.
         try ProjectStore.delete(name: "other", actor: "test", on: connection)
+        #expect(throws: StoreError.self) { try cache.value(project: "other", variant: "", on: reader) { $0 } }
+        _ = try ProjectStore.create(name: "other", sdk: nil, deploymentTarget: nil, actor: "test", on: connection)
+        #expect(
+            try cache.value(project: "other", variant: "", on: reader) { $0 }
+                == StatusStore.status(project: "other", on: reader))
         #expect(
             try connection.queryValue(
                 "SELECT count(*) FROM finding_summaries s WHERE NOT EXISTS (SELECT 1 FROM projects p "
@@ -202,6 +257,20 @@ struct SummaryStoreTests {
             ])
         try SummaryStore.repair(project: project, on: connection)
         #expect(try SummaryStore.differences(project: project, on: connection).isEmpty)
+
+        // Without a status version no STATUS reply is kept: reported, and repair gives one (a new one in any case).
+        let version = try StatusStore.version(project: "app", on: connection)
+        try connection.query("DELETE FROM status_versions")
+        #expect(
+            try SummaryStore.differences(project: project, on: connection).map(\.description) == [
+                "project app: status version: stored none, recomputed any"
+            ])
+        try SummaryStore.repair(project: project, on: connection)
+        #expect(try SummaryStore.differences(project: project, on: connection).isEmpty)
+        let repaired = try StatusStore.version(project: "app", on: connection)
+        #expect(repaired != nil && repaired != version)
+        try SummaryStore.repair(project: project, on: connection)
+        #expect(try StatusStore.version(project: "app", on: connection) != repaired)
     }
 
     @Test("migration 0014 fills the summaries of an existing database")
@@ -232,6 +301,8 @@ struct SummaryStoreTests {
         try Migrator().migrate(connection)
         let project = try ProjectStore.require("app", on: connection)
         #expect(try SummaryStore.differences(project: project, on: connection).isEmpty)
+        // Migration 0017 gave the project a status version.
+        #expect(try StatusStore.version(project: "app", on: connection) != nil)
         #expect(try connection.queryValue("SELECT sum(findings) FROM finding_summaries", as: Int.self) == 31)
         #expect(
             try connection.queryValue(

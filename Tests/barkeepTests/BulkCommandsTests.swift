@@ -92,7 +92,7 @@ struct BulkCommandsTests {
         let top = try run(["status", "P", "--not-done", "--sort", "work", "--limit", "5"])
         #expect(top.0 == 0, "\(top.2)")
         #expect(top.1.contains("Showing    5 of 150 rows · not done · by work"))
-        #expect(top.1.contains("Poses      0/900 passed (0%)"))
+        #expect(top.1.contains("Poses      0/900 settled (0%)"))
 
         // Removing by glob: one command, each key dismissed; a glob that matches nothing is NOTFOUND.
         let removed = try run(["screen", "remove", "P", "--screens", "Profile*", "--yes"])

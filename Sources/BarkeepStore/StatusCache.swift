@@ -1,0 +1,96 @@
+import Synchronization
+
+/// What the dashboard made of a project's status, kept while the status stays the same: a daemon's STATUS replies,
+/// encoded. An entry is used only while `StatusStore.version` reads the version it was made at, so a change
+/// committed by any daemon (or anything else) writing the database is seen by the next request; nothing is ever
+/// invalidated by hand. Bounded in entries and in cost (bytes), the least recently used going first.
+///
+/// Thread-safe: one lock around the table, never held while the database is asked.
+public final class StatusCache<Value: Sendable>: Sendable {
+    /// What one entry is for: a project, and a variant of what is made of its status (the request's arguments).
+    struct Key: Hashable {
+        var project: String
+        var variant: String
+    }
+
+    struct Entry {
+        var version: String
+        var value: Value
+        var cost: Int
+        var lastUse: UInt64
+    }
+
+    struct State {
+        var entries: [Key: Entry] = [:]
+        var cost = 0
+        var clock: UInt64 = 0
+        var statistics = Statistics()
+    }
+
+    /// How the cache has answered so far.
+    public struct Statistics: Sendable, Equatable {
+        /// Answers from an entry whose version was still current.
+        public var hits = 0
+        /// Answers made from the status (no entry, or one of an older version).
+        public var misses = 0
+    }
+
+    /// At most this many entries.
+    public let maximumEntries: Int
+    /// At most this much cost in all; a value costing more is made but not kept.
+    public let maximumCost: Int
+    private let cost: @Sendable (Value) -> Int
+    private let state = Mutex(State())
+
+    /// An empty cache; `cost` tells what a value costs (its size in bytes).
+    public init(maximumEntries: Int, maximumCost: Int, cost: @escaping @Sendable (Value) -> Int) {
+        self.maximumEntries = maximumEntries
+        self.maximumCost = maximumCost
+        self.cost = cost
+    }
+
+    /// How the cache has answered so far.
+    public var statistics: Statistics { state.withLock { $0.statistics } }
+
+    /// How many entries, and their cost in all.
+    public var usage: (entries: Int, cost: Int) { state.withLock { ($0.entries.count, $0.cost) } }
+
+    /// What `make` makes of the status of `project` now, for `variant`: the kept value when its version is still the
+    /// project's (one lookup of the version), otherwise made from a status read in one snapshot with its version and
+    /// kept. Throws what `StatusStore.status` throws (`notFound` for no such project).
+    public func value(
+        project: String, variant: String, on connection: PostgresConnection,
+        make: (ProjectStatus) throws -> Value
+    ) throws -> Value {
+        let key = Key(project: project, variant: variant)
+        if let kept = state.withLock({ $0.entries[key].map { ($0.version, $0.value) } }) {
+            let current = try StatusStore.version(project: project, on: connection)
+            if current == kept.0 {
+                state.withLock { state in
+                    state.clock += 1
+                    state.entries[key]?.lastUse = state.clock
+                    state.statistics.hits += 1
+                }
+                return kept.1
+            }
+        }
+        let (status, version) = try StatusStore.versionedStatus(project: project, on: connection)
+        let value = try make(status)
+        let valueCost = cost(value)
+        state.withLock { state in
+            state.statistics.misses += 1
+            if let old = state.entries.removeValue(forKey: key) { state.cost -= old.cost }
+            // A project without a version yet (a database the migration has not reached) is never kept.
+            guard let version, valueCost <= maximumCost, maximumEntries > 0 else { return }
+            while state.entries.count >= maximumEntries || state.cost + valueCost > maximumCost {
+                guard let oldest = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse }) else { break }
+                state.entries.removeValue(forKey: oldest.key)
+                state.cost -= oldest.value.cost
+            }
+            state.clock += 1
+            state.entries[key] = Entry(version: version, value: value, cost: valueCost, lastUse: state.clock)
+            state.cost += valueCost
+        }
+        return value
+    }
+}
