@@ -201,17 +201,38 @@ def tiny_scan(path, count):
         out.write("]}")
 
 
-def measure_memory(barkeep, environment, daemon, project, path):
-    """barkeepd's peak RSS growth while it ingests `path` into a fresh project, and its ratio to the file's size."""
-    subprocess.run([barkeep, "project", "create", project], env=environment, check=True, capture_output=True)
+def measure_memory(barkeep, environment, daemon, label, path):
+    """barkeepd's peak RSS growth while it ingests `path` into a new project, and its ratio to the file's size."""
+    subprocess.run([barkeep, "project", "create", "memory"], env=environment, check=True, capture_output=True)
     before = reset_peak(daemon)
-    seconds, answer = ingest(barkeep, environment, project, path)
+    seconds, answer = ingest(barkeep, environment, "memory", path)
     growth = (memory_kib(daemon, "VmHWM") - before) * 1024
     size = os.path.getsize(path)
     print(
-        f"  {project}: {answer['new']:,} new in {seconds:.2f} s; peak RSS +{growth / 1e6:.1f} MB "
+        f"  {label}: {answer['new']:,} new in {seconds:.2f} s; peak RSS +{growth / 1e6:.1f} MB "
         f"for {size / 1e6:.1f} MB: {growth / size:.2f}x  (target 2)"
     )
+
+
+def start_daemon(bin_dir, work, name):
+    """The release barkeepd on a new embedded cluster in work/name, answering; returns (process, environment, data)."""
+    data = os.path.join(work, name)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    daemon = subprocess.Popen(
+        [os.path.join(bin_dir, "barkeepd"), "--data-dir", data, "--listen", f"127.0.0.1:{port}", "--log-level", "warning"],
+        stderr=open(os.path.join(work, name + ".log"), "w"),
+    )
+    environment = dict(os.environ, BARKEEP_SERVER=f"unix:{data}/barkeep.sock")
+    barkeep = os.path.join(bin_dir, "barkeep")
+    deadline = time.monotonic() + 120
+    while subprocess.run([barkeep, "ping"], env=environment, capture_output=True).returncode != 0:
+        if daemon.poll() is not None or time.monotonic() > deadline:
+            daemon.kill()
+            sys.exit("barkeepd did not start: see " + os.path.join(work, name + ".log"))
+        time.sleep(0.2)
+    return daemon, environment, data
 
 
 def main():
@@ -221,7 +242,7 @@ def main():
     parser.add_argument("--count", type=int, default=100_000)
     parser.add_argument("--rounds", type=int, default=3, help="churned syncs (and baseline runs)")
     parser.add_argument("--keep", help="a directory to keep the generated files in")
-    parser.add_argument("--tiny", type=int, default=500_000, help="tiny findings of the memory measurement (0: none)")
+    parser.add_argument("--tiny", type=int, default=1_000_000, help="tiny findings of the memory measurement (0: none)")
     arguments = parser.parse_args()
 
     rules = load_rules(arguments.rules)
@@ -239,23 +260,9 @@ def main():
     size = os.path.getsize(files[0])
     print(f"generated {arguments.count:,} findings, {len(rules)} rules, {size / 1e6:.1f} MB (initial scan)")
 
-    data = os.path.join(work, "data")
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    daemon = subprocess.Popen(
-        [os.path.join(arguments.bin, "barkeepd"), "--data-dir", data, "--listen", f"127.0.0.1:{port}", "--log-level", "warning"],
-        stderr=open(os.path.join(work, "barkeepd.log"), "w"),
-    )
     barkeep = os.path.join(arguments.bin, "barkeep")
-    environment = dict(os.environ, BARKEEP_SERVER=f"unix:{data}/barkeep.sock")
+    daemon, environment, data = start_daemon(arguments.bin, work, "data")
     try:
-        deadline = time.monotonic() + 120
-        while subprocess.run([barkeep, "ping"], env=environment, capture_output=True).returncode != 0:
-            if daemon.poll() is not None or time.monotonic() > deadline:
-                sys.exit("barkeepd did not start: see " + os.path.join(work, "barkeepd.log"))
-            time.sleep(0.2)
-
         with open(os.path.join(data, "pg", "postmaster.pid")) as handle:
             postmaster = int(handle.readline())
         pg_bin = os.path.dirname(os.readlink(f"/proc/{postmaster}/exe"))
@@ -305,17 +312,28 @@ def main():
         )
         print(f"barkeepd peak RSS: {peak_rss_kib(daemon.pid) / 1024:.0f} MiB")
 
-        # Memory of a valid upload: the first import of each file into a project of its own, the peak reset before.
-        print("peak memory of a valid upload (barkeepd's VmHWM increase over its size):")
-        measure_memory(barkeep, environment, daemon.pid, "memory-real", files[0])
+    finally:
+        daemon.terminate()
+        daemon.wait()
+
+    try:
+        # Memory of a valid upload: each file's import as the first thing a new daemon does (a daemon that has
+        # ingested before keeps freed memory resident, which hides the growth), the peak reset just before.
+        print("peak memory of a valid upload (barkeepd's VmHWM increase over the file's size):")
+        uploads = [("real-shaped", files[0])]
         if arguments.tiny:
             tiny = os.path.join(files_dir, f"tiny-{arguments.tiny}.json")
             if not os.path.exists(tiny):
                 tiny_scan(tiny, arguments.tiny)
-            measure_memory(barkeep, environment, daemon.pid, "memory-tiny", tiny)
+            uploads.append((f"{arguments.tiny:,} tiny findings", tiny))
+        for number, (label, path) in enumerate(uploads):
+            daemon, environment, _ = start_daemon(arguments.bin, work, f"memory{number}")
+            try:
+                measure_memory(barkeep, environment, daemon.pid, label, path)
+            finally:
+                daemon.terminate()
+                daemon.wait()
     finally:
-        daemon.terminate()
-        daemon.wait()
         subprocess.run(["rm", "-rf", work])
 
 
