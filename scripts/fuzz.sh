@@ -25,10 +25,10 @@ sources() {
     local module=BarkeepCore names
     case $1 in
         framer) module=BarkeepProtocol names="ErrorCode LineFramer ProtocolError Quoting Record Reply Request" ;;
-        duoscan) names="$json DuoScanParser Severity" ;;
+        duoscan) names="$json DuoScanParser ScanTable Severity" ;;
         sarif) names="$json SARIFLevel SARIFParser Severity" ;;
         sdkcheck) names="$json Names ScreenKind SDKCheckParser SDKVersion" ;;
-        identity) names="$json DuoScanParser Severity FindingIdentity FindingStatus SHA256 SyncPlanner SyncPlanner+Changed" ;;
+        identity) names="$json DuoScanParser ScanTable IdentityDigest Severity FindingIdentity FindingStatus SHA256 SyncPlanner SyncPlanner+Changed" ;;
         *) return 1 ;;
     esac
     for name in $names; do printf 'Sources/%s/%s.swift ' "$module" "$name"; done

@@ -12,7 +12,9 @@ release barkeepd on its embedded PostgreSQL and times, as wall-clock of whole pr
   UNLOGGED table without indexes on the same cluster (psql from the cluster's own bin directory); median of three,
   alternated with the syncs so that noise falls on both.
 
-Prints the times and the ratios sync / baseline and first import / baseline.
+Prints the times and the ratios sync / baseline and first import / baseline. Then the peak memory of a valid upload:
+barkeepd's VmHWM increase (reset through /proc/PID/clear_refs) while it imports the initial file, and a file of
+--tiny tiny findings, each into a new project, as a ratio to the file's size.
 """
 
 import argparse
@@ -165,15 +167,72 @@ def own_cpu_seconds():
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
-def peak_rss_kib(pid):
+def memory_kib(pid, field="VmHWM"):
+    """A field of /proc/PID/status in KiB: VmHWM (peak resident), VmRSS (resident now)."""
     try:
         with open(f"/proc/{pid}/status") as handle:
             for line in handle:
-                if line.startswith("VmHWM:"):
+                if line.startswith(field + ":"):
                     return int(line.split()[1])
     except OSError:
         pass
     return 0
+
+
+def peak_rss_kib(pid):
+    return memory_kib(pid, "VmHWM")
+
+
+def reset_peak(pid):
+    """Resets barkeepd's VmHWM to its resident size now (writing 5 to clear_refs); returns that size in KiB."""
+    with open(f"/proc/{pid}/clear_refs", "w") as handle:
+        handle.write("5")
+    return memory_kib(pid, "VmRSS")
+
+
+def tiny_scan(path, count):
+    """A duo_scan file of `count` tiny findings (what bounds an upload's memory: the most findings per byte)."""
+    with open(path, "w") as out:
+        out.write('{"tool":"duo_scan","findings":[')
+        out.write(",".join(
+            f'{{"rule":"D{index % 7}","severity":"low","file":"F{index % 13}.swift","line":{index % 9 + 1},"snippet":""}}'
+            for index in range(count)
+        ))
+        out.write("]}")
+
+
+def measure_memory(barkeep, environment, daemon, label, path):
+    """barkeepd's peak RSS growth while it ingests `path` into a new project, and its ratio to the file's size."""
+    subprocess.run([barkeep, "project", "create", "memory"], env=environment, check=True, capture_output=True)
+    before = reset_peak(daemon)
+    seconds, answer = ingest(barkeep, environment, "memory", path)
+    growth = (memory_kib(daemon, "VmHWM") - before) * 1024
+    size = os.path.getsize(path)
+    print(
+        f"  {label}: {answer['new']:,} new in {seconds:.2f} s; peak RSS +{growth / 1e6:.1f} MB "
+        f"for {size / 1e6:.1f} MB: {growth / size:.2f}x  (target 2)"
+    )
+
+
+def start_daemon(bin_dir, work, name):
+    """The release barkeepd on a new embedded cluster in work/name, answering; returns (process, environment, data)."""
+    data = os.path.join(work, name)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    daemon = subprocess.Popen(
+        [os.path.join(bin_dir, "barkeepd"), "--data-dir", data, "--listen", f"127.0.0.1:{port}", "--log-level", "warning"],
+        stderr=open(os.path.join(work, name + ".log"), "w"),
+    )
+    environment = dict(os.environ, BARKEEP_SERVER=f"unix:{data}/barkeep.sock")
+    barkeep = os.path.join(bin_dir, "barkeep")
+    deadline = time.monotonic() + 120
+    while subprocess.run([barkeep, "ping"], env=environment, capture_output=True).returncode != 0:
+        if daemon.poll() is not None or time.monotonic() > deadline:
+            daemon.kill()
+            sys.exit("barkeepd did not start: see " + os.path.join(work, name + ".log"))
+        time.sleep(0.2)
+    return daemon, environment, data
 
 
 def main():
@@ -183,6 +242,7 @@ def main():
     parser.add_argument("--count", type=int, default=100_000)
     parser.add_argument("--rounds", type=int, default=3, help="churned syncs (and baseline runs)")
     parser.add_argument("--keep", help="a directory to keep the generated files in")
+    parser.add_argument("--tiny", type=int, default=1_000_000, help="tiny findings of the memory measurement (0: none)")
     arguments = parser.parse_args()
 
     rules = load_rules(arguments.rules)
@@ -200,23 +260,9 @@ def main():
     size = os.path.getsize(files[0])
     print(f"generated {arguments.count:,} findings, {len(rules)} rules, {size / 1e6:.1f} MB (initial scan)")
 
-    data = os.path.join(work, "data")
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    daemon = subprocess.Popen(
-        [os.path.join(arguments.bin, "barkeepd"), "--data-dir", data, "--listen", f"127.0.0.1:{port}", "--log-level", "warning"],
-        stderr=open(os.path.join(work, "barkeepd.log"), "w"),
-    )
     barkeep = os.path.join(arguments.bin, "barkeep")
-    environment = dict(os.environ, BARKEEP_SERVER=f"unix:{data}/barkeep.sock")
+    daemon, environment, data = start_daemon(arguments.bin, work, "data")
     try:
-        deadline = time.monotonic() + 120
-        while subprocess.run([barkeep, "ping"], env=environment, capture_output=True).returncode != 0:
-            if daemon.poll() is not None or time.monotonic() > deadline:
-                sys.exit("barkeepd did not start: see " + os.path.join(work, "barkeepd.log"))
-            time.sleep(0.2)
-
         with open(os.path.join(data, "pg", "postmaster.pid")) as handle:
             postmaster = int(handle.readline())
         pg_bin = os.path.dirname(os.readlink(f"/proc/{postmaster}/exe"))
@@ -265,9 +311,29 @@ def main():
             f"(ratio {sync_cpu / base_cpu:.2f}), first import {first_cpu:.2f} (ratio {first_cpu / base_cpu:.2f})"
         )
         print(f"barkeepd peak RSS: {peak_rss_kib(daemon.pid) / 1024:.0f} MiB")
+
     finally:
         daemon.terminate()
         daemon.wait()
+
+    try:
+        # Memory of a valid upload: each file's import as the first thing a new daemon does (a daemon that has
+        # ingested before keeps freed memory resident, which hides the growth), the peak reset just before.
+        print("peak memory of a valid upload (barkeepd's VmHWM increase over the file's size):")
+        uploads = [("real-shaped", files[0])]
+        if arguments.tiny:
+            tiny = os.path.join(files_dir, f"tiny-{arguments.tiny}.json")
+            if not os.path.exists(tiny):
+                tiny_scan(tiny, arguments.tiny)
+            uploads.append((f"{arguments.tiny:,} tiny findings", tiny))
+        for number, (label, path) in enumerate(uploads):
+            daemon, environment, _ = start_daemon(arguments.bin, work, f"memory{number}")
+            try:
+                measure_memory(barkeep, environment, daemon.pid, label, path)
+            finally:
+                daemon.terminate()
+                daemon.wait()
+    finally:
         subprocess.run(["rm", "-rf", work])
 
 

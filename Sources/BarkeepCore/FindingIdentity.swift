@@ -1,5 +1,3 @@
-import Dispatch
-
 /// A scanner finding with the identity Barkeep tracks it by.
 public struct IdentifiedFinding: Sendable, Equatable {
     /// The finding as reported.
@@ -28,109 +26,188 @@ public enum FindingIdentity {
         return String(scalars)
     }
 
-    /// The identity digest of one finding's parts, joined by the unit separator (U+001F).
+    /// The identity digest of one finding's parts, joined by the unit separator (U+001F), as hex.
     public static func digest(tool: String, rule: String, file: String, normalizedSnippet: String, occurrence: Int)
         -> String
     {
-        // A scan can put a unit separator in any part (JSON's `\u001f`, a file name): unescaped, rule `a␟b` in file
-        // `c` and rule `a` in file `b␟c` had one identity, and one scan's two findings merged into one (a probe of the
-        // `identity` fuzz target). Escaping changes only parts holding U+001F or U+001B, which real ones never do, so
-        // the identities already stored stay the same.
-        let text =
-            "\(escaped(tool))\u{1F}\(escaped(rule))\u{1F}\(escaped(file))\u{1F}\(escaped(normalizedSnippet))"
-            + "\u{1F}\(occurrence)"
-        return SHA256.hexDigest(of: text.utf8)
+        var text: [UInt8] = []
+        appendEscaped(Array(tool.utf8), to: &text)
+        text.append(separator)
+        appendEscaped(Array(rule.utf8), to: &text)
+        text.append(separator)
+        appendEscaped(Array(file.utf8), to: &text)
+        text.append(separator)
+        appendEscaped(Array(normalizedSnippet.utf8), to: &text)
+        text.append(separator)
+        text += Array(String(occurrence).utf8)
+        return text.withUnsafeBytes { SwiftIdentityHasher().digest($0) }.hex
     }
 
-    /// `part` with each unit separator written as ESC `/` and each ESC (U+001B) doubled, so that a joined text
-    /// splits back into its parts one way only; a part without either is returned as it is.
-    private static func escaped(_ part: String) -> String {
-        guard part.utf8.contains(where: { $0 == 0x1F || $0 == 0x1B }) else { return part }
-        var escaped = String.UnicodeScalarView()
-        for scalar in part.unicodeScalars {
-            switch scalar {
-            case "\u{1B}": escaped.append(contentsOf: "\u{1B}\u{1B}".unicodeScalars)
-            case "\u{1F}": escaped.append(contentsOf: "\u{1B}/".unicodeScalars)
-            default: escaped.append(scalar)
+    private static let separator: UInt8 = 0x1F
+
+    /// Appends `part` with each unit separator written as ESC `/` and each ESC (U+001B) doubled, so that a joined
+    /// text splits back into its parts one way only.
+    ///
+    /// A scan can put a unit separator in any part (JSON's `\u001f`, a file name): unescaped, rule `a␟b` in file `c`
+    /// and rule `a` in file `b␟c` had one identity, and one scan's two findings merged into one (a probe of the
+    /// `identity` fuzz target). Escaping changes only parts holding U+001F or U+001B, which real ones never do, so
+    /// the identities already stored stay the same. Both are ASCII, so bytes and scalars escape alike.
+    private static func appendEscaped<Bytes: Collection<UInt8>>(_ part: Bytes, to text: inout [UInt8]) {
+        guard part.contains(where: { $0 == 0x1F || $0 == 0x1B }) else { return text.append(contentsOf: part) }
+        for byte in part {
+            switch byte {
+            case 0x1B: text += [0x1B, 0x1B]
+            case 0x1F: text += [0x1B, UInt8(ascii: "/")]
+            default: text.append(byte)
             }
         }
-        return String(escaped)
     }
 
-    /// Where the parallel digest loop writes. `@unchecked Sendable`: each iteration writes only its own indices of
-    /// the buffer, which `identify` owns until the loop ends.
-    private struct Output: @unchecked Sendable {
-        let base: UnsafeMutablePointer<String>?
+    /// Appends the UTF-8 of `snippet` without its white space, as `normalize` does.
+    public static func appendNormalized(_ snippet: UnsafeBufferPointer<UInt8>, to text: inout [UInt8]) {
+        // ASCII, the common case, byte by byte; anything else through Unicode's white-space property.
+        if snippet.allSatisfy({ $0 < 0x80 }) {
+            for byte in snippet where !(byte == 0x20 || (0x09...0x0D).contains(byte)) { text.append(byte) }
+            return
+        }
+        for scalar in String(decoding: snippet, as: UTF8.self).unicodeScalars where !scalar.properties.isWhitespace {
+            text.append(contentsOf: String(scalar).utf8)
+        }
     }
 
-    /// The value behind `slot`: reading a dictionary's `default:` subscript through `inout` stores the default when
-    /// the key is missing, with one lookup.
-    private static func value(_ slot: inout Int) -> Int { slot }
+    /// Appends the part of a finding's identity text that its group shares: rule, file and normalized snippet.
+    fileprivate static func appendGroupKey(of row: ScanTable.Row, in table: ScanTable, to text: inout [UInt8]) {
+        table.withText(at: row.rule) { appendEscaped($0, to: &text) }
+        text.append(separator)
+        table.withText(at: row.file) { appendEscaped($0, to: &text) }
+        text.append(separator)
+        var normalized: [UInt8] = []
+        table.withText(at: row.snippet) { appendNormalized($0, to: &normalized) }
+        appendEscaped(normalized, to: &text)
+    }
 
-    /// Gives every finding of one scan its identity, in the scan's order.
+    /// Appends the whole identity text of finding `index`: tool, group key and occurrence.
+    fileprivate static func appendIdentityText(
+        of index: Int, in table: ScanTable, occurrence: UInt32, to text: inout [UInt8]
+    ) {
+        appendEscaped(Array(table.tool.utf8), to: &text)
+        text.append(separator)
+        appendGroupKey(of: table.rows[index], in: table, to: &text)
+        text.append(separator)
+        text += String(occurrence).utf8
+    }
+
+    /// Gives every finding of a scan its occurrence index; the identities themselves are hashed with `hasher` when
+    /// asked for (`IdentifiedScan.identity(at:)`): a first import asks only as it writes the rows.
+    ///
+    /// Occurrence = rank by line (then by the scan's own order) within (rule, file, normalized snippet). The groups
+    /// are found by sorting the findings by a 64-bit hash of that key, then line, then order, with no string per
+    /// finding; within a run of equal hashes the keys themselves are compared (one key is the common case; a hash
+    /// collision is told apart there), so the grouping costs 12 bytes a finding while it sorts (and half that for the sort's own buffer).
+    public static func identify(_ table: ScanTable, hasher: some IdentityHasher) -> IdentifiedScan {
+        let count = table.count
+        var places = [GroupPlace](unsafeUninitializedCapacity: count) { buffer, initialized in
+            var text: [UInt8] = []
+            for index in 0..<count {
+                text.removeAll(keepingCapacity: true)
+                appendGroupKey(of: table.rows[index], in: table, to: &text)
+                var keyHasher = Hasher()
+                text.withUnsafeBytes { keyHasher.combine(bytes: $0) }
+                let hash = UInt64(bitPattern: Int64(keyHasher.finalize()))
+                buffer[index] = GroupPlace(
+                    high: UInt32(truncatingIfNeeded: hash >> 32), low: UInt32(truncatingIfNeeded: hash),
+                    index: UInt32(truncatingIfNeeded: index))
+            }
+            initialized = count
+        }
+        table.rows.withUnsafeBufferPointer { rows in
+            places.sort { a, b in
+                (a.high, a.low, rows[Int(a.index)].line, a.index) < (b.high, b.low, rows[Int(b.index)].line, b.index)
+            }
+        }
+        var occurrences = [UInt32](repeating: 0, count: count)
+        var start = 0
+        while start < count {
+            var end = start + 1
+            while end < count, places[end].high == places[start].high, places[end].low == places[start].low {
+                end += 1
+            }
+            if end - start > 1 { rank(places[start..<end].map { Int($0.index) }, of: table, into: &occurrences) }
+            start = end
+        }
+        return IdentifiedScan(table: table, occurrences: occurrences, hasher: hasher)
+    }
+
+    /// Ranks `indices` (findings of one key hash, in (line, order) order) within their keys: usually one key, whose
+    /// members rank 0, 1, 2…; a hash collision splits them by key.
+    private static func rank(_ indices: [Int], of table: ScanTable, into occurrences: inout [UInt32]) {
+        var first: [UInt8] = []
+        appendGroupKey(of: table.rows[indices[0]], in: table, to: &first)
+        var text: [UInt8] = []
+        var isOneKey = true
+        for (rank, index) in indices.enumerated() {
+            text.removeAll(keepingCapacity: true)
+            appendGroupKey(of: table.rows[index], in: table, to: &text)
+            guard text == first else {
+                isOneKey = false
+                break
+            }
+            occurrences[index] = UInt32(truncatingIfNeeded: rank)
+        }
+        guard !isOneKey else { return }
+        var ranks: [[UInt8]: UInt32] = [:]
+        for index in indices {
+            text.removeAll(keepingCapacity: true)
+            appendGroupKey(of: table.rows[index], in: table, to: &text)
+            occurrences[index] = ranks[text, default: 0]
+            ranks[text, default: 0] += 1
+        }
+    }
+
+    /// Gives every finding of one scan its identity, in the scan's order, with Core's hasher: the same identities as
+    /// `identify(_:hasher:)`, as strings (for tests and tools).
     public static func identify(_ findings: [ScanFinding], tool: String) -> [IdentifiedFinding] {
-        let normalized = findings.map { normalize($0.snippet) }
-        // Occurrence = rank by line (then by the scan's own order) within (rule, file, normalized snippet).
-        struct Key: Hashable {
-            var rule: String
-            var file: String
-            var snippet: String
-        }
-        // Each finding's group, numbered in order of first appearance: one hash per finding into a table sized once,
-        // and an array of indices only for the few groups with more than one member.
-        var groupNumbers: [Key: Int] = [:]
-        groupNumbers.reserveCapacity(findings.count)
-        var groupOf = [Int](repeating: 0, count: findings.count)
-        var groupSizes: [Int] = []
-        groupSizes.reserveCapacity(findings.count)
-        for index in findings.indices {
-            let next = groupSizes.count
-            let group = Self.value(
-                &groupNumbers[
-                    Key(rule: findings[index].rule, file: findings[index].file, snippet: normalized[index]),
-                    default: next])
-            if group == next { groupSizes.append(0) }
-            groupSizes[group] += 1
-            groupOf[index] = group
-        }
-        var occurrence = [Int](repeating: 0, count: findings.count)
-        var shared: [Int: [Int]] = [:]
-        for index in findings.indices where groupSizes[groupOf[index]] > 1 {
-            shared[groupOf[index], default: []].append(index)
-        }
-        for indices in shared.values {
-            let ordered = indices.sorted { (findings[$0].line, $0) < (findings[$1].line, $1) }
-            for (rank, index) in ordered.enumerated() { occurrence[index] = rank }
-        }
-        // The digests are independent of each other: large scans spread them over the cores.
-        let ranks = occurrence
-        let digests = [String](unsafeUninitializedCapacity: findings.count) { buffer, initialized in
-            let chunk = 4096
-            let chunks = (findings.count + chunk - 1) / chunk
-            let output = Output(base: buffer.baseAddress)
-            DispatchQueue.concurrentPerform(iterations: chunks) { part in
-                for index in (part * chunk)..<min((part + 1) * chunk, findings.count) {
-                    let finding = findings[index]
-                    output.base.map { $0 + index }?.initialize(
-                        to: digest(
-                            tool: tool,
-                            rule: finding.rule,
-                            file: finding.file,
-                            normalizedSnippet: normalized[index],
-                            occurrence: ranks[index]
-                        )
-                    )
-                }
-            }
-            initialized = findings.count
-        }
+        let scan = identify(
+            ScanTable(ScanReport(format: .duoScan, tool: tool, findings: findings)), hasher: SwiftIdentityHasher())
         return findings.indices.map { index in
             IdentifiedFinding(
                 finding: findings[index],
-                normalizedSnippet: normalized[index],
-                occurrence: occurrence[index],
-                identity: digests[index]
+                normalizedSnippet: normalize(findings[index].snippet),
+                occurrence: Int(scan.occurrences[index]),
+                identity: scan.identity(at: index).hex
             )
         }
+    }
+}
+
+/// Where a finding sorts when its group is looked for: the 64-bit hash of its group key (as two halves: 12 bytes a
+/// finding rather than 16 while they sort), then its line, then its place in the scan.
+private struct GroupPlace {
+    var high: UInt32
+    var low: UInt32
+    var index: UInt32
+}
+
+/// A scan with its findings' occurrence indices: what the sync plans and writes from. Identities are hashed when
+/// asked for, so that a scan holds no 32 bytes per finding besides its table.
+public struct IdentifiedScan: Sendable {
+    /// The scan.
+    public let table: ScanTable
+    /// Each finding's occurrence index, in the table's order.
+    public let occurrences: [UInt32]
+    private let hasher: any IdentityHasher
+
+    /// A scan with its occurrences, whose identities `hasher` computes.
+    public init(table: ScanTable, occurrences: [UInt32], hasher: any IdentityHasher) {
+        self.table = table
+        self.occurrences = occurrences
+        self.hasher = hasher
+    }
+
+    /// Finding `index`'s identity, hashed now.
+    public func identity(at index: Int) -> IdentityDigest {
+        var text: [UInt8] = []
+        FindingIdentity.appendIdentityText(of: index, in: table, occurrence: occurrences[index], to: &text)
+        return text.withUnsafeBytes { hasher.digest($0) }
     }
 }

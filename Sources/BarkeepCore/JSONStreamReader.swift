@@ -73,6 +73,21 @@ struct JSONStreamReader {
         guard position == bytes.count else { throw syntaxError("\(describeNext()) after the document") }
     }
 
+    /// The one way a parser reads a whole document: `body` walks a reader over `bytes` (usually through
+    /// `readDocument`), and a problem it throws, the reader's or the parser's own, becomes the
+    /// `CoreError.invalidDocument` naming its place.
+    static func read<Result>(
+        _ bytes: [UInt8],
+        _ body: (inout JSONStreamReader) throws(JSONProblem) -> Result
+    ) throws(CoreError) -> Result {
+        var reader = JSONStreamReader(bytes)
+        do {
+            return try body(&reader)
+        } catch {
+            throw error.coreError
+        }
+    }
+
     /// Runs `read` (one pass of a document) twice: first with no array, so that the whole document is checked and
     /// nothing kept, then with an array reserved to the element count the first pass returned. A refused document
     /// thus costs no memory beyond its bytes, and the elements of an accepted one are never copied into a larger
@@ -223,6 +238,14 @@ struct JSONStreamReader {
             try skipValue()
             throw JSONProblem(problem: JSONProblem.expectedString)
         }
+    }
+
+    /// Checks the next value as `readString` does without building the string, and returns the offset of its opening
+    /// quote in the document (`JSONStreamReader.content(ofStringAt:in:)` finds it again); nil for `null`.
+    mutating func readStringOffset() throws(JSONProblem) -> Int? {
+        skipWhiteSpace()
+        let start = position
+        return try checkString() ? start : nil
     }
 
     /// Checks that the next value is a string or `null` as `readString` does, without building the string (a pass
@@ -487,6 +510,35 @@ struct JSONStreamReader {
             position += 1
         }
         return value
+    }
+
+    // MARK: - Strings already checked
+
+    /// The bytes between the quotes of the string whose opening quote is at `quote` in `bytes`, a document this
+    /// reader has checked, and whether they hold an escape (then `decodedString(at:in:)` gives its value).
+    static func content(ofStringAt quote: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (
+        range: Range<Int>, isEscaped: Bool
+    ) {
+        var end = quote + 1
+        var isEscaped = false
+        while end < bytes.count {
+            switch bytes[end] {
+            case UInt8(ascii: "\\"):
+                isEscaped = true
+                end += 2
+            case UInt8(ascii: "\""): return (quote + 1..<end, isEscaped)
+            default: end += 1
+            }
+        }
+        return (quote + 1..<min(end, bytes.count), isEscaped)
+    }
+
+    /// The value of the string whose opening quote is at `quote` in `bytes`, a document this reader has checked,
+    /// escapes decoded; empty if no valid string starts there (which a checked document rules out).
+    static func decodedString(at quote: Int, in bytes: [UInt8]) -> String {
+        var reader = JSONStreamReader(bytes)
+        reader.position = quote
+        return (try? reader.scanString()) ?? ""
     }
 
     // MARK: - Errors

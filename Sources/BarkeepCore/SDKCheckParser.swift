@@ -45,32 +45,30 @@ public struct SDKCheckReport: Sendable, Equatable {
 /// iOS version (`macOS 17`) is read as unknown. Anything else malformed throws `CoreError.invalidDocument` naming
 /// the place (`symbols[3].found: expected true or false`).
 public enum SDKCheckParser {
-    /// Parses a whole SDK check document, in two passes of `JSONStreamReader` like `DuoScanParser.parse`: the
-    /// first checks everything and keeps nothing, the second keeps the symbols.
+    /// Parses a whole SDK check document, in two passes of `JSONStreamReader.readTwice`: the first checks
+    /// everything and keeps nothing, the second keeps the symbols.
     public static func parse(_ bytes: [UInt8]) throws(CoreError) -> SDKCheckReport {
-        do {
+        try JSONStreamReader.read(bytes) { start throws(JSONProblem) in
             var (report, symbols) = try JSONStreamReader.readTwice {
                 (symbols: inout [SDKCheckSymbol]?) throws(JSONProblem) in
-                try read(bytes, into: &symbols)
+                var reader = start
+                return try read(&reader, into: &symbols)
             }
             report.symbols = symbols
             return report
-        } catch {
-            throw error.coreError
         }
     }
 
     /// Reads the document; appends each symbol to `symbols` unless it is nil. Returns the report without its
     /// symbols, and how many the document holds.
     private static func read(
-        _ bytes: [UInt8],
+        _ reader: inout JSONStreamReader,
         into symbols: inout [SDKCheckSymbol]?
     ) throws(JSONProblem) -> (header: SDKCheckReport, count: Int) {
         var tool: String?
         var toolVersion: String?
         var sdk: SDKVersion?
         var count: Int?
-        var reader = JSONStreamReader(bytes)
         try reader.readDocument { reader, key throws(JSONProblem) in
             switch key {
             case "tool": tool = try reader.readString()

@@ -1,6 +1,8 @@
-/// SHA-256 (FIPS 180-4) in Swift, for finding identities and token hashes: Core links no C library (Foundation on
-/// Linux has no CryptoKit). It is slower than libcrypto, which uses the CPU's SHA instructions: a whole upload is
-/// digested there instead (`ContentDigest` in the store, about 7× faster on a 76 MB scan).
+/// SHA-256 (FIPS 180-4) in Swift, for where Core itself needs a digest and links no C library (Foundation on Linux
+/// has no CryptoKit): token hashes (`TokenSecret`), migration checksums, and `SwiftIdentityHasher`, the finding
+/// identity hasher of tests, the fuzz targets and any caller without libcrypto. It is slower than libcrypto, which
+/// uses the CPU's SHA instructions: the store hashes uploads (`ContentDigest`, about 7× faster on a 76 MB scan) and
+/// finding identities (`LibcryptoHasher`) there, with the same digests.
 public struct SHA256: Sendable {
     private static let roundConstants: [UInt32] = [
         0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,

@@ -11,32 +11,15 @@ extension SyncPlanner {
     /// ascending, and each side pairs at most once: an edit takes the nearest candidate, and the order never depends
     /// on the order of the scan or of the database rows. A stored finding without a line has no place to compare
     /// and pairs with nothing.
-    static func pairChanged(unseen: [StoredFinding], unmatched: [IdentifiedFinding]) -> [SyncPlan.Change] {
+    static func pairChanged(unseen: [StoredFinding], unmatched: [UInt32], in scan: some SyncScan) -> [SyncPlan.Change] {
         guard !unseen.isEmpty, !unmatched.isEmpty else { return [] }
-        struct Place: Hashable {
-            var rule: String
-            var file: String
-            var line: Int
-        }
         // The scanned findings by rule, file and line: each stored finding looks up the few lines around its own.
         var scannedAt: [Place: [Int]] = [:]
-        for (index, item) in unmatched.enumerated() {
-            scannedAt[Place(rule: item.finding.rule, file: item.finding.file, line: item.finding.line), default: []]
-                .append(index)
-        }
-        struct Candidate: Comparable {
-            var distance: Int
-            var oldLine: Int
-            var newLine: Int
-            var oldIdentity: String
-            var newIdentity: String
-            var old: Int
-            var new: Int
-
-            static func < (a: Candidate, b: Candidate) -> Bool {
-                (a.distance, a.oldLine, a.newLine, a.oldIdentity, a.newIdentity)
-                    < (b.distance, b.oldLine, b.newLine, b.oldIdentity, b.newIdentity)
-            }
+        for (position, index) in unmatched.lazy.map(Int.init).enumerated() {
+            scannedAt[
+                Place(rule: scan.rule(at: index), file: scan.file(at: index), line: scan.line(at: index)), default: []
+            ]
+            .append(position)
         }
         var candidates: [Candidate] = []
         for (old, stored) in unseen.enumerated() {
@@ -46,7 +29,8 @@ extension SyncPlanner {
                     candidates.append(
                         Candidate(
                             distance: abs(newLine - oldLine), oldLine: oldLine, newLine: newLine,
-                            oldIdentity: stored.identity, newIdentity: unmatched[new].identity, old: old, new: new
+                            oldIdentity: stored.identity, newIdentity: scan.identity(at: Int(unmatched[new])).hex,
+                            old: old, new: new
                         )
                     )
                 }
@@ -61,9 +45,32 @@ extension SyncPlanner {
             isNewPaired[candidate.new] = true
             changes.append(
                 SyncPlan.Change(
-                    id: unseen[candidate.old].id, finding: unmatched[candidate.new], previousLine: candidate.oldLine)
+                    id: unseen[candidate.old].id, index: Int(unmatched[candidate.new]), previousLine: candidate.oldLine)
             )
         }
         return changes
+    }
+}
+
+/// Where a scanned finding is, for pass 2.
+private struct Place: Hashable {
+    var rule: String
+    var file: String
+    var line: Int
+}
+
+/// A stored and a scanned finding that pass 2 may pair.
+private struct Candidate: Comparable {
+    var distance: Int
+    var oldLine: Int
+    var newLine: Int
+    var oldIdentity: String
+    var newIdentity: String
+    var old: Int
+    var new: Int
+
+    static func < (a: Candidate, b: Candidate) -> Bool {
+        (a.distance, a.oldLine, a.newLine, a.oldIdentity, a.newIdentity)
+            < (b.distance, b.oldLine, b.newLine, b.oldIdentity, b.newIdentity)
     }
 }

@@ -58,8 +58,8 @@ public struct SyncPlan: Sendable, Equatable {
     public struct Match: Sendable, Equatable {
         /// The stored finding's id.
         public var id: Int64
-        /// The finding as scanned now.
-        public var finding: IdentifiedFinding
+        /// The finding as scanned now: its index in the scan.
+        public var index: Int
         /// Its line changed.
         public var isMoved: Bool
         /// It was fixed and is back: a regression.
@@ -79,14 +79,14 @@ public struct SyncPlan: Sendable, Equatable {
     public struct Change: Sendable, Equatable {
         /// The stored finding's id.
         public var id: Int64
-        /// The finding as scanned now, with its new identity.
-        public var finding: IdentifiedFinding
+        /// The finding as scanned now, with its new identity: its index in the scan.
+        public var index: Int
         /// The line the stored finding was last seen at.
         public var previousLine: Int
     }
 
-    /// Findings to create.
-    public var new: [IdentifiedFinding] = []
+    /// Findings to create, by their index in the scan (32 bits: a first import holds one per finding).
+    public var new: [UInt32] = []
     /// Findings seen again (unchanged, moved or reopened).
     public var matches: [Match] = []
     /// Findings to mark fixed.
@@ -109,28 +109,31 @@ public enum SyncPlanner {
     /// - Pass 2, after exact matching: one not fixed, inside `scope` and absent now, and a scanned identity that
     ///   matched nothing, of the same rule and file and at most `changeDistance` lines apart, are one finding
     ///   `changed` in place (see `pairChanged`), neither new nor fixed.
-    public static func plan(scan: [IdentifiedFinding], stored: [StoredFinding], scope: String = "") -> SyncPlan {
+    public static func plan(scan: some SyncScan, stored: [StoredFinding], scope: String = "") -> SyncPlan {
         var plan = SyncPlan()
         // Stored findings by identity, as positions in `stored` (no copy of their strings), and which were seen.
-        var byIdentity: [String: Int] = [:]
+        var byIdentity: [IdentityDigest: Int] = [:]
         byIdentity.reserveCapacity(stored.count)
-        for (position, finding) in stored.enumerated() { byIdentity[finding.identity] = position }
+        for (position, finding) in stored.enumerated() {
+            // A stored identity is always a digest's hex; one that is not matches nothing scanned.
+            if let identity = IdentityDigest(hex: finding.identity) { byIdentity[identity] = position }
+        }
         var isSeen = [Bool](repeating: false, count: stored.count)
-        var newIdentities = Set<String>()
 
-        for finding in scan {
+        for index in 0..<scan.count {
             // The identity includes the occurrence, so one scan cannot name the same identity twice.
-            guard let position = byIdentity[finding.identity] else {
-                if newIdentities.insert(finding.identity).inserted { plan.new.append(finding) }
+            // With nothing stored (a first import) nothing can match: no identity is hashed here.
+            guard !byIdentity.isEmpty, let position = byIdentity[scan.identity(at: index)] else {
+                plan.new.append(UInt32(truncatingIfNeeded: index))
                 continue
             }
             guard !isSeen[position] else { continue }
             isSeen[position] = true
             let existing = stored[position]
             let isReopened = existing.status == .fixed
-            let isMoved = !isReopened && existing.line != finding.finding.line
+            let isMoved = !isReopened && existing.line != scan.line(at: index)
             plan.matches.append(
-                SyncPlan.Match(id: existing.id, finding: finding, isMoved: isMoved, isReopened: isReopened)
+                SyncPlan.Match(id: existing.id, index: index, isMoved: isMoved, isReopened: isReopened)
             )
             if isReopened {
                 plan.counts.reopened += 1
@@ -144,14 +147,14 @@ public enum SyncPlanner {
         let unseen = stored.indices.filter { position in
             !isSeen[position] && stored[position].status != .fixed && isInside(stored[position].file, scope: scope)
         }.map { stored[$0] }
-        let pairs = pairChanged(unseen: unseen, unmatched: plan.new)
+        let pairs = pairChanged(unseen: unseen, unmatched: plan.new, in: scan)
         var pairedIDs = Set<Int64>()
-        var pairedIdentities = Set<String>()
+        var pairedIndices = Set<Int>()
         for pair in pairs {
             pairedIDs.insert(pair.id)
-            pairedIdentities.insert(pair.finding.identity)
+            pairedIndices.insert(pair.index)
         }
-        if !pairs.isEmpty { plan.new.removeAll { pairedIdentities.contains($0.identity) } }
+        if !pairs.isEmpty { plan.new.removeAll { pairedIndices.contains(Int($0)) } }
         plan.changed = pairs
         plan.counts.changed = pairs.count
         plan.counts.new = plan.new.count
@@ -177,4 +180,42 @@ public enum SyncPlanner {
         let rest = path.dropFirst(prefix.count)
         return rest.isEmpty || rest.first == UInt8(ascii: "/")
     }
+}
+
+/// A scan as the planner reads it: each finding's identity and line, and for pass 2 its rule and file.
+public protocol SyncScan {
+    /// The findings' count.
+    var count: Int { get }
+    /// Finding `index`'s identity.
+    func identity(at index: Int) -> IdentityDigest
+    /// Finding `index`'s line.
+    func line(at index: Int) -> Int
+    /// Finding `index`'s rule.
+    func rule(at index: Int) -> String
+    /// Finding `index`'s file.
+    func file(at index: Int) -> String
+}
+
+extension IdentifiedScan: SyncScan {
+    /// The findings' count.
+    public var count: Int { occurrences.count }
+    /// Finding `index`'s line.
+    public func line(at index: Int) -> Int { Int(table.rows[index].line) }
+    /// Finding `index`'s rule.
+    public func rule(at index: Int) -> String { table.string(at: table.rows[index].rule) ?? "" }
+    /// Finding `index`'s file.
+    public func file(at index: Int) -> String { table.string(at: table.rows[index].file) ?? "" }
+}
+
+extension Array: SyncScan where Element == IdentifiedFinding {
+    /// Finding `index`'s identity (an `IdentifiedFinding`'s hex read back).
+    public func identity(at index: Int) -> IdentityDigest {
+        IdentityDigest(hex: self[index].identity) ?? IdentityDigest(UnsafeRawBufferPointer(start: nil, count: 0))
+    }
+    /// Finding `index`'s line.
+    public func line(at index: Int) -> Int { self[index].finding.line }
+    /// Finding `index`'s rule.
+    public func rule(at index: Int) -> String { self[index].finding.rule }
+    /// Finding `index`'s file.
+    public func file(at index: Int) -> String { self[index].finding.file }
 }

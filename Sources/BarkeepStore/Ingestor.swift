@@ -49,10 +49,10 @@ public enum Ingestor {
         on connection: PostgresConnection
     ) throws -> IngestOutcome {
         let digest = digest ?? ContentDigest.hex(of: payload)
-        let parse: @Sendable ([UInt8]) throws(CoreError) -> ScanReport
+        let parse: @Sendable ([UInt8]) throws(CoreError) -> ScanTable
         switch format {
-        case .duoScan: parse = DuoScanParser.parse
-        case .sarif: parse = SARIFParser.parse
+        case .duoScan: parse = DuoScanParser.parseTable
+        case .sarif: parse = { bytes throws(CoreError) in ScanTable(try SARIFParser.parse(bytes)) }
         case .sdkCheck:
             guard scope.isEmpty else {
                 throw StoreError.invalid("an SDK check covers the whole project: it takes no scope")

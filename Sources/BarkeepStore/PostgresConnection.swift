@@ -373,11 +373,26 @@ public struct CopyWriter: ~Copyable {
 
     /// Appends one row (one value per column, nil for NULL), sending a batch when about 64 KiB are buffered.
     public mutating func write(_ row: [String?]) throws {
-        // PostgreSQL text cannot hold NUL; say so here rather than fail the whole COPY with an encoding error.
-        if row.contains(where: { $0?.utf8.contains(0) == true }) {
-            throw StoreError.invalid("a value holds a NUL character")
+        try writeRow { fields in
+            for value in row { try fields.append(value) }
         }
-        CopyEncoder.append(row, to: &buffer)
+    }
+
+    /// Appends one row whose fields `build` appends in column order, sending a batch when about 64 KiB are
+    /// buffered.
+    public mutating func writeRow(_ build: (inout CopyFields) throws -> Void) throws {
+        let start = buffer.count
+        var fields = CopyFields(appendingTo: buffer)
+        buffer = []
+        do {
+            try build(&fields)
+        } catch {
+            // The rows before this one stay; nothing of this one is sent.
+            buffer = fields.finished()
+            buffer.removeSubrange(start...)
+            throw error
+        }
+        buffer = fields.finished()
         rowCount += 1
         if buffer.count >= 1 << 16 { try flush() }
     }
@@ -391,35 +406,5 @@ public struct CopyWriter: ~Copyable {
         }
         guard sent == 1 else { throw PostgresConnection.lostOrFailed(connection) }
         buffer.removeAll(keepingCapacity: true)
-    }
-}
-
-/// Encodes rows in COPY's text format: tab-separated, `\N` for NULL, backslash escapes for the rest.
-enum CopyEncoder {
-    static func append(_ row: [String?], to buffer: inout [UInt8]) {
-        for (index, value) in row.enumerated() {
-            if index > 0 { buffer.append(UInt8(ascii: "\t")) }
-            guard let value else {
-                buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "N")])
-                continue
-            }
-            // Most values need no escape: their bytes go in with one copy.
-            let isPlain = value.utf8.withContiguousStorageIfAvailable { bytes in
-                guard !bytes.contains(where: { $0 == UInt8(ascii: "\\") || $0 < 0x0E }) else { return false }
-                buffer.append(contentsOf: bytes)
-                return true
-            }
-            if isPlain == true { continue }
-            for byte in value.utf8 {
-                switch byte {
-                case UInt8(ascii: "\\"): buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-                case UInt8(ascii: "\t"): buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-                case UInt8(ascii: "\n"): buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-                case UInt8(ascii: "\r"): buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-                default: buffer.append(byte)
-                }
-            }
-        }
-        buffer.append(UInt8(ascii: "\n"))
     }
 }

@@ -150,7 +150,7 @@ public enum ScanStore {
         on connection: PostgresConnection
     ) throws -> IngestResult {
         try ingest(
-            parsing: { report }, digest: digest, into: projectName, commit: commit, commitTime: commitTime,
+            parsing: { ScanTable(report) }, digest: digest, into: projectName, commit: commit, commitTime: commitTime,
             scope: scope, isForced: isForced, actor: actor, hook: hook, on: connection)
     }
 
@@ -159,7 +159,7 @@ public enum ScanStore {
     /// is thrown as it is, and before `notFound` for a project that does not exist: a document that is not valid is
     /// reported first, whatever project it names.
     public static func ingest(
-        parsing parse: @escaping @Sendable () throws -> ScanReport,
+        parsing parse: @escaping @Sendable () throws -> ScanTable,
         digest: String,
         into projectName: String,
         commit: String?,
@@ -171,10 +171,9 @@ public enum ScanStore {
         on connection: PostgresConnection
     ) throws -> IngestResult {
         // The scan and its identities depend on the upload alone.
-        let parsed = BackgroundWork { () -> Result<(ScanReport, [IdentifiedFinding]), any Error> in
+        let parsed = BackgroundWork { () -> Result<IdentifiedScan, any Error> in
             do {
-                let report = try parse()
-                return .success((report, FindingIdentity.identify(report.findings, tool: report.tool)))
+                return .success(FindingIdentity.identify(try parse(), hasher: LibcryptoHasher()))
             } catch {
                 return .failure(error)
             }
@@ -199,7 +198,8 @@ public enum ScanStore {
             )
             let mayRepeat = try latestRuns.contains { try $0.decode("digest", as: String.self) == digest }
             let storedEarly = mayRepeat ? nil : try storedFindings(of: project.id, on: connection)
-            let (report, identified) = try parsed.result().get()
+            let scan = try parsed.result().get()
+            let report = scan.table
             // A document that does not parse stops the ingest before the hook does anything.
             try hook?.before(connection)
             // The same bytes and scope as this tool's latest run: a retried upload. Nothing changes.
@@ -219,7 +219,7 @@ public enum ScanStore {
                 stored.append(finding)
                 storedSnippets[finding.id] = snippet
             }
-            let plan = SyncPlanner.plan(scan: identified, stored: stored, scope: scope)
+            let plan = SyncPlanner.plan(scan: scan, stored: stored, scope: scope)
             let isFirstImport = FirstImport.isFirstImport(storedFiles: stored.lazy.map(\.file), scope: scope)
             let screens = try ScreenAttribution(projectID: project.id, on: connection)
 
@@ -246,10 +246,11 @@ public enum ScanStore {
             let stickyIDs = Set(stored.filter { $0.status.isSticky }.map(\.id))
             let rewritten = plan.matches.filter { match in
                 match.isReopened || match.isMoved || stickyIDs.contains(match.id)
-                    || storedSnippets[match.id] != match.finding.finding.snippet
+                    || !report.text(at: report.rows[match.index].snippet, equals: storedSnippets[match.id])
             }
             try apply(
                 plan,
+                of: scan,
                 writing: rewritten,
                 previousSnippets: storedSnippets,
                 tool: report.tool,
@@ -327,6 +328,7 @@ public enum ScanStore {
     /// (`FirstImport`) writes the run's event alone.
     private static func apply(
         _ plan: SyncPlan,
+        of scan: IdentifiedScan,
         writing rewrittenMatches: [SyncPlan.Match],
         previousSnippets: [Int64: String],
         tool: String,
@@ -353,31 +355,18 @@ public enum ScanStore {
                             previous_snippet) FROM STDIN
             """
         ) { writer in
-            func row(
-                _ action: SyncRowAction, _ id: Int64?, _ previous: String?, _ item: IdentifiedFinding?,
-                previousLine: Int? = nil, previousSnippet: String? = nil
-            ) throws {
-                let finding = item?.finding
-                try writer.write([
-                    action.rawValue, id.map(String.init), previous, item?.identity, finding?.rule, finding?.file,
-                    item?.normalizedSnippet, item.map { String($0.occurrence) }, finding.map { String($0.line) },
-                    finding?.snippet, finding?.message, finding?.title, finding?.severity, finding?.fingerprints,
-                    finding.flatMap { screens.screen(for: $0.file) }.map(String.init), previousLine.map(String.init),
-                    previousSnippet,
-                ])
-            }
-            for item in plan.new { try row(.new, nil, nil, item) }
+            var rows = SyncRows(scan: scan, screens: screens)
+            for index in plan.new { try rows.write(.new, nil, nil, Int(index), to: &writer) }
             for match in rewrittenMatches {
-                try row(
+                try rows.write(
                     match.isReopened ? .reopened : .seen, match.id,
-                    match.isReopened ? FindingStatus.fixed.rawValue : nil,
-                    match.finding)
+                    match.isReopened ? FindingStatus.fixed.rawValue : nil, match.index, to: &writer)
             }
-            for fix in plan.fixed { try row(.fixed, fix.id, fix.previousStatus.rawValue, nil) }
+            for fix in plan.fixed { try rows.write(.fixed, fix.id, fix.previousStatus.rawValue, nil, to: &writer) }
             for change in plan.changed {
-                try row(
-                    .changed, change.id, nil, change.finding, previousLine: change.previousLine,
-                    previousSnippet: previousSnippets[change.id])
+                try rows.write(
+                    .changed, change.id, nil, change.index, previousLine: change.previousLine,
+                    previousSnippet: previousSnippets[change.id], to: &writer)
             }
         }
         // Statistics for the planner: without them it guesses a handful of rows and picks nested loops. Only the

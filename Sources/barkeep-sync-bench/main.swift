@@ -106,8 +106,8 @@ func attribution(count: Int, document: [UInt8], plain: Double, on connection: Po
     }
     let imported = try seconds {
         _ = try ScanStore.ingest(
-            try DuoScanParser.parse(document), digest: SHA256.hexDigest(of: document), into: project, commit: nil,
-            scope: "", actor: "bench", on: connection)
+            parsing: { try DuoScanParser.parseTable(document) }, digest: ContentDigest.hex(of: document),
+            into: project, commit: nil, scope: "", actor: "bench", on: connection)
     }
     let mapped =
         try connection.queryValue(
@@ -198,10 +198,10 @@ func run() throws {
         for round in 0...3 {
             var result: IngestResult?
             let time = try seconds {
-                let report = try DuoScanParser.parse(documents[round])
+                let document = documents[round]
                 result = try ScanStore.ingest(
-                    report, digest: SHA256.hexDigest(of: documents[round]), into: project, commit: nil, scope: "",
-                    actor: "bench", on: connection
+                    parsing: { try DuoScanParser.parseTable(document) }, digest: ContentDigest.hex(of: document),
+                    into: project, commit: nil, scope: "", actor: "bench", on: connection
                 )
             }
             times.append(time)
@@ -224,7 +224,7 @@ func run() throws {
         var streaming: [Double] = []
         var tree: [Double] = []
         for _ in 1...3 {
-            streaming.append(try seconds { _ = try DuoScanParser.parse(documents[1]) })
+            streaming.append(try seconds { _ = try DuoScanParser.parseTable(documents[1]) })
             tree.append(try seconds { _ = try JSONSerialization.jsonObject(with: Data(documents[1])) })
         }
         let (parse, objects) = (streaming.sorted()[1], tree.sorted()[1])

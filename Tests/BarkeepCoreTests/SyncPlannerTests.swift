@@ -75,13 +75,13 @@ struct SyncPlannerTests {
         status: FindingStatus = .proposed,
         scanned: [ScanFinding],
         scope: String = ""
-    ) -> (plan: SyncPlan, stored: [StoredFinding]) {
+    ) -> (plan: SyncPlan, stored: [StoredFinding], scan: [IdentifiedFinding]) {
         let stored = scan(previous.map { ("A.swift", $0.0, $0.1) }).enumerated().map { index, finding in
             self.stored(finding, id: Int64(index + 1), status: status)
         }
-        let plan = SyncPlanner.plan(
-            scan: FindingIdentity.identify(scanned, tool: "duo_scan"), stored: stored, scope: scope)
-        return (plan, stored)
+        let identified = FindingIdentity.identify(scanned, tool: "duo_scan")
+        let plan = SyncPlanner.plan(scan: identified, stored: stored, scope: scope)
+        return (plan, stored, identified)
     }
 
     private func edit(_ line: Int, _ snippet: String, rule: String = "DUO001", file: String = "A.swift")
@@ -95,13 +95,14 @@ struct SyncPlannerTests {
         arguments: [(10, 10, true), (10, 13, true), (10, 7, true), (10, 14, false), (10, 6, false), (2, 40, false)]
     )
     func changeDistance(oldLine: Int, newLine: Int, isChanged: Bool) throws {
-        let (plan, stored) = replan(
+        let (plan, stored, scan) = replan(
             previous: [(oldLine, "if idiom == .pad {")], scanned: [edit(newLine, "if idiom == .pad || wide {")])
         #expect(plan.counts == (isChanged ? SyncCounts(changed: 1) : SyncCounts(new: 1, fixed: 1)))
         guard isChanged else { return }
         let change = try #require(plan.changed.first)
-        #expect(change.id == stored[0].id && change.previousLine == oldLine && change.finding.finding.line == newLine)
-        #expect(change.finding.normalizedSnippet == "ifidiom==.pad||wide{" && plan.new.isEmpty && plan.fixed.isEmpty)
+        let finding = scan[change.index]
+        #expect(change.id == stored[0].id && change.previousLine == oldLine && finding.finding.line == newLine)
+        #expect(finding.normalizedSnippet == "ifidiom==.pad||wide{" && plan.new.isEmpty && plan.fixed.isEmpty)
     }
 
     @Test(
@@ -109,7 +110,7 @@ struct SyncPlannerTests {
         arguments: [("DUO002", "A.swift"), ("DUO001", "B.swift"), ("DUO002", "B.swift")]
     )
     func changeNeedsRuleAndFile(rule: String, file: String) {
-        let (plan, _) = replan(previous: [(10, "a")], scanned: [edit(10, "b", rule: rule, file: file)])
+        let (plan, _, _) = replan(previous: [(10, "a")], scanned: [edit(10, "b", rule: rule, file: file)])
         #expect(plan.counts == SyncCounts(new: 1, fixed: 1) && plan.changed.isEmpty)
     }
 
@@ -163,9 +164,9 @@ struct SyncPlannerTests {
                 tool: "duo_scan", rule: "DUO001", file: "A.swift", normalizedSnippet: $0, occurrence: 0)
         }
         #expect(ordered == ordered.sorted())
-        let (plan, stored) = replan(previous: pairing.old, scanned: pairing.new.map { edit($0.0, $0.1) })
+        let (plan, stored, scan) = replan(previous: pairing.old, scanned: pairing.new.map { edit($0.0, $0.1) })
         let snippetOf = Dictionary(uniqueKeysWithValues: zip(stored.map(\.id), pairing.old.map(\.1)))
-        let pairs = Set(plan.changed.map { "\(snippetOf[$0.id] ?? "?")>\($0.finding.finding.snippet)" })
+        let pairs = Set(plan.changed.map { "\(snippetOf[$0.id] ?? "?")>\(scan[$0.index].finding.snippet)" })
         #expect(pairs == pairing.pairs)
         #expect(plan.counts.changed == pairing.pairs.count)
         #expect(plan.counts.new == pairing.new.count - pairing.pairs.count)
@@ -177,7 +178,7 @@ struct SyncPlannerTests {
         arguments: FindingStatus.allCases
     )
     func changeByStatus(status: FindingStatus) {
-        let (plan, _) = replan(previous: [(10, "a")], status: status, scanned: [edit(11, "b")])
+        let (plan, _, _) = replan(previous: [(10, "a")], status: status, scanned: [edit(11, "b")])
         if status == .fixed {
             #expect(plan.counts == SyncCounts(new: 1))
         } else {
@@ -210,7 +211,7 @@ struct SyncPlannerTests {
         ]
     )
     func exactMatchFirst(previous: [(Int, String)], scanned: [(Int, String)], counts: SyncCounts) {
-        let (plan, _) = replan(previous: previous, scanned: scanned.map { edit($0.0, $0.1) })
+        let (plan, _, _) = replan(previous: previous, scanned: scanned.map { edit($0.0, $0.1) })
         #expect(plan.counts == counts)
     }
 
@@ -224,23 +225,22 @@ struct SyncPlannerTests {
         var stored: [Int64: StoredFinding] = [:]
         for (run, exactRun) in zip(pass2.runs, exact.runs) {
             let report = try DuoScanParser.parse(try Fixtures.bytes(run.path))
-            let plan = SyncPlanner.plan(
-                scan: FindingIdentity.identify(report.findings, tool: report.tool),
-                stored: stored.values.sorted { $0.id < $1.id })
-            for item in plan.new {
+            let scan = FindingIdentity.identify(report.findings, tool: report.tool)
+            let plan = SyncPlanner.plan(scan: scan, stored: stored.values.sorted { $0.id < $1.id })
+            for item in plan.new.map({ scan[Int($0)] }) {
                 let id = Int64(stored.count + 1)
                 stored[id] = StoredFinding(
                     id: id, identity: item.identity, rule: item.finding.rule, status: .proposed,
                     line: item.finding.line, file: item.finding.file)
             }
             for match in plan.matches {
-                stored[match.id]?.line = match.finding.finding.line
+                stored[match.id]?.line = scan[match.index].finding.line
                 if match.isReopened { stored[match.id]?.status = .proposed }
             }
             for fix in plan.fixed { stored[fix.id]?.status = .fixed }
             for change in plan.changed {
-                stored[change.id]?.identity = change.finding.identity
-                stored[change.id]?.line = change.finding.finding.line
+                stored[change.id]?.identity = scan[change.index].identity
+                stored[change.id]?.line = scan[change.index].finding.line
             }
             let open = Set(stored.values.filter { $0.status != .fixed }.map(\.identity))
             #expect(plan.counts == run.counts, "\(run.path)")
