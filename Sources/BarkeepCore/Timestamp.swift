@@ -77,8 +77,16 @@ public enum Timestamp {
         let seconds =
             CivilCalendar.days(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
             - offset
-        return seconds * 1_000_000 + microseconds
+        let moment = seconds * 1_000_000 + microseconds
+        return representable.contains(moment) ? moment : nil
     }
+
+    /// The moments every text form can write back and PostgreSQL can store: 0001-01-01T00:00:00Z through
+    /// 9999-12-31T23:59:59.999999Z, in microseconds since 1970. A local time near either end whose offset carries it
+    /// past them (`9999-12-31T20:00:00-05:00`) names no such moment and is refused.
+    public static let representable: ClosedRange<Int64> =
+        CivilCalendar.days(year: 1, month: 1, day: 1)
+        * 86_400_000_000...(CivilCalendar.days(year: 10_000, month: 1, day: 1) * 86_400_000_000 - 1)
 
     /// The moment `text` names in `syntax`; nil when it is not such a text.
     public static func date(_ text: String, _ syntax: Syntax) -> Date? {

@@ -201,9 +201,13 @@ final class EventLoop: @unchecked Sendable {
     /// Writes what the socket takes; returns false when the connection was closed.
     @discardableResult
     func flush(_ connection: Connection) -> Bool {
-        // Output only grows between flushes: what is pending now is the most since the last one.
-        unpublishedServed += connection.machine.takeRepliesQueued()
-        unpublishedPeak = max(unpublishedPeak, connection.machine.pendingOutputCount)
+        // Output only grows between flushes: what is pending now is the most since the last one. Only a flush after
+        // replies were queued counts, so that a WATCH stream's backlog (bounded apart) is not taken for replies.
+        let repliesQueued = connection.machine.takeRepliesQueued()
+        unpublishedServed += repliesQueued
+        if repliesQueued > 0 {
+            unpublishedPeak = max(unpublishedPeak, connection.machine.pendingOutputCount)
+        }
         while connection.machine.pendingOutputCount > 0 {
             if let tls = connection.tls {
                 guard let written = writeTLS(connection, tls) else { return false }

@@ -56,6 +56,9 @@ struct TimestampTests {
             // PostgreSQL's offsets: two-digit hours, minutes optional.
             ("2026-11-29 12:00:00+1", .postgres), ("2026-11-29 12:00:00+01:6", .postgres),
             ("2026-11-29 12:00:00+", .postgres), ("2026-11-29 12:00:00+01:", .postgres),
+            // A local time whose offset carries it past year 9999 or before year 1 names no storable moment.
+            ("9999-12-31T20:00:00-05:00", .iso8601), ("0001-01-01T00:30:00+01:00", .iso8601),
+            ("9999-12-31 23:59:59-01", .postgres),
         ] as [(String, Timestamp.Syntax)]
     )
     func refuses(text: String, syntax: Timestamp.Syntax) {
@@ -69,6 +72,7 @@ struct TimestampTests {
             (-1, 0, "1969-12-31T23:59:59Z"), (1_795_953_600_999_999, 3, "2026-11-29T12:00:00.999Z"),
             (951_868_799_000_001, 6, "2000-02-29T23:59:59.000001Z"),
             (-62_135_596_800_000_000, 0, "0001-01-01T00:00:00Z"),
+            (253_402_300_799_999_999, 6, "9999-12-31T23:59:59.999999Z"),
         ] as [(Int64, Int, String)]
     )
     func writes(microseconds: Int64, digits: Int, text: String) throws {
