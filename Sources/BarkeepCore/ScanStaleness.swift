@@ -21,8 +21,11 @@ public struct PriorScan: Sendable, Equatable {
 public enum StaleScan: Sendable, Equatable {
     /// The commit was already ingested by `run` (the latest such run).
     case alreadyIngested(commit: String, run: PriorScan)
-    /// The commit is older than the commit of `latest`, the latest run.
+    /// The commit is older than the commit of `latest`, the latest run whose commit time is known.
     case older(commit: String, commitTime: Date, latest: PriorScan, latestCommit: String, latestCommitTime: Date)
+    /// The commit came without its time, so it cannot be ordered against `latest`, the latest run whose commit time is
+    /// known: applied, an old commit's scan would undo what newer scans and people did.
+    case unordered(commit: String, latest: PriorScan, latestCommit: String, latestCommitTime: Date)
 
     /// One line for people, naming the run and commits, and how to ingest the scan anyway: `tool` and `scope`
     /// (empty for the whole project) say which runs were compared.
@@ -36,6 +39,11 @@ public enum StaleScan: Sendable, Equatable {
             return "commit \(Self.short(commit)) (committed \(CommitTime.text(time))) is older than commit "
                 + "\(Self.short(latestCommit)) (committed \(CommitTime.text(latestTime))) of run \(latest.number), "
                 + "the latest run (\(runs)); --force to ingest it anyway"
+        case .unordered(let commit, let latest, let latestCommit, let latestTime):
+            return "commit \(Self.short(commit)) came without its commit time, so it cannot be ordered against commit "
+                + "\(Self.short(latestCommit)) (committed \(CommitTime.text(latestTime))) of run \(latest.number), "
+                + "the latest run (\(runs)); give its commit time (commit-time, or ingest from its checkout), or "
+                + "--force to ingest it anyway"
         }
     }
 
@@ -44,9 +52,11 @@ public enum StaleScan: Sendable, Equatable {
 }
 
 /// The rule that keeps a scan of an old commit from undoing triage: a scan with a commit is refused when that
-/// commit was already ingested for the same tool and scope, or when its committer time is older than the commit time
-/// of the latest run of that tool and scope. The caller has already answered an exact repeat of the latest run
-/// (same bytes) as that run; a forced scan and a scan without a commit are never refused.
+/// commit was already ingested for the same tool and scope, when its committer time is older than the commit time
+/// of the latest run of that tool and scope whose time is known, or when it comes without a time while such a run
+/// exists (it cannot be ordered). A run without a time therefore never turns the check off for the runs after it.
+/// The caller has already answered an exact repeat of the latest run (same bytes) as that run; a forced scan and a
+/// scan without a commit are never refused.
 public enum ScanStaleness {
     /// The shortest abbreviation of a commit id that counts as naming the same commit as a longer id.
     public static let minimumAbbreviation = 7
@@ -72,9 +82,13 @@ public enum ScanStaleness {
         if let earlier = history.first(where: { $0.commit.map { isSameCommit($0, commit) } ?? false }) {
             return .alreadyIngested(commit: commit, run: earlier)
         }
-        if let commitTime, let latest = history.first, let latestCommit = latest.commit,
-            let latestTime = latest.commitTime, commitTime < latestTime
-        {
+        guard let latest = history.first(where: { $0.commit != nil && $0.commitTime != nil }),
+            let latestCommit = latest.commit, let latestTime = latest.commitTime
+        else { return nil }
+        guard let commitTime else {
+            return .unordered(commit: commit, latest: latest, latestCommit: latestCommit, latestCommitTime: latestTime)
+        }
+        if commitTime < latestTime {
             return .older(
                 commit: commit, commitTime: commitTime, latest: latest, latestCommit: latestCommit,
                 latestCommitTime: latestTime)

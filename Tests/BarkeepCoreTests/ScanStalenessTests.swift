@@ -19,6 +19,7 @@ struct ScanStalenessTests {
         case nil: nil
         case .alreadyIngested(_, let run): "ingested \(run.number)"
         case .older(_, _, let latest, _, _): "older than \(latest.number)"
+        case .unordered(_, let latest, _, _): "unordered after \(latest.number)"
         }
     }
 
@@ -44,14 +45,23 @@ struct ScanStalenessTests {
         Case(commit: "dddddddd", day: 25, isForced: true, expected: nil),
         Case(commit: "dddddddd", day: 30, expected: nil),  // as old as the latest: not older
         Case(commit: "dddddddd", day: 31, expected: nil),
-        Case(commit: "dddddddd", day: nil, expected: nil),  // no time: only "already ingested" can refuse
+        // No time: it cannot be ordered against the runs whose time is known.
+        Case(commit: "dddddddd", day: nil, expected: "unordered after 3"),
+        Case(commit: "dddddddd", day: nil, isForced: true, expected: nil),
         Case(commit: nil, day: 1, expected: nil),  // no commit: applied as before
-        Case(commit: "cccc", day: nil, expected: nil),  // too short to be an abbreviation
+        Case(commit: "cccc", day: nil, expected: "unordered after 3"),  // too short to be an abbreviation
         Case(commit: "ccccccc", day: nil, expected: "ingested 3"),  // seven digits: the latest run with it
-        // The latest run has no commit or no time: nothing to be older than.
-        Case(commit: "dddddddd", day: 1, earlier: [PriorScan(number: 4, commit: nil, commitTime: nil)]),
-        Case(commit: "dddddddd", day: 1, earlier: [PriorScan(number: 4, commit: "eeeeeeee", commitTime: nil)]),
-        // Only the latest run's time counts: after a forced old scan, what is newer than it goes in.
+        // A later run without a commit or without a time does not turn the check off: the latest run with one counts.
+        Case(
+            commit: "dddddddd", day: 1, earlier: [PriorScan(number: 4, commit: nil, commitTime: nil)],
+            expected: "older than 3"),
+        Case(
+            commit: "dddddddd", day: 1, earlier: [PriorScan(number: 4, commit: "eeeeeeee", commitTime: nil)],
+            expected: "older than 3"),
+        Case(
+            commit: "dddddddd", day: 31, earlier: [PriorScan(number: 4, commit: "eeeeeeee", commitTime: nil)],
+            expected: nil),
+        // Only the latest timed run counts: after a forced old scan, what is newer than it goes in.
         Case(commit: "dddddddd", day: 15, earlier: [PriorScan(number: 4, commit: "ffffffff", commitTime: time(12))]),
     ]
 
@@ -63,10 +73,15 @@ struct ScanStalenessTests {
         #expect(Self.verdict(refusal) == row.expected)
     }
 
-    @Test("the first run of a tool and scope is never refused")
+    @Test("the first run of a tool and scope is never refused, nor one after runs that never had a time")
     func firstRun() {
         #expect(
             ScanStaleness.refusal(commit: "dddddddd", commitTime: Self.time(1), isForced: false, history: []) == nil)
+        let untimed = [PriorScan(number: 1, commit: "eeeeeeee", commitTime: nil)]
+        #expect(ScanStaleness.refusal(commit: "dddddddd", commitTime: nil, isForced: false, history: untimed) == nil)
+        #expect(
+            ScanStaleness.refusal(commit: "dddddddd", commitTime: Self.time(1), isForced: false, history: untimed)
+                == nil)
     }
 
     @Test(
@@ -100,5 +115,12 @@ struct ScanStalenessTests {
                 == "commit abcdef01 (committed 1970-01-26T00:00:00Z) is older than commit cccccccc (committed "
                 + "1970-01-31T00:00:00Z) of run 3, the latest run (duo_scan, scope Sources/Inbox); --force to ingest "
                 + "it anyway")
+        let unordered = ScanStaleness.refusal(
+            commit: "abcdef0123", commitTime: nil, isForced: false, history: Self.history)
+        #expect(
+            unordered?.message(tool: "duo_scan", scope: "")
+                == "commit abcdef01 came without its commit time, so it cannot be ordered against commit cccccccc "
+                + "(committed 1970-01-31T00:00:00Z) of run 3, the latest run (duo_scan, whole project); give its "
+                + "commit time (commit-time, or ingest from its checkout), or --force to ingest it anyway")
     }
 }

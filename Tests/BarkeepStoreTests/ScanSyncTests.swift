@@ -502,7 +502,7 @@ struct ScanSyncTests {
         try expectConflict(["run 1"]) { _ = try ingest(scan, commit: "aaaaaaaa11", day: 10) }
     }
 
-    @Test("an older commit than the latest run's is refused, naming both; newer, equal, untimed or forced pass")
+    @Test("an older commit than the latest timed run's, or one without a time, is refused; newer or forced pass")
     func olderCommit() throws {
         _ = try ingest(report([finding("A.swift", 1, "x")]), commit: "aaaaaaaa11", day: 10)
         _ = try ingest(report([finding("A.swift", 1, "y")]), commit: "bbbbbbbb22", day: 20)
@@ -510,16 +510,23 @@ struct ScanSyncTests {
             "commit cccccccc (committed 1970-01-16T00:00:00Z) is older than commit bbbbbbbb (committed "
                 + "1970-01-21T00:00:00Z) of run 2", "--force",
         ]) { _ = try ingest(report([finding("A.swift", 1, "z")]), commit: "cccccccc33", day: 15) }
-        // No time: nothing to compare. No commit: applied as always.
-        #expect(try ingest(report([finding("A.swift", 1, "u")]), commit: "dddddddd44", day: nil).run.number == 3)
-        #expect(try ingest(report([finding("A.swift", 1, "v")]), commit: nil, day: nil).run.number == 4)
-        // The latest run (4) has no commit time: an old commit is no longer refused by time.
-        #expect(try ingest(report([finding("A.swift", 1, "w")]), commit: "eeeeeeee55", day: 5).run.number == 5)
-        try expectConflict(["older than commit eeeeeeee", "of run 5"]) {
-            _ = try ingest(report([finding("A.swift", 1, "z")]), commit: "ffffffff66", day: 4)
+        // No time: it cannot be ordered against run 2, unless forced. No commit: applied as always.
+        try expectConflict(["commit dddddddd came without its commit time", "of run 2", "--force"]) {
+            _ = try ingest(report([finding("A.swift", 1, "u")]), commit: "dddddddd44", day: nil)
         }
-        #expect(try ingest(report([]), commit: "ffffffff66", day: 5).run.number == 6)
-        #expect(try ingest(report([]), commit: "ffffffff66", day: 4, isForced: false).isRepeat)
+        let untimed = try ingest(report([finding("A.swift", 1, "u")]), commit: "dddddddd44", day: nil, isForced: true)
+        #expect(untimed.run.number == 3)
+        #expect(try ingest(report([finding("A.swift", 1, "v")]), commit: nil, day: nil).run.number == 4)
+        // Runs 3 and 4 have no commit time: they do not turn the check off, run 2's time still counts.
+        try expectConflict(["older than commit bbbbbbbb", "of run 2"]) {
+            _ = try ingest(report([finding("A.swift", 1, "w")]), commit: "eeeeeeee55", day: 5)
+        }
+        #expect(try ingest(report([finding("A.swift", 1, "w")]), commit: "eeeeeeee55", day: 25).run.number == 5)
+        try expectConflict(["older than commit eeeeeeee", "of run 5"]) {
+            _ = try ingest(report([finding("A.swift", 1, "z")]), commit: "ffffffff66", day: 24)
+        }
+        #expect(try ingest(report([]), commit: "ffffffff66", day: 25).run.number == 6)
+        #expect(try ingest(report([]), commit: "ffffffff66", day: 24, isForced: false).isRepeat)
         let forced = try ingest(report([finding("A.swift", 1, "z")]), commit: "abababab77", day: 1, isForced: true)
         #expect(forced.run.number == 7 && forced.counts.new == 1)
     }

@@ -112,10 +112,18 @@ struct StaleScanTests {
         let human = try daemon.barkeep(["run", "show", "app", "1"]).1
         #expect(human.contains("Commit time:") && human.contains("2026-11-30T09:00:00.000000Z"))
 
-        // A commit git does not know: no time, quietly. A given time wins over git's.
+        // A commit git does not know: no time, so it cannot be ordered after run 1 and is refused, naming how to
+        // give the time; forced, it goes in without one. A given time wins over git's.
         let fixtures = try #require(Fixtures.directory) + "/duo_scan/history/NetNewsWire/"
         let second = fixtures + "08-69aeacd9.json"
-        #expect(try json(daemon, ["ingest", "app", second, "--commit", "abcdef12345"], in: repository)["run"] != nil)
+        let unordered = try Subprocess.run(
+            BuildProducts.path("barkeep"), ["ingest", "app", second, "--commit", "abcdef12345"],
+            environment: daemon.environment(), directory: repository)
+        #expect(unordered.status == 1 && unordered.error.contains("commit abcdef12 came without its commit time"))
+        #expect(unordered.error.contains("of run 1") && unordered.error.hasSuffix("(CONFLICT)\n"), "\(unordered.error)")
+        #expect(
+            try json(daemon, ["ingest", "app", second, "--commit", "abcdef12345", "--force"], in: repository)["run"]
+                as? Int == 2)
         #expect(try json(daemon, ["run", "show", "app", "2"])["commit_time"] == nil)
         let third = fixtures + "09-95a8f6d7.json"
         _ = try json(
@@ -126,6 +134,11 @@ struct StaleScanTests {
 
         let garbage = try daemon.barkeep(["ingest", "app", scan, "--commit", head, "--commit-time", "yesterday"])
         #expect(garbage.0 == 1 && garbage.2.contains("commit-time") && garbage.2.hasSuffix("(BADARG)\n"))
+        // A local time whose offset carries it past year 9999 names no moment the daemon can store.
+        let beyond = try daemon.barkeep([
+            "ingest", "app", scan, "--commit", head, "--commit-time", "9999-12-31T20:00:00-05:00",
+        ])
+        #expect(beyond.0 == 1 && beyond.2.hasSuffix("(BADARG)\n"), "\(beyond.2)")
         #expect(try daemon.barkeep(["ingest", "app", scan, "--commit-time", "2026-11-30T10:00:00Z"]).0 == 64)
     }
 }
