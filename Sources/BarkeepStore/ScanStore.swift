@@ -452,7 +452,7 @@ public enum ScanStore {
                    CASE s.action WHEN \(SyncRowAction.fixed.sql) THEN \(FindingStatus.fixed.sql)
                                  WHEN \(SyncRowAction.changed.sql) THEN coalesce(s.line::text, '') || ': ' || coalesce(s.snippet, '')
                                  ELSE \(FindingStatus.proposed.sql) END,
-                   NULL, $3::text
+                   'run ' || $4::text, $3::text
             FROM (
                 SELECT r.action, r.previous_status, r.previous_line, r.previous_snippet, f.id, f.rule, f.file, f.line,
                        f.snippet

@@ -291,6 +291,10 @@ struct ScanSyncTests {
         #expect(try findingEvents() == ["finding.new>proposed", "finding.status>fixed"])
         #expect(
             try connection.queryValue("SELECT count(*) FROM events WHERE kind = 'scan.ingested'", as: Int.self) == 3)
+        // Each change a scan made names its run, so a finding's history says which scan did it.
+        let reasons = try connection.query("SELECT reason FROM events WHERE kind LIKE 'finding.%' ORDER BY seq")
+            .map { try $0.decodeIfPresent("reason", as: String.self) }
+        #expect(reasons == ["run 2", "run 3"])
     }
 
     /// `kind>to` of the finding events, in order.
