@@ -63,7 +63,7 @@ extension MCPTools {
             name: "project_status", title: "Project status",
             description: "The dashboard of a project, as `barkeep status --json`: the last scan, totals, blocked "
                 + "items by SDK, a row per owner and per screen (untriaged and in-progress findings by severity, "
-                + "steps done, poses passed, done) and the unmapped findings.",
+                + "steps done, required poses settled, done) and the unmapped findings.",
             arguments: screenFilters, required: [],
             output: MCPSchema.object(
                 [
