@@ -321,7 +321,8 @@ extension MCPTools {
         MCPTool(
             name: "readiness_report", title: "Readiness report",
             description: "The readiness report in Markdown, as `barkeep report`: one recommendation per screen that "
-                + "is not done, the app area, the unmapped findings and the poses not verified. screens and owner "
+                + "is not done, the app area, the unmapped findings, the verified, kept, declined and "
+                + "false-positive findings with their reasons, and the poses not verified. screens and owner "
                 + "report a part.",
             arguments: [
                 "screens": MCPSchema.string("Only the screens whose key matches this glob (* and ?).", minLength: 1),
