@@ -37,6 +37,23 @@ public struct ChecklistStep: Sendable, Equatable {
     /// Scanner rules that evidence the step.
     public var rules: [String]
 
+    /// The steps' numbers: the checklist has twelve.
+    public static let numbers = 1...12
+
+    /// Why `word` cannot name a step, or nil when it may: a step is named by its number (1 to 12) or its key, and a
+    /// key is lowercase letters and hyphens (whether a key exists, only the checklist in the database knows).
+    public static func problem(naming word: String) -> String? {
+        if let number = Int(word), numbers.contains(number) { return nil }
+        let isKeyShaped =
+            word.utf8.count <= 64 && word.first.map { ("a"..."z").contains($0) } == true
+            && word.allSatisfy { ("a"..."z").contains($0) || $0 == "-" }
+        guard isKeyShaped else {
+            return "'\(word)' is not a checklist step: steps are \(numbers.lowerBound) to \(numbers.upperBound), "
+                + "or a step's key (order)"
+        }
+        return nil
+    }
+
     /// A step.
     public init(number: Int, key: String, rules: [String]) {
         self.number = number

@@ -217,7 +217,7 @@ public struct StatusTotals: Sendable, Equatable, RecordDecodable {
     public var stepsDone: Int
     /// Checklist steps that apply, over every screen.
     public var stepsApplicable: Int
-    /// Required poses passed, over every screen.
+    /// Required poses settled (passed or not applicable), over every screen.
     public var posesPassed: Int
     /// Required poses, over every screen.
     public var posesRequired: Int

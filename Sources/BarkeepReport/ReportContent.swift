@@ -260,7 +260,8 @@ struct ReportContent: Sendable {
                     .text(
                         ratio(
                             scope.screens.map(\.posesPassed).reduce(0, +),
-                            scope.screens.map(\.posesRequired).reduce(0, +), "required poses passed"))
+                            scope.screens.map(\.posesRequired).reduce(0, +), "required poses \(PoseResult.settledWord)")
+                    )
                 ]),
             Fact(
                 label: "Failed poses",

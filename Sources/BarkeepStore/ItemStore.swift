@@ -151,8 +151,8 @@ public enum ItemStore {
             let nearest = SDKAvailability.nearestNames(to: first, among: names)
             let suggestion = nearest.isEmpty ? "" : "; did you mean \(nearest.joined(separator: ", "))?"
             throw StoreError.invalid(
-                "unknown SDK symbol '\(first)'\(suggestion) (for a symbol the table lacks, give the SDK that "
-                    + "declares it)")
+                "unknown SDK symbol '\(first)'\(suggestion) (for a symbol the table lacks, name the SDK that "
+                    + "declares it: --sdk VERSION, sdk=VERSION on the wire)")
         }
         guard !unknown.isEmpty else {
             throw StoreError.invalid(

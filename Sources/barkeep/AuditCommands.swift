@@ -50,6 +50,13 @@ enum ItemChanges {
 
 // MARK: - step
 
+/// Refuses, as a usage error, a step the CLI can tell names none (`13`, `Order!`); a key the checklist lacks is the
+/// daemon's to refuse.
+private func checkStep(_ word: String?, _ parsed: ParsedCommand) throws(UsageError) {
+    guard let word, let problem = ChecklistStep.problem(naming: word) else { return }
+    throw UsageError(problem, commandPath: parsed.commandPath)
+}
+
 /// `barkeep step …`.
 struct StepGroup: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -116,6 +123,7 @@ struct StepSetCommand: RunnableCommand {
             throw UsageError("with --screens, --owner or --all give STEP STATE only", commandPath: parsed.commandPath)
         }
         note = parsed.value("note")
+        try checkStep(step, parsed)
         guard StepState(rawValue: state) != nil else {
             throw UsageError(
                 "state must be todo, done or not_applicable, not '\(state)'", commandPath: parsed.commandPath)
@@ -215,6 +223,7 @@ struct ItemAddCommand: RunnableCommand {
             }
             keywords.append((key, value))
         }
+        try checkStep(parsed.value("step"), parsed)
         for key in ["severity", "sdk"] { if let value = parsed.value(key) { keywords.append((key, value)) } }
         keywords += parsed.values("needs").flatMap { $0.split(separator: ",") }.map { ("needs", String($0)) }
         self.keywords = keywords
@@ -270,11 +279,12 @@ struct ItemSetCommand: RunnableCommand, NamesNumberInProject {
     let keywords: [(key: String, value: String)]
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
-        target = NumberInProject(parsed)
+        target = try NumberInProject.finding(parsed)
         var keywords: [(key: String, value: String)] = []
         for key in ["title", "step", "severity", "sdk"] {
             if let value = parsed.value(key) { keywords.append((key, value)) }
         }
+        try checkStep(parsed.value("step"), parsed)
         let needs = parsed.values("needs")
         if !needs.isEmpty {
             let symbols = needs.flatMap { $0.split(separator: ",") }.map(String.init)
@@ -323,7 +333,7 @@ struct ItemRemoveCommand: RunnableCommand, NamesNumberInProject {
     let target: NumberInProject
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
-        target = NumberInProject(parsed)
+        target = try NumberInProject.finding(parsed)
         guard parsed.flag("yes") else {
             throw UsageError(
                 "removing item \(number) of \(project) cannot be undone; add --yes to confirm",
@@ -493,9 +503,13 @@ struct PoseRecordCommand: RunnableCommand {
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
         arguments = ["project", "screen", "pose", "result"].map { parsed.value($0) ?? "" }
-        keywords = ["screenshot", "finding", "item", "reason", "build", "device"].compactMap { key in
+        var keywords = ["screenshot", "item", "reason", "build", "device"].compactMap { key in
             parsed.value(key).map { (key, $0) }
         }
+        if let finding = parsed.value("finding") {
+            keywords.append(("finding", String(try NumberInProject.findingNumber(finding, parsed))))
+        }
+        self.keywords = keywords
         guard PoseResult(rawValue: arguments[3]) != nil else {
             throw UsageError(
                 "result must be " + PoseResult.allCases.map(\.rawValue).joined(separator: ", ")

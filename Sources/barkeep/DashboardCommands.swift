@@ -79,8 +79,8 @@ struct StatusCommand: RunnableCommand {
             One screen a lead reads in ten seconds: the SDK and deployment target, the last scan, findings by
             status, blocked items by SDK, pose coverage, checklist completion and screens done; a row per owner
             (screens, done, untriaged findings by severity, in progress, blocked); then a row per screen (title when
-            the terminal has room, untriaged findings by severity, in progress, blocked, steps done, poses passed
-            with the failing ones named, done) and one for unmapped findings. --owner, --not-done, --sort and
+            the terminal has room, untriaged findings by severity, in progress, blocked, steps done, required poses
+            settled (passed or not applicable) with the failing ones named, done) and one for unmapped findings. --owner, --not-done, --sort and
             --limit choose the screen rows; the totals stay the project's. On a terminal the table fits its width
             (COLUMNS, else the terminal's size); into a pipe nothing is cut. --watch redraws on every change of the
             project (through WATCH, no polling) and keeps going across daemon restarts; Ctrl-C stops it. With
@@ -312,7 +312,10 @@ struct ReportCommand: RunnableCommand {
             }
         }
         let status = try records(Request(verb: "STATUS", arguments: [project]))
-        let findings = try records(Request(verb: "FINDINGS", arguments: [project]))
+        // Every status: the settled sections (verified, kept, declined, false positives) list findings that need
+        // no more work, which FINDINGS leaves out without a status.
+        let findings = try records(
+            Request(verb: "FINDINGS", arguments: [project], keywords: ["status": FindingQuery.allWord]))
         let poses = try records(Request(verb: "POSES", arguments: [project]))
         let steps = try records(Request(verb: "STEPS", arguments: [project]))
         let burndown = try records(Request(verb: "BURNDOWN", arguments: [project], keywords: ["by": "run"]))

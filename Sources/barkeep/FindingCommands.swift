@@ -56,16 +56,32 @@ struct RunsCommand: RunnableCommand {
     }
 }
 
-/// `barkeep run …`.
-struct RunGroup: ParsableCommand {
+/// `barkeep run PROJECT N`: one run, by its number in the project; `barkeep run show PROJECT N` says the same.
+struct RunGroup: RunnableCommand, NamesNumberInProject {
     static let configuration = CommandConfiguration(
         name: "run",
-        abstract: "Show one scan run of a project.",
+        abstract: "Show one scan run of a project: what was scanned, by whom, and what it changed.",
+        discussion: "barkeep run show PROJECT N is the same command. With --json prints the object barkeep runs --json "
+            + "prints for it.",
+        arguments: RunShowCommand.configuration.arguments,
         subcommands: [RunShowCommand.self]
     )
+
+    /// `RUN SHOW`, which the words `run` alone do not name.
+    static var requests: [String]? { ["RUN SHOW"] }
+
+    let target: NumberInProject
+
+    init(_ parsed: ParsedCommand) throws(UsageError) {
+        target = NumberInProject(parsed)
+    }
+
+    func run(_ context: CLIContext) throws {
+        try RunShowCommand(target: target).run(context)
+    }
 }
 
-/// `barkeep run show PROJECT N`: one run, by its number in the project.
+/// `barkeep run show PROJECT N`: one run, by its number in the project (as `barkeep run PROJECT N`).
 struct RunShowCommand: RunnableCommand, NamesNumberInProject {
     static let configuration = CommandConfiguration(
         name: "show",
@@ -78,6 +94,11 @@ struct RunShowCommand: RunnableCommand, NamesNumberInProject {
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
         target = NumberInProject(parsed)
+    }
+
+    /// The command for `target`, made without a command line (`barkeep run PROJECT N`).
+    init(target: NumberInProject) {
+        self.target = target
     }
 
     func run(_ context: CLIContext) throws {
@@ -193,13 +214,13 @@ struct FindingShowCommand: RunnableCommand, NamesNumberInProject {
     static let configuration = CommandConfiguration(
         name: "show",
         abstract: "Show a finding and its history.",
-        arguments: NumberInProject.arguments("The finding's (or item's) number in the project, from barkeep findings.")
+        arguments: NumberInProject.arguments("The finding's (or item's) number in the project, 12 or F-12.")
     )
 
     let target: NumberInProject
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
-        target = NumberInProject(parsed)
+        target = try NumberInProject.finding(parsed)
     }
 
     func run(_ context: CLIContext) throws {

@@ -169,10 +169,29 @@ struct IngestCommand: RunnableCommand {
 
     private func readInput() throws -> [UInt8] {
         if file == "-" { return Array(FileHandle.standardInput.readDataToEndOfFile()) }
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw CLIError.badInput("cannot read \(file)")
+        return try Self.contents(of: file)
+    }
+
+    /// The bytes of the file at `path`; what stops it is `cannot read PATH: REASON`, the system's reason (`No such
+    /// file or directory`, `Permission denied`, `Is a directory`).
+    static func contents(of path: String) throws(CLIError) -> [UInt8] {
+        func failure(_ code: Int32) -> CLIError {
+            CLIError.badInput("cannot read \(path): \(String(cString: strerror(code)))")
         }
-        return Array(data)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw failure(errno) }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count == 0 { return bytes }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw failure(errno)
+            }
+            bytes += chunk[..<count]
+        }
     }
 
     /// The JSON object of an SDK check's reply.

@@ -19,6 +19,25 @@ struct NumberInProject {
         project = parsed.value("project") ?? ""
         number = parsed.value("number") ?? ""
     }
+
+    /// Reads a finding's or an item's: the number as the CLI prints it, `12` or `F-12` (FindingNumber), sent bare.
+    static func finding(_ parsed: ParsedCommand) throws(UsageError) -> NumberInProject {
+        let target = NumberInProject(parsed)
+        return NumberInProject(project: target.project, number: String(try findingNumber(target.number, parsed)))
+    }
+
+    /// The number of a finding named by `text` (`12` or `F-12`); anything else is a usage error.
+    static func findingNumber(_ text: String, _ parsed: ParsedCommand) throws(UsageError) -> Int {
+        guard let number = FindingNumber.parse(text) else {
+            throw UsageError("\(FindingNumber.rule), not '\(text)'", commandPath: parsed.commandPath)
+        }
+        return number
+    }
+
+    private init(project: String, number: String) {
+        self.project = project
+        self.number = number
+    }
 }
 
 /// A command naming one run, finding or item of a project.

@@ -8,7 +8,7 @@ import Foundation
 struct BulkSelection {
     /// The project.
     let project: String
-    /// `N[,N…]` as typed; nil with `--where`.
+    /// `N[,N…]`, each bare (`F-12` read as 12); nil with `--where`.
     let numbers: String?
     /// The status or name to set.
     let value: String
@@ -22,7 +22,8 @@ struct BulkSelection {
         [
             .positional("project", help: "The project."),
             .positional(
-                "numbers", optional: true, help: "N[,N…]: the findings' numbers in the project (not with --where)."),
+                "numbers", optional: true,
+                help: "N[,N…]: the findings' numbers in the project, 12 or F-12 (not with --where)."),
             .positional(value, optional: true, help: help),
             .flag("where", help: "Choose the findings with the filter options below (as barkeep findings) instead."),
             .flag("dry-run", help: "List what would change; change nothing."),
@@ -64,7 +65,12 @@ struct BulkSelection {
                 throw usage("give N[,N…] and the \(valueKey.uppercased()), or --where and filter options")
             }
             if FindingFilterOptions.isGiven(parsed) { throw usage("filter options choose findings only after --where") }
-            self.numbers = numbers
+            // `12,F-15`: each as the CLI prints it, sent bare.
+            var bare: [String] = []
+            for text in numbers.split(separator: ",", omittingEmptySubsequences: false) {
+                bare.append(String(try NumberInProject.findingNumber(String(text), parsed)))
+            }
+            self.numbers = bare.joined(separator: ",")
             self.value = value
             filters = []
         }
@@ -254,7 +260,7 @@ struct FindingCommentCommand: RunnableCommand, NamesNumberInProject {
     let text: String
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
-        target = NumberInProject(parsed)
+        target = try NumberInProject.finding(parsed)
         text = parsed.value("text") ?? ""
         if let refusal = FindingComment.refusal(of: text) { throw UsageError(refusal, commandPath: parsed.commandPath) }
     }

@@ -29,7 +29,7 @@ struct ReadinessReportTests {
         - Screens done: 1 of 2
         - Findings needing work: 8 (1 critical, 1 high, 4 medium, 1 low, 1 info)
         - Blocked items: 1 on the iOS 27.1 SDK
-        - Pose coverage: 6 of 10 required poses passed (60%)
+        - Pose coverage: 6 of 10 required poses settled (60%)
         - Failed poses: 2 on 1 screen
         - Checklist completion: 14 of 20 applicable steps done (70%)
         - Burndown: needs work 9 → 5, blocked 2 → 1 (run 10 to run 12)
@@ -190,7 +190,7 @@ struct ReadinessReportTests {
         #expect(
             markdown.contains("- Last scan: none yet\n- App lifecycle: unknown\n- Generated: 2026-11-29 15:00 UTC\n"))
         #expect(markdown.contains("- Findings needing work: none\n- Blocked items: none\n"))
-        #expect(markdown.contains("- Pose coverage: 0 of 0 required poses passed\n"))
+        #expect(markdown.contains("- Pose coverage: 0 of 0 required poses settled\n"))
         #expect(!markdown.contains("Burndown"))
         #expect(markdown.contains("| 1 `container` | Put every bar item"))
         #expect(markdown.contains("| unknown |"))
@@ -319,7 +319,7 @@ struct ReadinessReportTests {
         #expect(
             alice.contains("- Screens done: 0 of 1\n- Findings needing work: 5 (1 critical, 1 high, 2 medium, 1 low)\n")
         )
-        #expect(alice.contains("- Pose coverage: 1 of 5 required poses passed (20%)\n"))
+        #expect(alice.contains("- Pose coverage: 1 of 5 required poses settled (20%)\n"))
         #expect(alice.contains("- Burndown of the whole project: needs work 9 → 5"))
         #expect(alice.split(separator: "\n").filter { $0.hasPrefix("### ") } == ["### Inbox"])
         #expect(alice.contains("| F-11 (Row) |"))

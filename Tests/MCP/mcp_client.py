@@ -141,6 +141,10 @@ async def writer_session(seen):
         assert checklist["steps"][0]["rules"] == ["DUO007"] and checklist["steps"][0]["asks"], checklist
         report, text = await use("readiness_report", screens="Inbox")
         assert report["format"] == "markdown" and "### Inbox" in report["report"] and text == report["report"]
+        # The finding declined above is listed, with its reason, in the report's Declined section.
+        declined_section = report["report"].split("\n## Declined\n")[1].split("\n## ")[0]
+        assert f"| F-{bar_number} |" in declined_section, declined_section
+        assert "the design keeps this bar" in declined_section, declined_section
         assert called == READ_TOOLS | WRITE_TOOLS, sorted((READ_TOOLS | WRITE_TOOLS) - called)
 
         # Arguments the schema refuses come back as tool errors, protocol misuse as JSON-RPC errors.
@@ -157,6 +161,7 @@ async def writer_session(seen):
         prompt = await session.get_prompt("audit_screen", {"screen": "Inbox"})
         text = prompt.messages[0].content.text
         assert "Inbox" in text and "container" in text and "### Inbox" in text and "DUO007" in text, text
+        assert "the design keeps this bar" in text, text
         seen["approved"] = numbers
         seen["declined"] = bar_number
 

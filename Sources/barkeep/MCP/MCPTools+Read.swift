@@ -63,7 +63,7 @@ extension MCPTools {
             name: "project_status", title: "Project status",
             description: "The dashboard of a project, as `barkeep status --json`: the last scan, totals, blocked "
                 + "items by SDK, a row per owner and per screen (untriaged and in-progress findings by severity, "
-                + "steps done, poses passed, done) and the unmapped findings.",
+                + "steps done, required poses settled, done) and the unmapped findings.",
             arguments: screenFilters, required: [],
             output: MCPSchema.object(
                 [
@@ -321,7 +321,8 @@ extension MCPTools {
         MCPTool(
             name: "readiness_report", title: "Readiness report",
             description: "The readiness report in Markdown, as `barkeep report`: one recommendation per screen that "
-                + "is not done, the app area, the unmapped findings and the poses not verified. screens and owner "
+                + "is not done, the app area, the unmapped findings, the verified, kept, declined and "
+                + "false-positive findings with their reasons, and the poses not verified. screens and owner "
                 + "report a part.",
             arguments: [
                 "screens": MCPSchema.string("Only the screens whose key matches this glob (* and ?).", minLength: 1),
