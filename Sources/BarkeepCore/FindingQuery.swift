@@ -44,6 +44,8 @@ public struct FindingQuery: Sendable, Equatable {
     public var file: String?
     /// Only the findings blocked on the SDK (true), or only the others (false).
     public var isBlocked: Bool?
+    /// Only the scanner findings first seen in this run (its number in the project): those the run found new.
+    public var newInRun: Int?
 
     /// A query; nil fields do not filter, so `FindingQuery()` selects every finding.
     public init(
@@ -56,7 +58,8 @@ public struct FindingQuery: Sendable, Equatable {
         source: FindingSource? = nil,
         step: Step? = nil,
         file: String? = nil,
-        isBlocked: Bool? = nil
+        isBlocked: Bool? = nil,
+        newInRun: Int? = nil
     ) {
         self.statuses = statuses
         self.severities = severities
@@ -68,13 +71,14 @@ public struct FindingQuery: Sendable, Equatable {
         self.step = step
         self.file = file
         self.isBlocked = isBlocked
+        self.newInRun = newInRun
     }
 
     // MARK: - The wire
 
     /// The keys of the filter language, in the order the docs list them.
     public static let keys = [
-        "status", "severity", "rule", "screen", "owner", "assignee", "source", "step", "file", "blocked",
+        "status", "severity", "rule", "screen", "owner", "assignee", "source", "step", "file", "blocked", "new-in",
     ]
     /// The keys whose value is a comma-separated list.
     public static let listKeys: Set<String> = ["status", "severity", "rule", "screen"]
@@ -117,6 +121,7 @@ public struct FindingQuery: Sendable, Equatable {
             case "source": query.source = try source(value)
             case "step": query.step = try step(value)
             case "file": query.file = try text(value, key: key)
+            case "new-in": query.newInRun = try run(value)
             default: query.isBlocked = try yesOrNo(value, key: key)
             }
         }
@@ -153,6 +158,7 @@ public struct FindingQuery: Sendable, Equatable {
         }
         if let file { list.append(("file", file)) }
         if let isBlocked { list.append(("blocked", isBlocked ? "yes" : "no")) }
+        if let newInRun { list.append(("new-in", String(newInRun))) }
         return list
     }
 
@@ -249,6 +255,14 @@ public struct FindingQuery: Sendable, Equatable {
                 key: key, problem: "\(key) must be at most \(maximumValueBytes) bytes without control characters")
         }
         return word
+    }
+
+    private static func run(_ word: String) throws(CoreError) -> Int {
+        guard let number = Int32(word), number > 0 else {
+            throw CoreError.invalidArgument(
+                key: "new-in", problem: "new-in is a run's number in the project, 1 to 2147483647, not '\(word)'")
+        }
+        return Int(number)
     }
 
     private static func yesOrNo(_ word: String, key: String) throws(CoreError) -> Bool {

@@ -126,6 +126,9 @@ struct FindingSelection {
                 "(f.file >= \(bind(directory)) AND f.file < \(bind(FindingQuery.upperBound(ofDirectory: directory))))"
             add(exact.map { "(f.file = \(bind($0)) OR \(under))" } ?? under)
         }
+        if let run = query.newInRun {
+            add("f.first_seen_run = (SELECT r.id FROM scan_runs r WHERE r.project_id = $1 AND r.number = \(bind(run)))")
+        }
     }
 
     /// Refuses the names of `query` that `project` does not know, naming them all.
@@ -158,6 +161,13 @@ struct FindingSelection {
                 throw StoreError.notFound(
                     "no rule \(Self.quoted(unknown)): neither a known rule nor one of project '\(project.name)''s")
             }
+        }
+        if let run = query.newInRun,
+            try connection.queryValue(
+                "SELECT EXISTS (SELECT 1 FROM scan_runs WHERE project_id = $1 AND number = $2)", [project.id, run],
+                as: Bool.self) != true
+        {
+            throw StoreError.notFound("no run \(run) in project '\(project.name)'")
         }
         if let owner = query.owner, !ScreenOwner.isNobody(owner),
             try connection.queryValue(

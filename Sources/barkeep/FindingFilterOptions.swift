@@ -26,6 +26,7 @@ enum FindingFilterOptions {
             "file", valueName: "PATH",
             help: "Only the file PATH and the files under PATH/ (only those with a trailing /); no globs."),
         .flag("blocked", help: "Only the findings blocked on the SDK."),
+        .option("new-in", valueName: "RUN", help: "Only the findings first seen in run RUN (new in it)."),
     ]
 
     /// Whether any filter option was given.

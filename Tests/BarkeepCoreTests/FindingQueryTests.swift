@@ -120,6 +120,14 @@ struct FindingQueryTests {
             let bytes = Array(path.utf8)
             #expect(bytes.lexicographicallyPrecedes(low) || !bytes.lexicographicallyPrecedes(high), "\(path)")
         }
+        // new-in: a run's number.
+        #expect(try FindingQuery.parse(keywords: [("new-in", "3")]).newInRun == 3)
+        #expect(
+            try FindingQuery.parse(keywords: [("new-in", "3")]).keywords.last.map { "\($0.key)=\($0.value)" }
+                == "new-in=3")
+        for bad in ["0", "-1", "x", "2147483648"] {
+            #expect(throws: CoreError.self) { try FindingQuery.parse(keywords: [("new-in", bad)]) }
+        }
         // The owner word for no one, in any case, is kept as Core spells it.
         #expect(try FindingQuery.parse(keywords: [("owner", "NoBody")]).owner == ScreenOwner.nobody)
     }
@@ -134,7 +142,7 @@ struct FindingQueryTests {
             query.keywords.map { "\($0.key)=\($0.value)" } == [
                 "status=fixed", "severity=high,low", "assignee=none", "step=order", "blocked=yes",
             ])
-        #expect(FindingQuery.keys.count == 10 && Set(FindingQuery.listKeys).isSubset(of: FindingQuery.keys))
+        #expect(FindingQuery.keys.count == 11 && Set(FindingQuery.listKeys).isSubset(of: FindingQuery.keys))
     }
 
     @Test(

@@ -100,6 +100,8 @@ struct FindingQueryStoreTests {
             ([("file", "sources/inbox")], []),
             // No screen (not component or area) is unowned here: nobody's findings are none, not NOTFOUND.
             ([("owner", "nobody")], []),
+            // The scan's findings are all new in run 1; the item has no run.
+            ([("new-in", "1")], [1, 2, 3, 4, 5, 6, 7]),
             ([("assignee", "none")], [1, 2, 3, 4, 5, 6, 7, 8]),
             ([("assignee", "ana")], []),
             ([("blocked", "yes")], []),
@@ -118,6 +120,7 @@ struct FindingQueryStoreTests {
             ([("rule", "DUO003,DUO999")], "no rule 'DUO999': neither a known rule nor one of project 'app''s"),
             ([("owner", "zoe")], "no screen of project 'app' is owned by 'zoe'"),
             ([("screen", "inbox")], "no screen 'inbox' in project 'app' (did you mean 'Inbox'?)"),
+            ([("new-in", "2")], "no run 2 in project 'app'"),
             ([("screen", "Setings")], "no screen 'Setings' in project 'app' (did you mean 'Settings'?)"),
         ] {
             #expect(throws: StoreError.notFound(message)) { try numbers(keywords) }

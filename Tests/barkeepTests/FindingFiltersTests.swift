@@ -6,21 +6,22 @@ import Testing
 /// without its slash, a mistyped key, a false positive without a reason.
 @Suite("barkeep findings and status filters end to end")
 struct FindingFiltersTests {
+    /// The first scan's findings: three under Tests/, one in Sources/Settings, one in Sources/Feed.
+    static let findings = [
+        "Tests/A.swift", "Tests/B.swift", "Tests/Deep/C.swift", "Sources/Settings/View.swift",
+        "Sources/Feed/View.swift",
+    ].enumerated().map { index, file in
+        #"{"rule":"DUO003","severity":"medium","file":"\#(file)","line":\#(index + 1),"snippet":"s\#(index)"}"#
+    }
+
     /// A daemon with project `app`: five findings (three under Tests/, one in Sources/Settings, one in
     /// Sources/Feed), screens SettingsView (ana's) and Feed and TestsHome (no one's).
     private func makeProject() throws -> TestDaemon {
         let daemon = try TestDaemon()
         #expect(try daemon.barkeep(["project", "create", "app"]).0 == 0)
-        let files = [
-            "Tests/A.swift", "Tests/B.swift", "Tests/Deep/C.swift", "Sources/Settings/View.swift",
-            "Sources/Feed/View.swift",
-        ]
-        let findings = files.enumerated().map { index, file in
-            #"{"rule":"DUO003","severity":"medium","file":"\#(file)","line":\#(index + 1),"snippet":"s\#(index)"}"#
-        }
         let directory = try TemporaryDirectory.make(prefix: "barkeep-filters")
         let scan = directory + "/scan.json"
-        try #"{"tool":"duo_scan","version":"1.2.2","findings":[\#(findings.joined(separator: ","))]}"#.write(
+        try #"{"tool":"duo_scan","version":"1.2.2","findings":[\#(Self.findings.joined(separator: ","))]}"#.write(
             toFile: scan, atomically: true, encoding: .utf8)
         let ingested = try daemon.barkeep(["ingest", "app", scan])
         #expect(ingested.0 == 0, "\(ingested)")
@@ -80,6 +81,23 @@ struct FindingFiltersTests {
             #expect(files == ["Tests/A.swift", "Tests/B.swift", "Tests/Deep/C.swift"], "\(file)")
         }
         #expect(try daemon.barkeep(["findings", "app", "--file", "Test"]).1 == "No findings.\n")
+
+        // A second scan: one finding more; --new-in 2 lists it alone, run 1 the first five.
+        let directory = try TemporaryDirectory.make(prefix: "barkeep-filters-2")
+        let scan = directory + "/scan.json"
+        try #"{"tool":"duo_scan","version":"1.2.2","findings":[\#(Self.findings.joined(separator: ",")),"#
+            .appending(#"{"rule":"DUO007","severity":"high","file":"Tests/New.swift","line":1,"snippet":"n"}]}"#)
+            .write(toFile: scan, atomically: true, encoding: .utf8)
+        #expect(try daemon.barkeep(["ingest", "app", scan]).0 == 0)
+        let new = try daemon.barkeep(["findings", "app", "--new-in", "2", "--json"])
+        let newFiles = try #require(try JSONSerialization.jsonObject(with: Data(new.1.utf8)) as? [[String: Any]])
+            .compactMap { $0["file"] as? String }
+        #expect(newFiles == ["Tests/New.swift"], "\(new)")
+        #expect(
+            try daemon.barkeep(["findings", "app", "--new-in", "1", "--json"]).1.components(separatedBy: "\"id\"").count
+                == 6)
+        let missing = try daemon.barkeep(["findings", "app", "--new-in", "3"])
+        #expect(missing.0 == 1 && missing.2 == "barkeep: no run 3 in project 'app' (NOTFOUND)\n")
     }
 
     @Test("a mistyped screen key or project name is NOTFOUND with the closest names; false_positive needs a reason")

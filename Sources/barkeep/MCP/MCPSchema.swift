@@ -72,6 +72,11 @@ enum MCPSchema {
         ]
     }
 
+    /// The argument a filter key of the wire is under in the tools: `new-in` is `new_in`, as JSON names go.
+    static func argumentName(_ key: String) -> String {
+        key.replacingOccurrences(of: "-", with: "_")
+    }
+
     /// The filter language (FindingQuery.keys), as top-level arguments of the tools that select findings.
     static var findingFilters: [String: [String: Any]] {
         [
@@ -94,6 +99,7 @@ enum MCPSchema {
                 "Only this file and the files under it as a directory; only those under it when it ends with /.",
                 minLength: 1),
             "blocked": boolean("true: only the findings blocked on the SDK; false: only the others."),
+            "new_in": integer("Only the findings first seen in this run (its number): new in it.", minimum: 1),
         ]
     }
 

@@ -18,8 +18,8 @@ extension MCPTools {
         // The filter keys as the tool names them (`current_status` for `status` where that is the value to set).
         var filters: [String: Any] = [:]
         for key in FindingQuery.keys {
-            let name = renamed.first { $0.value == key }?.key ?? key
-            if let value = call.arguments[name], !(value is NSNull) { filters[key] = value }
+            let name = renamed.first { $0.value == key }?.key ?? MCPSchema.argumentName(key)
+            if let value = call.arguments[name], !(value is NSNull) { filters[MCPSchema.argumentName(key)] = value }
         }
         let filterCall = MCPToolCall(arguments: filters, defaultProject: nil, context: call.context)
         let isFiltered = !filters.isEmpty
