@@ -30,7 +30,8 @@ public struct FindingQuery: Sendable, Equatable {
     /// Only the findings that count for these screens (their own and those of the components they use), by key;
     /// `unmapped` (AuditArea) for the findings no screen owns or uses.
     public var screens: [String]?
-    /// Only the findings that count for the screens this person owns.
+    /// Only the findings that count for the screens this person owns; `nobody` (ScreenOwner) for the screens no one
+    /// owns.
     public var owner: String?
     /// Only the findings assigned to a name, or to nobody.
     public var assignee: AssigneeFilter?
@@ -38,10 +39,13 @@ public struct FindingQuery: Sendable, Equatable {
     public var source: FindingSource?
     /// Only the findings of this checklist step (an item's, or the one its rule evidences).
     public var step: Step?
-    /// Only this file, or every file under it when it ends with `/`.
+    /// Only this file and the files under it as a directory; only the files under it when it ends with `/`
+    /// (`fileMatch(_:)`).
     public var file: String?
     /// Only the findings blocked on the SDK (true), or only the others (false).
     public var isBlocked: Bool?
+    /// Only the scanner findings first seen in this run (its number in the project): those the run found new.
+    public var newInRun: Int?
 
     /// A query; nil fields do not filter, so `FindingQuery()` selects every finding.
     public init(
@@ -54,7 +58,8 @@ public struct FindingQuery: Sendable, Equatable {
         source: FindingSource? = nil,
         step: Step? = nil,
         file: String? = nil,
-        isBlocked: Bool? = nil
+        isBlocked: Bool? = nil,
+        newInRun: Int? = nil
     ) {
         self.statuses = statuses
         self.severities = severities
@@ -66,13 +71,14 @@ public struct FindingQuery: Sendable, Equatable {
         self.step = step
         self.file = file
         self.isBlocked = isBlocked
+        self.newInRun = newInRun
     }
 
     // MARK: - The wire
 
     /// The keys of the filter language, in the order the docs list them.
     public static let keys = [
-        "status", "severity", "rule", "screen", "owner", "assignee", "source", "step", "file", "blocked",
+        "status", "severity", "rule", "screen", "owner", "assignee", "source", "step", "file", "blocked", "new-in",
     ]
     /// The keys whose value is a comma-separated list.
     public static let listKeys: Set<String> = ["status", "severity", "rule", "screen"]
@@ -110,11 +116,12 @@ public struct FindingQuery: Sendable, Equatable {
             case "severity": query.severities = try severities(words)
             case "rule": query.rules = try unique(words.map { word throws(CoreError) in try text(word, key: key) })
             case "screen": query.screens = try unique(words.map(screen))
-            case "owner": query.owner = try text(value, key: key)
+            case "owner": query.owner = ScreenOwner.isNobody(value) ? ScreenOwner.nobody : try text(value, key: key)
             case "assignee": query.assignee = try assignee(value)
             case "source": query.source = try source(value)
             case "step": query.step = try step(value)
             case "file": query.file = try text(value, key: key)
+            case "new-in": query.newInRun = try run(value)
             default: query.isBlocked = try yesOrNo(value, key: key)
             }
         }
@@ -151,7 +158,23 @@ public struct FindingQuery: Sendable, Equatable {
         }
         if let file { list.append(("file", file)) }
         if let isBlocked { list.append(("blocked", isBlocked ? "yes" : "no")) }
+        if let newInRun { list.append(("new-in", String(newInRun))) }
         return list
+    }
+
+    /// The files `file=` selects. The value is a path, never a glob: `Tests/` selects the files under `Tests/`;
+    /// `Tests` the file `Tests` and the files under `Tests/` (a name without a trailing slash may be a file or a
+    /// directory); `App/Main.swift` that file (and the files under `App/Main.swift/`, which no file system holds).
+    /// Both the path and the directory compare byte for byte, as scan scopes do.
+    public static func fileMatch(_ file: String) -> (exact: String?, directory: String) {
+        file.hasSuffix("/") ? (nil, file) : (file, file + "/")
+    }
+
+    /// The least string above every string starting with `directory` (which ends with `/`), byte for byte: the
+    /// files under `directory` are those at least `directory` and below this bound, a range an index can answer.
+    public static func upperBound(ofDirectory directory: String) -> String {
+        // "/" is 0x2F and "0" 0x30: nothing sorts between a prefix ending in "/" and the same ending in "0".
+        String(directory.dropLast()) + "0"
     }
 
     // MARK: - Values
@@ -232,6 +255,14 @@ public struct FindingQuery: Sendable, Equatable {
                 key: key, problem: "\(key) must be at most \(maximumValueBytes) bytes without control characters")
         }
         return word
+    }
+
+    private static func run(_ word: String) throws(CoreError) -> Int {
+        guard let number = Int32(word), number > 0 else {
+            throw CoreError.invalidArgument(
+                key: "new-in", problem: "new-in is a run's number in the project, 1 to 2147483647, not '\(word)'")
+        }
+        return Int(number)
     }
 
     private static func yesOrNo(_ word: String, key: String) throws(CoreError) -> Bool {

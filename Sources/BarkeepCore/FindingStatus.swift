@@ -14,7 +14,7 @@ public enum FindingStatus: String, Sendable, CaseIterable, Codable {
     case declined
     /// Kept as it is on purpose (a reason is required).
     case kept
-    /// Not a real problem.
+    /// Not a real problem (a reason is required: the verdict an auditor most needs explained).
     case falsePositive = "false_positive"
     /// The scanner no longer reports it.
     case fixed
@@ -38,8 +38,21 @@ public enum FindingStatus: String, Sendable, CaseIterable, Codable {
     /// Whether setting this status requires a reason.
     public var requiresReason: Bool {
         switch self {
-        case .declined, .kept, .blocked: true
+        case .declined, .kept, .falsePositive, .blocked: true
         default: false
         }
+    }
+
+    /// Whether every finding stored in this status holds a reason: the schema's CHECK. The statuses that need a
+    /// reason to be set, but for false_positive, which needed none before and whose older findings may have none.
+    public var isStoredWithReason: Bool {
+        requiresReason && self != .falsePositive
+    }
+
+    /// The statuses a person sets that need a reason, for help texts: `declined, kept and false_positive` (blocked
+    /// needs one too, but only the SDK rules set it).
+    public static var verdictsNeedingReason: String {
+        let names = allCases.filter { $0.requiresReason && $0 != .blocked }.map(\.rawValue)
+        return names.dropLast().joined(separator: ", ") + " and " + (names.last ?? "")
     }
 }

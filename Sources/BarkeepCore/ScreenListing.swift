@@ -11,7 +11,7 @@ public enum ScreenOrder: String, Sendable, CaseIterable {
 /// Which rows of a project's screens a view shows and in what order: `status` and `screen list` take the same
 /// filters. Totals stay the project's; only the rows are chosen.
 public struct ScreenListing: Sendable, Equatable {
-    /// Only the rows this person owns.
+    /// Only the rows this person owns; `nobody` (ScreenOwner) for the rows no one owns.
     public var owner: String?
     /// Only the rows not done.
     public var isNotDoneOnly: Bool
@@ -62,7 +62,8 @@ public struct ScreenListing: Sendable, Equatable {
 
     /// Whether a row passes the filters (the limit aside).
     public func includes(_ row: Row) -> Bool {
-        (owner == nil || row.owner == owner) && (!isNotDoneOnly || !row.isDone) && (kind == nil || row.kind == kind)
+        (owner.map { ScreenOwner.matches(row.owner, kind: row.kind, filter: $0) } ?? true)
+            && (!isNotDoneOnly || !row.isDone) && (kind == nil || row.kind == kind)
     }
 
     /// The rows of `items` (given by key) that pass the filters, in order, at most `limit` of them; and how many

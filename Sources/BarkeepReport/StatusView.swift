@@ -110,9 +110,9 @@ public enum StatusView {
 
     // MARK: - Owners table
 
-    /// A row per owner, when any screen has one.
+    /// A row per owner, when any screen has one or the rows are one owner's (nobody's too).
     private static func ownersTable(_ status: ProjectStatusReply) -> [StyledText] {
-        guard status.owners.contains(where: { $0.owner != nil }) else { return [] }
+        guard status.owners.contains(where: { $0.owner != nil }) || status.selection?.owner != nil else { return [] }
         let columns =
             [
                 TerminalTable.Column(header: "OWNER", alignment: .left),
@@ -120,7 +120,10 @@ public enum StatusView {
                 TerminalTable.Column(header: "DONE", alignment: .right),
             ] + workColumns
         let rows = status.owners.map { owner -> [StyledText] in
-            [StyledText(owner.owner ?? "nobody"), StyledText(String(owner.screens)), countCell(owner.screensDone)]
+            [
+                StyledText(ScreenOwner.display(owner.owner)), StyledText(String(owner.screens)),
+                countCell(owner.screensDone),
+            ]
                 + workCells(owner.untriaged, owner.inProgress, owner.blocked)
         }
         return TerminalTable(columns: columns, rows: rows).lines

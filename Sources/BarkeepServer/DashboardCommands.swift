@@ -145,7 +145,7 @@ extension ProjectStatus {
         records += blocked.map { group in
             Record(["type": "blocked", "sdk": group.sdk?.description ?? "none", "items": String(group.items)])
         }
-        for summary in owners where listing.owner == nil || summary.owner == listing.owner {
+        for summary in owners where listing.owner.map({ ScreenOwner.matches(summary.owner, filter: $0) }) ?? true {
             var record = Record([
                 "type": "owner", "owner": summary.owner, "screens": String(summary.screens),
                 "screens-done": String(summary.done), "needs-work": String(summary.work.total),

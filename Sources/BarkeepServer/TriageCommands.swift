@@ -84,7 +84,9 @@ enum TriageCommands {
             throw CommandError(.badArgument, "MINE needs as=NAME: this session is no one's (\(input.session.actor))")
         }
         return .database { connection in
-            let screens = try ScreenStore.list(project: project, on: connection).filter { $0.screen.owner == name }
+            let screens = try ScreenStore.list(project: project, on: connection).filter {
+                ScreenOwner.matches($0.screen.owner, kind: $0.screen.kind, filter: name)
+            }
             let findings = try FindingStore.list(
                 project: project, query: FindingQuery(statuses: FindingQuery.defaultStatuses, assignee: .name(name)),
                 on: connection)

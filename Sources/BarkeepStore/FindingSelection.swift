@@ -92,8 +92,16 @@ struct FindingSelection {
             add("(" + choices.joined(separator: "\n       OR ") + ")")
         }
         if let owner = query.owner {
-            let placeholder = bind(owner)
-            add("(s.owner = \(placeholder) OR \(Self.used(by: "x.owner = \(placeholder)")))")
+            if ScreenOwner.isNobody(owner) {
+                // The screens of the owner table's nobody row: screens (not components or the app area) no one owns.
+                let screen = ScreenKind.screen.rawValue
+                add(
+                    "((s.kind = '\(screen)' AND s.owner IS NULL) OR "
+                        + Self.used(by: "x.kind = '\(screen)' AND x.owner IS NULL") + ")")
+            } else {
+                let placeholder = bind(owner)
+                add("(s.owner = \(placeholder) OR \(Self.used(by: "x.owner = \(placeholder)")))")
+            }
         }
         switch query.assignee {
         case .unassigned: add("f.assignee IS NULL")
@@ -112,10 +120,14 @@ struct FindingSelection {
             add("coalesce(f.step, (SELECT r.step FROM rules r WHERE r.id = f.rule)) = \(bind(number))::int")
         }
         if let file = query.file {
-            let placeholder = bind(file)
-            add(
-                file.hasSuffix("/")
-                    ? "left(f.file, length(\(placeholder)::text)) = \(placeholder)" : "f.file = \(placeholder)")
+            // A range on the C-collated file (byte order), not a function of it: an index on it can answer.
+            let (exact, directory) = FindingQuery.fileMatch(file)
+            let under =
+                "(f.file >= \(bind(directory)) AND f.file < \(bind(FindingQuery.upperBound(ofDirectory: directory))))"
+            add(exact.map { "(f.file = \(bind($0)) OR \(under))" } ?? under)
+        }
+        if let run = query.newInRun {
+            add("f.first_seen_run = (SELECT r.id FROM scan_runs r WHERE r.project_id = $1 AND r.number = \(bind(run)))")
         }
     }
 
@@ -130,7 +142,9 @@ struct FindingSelection {
                 [project.id, keys]
             ).map { try $0.decode(at: 0, as: String.self) }
             if !unknown.isEmpty {
-                throw StoreError.notFound("no screen \(Self.quoted(unknown)) in project '\(project.name)'")
+                throw StoreError.notFound(
+                    "no screen \(Self.quoted(unknown)) in project '\(project.name)'"
+                        + (try ScreenStore.suggestion(for: unknown[0], projectID: project.id, on: connection)))
             }
         }
         if let rules = query.rules {
@@ -148,7 +162,14 @@ struct FindingSelection {
                     "no rule \(Self.quoted(unknown)): neither a known rule nor one of project '\(project.name)''s")
             }
         }
-        if let owner = query.owner,
+        if let run = query.newInRun,
+            try connection.queryValue(
+                "SELECT EXISTS (SELECT 1 FROM scan_runs WHERE project_id = $1 AND number = $2)", [project.id, run],
+                as: Bool.self) != true
+        {
+            throw StoreError.notFound("no run \(run) in project '\(project.name)'")
+        }
+        if let owner = query.owner, !ScreenOwner.isNobody(owner),
             try connection.queryValue(
                 "SELECT EXISTS (SELECT 1 FROM screens WHERE project_id = $1 AND owner = $2)", [project.id, owner],
                 as: Bool.self) != true

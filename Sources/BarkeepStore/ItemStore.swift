@@ -84,7 +84,7 @@ public enum ItemStore {
                 as: Int64.self
             )
         else {
-            throw StoreError.notFound("no screen '\(TerminalText.excerpt(item.screen))' in project '\(project.name)'")
+            throw try ScreenStore.notFound(item.screen, project: project.name, on: connection)
         }
         var needs: [String] = []
         for symbol in item.needs where !needs.contains(symbol) { needs.append(symbol) }

@@ -100,10 +100,18 @@ public enum ProjectStore {
 
     /// The project named `name`; `notFound` when there is none.
     public static func require(_ name: String, on connection: PostgresConnection) throws -> Project {
-        guard let project = try find(name, on: connection) else {
-            throw StoreError.notFound("no project named '\(TerminalText.excerpt(name))'")
-        }
+        guard let project = try find(name, on: connection) else { throw try notFound(name, on: connection) }
         return project
+    }
+
+    /// The refusal of a project name no project has, suggesting the closest names (NameSuggestion).
+    static func notFound(_ name: String, on connection: PostgresConnection) throws -> StoreError {
+        let names = try connection.query("SELECT name FROM projects ORDER BY name", []).map {
+            try $0.decode(at: 0, as: String.self)
+        }
+        return StoreError.notFound(
+            "no project named '\(TerminalText.excerpt(name))'"
+                + NameSuggestion.hint(NameSuggestion.closest(to: name, among: names)))
     }
 
     /// Changes the SDK, the deployment target and/or the required poses, with one event per value that changed.
@@ -119,12 +127,12 @@ public enum ProjectStore {
         try connection.transaction { connection in
             guard
                 let id = try connection.queryValue("SELECT id FROM projects WHERE name = $1", [name], as: Int64.self)
-            else { throw StoreError.notFound("no project named '\(TerminalText.excerpt(name))'") }
+            else { throw try notFound(name, on: connection) }
             // Item statuses follow the SDK: no ingest or triage of the project may run between the two.
             try ScanStore.lockProject(id, on: connection)
             guard
                 let row = try connection.query("SELECT \(columns) FROM projects WHERE id = $1 FOR UPDATE", [id]).first
-            else { throw StoreError.notFound("no project named '\(TerminalText.excerpt(name))'") }
+            else { throw try notFound(name, on: connection) }
             let before = try Project(row: row)
             if let requiredPoses {
                 let unknown = requiredPoses.filter { Pose(rawValue: $0) == nil }
@@ -148,7 +156,7 @@ public enum ProjectStore {
                 throw StoreError.invalid("not a valid version or pose list")
             }
             guard let updated = try rows.first.map(Project.init(row:)) else {
-                throw StoreError.notFound("no project named '\(TerminalText.excerpt(name))'")
+                throw try notFound(name, on: connection)
             }
             var events: [NewEvent] = []
             func changed(_ subject: String, _ from: String, _ to: String) {
@@ -184,7 +192,7 @@ public enum ProjectStore {
                     [name],
                     as: Int64.self
                 )
-            else { throw StoreError.notFound("no project named '\(TerminalText.excerpt(name))'") }
+            else { throw try notFound(name, on: connection) }
             try EventLog.append(
                 [NewEvent(projectID: nil, project: name, kind: .projectDeleted, subject: name, actor: actor)],
                 on: connection

@@ -178,7 +178,7 @@ public enum ScreenStore {
     ) throws -> (Screen, reattributed: Int) {
         let updates = try update(project: projectName, screens: .key(key), change: change, actor: actor, on: connection)
         guard let update = updates.first else {
-            throw StoreError.notFound("no screen '\(TerminalText.excerpt(key))' in '\(projectName)'")
+            throw try notFound(key, project: projectName, on: connection)
         }
         return (update.screen, update.reattributed)
     }
@@ -361,7 +361,7 @@ public enum ScreenStore {
         let project = try ProjectStore.require(projectName, on: connection)
         let screen = try require(key, projectID: project.id, on: connection)
         guard let readiness = try ReadinessStore.readiness(of: [screen], project: project, on: connection).first else {
-            throw StoreError.notFound("no screen '\(TerminalText.excerpt(key))' in project '\(projectName)'")
+            throw try notFound(key, project: projectName, on: connection)
         }
         return ScreenSummary(screen: screen, readiness: readiness)
     }
@@ -401,7 +401,9 @@ public enum ScreenStore {
             let project =
                 try connection.queryValue("SELECT name FROM projects WHERE id = $1", [projectID], as: String.self)
                 ?? ""
-            throw StoreError.notFound("no screen '\(TerminalText.excerpt(key))' in project '\(project)'")
+            throw StoreError.notFound(
+                "no screen '\(TerminalText.excerpt(key))' in project '\(project)'"
+                    + (try suggestion(for: key, projectID: projectID, on: connection)))
         }
         return try Screen(row: row)
     }
@@ -448,4 +450,26 @@ public enum ScreenStore {
     }
 
     private static func nonEmpty(_ text: String?) -> String? { text?.isEmpty == false ? text : nil }
+}
+
+// MARK: - Unknown keys
+
+extension ScreenStore {
+    /// The refusal of a screen key project `projectName` does not have, suggesting its closest keys.
+    static func notFound(_ key: String, project projectName: String, on connection: PostgresConnection) throws
+        -> StoreError
+    {
+        let projectID = try connection.queryValue(
+            "SELECT id FROM projects WHERE name = $1", [projectName], as: Int64.self)
+        let hint = try projectID.map { id in try suggestion(for: key, projectID: id, on: connection) } ?? ""
+        return StoreError.notFound("no screen '\(TerminalText.excerpt(key))' in project '\(projectName)'" + hint)
+    }
+
+    /// ` (did you mean 'K'?)` naming the screen keys of the project closest to `key` (NameSuggestion), or empty.
+    static func suggestion(for key: String, projectID: Int64, on connection: PostgresConnection) throws -> String {
+        let keys = try connection.query("SELECT key FROM screens WHERE project_id = $1 ORDER BY key", [projectID]).map {
+            try $0.decode(at: 0, as: String.self)
+        }
+        return NameSuggestion.hint(NameSuggestion.closest(to: key, among: keys))
+    }
 }

@@ -44,7 +44,7 @@ public enum StepStore {
             project: projectName, screens: .key(key), step: stepText, to: state, note: note, actor: actor,
             on: connection)
         guard let change = changes.first else {
-            throw StoreError.notFound("no screen '\(TerminalText.excerpt(key))' in '\(projectName)'")
+            throw try ScreenStore.notFound(key, project: projectName, on: connection)
         }
         return change.status
     }

@@ -31,7 +31,8 @@ func decoded<T>(_ decode: () throws(ReportError) -> T) throws(CLIError) -> T {
 enum ScreenFilterOptions {
     /// The options' definitions.
     static let arguments: [ArgumentDefinition] = [
-        .option("owner", valueName: "NAME", help: "Only the screens NAME owns."),
+        .option(
+            "owner", valueName: "NAME", help: "Only the screens NAME owns; '\(ScreenOwner.nobody)': those no one owns."),
         .flag("not-done", help: "Only the screens not done."),
         .option(
             "sort", valueName: "ORDER", default: "key",

@@ -135,7 +135,10 @@ struct FindingsCommand: RunnableCommand {
             its code in if #available for), first_seen_run and last_seen_run; absent values are null (needs: []).
             """,
         arguments: [.positional("project", help: "The project.")] + FindingFilterOptions.arguments + [
-            FindingsExport.option
+            .option(
+                "limit", valueName: "N",
+                help: "At most the first N findings, by file and line; the table's last line counts the others."),
+            FindingsExport.option,
         ]
     )
 
@@ -143,11 +146,24 @@ struct FindingsCommand: RunnableCommand {
     let keywords: [(key: String, value: String)]
     /// `--format csv|sarif`; nil for the text table.
     let export: FindingsExport?
+    /// `--limit N`: at most N findings listed.
+    let limit: Int?
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
         project = parsed.value("project") ?? ""
         keywords = try FindingFilterOptions.keywords(parsed)
         export = try FindingsExport(parsed)
+        if let text = parsed.value("limit") {
+            guard let number = Int(text), number > 0 else {
+                throw UsageError("--limit must be a positive number, not '\(text)'", commandPath: parsed.commandPath)
+            }
+            guard export == nil else {
+                throw UsageError("--limit lists findings; an export holds every one", commandPath: parsed.commandPath)
+            }
+            limit = number
+        } else {
+            limit = nil
+        }
     }
 
     func run(_ context: CLIContext) throws {
@@ -155,12 +171,23 @@ struct FindingsCommand: RunnableCommand {
         request.keywordList = keywords
         if let export { return try export.run(request, context) }
         let records = try context.request(request).records
+        let shown = limit.map { Array(records.prefix($0)) } ?? records
         if context.isJSON {
-            try Output.json(records.map(Self.json))
+            try Output.json(shown.map(Self.json))
+            // The count stays out of the array a script reads, on standard error.
+            if shown.count < records.count {
+                FileHandle.standardError.write(
+                    Data(
+                        "barkeep: \(records.count - shown.count) more (\(Output.count(records.count, "finding")) in all)\n"
+                            .utf8))
+            }
         } else if records.isEmpty {
             print("No findings.")
         } else {
-            Self.table(records)
+            Self.table(shown)
+            if shown.count < records.count {
+                print("… \(records.count - shown.count) more (\(Output.count(records.count, "finding")) in all)")
+            }
         }
     }
 

@@ -16,12 +16,17 @@ enum FindingFilterOptions {
             "screen", valueName: "KEY[,KEY…]",
             help: "Only the findings counting for these screens (their own and their components'); 'unmapped' for "
                 + "no screen's."),
-        .option("owner", valueName: "NAME", help: "Only the findings counting for the screens NAME owns."),
+        .option(
+            "owner", valueName: "NAME",
+            help: "Only the findings counting for the screens NAME owns; '\(ScreenOwner.nobody)': those no one owns."),
         .option("assignee", valueName: "NAME", help: "Only the findings assigned to NAME; 'none': to no one."),
         .option("source", valueName: "SOURCE", help: "Only scanner findings, or only manual items."),
         .option("step", valueName: "N", help: "Only the findings of checklist step N (1 to 12, or its key)."),
-        .option("file", valueName: "PATH", help: "Only this file, or the files under PATH/ (with a trailing /)."),
+        .option(
+            "file", valueName: "PATH",
+            help: "Only the file PATH and the files under PATH/ (only those with a trailing /); no globs."),
         .flag("blocked", help: "Only the findings blocked on the SDK."),
+        .option("new-in", valueName: "RUN", help: "Only the findings first seen in run RUN (new in it)."),
     ]
 
     /// Whether any filter option was given.

@@ -151,7 +151,7 @@ struct FindingSetCommand: RunnableCommand {
             barkeep finding set PROJECT N[,N…] STATUS [--reason TEXT] [--dry-run]
             barkeep finding set PROJECT --where [FILTERS…] STATUS [--reason TEXT] (--dry-run | --yes)
             FILTERS are the options of barkeep findings (--rule DUO003 --status proposed,approved …; without
-            --status, the findings that need work). declined and kept need --reason. A later scan never overrides
+            --status, the findings that need work). \(FindingStatus.verdictsNeedingReason) need --reason. A later scan never overrides
             declined, kept or false_positive. verified needs the fix applied first (or, for a scanner finding, the
             scanner no longer reporting it: fixed). A blocked item is unblocked only by the SDK; a fixed finding can
             only be verified or given a verdict. Findings the change is not allowed for are listed and left alone
@@ -159,7 +159,7 @@ struct FindingSetCommand: RunnableCommand {
             """,
         arguments: BulkSelection.arguments(
             value: "new-status", help: "approved, applied, verified, declined, kept or false_positive.")
-            + [.option("reason", valueName: "TEXT", help: "Why (required for declined and kept).")]
+            + [.option("reason", valueName: "TEXT", help: "Why (required for \(FindingStatus.verdictsNeedingReason)).")]
     )
 
     let selection: BulkSelection

@@ -55,9 +55,9 @@ struct FindingLifecycleTests {
             "\(change.from) → \(change.to) by \(change.changer): \(refusal?.message ?? "allowed")")
     }
 
-    @Test("declined and kept need a reason; the same status again is no change")
+    @Test("declined, kept and false_positive need a reason; the same status again is no change")
     func reasons() {
-        for status in [FindingStatus.declined, .kept] {
+        for status in [FindingStatus.declined, .kept, .falsePositive] {
             let refusal = FindingLifecycle.refusal(
                 from: .proposed, to: status, source: .scanner, reason: nil, by: .person(.writer), label: "finding 7")
             #expect(refusal == TransitionRefusal(.invalid, "\(status.rawValue) needs a reason"))

@@ -104,6 +104,34 @@ struct FindingQueryTests {
         }
     }
 
+    @Test("file= is a path: with a trailing slash the files under it; without, the file and the files under it")
+    func fileMatch() throws {
+        #expect(FindingQuery.fileMatch("Tests") == ("Tests", "Tests/"))
+        #expect(FindingQuery.fileMatch("Tests/") == (nil, "Tests/"))
+        #expect(FindingQuery.fileMatch("App/Main.swift") == ("App/Main.swift", "App/Main.swift/"))
+        #expect(FindingQuery.upperBound(ofDirectory: "Tests/") == "Tests0")
+        // Byte order: every path under Tests/ sorts between the two, Tests.swift and Tests0 do not.
+        let (low, high) = (Array("Tests/".utf8), Array(FindingQuery.upperBound(ofDirectory: "Tests/").utf8))
+        for path in ["Tests/A.swift", "Tests/\u{E9}", "Tests/\u{10FFFF}"] {
+            #expect(
+                !Array(path.utf8).lexicographicallyPrecedes(low) && Array(path.utf8).lexicographicallyPrecedes(high))
+        }
+        for path in ["Tests.swift", "Tests0", "TestsX/a", "Tests-/a"] {
+            let bytes = Array(path.utf8)
+            #expect(bytes.lexicographicallyPrecedes(low) || !bytes.lexicographicallyPrecedes(high), "\(path)")
+        }
+        // new-in: a run's number.
+        #expect(try FindingQuery.parse(keywords: [("new-in", "3")]).newInRun == 3)
+        #expect(
+            try FindingQuery.parse(keywords: [("new-in", "3")]).keywords.last.map { "\($0.key)=\($0.value)" }
+                == "new-in=3")
+        for bad in ["0", "-1", "x", "2147483648"] {
+            #expect(throws: CoreError.self) { try FindingQuery.parse(keywords: [("new-in", bad)]) }
+        }
+        // The owner word for no one, in any case, is kept as Core spells it.
+        #expect(try FindingQuery.parse(keywords: [("owner", "NoBody")]).owner == ScreenOwner.nobody)
+    }
+
     @Test("the wire form: status first, always; open when the default, all when none is chosen")
     func keywords() {
         #expect(FindingQuery(statuses: Self.open).keywords.map(\.value) == ["open"])
@@ -114,7 +142,7 @@ struct FindingQueryTests {
             query.keywords.map { "\($0.key)=\($0.value)" } == [
                 "status=fixed", "severity=high,low", "assignee=none", "step=order", "blocked=yes",
             ])
-        #expect(FindingQuery.keys.count == 10 && Set(FindingQuery.listKeys).isSubset(of: FindingQuery.keys))
+        #expect(FindingQuery.keys.count == 11 && Set(FindingQuery.listKeys).isSubset(of: FindingQuery.keys))
     }
 
     @Test(

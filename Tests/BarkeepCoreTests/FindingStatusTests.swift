@@ -14,7 +14,7 @@ struct FindingStatusTests {
             (.blocked, "blocked", true, false, true),
             (.declined, "declined", false, true, true),
             (.kept, "kept", false, true, true),
-            (.falsePositive, "false_positive", false, true, false),
+            (.falsePositive, "false_positive", false, true, true),
             (.fixed, "fixed", false, false, false),
         ]
     )
@@ -24,6 +24,13 @@ struct FindingStatusTests {
         #expect(status.needsWork == needsWork)
         #expect(status.isSticky == isSticky)
         #expect(status.requiresReason == requiresReason)
+        // The schema's CHECK holds the older rule: false positives set before it may have no reason.
+        #expect(status.isStoredWithReason == (requiresReason && status != .falsePositive))
+    }
+
+    @Test("the help texts name the verdicts that need a reason")
+    func verdictsNeedingReason() {
+        #expect(FindingStatus.verdictsNeedingReason == "declined, kept and false_positive")
     }
 
     @Test("the table above covers every case, in declaration order")

@@ -51,7 +51,7 @@ extension AuditWorkflowTests {
         #expect(mapped.finding == menuFinding)
 
         // Triaged once, settled for both.
-        try setStatus(try findingID("DUO008", "Sources/MenuView.swift", 4), .falsePositive)
+        try setStatus(try findingID("DUO008", "Sources/MenuView.swift", 4), .falsePositive, reason: "a menu")
         try setStatus(try findingID("DUO011", "Sources/MenuView.swift", 7), .kept, reason: "on purpose")
         #expect(try listed(on: "Settings").count == 3)
         #expect(!(try reasons(of: "Settings").first?.contains("MenuView") ?? false))

@@ -90,7 +90,7 @@ extension AuditWorkflowTests {
                 == .invalid(
                     "finding \(menuFinding) belongs to screen Menu, not to Other: a failed pose maps to a finding or "
                         + "item of its screen or of a component it uses"))
-        try setStatus(try findingID("DUO008", "Sources/MenuView.swift", 4), .falsePositive)
+        try setStatus(try findingID("DUO008", "Sources/MenuView.swift", 4), .falsePositive, reason: "a menu")
         let settled = #expect(throws: StoreError.self) {
             try record(
                 NewPoseResult(screen: "Menu", pose: "P3", result: .failed, screenshot: "p.png", finding: menuFinding))

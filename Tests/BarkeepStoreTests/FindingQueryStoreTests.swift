@@ -93,7 +93,15 @@ struct FindingQueryStoreTests {
             ([("step", "axis")], [8]),
             ([("file", "Sources/Inbox/")], [1, 2, 3]),
             ([("file", "Sources/Inbox/List.swift")], [1, 2]),
-            ([("file", "Sources/Inbox")], []),
+            // A path without a trailing slash: the file, and the files under it as a directory.
+            ([("file", "Sources/Inbox")], [1, 2, 3]),
+            ([("file", "Sources")], [1, 2, 3, 4, 5, 6, 7]),
+            ([("file", "Sources/In")], []),
+            ([("file", "sources/inbox")], []),
+            // No screen (not component or area) is unowned here: nobody's findings are none, not NOTFOUND.
+            ([("owner", "nobody")], []),
+            // The scan's findings are all new in run 1; the item has no run.
+            ([("new-in", "1")], [1, 2, 3, 4, 5, 6, 7]),
             ([("assignee", "none")], [1, 2, 3, 4, 5, 6, 7, 8]),
             ([("assignee", "ana")], []),
             ([("blocked", "yes")], []),
@@ -111,6 +119,9 @@ struct FindingQueryStoreTests {
             ([("screen", "Inbox,Nope,Gone")], "no screen 'Nope', 'Gone' in project 'app'"),
             ([("rule", "DUO003,DUO999")], "no rule 'DUO999': neither a known rule nor one of project 'app''s"),
             ([("owner", "zoe")], "no screen of project 'app' is owned by 'zoe'"),
+            ([("screen", "inbox")], "no screen 'inbox' in project 'app' (did you mean 'Inbox'?)"),
+            ([("new-in", "2")], "no run 2 in project 'app'"),
+            ([("screen", "Setings")], "no screen 'Setings' in project 'app' (did you mean 'Settings'?)"),
         ] {
             #expect(throws: StoreError.notFound(message)) { try numbers(keywords) }
         }
@@ -122,6 +133,45 @@ struct FindingQueryStoreTests {
                 project: "app", of: .numbers([1, 9, 11]), to: .approved, reason: nil, role: .writer, actor: "ana",
                 isDryRun: true, on: connection)
         }
+    }
+
+    @Test("file= without a slash is the file and the files under it, byte for byte; owner=nobody the unowned screens'")
+    func filesAndNobody() throws {
+        _ = try ProjectStore.create(name: "edge", sdk: nil, deploymentTarget: nil, actor: "test", on: connection)
+        let files = [
+            "Tests", "Tests/A.swift", "Tests.swift", "Tests0/B.swift", "TestsX/C.swift", "tests/D.swift",
+            "Tests/\u{E9}/E.swift", "Tests-/F.swift", "Shared/G.swift",
+        ]
+        let findings = files.enumerated().map { index, file in
+            #"{"rule":"DUO003","severity":"low","file":"\#(file)","line":\#(index + 1),"snippet":"s\#(index)"}"#
+        }
+        let bytes = Array(#"{"tool":"duo_scan","findings":[\#(findings.joined(separator: ","))]}"#.utf8)
+        _ = try ScanStore.ingest(
+            try DuoScanParser.parse(bytes), digest: SHA256.hexDigest(of: bytes), into: "edge", commit: nil, scope: "",
+            actor: "ci", on: connection)
+        for (key, kind, owner, glob) in [
+            ("TestsScreen", ScreenKind.screen, nil, "Tests/**"), ("Other", .screen, "ana", "tests/**"),
+            ("Shared", .component, nil, "Shared/**"), ("Loose", .component, nil, "Tests0/**"),
+        ] as [(String, ScreenKind, String?, String)] {
+            _ = try ScreenStore.add(
+                project: "edge", key: key, kind: kind, title: nil, owner: owner, paths: [glob], actor: "ana",
+                on: connection)
+        }
+        _ = try ScreenStore.setUses(
+            project: "edge", screen: "TestsScreen", component: "Shared", isRemoving: false, actor: "ana",
+            on: connection)
+        func selected(_ keywords: [(key: String, value: String)]) throws -> [String] {
+            try FindingStore.list(project: "edge", query: FindingQuery.parse(keywords: keywords), on: connection)
+                .compactMap(\.file).sorted()
+        }
+        #expect(try selected([("file", "Tests")]) == ["Tests", "Tests/A.swift", "Tests/\u{E9}/E.swift"])
+        #expect(try selected([("file", "Tests/")]) == ["Tests/A.swift", "Tests/\u{E9}/E.swift"])
+        #expect(try selected([("file", "Tests/A.swift")]) == ["Tests/A.swift"])
+        #expect(try selected([("file", "Tests.swift")]) == ["Tests.swift"])
+        // The screens nobody owns and the components they use; not an unused unowned component (unmapped).
+        #expect(try selected([("owner", "nobody")]) == ["Shared/G.swift", "Tests/A.swift", "Tests/\u{E9}/E.swift"])
+        #expect(try selected([("owner", "NOBODY")]) == ["Shared/G.swift", "Tests/A.swift", "Tests/\u{E9}/E.swift"])
+        #expect(try selected([("owner", "ana")]) == ["tests/D.swift"])
     }
 
     @Test("bulk set: a dry run changes nothing; then every finding changes in one go, an event each; refusals stay")

@@ -280,7 +280,8 @@ struct ScanSyncTests {
                 project: "app", number: id, to: .approved, reason: nil, role: .writer, actor: "dana", on: connection)
         }
         _ = try FindingStore.setStatus(
-            project: "app", number: id, to: .falsePositive, reason: nil, role: .writer, actor: "dana", on: connection)
+            project: "app", number: id, to: .falsePositive, reason: "a test image", role: .writer, actor: "dana",
+            on: connection)
     }
 
     @Test("after the first import, every new, fixed and reopened finding has its event, appended with the run's")

@@ -128,7 +128,7 @@ struct SchemaTests {
         #expect(try checked("findings", "status") == all(FindingStatus.self))
         #expect(
             try checked("findings", "status", "<> ALL")
-                == Set(FindingStatus.allCases.filter(\.requiresReason).map(\.rawValue)))
+                == Set(FindingStatus.allCases.filter(\.isStoredWithReason).map(\.rawValue)))
         #expect(try checked("findings", "severity") == all(Severity.self))
         #expect(try checked("rules", "severity") == all(Severity.self))
         #expect(try checked("findings", "source") == all(FindingSource.self))

@@ -101,6 +101,12 @@ async def writer_session(seen):
         assert everything["count"] == 4 and everything["truncated"] and len(everything["findings"]) == 1
         bar, _ = await use("list_findings", rule=["DUO007"])
         bar_number = bar["findings"][0]["id"]
+        new, _ = await use("list_findings", new_in=1, owner="nobody", file="Sources")
+        assert new["count"] == 4, new
+        new, _ = await use("list_findings", new_in=1, file="Sources/Inbo")
+        assert new["count"] == 0, new
+        assert "NOTFOUND" in await tool_error(session, "list_findings", new_in=2)
+        assert "BADARG" in await tool_error(session, "set_finding_status", numbers=[bar_number], status="false_positive")
 
         # A filter: a dry run first, then for real.
         preview, text = await use("set_finding_status", rule=["DUO003"], status="approved", dry_run=True)

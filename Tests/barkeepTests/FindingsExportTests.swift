@@ -119,7 +119,7 @@ struct FindingsExportTests {
         let (bar, navigation) = (try Self.number(of: "DUO007", in: daemon), try Self.number(of: "DUO008", in: daemon))
         let old = try #require(Int(try Self.number(of: "DUO003", in: daemon)))
         _ = try daemon.barkeep(["finding", "set", "app", bar, "declined", "--reason", "design keeps it"])
-        _ = try daemon.barkeep(["finding", "set", "app", navigation, "false_positive"])
+        _ = try daemon.barkeep(["finding", "set", "app", navigation, "false_positive", "--reason", "a menu"])
         _ = try daemon.barkeep(["screen", "add", "app", "Menu", "--path", "Sources/Menu.swift"])
         _ = try daemon.barkeep(["item", "add", "app", "--screen", "Menu", "--step", "5", "--title", "Shape"])
 
@@ -133,7 +133,7 @@ struct FindingsExportTests {
         let suppressed = results.filter { $0["suppressions"] != nil }
         #expect(
             suppressed.map { ($0["suppressions"] as? [[String: String]])?.first?["justification"] }
-                == ["design keeps it", "false_positive"])
+                == ["design keeps it", "a menu"])
         #expect(suppressed.allSatisfy { ($0["suppressions"] as? [[String: String]])?.first?["kind"] == "external" })
         #expect(results.allSatisfy { ($0["message"] as? [String: String])?["text"]?.hasPrefix("Advice for") == true })
 

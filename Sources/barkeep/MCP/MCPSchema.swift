@@ -72,6 +72,11 @@ enum MCPSchema {
         ]
     }
 
+    /// The argument a filter key of the wire is under in the tools: `new-in` is `new_in`, as JSON names go.
+    static func argumentName(_ key: String) -> String {
+        key.replacingOccurrences(of: "-", with: "_")
+    }
+
     /// The filter language (FindingQuery.keys), as top-level arguments of the tools that select findings.
     static var findingFilters: [String: [String: Any]] {
         [
@@ -83,13 +88,18 @@ enum MCPSchema {
             "screen": array(
                 string("A screen key, or unmapped for the findings no screen owns.", minLength: 1),
                 "Only the findings counting for these screens (their own and their components')."),
-            "owner": string("Only the findings counting for the screens this person owns.", minLength: 1),
+            "owner": string(
+                "Only the findings counting for the screens this person owns; \(ScreenOwner.nobody): those no one owns.",
+                minLength: 1),
             "assignee": string("Only the findings assigned to this name; none: to no one.", minLength: 1),
             "source": string(
                 "Only scanner findings, or only manual items.", values: FindingSource.allCases.map(\.rawValue)),
             "step": step,
-            "file": string("Only this file, or the files under it when it ends with /.", minLength: 1),
+            "file": string(
+                "Only this file and the files under it as a directory; only those under it when it ends with /.",
+                minLength: 1),
             "blocked": boolean("true: only the findings blocked on the SDK; false: only the others."),
+            "new_in": integer("Only the findings first seen in this run (its number): new in it.", minimum: 1),
         ]
     }
 

@@ -103,6 +103,8 @@ struct MCPToolCall {
                 if let value = try boolean(key) { given.append((key, value ? "yes" : "no")) }
             } else if key == "step", arguments[key] != nil, !(arguments[key] is NSNull) {
                 given.append((key, try step(key)))
+            } else if key == "new-in" {
+                if let run = try integer(MCPSchema.argumentName(key)) { given.append((key, String(run))) }
             } else if let value = try string(key) {
                 given.append((key, value))
             }

@@ -16,7 +16,8 @@ extension MCPTools {
     /// The screen listing options of `status` and `screen list`, as arguments.
     private static var screenFilters: [String: [String: Any]] {
         [
-            "owner": MCPSchema.string("Only the screens this person owns.", minLength: 1),
+            "owner": MCPSchema.string(
+                "Only the screens this person owns; \(ScreenOwner.nobody): those no one owns.", minLength: 1),
             "not_done": MCPSchema.boolean("Only the screens not done."),
             "sort": MCPSchema.string(
                 "key (the default), work (most findings needing work first) or owner.",

@@ -18,8 +18,8 @@ extension MCPTools {
         // The filter keys as the tool names them (`current_status` for `status` where that is the value to set).
         var filters: [String: Any] = [:]
         for key in FindingQuery.keys {
-            let name = renamed.first { $0.value == key }?.key ?? key
-            if let value = call.arguments[name], !(value is NSNull) { filters[key] = value }
+            let name = renamed.first { $0.value == key }?.key ?? MCPSchema.argumentName(key)
+            if let value = call.arguments[name], !(value is NSNull) { filters[MCPSchema.argumentName(key)] = value }
         }
         let filterCall = MCPToolCall(arguments: filters, defaultProject: nil, context: call.context)
         let isFiltered = !filters.isEmpty
@@ -87,12 +87,13 @@ extension MCPTools {
     static var setFindingStatus: MCPTool {
         var arguments = bulkArguments(renamed: ["current_status": "status"])
         arguments["status"] = MCPSchema.string("The status to set.", values: MCPSchema.settableStatuses)
-        arguments["reason"] = MCPSchema.string("Why (required for declined and kept).", minLength: 1)
+        arguments["reason"] = MCPSchema.string(
+            "Why (required for \(FindingStatus.verdictsNeedingReason)).", minLength: 1)
         return MCPTool(
             name: "set_finding_status", title: "Set finding status",
             description: "Triage findings, as `barkeep finding set`: by numbers, or every finding the filters choose "
-                + "(current_status filters by status; without it, those that need work). declined and kept need a "
-                + "reason; verified needs the fix applied (or the scanner no longer reporting it). dry_run lists "
+                + "(current_status filters by status; without it, those that need work). "
+                + "\(FindingStatus.verdictsNeedingReason) need a reason; verified needs the fix applied (or the scanner no longer reporting it). dry_run lists "
                 + "what would change. Findings the change is not allowed for are listed as refused and left alone.",
             arguments: arguments, required: ["status"], output: bulkOutput,
             effect: .write(isDestructive: true, isIdempotent: true)

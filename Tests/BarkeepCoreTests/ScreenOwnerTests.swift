@@ -1,0 +1,20 @@
+import BarkeepCore
+import Testing
+
+@Suite("No owner")
+struct ScreenOwnerTests {
+    @Test("nobody is the one spelling of no owner, in any case; a name matches itself only")
+    func owners() {
+        #expect(ScreenOwner.matches(nil, filter: "nobody"))
+        #expect(ScreenOwner.matches(nil, filter: "Nobody"))
+        #expect(!ScreenOwner.matches("ana", filter: "nobody"))
+        #expect(!ScreenOwner.matches(nil, filter: "none"))
+        #expect(ScreenOwner.matches("ana", filter: "ana"))
+        #expect(!ScreenOwner.matches("Ana", filter: "ana"))
+        #expect(ScreenOwner.display(nil) == "nobody" && ScreenOwner.display("ana") == "ana")
+        let nobody = ScreenListing(owner: "nobody")
+        #expect(nobody.includes(.init(key: "A", kind: .screen, owner: nil, isDone: false, needsWork: 0)))
+        #expect(nobody.includes(.init(key: "C", kind: .component, owner: nil, isDone: false, needsWork: 0)))
+        #expect(!nobody.includes(.init(key: "app", kind: .area, owner: nil, isDone: true, needsWork: 0)))
+    }
+}
