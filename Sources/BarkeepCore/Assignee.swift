@@ -15,13 +15,19 @@ public enum Assignee {
             + "or \(none) for no one"
     }
 
-    /// The person an event actor stands for: `token:NAME` → NAME, `local:USER` → USER; nil for any other actor
-    /// (`anonymous`, `source:3`) or a name that could not be assigned.
+    /// The person a token's name stands for: the part before its first `@` (`dana@laptop` → `dana`, one person's
+    /// tokens on several machines), or the whole name without one (`ci`). Nil when that part could not be assigned.
+    public static func person(ofToken tokenName: String) -> String? {
+        let person = String(tokenName.prefix { $0 != "@" })
+        return isValid(person) ? person : nil
+    }
+
+    /// The person an event actor stands for: `token:NAME` → `person(ofToken: NAME)`, `local:USER` → USER; nil for
+    /// any other actor (`anonymous`, `source:3`) or a name that could not be assigned.
     public static func name(ofActor actor: String) -> String? {
-        for prefix in ["token:", "local:"] where actor.hasPrefix(prefix) {
-            let name = String(actor.dropFirst(prefix.count))
-            return isValid(name) ? name : nil
-        }
-        return nil
+        if actor.hasPrefix("token:") { return person(ofToken: String(actor.dropFirst("token:".count))) }
+        guard actor.hasPrefix("local:") else { return nil }
+        let name = String(actor.dropFirst("local:".count))
+        return isValid(name) ? name : nil
     }
 }

@@ -1,5 +1,5 @@
-/// The screens one bulk change applies to: a key, the keys a glob matches, an owner's, or every one. Which kinds
-/// of row a glob, an owner or `all` can reach is the command's to say (`StepStore` takes screens only).
+/// The screens one bulk change applies to: a key, the keys a glob matches, an owner's, or every one. A selection
+/// picks rows of every kind; which aspects of a change each row takes is `treatments(of:aspects:)`'s to say.
 public enum ScreenSelection: Sendable, Equatable, CustomStringConvertible {
     /// The row of this key, whatever its kind.
     case key(String)

@@ -131,15 +131,31 @@ enum AuditCommands {
         }
     }
 
+    /// `POSE RECORD PROJECT SCREEN POSE RESULT [screenshot= finding= item= reason= build= device=]` records one
+    /// result; `POSE RECORD PROJECT [SCREEN] POSE[,POSE…] RESULT [screens=GLOB] [dry-run=yes] …` records it for
+    /// every pose listed on the screen, or on every screen the glob matches (components and the app area skipped,
+    /// `skipped=yes why=…`), one record per screen and pose with the result it replaces (`from=`).
     static let pose = Command(
         "POSE RECORD",
-        positional: 4...4,
+        positional: 3...4,
         arguments: [.project, .screenKey],
-        keys: ["screenshot", "finding", "item", "reason", "build", "device"],
+        keys: ["screenshot", "finding", "item", "reason", "build", "device", "screens", "dry-run"],
         minimumRole: .writer
     ) { input throws(CommandError) in
-        let (project, screen, pose) = (input.argument(0), input.argument(1), try poseName(input.argument(2)))
-        guard let result = PoseResult(rawValue: input.argument(3)) else {
+        let isKeyed = input.request.arguments.count == 4
+        let project = input.argument(0)
+        let selection = try ScreenCommands.screenSelection(
+            key: isKeyed ? input.argument(1) : nil, input, keys: ["screens"])
+        let (poseText, resultText) =
+            isKeyed ? (input.argument(2), input.argument(3)) : (input.argument(1), input.argument(2))
+        var listed: [String] = []
+        for text in poseText.split(separator: ",", omittingEmptySubsequences: false) {
+            let pose = try poseName(String(text))
+            if !listed.contains(pose) { listed.append(pose) }
+        }
+        let poses = listed
+        let isDryRun = try ScreenCommands.yesNo(input.keyword("dry-run"), key: "dry-run")
+        guard let result = PoseResult(rawValue: resultText) else {
             throw CommandError(
                 .badArgument, "a pose result is " + PoseResult.allCases.map(\.rawValue).joined(separator: ", "))
         }
@@ -152,12 +168,38 @@ enum AuditCommands {
             }
         }
         let new = NewPoseResult(
-            screen: screen, pose: pose, result: result, screenshot: input.keyword("screenshot"), finding: finding,
-            itemTitle: input.keyword("item"), reason: input.keyword("reason"), build: input.keyword("build"),
-            device: input.keyword("device"))
+            screen: isKeyed ? input.argument(1) : "", pose: poses[0], result: result,
+            screenshot: input.keyword("screenshot"), finding: finding, itemTitle: input.keyword("item"),
+            reason: input.keyword("reason"), build: input.keyword("build"), device: input.keyword("device"))
         let actor = input.session.actor
+        guard !selection.isSingleKey || poses.count > 1 || isDryRun else {
+            return .database { connection in
+                CommandResult(
+                    .records([try PoseStore.record(new, project: project, actor: actor, on: connection).record]))
+            }
+        }
         return .database { connection in
-            CommandResult(.records([try PoseStore.record(new, project: project, actor: actor, on: connection).record]))
+            let outcomes = try PoseStore.record(
+                new, poses: poses, screens: selection, project: project, actor: actor, isDryRun: isDryRun,
+                on: connection)
+            let recorded = outcomes.filter { $0.record != nil }
+            return CommandResult(
+                .summarizedRecords(
+                    outcomes.map { outcome in
+                        guard let record = outcome.record else {
+                            return Record([
+                                "screen": outcome.screen, "kind": outcome.kind.rawValue, "pose": outcome.pose,
+                                "skipped": "yes", "why": outcome.reason,
+                            ])
+                        }
+                        return Record(["kind": outcome.kind.rawValue]).merging(record.record).merging(
+                            Record(["from": outcome.previous?.rawValue ?? "none"]))
+                    },
+                    summary: Record([
+                        "recorded": String(recorded.count),
+                        "skipped": String(Set(outcomes.filter { $0.record == nil }.map(\.screen)).count),
+                        "dry-run": isDryRun ? "yes" : nil,
+                    ])))
         }
     }
 

@@ -77,19 +77,20 @@ enum ScreenCommands {
         }
     }
 
-    /// `SCREEN SET PROJECT KEY …` changes one screen; `SCREEN SET PROJECT screens=GLOB owner=… poses=…` every
-    /// screen and component whose key the glob matches.
+    /// `SCREEN SET PROJECT KEY …` changes one screen; `SCREEN SET PROJECT screens=GLOB owner=… poses=…
+    /// [dry-run=yes]` every row whose key the glob matches, each taking what its kind allows (`skipped=`, `why=`).
     static let set = Command(
         "SCREEN SET",
         positional: 1...2,
         arguments: [.project, .screenKey],
-        keys: ["title", "owner", "poses", "screens"],
+        keys: ["title", "owner", "poses", "screens", "dry-run"],
         repeatableKeys: ["path", "add-path", "remove-path"],
         minimumRole: .writer
     ) { input throws(CommandError) in
         let project = input.argument(0)
         let selection = try screenSelection(
             key: input.request.arguments.count > 1 ? input.argument(1) : nil, input, keys: ["screens"])
+        let isDryRun = try yesNo(input.keyword("dry-run"), key: "dry-run")
         let replacing = input.keywords("path")
         let change = ScreenChange(
             title: input.keyword("title"),
@@ -106,8 +107,9 @@ enum ScreenCommands {
         let actor = input.session.actor
         return .database { connection in
             let updates = try ScreenStore.update(
-                project: project, screens: selection, change: change, actor: actor, on: connection)
-            guard !selection.isSingleKey else {
+                project: project, screens: selection, change: change, actor: actor, isDryRun: isDryRun,
+                on: connection)
+            guard !selection.isSingleKey || isDryRun else {
                 return CommandResult(
                     .records(
                         updates.map { update in
@@ -121,45 +123,71 @@ enum ScreenCommands {
                     updates.map { update in
                         var record = update.screen.record
                         record.append("changed", update.isChanged ? "yes" : "no")
+                        record.append("from-owner", update.before.owner)
+                        record.append("from-poses", update.before.record["poses"])
+                        if !update.skipped.isEmpty {
+                            record.append("skipped", update.skipped.map(\.rawValue).joined(separator: ","))
+                            record.append("why", update.reason)
+                        }
                         return record
                     },
-                    summary: Record(["changed": String(updates.filter(\.isChanged).count)])))
+                    summary: Record([
+                        "changed": String(updates.filter(\.isChanged).count),
+                        "skipped": String(updates.filter { !$0.skipped.isEmpty }.count),
+                        "dry-run": isDryRun ? "yes" : nil,
+                    ])))
         }
     }
 
     /// `SCREEN REMOVE PROJECT KEY`, or `SCREEN REMOVE PROJECT screens=GLOB`: every screen and component whose key
-    /// the glob matches.
+    /// the glob matches (the app area is skipped). With a glob or `dry-run=yes`, a record per picked row with what
+    /// goes with it (`findings`, `steps-done`, `pose-results`) and `removed=yes|no` (`why=` when left).
     static let remove = Command(
-        "SCREEN REMOVE", positional: 1...2, arguments: [.project, .screenKey], keys: ["screens"], minimumRole: .writer
+        "SCREEN REMOVE", positional: 1...2, arguments: [.project, .screenKey], keys: ["screens", "dry-run"],
+        minimumRole: .writer
     ) {
         input throws(CommandError) in
         let project = input.argument(0)
         let selection = try screenSelection(
             key: input.request.arguments.count > 1 ? input.argument(1) : nil, input, keys: ["screens"])
+        let isDryRun = try yesNo(input.keyword("dry-run"), key: "dry-run")
         let actor = input.session.actor
         return .database { connection in
-            let removed = try ScreenStore.remove(project: project, screens: selection, actor: actor, on: connection)
-            let findings = removed.map(\.findings).reduce(0, +)
-            if case .key(let key) = selection {
+            let removals = try ScreenStore.remove(
+                project: project, screens: selection, actor: actor, isDryRun: isDryRun, on: connection)
+            let findings = removals.filter { $0.reason == nil }.map(\.findings).reduce(0, +)
+            if case .key(let key) = selection, !isDryRun {
                 return CommandResult(.ok(["removed": key, "findings": String(findings)]))
             }
             return CommandResult(
                 .summarizedRecords(
-                    removed.map { Record(["key": $0.key, "findings": String($0.findings)]) },
-                    summary: Record(["findings": String(findings)])))
+                    removals.map { removal in
+                        Record([
+                            "key": removal.key, "kind": removal.kind.rawValue,
+                            "paths": removal.paths.joined(separator: ","), "findings": String(removal.findings),
+                            "steps-done": String(removal.stepsDone), "pose-results": String(removal.poseResults),
+                            "removed": removal.reason == nil ? "yes" : "no", "why": removal.reason,
+                        ])
+                    },
+                    summary: Record([
+                        "findings": String(findings),
+                        "removed": String(removals.filter { $0.reason == nil }.count),
+                        "dry-run": isDryRun ? "yes" : nil,
+                    ])))
         }
     }
 
     /// `STEP SET PROJECT SCREEN STEP STATE` sets one screen's step; `STEP SET PROJECT STEP STATE` with
-    /// `screens=GLOB`, `owner=NAME` or `all=yes` every picked screen's, leaving alone (and reporting) those where
-    /// `done` is refused.
+    /// `screens=GLOB`, `owner=NAME` or `all=yes` (and `dry-run=yes` to change nothing) every picked screen's,
+    /// leaving alone (and reporting) those where `done` is refused and the components and app area it picked.
     static let step = Command(
-        "STEP SET", positional: 3...4, arguments: [.project, .screenKey], keys: ["note", "screens", "owner", "all"],
-        minimumRole: .writer
+        "STEP SET", positional: 3...4, arguments: [.project, .screenKey],
+        keys: ["note", "screens", "owner", "all", "dry-run"], minimumRole: .writer
     ) { input throws(CommandError) in
         let project = input.argument(0)
         let isKeyed = input.request.arguments.count == 4
         let selection = try screenSelection(key: isKeyed ? input.argument(1) : nil, input)
+        let isDryRun = try yesNo(input.keyword("dry-run"), key: "dry-run")
         let (step, stateText) =
             isKeyed ? (input.argument(2), input.argument(3)) : (input.argument(1), input.argument(2))
         guard let state = StepState(rawValue: stateText) else {
@@ -171,10 +199,17 @@ enum ScreenCommands {
         return .database { connection in
             let changes = try StepStore.set(
                 project: project, screens: selection, step: step, to: state, note: note, actor: actor,
-                on: connection)
+                isDryRun: isDryRun, on: connection)
             let records = changes.map { change in
+                guard change.outcome != .skipped else {
+                    return Record([
+                        "screen": change.screen, "step": String(change.status.step.number),
+                        "key": change.status.step.key, "outcome": change.outcome.rawValue, "why": change.reason,
+                    ])
+                }
                 var record = change.status.record(screen: change.screen)
                 record.append("outcome", change.outcome.rawValue)
+                record.append("from", change.previous.rawValue)
                 if change.outcome == .refused,
                     let refusal = change.status.step.refusalOfDone(on: change.screen, blockers: change.status.blockers)
                 {
@@ -182,13 +217,14 @@ enum ScreenCommands {
                 }
                 return record
             }
-            guard !isKeyed else { return CommandResult(.records(records)) }
+            guard !isKeyed || isDryRun else { return CommandResult(.records(records)) }
             func count(_ outcome: StepOutcome) -> String { String(changes.filter { $0.outcome == outcome }.count) }
             return CommandResult(
                 .summarizedRecords(
                     records,
                     summary: Record([
                         "changed": count(.changed), "unchanged": count(.unchanged), "refused": count(.refused),
+                        "skipped": count(.skipped), "dry-run": isDryRun ? "yes" : nil,
                     ])))
         }
     }

@@ -86,6 +86,22 @@ public struct NewPoseResult: Sendable, Equatable {
     }
 }
 
+/// What recording a result over many screens did to one screen and pose.
+public struct PoseRecordOutcome: Sendable, Equatable {
+    /// The row's key.
+    public var screen: String
+    /// The row's kind.
+    public var kind: ScreenKind
+    /// The pose (every pose asked for, joined by commas, when the row was skipped).
+    public var pose: String
+    /// The result recorded (that would be, in a dry run); nil when the row was skipped.
+    public var record: PoseRecord?
+    /// The pose's latest result before, if any.
+    public var previous: PoseResult?
+    /// Why the row was skipped (a component, the app area).
+    public var reason: String?
+}
+
 /// One cell of the screens × required poses matrix: the latest result, or none.
 public struct PoseCell: Sendable, Equatable {
     /// The screen's key.
@@ -105,7 +121,8 @@ public enum PoseStore {
         """
 
     /// Records a result, after checking the recording rules (PoseRecording): nothing is stored when one is broken.
-    /// A failure with `itemTitle` creates that item on the screen first and maps the failure to it.
+    /// A failure with `itemTitle` creates that item on the screen first and maps the failure to it. A component (or
+    /// the app area) takes no pose results: `invalid`, naming the screens that use the component.
     public static func record(
         _ new: NewPoseResult,
         project projectName: String,
@@ -113,63 +130,143 @@ public enum PoseStore {
         on connection: PostgresConnection
     ) throws -> PoseRecord {
         try ScanStore.withLockedProject(projectName, on: connection) { project, connection in
-            guard let pose = Pose(rawValue: new.pose) else {
-                throw StoreError.invalid("unknown pose '\(new.pose)': poses are \(Pose.range)")
+            let picked = try ScreenStore.pick(
+                .key(new.screen), for: [.poseResults], project: project, on: connection, hint: usersHint)
+            guard let screen = picked.rows.first else {
+                throw StoreError.notFound("no screen '\(TerminalText.excerpt(new.screen))' in '\(project.name)'")
             }
-            if let problem = PoseRecording.problem(
-                pose: new.pose, result: new.result, isDeviceOnly: pose.isDeviceOnly, screenshot: new.screenshot,
-                hasFinding: new.finding != nil || !(new.itemTitle ?? "").isEmpty, reason: new.reason,
-                device: new.device)
-            {
-                throw StoreError.invalid(problem)
-            }
-            let screen = try ScreenStore.require(new.screen, projectID: project.id, on: connection)
-            var findingID: Int64?
-            if let number = new.finding, new.result == .failed {
-                findingID = try mappedFinding(number, screen: (screen.id, screen.key), project: project, on: connection)
-            } else if let title = new.itemTitle, !title.isEmpty, new.result == .failed {
-                findingID = try ItemStore.insert(
-                    NewItem(screen: new.screen, step: nil, title: title, createdByPose: new.pose), project: project,
-                    actor: actor, on: connection
-                ).id
-            }
-            // Only a failure maps to a finding.
-            if new.result != .failed { findingID = nil }
-            guard
-                let id = try connection.queryValue(
-                    """
-                    INSERT INTO pose_results (project_id, screen_id, pose, result, screenshot, finding_id, reason, build,
-                                              device, actor)
-                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id
-                    """,
-                    [
-                        project.id, screen.id, new.pose, new.result.rawValue, nonEmpty(new.screenshot), findingID,
-                        nonEmpty(new.reason), nonEmpty(new.build), nonEmpty(new.device), actor,
-                    ],
-                    as: Int64.self
-                )
-            else { throw StoreError.invalid("the result was not recorded") }
-            try EventLog.append(
-                [
-                    NewEvent(
-                        projectID: project.id, project: project.name, kind: .poseRecorded,
-                        subject: "\(new.screen) \(new.pose)", to: new.result.rawValue,
-                        reason: nonEmpty(new.reason) ?? nonEmpty(new.screenshot), actor: actor, findingID: findingID,
-                        screen: screen.key
-                    )
-                ],
-                on: connection
-            )
-            if new.result == .passed {
-                try verifyItems(of: new.pose, screen: screen.id, project: project, actor: actor, on: connection)
-            }
-            guard
-                let row = try connection.query(
-                    "SELECT \(columns) FROM pose_results r JOIN screens s ON s.id = r.screen_id WHERE r.id = $1", [id]
-                ).first
-            else { throw StoreError.notFound("pose result \(id) vanished") }
-            return try PoseRecord(row: row)
+            return try insert(new, screen: screen, project: project, actor: actor, on: connection)
         }
+    }
+
+    /// Records `new`'s result for every pose of `poses` on every row `selection` picks, in one transaction under
+    /// the project's lock, each as `record` records one; a component or the app area it picks is skipped with why
+    /// (refused when named by its key). Picking none is `notFound`; a result breaking a recording rule stores
+    /// nothing. `isDryRun` stores nothing and reports what would be. Returns a result per screen and pose, by key, and
+    /// one per skipped row.
+    public static func record(
+        _ new: NewPoseResult,
+        poses: [String],
+        screens selection: ScreenSelection,
+        project projectName: String,
+        actor: String,
+        isDryRun: Bool = false,
+        on connection: PostgresConnection
+    ) throws -> [PoseRecordOutcome] {
+        try ScanStore.withLockedProject(projectName, on: connection) { project, connection in
+            let (picked, treatments) = try ScreenStore.pick(
+                selection, for: [.poseResults], project: project, on: connection, hint: usersHint)
+            var latest: [String: PoseResult] = [:]
+            for row in try connection.query(
+                """
+                SELECT DISTINCT ON (r.screen_id, r.pose) s.key, r.pose, r.result
+                FROM pose_results r JOIN screens s ON s.id = r.screen_id
+                WHERE r.project_id = $1 AND s.key = ANY($2::text[]) AND r.pose = ANY($3::text[])
+                ORDER BY r.screen_id, r.pose, r.recorded_at DESC, r.id DESC
+                """,
+                [project.id, picked.map(\.key), poses]
+            ) {
+                let key: String = try row.decode("key")
+                let pose: String = try row.decode("pose")
+                latest[key + " " + pose] = PoseResult(rawValue: try row.decode("result"))
+            }
+            return try connection.undoing(if: isDryRun) {
+                var outcomes: [PoseRecordOutcome] = []
+                for (screen, treatment) in zip(picked, treatments) {
+                    guard !treatment.isSkipped else {
+                        // Once per row, naming every pose it was not recorded in.
+                        outcomes.append(
+                            PoseRecordOutcome(
+                                screen: screen.key, kind: screen.kind, pose: poses.joined(separator: ","),
+                                record: nil, previous: nil, reason: treatment.reason))
+                        continue
+                    }
+                    for pose in poses {
+                        var one = new
+                        (one.screen, one.pose) = (screen.key, pose)
+                        let record = try insert(one, screen: screen, project: project, actor: actor, on: connection)
+                        outcomes.append(
+                            PoseRecordOutcome(
+                                screen: screen.key, kind: screen.kind, pose: pose, record: record,
+                                previous: latest[screen.key + " " + pose], reason: nil))
+                    }
+                }
+                return outcomes
+            }
+        }
+    }
+
+    /// Where a result that `screen` cannot take belongs: the screens using a component.
+    private static func usersHint(_ screen: Screen) -> String {
+        guard screen.kind == .component else { return "" }
+        // A component's result would show nowhere: say where to record it instead.
+        return screen.uses.isEmpty
+            ? " (no screen uses it yet)" : "; record the result for \(screen.uses.joined(separator: ", "))"
+    }
+
+    /// Records a result for `screen`, which takes pose results, inside the caller's transaction.
+    private static func insert(
+        _ new: NewPoseResult,
+        screen: Screen,
+        project: Project,
+        actor: String,
+        on connection: PostgresConnection
+    ) throws -> PoseRecord {
+        guard let pose = Pose(rawValue: new.pose) else {
+            throw StoreError.invalid("unknown pose '\(new.pose)': poses are \(Pose.range)")
+        }
+        if let problem = PoseRecording.problem(
+            pose: new.pose, result: new.result, isDeviceOnly: pose.isDeviceOnly, screenshot: new.screenshot,
+            hasFinding: new.finding != nil || !(new.itemTitle ?? "").isEmpty, reason: new.reason,
+            device: new.device)
+        {
+            throw StoreError.invalid(problem)
+        }
+        var findingID: Int64?
+        if let number = new.finding, new.result == .failed {
+            findingID = try mappedFinding(number, screen: (screen.id, screen.key), project: project, on: connection)
+        } else if let title = new.itemTitle, !title.isEmpty, new.result == .failed {
+            findingID = try ItemStore.insert(
+                NewItem(screen: new.screen, step: nil, title: title, createdByPose: new.pose), project: project,
+                actor: actor, on: connection
+            ).id
+        }
+        // Only a failure maps to a finding.
+        if new.result != .failed { findingID = nil }
+        guard
+            let id = try connection.queryValue(
+                """
+                INSERT INTO pose_results (project_id, screen_id, pose, result, screenshot, finding_id, reason, build,
+                                          device, actor)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id
+                """,
+                [
+                    project.id, screen.id, new.pose, new.result.rawValue, nonEmpty(new.screenshot), findingID,
+                    nonEmpty(new.reason), nonEmpty(new.build), nonEmpty(new.device), actor,
+                ],
+                as: Int64.self
+            )
+        else { throw StoreError.invalid("the result was not recorded") }
+        try EventLog.append(
+            [
+                NewEvent(
+                    projectID: project.id, project: project.name, kind: .poseRecorded,
+                    subject: "\(new.screen) \(new.pose)", to: new.result.rawValue,
+                    reason: nonEmpty(new.reason) ?? nonEmpty(new.screenshot), actor: actor, findingID: findingID,
+                    screen: screen.key
+                )
+            ],
+            on: connection
+        )
+        if new.result == .passed {
+            try verifyItems(of: new.pose, screen: screen.id, project: project, actor: actor, on: connection)
+        }
+        guard
+            let row = try connection.query(
+                "SELECT \(columns) FROM pose_results r JOIN screens s ON s.id = r.screen_id WHERE r.id = $1", [id]
+            ).first
+        else { throw StoreError.notFound("pose result \(id) vanished") }
+        return try PoseRecord(row: row)
     }
 
     /// The row id of finding `number`, which a failure of a pose of `screen` may map to: a finding or item of that

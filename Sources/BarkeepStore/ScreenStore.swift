@@ -85,12 +85,37 @@ public struct ScreenChange: Sendable, Equatable {
 
 /// A screen after a change of many.
 public struct ScreenUpdate: Sendable, Equatable {
-    /// The screen as it now is.
+    /// The screen as it now is (as it would be, in a dry run).
     public var screen: Screen
     /// Whether anything of it changed.
     public var isChanged: Bool
     /// How many of the project's findings changed screen.
     public var reattributed: Int
+    /// The screen as it was.
+    public var before: Screen
+    /// The aspects of the change it did not take (a component's poses), with why.
+    public var skipped: [ScreenAspect] = []
+    /// Why the first skipped aspect was skipped.
+    public var reason: String?
+}
+
+/// A screen removed (or that a dry run would remove, or that a selection picked but could not remove) and what
+/// went with it.
+public struct ScreenRemoval: Sendable, Equatable {
+    /// Its key.
+    public var key: String
+    /// Its kind.
+    public var kind: ScreenKind
+    /// The globs it owned.
+    public var paths: [String]
+    /// How many findings it owned (they go to other screens or unmapped).
+    public var findings: Int
+    /// How many of its checklist steps were recorded done (lost with it).
+    public var stepsDone: Int
+    /// How many pose results it had, all of its history (deleted with it).
+    public var poseResults: Int
+    /// Why it was left (the app area); nil when it went.
+    public var reason: String?
 }
 
 /// Which poses a screen must pass.
@@ -183,68 +208,84 @@ public enum ScreenStore {
         return (update.screen, update.reattributed)
     }
 
-    /// Changes every screen and component `selection` picks (a key may also pick the app area), in one transaction
-    /// under the project's lock, with a `screen.updated` event per field that changed. Globs and titles belong to
-    /// one screen: only a key may change them (`invalid` otherwise); a component takes no poses, and picking one
-    /// when `poses` is given refuses the whole change. Picking none is `notFound`. Returns each picked row, by key.
+    /// Changes every row `selection` picks, in one transaction under the project's lock, with a `screen.updated`
+    /// event per field that changed. Globs and titles belong to one screen: only a key may change them (`invalid`
+    /// otherwise). Each row takes the aspects of the change its kind allows (ScreenSelection.treatments: a
+    /// component no poses) and is reported with those it skipped; a row named by its key that cannot take all of it
+    /// refuses the change. Picking none is `notFound`. `isDryRun` writes nothing and returns what would be.
+    /// Returns each picked row, by key.
     public static func update(
         project projectName: String,
         screens selection: ScreenSelection,
         change: ScreenChange,
         actor: String,
+        isDryRun: Bool = false,
         on connection: PostgresConnection
     ) throws -> [ScreenUpdate] {
         try ScanStore.withLockedProject(projectName, on: connection) { project, connection in
-            let screens = try select(selection, project: project, kinds: [.screen, .component], on: connection)
             let touchesPaths = change.paths != nil || !change.addPaths.isEmpty || !change.removePaths.isEmpty
             if !selection.isSingleKey, touchesPaths || change.title != nil {
                 throw StoreError.invalid("paths and titles are changed one screen at a time: name its key")
             }
-            if change.poses != nil, let component = screens.first(where: { $0.kind == .component }) {
-                throw StoreError.invalid(
-                    "\(component.key) is a component: the screens that use it are verified in poses")
+            let aspects: [ScreenAspect] = (change.owner == nil ? [] : [.owner]) + (change.poses == nil ? [] : [.poses])
+            let (screens, treatments) = try pick(selection, for: aspects, project: project, on: connection)
+            func keysTaking(_ aspect: ScreenAspect) -> [String] {
+                treatments.filter { $0.applied.contains(aspect) }.map(\.key)
             }
-            var newGlobs: (screen: Screen, globs: [String])?
-            if touchesPaths, let before = screens.first {
-                var globs = change.paths.map(unique) ?? before.paths
-                globs += unique(change.addPaths).filter { !globs.contains($0) }
-                let missing = change.removePaths.filter { !globs.contains($0) }
-                guard missing.isEmpty else {
-                    throw StoreError.notFound("screen '\(before.key)' does not own \(missing.joined(separator: ", "))")
+            return try connection.undoing(if: isDryRun) {
+                var newGlobs: (screen: Screen, globs: [String])?
+                if touchesPaths, let before = screens.first {
+                    var globs = change.paths.map(unique) ?? before.paths
+                    globs += unique(change.addPaths).filter { !globs.contains($0) }
+                    let missing = change.removePaths.filter { !globs.contains($0) }
+                    guard missing.isEmpty else {
+                        throw StoreError.notFound(
+                            "screen '\(before.key)' does not own \(missing.joined(separator: ", "))")
+                    }
+                    globs.removeAll { change.removePaths.contains($0) }
+                    try refuseTakenGlobs(globs, project: project, except: before.id, on: connection)
+                    if globs.sorted() != before.paths { newGlobs = (before, globs) }
                 }
-                globs.removeAll { change.removePaths.contains($0) }
-                try refuseTakenGlobs(globs, project: project, except: before.id, on: connection)
-                if globs.sorted() != before.paths { newGlobs = (before, globs) }
+                let keys = screens.map(\.key)
+                try connection.query(
+                    """
+                    UPDATE screens SET title = CASE WHEN $3::text IS NULL THEN title ELSE nullif($3, '') END,
+                                       owner = CASE WHEN key = ANY($4::text[]) THEN nullif($5, '') ELSE owner END,
+                                       required_poses = CASE WHEN key = ANY($6::text[]) THEN $7::text[]
+                                                             ELSE required_poses END
+                    WHERE project_id = $1 AND key = ANY($2::text[])
+                    """,
+                    [
+                        project.id, keys, change.title, keysTaking(.owner), change.owner, keysTaking(.poses),
+                        change.poses?.stored,
+                    ]
+                )
+                var moved = 0
+                if let (screen, globs) = newGlobs {
+                    try connection.query("DELETE FROM screen_paths WHERE screen_id = $1", [screen.id])
+                    try insertPaths(globs, screenID: screen.id, projectID: project.id, on: connection)
+                    moved = try ScreenAttributionStore.reattribute(
+                        projectID: project.id, changed: Set(screen.paths).symmetricDifference(globs), on: connection)
+                }
+                let after = try connection.query(
+                    """
+                    SELECT \(columns) FROM screens s WHERE s.project_id = $1 AND s.key = ANY($2::text[])
+                    ORDER BY s.key
+                    """,
+                    [project.id, keys]
+                ).map(Screen.init(row:))
+                var events: [NewEvent] = []
+                let updates = zip(zip(screens, after), treatments).map { pair, treatment in
+                    let (before, after) = pair
+                    let changes = updateEvents(before, after, project: project, actor: actor)
+                    events += changes
+                    return ScreenUpdate(
+                        screen: after, isChanged: !changes.isEmpty, reattributed: moved, before: before,
+                        skipped: treatment.skipped, reason: treatment.reason)
+                }
+                try EventLog.append(events, on: connection)
+                return updates
             }
-            let keys = screens.map(\.key)
-            try connection.query(
-                """
-                UPDATE screens SET title = CASE WHEN $3::text IS NULL THEN title ELSE nullif($3, '') END,
-                                   owner = CASE WHEN $4::text IS NULL THEN owner ELSE nullif($4, '') END,
-                                   required_poses = CASE WHEN $5 THEN $6::text[] ELSE required_poses END
-                WHERE project_id = $1 AND key = ANY($2::text[])
-                """,
-                [project.id, keys, change.title, change.owner, change.poses != nil, change.poses?.stored]
-            )
-            var moved = 0
-            if let (screen, globs) = newGlobs {
-                try connection.query("DELETE FROM screen_paths WHERE screen_id = $1", [screen.id])
-                try insertPaths(globs, screenID: screen.id, projectID: project.id, on: connection)
-                moved = try ScreenAttributionStore.reattribute(
-                    projectID: project.id, changed: Set(screen.paths).symmetricDifference(globs), on: connection)
-            }
-            let after = try connection.query(
-                "SELECT \(columns) FROM screens s WHERE s.project_id = $1 AND s.key = ANY($2::text[]) ORDER BY s.key",
-                [project.id, keys]
-            ).map(Screen.init(row:))
-            var events: [NewEvent] = []
-            let updates = zip(screens, after).map { before, after in
-                let changes = updateEvents(before, after, project: project, actor: actor)
-                events += changes
-                return ScreenUpdate(screen: after, isChanged: !changes.isEmpty, reattributed: moved)
-            }
-            try EventLog.append(events, on: connection)
-            return updates
         }
     }
 
@@ -280,61 +321,89 @@ public enum ScreenStore {
         try remove(project: projectName, screens: .key(key), actor: actor, on: connection).first?.findings ?? 0
     }
 
-    /// Removes every screen and component `selection` picks as `remove(project:key:)` removes one, in one
-    /// transaction under the project's lock: a `screen.removed` event and a dismissal each, findings re-attributed
-    /// once. Picking none is `notFound`; the app area is refused. Returns each removed key, by key, with how many
-    /// findings it owned.
+    /// Removes every row `selection` picks as `remove(project:key:)` removes one, in one transaction under the
+    /// project's lock: a `screen.removed` event and a dismissal each, findings re-attributed once. The app area is
+    /// left and reported with why (refused when named by its key). Picking none is `notFound`. `isDryRun` removes
+    /// nothing and reports what would go. Returns each picked row, by key, with what went with it.
     public static func remove(
         project projectName: String,
         screens selection: ScreenSelection,
         actor: String,
+        isDryRun: Bool = false,
         on connection: PostgresConnection
-    ) throws -> [(key: String, findings: Int)] {
+    ) throws -> [ScreenRemoval] {
         try ScanStore.withLockedProject(projectName, on: connection) { project, connection in
-            let screens = try select(selection, project: project, kinds: [.screen, .component], on: connection)
-            guard !screens.contains(where: { $0.kind == .area }) else {
-                throw StoreError.invalid("the app area is built in: it cannot be removed (change its paths instead)")
-            }
+            let (picked, treatments) = try pick(selection, for: [.removal], project: project, on: connection)
+            let screens = zip(picked, treatments).filter { !$0.1.isSkipped }.map(\.0)
             let keys = screens.map(\.key)
-            for key in keys { try dismiss(key, project: project, actor: actor, on: connection) }
-            var owned: [String: Int] = [:]
+            var lost: [String: (findings: Int, steps: Int, poses: Int)] = [:]
             for row in try connection.query(
                 """
-                SELECT s.key, count(f.id) AS n FROM screens s LEFT JOIN findings f ON f.screen_id = s.id
-                WHERE s.project_id = $1 AND s.key = ANY($2::text[]) GROUP BY s.key
+                SELECT s.key,
+                       (SELECT count(*) FROM findings f WHERE f.screen_id = s.id) AS findings,
+                       (SELECT count(*) FROM step_states t WHERE t.screen_id = s.id AND t.state = $3) AS steps,
+                       (SELECT count(*) FROM pose_results r WHERE r.screen_id = s.id) AS poses
+                FROM screens s WHERE s.project_id = $1 AND s.key = ANY($2::text[])
                 """,
-                [project.id, keys]
+                [project.id, keys, StepState.done.rawValue]
             ) {
-                owned[try row.decode("key")] = try row.decode("n")
+                lost[try row.decode("key")] = (
+                    try row.decode("findings"), try row.decode("steps"), try row.decode("poses")
+                )
             }
-            try connection.query(
-                "DELETE FROM screens WHERE project_id = $1 AND key = ANY($2::text[])", [project.id, keys])
-            try ScreenAttributionStore.reattribute(
-                projectID: project.id, changed: screens.flatMap(\.paths), on: connection)
-            try EventLog.append(
-                screens.map { screen in
-                    NewEvent(
-                        projectID: project.id, project: project.name, kind: .screenRemoved, subject: screen.key,
-                        from: screen.paths.joined(separator: ","), actor: actor, screen: screen.key)
-                },
-                on: connection
-            )
-            return keys.map { ($0, owned[$0] ?? 0) }
+            try connection.undoing(if: isDryRun) {
+                for key in keys { try dismiss(key, project: project, actor: actor, on: connection) }
+                try connection.query(
+                    "DELETE FROM screens WHERE project_id = $1 AND key = ANY($2::text[])", [project.id, keys])
+                try ScreenAttributionStore.reattribute(
+                    projectID: project.id, changed: screens.flatMap(\.paths), on: connection)
+                try EventLog.append(
+                    screens.map { screen in
+                        NewEvent(
+                            projectID: project.id, project: project.name, kind: .screenRemoved, subject: screen.key,
+                            from: screen.paths.joined(separator: ","), actor: actor, screen: screen.key)
+                    },
+                    on: connection
+                )
+            }
+            return zip(picked, treatments).map { screen, treatment in
+                let gone = lost[screen.key] ?? (0, 0, 0)
+                return ScreenRemoval(
+                    key: screen.key, kind: screen.kind, paths: screen.paths, findings: gone.findings,
+                    stepsDone: gone.steps, poseResults: gone.poses, reason: treatment.reason)
+            }
         }
     }
 
-    /// The rows `selection` picks, by key: a key its row whatever the kind; a glob, an owner or `all` the rows of
-    /// `kinds`. `notFound` when it picks none.
+    /// The rows `selection` picks with how a change of `aspects` treats each (ScreenSelection.treatments), by key;
+    /// `invalid` when a row named by its key cannot take it all (`hint` says what to do instead), `notFound` when it
+    /// picks none.
+    static func pick(
+        _ selection: ScreenSelection,
+        for aspects: [ScreenAspect],
+        project: Project,
+        on connection: PostgresConnection,
+        hint: (Screen) -> String = { _ in "" }
+    ) throws -> (rows: [Screen], treatments: [ScreenTreatment]) {
+        let rows = try select(selection, project: project, on: connection)
+        let treatments = selection.treatments(of: rows.map { ($0.key, $0.kind) }, aspects: aspects)
+        if let refusal = selection.refusal(of: treatments) {
+            throw StoreError.invalid(refusal + (rows.first.map(hint) ?? ""))
+        }
+        return (rows, treatments)
+    }
+
+    /// The rows `selection` picks, by key, of every kind (a key its row): which aspects of a change each takes is
+    /// ScreenSelection.treatments' rule. `notFound` when it picks none.
     static func select(
         _ selection: ScreenSelection,
         project: Project,
-        kinds: Set<ScreenKind>,
         on connection: PostgresConnection
     ) throws -> [Screen] {
         if case .key(let key) = selection { return [try require(key, projectID: project.id, on: connection)] }
         let screens = try connection.query(
             "SELECT \(columns) FROM screens s WHERE s.project_id = $1 ORDER BY s.key", [project.id]
-        ).map(Screen.init(row:)).filter { kinds.contains($0.kind) && selection.includes(key: $0.key, owner: $0.owner) }
+        ).map(Screen.init(row:)).filter { selection.includes(key: $0.key, owner: $0.owner) }
         guard !screens.isEmpty else {
             throw StoreError.notFound("project '\(project.name)' has no \(selection)")
         }

@@ -9,6 +9,8 @@ public enum StepOutcome: String, Sendable, Equatable {
     case unchanged
     /// `done` was refused while a finding of the step is open on the screen; the step was left alone.
     case refused
+    /// The row has no checklist steps (a component, the app area): a selection left it alone.
+    case skipped
 }
 
 /// One screen's step after a `STEP SET`.
@@ -19,6 +21,10 @@ public struct StepChange: Sendable, Equatable {
     public var status: StepStatus
     /// What happened to it.
     public var outcome: StepOutcome
+    /// Why it was skipped.
+    public var reason: String?
+    /// The state recorded before.
+    public var previous: StepState = .todo
 }
 
 /// Checklist step states of screens, set by hand; a step with an open finding of its rules cannot be done.
@@ -50,10 +56,11 @@ public enum StepStore {
     }
 
     /// Sets step `step` of every screen `selection` picks to `state`, in one transaction under the project's lock,
-    /// with a `step.state` event per screen whose step changed. A glob, an owner or `all` picks screens only (not
-    /// components or the app area); picking none is `notFound`. `done` is refused for a screen while a finding of
-    /// the step is open on it: for a single key that refusal is the error, for a selection that screen is left alone
-    /// and reported `refused`. Returns each picked screen's step, by key.
+    /// with a `step.state` event per screen whose step changed. Components and the app area a selection picks are
+    /// reported `skipped` with why (ScreenSelection.treatments); named by its key, such a row refuses the change.
+    /// Picking none is `notFound`. `done` is refused for a screen while a finding of the step is open on it: for a
+    /// single key that refusal is the error, for a selection that screen is left alone and reported `refused`.
+    /// `isDryRun` writes nothing and reports what would be. Returns each picked row, by key.
     public static func set(
         project projectName: String,
         screens selection: ScreenSelection,
@@ -61,11 +68,14 @@ public enum StepStore {
         to state: StepState,
         note: String?,
         actor: String,
+        isDryRun: Bool = false,
         on connection: PostgresConnection
     ) throws -> [StepChange] {
         // An ingest opening a finding of the step waits for this to commit, and the reverse.
         try ScanStore.withLockedProject(projectName, on: connection) { project, connection in
-            let screens = try ScreenStore.select(selection, project: project, kinds: [.screen], on: connection)
+            let (picked, treatments) = try ScreenStore.pick(
+                selection, for: [.steps], project: project, on: connection)
+            let screens = zip(picked, treatments).filter { !$0.1.isSkipped }.map(\.0)
             let checklist = try ReadinessStore.checklist(on: connection)
             let number = try ItemStore.step(stepText, on: connection)
             guard let step = checklist.first(where: { $0.number == number }) else {
@@ -124,10 +134,10 @@ public enum StepStore {
                 changes.append(
                     StepChange(
                         screen: key, status: StepStatus(step: step, recorded: recorded, blockers: open),
-                        outcome: outcome))
+                        outcome: outcome, previous: StepState(rawValue: previous) ?? .todo))
             }
             let changed = changes.filter { $0.outcome == .changed }.map(\.screen)
-            if !changed.isEmpty {
+            if !changed.isEmpty, !isDryRun {
                 try connection.query(
                     """
                     INSERT INTO step_states (project_id, screen_id, step, state, note, actor)
@@ -140,7 +150,13 @@ public enum StepStore {
                 )
                 try EventLog.append(events, on: connection)
             }
-            return changes
+            var byKey = Dictionary(uniqueKeysWithValues: changes.map { ($0.screen, $0) })
+            for treatment in treatments where treatment.isSkipped {
+                byKey[treatment.key] = StepChange(
+                    screen: treatment.key, status: StepStatus(step: step, recorded: .todo, blockers: []),
+                    outcome: .skipped, reason: treatment.reason)
+            }
+            return picked.compactMap { byKey[$0.key] }
         }
     }
 }

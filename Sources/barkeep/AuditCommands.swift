@@ -73,12 +73,13 @@ struct StepSetCommand: RunnableCommand {
         discussion: """
             barkeep step set PROJECT SCREEN STEP STATE sets one screen's step; barkeep step set PROJECT STEP STATE
             with --screens GLOB (keys matching: * any characters, ? one), --owner NAME or --all sets it for every
-            such screen (screens only: not components or the app area) in one transaction. STEP is a number from 1
-            to 12 or the step's key (container, order, title-and-symbol, informative-text, axis, custom-views-fit,
-            overflow, compression, priority, opt-out, backgrounds, sheets). A step cannot be done while a finding
-            of its rules (DUO007 for container, DUO011 for overflow) or an item of the step is open on the screen:
-            for one screen the refusal names it; for many, those screens are listed and left alone, the others
-            change, and the command exits 1.
+            such screen in one transaction: the components and the app area it matches have no steps and are listed
+            as skipped. Over many screens --dry-run lists what would change and --yes changes it; with neither the
+            list is printed and the command exits 1. STEP is a number from 1 to 12 or the step's key (container,
+            order, title-and-symbol, informative-text, axis, custom-views-fit, overflow, compression, priority,
+            opt-out, backgrounds, sheets). A step cannot be done while a finding of its rules (DUO007 for container,
+            DUO011 for overflow) or an item of the step is open on the screen: for one screen the refusal names it;
+            for many, those screens are listed and left alone, the others change, and the command exits 1.
             """,
         arguments: [
             .positional("project", help: "The project."),
@@ -90,11 +91,12 @@ struct StepSetCommand: RunnableCommand {
             .option("owner", valueName: "NAME", help: "Every screen NAME owns."),
             .flag("all", help: "Every screen of the project."),
             .option("note", valueName: "TEXT", help: "Why, for the history."),
-        ]
+        ] + BulkConfirmation.arguments("over many screens: each screen's step from → to, refused or skipped")
     )
 
     let project: String
     let screen: String?
+    let confirmation: BulkConfirmation
     let selection: [(key: String, value: String)]
     let step: String
     let state: String
@@ -124,6 +126,7 @@ struct StepSetCommand: RunnableCommand {
         }
         note = parsed.value("note")
         try checkStep(step, parsed)
+        confirmation = try BulkConfirmation(parsed, isBulk: screen == nil)
         guard StepState(rawValue: state) != nil else {
             throw UsageError(
                 "state must be todo, done or not_applicable, not '\(state)'", commandPath: parsed.commandPath)
@@ -132,7 +135,7 @@ struct StepSetCommand: RunnableCommand {
 
     func run(_ context: CLIContext) throws {
         var request = Request(verb: "STEP", arguments: ["SET", project] + (screen.map { [$0] } ?? []) + [step, state])
-        request.keywordList = selection
+        request.keywordList = selection + confirmation.keywords
         if let note { request.keywordList.append(("note", note)) }
         let response = try context.request(request)
         let records = response.records
@@ -151,26 +154,40 @@ struct StepSetCommand: RunnableCommand {
     /// The JSON object of a `step` record.
     static func json(_ record: Record) -> [String: Any] { record.json(integers: ["step"], lists: ["blockers"]) }
 
-    /// What a step set over many screens did: the screens changed, those already so, and those refused (then
-    /// exit 1).
+    /// What a step set over many screens did (or would do): the screens changed, those already so, those refused
+    /// (then exit 1) and the rows skipped, which have no steps.
     private func report(_ records: [Record], context: CLIContext) throws {
         func of(_ outcome: String) -> [Record] { records.filter { $0["outcome"] == outcome } }
-        let refused = of("refused")
+        let (refused, skipped) = (of("refused"), of("skipped"))
         if context.isJSON {
             try Output.json(records.map(Self.json))
         } else {
             let first = records.first
             let name = "step \(first?["step"] ?? "?") (\(first?["key"] ?? "?"))"
             print(
-                "Set \(name) to \(state) on \(Output.count(of("changed").count, "screen"))"
-                    + "; \(of("unchanged").count) already so; \(refused.count) refused.")
-            if !refused.isEmpty {
+                "\(confirmation.isDryRun ? "Would set" : "Set") \(name) to \(state) on "
+                    + "\(Output.count(of("changed").count, "screen")); \(of("unchanged").count) already so; "
+                    + "\(refused.count) refused" + (skipped.isEmpty ? "." : "; \(skipped.count) skipped."))
+            if confirmation.isDryRun && !of("changed").isEmpty {
                 Output.table(
-                    ["SCREEN", "OPEN FINDINGS", "WHY"],
-                    refused.map { [$0["screen"] ?? "", $0["blockers"] ?? "", $0["refusal"] ?? ""] })
+                    ["SCREEN", "STATE"],
+                    of("changed").map { [$0["screen"] ?? "", "\($0["from"] ?? "") → \(state)"] })
+            }
+            if !refused.isEmpty || !skipped.isEmpty {
+                Output.table(
+                    ["SCREEN", "OUTCOME", "OPEN FINDINGS", "WHY"],
+                    (refused + skipped).map {
+                        [
+                            $0["screen"] ?? "", $0["outcome"] ?? "", $0["blockers"] ?? "",
+                            $0["refusal"] ?? $0["why"] ?? "",
+                        ]
+                    })
             }
         }
+        try confirmation.finish("\(Output.count(of("changed").count, "screen")) would change")
         if !refused.isEmpty {
+            // The list first, then the error after it, even when both go to one pipe.
+            fflush(nil)
             throw CLIError.partial(
                 "\(Output.count(refused.count, "screen")) left as \(refused.count == 1 ? "it was" : "they were"): "
                     + "a finding of the step is open on each")
@@ -475,61 +492,110 @@ struct PoseGroup: ParsableCommand {
 struct PoseRecordCommand: RunnableCommand {
     static let configuration = CommandConfiguration(
         name: "record",
-        abstract: "Record the result of verifying a screen in a pose (writer).",
+        abstract: "Record the result of verifying a screen in a pose, or in several, on one screen or many (writer).",
         discussion: """
             failed needs --screenshot and the finding it maps to (--finding N, an open finding or item of the
             screen, or --item TITLE to create an item on the screen); passed verifies the items failures of that
             pose on that screen created. not_run needs --reason; so does not_applicable, for a pose that cannot
             apply to the screen (it then counts as settled). A device-only pose (\(Pose.deviceOnlyList)) passes only
             with --device naming the device it passed on, never a simulator (a name saying Simulator). Results are
-            never overwritten: the latest counts.
+            never overwritten: the latest counts. Components are verified through the screens that use them: a
+            component's result is refused, naming those screens. POSE may list several (P1,P2,P3), and --screens
+            GLOB instead of SCREEN records for every screen whose key matches (components and the app area are
+            skipped, with why), in one transaction; several results at once are listed first: --dry-run lists
+            them, --yes records them, and with neither the list is printed and the command exits 1.
             """,
         arguments: [
             .positional("project", help: "The project."),
-            .positional("screen", help: "The screen's key."),
-            .positional("pose", help: "\(Pose.range), in any case."),
-            .positional("result", help: "passed, failed, not_run or not_applicable."),
+            .positional(
+                "target", repeatable: true,
+                help: "SCREEN POSE RESULT, or POSE RESULT with --screens; POSE is \(Pose.range) in any case, or "
+                    + "several joined by commas; RESULT passed, failed, not_run or not_applicable."),
+            .option("screens", valueName: "GLOB", help: "Every screen whose key matches GLOB."),
             .option("screenshot", valueName: "PATH", help: "The screenshot showing a failure."),
             .option("finding", valueName: "N", help: "The number of the finding (or item) a failure maps to."),
             .option("item", valueName: "TITLE", help: "Create an item for the failure and map it to it."),
             .option("reason", valueName: "TEXT", help: "Why it was not run."),
             .option("build", valueName: "TEXT", help: "The build verified."),
             .option("device", valueName: "TEXT", help: "The device or simulator used."),
-        ]
+        ] + BulkConfirmation.arguments("with several results: each screen and pose, from → to, or skipped")
     )
 
+    let project: String
     let arguments: [String]
     let keywords: [(key: String, value: String)]
+    let confirmation: BulkConfirmation
+    let isBulk: Bool
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
-        arguments = ["project", "screen", "pose", "result"].map { parsed.value($0) ?? "" }
-        var keywords = ["screenshot", "item", "reason", "build", "device"].compactMap { key in
+        project = parsed.value("project") ?? ""
+        let target = parsed.values("target")
+        let glob = parsed.value("screens")
+        guard target.count == (glob == nil ? 3 : 2) else {
+            throw UsageError(
+                "give SCREEN POSE RESULT, or POSE RESULT with --screens GLOB", commandPath: parsed.commandPath)
+        }
+        arguments = target
+        var keywords = ["screens", "screenshot", "item", "reason", "build", "device"].compactMap { key in
             parsed.value(key).map { (key, $0) }
         }
         if let finding = parsed.value("finding") {
             keywords.append(("finding", String(try NumberInProject.findingNumber(finding, parsed))))
         }
         self.keywords = keywords
-        guard PoseResult(rawValue: arguments[3]) != nil else {
+        guard let result = target.last, PoseResult(rawValue: result) != nil else {
             throw UsageError(
                 "result must be " + PoseResult.allCases.map(\.rawValue).joined(separator: ", ")
-                    + ", not '\(arguments[3])'",
+                    + ", not '\(target.last ?? "")'",
                 commandPath: parsed.commandPath)
         }
+        isBulk = glob != nil || target[target.count - 2].contains(",")
+        confirmation = try BulkConfirmation(parsed, isBulk: isBulk)
     }
 
     func run(_ context: CLIContext) throws {
-        var request = Request(verb: "POSE", arguments: ["RECORD"] + arguments)
-        request.keywordList = keywords
-        let records = try context.request(request).records
-        guard let pose = records.first else { throw CLIError.badReply("POSE RECORD returned nothing") }
-        if context.isJSON {
-            try Output.json(PosesCommand.json(pose))
+        var request = Request(verb: "POSE", arguments: ["RECORD", project] + arguments)
+        request.keywordList = keywords + confirmation.keywords
+        let response = try context.request(request)
+        let records = response.records
+        guard isBulk else {
+            guard let pose = records.first else { throw CLIError.badReply("POSE RECORD returned nothing") }
+            if context.isJSON {
+                try Output.json(PosesCommand.json(pose))
+                return
+            }
+            var line = "Recorded \(pose["pose"] ?? "?") \(pose["result"] ?? "?") for \(pose["screen"] ?? "?")"
+            if let finding = pose["finding"] { line += ", mapped to finding \(finding)" }
+            print(line + ".")
             return
         }
-        var line = "Recorded \(pose["pose"] ?? "?") \(pose["result"] ?? "?") for \(pose["screen"] ?? "?")"
-        if let finding = pose["finding"] { line += ", mapped to finding \(finding)" }
-        print(line + ".")
+        let recorded = Int(response.fields["recorded"] ?? "") ?? 0
+        let skipped = Int(response.fields["skipped"] ?? "") ?? 0
+        if context.isJSON {
+            try Output.json([
+                "dry_run": confirmation.isDryRun, "recorded": recorded, "skipped": skipped,
+                "results": records.map { record in
+                    var object = PosesCommand.json(record)
+                    object["skipped"] = record["skipped"] == "yes"
+                    return object
+                },
+            ])
+        } else {
+            let result = arguments[arguments.count - 1]
+            print(
+                "\(confirmation.isDryRun ? "Would record" : "Recorded") \(Output.count(recorded, "result")) "
+                    + "(\(result))" + (skipped > 0 ? "; \(Output.count(skipped, "row")) skipped" : "") + ":")
+            Output.table(
+                ["SCREEN", "POSE", "RESULT", "WHY"],
+                records.map { record in
+                    [
+                        record["screen"] ?? "", record["pose"] ?? "",
+                        record["skipped"] == "yes" ? "-" : "\(record["from"] ?? "none") → \(record["result"] ?? "")",
+                        record["skipped"] == "yes" ? "skipped: \(record["why"] ?? "")" : "",
+                    ]
+                })
+        }
+        try confirmation.finish("\(Output.count(recorded, "result")) would be recorded")
     }
 }
 

@@ -21,6 +21,8 @@ enum CLIError: Error, CustomStringConvertible {
     case partial(String)
     /// A token would have crossed the network in clear text: TCP without TLS to a host that is not this machine.
     case tokenInClearText(ServerAddress)
+    /// A change of many rows was listed but not made: neither `--dry-run` nor `--yes` was given; the text says so.
+    case unconfirmed(String)
 
     var description: String {
         switch self {
@@ -31,6 +33,7 @@ enum CLIError: Error, CustomStringConvertible {
         case .badReply(let reason): "unexpected reply from barkeepd: \(reason)"
         case .badInput(let reason): reason
         case .partial(let reason): reason
+        case .unconfirmed(let reason): reason
         case .tlsHandshake(let address, let reason):
             "TLS with barkeepd at \(address) failed: \(reason) (does it serve TLS on this port?)"
         case .untrustedCertificate(let reason): "the server's certificate is not trusted: \(reason)"

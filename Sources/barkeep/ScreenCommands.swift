@@ -22,9 +22,12 @@ func screenJSON(_ record: Record) -> [String: Any] {
         lists: ["paths", "uses"]
     )
     if object["uses"] == nil { object["uses"] = [String]() }
-    // The poses a screen must pass when not the project's: a list (empty for none); absent, the project's.
-    if let poses = record["poses"] {
-        object["poses"] = poses == "none" ? [] : poses.split(separator: ",").map(String.init)
+    // The poses a screen must pass (and, after a change of many, had to) when not the project's: a list (empty for
+    // none); absent, the project's.
+    for key in ["poses", "from-poses"] {
+        guard let poses = record[key] else { continue }
+        object[key.replacingOccurrences(of: "-", with: "_")] =
+            poses == "none" ? [] : poses.split(separator: ",").map(String.init)
     }
     if let done = record["done"] { object["done"] = done == "yes" }
     if let changed = record["changed"] { object["changed"] = changed == "yes" }
@@ -302,7 +305,10 @@ struct ScreenSetCommand: RunnableCommand {
             --owner clears it. --poses P1,P3 sets the poses this screen must pass instead of the project's;
             --poses none requires none (a debug screen); --poses project goes back to the project's. --screens GLOB
             instead of KEY changes the owner or poses of every screen and component whose key matches (* any
-            characters, ? one), in one transaction; paths and titles are changed one screen at a time.
+            characters, ? one), in one transaction: each takes what its kind allows (a component takes an owner but
+            no poses) and the rest is listed as skipped with why. With --screens, --dry-run lists what would change
+            and --yes changes it; with neither the list is printed and the command exits 1. Paths and titles are
+            changed one screen at a time.
             """,
         arguments: [
             .positional("project", help: "The project."),
@@ -314,12 +320,13 @@ struct ScreenSetCommand: RunnableCommand {
             .option("add-path", valueName: "GLOB", repeatable: true, help: "A glob to add."),
             .option("remove-path", valueName: "GLOB", repeatable: true, help: "A glob to give up."),
             .option("poses", valueName: "POSES", help: "P1,P3,…, none, or project (the project's poses)."),
-        ]
+        ] + BulkConfirmation.arguments("with --screens: each match, its owner and poses from → to")
     )
 
     let project: String
     let target: ScreenTarget
     let keywords: [(key: String, value: String)]
+    let confirmation: BulkConfirmation
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
         project = parsed.value("project") ?? ""
@@ -334,28 +341,42 @@ struct ScreenSetCommand: RunnableCommand {
                 "--screens changes --owner and --poses only: paths and titles are set one screen at a time",
                 commandPath: parsed.commandPath)
         }
+        confirmation = try BulkConfirmation(parsed, isBulk: target.isGlob)
     }
 
     func run(_ context: CLIContext) throws {
         var request = Request(verb: "SCREEN", arguments: ["SET", project] + target.arguments)
-        request.keywordList = target.keywords + keywords
-        let records = try context.request(request).records
+        request.keywordList = target.keywords + keywords + confirmation.keywords
+        let response = try context.request(request)
+        let records = response.records
         if case .glob = target {
+            let changed = records.filter { $0["changed"] == "yes" }
             if context.isJSON {
                 try Output.json(records.map(screenJSON))
             } else {
-                let changed = records.filter { $0["changed"] == "yes" }
-                print("Changed \(changed.count) of \(Output.count(records.count, "screen")) matching \(target.name):")
+                let skipped = Int(response.fields["skipped"] ?? "") ?? 0
+                print(
+                    "\(confirmation.isDryRun ? "Would change" : "Changed") \(changed.count) of "
+                        + "\(Output.count(records.count, "row")) matching \(target.name)"
+                        + (skipped > 0 ? " (\(skipped) skipped in part or whole: see WHY)" : "") + ":")
+                func poses(_ text: String?) -> String {
+                    text?.replacingOccurrences(of: ",", with: " ") ?? "the project's"
+                }
+                func fromTo(_ from: String, _ to: String) -> String { from == to ? to : "\(from) → \(to)" }
                 Output.table(
-                    ["SCREEN", "KIND", "OWNER", "POSES", "CHANGED"],
+                    ["SCREEN", "KIND", "OWNER", "POSES", "CHANGE", "WHY"],
                     records.map { record in
                         [
-                            record["key"] ?? "", record["kind"] ?? "screen", record["owner"] ?? "-",
-                            record["poses"]?.replacingOccurrences(of: ",", with: " ") ?? "the project's",
+                            record["key"] ?? "", record["kind"] ?? "screen",
+                            fromTo(record["from-owner"] ?? "-", record["owner"] ?? "-"),
+                            record["kind"] == ScreenKind.screen.rawValue
+                                ? fromTo(poses(record["from-poses"]), poses(record["poses"])) : "-",
                             record["changed"] ?? "",
+                            record["skipped"].map { "\($0) skipped: \(record["why"] ?? "")" } ?? "",
                         ]
                     })
             }
+            try confirmation.finish("\(Output.count(changed.count, "row")) would change")
             return
         }
         guard let screen = records.first else { throw CLIError.badReply("SCREEN SET returned nothing") }
@@ -404,6 +425,12 @@ enum ScreenTarget {
         return []
     }
 
+    /// Whether it is a glob (many rows).
+    var isGlob: Bool {
+        if case .glob = self { return true }
+        return false
+    }
+
     /// The key, or `'GLOB'`.
     var name: String {
         switch self {
@@ -419,36 +446,34 @@ struct ScreenRemoveCommand: RunnableCommand {
         abstract: "Remove a screen (writer): its findings go to other screens or unmapped; its history stays.",
         discussion: """
             Discovery no longer proposes the key (undo with barkeep screen dismiss --undo). --screens GLOB instead of
-            KEY removes every screen and component whose key matches (* any characters, ? one), in one transaction.
+            KEY removes every screen and component whose key matches (* any characters, ? one), in one transaction;
+            the app area is never removed (listed as skipped). The step states and pose results of what is removed
+            are deleted with it: --dry-run lists each row, its globs and what would be lost, --yes removes them, and
+            with neither the list is printed and the command exits 1.
             """,
         arguments: [
             .positional("project", help: "The project."),
             .positional("key", optional: true, help: "The screen's key (or --screens)."),
             .option("screens", valueName: "GLOB", help: "Every screen and component whose key matches GLOB."),
-            .flag("yes", help: "Confirm: the screen's step states and pose results are deleted."),
-        ]
+        ] + BulkConfirmation.arguments("each row, its globs, findings, steps done and pose results")
     )
 
     let project: String
     let target: ScreenTarget
+    let confirmation: BulkConfirmation
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
         project = parsed.value("project") ?? ""
         target = try ScreenTarget(parsed)
-        guard parsed.flag("yes") else {
-            let what = if case .glob = target { "every screen matching \(target.name)" } else { target.name }
-            throw UsageError(
-                "removing \(what) deletes its step states and pose results; add --yes to confirm",
-                commandPath: parsed.commandPath)
-        }
+        confirmation = try BulkConfirmation(parsed, isBulk: true)
     }
 
     func run(_ context: CLIContext) throws {
         var request = Request(verb: "SCREEN", arguments: ["REMOVE", project] + target.arguments)
-        request.keywordList = target.keywords
+        request.keywordList = target.keywords + confirmation.keywords
         let response = try context.request(request)
         let findings = Int(response.fields["findings"] ?? "") ?? 0
-        guard case .glob = target else {
+        if !target.isGlob && !confirmation.isDryRun {
             if context.isJSON {
                 try Output.json(["removed": target.name, "findings": findings] as [String: Any])
             } else {
@@ -458,18 +483,47 @@ struct ScreenRemoveCommand: RunnableCommand {
             }
             return
         }
-        let removed = response.records
+        let records = response.records
+        let gone = records.filter { $0["removed"] == "yes" }
+        let number = { (record: Record, key: String) in Int(record[key] ?? "") ?? 0 }
         if context.isJSON {
             try Output.json([
-                "removed": removed.map { ["key": $0["key"] ?? "", "findings": Int($0["findings"] ?? "") ?? 0] },
+                "dry_run": confirmation.isDryRun,
+                "removed": gone.map { record in
+                    [
+                        "key": record["key"] ?? "", "kind": record["kind"] ?? "",
+                        "paths": (record["paths"] ?? "").split(separator: ",").map(String.init),
+                        "findings": number(record, "findings"), "steps_done": number(record, "steps-done"),
+                        "pose_results": number(record, "pose-results"),
+                    ] as [String: Any]
+                },
+                "skipped": records.filter { $0["removed"] != "yes" }.map {
+                    ["key": $0["key"] ?? "", "why": $0["why"] ?? ""]
+                },
                 "findings": findings,
             ])
         } else {
+            let steps = gone.map { number($0, "steps-done") }.reduce(0, +)
+            let poses = gone.map { number($0, "pose-results") }.reduce(0, +)
             print(
-                "Removed \(Output.count(removed.count, "screen")) matching \(target.name): "
-                    + removed.compactMap { $0["key"] }.joined(separator: " ") + "; their "
-                    + "\(Output.count(findings, "finding")) went to other screens or unmapped.")
+                "\(confirmation.isDryRun ? "Would remove" : "Removed") \(Output.count(gone.count, "row")) "
+                    + (target.isGlob ? "matching \(target.name)" : target.name) + " with "
+                    + "\(Output.count(steps, "step")) done and \(Output.count(poses, "pose result")); "
+                    + "their \(Output.count(findings, "finding")) "
+                    + "\(confirmation.isDryRun ? "would go" : "went") to other screens or unmapped:")
+            Output.table(
+                ["SCREEN", "KIND", "PATHS", "FINDINGS", "STEPS DONE", "POSE RESULTS", "WHY"],
+                records.map { record in
+                    [
+                        record["key"] ?? "", record["kind"] ?? "",
+                        (record["paths"] ?? "").replacingOccurrences(of: ",", with: " "), record["findings"] ?? "",
+                        record["steps-done"] ?? "", record["pose-results"] ?? "",
+                        record["removed"] == "yes" ? "" : "skipped: \(record["why"] ?? "")",
+                    ]
+                })
         }
+        try confirmation.finish(
+            "\(Output.count(gone.count, "row")) would be removed with their step states and pose results")
     }
 }
 

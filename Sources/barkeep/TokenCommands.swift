@@ -16,8 +16,13 @@ struct TokenCreateCommand: RunnableCommand {
     static let configuration = CommandConfiguration(
         name: "create",
         abstract: "Create a token; it is printed once and cannot be shown again.",
+        discussion: """
+            A token stands for the person its name names before the first @: dana@laptop is dana (one person, a
+            token per machine), ci is ci. That person is who barkeep mine lists screens and findings for, matching
+            the owners and assignees written as that name.
+            """,
         arguments: [
-            .positional("name", help: "What the token is for, e.g. ci or dana@laptop."),
+            .positional("name", help: "What the token is for, e.g. ci or dana@laptop (the person dana)."),
             .option("role", valueName: "ROLE", help: "reader, writer or admin."),
         ]
     )

@@ -283,8 +283,8 @@ struct MineCommand: RunnableCommand {
         name: "mine",
         abstract: "List the screens you own and the findings needing work assigned to you.",
         discussion: """
-            You are the name of your token (token NAME), or your user on the daemon's Unix socket; --as NAME asks
-            for someone else. With --json prints {name, screens, findings}: screens as barkeep screen list --json
+            You are the person your token stands for (its name before the first @: a token dana@laptop is dana), or
+            your user on the daemon's Unix socket; --as NAME asks for someone else. With --json prints {name, screens, findings}: screens as barkeep screen list --json
             prints them, findings as barkeep findings --json.
             """,
         arguments: [

@@ -153,12 +153,23 @@ struct FindingQueryTests {
         ])
     func assignees(_ name: String, _ isValid: Bool) {
         #expect(Assignee.isValid(name) == isValid)
-        #expect(Assignee.name(ofActor: "token:" + name) == (isValid ? name : nil))
+        #expect(Assignee.name(ofActor: "local:" + name) == (isValid ? name : nil))
+    }
+
+    @Test(
+        "a token's name stands for the part before its first @",
+        arguments: [
+            ("bo@laptop", "bo"), ("dana@laptop@home", "dana"), ("ci", "ci"), ("a.b_c-d", "a.b_c-d"),
+            ("none@laptop", nil), ("@laptop", nil),
+        ] as [(String, String?)])
+    func tokenPeople(_ token: String, _ person: String?) {
+        #expect(Assignee.person(ofToken: token) == person)
+        #expect(Assignee.name(ofActor: "token:" + token) == person)
     }
 
     @Test("an actor's person: token:NAME and local:USER; others are no one")
     func actors() {
-        #expect(Assignee.name(ofActor: "token:ci@github") == "ci@github")
+        #expect(Assignee.name(ofActor: "token:ci@github") == "ci")
         #expect(Assignee.name(ofActor: "local:root") == "root")
         #expect(Assignee.name(ofActor: "anonymous") == nil)
         #expect(Assignee.name(ofActor: "source:3") == nil)

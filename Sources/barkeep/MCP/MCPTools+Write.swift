@@ -254,7 +254,7 @@ extension MCPTools {
             description: "Record the result of verifying a screen in a pose, as `barkeep pose record`. failed needs "
                 + "a screenshot and the finding it maps to (finding, or item to create one); not_run and "
                 + "not_applicable need a reason; a device-only pose passes only with a device that is not a "
-                + "simulator.",
+                + "simulator. A component is refused (BADARG), naming the screens that use it: record for them.",
             arguments: [
                 "screen": MCPSchema.string("The screen's key.", minLength: 1),
                 "pose": MCPSchema.string("The pose.", values: MCPSchema.poses),
