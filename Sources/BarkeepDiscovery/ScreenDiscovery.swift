@@ -141,36 +141,94 @@ public enum ScreenDiscovery {
     /// Discovery over `paths`, reading each source through `text`: declarations first, then, knowing every view
     /// type, what each file's code says about them. Files are lexed twice rather than kept in memory.
     static func discover(paths unsorted: [String], text: (String) -> String?) -> DiscoveryResult {
-        let paths = unsorted.sorted()
+        var paths = unsorted.sorted()
         var files: [ScannedFile] = []
         for path in paths where language(of: path) != nil {
             guard var file = text(path).flatMap({ scan(path: path, text: $0) }) else { continue }
             (file.tokens, file.owners, file.closers) = ([], [], [])
             files.append(file)
         }
+        let leftOut = leftOutDirectories(paths: paths, files: files)
+        let leftOutSet = Set(leftOut.map(\.directory))
+        func isLeftOut(_ path: String) -> Bool { directoryPrefixes(of: path).contains(where: leftOutSet.contains) }
+        paths.removeAll(where: isLeftOut)
+        files.removeAll { isLeftOut($0.path) }
         let types = resolve(files.flatMap(\.declarations))
         let controllers = types.filter { $0.kind == .viewController }
         let names = ViewTypeNames(
             names: Set(types.map(\.name)),
             controllers: Set(controllers.map(\.name)),
             tabBarControllers: Set(
-                controllers.filter { derivesFromTabBarController($0, among: controllers) }.map(\.name))
+                controllers.filter { derives($0, from: "UITabBarController", among: controllers) }.map(\.name))
         )
         var evidence = Evidence()
         for path in files.map(\.path) {
             guard let file = text(path).flatMap({ scan(path: path, text: $0) }) else { continue }
             gatherEvidence(in: file, names: names, into: &evidence)
         }
-        return assemble(types: types, files: files, evidence: evidence, paths: paths)
+        evidence.resolvePresentedMembers()
+        for file in files {
+            for hosted in file.hostedViews where names.contains(hosted.view) {
+                evidence.reasons.append(
+                    Evidence.Reason(type: hosted.view, text: "hosted by \(hosted.controller)", isOwn: false))
+            }
+        }
+        var result = assemble(types: types, files: files, evidence: evidence, paths: paths)
+        result.leftOut = leftOut
+        return result
     }
 
-    /// Whether `controller`'s superclasses, followed through the project's controllers, reach `UITabBarController`.
-    private static func derivesFromTabBarController(_ controller: ViewType, among controllers: [ViewType]) -> Bool {
+    /// The directories of `path`, outermost first (`A`, `A/B` for `A/B/c.swift`).
+    static func directoryPrefixes(of path: String) -> [String] {
+        var prefixes: [String] = []
+        var prefix = ""
+        for component in path.split(separator: "/").dropLast() {
+            prefix = prefix.isEmpty ? String(component) : prefix + "/" + component
+            prefixes.append(prefix)
+        }
+        return prefixes
+    }
+
+    /// The names of directories holding previews and galleries of views (any case), whose files are left out.
+    public static let previewDirectoryNames: Set<String> = ["preview content", "previews", "gallery", "demo", "demos"]
+
+    /// The directories whose files are not the iPhone app's, outermost ones only, by path: test directories (named
+    /// `Tests` or `…Tests`), preview and gallery directories (``previewDirectoryNames``) and the directories of other targets (holding an `@main` file and watchOS or widget
+    /// code side by side: see ``ScannedFile/isOtherTargetCode``).
+    static func leftOutDirectories(paths: [String], files: [ScannedFile]) -> [LeftOutDirectory] {
+        var hasMain: Set<String> = []
+        var hasOtherCode: Set<String> = []
+        for file in files {
+            let directory = splitPath(file.path).directory
+            if file.hasMain { hasMain.insert(directory) }
+            if file.isOtherTargetCode { hasOtherCode.insert(directory) }
+        }
+        let targets = hasMain.intersection(hasOtherCode)
+        var found: [String: LeftOutDirectory] = [:]
+        for path in paths {
+            for directory in directoryPrefixes(of: path) {
+                let name = directory.split(separator: "/").last.map(String.init) ?? directory
+                let reason: LeftOutDirectory.Reason? =
+                    name.hasSuffix("Tests")
+                    ? .tests
+                    : previewDirectoryNames.contains(name.lowercased())
+                        ? .previews : targets.contains(directory) ? .otherTarget : nil
+                guard let reason else { continue }
+                found[directory, default: LeftOutDirectory(directory: directory, reason: reason, files: 0)].files += 1
+                break
+            }
+        }
+        return found.values.sorted { $0.directory < $1.directory }
+    }
+
+    /// Whether `controller`'s superclasses, followed through the project's controllers, reach the UIKit class
+    /// `uiKitClass` (`UITabBarController`).
+    static func derives(_ controller: ViewType, from uiKitClass: String, among controllers: [ViewType]) -> Bool {
         let byName = Dictionary(controllers.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var current = controller
         for _ in 0..<32 {
             guard let superclass = current.superclass else { return false }
-            if superclass.split(separator: ".").last == "UITabBarController" { return true }
+            if superclass.split(separator: ".").last.map(String.init) == uiKitClass { return true }
             guard let base = resolveClass(superclass, from: current.name, in: Set(byName.keys)), let next = byName[base]
             else { return false }
             current = next

@@ -213,11 +213,11 @@ struct ScreenClassificationTests {
     func swiftUIRules(body: String, reasons: [String]) {
         let source = """
             struct A: View { var body: some View { \(body) } }
-            struct B: View { var body: some View { Text("") } }
             struct Sidebar: View { var body: some View { Text("") } }
             """
-        let result = ScreenDiscovery.discover(in: [("A.swift", source)])
-        let screen = result.screens.first
+        let result = ScreenDiscovery.discover(
+            in: [("A.swift", source), ("B.swift", "struct B: View { var body: some View { Text(\"\") } }")])
+        let screen = result.screens.first { $0.types.contains("B") }
         #expect((screen?.types.contains("B") ?? false) == !reasons.isEmpty)
         #expect(reasonsOfB(screen) == reasons)
     }

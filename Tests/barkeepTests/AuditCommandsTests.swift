@@ -294,7 +294,12 @@ struct AuditCommandsTests {
             - (void)viewDidLoad { self.navigationItem.prompt = nil; }
             @end
             """,
-            "App/Model/Message.swift": "struct Message: Codable { let id: Int }\n",
+            "App/Model/Message.swift": """
+            struct Message: Codable { let id: Int }
+            struct MessageDetail: View { var body: some View { Text("").toolbar {} } }
+            """,
+            "AppTests/Info.plist": "",
+            "AppTests/FakeView.swift": "struct FakeView: View { var body: some View { Text(\"\").toolbar {} } }\n",
             "App/Rows/MessageRow.swift": "struct MessageRow: View { var body: some View { Text(\"m\") } }\n",
             "App/AppDelegate.swift": """
             import UIKit
@@ -332,6 +337,17 @@ struct AuditCommandsTests {
         #expect(components.map { $0["kind"] as? String } == ["controller", "view", "part", "view"])
         #expect(components.map { $0["base"] as? Bool } == [true, false, false, false])
         #expect(discovered["app_files"] as? [String] == ["App/AppDelegate.swift"])
+        #expect(
+            (discovered["embedded_screens"] as? [[String: Any]])?.map {
+                [$0["name"] as? String, $0["main_type"] as? String]
+            } == [["MessageDetail", "Message"]])
+        #expect(
+            (discovered["left_out"] as? [[String: Any]])?.map {
+                [$0["directory"] as? String, $0["reason"] as? String, ($0["files"] as? Int).map(String.init)]
+            } == [["AppTests", "tests", "2"]])
+        let text = try daemon.barkeep(["screen", "discover", "app", root]).1
+        #expect(text.contains("  MessageDetail  App/Model/Message.swift (owned by Message)  toolbar\n"))
+        #expect(text.contains("  2 files of test directories (named Tests or …Tests): AppTests\n"))
         // A new project has only its app area.
         #expect(
             try array(try daemon.barkeep(["--json", "screen", "list", "app"]).1).map { $0["key"] as? String }
