@@ -26,15 +26,19 @@ struct Evidence {
     var overlays: Set<String> = []
     /// The views each view-building member returns at its top, by the member's name: `var destination: some View
     /// { switch self { case .a: AView() … } }` gives `destination: [AView]`.
-    var memberViews: [String: [String]] = [:]
+    var memberViews: [String: [(owner: String, views: [String])]] = [:]
     /// Members named in presented content (`NavigationLink(destination: item.destination)`), with the reason
-    /// they give the views those members return.
-    var presentedMembers: [(member: String, reason: String, tabViewOwner: String?)] = []
+    /// they give the views those members return; `owner` is the type whose member a bare name (`content`,
+    /// `self.content`) is, nil for a member of another value (`item.destination`), of any type.
+    var presentedMembers: [(member: String, owner: String?, reason: String, tabViewOwner: String?)] = []
 
     /// The reasons the presented members give, once every member's views are known.
     mutating func resolvePresentedMembers() {
         for presented in presentedMembers {
-            for type in memberViews[presented.member] ?? [] {
+            let members = (memberViews[presented.member] ?? []).filter {
+                presented.owner == nil || $0.owner == presented.owner
+            }
+            for type in members.flatMap(\.views) {
                 reasons.append(
                     Reason(type: type, text: presented.reason, isOwn: false, tabViewOwner: presented.tabViewOwner))
             }
@@ -91,12 +95,14 @@ extension ScreenDiscovery {
             func presents(_ region: Range<Int>?, _ reason: String, tabViewOwner: String? = nil) {
                 incoming(children(in: region, of: file, names: names), reason, tabViewOwner: tabViewOwner)
                 for member in memberNames(in: region, of: file, names: names) {
-                    evidence.presentedMembers.append((member, reason, tabViewOwner))
+                    evidence.presentedMembers.append(
+                        (member.name, member.isOfOtherValue ? nil : owner, reason, tabViewOwner))
                 }
             }
 
-            if owner != nil, let member = viewBuildingMember(at: index, in: file) {
-                evidence.memberViews[member.name, default: []] += children(in: member.body, of: file, names: names)
+            if let owner, let member = viewBuildingMember(at: index, in: file) {
+                evidence.memberViews[member.name, default: []].append(
+                    (owner, children(in: member.body, of: file, names: names)))
             }
 
             if let owner, names.contains(owner) {
@@ -415,10 +421,13 @@ extension ScreenDiscovery {
     }
 
     /// The names `region` mentions outside nested brackets and that are not view types: the members presented
-    /// content may return its views through (`item.destination`, `destination(for: item)`).
-    static func memberNames(in region: Range<Int>?, of file: ScannedFile, names: ViewTypeNames) -> [String] {
+    /// content may return its views through (`item.destination`, `destination(for: item)`), and whether each is
+    /// a member of another value (`item.destination`, not `self.destination`).
+    static func memberNames(in region: Range<Int>?, of file: ScannedFile, names: ViewTypeNames)
+        -> [(name: String, isOfOtherValue: Bool)]
+    {
         guard let region else { return [] }
-        var found: [String] = []
+        var found: [(name: String, isOfOtherValue: Bool)] = []
         var index = region.lowerBound
         while index < region.upperBound {
             let token = file.tokens[index]
@@ -426,7 +435,11 @@ extension ScreenDiscovery {
                 index = file.closers[index] + 1
                 continue
             }
-            if token.isIdentifier, !names.contains(token.text), !found.contains(token.text) { found.append(token.text) }
+            if token.isIdentifier, !names.contains(token.text), !found.contains(where: { $0.name == token.text }) {
+                let isMember = index > 0 && file.tokens[index - 1].is(".")
+                let isOfOtherValue = isMember && !(index > 1 && file.tokens[index - 2].isWord("self"))
+                found.append((token.text, isOfOtherValue))
+            }
             index += 1
         }
         return found

@@ -81,7 +81,17 @@ extension ScreenDiscovery {
                     && !($0.kind == .viewController && derives($0, from: "UINavigationController", among: controllers))
                     && !(evidence.overlays.contains($0.name) && !ownReasons.contains($0.name))
             }.map(\.name))
-        let uses = componentUses(of: screenNames, edges: evidence.creations)
+        // A controller uses the project classes it derives from: their code runs in each of their screens.
+        var edges = evidence.creations
+        let controllerNames = Set(controllers.map(\.name))
+        for controller in controllers {
+            if let superclass = controller.superclass,
+                let base = resolveClass(superclass, from: controller.name, in: controllerNames)
+            {
+                edges[controller.name, default: []].insert(base)
+            }
+        }
+        let uses = componentUses(of: screenNames, edges: edges)
 
         // One proposal per group holding a screen, in file order.
         // A group belongs to its main type: screens declared in a group whose main type is not a screen stay out.

@@ -130,11 +130,12 @@ struct ScreenClassificationTests {
                         "Mail/Search/InboxViewController+Search.swift",
                     ],
                     ["title", "navigationItem", "navigation root in AppDelegate", "tab of AppDelegate"],
-                    uses: ["InboxHeaderViewController"]),
+                    uses: ["BaseViewController", "InboxHeaderViewController"]),
                 Expected(
                     "MessageViewController",
                     ["Mail/Message/MessageViewController.*", "Mail/Message/MessageViewController+*.swift"],
-                    ["navigationItem", "toolbarItems", "pushed from InboxViewController"]),
+                    ["navigationItem", "toolbarItems", "pushed from InboxViewController"],
+                    uses: ["BaseViewController"]),
             ])
         #expect(
             result.components == [
@@ -149,7 +150,7 @@ struct ScreenClassificationTests {
                 ProposedComponent(
                     name: "BaseViewController", kind: .viewController, file: "Mail/Base/BaseViewController.swift",
                     globs: ["Mail/Base/BaseViewController.*", "Mail/Base/BaseViewController+*.swift"],
-                    isBaseClass: true),
+                    usedBy: ["InboxViewController", "MessageViewController"], isBaseClass: true),
                 ProposedComponent(
                     name: "InboxHeaderViewController", kind: .viewController,
                     file: "Mail/Inbox/InboxHeaderViewController.swift",

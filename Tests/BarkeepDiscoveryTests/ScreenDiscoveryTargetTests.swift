@@ -93,12 +93,31 @@ struct ScreenDiscoveryTargetTests {
                 }
                 """
             ),
+            (
+                "Picker/PickerView.swift",
+                """
+                struct PickerView: View {
+                    var content: some View { ListView() }
+                    var body: some View { NavigationStack { content } }
+                }
+                struct ListView: View { var body: some View { Text("") } }
+                """
+            ),
+            (
+                "Other/OtherView.swift",
+                "struct OtherView: View { let content: Text; var body: some View { NavigationStack { content } } }"
+            ),
             ("Settings/GeneralView.swift", "struct GeneralView: View { var body: some View { Text(\"\") } }"),
             ("Settings/PrivacyView.swift", "struct PrivacyView: View { var body: some View { Text(\"\") } }"),
         ]
         let screens = ScreenDiscovery.discover(in: files).screens
-        #expect(screens.map(\.key) == ["GeneralView", "PrivacyView", "SettingsView"])
+        #expect(screens.map(\.key) == ["GeneralView", "OtherView", "PickerView", "PrivacyView", "SettingsView"])
         #expect(screens.first?.reasons == ["NavigationLink from SettingsView"])
+        // A bare name is the code's own member: `content` of `OtherView` shows nothing of `PickerView`'s.
+        #expect(
+            screens.first { $0.key == "PickerView" }?.reasons == [
+                "PickerView: hosts NavigationStack", "ListView: NavigationStack root in PickerView",
+            ])
     }
 
     @Test("a view a UIHostingController subclass hosts is a screen")
@@ -157,7 +176,7 @@ struct ScreenDiscoveryTargetTests {
         #expect(result.components.map(\.name) == ["KioskView"])
     }
 
-    @Test("a navigation controller of the project, or an overlay without bars, is a component")
+    @Test("a navigation controller of the project, an overlay without bars, a base class are components")
     func navigationContainers() {
         let files: [(path: String, text: String)] = [
             (
@@ -179,7 +198,8 @@ struct ScreenDiscoveryTargetTests {
                 }
                 """
             ),
-            ("UI/DetailViewController.swift", "class DetailViewController: UIViewController {}"),
+            ("UI/DetailViewController.swift", "class DetailViewController: ListViewController {}"),
+            ("UI/ListViewController.swift", "class ListViewController: UIViewController {}"),
             (
                 "UI/SpinnerViewController.swift",
                 """
@@ -195,7 +215,11 @@ struct ScreenDiscoveryTargetTests {
         let result = ScreenDiscovery.discover(in: files)
         #expect(result.screens.map(\.key) == ["DetailViewController", "InboxViewController"])
         #expect(
-            result.components.map(\.name) == ["AppNavigationController", "BusyViewController", "SpinnerViewController"])
+            result.components.map(\.name) == [
+                "AppNavigationController", "BusyViewController", "ListViewController", "SpinnerViewController",
+            ])
         #expect(result.components.first?.usedBy == ["InboxViewController"])
+        // A base class's code runs in the screens deriving from it.
+        #expect(result.components.first { $0.name == "ListViewController" }?.usedBy == ["DetailViewController"])
     }
 }
