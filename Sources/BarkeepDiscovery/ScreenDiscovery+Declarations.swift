@@ -41,8 +41,8 @@ struct ScannedFile {
     /// Whether it is an entry point or a delegate of the whole app (`@main`, `UIApplicationMain`, a type conforming
     /// to `App`, `UIApplicationDelegate`, `UIWindowSceneDelegate` or `UISceneDelegate`).
     var isAppEntry: Bool
-    /// The types it declares at file level (not extensions), in source order: the first decides, with the file's
-    /// name, which type owns the file.
+    /// The types it declares at file level (not extensions; Objective-C: `@interface` and `@implementation` of a
+    /// class, not of a category), in source order: the first decides, with the file's name, which type owns it.
     var topLevelTypes: [String] = []
     /// Whether it has `@main`.
     var hasMain = false
@@ -379,6 +379,7 @@ extension ScreenDiscovery {
                 file.extended.append(name)
                 continue
             }
+            file.topLevelTypes.append(name)
             guard isInterface else { continue }
             // Lightweight generics: `@interface Box<__covariant T> : UIViewController`.
             if next < tokens.count, tokens[next].is("<") {

@@ -143,19 +143,22 @@ extension ScreenDiscovery {
             embeddedScreens: embedded.sorted { ($0.name, $0.file) < ($1.name, $1.file) })
     }
 
-    /// The main type of each group that declares types at file level: the type named like the group, else the
-    /// first declared at file level, reading the files named like the group first, then the others by path.
+    /// The main type of each group: the type named like the group, declared at file level in any of its files,
+    /// else the first type declared at file level in the files named exactly like the group (`Inbox.swift`, not
+    /// `Inbox+Search.swift`), by path. A group none of whose files named like it declares a type has none.
     static func mainTypes(of files: [ScannedFile]) -> [String: String] {
-        var candidates: [String: (rank: (Int, String), type: String)] = [:]
-        for file in files {
+        var named: [String: String] = [:]
+        var first: [String: String] = [:]
+        for file in files.sorted(by: { $0.path < $1.path }) {
             let identity = groupIdentity(of: file.path)
-            guard let first = file.topLevelTypes.first else { continue }
-            let type = file.topLevelTypes.contains(identity.stem) ? identity.stem : first
-            let rank = (type == identity.stem ? 0 : splitPath(file.path).stem == identity.stem ? 1 : 2, file.path)
-            if let current = candidates[identity.id], current.rank <= rank { continue }
-            candidates[identity.id] = (rank, type)
+            if file.topLevelTypes.contains(identity.stem) { named[identity.id] = identity.stem }
+            if splitPath(file.path).stem == identity.stem, first[identity.id] == nil,
+                let type = file.topLevelTypes.first
+            {
+                first[identity.id] = type
+            }
         }
-        return candidates.mapValues(\.type)
+        return first.merging(named) { _, stem in stem }
     }
 
     /// View controllers that other discovered view controllers derive from.

@@ -155,6 +155,15 @@ struct ScreenDiscoveryTargetTests {
                 """
             ),
             (
+                "Legacy/SettingsController.h",
+                "@interface SettingsController : UITableViewController\n@end\n@interface Helper : NSObject\n@end"
+            ),
+            (
+                "Legacy/SettingsController.m",
+                "@implementation SettingsController\n- (void)f { self.title = @\"\"; }\n@end"
+            ),
+            ("Legacy/SettingsController+Alerts.swift", "enum AlertKind { case a }\nextension SettingsController {}"),
+            (
                 "Inbox/InboxView.swift",
                 """
                 struct InboxView: View { var body: some View { Text("").toolbar {} } }
@@ -163,7 +172,8 @@ struct ScreenDiscoveryTargetTests {
             ),
         ]
         let result = ScreenDiscovery.discover(in: files)
-        #expect(result.screens.map(\.key) == ["InboxView"])
+        // An extension file's own types never make it the group's main type.
+        #expect(result.screens.map(\.key) == ["InboxView", "SettingsController"])
         #expect(result.screens.first?.types == ["InboxView", "Helper"])
         #expect(
             result.embeddedScreens == [

@@ -369,9 +369,10 @@ struct AuditCommandsTests {
         #expect(
             byKind("screen").map { $0["paths"] as? [String] }
                 == proposals.map { ($0["globs"] as? [String] ?? []).sorted() })
-        // The component in a file of its own is added and used; the app delegate joins the app area.
-        #expect(byKind("component").map { $0["key"] as? String } == ["MessageRow"])
-        #expect(byKind("component").first?["uses"] as? [String] == ["InboxView"])
+        // The components in files of their own are added and used (a base class by the screens deriving from
+        // it); the app delegate joins the app area.
+        #expect(byKind("component").map { $0["key"] as? String } == ["BaseViewController", "MessageRow"])
+        #expect(byKind("component").map { $0["uses"] as? [String] } == [["SettingsViewController"], ["InboxView"]])
         #expect(screens.first { $0["key"] as? String == "InboxView" }?["uses"] as? [String] == ["MessageRow"])
         #expect((byKind("area").first?["paths"] as? [String])?.contains("App/AppDelegate.swift") == true)
 
