@@ -82,11 +82,25 @@ public struct ViewType: Sendable, Equatable {
 ///   `showDetailViewController` (`shown from C`), in the `rootViewController:` of a `UINavigationController` or
 ///   `initWithRootViewController:` (`navigation root in C`), in what is assigned to `rootViewController`
 ///   (`rootViewController in C`), and in what is assigned to `viewControllers` or passed to `setViewControllers`
-///   (`tab of C` in a `UITabBarController` subclass or on a receiver named like `tab…`, else `root of C`).
+///   (`tab of C` in a `UITabBarController` subclass or on a receiver named like `tab…`, else `root of C`);
+/// - hosted by a project class `C: UIHostingController<X>` (`hosted by C`).
+///
+/// SwiftUI content naming a member that returns views (`NavigationLink(destination: item.destination)`) presents
+/// the direct children of that member's body (`var destination: some View { switch self { case .a: A() } }`,
+/// also `AnyView` and `func … -> some View`): a member of another value (`item.destination`) is looked up in every
+/// type, a bare name (`content`, `self.content`) in the code's own type. Subclasses of `UINavigationController` are
+/// containers, and controllers setting their own `modalPresentationStyle` to `.overFullScreen` or
+/// `.overCurrentContext` overlays (screens only with bars of their own): both are components otherwise.
 ///
 /// **Components.** Every other view type is a component. A screen uses the components its code creates (`Row(`,
-/// `Row { … }`, `Row.init`, `[Row alloc]`, `[Row new]`) and, transitively, those these components create; screens
-/// it creates are not uses. A component no screen uses is still listed, with no user.
+/// `Row { … }`, `Row.init`, `[Row alloc]`, `[Row new]`), the base classes it derives from, and, transitively, those
+/// of these components; screens it creates are not uses. A component no screen uses is still listed, with no user.
+///
+/// **Main types.** A group belongs to its main type (``mainTypes(of:)``): screens declared in a group whose main
+/// type is not a screen are not proposed but listed apart (``DiscoveryResult/embeddedScreens``).
+///
+/// **Left out.** Test, preview and gallery directories and the directories of watchOS apps and widget extensions
+/// are not read (``leftOutDirectories(paths:files:)``), and are counted in ``DiscoveryResult/leftOut``.
 ///
 /// **Groups and globs.** The files of one directory sharing a name up to a `+` (`Inbox.swift`, `Inbox.h`,
 /// `Inbox.m`, `Inbox+Actions.swift`) are one group; its globs are `Dir/Name.*` and `Dir/Name+*.swift`
@@ -105,7 +119,8 @@ public struct ViewType: Sendable, Equatable {
 /// keeps the nesting right.
 ///
 /// Not recognised: conformance to `View` added by an extension or through a protocol of the project, superclasses
-/// outside ``uiKitControllers`` (`UIHostingController`, `UIPageViewController`), UIKit views and cells, controllers
+/// outside ``uiKitControllers`` (`UIPageViewController`; a `UIHostingController` subclass only makes its view a
+/// screen), UIKit views and cells, controllers
 /// shown by storyboard segues or through factory methods, tabs made by `ForEach`, and bare `/…/` regex literals that
 /// hold quotes or braces.
 public enum ScreenDiscovery {
