@@ -11,12 +11,76 @@ public struct DiscoveryResult: Sendable, Equatable {
     /// The files of the whole app (delegates, `@main` App, `Info.plist`, project and build settings), sorted: their
     /// findings belong to the built-in `app` area rather than to a screen.
     public var appFiles: [String]
+    /// The screens declared in a file another type owns (see ``ScreenDiscovery``, groups and globs): not proposed,
+    /// since a glob of theirs would take that type's findings, sorted by name.
+    public var embeddedScreens: [EmbeddedScreen]
+    /// The directories left out as not the iPhone app's (tests, watchOS apps, widget extensions), by path.
+    public var leftOut: [LeftOutDirectory]
 
     /// Creates a result.
-    public init(screens: [ProposedScreen] = [], components: [ProposedComponent] = [], appFiles: [String] = []) {
+    public init(
+        screens: [ProposedScreen] = [],
+        components: [ProposedComponent] = [],
+        appFiles: [String] = [],
+        embeddedScreens: [EmbeddedScreen] = [],
+        leftOut: [LeftOutDirectory] = []
+    ) {
         self.screens = screens
         self.components = components
         self.appFiles = appFiles
+        self.embeddedScreens = embeddedScreens
+        self.leftOut = leftOut
+    }
+}
+
+/// A directory whose files discovery leaves out: they are not the iPhone app's.
+public struct LeftOutDirectory: Sendable, Equatable {
+    /// Why a directory is left out.
+    public enum Reason: String, Sendable, Equatable {
+        /// A test directory: named `Tests` or `…Tests` (`AppTests`, `UITests`).
+        case tests
+        /// A watchOS app or a widget extension: the directory holds an `@main` file and watchOS or widget code
+        /// (an `import WatchKit` or `ClockKit`, a `Widget`, `WidgetBundle`, `WKApplicationDelegate` or
+        /// `WKExtensionDelegate` type, a `WKApplicationDelegateAdaptor`).
+        case otherTarget = "other-target"
+        /// Previews and galleries of views: a directory named `Preview Content`, `Previews`, `Gallery`, `Demo` or
+        /// `Demos` (any case), whose views are shown only by previews or a design-system catalog.
+        case previews
+    }
+
+    /// The directory, relative to the root.
+    public var directory: String
+    /// Why.
+    public var reason: Reason
+    /// How many files under it were left out.
+    public var files: Int
+
+    /// Creates an entry.
+    public init(directory: String, reason: Reason, files: Int) {
+        self.directory = directory
+        self.reason = reason
+        self.files = files
+    }
+}
+
+/// A screen declared in a file whose main type is another, not a screen: `struct DetailView: View` at the end of
+/// `SettingsItem.swift`, which `enum SettingsItem` owns.
+public struct EmbeddedScreen: Sendable, Equatable {
+    /// The screen type's name.
+    public var name: String
+    /// The declaring file.
+    public var file: String
+    /// The type owning the file.
+    public var mainType: String
+    /// Why it is a screen, as a proposal's reasons.
+    public var reasons: [String]
+
+    /// Creates an entry.
+    public init(name: String, file: String, mainType: String, reasons: [String]) {
+        self.name = name
+        self.file = file
+        self.mainType = mainType
+        self.reasons = reasons
     }
 }
 

@@ -21,6 +21,30 @@ struct Evidence {
     var creations: [String: Set<String>] = [:]
     /// The code that gives a `TabView` a page style (`.tabViewStyle(.page)`).
     var pagedTabViewOwners: Set<String> = []
+    /// The controllers whose own code presents them over the presenting screen (`modalPresentationStyle =
+    /// .overFullScreen` or `.overCurrentContext`): overlays such as a spinner, screens only with bars of their own.
+    var overlays: Set<String> = []
+    /// The views each view-building member returns at its top, by the member's name: `var destination: some View
+    /// { switch self { case .a: AView() … } }` gives `destination: [AView]`.
+    var memberViews: [String: [(owner: String, views: [String])]] = [:]
+    /// Members named in presented content (`NavigationLink(destination: item.destination)`), with the reason
+    /// they give the views those members return; `owner` is the type whose member a bare name (`content`,
+    /// `self.content`) is, nil for a member of another value (`item.destination`), of any type.
+    var presentedMembers: [(member: String, owner: String?, reason: String, tabViewOwner: String?)] = []
+
+    /// The reasons the presented members give, once every member's views are known.
+    mutating func resolvePresentedMembers() {
+        for presented in presentedMembers {
+            let members = (memberViews[presented.member] ?? []).filter {
+                presented.owner == nil || $0.owner == presented.owner
+            }
+            for type in members.flatMap(\.views) {
+                reasons.append(
+                    Reason(type: type, text: presented.reason, isOwn: false, tabViewOwner: presented.tabViewOwner))
+            }
+        }
+        presentedMembers = []
+    }
 }
 
 extension ScreenDiscovery {
@@ -67,6 +91,19 @@ extension ScreenDiscovery {
                         Evidence.Reason(type: type, text: reason, isOwn: false, tabViewOwner: tabViewOwner))
                 }
             }
+            // SwiftUI content: the views created in it, and those the members it names return.
+            func presents(_ region: Range<Int>?, _ reason: String, tabViewOwner: String? = nil) {
+                incoming(children(in: region, of: file, names: names), reason, tabViewOwner: tabViewOwner)
+                for member in memberNames(in: region, of: file, names: names) {
+                    evidence.presentedMembers.append(
+                        (member.name, member.isOfOtherValue ? nil : owner, reason, tabViewOwner))
+                }
+            }
+
+            if let owner, let member = viewBuildingMember(at: index, in: file) {
+                evidence.memberViews[member.name, default: []].append(
+                    (owner, children(in: member.body, of: file, names: names)))
+            }
 
             if let owner, names.contains(owner) {
                 if !isMember, let mention = names.mention(at: index, in: file, from: owner), mention.name != owner,
@@ -84,6 +121,13 @@ extension ScreenDiscovery {
                             type: owner, text: reason, isOwn: true, tabViewOwner: word == "TabView" ? owner : nil))
                 }
             }
+            if word == "modalPresentationStyle", let owner, names.controllers.contains(owner),
+                !isMember || index > 1 && tokens[index - 2].isWord("self"), index + 3 < tokens.count,
+                tokens[index + 1].is("="), tokens[index + 2].is("."),
+                tokens[index + 3].isWord("overFullScreen") || tokens[index + 3].isWord("overCurrentContext")
+            {
+                evidence.overlays.insert(owner)
+            }
             if isMember && word == "tabViewStyle", let owner, isPageStyle(after: index + 1, in: file) {
                 evidence.pagedTabViewOwners.insert(owner)
             }
@@ -94,7 +138,7 @@ extension ScreenDiscovery {
                 let label = word == "navigationDestination" ? "destination" : "content"
                 let region = call.argument(labelled: label, in: file) ?? call.closures.first?.body
                 presentedUntil = max(presentedUntil, region?.upperBound ?? 0)
-                incoming(children(in: region, of: file, names: names), "\(word) from \(from)")
+                presents(region, "\(word) from \(from)")
             } else if !isMember && word == "NavigationLink" {
                 let call = callSyntax(in: file, at: index + 1)
                 var region = call.argument(labelled: "destination", in: file)
@@ -102,27 +146,25 @@ extension ScreenDiscovery {
                     region = call.closures.first { $0.label == nil }?.body
                 }
                 presentedUntil = max(presentedUntil, region?.upperBound ?? 0)
-                incoming(children(in: region, of: file, names: names), "NavigationLink from \(from)")
+                presents(region, "NavigationLink from \(from)")
             } else if !isMember && isCall,
                 ["TabView", "NavigationStack", "NavigationView", "WindowGroup"].contains(word)
             {
                 let call = callSyntax(in: file, at: index + 1)
                 let region = call.argument(labelled: "content", in: file) ?? call.closures.first?.body
-                let found = children(in: region, of: file, names: names)
                 if word == "TabView" || word == "WindowGroup" {
                     // A tab's bars are the tab's, not those of the view hosting the tab view.
                     presentedUntil = max(presentedUntil, region?.upperBound ?? 0)
                 }
                 switch word {
-                case "TabView": incoming(found, "tab of \(from)", tabViewOwner: owner ?? fileName)
-                case "WindowGroup": incoming(found, "scene root of \(from)")
-                default: incoming(found, "\(word) root in \(from)")
+                case "TabView": presents(region, "tab of \(from)", tabViewOwner: owner ?? fileName)
+                case "WindowGroup": presents(region, "scene root of \(from)")
+                default: presents(region, "\(word) root in \(from)")
                 }
             } else if !isMember && isCall && word == "NavigationSplitView" {
                 let call = callSyntax(in: file, at: index + 1)
                 for closure in call.closures {
-                    incoming(
-                        children(in: closure.body, of: file, names: names), "NavigationSplitView column in \(from)")
+                    presents(closure.body, "NavigationSplitView column in \(from)")
                 }
             }
 
@@ -337,6 +379,66 @@ extension ScreenDiscovery {
                     index = mention.end
                     continue
                 }
+            }
+            index += 1
+        }
+        return found
+    }
+
+    /// A member returning views declared at `index`: `var name: some View {`, `var name: AnyView {`, `func
+    /// name(…) -> some View {` (also `SwiftUI.View`), with the inside of its body; never `body`, every view's own.
+    static func viewBuildingMember(at index: Int, in file: ScannedFile) -> (name: String, body: Range<Int>)? {
+        let tokens = file.tokens
+        guard tokens[index].isWord("var") || tokens[index].isWord("func"), index + 1 < tokens.count,
+            tokens[index + 1].isIdentifier, !tokens[index + 1].isWord("body")
+        else { return nil }
+        var cursor = index + 2
+        var returnsViews = false
+        while cursor < tokens.count && cursor < index + 200 {
+            let token = tokens[cursor]
+            if token.is("(") {
+                cursor = file.closers[cursor] + 1
+                continue
+            }
+            if token.is("{") {
+                guard returnsViews else { return nil }
+                return (tokens[index + 1].text, (cursor + 1)..<min(file.closers[cursor], tokens.count))
+            }
+            if token.is("}") || token.is("=") || token.is(";") || token.isWord("var") || token.isWord("func")
+                || token.isWord("let")
+            {
+                return nil
+            }
+            if token.isWord("AnyView") || token.isWord("View") && tokens[cursor - 1].isWord("some")
+                || token.isWord("View") && tokens[cursor - 1].is(".") && tokens[cursor - 2].isWord("SwiftUI")
+                    && tokens[cursor - 3].isWord("some")
+            {
+                returnsViews = true
+            }
+            cursor += 1
+        }
+        return nil
+    }
+
+    /// The names `region` mentions outside nested brackets and that are not view types: the members presented
+    /// content may return its views through (`item.destination`, `destination(for: item)`), and whether each is
+    /// a member of another value (`item.destination`, not `self.destination`).
+    static func memberNames(in region: Range<Int>?, of file: ScannedFile, names: ViewTypeNames)
+        -> [(name: String, isOfOtherValue: Bool)]
+    {
+        guard let region else { return [] }
+        var found: [(name: String, isOfOtherValue: Bool)] = []
+        var index = region.lowerBound
+        while index < region.upperBound {
+            let token = file.tokens[index]
+            if file.closers[index] >= 0 {
+                index = file.closers[index] + 1
+                continue
+            }
+            if token.isIdentifier, !names.contains(token.text), !found.contains(where: { $0.name == token.text }) {
+                let isMember = index > 0 && file.tokens[index - 1].is(".")
+                let isOfOtherValue = isMember && !(index > 1 && file.tokens[index - 2].isWord("self"))
+                found.append((token.text, isOfOtherValue))
             }
             index += 1
         }

@@ -41,6 +41,17 @@ struct ScannedFile {
     /// Whether it is an entry point or a delegate of the whole app (`@main`, `UIApplicationMain`, a type conforming
     /// to `App`, `UIApplicationDelegate`, `UIWindowSceneDelegate` or `UISceneDelegate`).
     var isAppEntry: Bool
+    /// The types it declares at file level (not extensions; Objective-C: `@interface` and `@implementation` of a
+    /// class, not of a category), in source order: the first decides, with the file's name, which type owns it.
+    var topLevelTypes: [String] = []
+    /// Whether it has `@main`.
+    var hasMain = false
+    /// Whether it is watchOS or widget code: it imports one of ``ScreenDiscovery/otherTargetFrameworks``, declares
+    /// a type conforming to one of ``ScreenDiscovery/otherTargetProtocols`` or names a `WKApplicationDelegateAdaptor`
+    /// or `WKExtensionDelegateAdaptor`. Beside an `@main` file, it makes its directory another target's.
+    var isOtherTargetCode = false
+    /// The SwiftUI views its `UIHostingController` subclasses host: `class C: UIHostingController<V>` gives `(C, V)`.
+    var hostedViews: [(controller: String, view: String)] = []
 }
 
 extension ScreenDiscovery {
@@ -49,6 +60,13 @@ extension ScreenDiscovery {
 
     /// Protocols whose conformance makes a type the app's entry or delegate, without a module prefix.
     static let appProtocols: Set<String> = ["App", "UIApplicationDelegate", "UIWindowSceneDelegate", "UISceneDelegate"]
+    /// Frameworks whose import, beside `@main`, makes a file the entry of a watchOS app. (An iPhone app imports
+    /// `WidgetKit` to reload its widgets: a widget extension is known by its `Widget` or `WidgetBundle` instead.)
+    static let otherTargetFrameworks: Set<String> = ["WatchKit", "ClockKit"]
+    /// Protocols whose conformance, beside `@main`, makes a file the entry of a watchOS app or a widget extension.
+    static let otherTargetProtocols: Set<String> = [
+        "Widget", "WidgetBundle", "WKApplicationDelegate", "WKExtensionDelegate",
+    ]
     /// SwiftUI protocols of the parts of a view: a type conforming to one is a component, never a screen.
     static let viewPartProtocols: Set<String> = ["ToolbarContent", "ViewModifier"]
 
@@ -163,6 +181,13 @@ extension ScreenDiscovery {
                 }
             } else if token.is("@"), index + 1 < tokens.count, tokens[index + 1].isWord("main") {
                 file.isAppEntry = true
+                file.hasMain = true
+            } else if token.isWord("import"), scopes.isEmpty, index + 1 < tokens.count,
+                otherTargetFrameworks.contains(tokens[index + 1].text)
+            {
+                file.isOtherTargetCode = true
+            } else if token.isWord("WKApplicationDelegateAdaptor") || token.isWord("WKExtensionDelegateAdaptor") {
+                file.isOtherTargetCode = true
             }
             guard token.isIdentifier, swiftTypeKeywords.contains(token.text),
                 let header = swiftTypeHeader(tokens, at: index)
@@ -187,6 +212,11 @@ extension ScreenDiscovery {
             let isPreview = unqualified.contains("PreviewProvider")
             scopes.append(Scope(typeName: name, owner: isPreview ? previewOwner : name))
             if token.text == "extension" && enclosing.isEmpty { file.extended.append(name) }
+            if token.text != "extension" && enclosing.isEmpty { file.topLevelTypes.append(name) }
+            if unqualified.contains(where: otherTargetProtocols.contains) { file.isOtherTargetCode = true }
+            if token.text == "class", let hosted = hostedView(tokens, header: index...header.body) {
+                file.hostedViews.append((name, hosted))
+            }
             if token.text == "struct" || token.text == "class", unqualified.contains(where: appProtocols.contains) {
                 file.isAppEntry = true
             }
@@ -209,6 +239,17 @@ extension ScreenDiscovery {
             index = header.body + 1
         }
         file.owners = owners
+    }
+
+    /// The view a class header inheriting `UIHostingController<V>` (also `SwiftUI.`-qualified) hosts: `V`.
+    private static func hostedView(_ tokens: [SourceToken], header: ClosedRange<Int>) -> String? {
+        guard let colon = header.first(where: { tokens[$0].is(":") }) else { return nil }
+        var index = colon + 1
+        if index + 1 < header.upperBound, tokens[index].isWord("SwiftUI"), tokens[index + 1].is(".") { index += 2 }
+        guard index + 2 < header.upperBound, tokens[index].isWord("UIHostingController"), tokens[index + 1].is("<"),
+            tokens[index + 2].isIdentifier
+        else { return nil }
+        return tokens[index + 2].text
     }
 
     /// Reads `keyword Name<…>: A, B<…> where … {` from the keyword on: the name, the inherited types and where the
@@ -338,6 +379,7 @@ extension ScreenDiscovery {
                 file.extended.append(name)
                 continue
             }
+            file.topLevelTypes.append(name)
             guard isInterface else { continue }
             // Lightweight generics: `@interface Box<__covariant T> : UIViewController`.
             if next < tokens.count, tokens[next].is("<") {

@@ -70,14 +70,44 @@ extension ScreenDiscovery {
                 }
             }
         }
-        // A toolbar's content or a view modifier is part of the views using it, whatever bars it declares.
-        let screenNames = Set(types.filter { $0.kind != .swiftUIPart && reasons[$0.name] != nil }.map(\.name))
-        let uses = componentUses(of: screenNames, edges: evidence.creations)
+        // A toolbar's content or a view modifier is part of the views using it, whatever bars it declares; a
+        // navigation controller is the container of the screens it shows; an overlay is a screen only with bars
+        // of its own.
+        let controllers = types.filter { $0.kind == .viewController }
+        let ownReasons = Set(evidence.reasons.filter(\.isOwn).map(\.type))
+        let screenNames = Set(
+            types.filter {
+                $0.kind != .swiftUIPart && reasons[$0.name] != nil
+                    && !($0.kind == .viewController && derives($0, from: "UINavigationController", among: controllers))
+                    && !(evidence.overlays.contains($0.name) && !ownReasons.contains($0.name))
+            }.map(\.name))
+        // A controller uses the project classes it derives from: their code runs in each of their screens.
+        var edges = evidence.creations
+        let controllerNames = Set(controllers.map(\.name))
+        for controller in controllers {
+            if let superclass = controller.superclass,
+                let base = resolveClass(superclass, from: controller.name, in: controllerNames)
+            {
+                edges[controller.name, default: []].insert(base)
+            }
+        }
+        let uses = componentUses(of: screenNames, edges: edges)
 
         // One proposal per group holding a screen, in file order.
+        // A group belongs to its main type: screens declared in a group whose main type is not a screen stay out.
+        let mainTypes = mainTypes(of: files)
+        var embedded: [EmbeddedScreen] = []
         var screenGroups: [(id: String, types: [String])] = []
         for type in types where screenNames.contains(type.name) {
             let id = groupIdentity(of: type.file).id
+            if let main = mainTypes[id], !screenNames.contains(main) {
+                if !embedded.contains(where: { $0.name == type.name }) {
+                    embedded.append(
+                        EmbeddedScreen(
+                            name: type.name, file: type.file, mainType: main, reasons: reasons[type.name] ?? []))
+                }
+                continue
+            }
             if let index = screenGroups.firstIndex(where: { $0.id == id }) {
                 // The same type declared in two `#if` branches is one type of the group.
                 if !screenGroups[index].types.contains(type.name) { screenGroups[index].types.append(type.name) }
@@ -108,7 +138,27 @@ extension ScreenDiscovery {
                 name: $0.name, kind: $0.kind, file: $0.file, globs: globs(of: $0.name),
                 usedBy: (usedBy[$0.name] ?? []).sorted(), isBaseClass: bases.contains($0.name))
         }.sorted { ($0.name, $0.file) < ($1.name, $1.file) }
-        return DiscoveryResult(screens: screens, components: components, appFiles: appFiles(files, paths: paths))
+        return DiscoveryResult(
+            screens: screens, components: components, appFiles: appFiles(files, paths: paths),
+            embeddedScreens: embedded.sorted { ($0.name, $0.file) < ($1.name, $1.file) })
+    }
+
+    /// The main type of each group: the type named like the group, declared at file level in any of its files,
+    /// else the first type declared at file level in the files named exactly like the group (`Inbox.swift`, not
+    /// `Inbox+Search.swift`), by path. A group none of whose files named like it declares a type has none.
+    static func mainTypes(of files: [ScannedFile]) -> [String: String] {
+        var named: [String: String] = [:]
+        var first: [String: String] = [:]
+        for file in files.sorted(by: { $0.path < $1.path }) {
+            let identity = groupIdentity(of: file.path)
+            if file.topLevelTypes.contains(identity.stem) { named[identity.id] = identity.stem }
+            if splitPath(file.path).stem == identity.stem, first[identity.id] == nil,
+                let type = file.topLevelTypes.first
+            {
+                first[identity.id] = type
+            }
+        }
+        return first.merging(named) { _, stem in stem }
     }
 
     /// View controllers that other discovered view controllers derive from.

@@ -82,11 +82,25 @@ public struct ViewType: Sendable, Equatable {
 ///   `showDetailViewController` (`shown from C`), in the `rootViewController:` of a `UINavigationController` or
 ///   `initWithRootViewController:` (`navigation root in C`), in what is assigned to `rootViewController`
 ///   (`rootViewController in C`), and in what is assigned to `viewControllers` or passed to `setViewControllers`
-///   (`tab of C` in a `UITabBarController` subclass or on a receiver named like `tab…`, else `root of C`).
+///   (`tab of C` in a `UITabBarController` subclass or on a receiver named like `tab…`, else `root of C`);
+/// - hosted by a project class `C: UIHostingController<X>` (`hosted by C`).
+///
+/// SwiftUI content naming a member that returns views (`NavigationLink(destination: item.destination)`) presents
+/// the direct children of that member's body (`var destination: some View { switch self { case .a: A() } }`,
+/// also `AnyView` and `func … -> some View`): a member of another value (`item.destination`) is looked up in every
+/// type, a bare name (`content`, `self.content`) in the code's own type. Subclasses of `UINavigationController` are
+/// containers, and controllers setting their own `modalPresentationStyle` to `.overFullScreen` or
+/// `.overCurrentContext` overlays (screens only with bars of their own): both are components otherwise.
 ///
 /// **Components.** Every other view type is a component. A screen uses the components its code creates (`Row(`,
-/// `Row { … }`, `Row.init`, `[Row alloc]`, `[Row new]`) and, transitively, those these components create; screens
-/// it creates are not uses. A component no screen uses is still listed, with no user.
+/// `Row { … }`, `Row.init`, `[Row alloc]`, `[Row new]`), the base classes it derives from, and, transitively, those
+/// of these components; screens it creates are not uses. A component no screen uses is still listed, with no user.
+///
+/// **Main types.** A group belongs to its main type (``mainTypes(of:)``): screens declared in a group whose main
+/// type is not a screen are not proposed but listed apart (``DiscoveryResult/embeddedScreens``).
+///
+/// **Left out.** Test, preview and gallery directories and the directories of watchOS apps and widget extensions
+/// are not read (``leftOutDirectories(paths:files:)``), and are counted in ``DiscoveryResult/leftOut``.
 ///
 /// **Groups and globs.** The files of one directory sharing a name up to a `+` (`Inbox.swift`, `Inbox.h`,
 /// `Inbox.m`, `Inbox+Actions.swift`) are one group; its globs are `Dir/Name.*` and `Dir/Name+*.swift`
@@ -105,7 +119,8 @@ public struct ViewType: Sendable, Equatable {
 /// keeps the nesting right.
 ///
 /// Not recognised: conformance to `View` added by an extension or through a protocol of the project, superclasses
-/// outside ``uiKitControllers`` (`UIHostingController`, `UIPageViewController`), UIKit views and cells, controllers
+/// outside ``uiKitControllers`` (`UIPageViewController`; a `UIHostingController` subclass only makes its view a
+/// screen), UIKit views and cells, controllers
 /// shown by storyboard segues or through factory methods, tabs made by `ForEach`, and bare `/…/` regex literals that
 /// hold quotes or braces.
 public enum ScreenDiscovery {
@@ -141,36 +156,94 @@ public enum ScreenDiscovery {
     /// Discovery over `paths`, reading each source through `text`: declarations first, then, knowing every view
     /// type, what each file's code says about them. Files are lexed twice rather than kept in memory.
     static func discover(paths unsorted: [String], text: (String) -> String?) -> DiscoveryResult {
-        let paths = unsorted.sorted()
+        var paths = unsorted.sorted()
         var files: [ScannedFile] = []
         for path in paths where language(of: path) != nil {
             guard var file = text(path).flatMap({ scan(path: path, text: $0) }) else { continue }
             (file.tokens, file.owners, file.closers) = ([], [], [])
             files.append(file)
         }
+        let leftOut = leftOutDirectories(paths: paths, files: files)
+        let leftOutSet = Set(leftOut.map(\.directory))
+        func isLeftOut(_ path: String) -> Bool { directoryPrefixes(of: path).contains(where: leftOutSet.contains) }
+        paths.removeAll(where: isLeftOut)
+        files.removeAll { isLeftOut($0.path) }
         let types = resolve(files.flatMap(\.declarations))
         let controllers = types.filter { $0.kind == .viewController }
         let names = ViewTypeNames(
             names: Set(types.map(\.name)),
             controllers: Set(controllers.map(\.name)),
             tabBarControllers: Set(
-                controllers.filter { derivesFromTabBarController($0, among: controllers) }.map(\.name))
+                controllers.filter { derives($0, from: "UITabBarController", among: controllers) }.map(\.name))
         )
         var evidence = Evidence()
         for path in files.map(\.path) {
             guard let file = text(path).flatMap({ scan(path: path, text: $0) }) else { continue }
             gatherEvidence(in: file, names: names, into: &evidence)
         }
-        return assemble(types: types, files: files, evidence: evidence, paths: paths)
+        evidence.resolvePresentedMembers()
+        for file in files {
+            for hosted in file.hostedViews where names.contains(hosted.view) {
+                evidence.reasons.append(
+                    Evidence.Reason(type: hosted.view, text: "hosted by \(hosted.controller)", isOwn: false))
+            }
+        }
+        var result = assemble(types: types, files: files, evidence: evidence, paths: paths)
+        result.leftOut = leftOut
+        return result
     }
 
-    /// Whether `controller`'s superclasses, followed through the project's controllers, reach `UITabBarController`.
-    private static func derivesFromTabBarController(_ controller: ViewType, among controllers: [ViewType]) -> Bool {
+    /// The directories of `path`, outermost first (`A`, `A/B` for `A/B/c.swift`).
+    static func directoryPrefixes(of path: String) -> [String] {
+        var prefixes: [String] = []
+        var prefix = ""
+        for component in path.split(separator: "/").dropLast() {
+            prefix = prefix.isEmpty ? String(component) : prefix + "/" + component
+            prefixes.append(prefix)
+        }
+        return prefixes
+    }
+
+    /// The names of directories holding previews and galleries of views (any case), whose files are left out.
+    public static let previewDirectoryNames: Set<String> = ["preview content", "previews", "gallery", "demo", "demos"]
+
+    /// The directories whose files are not the iPhone app's, outermost ones only, by path: test directories (named
+    /// `Tests` or `…Tests`), preview and gallery directories (``previewDirectoryNames``) and the directories of other targets (holding an `@main` file and watchOS or widget
+    /// code side by side: see ``ScannedFile/isOtherTargetCode``).
+    static func leftOutDirectories(paths: [String], files: [ScannedFile]) -> [LeftOutDirectory] {
+        var hasMain: Set<String> = []
+        var hasOtherCode: Set<String> = []
+        for file in files {
+            let directory = splitPath(file.path).directory
+            if file.hasMain { hasMain.insert(directory) }
+            if file.isOtherTargetCode { hasOtherCode.insert(directory) }
+        }
+        let targets = hasMain.intersection(hasOtherCode)
+        var found: [String: LeftOutDirectory] = [:]
+        for path in paths {
+            for directory in directoryPrefixes(of: path) {
+                let name = directory.split(separator: "/").last.map(String.init) ?? directory
+                let reason: LeftOutDirectory.Reason? =
+                    name.hasSuffix("Tests")
+                    ? .tests
+                    : previewDirectoryNames.contains(name.lowercased())
+                        ? .previews : targets.contains(directory) ? .otherTarget : nil
+                guard let reason else { continue }
+                found[directory, default: LeftOutDirectory(directory: directory, reason: reason, files: 0)].files += 1
+                break
+            }
+        }
+        return found.values.sorted { $0.directory < $1.directory }
+    }
+
+    /// Whether `controller`'s superclasses, followed through the project's controllers, reach the UIKit class
+    /// `uiKitClass` (`UITabBarController`).
+    static func derives(_ controller: ViewType, from uiKitClass: String, among controllers: [ViewType]) -> Bool {
         let byName = Dictionary(controllers.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var current = controller
         for _ in 0..<32 {
             guard let superclass = current.superclass else { return false }
-            if superclass.split(separator: ".").last == "UITabBarController" { return true }
+            if superclass.split(separator: ".").last.map(String.init) == uiKitClass { return true }
             guard let base = resolveClass(superclass, from: current.name, in: Set(byName.keys)), let next = byName[base]
             else { return false }
             current = next

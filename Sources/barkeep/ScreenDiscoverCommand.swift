@@ -26,9 +26,12 @@ struct ScreenDiscoverCommand: RunnableCommand {
             left alone, so running it again creates only what is missing; one the team dismissed (barkeep screen
             dismiss, or a removed screen) is marked dismissed and never created. --apply also adds the components
             the screens it creates use (kind component, so that their findings count for each of those screens)
-            with those uses, and the app's files to the app area. With --json prints an object with screens (key,
-            globs, types, reasons, uses, status: new, exists, dismissed or created), components (name, kind, file,
-            globs, used_by, base) and app_files.
+            with those uses, and the app's files to the app area. A file belongs to its main type (named like the
+            file, else its first type): a screen declared in a file whose main type is not a screen is listed apart,
+            not proposed. Test directories (Tests, …Tests) and watchOS or widget targets are left out, and counted.
+            With --json prints an object with screens (key, globs, types, reasons, uses, status: new, exists,
+            dismissed or created), components (name, kind, file, globs, used_by, base), app_files,
+            embedded_screens (name, file, main_type, reasons) and left_out (directory, reason, files).
             """,
         arguments: [
             .positional("project", help: "The project."),
@@ -181,7 +184,7 @@ struct ScreenDiscoverCommand: RunnableCommand {
         }
     }
 
-    /// The `--json` object: `screens`, `components` and `app_files`.
+    /// The `--json` object: `screens`, `components`, `app_files`, `embedded_screens` and `left_out`.
     static func json(_ result: DiscoveryResult, statuses: [String]) -> [String: Any] {
         [
             "screens": zip(result.screens, statuses).map { screen, status in
@@ -199,6 +202,18 @@ struct ScreenDiscoverCommand: RunnableCommand {
                 ] as [String: Any]
             },
             "app_files": result.appFiles,
+            "embedded_screens": result.embeddedScreens.map { screen in
+                [
+                    "name": screen.name, "file": screen.file, "main_type": screen.mainType,
+                    "reasons": screen.reasons,
+                ] as [String: Any]
+            },
+            "left_out": result.leftOut.map { directory in
+                [
+                    "directory": directory.directory, "reason": directory.reason.rawValue,
+                    "files": directory.files,
+                ] as [String: Any]
+            },
         ]
     }
 
@@ -237,9 +252,36 @@ struct ScreenDiscoverCommand: RunnableCommand {
                         + (component.isBaseClass ? "  (base class)" : ""))
             }
         }
+        if !result.embeddedScreens.isEmpty {
+            print("")
+            print("Screens in a file another type owns (not proposed; give each a file of its own to propose it):")
+            for screen in result.embeddedScreens {
+                print(
+                    Output.plain(
+                        "  \(screen.name)  \(screen.file) (owned by \(screen.mainType))  "
+                            + screen.reasons.joined(separator: ", ")))
+            }
+        }
         if !result.appFiles.isEmpty {
             print("")
             print("App files: " + Output.plain(result.appFiles.joined(separator: ", ")))
+        }
+        if !result.leftOut.isEmpty {
+            let tests = result.leftOut.filter { $0.reason == .tests }
+            let targets = result.leftOut.filter { $0.reason == .otherTarget }
+            let previews = result.leftOut.filter { $0.reason == .previews }
+            print("")
+            print("Left out, not the iPhone app's:")
+            for (group, rule) in [
+                (targets, "watchOS or widget targets (an @main file beside WatchKit, ClockKit or Widget code)"),
+                (tests, "test directories (named Tests or …Tests)"),
+                (previews, "preview and gallery directories (Preview Content, Previews, Gallery, Demo, Demos)"),
+            ] where !group.isEmpty {
+                let count = Output.count(group.reduce(0) { $0 + $1.files }, "file")
+                print(
+                    "  \(count) of \(rule): "
+                        + Output.plain(group.map(\.directory).joined(separator: ", ")))
+            }
         }
         guard !result.screens.isEmpty else { return }
         print("")

@@ -130,11 +130,12 @@ struct ScreenClassificationTests {
                         "Mail/Search/InboxViewController+Search.swift",
                     ],
                     ["title", "navigationItem", "navigation root in AppDelegate", "tab of AppDelegate"],
-                    uses: ["InboxHeaderViewController"]),
+                    uses: ["BaseViewController", "InboxHeaderViewController"]),
                 Expected(
                     "MessageViewController",
                     ["Mail/Message/MessageViewController.*", "Mail/Message/MessageViewController+*.swift"],
-                    ["navigationItem", "toolbarItems", "pushed from InboxViewController"]),
+                    ["navigationItem", "toolbarItems", "pushed from InboxViewController"],
+                    uses: ["BaseViewController"]),
             ])
         #expect(
             result.components == [
@@ -149,7 +150,7 @@ struct ScreenClassificationTests {
                 ProposedComponent(
                     name: "BaseViewController", kind: .viewController, file: "Mail/Base/BaseViewController.swift",
                     globs: ["Mail/Base/BaseViewController.*", "Mail/Base/BaseViewController+*.swift"],
-                    isBaseClass: true),
+                    usedBy: ["InboxViewController", "MessageViewController"], isBaseClass: true),
                 ProposedComponent(
                     name: "InboxHeaderViewController", kind: .viewController,
                     file: "Mail/Inbox/InboxHeaderViewController.swift",
@@ -213,11 +214,11 @@ struct ScreenClassificationTests {
     func swiftUIRules(body: String, reasons: [String]) {
         let source = """
             struct A: View { var body: some View { \(body) } }
-            struct B: View { var body: some View { Text("") } }
             struct Sidebar: View { var body: some View { Text("") } }
             """
-        let result = ScreenDiscovery.discover(in: [("A.swift", source)])
-        let screen = result.screens.first
+        let result = ScreenDiscovery.discover(
+            in: [("A.swift", source), ("B.swift", "struct B: View { var body: some View { Text(\"\") } }")])
+        let screen = result.screens.first { $0.types.contains("B") }
         #expect((screen?.types.contains("B") ?? false) == !reasons.isEmpty)
         #expect(reasonsOfB(screen) == reasons)
     }

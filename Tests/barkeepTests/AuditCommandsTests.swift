@@ -294,7 +294,12 @@ struct AuditCommandsTests {
             - (void)viewDidLoad { self.navigationItem.prompt = nil; }
             @end
             """,
-            "App/Model/Message.swift": "struct Message: Codable { let id: Int }\n",
+            "App/Model/Message.swift": """
+            struct Message: Codable { let id: Int }
+            struct MessageDetail: View { var body: some View { Text("").toolbar {} } }
+            """,
+            "AppTests/Info.plist": "",
+            "AppTests/FakeView.swift": "struct FakeView: View { var body: some View { Text(\"\").toolbar {} } }\n",
             "App/Rows/MessageRow.swift": "struct MessageRow: View { var body: some View { Text(\"m\") } }\n",
             "App/AppDelegate.swift": """
             import UIKit
@@ -332,6 +337,17 @@ struct AuditCommandsTests {
         #expect(components.map { $0["kind"] as? String } == ["controller", "view", "part", "view"])
         #expect(components.map { $0["base"] as? Bool } == [true, false, false, false])
         #expect(discovered["app_files"] as? [String] == ["App/AppDelegate.swift"])
+        #expect(
+            (discovered["embedded_screens"] as? [[String: Any]])?.map {
+                [$0["name"] as? String, $0["main_type"] as? String]
+            } == [["MessageDetail", "Message"]])
+        #expect(
+            (discovered["left_out"] as? [[String: Any]])?.map {
+                [$0["directory"] as? String, $0["reason"] as? String, ($0["files"] as? Int).map(String.init)]
+            } == [["AppTests", "tests", "2"]])
+        let text = try daemon.barkeep(["screen", "discover", "app", root]).1
+        #expect(text.contains("  MessageDetail  App/Model/Message.swift (owned by Message)  toolbar\n"))
+        #expect(text.contains("  2 files of test directories (named Tests or …Tests): AppTests\n"))
         // A new project has only its app area.
         #expect(
             try array(try daemon.barkeep(["--json", "screen", "list", "app"]).1).map { $0["key"] as? String }
@@ -353,9 +369,10 @@ struct AuditCommandsTests {
         #expect(
             byKind("screen").map { $0["paths"] as? [String] }
                 == proposals.map { ($0["globs"] as? [String] ?? []).sorted() })
-        // The component in a file of its own is added and used; the app delegate joins the app area.
-        #expect(byKind("component").map { $0["key"] as? String } == ["MessageRow"])
-        #expect(byKind("component").first?["uses"] as? [String] == ["InboxView"])
+        // The components in files of their own are added and used (a base class by the screens deriving from
+        // it); the app delegate joins the app area.
+        #expect(byKind("component").map { $0["key"] as? String } == ["BaseViewController", "MessageRow"])
+        #expect(byKind("component").map { $0["uses"] as? [String] } == [["SettingsViewController"], ["InboxView"]])
         #expect(screens.first { $0["key"] as? String == "InboxView" }?["uses"] as? [String] == ["MessageRow"])
         #expect((byKind("area").first?["paths"] as? [String])?.contains("App/AppDelegate.swift") == true)
 
