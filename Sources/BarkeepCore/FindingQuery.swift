@@ -235,14 +235,10 @@ public struct FindingQuery: Sendable, Equatable {
     }
 
     private static func step(_ word: String) throws(CoreError) -> Step {
-        if let number = Int(word), (1...12).contains(number) { return .number(number) }
-        let isKey =
-            word.utf8.count <= 64 && word.first.map { ("a"..."z").contains($0) } == true
-            && word.allSatisfy { ("a"..."z").contains($0) || $0 == "-" }
-        guard isKey else {
-            throw CoreError.invalidArgument(
-                key: "step", problem: "'\(word)' is not a checklist step: steps are 1 to 12, or a step's key (order)")
+        if let problem = ChecklistStep.problem(naming: word) {
+            throw CoreError.invalidArgument(key: "step", problem: problem)
         }
+        if let number = Int(word) { return .number(number) }
         return .key(word)
     }
 

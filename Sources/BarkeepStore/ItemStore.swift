@@ -55,7 +55,7 @@ public enum ItemStore {
 
     /// The number of a checklist step given by number (`5`) or key (`axis`); `invalid` for anything else.
     public static func step(_ text: String, on connection: PostgresConnection) throws -> Int {
-        if let number = Int(text), (1...12).contains(number) { return number }
+        if let number = Int(text), ChecklistStep.numbers.contains(number) { return number }
         guard
             let number = try connection.queryValue(
                 "SELECT step FROM checklist_steps WHERE key = $1", [text], as: Int.self)
@@ -64,7 +64,8 @@ public enum ItemStore {
                 try $0.decode("key", as: String.self)
             }
             throw StoreError.invalid(
-                "unknown checklist step '\(text)': steps are 1 to 12 or " + keys.joined(separator: ", "))
+                "unknown checklist step '\(text)': steps are \(ChecklistStep.numbers.lowerBound) to "
+                    + "\(ChecklistStep.numbers.upperBound) or " + keys.joined(separator: ", "))
         }
         return number
     }
