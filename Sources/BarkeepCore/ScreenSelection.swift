@@ -5,7 +5,7 @@ public enum ScreenSelection: Sendable, Equatable, CustomStringConvertible {
     case key(String)
     /// The rows whose key the glob matches.
     case keys(KeyGlob)
-    /// The rows this person owns.
+    /// The rows this person owns; `nobody` (`ScreenOwner`): the rows no one owns.
     case owner(String)
     /// Every row.
     case all
@@ -15,7 +15,7 @@ public enum ScreenSelection: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .key(let selected): key == selected
         case .keys(let glob): glob.matches(key)
-        case .owner(let selected): owner == selected
+        case .owner(let selected): ScreenOwner.matches(owner, filter: selected)
         case .all: true
         }
     }

@@ -26,7 +26,7 @@ public struct ReportSelection: Sendable, Equatable {
 
     /// Whether the screen (or the app area) with this key and owner is in the part.
     public func includes(key: String, owner screenOwner: String?) -> Bool {
-        if let owner, screenOwner != owner { return false }
+        if let owner, !ScreenOwner.matches(screenOwner, filter: owner) { return false }
         if let keyGlob, !PathGlob(keyGlob).matches(key) { return false }
         return true
     }

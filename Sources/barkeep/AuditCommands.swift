@@ -88,7 +88,9 @@ struct StepSetCommand: RunnableCommand {
                 help: "SCREEN STEP STATE, or STEP STATE with --screens, --owner or --all; STEP is 1 to 12 or its key, "
                     + "STATE todo, done or not_applicable."),
             .option("screens", valueName: "GLOB", help: "Every screen whose key matches GLOB."),
-            .option("owner", valueName: "NAME", help: "Every screen NAME owns."),
+            .option(
+                "owner", valueName: "NAME",
+                help: "Every screen NAME owns; '\(ScreenOwner.nobody)': those no one owns."),
             .flag("all", help: "Every screen of the project."),
             .option("note", valueName: "TEXT", help: "Why, for the history."),
         ] + BulkConfirmation.arguments("over many screens: each screen's step from → to, refused or skipped")

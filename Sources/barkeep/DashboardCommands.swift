@@ -265,7 +265,9 @@ struct ReportCommand: RunnableCommand {
             .positional("project", help: "The project."),
             .option("format", valueName: "FORMAT", default: "markdown", help: "markdown or html."),
             .option("output", short: "o", valueName: "FILE", help: "Write to FILE instead of standard output."),
-            .option("owner", valueName: "NAME", help: "Report only the screens NAME owns."),
+            .option(
+                "owner", valueName: "NAME",
+                help: "Report only the screens NAME owns; '\(ScreenOwner.nobody)': those no one owns."),
             .option("screens", valueName: "GLOB", help: "Report only the screens whose key matches GLOB (* and ?)."),
         ]
     )

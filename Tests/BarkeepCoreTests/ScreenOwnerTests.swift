@@ -17,4 +17,12 @@ struct ScreenOwnerTests {
         #expect(nobody.includes(.init(key: "C", kind: .component, owner: nil, isDone: false, needsWork: 0)))
         #expect(!nobody.includes(.init(key: "app", kind: .area, owner: nil, isDone: true, needsWork: 0)))
     }
+
+    @Test("a bulk selection reads owner=nobody as every other owner filter does")
+    func selections() {
+        let bulk = ScreenSelection.owner("nobody")
+        #expect(bulk.includes(key: "A", owner: nil) && !bulk.includes(key: "B", owner: "ana"))
+        #expect(ScreenSelection.owner("ana").includes(key: "B", owner: "ana"))
+        #expect(!ScreenSelection.owner("ana").includes(key: "A", owner: nil))
+    }
 }

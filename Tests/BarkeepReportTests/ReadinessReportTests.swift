@@ -340,6 +340,9 @@ struct ReadinessReportTests {
 
         let both = ReportSelection(owner: "alice", keyGlob: "S*")
         #expect(both.screens(of: input.status).isEmpty)
+        // `nobody` (any case) is the screens no one owns, as every owner filter reads it.
+        let nobody = ReportSelection(owner: "Nobody")
+        #expect(nobody.includes(key: "X", owner: nil) && !nobody.includes(key: "Inbox", owner: "alice"))
         let area = ReadinessReport.markdown(input, selection: ReportSelection(keyGlob: "a??"), now: Fixtures.now)
         #expect(area.contains("0 of the project's 2 screens and the app area"))
         #expect(area.split(separator: "\n").filter { $0.hasPrefix("### ") } == ["### app"])

@@ -82,7 +82,7 @@ extension AuditWorkflowTests {
         let before = try snapshot()
         let none = #expect(throws: StoreError.self) { try bulkStep(try glob("Settings*"), "1", .done) }
         #expect(none == .notFound("project 'app' has no screens matching 'Settings*'"))
-        #expect(throws: StoreError.self) { try bulkStep(.owner("nobody"), "1", .done) }
+        #expect(throws: StoreError.self) { try bulkStep(.owner("zoe"), "1", .done) }
         #expect(throws: StoreError.self) { try bulkStep(.all, "99", .done) }
         #expect(throws: StoreError.self) {
             try ScreenStore.remove(project: "app", screens: try glob("Nothing*"), actor: "ana", on: connection)
