@@ -103,7 +103,7 @@ public enum Burndown {
             case EventKind.scanIngested.rawValue:
                 if change.reason == FirstImport.reason {
                     // Its new findings, all proposed, are announced by this event alone.
-                    needsWork += change.to.flatMap(FirstImport.newCount(inCounts:)) ?? 0
+                    needsWork += change.to.flatMap(SyncCounts.newCount(inEventText:)) ?? 0
                     if granularity == .day { pending = (day(change.at), change.at) }
                 }
                 guard granularity == .run else { continue }

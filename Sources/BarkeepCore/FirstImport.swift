@@ -16,12 +16,4 @@ public enum FirstImport {
     public static func isFirstImport(storedFiles: some Sequence<String>, scope: String) -> Bool {
         !storedFiles.contains { SyncPlanner.isInside($0, scope: scope) }
     }
-
-    /// The count of new findings in a `scan.ingested` event's `to` (`new=12 fixed=3 …`); nil when it has none.
-    public static func newCount(inCounts counts: String) -> Int? {
-        for word in counts.split(separator: " ") where word.hasPrefix("new=") {
-            return Int(word.dropFirst(4))
-        }
-        return nil
-    }
 }

@@ -39,6 +39,20 @@ public struct SyncCounts: Sendable, Equatable, Codable {
     /// Open findings whose flagged line was edited in place (pass 2): they take the new identity and keep the rest.
     public var changed = 0
 
+    /// The counts as a `scan.ingested` event's `to` says them: `new=12 fixed=3 reopened=0 unchanged=80 moved=4
+    /// changed=1`.
+    public var eventText: String {
+        "new=\(new) fixed=\(fixed) reopened=\(reopened) unchanged=\(unchanged) moved=\(moved) changed=\(changed)"
+    }
+
+    /// The count of new findings in a `scan.ingested` event's `to` (`eventText`); nil when it has none.
+    public static func newCount(inEventText text: String) -> Int? {
+        for word in text.split(separator: " ") where word.hasPrefix("new=") {
+            return Int(word.dropFirst(4))
+        }
+        return nil
+    }
+
     /// Counts with the given values.
     public init(
         new: Int = 0, fixed: Int = 0, reopened: Int = 0, unchanged: Int = 0, moved: Int = 0, changed: Int = 0

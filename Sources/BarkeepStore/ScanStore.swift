@@ -474,8 +474,7 @@ public enum ScanStore {
                 """,
             [
                 project.id, project.name, actor, run.number,
-                "new=\(plan.counts.new) fixed=\(plan.counts.fixed) reopened=\(plan.counts.reopened) "
-                    + "unchanged=\(plan.counts.unchanged) moved=\(plan.counts.moved) changed=\(plan.counts.changed)",
+                plan.counts.eventText,
                 isFirstImport ? FirstImport.reason : nil,
             ],
             on: connection

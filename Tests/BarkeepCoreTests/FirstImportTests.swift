@@ -31,7 +31,11 @@ struct FirstImportTests {
         ] as [(String, Int?)]
     )
     func newCount(counts: String, count: Int?) {
-        #expect(FirstImport.newCount(inCounts: counts) == count)
+        #expect(SyncCounts.newCount(inEventText: counts) == count)
+        // What the store writes reads back.
+        let written = SyncCounts(new: 7, fixed: 1, reopened: 2, unchanged: 3, moved: 1, changed: 0).eventText
+        #expect(written == "new=7 fixed=1 reopened=2 unchanged=3 moved=1 changed=0")
+        #expect(SyncCounts.newCount(inEventText: written) == 7)
     }
 
     @Test("the burndown counts a first import's findings as proposed, and moves them by their events' from")
