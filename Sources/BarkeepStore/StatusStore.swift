@@ -76,33 +76,8 @@ public struct ScreenStatus: Sendable, Equatable {
     public var requiredPoses: [String]
     /// The latest result of each of `requiredPoses`, in order (nil: none).
     public var poseResults: [PoseResult?]
-    /// What decides its readiness in full: `readiness`.
-    var facts: ScreenFacts.Parts
     /// The rows whose findings it counts: its own and the components it uses.
     var sources: [Int64] = []
-
-    /// Its readiness decided in full, with the steps and reasons (the dashboard needs only `tally`).
-    public var readiness: ScreenReadiness {
-        ScreenReadiness(
-            ScreenFacts(
-                openFindings: facts.openFindings, openFindingCount: max(work.total, facts.openFindings.count),
-                checklist: facts.checklist, stepStates: StatusStore.stepStates(facts.stepStates),
-                requiredPoses: requiredPoses, latestPoses: StatusStore.latestPoses(facts.latestPoses)))
-    }
-}
-
-extension ScreenFacts {
-    /// A screen's facts as the dashboard reads them, before they are decoded.
-    struct Parts: Sendable, Equatable {
-        /// One open finding per step that one keeps open.
-        var openFindings: [OpenFinding]
-        /// The checklist (empty for a component or the app area).
-        var checklist: [ChecklistStep]
-        /// The recorded step states as `3=done` words.
-        var stepStates: String?
-        /// The latest pose results as `P1=passed` words.
-        var latestPoses: String?
-    }
 }
 
 /// Blocked items waiting for one SDK.
@@ -319,8 +294,7 @@ public enum StatusStore {
                 let screen = screens[index]
                 let steps = screen.kind == .screen ? checklist : []
                 let requiredPoses = screen.poses ?? (screen.kind == .screen ? project.requiredPoses : [])
-                // By step: the screen's own rows and its components' come in the order of a dictionary.
-                let openFindings = (blockers[screen.id] ?? []).sorted { ($0.step ?? 0) < ($1.step ?? 0) }
+                let openFindings = blockers[screen.id] ?? []
                 var recorded = steps.isEmpty ? [] : noStates
                 if !steps.isEmpty {
                     forEachPair(in: screen.stepStates) { step, state in
@@ -347,9 +321,6 @@ public enum StatusStore {
                         openFindingCount: max(counts.total, openFindings.count), recorded: recorded, blocked: blocked,
                         poseResults: poseResults),
                     requiredPoses: requiredPoses, poseResults: poseResults,
-                    facts: ScreenFacts.Parts(
-                        openFindings: openFindings, checklist: steps, stepStates: screen.stepStates,
-                        latestPoses: screen.latestPoses),
                     sources: [screen.id] + (used[screen.id] ?? []))
             }
             let status = ProjectStatus(
@@ -430,27 +401,6 @@ public enum StatusStore {
                 }
             }
         }
-    }
-
-    /// Step states from the summary's `3=done` words.
-    static func stepStates(_ text: String?) -> [Int: StepState] {
-        var states: [Int: StepState] = [:]
-        states.reserveCapacity(12)  // the checklist's steps
-        forEachPair(in: text) { step, state in
-            guard let number = number(step), let state = value(state, in: stepStateSpellings) else { return }
-            states[number] = state
-        }
-        return states
-    }
-
-    /// Latest pose results from the summary's `P1=passed` words.
-    static func latestPoses(_ text: String?) -> [String: PoseResult] {
-        var results: [String: PoseResult] = [:]
-        results.reserveCapacity(16)  // the poses P1…P16
-        forEachPair(in: text) { pose, result in
-            results[String(decoding: pose, as: UTF8.self)] = value(result, in: poseResultSpellings)
-        }
-        return results
     }
 
     /// Blocked items counted once, under the newest SDK they wait for (no SDK at all when one symbol has none).

@@ -83,8 +83,8 @@ extension AuditWorkflowTests {
         let status = try StatusStore.status(project: "app", on: connection)
         let area = try #require(status.screens.first { $0.key == AuditArea.app })
         #expect(area.kind == .area && area.work.total == 4)
-        #expect(area.readiness.steps.isEmpty && area.readiness.requiredPoses.isEmpty)
-        #expect(area.readiness.reasons.map(\.topic) == ["findings"])
+        #expect(area.tally.stepsApplicable == 0 && area.requiredPoses.isEmpty)
+        #expect(!area.tally.isDone)
         #expect(status.unmapped.total == 21 - 4)
         // The area's paths change like a screen's; it cannot be removed, and no screen may take its key.
         let (changed, moved) = try updateScreen(AuditArea.app, ScreenChange(addPaths: ["App/AppDelegate.swift"]))
