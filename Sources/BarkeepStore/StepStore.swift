@@ -82,16 +82,18 @@ public enum StepStore {
                 throw StoreError.invalid("unknown checklist step '\(stepText)'")
             }
             let keys = screens.map(\.key)
-            // The screens' open findings; which of them keep the step open is Core's rule (`ChecklistStep.blockers`).
+            // The screens' open findings of the step or its rules (a pre-filter, so that a step of every screen does
+            // not read every open finding); which of them keep the step open is Core's rule (`isKeptOpen`).
             var blockers: [String: [OpenFinding]] = [:]
             for row in try connection.query(
                 """
                 SELECT s.key AS screen, f.number, f.status, f.rule, f.title, f.file, f.line, f.step
                 FROM findings f JOIN screens s ON s.id = f.screen_id
                 WHERE f.project_id = $1 AND s.key = ANY($2::text[]) AND f.status IN \(FindingStatus.needsWorkSQL)
+                  AND (f.step = $3 OR f.rule = ANY($4::text[]))
                 ORDER BY s.key, f.number
                 """,
-                [project.id, keys]
+                [project.id, keys, step.number, step.rules]
             ) {
                 let finding = try ReadinessStore.openFinding(row)
                 if step.isKeptOpen(by: finding) { blockers[try row.decode("screen"), default: []].append(finding) }
