@@ -83,18 +83,8 @@ enum HookCommands {
         } catch {
             throw CommandError(.badArgument, error.description)
         }
-        var kinds: [EventKind] = []
-        if let text = input.keyword("kinds") {
-            do throws(CoreError) {
-                kinds = try EventKind.kinds(parsing: text)
-            } catch {
-                throw CommandError(.badArgument, error.description)
-            }
-        }
-        let screen = input.keyword("screen")
-        if let screen, screen.isEmpty || screen.unicodeScalars.count > 128 {
-            throw CommandError(.badArgument, "screen is a screen key of 1 to 128 characters")
-        }
+        let kinds = try SessionCommands.eventKinds(input) ?? []
+        let screen = try SessionCommands.eventScreen(input)
         let secret = input.keyword("secret")
         if let secret, secret.isEmpty || secret.utf8.count > maximumSecretLength {
             throw CommandError(.badArgument, "secret is 1 to \(maximumSecretLength) bytes")

@@ -97,14 +97,8 @@ enum SessionCommands {
         } else {
             since = nil
         }
-        var filter = EventFilter(screen: input.keyword("screen"))
-        if let text = input.keyword("kinds") {
-            do throws(CoreError) {
-                filter.kinds = Set(try EventKind.kinds(parsing: text))
-            } catch {
-                throw CommandError(.badArgument, error.description)
-            }
-        }
+        var filter = EventFilter(screen: try eventScreen(input))
+        if let kinds = try eventKinds(input) { filter.kinds = Set(kinds) }
         if let text = input.keyword("finding") { filter.finding = try FindingCommands.number(text, of: "finding") }
         let chosen = filter
         return .database { connection in
@@ -117,5 +111,27 @@ enum SessionCommands {
             result.watch = WatchStart(projectID: project.id, project: project.name, since: start, filter: chosen)
             return result
         }
+    }
+
+    /// The `kinds=` of a request that follows events (`WATCH`, `HOOK ADD`): the event kinds it names, or nil.
+    static func eventKinds(_ input: CommandInput) throws(CommandError) -> [EventKind]? {
+        guard let text = input.keyword("kinds") else { return nil }
+        do throws(CoreError) {
+            return try EventKind.kinds(parsing: text)
+        } catch {
+            throw CommandError(.badArgument, error.description)
+        }
+    }
+
+    /// The `screen=` of a request that follows events: a screen or component key, `app` or `unmapped`, or nil.
+    static func eventScreen(_ input: CommandInput) throws(CommandError) -> String? {
+        guard let screen = input.keyword("screen") else { return nil }
+        guard Names.isValidScreenKey(screen) || AuditArea.isReserved(screen) else {
+            throw CommandError(
+                .badArgument,
+                "screen '\(TerminalText.excerpt(screen))' is not a screen key, \(AuditArea.app) or \(AuditArea.unmapped)"
+            )
+        }
+        return screen
     }
 }

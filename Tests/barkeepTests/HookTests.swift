@@ -404,6 +404,10 @@ struct HookTests {
         let (status, _, error) = try run(daemon, ["hook", "add", "app", "http://x/", "--kinds", "finding.nope"])
         #expect(status == 64)
         #expect(error.contains("unknown event kind 'finding.nope'"))
+        // A screen filter that no key can ever match is refused, as WATCH refuses it.
+        let badScreen = try run(daemon, ["hook", "add", "app", "http://x/", "--screen", "a/b!"])
+        #expect(badScreen.0 == 1 && badScreen.2.contains("'a/b!' is not a screen key, app or unmapped (BADARG)"))
+        #expect(try run(daemon, ["hook", "add", "app", "http://127.0.0.1:9/x", "--screen", "unmapped"]).0 == 0)
         #expect(try run(daemon, ["hook", "remove", "7"]).2.contains("no hook 7 (NOTFOUND)"))
     }
 }
