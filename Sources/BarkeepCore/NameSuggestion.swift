@@ -27,9 +27,7 @@ public enum NameSuggestion {
     public static func hint(_ suggestions: [String]) -> String {
         guard !suggestions.isEmpty else { return "" }
         let quoted = suggestions.map { "'\(TerminalText.excerpt($0))'" }
-        let listed =
-            quoted.count == 1 ? quoted[0] : quoted.dropLast().joined(separator: ", ") + " or " + (quoted.last ?? "")
-        return " (did you mean \(listed)?)"
+        return " (did you mean \(QuantityText.alternatives(quoted))?)"
     }
 
     /// The Levenshtein distance of `a` and `b`, or more than `limit` once it must exceed it.

@@ -1,5 +1,11 @@
 /// Durations and sizes as people write them on a command line (`90`, `10m`, `64MiB`), and back.
 public enum QuantityText {
+    /// Words as a sentence lists alternatives: `a`, `a or b`, `a, b or c`.
+    public static func alternatives(_ words: [String]) -> String {
+        guard let last = words.last else { return "" }
+        return words.count == 1 ? last : words.dropLast().joined(separator: ", ") + " or " + last
+    }
+
     /// The seconds of `text`: a whole number of seconds, or a whole number followed by `s`, `m`, `h` or `d`;
     /// nil for anything else, or for a value past a year.
     public static func seconds(_ text: String) -> Int? {

@@ -1,7 +1,7 @@
 /// The number a connection is known by on the event loop: its key in the poller (handed back with each readiness
 /// event), in the loop's tables, and in the work the pool and the event dispatcher post back to the loop. Not an API
 /// token: those are `TokenStore`'s.
-struct ConnectionID: Hashable, Comparable, Sendable, CustomStringConvertible {
+struct ConnectionID: Hashable, Sendable, CustomStringConvertible {
     /// The poller key.
     let rawValue: UInt64
 
@@ -12,6 +12,4 @@ struct ConnectionID: Hashable, Comparable, Sendable, CustomStringConvertible {
     var next: ConnectionID { ConnectionID(rawValue + 1) }
 
     var description: String { String(rawValue) }
-
-    static func < (lhs: ConnectionID, rhs: ConnectionID) -> Bool { lhs.rawValue < rhs.rawValue }
 }

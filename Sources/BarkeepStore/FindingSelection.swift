@@ -94,10 +94,9 @@ struct FindingSelection {
         if let owner = query.owner {
             if ScreenOwner.isNobody(owner) {
                 // The screens of the owner table's nobody row: screens (not components or the app area) no one owns.
-                let screen = ScreenKind.screen.rawValue
                 add(
-                    "((s.kind = '\(screen)' AND s.owner IS NULL) OR "
-                        + Self.used(by: "x.kind = '\(screen)' AND x.owner IS NULL") + ")")
+                    "((s.kind = \(ScreenKind.screen.sql) AND s.owner IS NULL) OR "
+                        + Self.used(by: "x.kind = \(ScreenKind.screen.sql) AND x.owner IS NULL") + ")")
             } else {
                 let placeholder = bind(owner)
                 add("(s.owner = \(placeholder) OR \(Self.used(by: "x.owner = \(placeholder)")))")

@@ -86,7 +86,7 @@ struct StepSetCommand: RunnableCommand {
             .positional(
                 "target", repeatable: true,
                 help: "SCREEN STEP STATE, or STEP STATE with --screens, --owner or --all; STEP is 1 to 12 or its key, "
-                    + "STATE todo, done or not_applicable."),
+                    + "STATE \(QuantityText.alternatives(StepState.allCases.map(\.rawValue)))."),
             .option("screens", valueName: "GLOB", help: "Every screen whose key matches GLOB."),
             .option(
                 "owner", valueName: "NAME",
@@ -225,7 +225,9 @@ struct ItemAddCommand: RunnableCommand {
             .option("step", valueName: "STEP", help: "Its checklist step: 1 to 12, or the step's key (required)."),
             .option("title", valueName: "TEXT", help: "What to do (required)."),
             .option("needs", valueName: "SYMBOL", repeatable: true, help: "An SDK symbol the fix needs (repeatable)."),
-            .option("severity", valueName: "S", default: "medium", help: "critical, high, medium, low or info."),
+            .option(
+                "severity", valueName: "S", default: Severity.medium.rawValue,
+                help: QuantityText.alternatives(Severity.allCases.map(\.rawValue)) + "."),
             .option("sdk", valueName: "VERSION", help: "The SDK declaring the needed symbols the table lacks."),
         ]
     )
@@ -512,7 +514,8 @@ struct PoseRecordCommand: RunnableCommand {
             .positional(
                 "target", repeatable: true,
                 help: "SCREEN POSE RESULT, or POSE RESULT with --screens; POSE is \(Pose.range) in any case, or "
-                    + "several joined by commas; RESULT passed, failed, not_run or not_applicable."),
+                    + "several joined by commas; RESULT "
+                    + "\(QuantityText.alternatives(PoseResult.allCases.map(\.rawValue)))."),
             .option("screens", valueName: "GLOB", help: "Every screen whose key matches GLOB."),
             .option("screenshot", valueName: "PATH", help: "The screenshot showing a failure."),
             .option("finding", valueName: "N", help: "The number of the finding (or item) a failure maps to."),
@@ -560,7 +563,9 @@ struct PoseRecordCommand: RunnableCommand {
         request.keywordList = keywords + confirmation.keywords
         let response = try context.request(request)
         let records = response.records
-        guard isBulk else {
+        // The daemon answers one result (one screen, one pose once duplicates are gone: `P1,p1`) with its record
+        // alone, and several with a summary: the reply, not the arguments, says which.
+        guard response.fields["recorded"] != nil else {
             guard let pose = records.first else { throw CLIError.badReply("POSE RECORD returned nothing") }
             if context.isJSON {
                 try Output.json(PosesCommand.json(pose))

@@ -142,6 +142,9 @@ struct ScreenSelectionCommandsTests {
         // Several poses on one screen preview too.
         #expect(try daemon.barkeep(["pose", "record", "P", "Inbox", "P1,P3", "passed"]).0 == 1)
         #expect(try daemon.barkeep(["pose", "record", "P", "Inbox", "P1,P3", "passed", "--yes"]).0 == 0)
+        // The same pose twice is one result: the daemon records it alone, and the CLI says so from its reply.
+        let twice = try daemon.barkeep(["pose", "record", "P", "Inbox", "P2,p2", "passed", "--yes"])
+        #expect(twice.0 == 0 && twice.1 == "Recorded P2 passed for Inbox.\n", "\(twice)")
     }
 
     @Test("a token named bo@laptop stands for bo: mine lists bo's screens; --as looks as someone else")
