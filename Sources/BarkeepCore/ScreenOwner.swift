@@ -22,6 +22,15 @@ public enum ScreenOwner {
         matches(owner, filter: filter) && !(isNobody(filter) && kind == .area)
     }
 
+    /// Why `name` cannot be given to a screen as its owner, or nil when it can: `nobody` (in any case) is the word
+    /// for no owner, so a person of that name could never be told apart from the screens no one owns.
+    public static func refusal(ofOwner name: String) -> String? {
+        isNobody(name)
+            ? "'\(name)' is the word for no owner and cannot be a screen's owner; leave owner out, or set owner= "
+                + "empty to remove one"
+            : nil
+    }
+
     /// How the dashboard names the owner of a row: the name, or `nobody`.
     public static func display(_ owner: String?) -> String {
         owner ?? nobody

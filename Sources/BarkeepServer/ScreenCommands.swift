@@ -17,7 +17,7 @@ enum ScreenCommands {
         let project = input.argument(0)
         let key = try screenKey(input.argument(1))
         let paths = try globs(input.keywords("path"), key: "path")
-        let (title, owner) = (input.keyword("title"), input.keyword("owner"))
+        let (title, owner) = (input.keyword("title"), try ownerName(input.keyword("owner")))
         let kinds: [ScreenKind] = [.screen, .component]
         guard let kind = ScreenKind(rawValue: input.keyword("kind") ?? ScreenKind.screen.rawValue), kinds.contains(kind)
         else {
@@ -94,7 +94,7 @@ enum ScreenCommands {
         let replacing = input.keywords("path")
         let change = ScreenChange(
             title: input.keyword("title"),
-            owner: input.keyword("owner"),
+            owner: try ownerName(input.keyword("owner")),
             paths: replacing.isEmpty ? nil : try globs(replacing, key: "path"),
             addPaths: try globs(input.keywords("add-path"), key: "add-path"),
             removePaths: input.keywords("remove-path"),
@@ -257,6 +257,13 @@ enum ScreenCommands {
                 )
             )
         }
+    }
+
+    /// The `owner=` value of SCREEN ADD and SCREEN SET; `BADARG` for the word that means no owner
+    /// (`ScreenOwner.refusal(ofOwner:)`).
+    private static func ownerName(_ value: String?) throws(CommandError) -> String? {
+        if let value, let refusal = ScreenOwner.refusal(ofOwner: value) { throw CommandError(.badArgument, refusal) }
+        return value
     }
 
     private static func screenKey(_ key: String) throws(CommandError) -> String {

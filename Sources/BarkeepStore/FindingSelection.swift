@@ -141,9 +141,8 @@ struct FindingSelection {
                 [project.id, keys]
             ).map { try $0.decode(at: 0, as: String.self) }
             if !unknown.isEmpty {
-                throw StoreError.notFound(
-                    "no screen \(Self.quoted(unknown)) in project '\(project.name)'"
-                        + (try ScreenStore.suggestion(for: unknown[0], projectID: project.id, on: connection)))
+                throw try ScreenStore.notFound(
+                    unknown, projectID: project.id, projectName: project.name, on: connection)
             }
         }
         if let rules = query.rules {

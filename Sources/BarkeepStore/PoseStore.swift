@@ -133,7 +133,8 @@ public enum PoseStore {
             let picked = try ScreenStore.pick(
                 .key(new.screen), for: [.poseResults], project: project, on: connection, hint: usersHint)
             guard let screen = picked.rows.first else {
-                throw StoreError.notFound("no screen '\(TerminalText.excerpt(new.screen))' in '\(project.name)'")
+                throw try ScreenStore.notFound(
+                    [new.screen], projectID: project.id, projectName: project.name, on: connection)
             }
             return try insert(new, screen: screen, project: project, actor: actor, on: connection)
         }

@@ -470,9 +470,7 @@ public enum ScreenStore {
             let project =
                 try connection.queryValue("SELECT name FROM projects WHERE id = $1", [projectID], as: String.self)
                 ?? ""
-            throw StoreError.notFound(
-                "no screen '\(TerminalText.excerpt(key))' in project '\(project)'"
-                    + (try suggestion(for: key, projectID: projectID, on: connection)))
+            throw try notFound([key], projectID: projectID, projectName: project, on: connection)
         }
         return try Screen(row: row)
     }
@@ -530,8 +528,19 @@ extension ScreenStore {
     {
         let projectID = try connection.queryValue(
             "SELECT id FROM projects WHERE name = $1", [projectName], as: Int64.self)
-        let hint = try projectID.map { id in try suggestion(for: key, projectID: id, on: connection) } ?? ""
-        return StoreError.notFound("no screen '\(TerminalText.excerpt(key))' in project '\(projectName)'" + hint)
+        return try notFound([key], projectID: projectID, projectName: projectName, on: connection)
+    }
+
+    /// The refusal of the screen keys `keys` (one or more) that project `projectName` does not have: `no screen
+    /// 'K' in project 'P'`, each key cut to a short excerpt, suggesting the keys closest to the first when the
+    /// project (`projectID`) exists. The one wording of an unknown screen key.
+    static func notFound(
+        _ keys: [String], projectID: Int64?, projectName: String, on connection: PostgresConnection
+    ) throws -> StoreError {
+        let quoted = keys.map { "'\(TerminalText.excerpt($0))'" }.joined(separator: ", ")
+        let hint =
+            try projectID.map { id in try suggestion(for: keys.first ?? "", projectID: id, on: connection) } ?? ""
+        return StoreError.notFound("no screen \(quoted) in project '\(projectName)'" + hint)
     }
 
     /// ` (did you mean 'K'?)` naming the screen keys of the project closest to `key` (NameSuggestion), or empty.

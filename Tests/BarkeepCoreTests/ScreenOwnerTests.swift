@@ -25,4 +25,11 @@ struct ScreenOwnerTests {
         #expect(ScreenSelection.owner("ana").includes(key: "B", owner: "ana"))
         #expect(!ScreenSelection.owner("ana").includes(key: "A", owner: nil))
     }
+
+    @Test("nobody, in any case, cannot be given as an owner; a person's name can")
+    func reserved() {
+        #expect(ScreenOwner.refusal(ofOwner: "NoBody")?.contains("the word for no owner") == true)
+        #expect(ScreenOwner.refusal(ofOwner: "ana") == nil)
+        #expect(ScreenOwner.refusal(ofOwner: "") == nil)
+    }
 }

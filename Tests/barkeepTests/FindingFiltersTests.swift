@@ -59,6 +59,18 @@ struct FindingFiltersTests {
         #expect(none.0 == 1 && none.2 == "barkeep: no screen of project 'app' is owned by 'none' (NOTFOUND)\n")
         let ana = try daemon.barkeep(["findings", "app", "--owner", "ana", "--json"])
         #expect(ana.0 == 0 && ana.1.contains("Sources/Settings/View.swift") && !ana.1.contains("Tests/"))
+
+        // The word cannot name a person: a screen given it as owner would never be told apart from nobody's.
+        for arguments in [
+            ["screen", "set", "app", "Feed", "--owner", "Nobody"],
+            ["screen", "add", "app", "X", "--path", "X/**", "--owner", "nobody"],
+        ] {
+            let refused = try daemon.barkeep(arguments)
+            #expect(
+                refused.0 == 1 && refused.2.contains("is the word for no owner") && refused.2.contains("(BADARG)"),
+                "\(refused)")
+        }
+        #expect(try daemon.barkeep(["screen", "show", "app", "X"]).0 == 1)
     }
 
     @Test("findings --limit shows the first N and counts the rest; --file Tests is the directory too")
