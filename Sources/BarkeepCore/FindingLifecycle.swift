@@ -63,6 +63,9 @@ public enum FindingLifecycle {
         .approved, .applied, .verified, .declined, .kept, .falsePositive,
     ]
 
+    /// The statuses a person may set, as help texts list them: `approved, applied, … or false_positive`.
+    public static var personStatusesText: String { QuantityText.alternatives(personStatuses.map(\.rawValue)) }
+
     /// The statuses a scan leaves as they are whether the finding is reported or not.
     public static let stickyStatuses: [FindingStatus] = FindingStatus.allCases.filter(\.isSticky)
 

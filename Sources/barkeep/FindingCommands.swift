@@ -129,7 +129,7 @@ struct FindingsCommand: RunnableCommand {
         discussion: """
             Findings and items are numbered from 1 in each project; the number (id) is what finding show and
             finding set take. Lists take comma-separated values (--status proposed,approved). Without --status,
-            the findings that need work (open: proposed, approved, applied, blocked); --status all lists every one.
+            the findings that need work (open: \(FindingLifecycle.needsWorkStatuses.map(\.rawValue).joined(separator: ", "))); --status all lists every one.
             With --json prints an array of objects with id, source (scanner or manual), rule, title, severity,
             file, line, snippet, status, screen, assignee, step, needs (SDK symbols), gate (the iOS version to wrap
             its code in if #available for), first_seen_run and last_seen_run; absent values are null (needs: []).

@@ -8,9 +8,11 @@ enum FindingFilterOptions {
     static let arguments: [ArgumentDefinition] = [
         .option(
             "status", valueName: "S[,S…]",
-            help: "Only these statuses: open (needs work; the default), all, proposed, approved, applied, "
-                + "verified, blocked, declined, kept, false_positive, fixed."),
-        .option("severity", valueName: "S[,S…]", help: "Only these severities: critical, high, medium, low, info."),
+            help: "Only these statuses: open (needs work; the default), all, "
+                + FindingStatus.allCases.map(\.rawValue).joined(separator: ", ") + "."),
+        .option(
+            "severity", valueName: "S[,S…]",
+            help: "Only these severities: " + Severity.allCases.map(\.rawValue).joined(separator: ", ") + "."),
         .option("rule", valueName: "R[,R…]", help: "Only these rules (DUO003,DUO007)."),
         .option(
             "screen", valueName: "KEY[,KEY…]",

@@ -146,7 +146,7 @@ struct BulkSelection {
 struct FindingSetCommand: RunnableCommand {
     static let configuration = CommandConfiguration(
         name: "set",
-        abstract: "Triage findings: approved, applied, verified, declined, kept or false_positive (writer).",
+        abstract: "Triage findings: \(FindingLifecycle.personStatusesText) (writer).",
         discussion: """
             barkeep finding set PROJECT N[,N…] STATUS [--reason TEXT] [--dry-run]
             barkeep finding set PROJECT --where [FILTERS…] STATUS [--reason TEXT] (--dry-run | --yes)
@@ -158,7 +158,7 @@ struct FindingSetCommand: RunnableCommand {
             (exit 1). All changes are one transaction, an event each.
             """,
         arguments: BulkSelection.arguments(
-            value: "new-status", help: "approved, applied, verified, declined, kept or false_positive.")
+            value: "new-status", help: "\(FindingLifecycle.personStatusesText).")
             + [.option("reason", valueName: "TEXT", help: "Why (required for \(FindingStatus.verdictsNeedingReason)).")]
     )
 
