@@ -32,16 +32,29 @@ struct CompactRecordsTests {
             try full("owner", leading: [("screens", "1")]),
             try full("unmapped"),
             try full("unmapped", counts: ["info": "10", "in-progress-info": "4", "blocked": "1"]),
+            try full(
+                "screen", leading: [("key", "Poses")], counts: ["poses-passed": "3", "poses-required": "6"],
+                trailing: [("failed-poses", "P3"), ("missing-poses", "P1,P2"), ("done", "no")]),
+            try full(
+                "screen", leading: [("key", "Odd")], counts: ["poses-passed": "1", "poses-required": "6"],
+                trailing: [("missing-poses", "P1"), ("done", "no")]),
         ]
         // A severity's count goes when it is the sum of its stages (none blocked), and stays when it is not.
         #expect(CompactRecords.compacted(records[0])["high"] == nil)
         #expect(CompactRecords.compacted(records[0])["untriaged-high"] == "2")
         #expect(CompactRecords.compacted(records[6])["info"] == "10")
+        // The required poses go when they are the settled, failed and missing ones, and stay when they are not.
+        #expect(CompactRecords.compacted(records[7])["poses-required"] == nil)
+        #expect(CompactRecords.compacted(records[8])["poses-required"] == "6")
         for record in records {
             let compact = CompactRecords.compacted(record)
             let type = try #require(record["type"])
             let counters = try #require(CompactRecords.counters[type])
-            #expect(compact.fields.allSatisfy { !($0.value == "0" && counters.contains($0.key)) })
+            // No 0 is sent but a sum's that is not its sum (which no real record has).
+            #expect(
+                compact.fields.allSatisfy {
+                    !($0.value == "0" && counters.contains($0.key) && CompactRecords.sum(of: $0.key, in: record) == nil)
+                })
             #expect(CompactRecords.expanded(compact) == record, "\(compact)")
             #expect(CompactRecords.expanded(record) == record)
         }
