@@ -52,7 +52,7 @@ async def client(number, args, scans, finding_ids, clock, results, start_gate):
     try:
         # Checking a token reads the database: a saturated pool answers BUSY, and the client tries again.
         while True:
-            writer.write(f"HELLO protocol=2 token={args.token}\n".encode())
+            writer.write(f"HELLO protocol=3 token={args.token}\n".encode())
             await writer.drain()
             hello = await read_reply(reader)
             if hello.startswith("OK"):

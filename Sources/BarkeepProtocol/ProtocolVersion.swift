@@ -1,8 +1,22 @@
-/// The version of the line protocol (docs/protocol.md) that this build speaks, sent and checked in `HELLO`.
+/// The versions of the line protocol (docs/protocol.md) that this build speaks, sent and checked in `HELLO`.
 ///
-/// Version 2 names runs, findings and items by their number in their project, so every command that names one
-/// takes the project too (`FINDING SHOW PROJECT N`); version 1 named them by ids shared across projects.
+/// Version 3 leaves the counters that are 0 out of `STATUS`'s dashboard lines (`CompactRecords`); version 2 sends
+/// every counter. Version 2 names runs, findings and items by their number in their project, so every command that
+/// names one takes the project too (`FINDING SHOW PROJECT N`); version 1 named them by ids shared across projects.
 public enum ProtocolVersion {
-    /// The only version this build speaks.
-    public static let current = 2
+    /// The version this build's clients speak: the newest.
+    public static let current = 3
+
+    /// The versions a server of this build speaks; a `HELLO` naming another is `BADARG`.
+    public static let supported = 2...3
+
+    /// The version of a connection that has not named one (no `HELLO`, or one without `protocol=`).
+    public static let assumed = 2
+
+    /// The version `text` names when a server of this build speaks it: decimal digits only, no sign or leading
+    /// zero. Nil otherwise.
+    public static func spoken(_ text: String) -> Int? {
+        guard let version = Int(text), String(version) == text, supported.contains(version) else { return nil }
+        return version
+    }
 }

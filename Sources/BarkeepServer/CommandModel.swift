@@ -24,12 +24,14 @@ public final class Session: Sendable {
     public let baseActor: String
     /// HELLOs with a wrong token so far on this connection (SessionCommands.maximumFailedHellos closes it).
     public let failedHellos: Int
+    /// The protocol version the peer speaks (`HELLO protocol=`), `ProtocolVersion.assumed` until it names one.
+    public let protocolVersion: Int
 
     /// A session with no token yet.
     public convenience init(isLocal: Bool, uid: UInt32?, peerName: String, role: Role?, actor: String) {
         self.init(
             isLocal: isLocal, uid: uid, peerName: peerName, role: role, tokenID: nil, actor: actor, baseRole: role,
-            baseActor: actor, failedHellos: 0
+            baseActor: actor, failedHellos: 0, protocolVersion: ProtocolVersion.assumed
         )
     }
 
@@ -42,7 +44,8 @@ public final class Session: Sendable {
         actor: String,
         baseRole: Role?,
         baseActor: String,
-        failedHellos: Int
+        failedHellos: Int,
+        protocolVersion: Int
     ) {
         self.isLocal = isLocal
         self.uid = uid
@@ -53,6 +56,7 @@ public final class Session: Sendable {
         self.baseRole = baseRole
         self.baseActor = baseActor
         self.failedHellos = failedHellos
+        self.protocolVersion = protocolVersion
     }
 
     /// This session after `change`.
@@ -61,14 +65,23 @@ public final class Session: Sendable {
         case .token(let id, let name, let role):
             Session(
                 isLocal: isLocal, uid: uid, peerName: peerName, role: role, tokenID: id, actor: "token:" + name,
-                baseRole: baseRole, baseActor: baseActor, failedHellos: failedHellos
+                baseRole: baseRole, baseActor: baseActor, failedHellos: failedHellos, protocolVersion: protocolVersion
             )
         case .cleared, .failed:
             Session(
                 isLocal: isLocal, uid: uid, peerName: peerName, role: baseRole, tokenID: nil, actor: baseActor,
-                baseRole: baseRole, baseActor: baseActor, failedHellos: failedHellos + (change == .failed ? 1 : 0)
+                baseRole: baseRole, baseActor: baseActor, failedHellos: failedHellos + (change == .failed ? 1 : 0),
+                protocolVersion: protocolVersion
             )
         }
+    }
+
+    /// This session speaking protocol `version` from now on.
+    func speaking(_ version: Int) -> Session {
+        Session(
+            isLocal: isLocal, uid: uid, peerName: peerName, role: role, tokenID: tokenID, actor: actor,
+            baseRole: baseRole, baseActor: baseActor, failedHellos: failedHellos, protocolVersion: version
+        )
     }
 }
 
@@ -80,6 +93,8 @@ public struct CommandResult: Sendable {
     public var closesConnection = false
     /// A change to the connection's identity (HELLO, or a token found revoked).
     public var authentication: Authentication?
+    /// The protocol version the connection speaks from now on (a successful HELLO); nil: unchanged.
+    public var protocolVersion: Int?
     /// Switch the connection to streaming events (WATCH).
     public var watch: WatchStart?
 
@@ -115,6 +130,10 @@ public enum CommandAction: Sendable {
     case done(CommandResult)
     /// Work to run on a pool thread (never on the event loop); its result is applied when it completes.
     case database(@Sendable (PostgresConnection) throws -> CommandResult)
+    /// Work to run on a pool thread that checks the connection's token itself, in the same statement as its first
+    /// read: one round trip fewer than `database`, whose token is checked apart first. It is given the token's id
+    /// (nil: none to check) and returns `Server.revokedToken` when that token is no longer active.
+    case databaseCheckingToken(@Sendable (PostgresConnection, Int64?) throws -> CommandResult)
 }
 
 /// A refusal from a handler: one protocol error code and a message safe to show.

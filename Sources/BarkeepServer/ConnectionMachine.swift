@@ -302,9 +302,15 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
 
     // MARK: - Output
 
-    /// Queues a reply, counted as an answer.
+    /// Queues a reply, counted as an answer. A reply encoded before (a kept STATUS, hundreds of kilobytes) becomes
+    /// the output itself when nothing else is pending: its bytes are shared, not copied.
     private mutating func answer(_ reply: Reply) {
-        reply.encode(into: &output)
+        if case .bytes(let bytes) = reply, outputStart == output.count {
+            output = bytes
+            outputStart = 0
+        } else {
+            reply.encode(into: &output)
+        }
         repliesQueued += 1
     }
 

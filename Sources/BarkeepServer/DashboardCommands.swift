@@ -11,9 +11,7 @@ enum DashboardCommands {
 
     /// The keys of the untriaged and in-progress counts by severity (`untriaged-critical` …), made once: STATUS
     /// writes them for every screen.
-    static let stageKeys = [WorkStage.untriaged, .inProgress].map { stage in
-        severities.map { "\(stage.rawValue)-\($0)" }
-    }
+    static let stageKeys = CompactRecords.stageKeys
 
     /// The decimal text of 0 to 1,023, made once: STATUS writes some twenty counts for every screen.
     static let smallDecimals = (0..<1024).map { String($0) }
@@ -35,27 +33,42 @@ enum DashboardCommands {
     ) { input throws(CommandError) in
         let project = input.argument(0)
         let listing = try ScreenCommands.screenListing(input)
-        return .database { connection in
-            CommandResult(.bytes(try statusReply(project: project, listing: listing, on: connection)))
+        let version = input.session.protocolVersion
+        // The token is checked in the statement that looks the status version up: a kept reply costs one round trip.
+        return .databaseCheckingToken { connection, tokenID in
+            guard
+                let reply = try statusReply(
+                    project: project, listing: listing, version: version, checkingToken: tokenID, on: connection)
+            else { return Server.revokedToken }
+            return CommandResult(.bytes(reply))
         }
     }
 
-    /// The encoded reply of `STATUS project` with `listing`, from `cache` while the project's status is unchanged.
+    /// The encoded reply of `STATUS project` with `listing` in protocol `version` (compact from 3 on), from `cache`
+    /// while the project's status is unchanged; nil when token `tokenID` (checked with the lookup) is revoked.
     static func statusReply(
-        project: String, listing: ScreenListing, cache: StatusCache<[UInt8]> = replies,
-        on connection: PostgresConnection
-    ) throws -> [UInt8] {
-        try cache.value(project: project, variant: variant(listing), on: connection) { status in
+        project: String, listing: ScreenListing, version: Int = ProtocolVersion.assumed, checkingToken tokenID: Int64?,
+        cache: StatusCache<[UInt8]> = replies, on connection: PostgresConnection
+    ) throws -> [UInt8]? {
+        try cache.value(
+            project: project, variant: variant(listing, version: version), checkingToken: tokenID, on: connection
+        ) { status in
+            var records = status.records(listing)
+            if CompactRecords.applies(to: Self.status.name, version: version) {
+                records = records.map(CompactRecords.compacted)
+            }
             var bytes: [UInt8] = []
-            Reply.records(status.records(listing)).encode(into: &bytes)
+            Reply.records(records).encode(into: &bytes)
             return bytes
         }
     }
 
-    /// The arguments of a listing as one text, the owner (any text) last so that no two listings share one.
-    static func variant(_ listing: ScreenListing) -> String {
+    /// The protocol version and the arguments of a listing as one text, the owner (any text) last so that no two
+    /// listings share one.
+    static func variant(_ listing: ScreenListing, version: Int = ProtocolVersion.assumed) -> String {
         [
-            listing.isNotDoneOnly ? "not-done" : "all", listing.order.rawValue, listing.limit.map(String.init) ?? "-",
+            String(version), listing.isNotDoneOnly ? "not-done" : "all", listing.order.rawValue,
+            listing.limit.map(String.init) ?? "-",
             listing.kind?.rawValue ?? "-", listing.owner.map { "=" + $0 } ?? "-",
         ].joined(separator: " ")
     }

@@ -1,5 +1,6 @@
 import BarkeepCore
 import BarkeepProtocol
+import BarkeepStore
 import CBarkeepSystem
 import Foundation
 
@@ -71,29 +72,41 @@ extension EventLoop {
         case .done(let result):
             apply(result, to: connection)
         case .database(let work):
-            guard let pool = server.pool else {
-                finish(connection, .error(.unavailable, "this server has no database"))
-                return
-            }
             let session = connection.session
-            let id = connection.id
-            let name = resolved.command.name
-            let ticket = CommandTicket()
-            connection.ticket = ticket
-            do {
-                try pool.submit { database in
-                    // The client left while the command waited for a database connection: never start it.
-                    guard !ticket.isCancelled else {
-                        return CommandResult(.error(.unavailable, "the client disconnected"))
-                    }
-                    return try Server.runAuthorized(work, session: session, on: database)
-                } completion: { [server] result in
-                    server.post { loop in loop.complete(id, command: name, result: result) }
+            runOnPool(resolved, on: connection) { try Server.runAuthorized(work, session: session, on: $0) }
+        case .databaseCheckingToken(let work):
+            let tokenID = connection.session.tokenID
+            runOnPool(resolved, on: connection) { try work($0, tokenID) }
+        }
+    }
+
+    /// Runs `work` on a pool thread, unless the client has gone by the time a database connection is free; the
+    /// machine waits until `complete`.
+    private func runOnPool(
+        _ resolved: CommandTable.Resolved, on connection: Connection,
+        _ work: @escaping @Sendable (PostgresConnection) throws -> CommandResult
+    ) {
+        guard let pool = server.pool else {
+            finish(connection, .error(.unavailable, "this server has no database"))
+            return
+        }
+        let id = connection.id
+        let name = resolved.command.name
+        let ticket = CommandTicket()
+        connection.ticket = ticket
+        do {
+            try pool.submit { database in
+                // The client left while the command waited for a database connection: never start it.
+                guard !ticket.isCancelled else {
+                    return CommandResult(.error(.unavailable, "the client disconnected"))
                 }
-            } catch {
-                connection.ticket = nil
-                finish(connection, server.reply(for: error, command: name))
+                return try work(database)
+            } completion: { [server] result in
+                server.post { loop in loop.complete(id, command: name, result: result) }
             }
+        } catch {
+            connection.ticket = nil
+            finish(connection, server.reply(for: error, command: name))
         }
     }
 
@@ -116,6 +129,7 @@ extension EventLoop {
 
     private func apply(_ result: CommandResult, to connection: Connection) {
         if let change = result.authentication { connection.session = connection.session.applying(change) }
+        if let version = result.protocolVersion { connection.session = connection.session.speaking(version) }
         connection.machine.complete(
             result.reply, closesConnection: result.closesConnection, startsWatching: result.watch != nil)
         releaseUpload(connection)

@@ -198,11 +198,17 @@ public final class Server: Sendable {
         on connection: PostgresConnection
     ) throws -> CommandResult {
         if let tokenID = session.tokenID, try TokenStore.activeRole(id: tokenID, on: connection) == nil {
-            var result = CommandResult(.error(.noAuth, "the token of this connection was revoked"))
-            result.authentication = .cleared
-            return result
+            return revokedToken
         }
         return try work(connection)
+    }
+
+    /// The result of a command whose connection's token was revoked since its HELLO: refused, and the connection
+    /// back to what the peer is without a token.
+    static var revokedToken: CommandResult {
+        var result = CommandResult(.error(.noAuth, "the token of this connection was revoked"))
+        result.authentication = .cleared
+        return result
     }
 
     /// The reply for an error thrown by a command: one code, and a message without SQL, values or secrets.

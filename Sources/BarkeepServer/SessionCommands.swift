@@ -13,23 +13,19 @@ enum SessionCommands {
     private static let failedHelloLog = FailedHelloLog()
 
     static let hello = Command("HELLO", keys: ["protocol", "token"], minimumRole: nil) { input throws(CommandError) in
-        if let version = input.keyword("protocol"), version != String(ProtocolVersion.current) {
-            throw CommandError(
-                .badArgument,
-                "protocol \(version) is not supported; this server speaks \(ProtocolVersion.current)"
-                    + (version == "1" ? " (runs and findings are numbered per project: upgrade barkeep)" : "")
-            )
-        }
+        let version = try protocolVersion(input.keyword("protocol"))
         let server = input.server
-        @Sendable func greeting(_ role: Role?) -> Reply {
-            .ok([
-                "protocol": String(ProtocolVersion.current), "server": server.serverID,
-                "version": BarkeepVersion.current,
-                "role": role?.rawValue ?? "none",
-            ])
+        @Sendable func greeting(_ role: Role?) -> CommandResult {
+            var result = CommandResult(
+                .ok([
+                    "protocol": String(version), "server": server.serverID, "version": BarkeepVersion.current,
+                    "role": role?.rawValue ?? "none",
+                ]))
+            result.protocolVersion = version
+            return result
         }
         guard let secret = input.keyword("token") else {
-            var result = CommandResult(greeting(input.session.baseRole))
+            var result = greeting(input.session.baseRole)
             result.authentication = .cleared
             return .done(result)
         }
@@ -53,10 +49,25 @@ enum SessionCommands {
             }
             // A Unix-socket owner keeps its admin role whatever the token says.
             let role = session.baseRole.map { max($0, token.role) } ?? token.role
-            var result = CommandResult(greeting(role))
+            var result = greeting(role)
             result.authentication = .token(id: token.id, name: token.name, role: role)
             return result
         }
+    }
+
+    /// The protocol version a HELLO's `protocol=` names (`ProtocolVersion.assumed` without one); `BADARG` for one
+    /// this server does not speak.
+    static func protocolVersion(_ text: String?) throws(CommandError) -> Int {
+        guard let text else { return ProtocolVersion.assumed }
+        guard let version = ProtocolVersion.spoken(text) else {
+            throw CommandError(
+                .badArgument,
+                "protocol \(TerminalText.excerpt(text)) is not supported; this server speaks "
+                    + ProtocolVersion.supported.map(String.init).joined(separator: " and ")
+                    + (text == "1" ? " (runs and findings are numbered per project: upgrade barkeep)" : "")
+            )
+        }
+        return version
     }
 
     static let stats = Command("STATS", minimumRole: .reader) { input in

@@ -62,10 +62,25 @@ public final class StatusCache<Value: Sendable>: Sendable {
         project: String, variant: String, on connection: PostgresConnection,
         make: (ProjectStatus) throws -> Value
     ) throws -> Value {
+        // Nil means a token found revoked, and there is none to check here: the status is never read twice.
+        try value(project: project, variant: variant, checkingToken: nil, on: connection, make: make)
+            ?? make(
+                StatusStore.status(project: project, on: connection))
+    }
+
+    /// `value(project:variant:on:make:)` for a request made with token `tokenID`, checked in the same statement as the
+    /// version (`StatusStore.version(project:checkingToken:on:)`); nil when that token is no longer active.
+    public func value(
+        project: String, variant: String, checkingToken tokenID: Int64?, on connection: PostgresConnection,
+        make: (ProjectStatus) throws -> Value
+    ) throws -> Value? {
         let key = Key(project: project, variant: variant)
-        if let kept = state.withLock({ $0.entries[key].map { ($0.version, $0.value) } }) {
-            let current = try StatusStore.version(project: project, on: connection)
-            if current == kept.0 {
+        let kept = state.withLock { $0.entries[key].map { ($0.version, $0.value) } }
+        if kept != nil || tokenID != nil {
+            let (current, isTokenActive) = try StatusStore.version(
+                project: project, checkingToken: tokenID, on: connection)
+            guard isTokenActive else { return nil }
+            if let kept, current == kept.0 {
                 state.withLock { state in
                     state.clock += 1
                     state.entries[key]?.lastUse = state.clock

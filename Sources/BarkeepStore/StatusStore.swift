@@ -211,6 +211,23 @@ public enum StatusStore {
         try connection.queryValue(versionQuery, [name], as: String.self)
     }
 
+    /// `version` of `project`, and whether token `tokenID` is still active (as `TokenStore.activeRole` decides: not
+    /// revoked), read in one statement: a request's token check and its STATUS lookup in one round trip. Without a
+    /// token to check, `isTokenActive` is true.
+    public static func version(
+        project name: String, checkingToken tokenID: Int64?, on connection: PostgresConnection
+    ) throws -> (version: String?, isTokenActive: Bool) {
+        guard let tokenID else { return (try version(project: name, on: connection), true) }
+        let row = try connection.query(
+            """
+            SELECT (\(versionQuery)), EXISTS (SELECT 1 FROM tokens WHERE id = $2 AND revoked_at IS NULL)
+            """,
+            [name, tokenID]
+        ).first
+        guard let row else { return (nil, false) }
+        return (try row.decodeIfPresent(at: 0, as: String.self), try row.decode(at: 1, as: Bool.self))
+    }
+
     /// The status of a project; `notFound` when there is none. One repeatable-read snapshot, so the figures agree.
     public static func status(project name: String, on connection: PostgresConnection) throws -> ProjectStatus {
         try versionedStatus(project: name, on: connection).status

@@ -1,14 +1,15 @@
 // barkeep-status-bench: the dashboard's STATUS at team scale, against a PING round trip measured in the same run.
 //
-// Generates a project of 1,000 screens, 100,000 findings (scanner findings over the screens' files and a few
-// hundred unmapped; items by hand, some blocked on the SDK), 12,000 step states and 16,000 pose results directly
-// in PostgreSQL, starts barkeepd on that database, and sends STATUS and PING alternately on one TCP connection:
-// prints the median and p99 of each and their ratio (STATUS answered from the reply the daemon keeps while the
-// project's status version is unchanged, Schema/0017); then STATUS with the version changed before each request
-// (uncached: the reply built from the summaries), and the first STATUS; then the daemon's CPU time per request of
-// each (from /proc/PID/stat, over PINGs alone and STATUS alone), and the plan of each statement STATUS runs
-// (EXPLAIN ANALYZE) and whether any reads the findings table sequentially (it must not). Uses an embedded PostgreSQL cluster in a
-// temporary directory unless BARKEEP_BENCH_DATABASE_URL is set.
+// Generates a project of 1,000 screens, 100,000 findings (scanner findings over the screens' files and a few hundred
+// unmapped; items by hand, some blocked on the SDK), 12,000 step states and 16,000 pose results directly in PostgreSQL,
+// starts barkeepd on that database, and sends STATUS and PING alternately on one TCP connection: prints the median and
+// p99 of each and their ratio (STATUS answered from the reply the daemon keeps while the project's status version is
+// unchanged, Schema/0017), in the CLI's protocol (compact records) and, on a second connection, in protocol 2 (every
+// counter), with the byte size of each form; then STATUS with the version changed before each request (uncached: the
+// reply built from the summaries), and the first STATUS; then the daemon's CPU time per request of each (from
+// /proc/PID/stat, over PINGs alone and STATUS alone), and the plan of each statement STATUS runs (EXPLAIN ANALYZE) and
+// whether any reads the findings table sequentially (it must not). Uses an embedded PostgreSQL cluster in a temporary
+// directory unless BARKEEP_BENCH_DATABASE_URL is set.
 //
 // Usage: barkeep-status-bench [--rounds N] [--screens N] [--findings N] [--poses N] [--plans]
 import BarkeepCore
@@ -241,6 +242,16 @@ func alternating(
     return (ping, other)
 }
 
+/// Prints the median and p99 of `times` and the ratio of the median to that of the `ping` times taken beside them.
+func printAlternating(_ label: String, _ times: [Double], ping: [Double]) {
+    print(
+        label
+            + String(
+                format: ": median %.3f ms, p99 %.3f ms; PING median %.3f ms; ratio median %.0f×",
+                percentile(times, 0.5), percentile(times, 0.99), percentile(ping, 0.5),
+                percentile(times, 0.5) / percentile(ping, 0.5)))
+}
+
 func percentile(_ values: [Double], _ fraction: Double) -> Double {
     let sorted = values.sorted()
     return sorted[min(sorted.count - 1, Int((Double(sorted.count) * fraction).rounded(.up)) - 1)]
@@ -315,14 +326,24 @@ func run() throws {
 
     // Over TCP a token is needed: made directly in the store, as an admin would with barkeep token create.
     let token = try TokenStore.create(name: "bench", role: .reader, actor: "bench", on: connection).secret
+    // The CLI's protocol (compact STATUS records, CompactRecords); a second connection speaks protocol 2, whose
+    // records hold every counter, to compare the two forms.
     _ = try client.request("HELLO protocol=\(ProtocolVersion.current) token=\(token)")
+    let fullClient = try LineConnection(port: port)
+    _ = try fullClient.request("HELLO protocol=\(ProtocolVersion.assumed) token=\(token)")
     var reply: [String] = []
     let first = try milliseconds { reply = try client.request("STATUS \(project)") }
     guard reply.last?.hasPrefix("OK") == true else { throw BenchError("STATUS failed: \(reply.last ?? "")") }
+    let fullReply = try fullClient.request("STATUS \(project)")
+    func size(_ lines: [String]) -> Int { lines.reduce(0) { $0 + $1.utf8.count + 1 } }
     print(
-        "STATUS returns \(reply.count - 1) records, \(reply.reduce(0) { $0 + $1.utf8.count + 1 }) bytes; "
+        "STATUS returns \(reply.count - 1) records, \(size(reply)) bytes in protocol \(ProtocolVersion.current), "
+            + "\(size(fullReply)) bytes in protocol \(ProtocolVersion.assumed); "
             + String(format: "the first took %.3f ms", first))
-    for _ in 0..<20 { _ = try client.request("STATUS \(project)") }
+    for _ in 0..<20 {
+        _ = try client.request("STATUS \(project)")
+        _ = try fullClient.request("STATUS \(project)")
+    }
 
     let (ping, status) = try alternating(settings.rounds, client, "STATUS \(project)")
     print("")
@@ -333,6 +354,8 @@ func run() throws {
         String(
             format: "ratio STATUS / PING: median %.0f×, p99 %.0f×",
             percentile(status, 0.5) / percentile(ping, 0.5), percentile(status, 0.99) / percentile(ping, 0.99)))
+    let (fullPing, full) = try alternating(settings.rounds, fullClient, "STATUS \(project)")
+    printAlternating("protocol \(ProtocolVersion.assumed) (every counter) STATUS", full, ping: fullPing)
 
     // What the daemon itself spends, from its CPU time in /proc: wall times on a shared machine also hold the time
     // spent waiting for a core.
@@ -355,12 +378,8 @@ func run() throws {
     let (uncachedPing, uncached) = try alternating(max(1, settings.rounds / 5), client, "STATUS \(project)") {
         try connection.query("SELECT barkeep_status_changed(ARRAY[$1::bigint])", [projectID])
     }
-    print(
-        String(
-            format: "uncached STATUS (status version changed before each, %d): median %.3f ms, p99 %.3f ms; "
-                + "PING median %.3f ms; ratio median %.0f×",
-            uncached.count, percentile(uncached, 0.5), percentile(uncached, 0.99), percentile(uncachedPing, 0.5),
-            percentile(uncached, 0.5) / percentile(uncachedPing, 0.5)))
+    printAlternating(
+        "uncached STATUS (status version changed before each, \(uncached.count))", uncached, ping: uncachedPing)
 
     // Where a kept reply's time goes: the version lookup alone, in process; and a kept STATUS of one screen row
     // (the reply's size apart), beside PING.

@@ -57,18 +57,17 @@ struct CLIContext {
         }
     }
 
-    /// Opens a connection to the daemon and, with a token, authenticates it. A token never crosses the network in
-    /// clear text: without TLS it is sent only to this machine.
+    /// Opens a connection to the daemon, says the protocol version it speaks and, with a token, authenticates it. A
+    /// token never crosses the network in clear text: without TLS it is sent only to this machine.
     func connect() throws(CLIError) -> Client {
         if token != nil, tls == nil, !server.isLoopback { throw .tokenInClearText(server) }
         let client = try Client(address: server, tls: tls)
-        if let token {
-            do {
-                _ = try client.send(
-                    Request(verb: "HELLO", keywords: ["protocol": String(ProtocolVersion.current), "token": token]))
-            } catch .server(.noAuth, _) {
-                throw .server(.noAuth, "the token was refused: it is unknown or revoked")
-            }
+        var hello = Request(verb: "HELLO", keywords: ["protocol": String(ProtocolVersion.current)])
+        if let token { hello.keywordList.append((key: "token", value: token)) }
+        do {
+            _ = try client.send(hello)
+        } catch .server(.noAuth, _) {
+            throw .server(.noAuth, "the token was refused: it is unknown or revoked")
         }
         return client
     }

@@ -67,11 +67,13 @@ final class Client {
         close(descriptor)
     }
 
-    /// Sends `request` and reads its whole reply: its records and the text after `OK`. An `ERR` reply throws
-    /// `CLIError.server`.
+    /// Sends `request` and reads its whole reply: its records, with every counter a compact reply left out put back
+    /// (`CompactRecords`), and the text after `OK`. An `ERR` reply throws `CLIError.server`.
     func send(_ request: Request) throws(CLIError) -> Response {
         try write(request.line + "\n")
-        return try readReply()
+        var response = try readReply()
+        response.records = CompactRecords.expanded(response.records, verb: request.verb)
+        return response
     }
 
     /// Sends a request whose line ends with the payload's size, then the payload in 1 MiB pieces (calling

@@ -137,6 +137,21 @@ struct ConnectionMachineTests {
         #expect(driver.machine.wantsInput && !driver.machine.isFinished)
     }
 
+    @Test("a reply encoded before is sent as it is, alone or after replies still unread, and others follow it")
+    func encodedReplies() {
+        var driver = MachineDriver()
+        driver.completesAtOnce = false
+        let kept = Array("* type=screen key=A\nOK count=1\n".utf8)
+        driver.send("ECHO a\n")
+        driver.complete(.bytes(kept))
+        #expect(driver.text == "* type=screen key=A\nOK count=1\n")
+        driver.readReplies()
+        driver.send("PING\nECHO b\nPING\n")
+        driver.complete(.bytes(kept))
+        #expect(driver.text == "* type=screen key=A\nOK count=1\nOK PONG\n* type=screen key=A\nOK count=1\nOK PONG\n")
+        #expect(kept == Array("* type=screen key=A\nOK count=1\n".utf8))
+    }
+
     @Test("an upload's bytes are its payload, whatever they hold, and the stream goes on after them")
     func upload() {
         var driver = MachineDriver()

@@ -76,6 +76,8 @@ struct ProtocolTests {
             ("BADARG", "WATCH app finding=0", "ERR BADARG a finding is named by its number"),
             ("NOTFOUND", "WATCH app screen=Ghost", "ERR NOTFOUND no screen 'Ghost' in project 'app'"),
             ("BADARG", "HELLO protocol=1", "ERR BADARG protocol 1 is not supported"),
+            ("BADARG", "HELLO protocol=4", "ERR BADARG protocol 4 is not supported; this server speaks 2 and 3"),
+            ("BADARG", "HELLO protocol=03", "ERR BADARG protocol 03 is not supported"),
             ("NOAUTH", "HELLO token=bk_nope", "ERR NOAUTH invalid or revoked token"),
             ("NOTFOUND", "PROJECT SHOW ghost", "ERR NOTFOUND no project named 'ghost'"),
             ("NOTFOUND", "TOKEN REVOKE ghost", "ERR NOTFOUND no active token named 'ghost'"),
@@ -112,7 +114,7 @@ struct ProtocolTests {
         let client = try running.tcp()
         #expect(
             try client.request("HELLO token=\(reader)")
-                == "OK protocol=\(ProtocolVersion.current) server=test version=\(BarkeepVersion.current) role=reader")
+                == "OK protocol=\(ProtocolVersion.assumed) server=test version=\(BarkeepVersion.current) role=reader")
         #expect(try client.request("PROJECT LIST") == "OK count=0")
         #expect(try client.request("PROJECT CREATE app") == "ERR FORBIDDEN PROJECT CREATE needs the admin role")
         #expect(try client.request("TOKEN LIST") == "ERR FORBIDDEN TOKEN LIST needs the admin role")
@@ -125,9 +127,22 @@ struct ProtocolTests {
         let writer = try #require(try createToken(owner, name: "ci", role: "writer"))
         let client = try running.tcp(token: writer)
         #expect(try client.request("PROJECT LIST") == "OK count=0")
+        // STATUS checks the token in its own first statement, kept reply or not.
+        #expect(try owner.request("PROJECT CREATE app")?.hasPrefix("* name=app") == true)
+        #expect(try owner.readLine() == "OK count=1")
+        let dashboard = try running.tcp(token: writer)
+        func finalLine(_ request: String) throws -> String? {
+            try dashboard.send(request + "\n")
+            while let line = try dashboard.readLine() { if !line.hasPrefix("* ") { return line } }
+            return nil
+        }
+        #expect(try finalLine("STATUS app")?.hasPrefix("OK count=") == true)
+        #expect(try finalLine("STATUS app")?.hasPrefix("OK count=") == true)
 
         #expect(try owner.request("TOKEN REVOKE ci") == "OK revoked=ci")
 
+        #expect(try finalLine("STATUS app") == "ERR NOAUTH the token of this connection was revoked")
+        #expect(try finalLine("STATUS app")?.hasPrefix("ERR NOAUTH STATUS needs a token") == true)
         #expect(try client.request("PROJECT LIST") == "ERR NOAUTH the token of this connection was revoked")
         #expect(try client.request("PROJECT LIST")?.hasPrefix("ERR NOAUTH PROJECT LIST needs a token") == true)
         #expect(try running.tcp().request("HELLO token=\(writer)") == "ERR NOAUTH invalid or revoked token")

@@ -1,3 +1,4 @@
+import BarkeepProtocol
 import BarkeepTestSupport
 import Foundation
 import Testing
@@ -198,6 +199,57 @@ struct DashboardTests {
         #expect(nobody.0 == 1)
         #expect(nobody.2 == "barkeep: no screen of app is owned by ana and matching F*\n")
         #expect(try daemon.barkeep(["report", "app", "--owner", ""]).0 == 64)
+    }
+
+    /// The records of `STATUS app` on a new connection that says `hello` first (nil: no HELLO).
+    private func statusRecords(_ daemon: TestDaemon, hello: String?) throws -> [Record] {
+        let client = try LineClient(socketPath: daemon.socket)
+        if let hello { #expect(try client.request(hello)?.hasPrefix("OK protocol=") == true) }
+        try client.send("STATUS app\n")
+        var records: [Record] = []
+        while let line = try client.readLine(), line.hasPrefix("* ") { records.append(try Record(parsing: line)) }
+        return records
+    }
+
+    @Test("protocol 2 gets every counter, protocol 3 the compact records; status --json shows every counter")
+    func compactRecords() throws {
+        let daemon = try makeProject()
+        let full = try statusRecords(daemon, hello: "HELLO protocol=2")
+        let compact = try statusRecords(daemon, hello: "HELLO protocol=3")
+        // Kept replies are kept apart by protocol: each form again, now from the daemon's cache.
+        #expect(try statusRecords(daemon, hello: nil) == full)
+        #expect(try statusRecords(daemon, hello: "HELLO protocol=3") == compact)
+        #expect(try statusRecords(daemon, hello: "HELLO") == full)
+
+        #expect(compact == full.map(CompactRecords.compacted))
+        #expect(compact.map(\.encoded).joined().utf8.count < full.map(\.encoded).joined().utf8.count)
+        #expect(CompactRecords.expanded(compact, verb: "STATUS") == full)
+        // The list of counters is the protocol-2 records' own: every one is in every record of its type.
+        for (type, counters) in CompactRecords.counters {
+            let ofType = full.filter { $0["type"] == type }
+            #expect(!ofType.isEmpty, "no \(type) record")
+            for record in ofType { #expect(counters.allSatisfy { record[$0] != nil }, "\(record)") }
+        }
+
+        // The CLI speaks 3, and its JSON holds every counter of every screen line, with protocol 2's values.
+        let (status, output, error) = try daemon.barkeep(["status", "app", "--json"])
+        #expect(status == 0, "\(error)")
+        let json = try #require(try json(output) as? [String: Any])
+        let screens = try #require(json["screens"] as? [[String: Any]])
+        let counters = try #require(CompactRecords.counters["screen"])
+        for record in full where record["type"] == "screen" {
+            let object = try #require(screens.first { $0["key"] as? String == record["key"] })
+            for key in counters {
+                let value = try #require(record[key].flatMap(Int.init))
+                let parts = key.split(separator: "-").map(String.init)
+                if let stage = ["untriaged", "in-progress"].first(where: { key.hasPrefix($0 + "-") }) {
+                    let byStage = object[stage.replacingOccurrences(of: "-", with: "_")] as? [String: Any]
+                    #expect(byStage?[String(key.dropFirst(stage.count + 1))] as? Int == value, "\(key)")
+                } else {
+                    #expect(object[parts.joined(separator: "_")] as? Int == value, "\(key)")
+                }
+            }
+        }
     }
 
     @Test("a report of 150 screens without pose results says so in one line")
