@@ -223,7 +223,8 @@ public enum ScanStore {
                 project: project, on: connection)
             let stored = try storedEarly ?? StoredScan.read(projectID: project.id, scope: scope, on: connection)
             let (sightings, storedRows) = try stored.sightings(of: report.tool)
-            let planned = hashed?.result() ?? HashedScan(scan)
+            // Nothing stored to match (a first import): nothing is hashed here (see above).
+            let planned = sightings.isEmpty ? HashedScan(lazy: scan) : hashed?.result() ?? HashedScan(scan)
             let matching = SyncPlanner.match(scan: planned, stored: sightings)
             // Rule, file and snippet only of the findings neither seen nor fixed, which pass 2 and the fixes need.
             let unseen = try StoredScan.details(of: matching.unseen.map { sightings[$0].id }, on: connection)

@@ -95,13 +95,13 @@ struct StoredScan {
     }
 }
 
-/// A scan whose identities were hashed beforehand (`digests`, beside the read of the stored findings), as the
-/// planner reads it.
+/// A scan whose identities were hashed beforehand (`digests`, beside the read of the stored findings), or are
+/// hashed when asked for, as the planner reads it.
 struct HashedScan: SyncScan {
     /// The scan.
     let scan: IdentifiedScan
-    /// Each finding's identity, in the scan's order.
-    let digests: [IdentityDigest]
+    /// Each finding's identity, in the scan's order; nil when they are hashed as asked for.
+    let digests: [IdentityDigest]?
 
     /// Every identity of `scan`, hashed now.
     init(_ scan: IdentifiedScan) {
@@ -109,10 +109,16 @@ struct HashedScan: SyncScan {
         digests = (0..<scan.count).map { scan.identity(at: $0) }
     }
 
+    /// `scan`, whose identities are hashed when asked for (a first import, which asks for each once).
+    init(lazy scan: IdentifiedScan) {
+        self.scan = scan
+        digests = nil
+    }
+
     /// The findings' count.
     var count: Int { scan.count }
     /// Finding `index`'s identity.
-    func identity(at index: Int) -> IdentityDigest { digests[index] }
+    func identity(at index: Int) -> IdentityDigest { digests?[index] ?? scan.identity(at: index) }
     /// Finding `index`'s line.
     func line(at index: Int) -> Int { scan.line(at: index) }
     /// Finding `index`'s rule.
