@@ -361,8 +361,12 @@ public enum ScanStore {
             }
         }
         // Statistics for the planner: without them it guesses a handful of rows and picks nested loops. Only the
-        // columns the statements join and filter on: the text of 100,000 new findings is not worth sampling.
-        try connection.query("ANALYZE sync_rows (action, finding_id, identity, previous_status)")
+        // columns the statements join and filter on: the text of 100,000 new findings is not worth sampling. A sync
+        // goes without: its statements find each finding by primary key (or, for its events, by a lateral lookup),
+        // which a nested loop does best for the few percent of a project a sync changes.
+        if isFirstImport {
+            try connection.query("ANALYZE sync_rows (action, finding_id, identity, previous_status)")
+        }
         // New findings. Their ids are not written back to their rows (an UPDATE rewriting every new row of the
         // temporary table): the events below find them by identity, unique in the project.
         try connection.query(

@@ -17,7 +17,12 @@ struct StoredScan {
     /// Reads every scanner finding of the project, every tool's (the scan's tool is not known yet while it is
     /// parsed). Files are read only for a scoped scan, the one case that needs them all (`FirstImport`).
     static func read(projectID: Int64, scope: String, on connection: PostgresConnection) throws -> StoredScan {
-        StoredScan(
+        // Most of a project's rows, read in the heap's order (a bitmap or sequential scan) rather than the order of
+        // an index: the planner picks an index scan when its statistics lag behind an import (it then expects a
+        // handful of rows), which visits the heap at random.
+        try connection.query("SET LOCAL enable_indexscan = off")
+        defer { _ = try? connection.query("RESET enable_indexscan") }
+        return StoredScan(
             result: try connection.queryResult(
                 """
                 SELECT id, identity, status, line, tool, snippet, CASE WHEN $2::text <> '' THEN file END
