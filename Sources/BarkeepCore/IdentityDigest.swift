@@ -15,20 +15,31 @@ public struct IdentityDigest: Sendable, Hashable, Comparable {
 
     /// The digest whose hex form is `hex` (64 hex digits, either case); nil for any other text.
     public init?(hex: String) {
-        let digits = hex.utf8
+        var hex = hex
+        guard let digest = hex.withUTF8({ IdentityDigest(hexUTF8: $0) }) else { return nil }
+        self = digest
+    }
+
+    /// The digest whose hex form is the UTF-8 `digits` (64 hex digits, either case); nil for any other bytes. Reads a
+    /// stored identity straight from a database result, without a string.
+    public init?(hexUTF8 digits: UnsafeBufferPointer<UInt8>) {
         guard digits.count == 64 else { return nil }
-        var words: [UInt64] = [0, 0, 0, 0]
-        for (index, digit) in digits.enumerated() {
-            let value: UInt8
-            switch digit {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = digit - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = digit - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): value = digit - UInt8(ascii: "A") + 10
-            default: return nil
+        func word(_ number: Int) -> UInt64? {
+            var word: UInt64 = 0
+            for digit in digits[(number * 16)..<(number * 16 + 16)] {
+                let value: UInt8
+                switch digit {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): value = digit &- UInt8(ascii: "0")
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): value = digit &- UInt8(ascii: "a") &+ 10
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): value = digit &- UInt8(ascii: "A") &+ 10
+                default: return nil
+                }
+                word = word << 4 | UInt64(value)
             }
-            words[index / 16] = words[index / 16] << 4 | UInt64(value)
+            return word
         }
-        self.words = (words[0], words[1], words[2], words[3])
+        guard let first = word(0), let second = word(1), let third = word(2), let fourth = word(3) else { return nil }
+        words = (first, second, third, fourth)
     }
 
     /// The 32 bytes.

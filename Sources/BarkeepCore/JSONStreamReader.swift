@@ -429,11 +429,19 @@ struct JSONStreamReader {
     private mutating func scanString() throws(JSONProblem) -> String {
         position += 1
         let start = position
-        // The common case: no escape, so the string is the bytes between the quotes.
+        // The common case: no escape, so the string is the bytes between the quotes; ASCII (every key the parsers
+        // look for) needs no UTF-8 check, whose generic path costs more than the rest of a short key's reading.
+        var isASCII = true
         while position < bytes.count {
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
-                guard let string = String(validating: bytes[start..<position], as: UTF8.self) else {
+                let end = position
+                let ascii: String? =
+                    isASCII
+                    ? bytes.withUnsafeBufferPointer {
+                        String(decoding: UnsafeBufferPointer(rebasing: $0[start..<end]), as: UTF8.self)
+                    } : nil
+                guard let string = ascii ?? String(validating: bytes[start..<position], as: UTF8.self) else {
                     throw syntaxError("a string that is not valid UTF-8", at: start)
                 }
                 position += 1
@@ -441,6 +449,7 @@ struct JSONStreamReader {
             }
             if byte == UInt8(ascii: "\\") { break }
             guard byte >= 0x20 else { throw syntaxError("a control character in a string") }
+            isASCII = isASCII && byte < 0x80
             position += 1
         }
         var decoded = Array(bytes[start..<position])

@@ -125,8 +125,14 @@ public struct ScanTable: Sendable {
 
     /// Whether the string whose quote is at `quote` has the same bytes as `text` (false when either is absent).
     public func text(at quote: UInt32, equals text: String?) -> Bool {
-        guard quote != 0, var text else { return false }
-        return withText(at: quote) { bytes in text.withUTF8 { $0.elementsEqual(bytes) } }
+        guard var text else { return false }
+        return text.withUTF8 { self.text(at: quote, equalsUTF8: $0) }
+    }
+
+    /// Whether the string whose quote is at `quote` has the bytes `utf8` (false when either is absent).
+    public func text(at quote: UInt32, equalsUTF8 utf8: UnsafeBufferPointer<UInt8>?) -> Bool {
+        guard quote != 0, let utf8 else { return false }
+        return withText(at: quote) { utf8.elementsEqual($0) }
     }
 
     /// Finding `index` with a string per field, for code that wants `ScanFinding`s.

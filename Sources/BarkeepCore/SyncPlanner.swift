@@ -24,6 +24,41 @@ public struct StoredFinding: Sendable, Equatable {
     }
 }
 
+/// A stored finding as pass 1 of the sync sees it: enough to match it to a scanned identity.
+public struct StoredSighting: Sendable, Equatable {
+    /// The database id.
+    public var id: Int64
+    /// The identity digest; nil when the stored text is not a digest's hex (it then matches nothing).
+    public var identity: IdentityDigest?
+    /// Its status now.
+    public var status: FindingStatus
+    /// The line it was last seen at.
+    public var line: Int?
+
+    /// Creates a sighting.
+    public init(id: Int64, identity: IdentityDigest?, status: FindingStatus, line: Int?) {
+        self.id = id
+        self.identity = identity
+        self.status = status
+        self.line = line
+    }
+
+    /// The sighting of a stored finding.
+    public init(_ finding: StoredFinding) {
+        self.init(
+            id: finding.id, identity: IdentityDigest(hex: finding.identity), status: finding.status, line: finding.line)
+    }
+}
+
+/// Pass 1 of a sync plan (`SyncPlanner.match`): the matches and the unmatched scanned findings, and which stored
+/// findings pass 2 and the fixes look at.
+public struct SyncMatching: Sendable, Equatable {
+    /// The plan so far: `new` (before pass 2), `matches` and their counts.
+    public var plan: SyncPlan
+    /// Positions among the stored sightings of the findings neither seen nor fixed, in order.
+    public var unseen: [Int]
+}
+
 /// How many findings each transition touched; stored on the run and returned to the caller.
 public struct SyncCounts: Sendable, Equatable, Codable {
     /// Not seen before: created as proposed.
@@ -74,6 +109,8 @@ public struct SyncPlan: Sendable, Equatable {
         public var id: Int64
         /// The finding as scanned now: its index in the scan.
         public var index: Int
+        /// The stored finding's position among those the plan was given.
+        public var position: Int
         /// Its line changed.
         public var isMoved: Bool
         /// It was fixed and is back: a regression.
@@ -124,13 +161,21 @@ public enum SyncPlanner {
     ///   matched nothing, of the same rule and file and at most `changeDistance` lines apart, are one finding
     ///   `changed` in place (see `pairChanged`), neither new nor fixed.
     public static func plan(scan: some SyncScan, stored: [StoredFinding], scope: String = "") -> SyncPlan {
+        let matching = match(scan: scan, stored: stored.map(StoredSighting.init))
+        return finish(matching, unseen: matching.unseen.map { stored[$0] }, scope: scope, in: scan)
+    }
+
+    /// Pass 1 of `plan`: matches the scan's identities to the stored findings' (each seen, moved or reopened), and
+    /// lists the stored findings neither seen nor fixed, whose rule and file `finish` needs. A store reads those
+    /// details for the few unseen findings only, not for every stored one.
+    public static func match(scan: some SyncScan, stored: [StoredSighting]) -> SyncMatching {
         var plan = SyncPlan()
-        // Stored findings by identity, as positions in `stored` (no copy of their strings), and which were seen.
+        // Stored findings by identity, as positions in `stored`, and which were seen.
         var byIdentity: [IdentityDigest: Int] = [:]
         byIdentity.reserveCapacity(stored.count)
         for (position, finding) in stored.enumerated() {
-            // A stored identity is always a digest's hex; one that is not matches nothing scanned.
-            if let identity = IdentityDigest(hex: finding.identity) { byIdentity[identity] = position }
+            // A stored identity that is not a digest's hex matches nothing scanned.
+            if let identity = finding.identity { byIdentity[identity] = position }
         }
         var isSeen = [Bool](repeating: false, count: stored.count)
 
@@ -147,7 +192,8 @@ public enum SyncPlanner {
             let isReopened = existing.status == .fixed
             let isMoved = !isReopened && existing.line != scan.line(at: index)
             plan.matches.append(
-                SyncPlan.Match(id: existing.id, index: index, isMoved: isMoved, isReopened: isReopened)
+                SyncPlan.Match(
+                    id: existing.id, index: index, position: position, isMoved: isMoved, isReopened: isReopened)
             )
             if isReopened {
                 plan.counts.reopened += 1
@@ -156,11 +202,17 @@ public enum SyncPlanner {
                 if isMoved { plan.counts.moved += 1 }
             }
         }
+        let unseen = stored.indices.filter { !isSeen[$0] && stored[$0].status != .fixed }
+        return SyncMatching(plan: plan, unseen: unseen)
+    }
 
+    /// Pass 2 of `plan` and the fixes: `unseen` holds the stored findings at `matching.unseen`, in that order.
+    public static func finish(
+        _ matching: SyncMatching, unseen candidates: [StoredFinding], scope: String, in scan: some SyncScan
+    ) -> SyncPlan {
+        var plan = matching.plan
         // Pass 2: the open findings not seen now, inside the scope, may be the unmatched scanned ones edited.
-        let unseen = stored.indices.filter { position in
-            !isSeen[position] && stored[position].status != .fixed && isInside(stored[position].file, scope: scope)
-        }.map { stored[$0] }
+        let unseen = candidates.filter { $0.status != .fixed && isInside($0.file, scope: scope) }
         let pairs = pairChanged(unseen: unseen, unmatched: plan.new, in: scan)
         var pairedIDs = Set<Int64>()
         var pairedIndices = Set<Int>()

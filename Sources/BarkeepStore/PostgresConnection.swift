@@ -56,16 +56,32 @@ public final class PostgresConnection {
     /// Runs one statement with bound parameters and returns its rows.
     @discardableResult
     public func query(_ sql: String, _ parameters: [(any PostgresEncodable)?] = []) throws -> PostgresRows {
+        try consume(try execute(sql, parameters))
+    }
+
+    /// Runs one statement with bound parameters and keeps its rows in libpq's own result, to read in place: for a
+    /// read of many rows that decodes only what it needs (a sync's stored findings), with no string per value.
+    public func queryResult(_ sql: String, _ parameters: [(any PostgresEncodable)?] = []) throws -> PostgresResult {
+        let result = try execute(sql, parameters)
+        guard let result, PQresultStatus(result) == PGRES_TUPLES_OK else {
+            // Not rows: whatever `consume` makes of it (an error, or no rows at all).
+            _ = try consume(result)
+            return PostgresResult()
+        }
+        return PostgresResult(result)
+    }
+
+    /// Sends one statement with its parameters as text and returns libpq's result, which the caller frees.
+    private func execute(_ sql: String, _ parameters: [(any PostgresEncodable)?]) throws -> OpaquePointer? {
         let texts = parameters.map { $0?.postgresText }
         // libpq passes C strings: a NUL would silently cut the value short.
         if texts.contains(where: { $0?.utf8.contains(0) == true }) {
             throw StoreError.invalid("a value holds a NUL character")
         }
         let connection = try ensureConnected()
-        let result = withCStrings(texts) { values in
+        return withCStrings(texts) { values in
             PQexecParams(connection, sql, Int32(texts.count), nil, values, nil, nil, 0)
         }
-        return try consume(result)
     }
 
     /// Runs one statement and decodes the first column of its first row, or nil when it returned no row.

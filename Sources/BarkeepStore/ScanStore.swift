@@ -197,7 +197,17 @@ public enum ScanStore {
                 [project.id]
             )
             let mayRepeat = try latestRuns.contains { try $0.decode("digest", as: String.self) == digest }
-            let storedEarly = mayRepeat ? nil : try storedFindings(of: project.id, on: connection)
+            // With runs before, a scan's identities are matched against stored ones: hashed beside the read. A first
+            // import hashes each as it writes its row, and holds no digest per finding.
+            let hashed =
+                mayRepeat || latestRuns.isEmpty
+                ? nil
+                : BackgroundWork { () -> HashedScan? in
+                    guard case .success(let scan) = parsed.result() else { return nil }
+                    return HashedScan(scan)
+                }
+            let storedEarly =
+                mayRepeat ? nil : try StoredScan.read(projectID: project.id, scope: scope, on: connection)
             let scan = try parsed.result().get()
             let report = scan.table
             // A document that does not parse stops the ingest before the hook does anything.
@@ -211,16 +221,16 @@ public enum ScanStore {
             try refuseStale(
                 commit: commit, commitTime: commitTime, isForced: isForced, tool: report.tool, scope: scope,
                 project: project, on: connection)
-            var stored: [StoredFinding] = []
-            var storedSnippets: [Int64: String] = [:]
-            storedSnippets.reserveCapacity(4096)
-            for (tool, finding, snippet) in try storedEarly ?? storedFindings(of: project.id, on: connection)
-            where tool == report.tool {
-                stored.append(finding)
-                storedSnippets[finding.id] = snippet
-            }
-            let plan = SyncPlanner.plan(scan: scan, stored: stored, scope: scope)
-            let isFirstImport = FirstImport.isFirstImport(storedFiles: stored.lazy.map(\.file), scope: scope)
+            let stored = try storedEarly ?? StoredScan.read(projectID: project.id, scope: scope, on: connection)
+            let (sightings, storedRows) = try stored.sightings(of: report.tool)
+            // Nothing stored to match (a first import): nothing is hashed here (see above).
+            let planned = sightings.isEmpty ? HashedScan(lazy: scan) : hashed?.result() ?? HashedScan(scan)
+            let matching = SyncPlanner.match(scan: planned, stored: sightings)
+            // Rule, file and snippet only of the findings neither seen nor fixed, which pass 2 and the fixes need.
+            let unseen = try StoredScan.details(of: matching.unseen.map { sightings[$0].id }, on: connection)
+            let plan = SyncPlanner.finish(matching, unseen: unseen.findings, scope: scope, in: planned)
+            let isFirstImport = FirstImport.isFirstImport(
+                storedFiles: storedRows.lazy.map(stored.file(at:)), scope: scope)
             let screens = try ScreenAttribution(projectID: project.id, on: connection)
 
             guard
@@ -243,16 +253,21 @@ public enum ScanStore {
             let run = try ScanRun(row: runRow)
 
             // Only the matches whose row changes are written (see apply).
-            let stickyIDs = Set(stored.filter { $0.status.isSticky }.map(\.id))
             let rewritten = plan.matches.filter { match in
-                match.isReopened || match.isMoved || stickyIDs.contains(match.id)
-                    || !report.text(at: report.rows[match.index].snippet, equals: storedSnippets[match.id])
+                match.isReopened || match.isMoved || sightings[match.position].status.isSticky
+                    || !stored.snippet(
+                        at: storedRows[match.position], equals: report.rows[match.index].snippet, in: report)
+            }
+            if !isFirstImport {
+                // A sync's statements are small or run once; compiling them (and their triggers') costs more than it
+                // saves: 20-50 ms a statement, for statements that run in a few.
+                try connection.query("SET LOCAL jit = off")
             }
             try apply(
                 plan,
                 of: scan,
                 writing: rewritten,
-                previousSnippets: storedSnippets,
+                previousSnippets: unseen.snippets,
                 tool: report.tool,
                 run: run,
                 project: project,
@@ -264,30 +279,6 @@ public enum ScanStore {
             try hook?.after(connection, run, false)
             return IngestResult(
                 run: run, isRepeat: false, counts: plan.counts, open: try openCount(project.id, connection))
-        }
-    }
-
-    /// The project's scanner findings, every tool's, with their tool and stored snippet.
-    private static func storedFindings(of projectID: Int64, on connection: PostgresConnection) throws
-        -> [(tool: String, finding: StoredFinding, snippet: String?)]
-    {
-        try connection.query(
-            """
-            SELECT id, identity, status, line, file, snippet, rule, tool FROM findings
-            WHERE project_id = $1 AND source = \(FindingSource.scanner.sql)
-            """,
-            [projectID]
-        ).map { row in
-            // By position (the SELECT's order): this runs once per stored finding.
-            let finding = StoredFinding(
-                id: try row.decode(at: 0),
-                identity: try row.decode(at: 1),
-                rule: try row.decode(at: 6),
-                status: FindingStatus(rawValue: try row.decode(at: 2)) ?? .proposed,
-                line: try row.decodeIfPresent(at: 3),
-                file: try row.decode(at: 4)
-            )
-            return (try row.decode(at: 7), finding, try row.decodeIfPresent(at: 5))
         }
     }
 
@@ -370,8 +361,12 @@ public enum ScanStore {
             }
         }
         // Statistics for the planner: without them it guesses a handful of rows and picks nested loops. Only the
-        // columns the statements join and filter on: the text of 100,000 new findings is not worth sampling.
-        try connection.query("ANALYZE sync_rows (action, finding_id, identity, previous_status)")
+        // columns the statements join and filter on: the text of 100,000 new findings is not worth sampling. A sync
+        // goes without: its statements find each finding by primary key (or, for its events, by a lateral lookup),
+        // which a nested loop does best for the few percent of a project a sync changes.
+        if isFirstImport {
+            try connection.query("ANALYZE sync_rows (action, finding_id, identity, previous_status)")
+        }
         // New findings. Their ids are not written back to their rows (an UPDATE rewriting every new row of the
         // temporary table): the events below find them by identity, unique in the project.
         try connection.query(
@@ -436,7 +431,9 @@ public enum ScanStore {
         )
         // Events last, under the event log's lock: one per new (unless a first import), fixed, reopened and changed
         // finding, and one for the run. A changed finding's event goes from its old line and snippet to its new
-        // ones. New findings are found by identity (their rows do not carry their ids), the others by id.
+        // ones. New findings are found by identity (their rows do not carry their ids), the others by id: each by
+        // one index lookup (LIMIT 1 keeps the lateral subquery a lookup per row), where a join read the whole
+        // project's findings whenever the planner's statistics lagged behind an import.
         let findingEvents =
             isFirstImport
             ? ""
@@ -456,12 +453,17 @@ public enum ScanStore {
             FROM (
                 SELECT r.action, r.previous_status, r.previous_line, r.previous_snippet, f.id, f.rule, f.file, f.line,
                        f.snippet
-                FROM sync_rows r JOIN findings f ON f.project_id = $1 AND f.source = \(FindingSource.scanner.sql) AND f.identity = r.identity
+                FROM sync_rows r CROSS JOIN LATERAL (
+                    SELECT f.id, f.rule, f.file, f.line, f.snippet FROM findings f
+                    WHERE f.project_id = $1 AND f.source = \(FindingSource.scanner.sql) AND f.identity = r.identity LIMIT 1
+                ) AS f
                 WHERE r.action = \(SyncRowAction.new.sql)
                 UNION ALL
                 SELECT r.action, r.previous_status, r.previous_line, r.previous_snippet, f.id, f.rule, f.file, f.line,
                        f.snippet
-                FROM sync_rows r JOIN findings f ON f.id = r.finding_id
+                FROM sync_rows r CROSS JOIN LATERAL (
+                    SELECT f.id, f.rule, f.file, f.line, f.snippet FROM findings f WHERE f.id = r.finding_id LIMIT 1
+                ) AS f
                 WHERE r.action IN \(SyncRowAction.sqlList([.fixed, .reopened, .changed]))
             ) AS s
             UNION ALL

@@ -22,7 +22,10 @@ struct SyncRows {
         _ action: SyncRowAction, _ id: Int64?, _ previous: String?, _ index: Int?, previousLine: Int? = nil,
         previousSnippet: String? = nil, to writer: inout CopyWriter
     ) throws {
-        let screen = index.map { self.screen(of: scan.table.rows[$0].file) } ?? nil
+        // A finding seen again (moved, re-worded, reopened, sticky) updates its line, snippet, message and
+        // fingerprints alone, and its events read the rest from its row: its identity, texts and screen are not sent.
+        let isUpdate = action == .seen || action == .reopened
+        let screen = isUpdate ? nil : index.map { self.screen(of: scan.table.rows[$0].file) } ?? nil
         let table = scan.table
         try writer.writeRow { fields in
             try fields.append(action.rawValue)
@@ -34,18 +37,27 @@ struct SyncRows {
                 return try fields.append(previousSnippet)
             }
             let row = table.rows[index]
-            fields.append(scan.identity(at: index))
-            try table.withText(at: row.rule) { try fields.append($0) }
-            try table.withText(at: row.file) { try fields.append($0) }
-            var normalized: [UInt8] = []
-            table.withText(at: row.snippet) { FindingIdentity.appendNormalized($0, to: &normalized) }
-            try normalized.withUnsafeBufferPointer { try fields.append($0) }
-            fields.append(Int(scan.occurrences[index]))
+            if isUpdate {
+                for _ in 0..<5 { fields.appendNull() }
+            } else {
+                fields.append(scan.identity(at: index))
+                try table.withText(at: row.rule) { try fields.append($0) }
+                try table.withText(at: row.file) { try fields.append($0) }
+                var normalized: [UInt8] = []
+                table.withText(at: row.snippet) { FindingIdentity.appendNormalized($0, to: &normalized) }
+                try normalized.withUnsafeBufferPointer { try fields.append($0) }
+                fields.append(Int(scan.occurrences[index]))
+            }
             fields.append(Int(row.line))
             try table.withText(at: row.snippet) { try fields.append($0) }
             try optional(row.message, in: table, to: &fields)
-            try optional(row.title, in: table, to: &fields)
-            try fields.append(row.severity.rawValue)
+            if isUpdate {
+                fields.appendNull()
+                fields.appendNull()
+            } else {
+                try optional(row.title, in: table, to: &fields)
+                try fields.append(row.severity.rawValue)
+            }
             try fields.append(index < table.fingerprints.count ? table.fingerprints[index] : nil)
             fields.append(screen.map(Int.init))
             fields.append(previousLine)

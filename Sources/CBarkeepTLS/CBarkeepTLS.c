@@ -410,7 +410,19 @@ int barkeep_hmac_sha256(const void *key, size_t key_length, const void *message,
 
 // MARK: - Digests
 
+// SHA-256 fetched from the default provider once: `EVP_sha256()` makes every EVP_Digest look the algorithm up again
+// under the provider store's lock, which is half the cost of hashing an identity (a few hundred bytes) and more.
+static EVP_MD *barkeep_fetched_sha256;
+static pthread_once_t barkeep_sha256_once = PTHREAD_ONCE_INIT;
+
+static void barkeep_fetch_sha256(void) {
+    barkeep_fetched_sha256 = EVP_MD_fetch(NULL, "SHA256", NULL);
+    ERR_clear_error();
+}
+
 int barkeep_sha256(const unsigned char *bytes, size_t count, unsigned char *digest) {
     unsigned int length = 0;
-    return EVP_Digest(bytes, count, digest, &length, EVP_sha256(), NULL) == 1 && length == 32 ? 0 : -1;
+    pthread_once(&barkeep_sha256_once, barkeep_fetch_sha256);
+    const EVP_MD *md = barkeep_fetched_sha256 != NULL ? barkeep_fetched_sha256 : EVP_sha256();
+    return EVP_Digest(bytes, count, digest, &length, md, NULL) == 1 && length == 32 ? 0 : -1;
 }

@@ -181,16 +181,26 @@ struct IngestCommand: RunnableCommand {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw failure(errno) }
         defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        // Read into one buffer of the file's size (growing only if the file grows meanwhile), so that a 76 MB scan
+        // is not copied again each time an array of chunks doubles.
+        var status = stat()
+        let size = fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG ? Int(status.st_size) : 0
+        var bytes = [UInt8](repeating: 0, count: max(size, 1 << 16) + 1)
+        var count = 0
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count == 0 { return bytes }
-            if count < 0 {
+            if count == bytes.count { bytes += [UInt8](repeating: 0, count: bytes.count) }
+            let read = bytes.withUnsafeMutableBytes { buffer in
+                Glibc.read(descriptor, buffer.baseAddress.map { $0 + count }, buffer.count - count)
+            }
+            if read == 0 {
+                bytes.removeSubrange(count...)
+                return bytes
+            }
+            if read < 0 {
                 if errno == EINTR { continue }
                 throw failure(errno)
             }
-            bytes += chunk[..<count]
+            count += read
         }
     }
 

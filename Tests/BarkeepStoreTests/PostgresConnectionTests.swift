@@ -33,6 +33,30 @@ struct PostgresConnectionTests {
         #expect(throws: StoreError.noSuchColumn("nope")) { try row.decode("nope", as: Int.self) }
     }
 
+    @Test("a result read in place gives the same values as decoded rows")
+    func resultInPlace() throws {
+        let connection = try TestDatabase.makeConnection()
+        let sql = """
+            SELECT * FROM (VALUES (1, '-9223372036854775808'::bigint, 'ünï\tcødé', NULL::text),
+                                  (2, 9223372036854775807, '', 'x'), (3, -42, 'abc', NULL)) AS v (n, i, t, missing)
+            ORDER BY n
+            """
+        let rows = try connection.query(sql)
+        let result = try connection.queryResult(sql)
+        #expect(result.rowCount == rows.count)
+        for (index, row) in rows.enumerated() {
+            #expect(result.integer(index, 1) == Int64(try row.decode("i", as: Int.self)))
+            #expect(result.string(index, 2) == (try row.decode("t", as: String.self)))
+            #expect(result.withBytes(index, 2) { Array($0) } == Array((try row.decode("t", as: String.self)).utf8))
+            #expect(result.string(index, 3) == (try row.decodeIfPresent("missing", as: String.self)))
+            #expect(result.isNull(index, 3) == (try row.decodeIfPresent("missing", as: String.self) == nil))
+        }
+        #expect(result.integer(0, 2) == nil)
+        #expect(result.integer(0, 3) == nil)
+        #expect(try connection.queryResult("SELECT 1 WHERE false").rowCount == 0)
+        #expect(throws: StoreError.self) { try connection.queryResult("SELECT * FROM no_such_table") }
+    }
+
     @Test("server errors carry SQLSTATE and keep values out of the description")
     func errorsCarrySQLState() throws {
         let connection = try TestDatabase.makeConnection()

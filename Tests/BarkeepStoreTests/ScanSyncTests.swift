@@ -126,6 +126,26 @@ struct ScanSyncTests {
                 == "17,10")
     }
 
+    @Test("a snippet re-indented in place keeps its finding and is stored as scanned; an unchanged one is not written")
+    func reindentedInPlace() throws {
+        let before = [finding("A.swift", 10, "let a = UIScreen.main"), finding("B.swift", 3, "x = UIScreen.main")]
+        _ = try ingest(report(before))
+        let stamps =
+            "SELECT string_agg(file || '=' || snippet || '@' || updated_at::text, ',' ORDER BY file) FROM findings"
+        let written = try connection.queryValue(stamps, as: String.self)
+        var after = before
+        after[0].snippet = "let  a =\tUIScreen.main"
+        let counts = try ingest(report(after)).run.counts
+        #expect(counts == SyncCounts(unchanged: 2))
+        #expect(
+            try connection.queryValue("SELECT string_agg(snippet, ',' ORDER BY file) FROM findings", as: String.self)
+                == "let  a =\tUIScreen.main,x = UIScreen.main")
+        let rewritten = try #require(try connection.queryValue(stamps, as: String.self)).split(separator: ",")
+        let original = try #require(written).split(separator: ",")
+        #expect(rewritten[0] != original[0])
+        #expect(rewritten[1] == original[1])
+    }
+
     @Test("three identical snippets in one file are three findings, and losing one fixes exactly one")
     func identicalSnippets() throws {
         let three = [10, 20, 30].map { finding("A.swift", $0, "let s = UIScreen.main") }

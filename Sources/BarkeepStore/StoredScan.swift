@@ -1,0 +1,133 @@
+import BarkeepCore
+
+/// A project's stored scanner findings as a sync reads them: pass 1 of the plan needs each one's id, identity,
+/// status and line, and the rewrite check its snippet, all read in place from one result without a string per
+/// value; rule, file and snippet as strings are read afterwards for the few findings pass 2 and the fixes look at
+/// (`details`).
+struct StoredScan {
+    private let result: PostgresResult
+    private static let idColumn = 0
+    private static let identityColumn = 1
+    private static let statusColumn = 2
+    private static let lineColumn = 3
+    private static let toolColumn = 4
+    private static let snippetColumn = 5
+    private static let fileColumn = 6
+
+    /// Reads every scanner finding of the project, every tool's (the scan's tool is not known yet while it is
+    /// parsed). Files are read only for a scoped scan, the one case that needs them all (`FirstImport`).
+    static func read(projectID: Int64, scope: String, on connection: PostgresConnection) throws -> StoredScan {
+        // Most of a project's rows, read in the heap's order (a bitmap or sequential scan) rather than the order of
+        // an index: the planner picks an index scan when its statistics lag behind an import (it then expects a
+        // handful of rows), which visits the heap at random.
+        try connection.query("SET LOCAL enable_indexscan = off")
+        defer { _ = try? connection.query("RESET enable_indexscan") }
+        return StoredScan(
+            result: try connection.queryResult(
+                """
+                SELECT id, identity, status, line, tool, snippet, CASE WHEN $2::text <> '' THEN file END
+                FROM findings WHERE project_id = $1 AND source = \(FindingSource.scanner.sql)
+                """,
+                [projectID, scope]
+            ))
+    }
+
+    /// The sightings of `tool`'s findings, and for each its row in the result.
+    func sightings(of tool: String) throws -> (sightings: [StoredSighting], rows: [Int]) {
+        var tool = tool
+        return try tool.withUTF8 { tool in
+            var sightings: [StoredSighting] = []
+            var rows: [Int] = []
+            sightings.reserveCapacity(result.rowCount)
+            rows.reserveCapacity(result.rowCount)
+            for row in 0..<result.rowCount where result.withBytes(row, Self.toolColumn, { $0.elementsEqual(tool) }) {
+                guard let id = result.integer(row, Self.idColumn) else {
+                    throw StoreError.decoding(column: "id", expected: "non-null Int64")
+                }
+                let line = result.integer(row, Self.lineColumn)
+                sightings.append(
+                    StoredSighting(
+                        id: id,
+                        identity: result.withBytes(row, Self.identityColumn) { IdentityDigest(hexUTF8: $0) },
+                        status: result.withBytes(row, Self.statusColumn) {
+                            FindingStatus(rawValue: String(decoding: $0, as: UTF8.self))
+                        } ?? .proposed,
+                        line: line.map { Int($0) }))
+                rows.append(row)
+            }
+            return (sightings, rows)
+        }
+    }
+
+    /// The file of the finding at `row`: empty unless the scan was scoped (`read`), where every file is inside.
+    func file(at row: Int) -> String { result.string(row, Self.fileColumn) ?? "" }
+
+    /// Whether the stored snippet of the finding at `row` has the same bytes as the scanned string at `quote` of
+    /// `table` (false when either is absent).
+    func snippet(at row: Int, equals quote: UInt32, in table: ScanTable) -> Bool {
+        guard !result.isNull(row, Self.snippetColumn) else { return false }
+        return result.withBytes(row, Self.snippetColumn) { table.text(at: quote, equalsUTF8: $0) }
+    }
+
+    /// The findings `ids` with their rule, file and stored snippet, in the order of `ids`: what pass 2 of the plan,
+    /// the fixes and the events of changed findings need of the stored findings a scan did not see.
+    static func details(of ids: [Int64], on connection: PostgresConnection) throws
+        -> (findings: [StoredFinding], snippets: [Int64: String])
+    {
+        guard !ids.isEmpty else { return ([], [:]) }
+        var byID: [Int64: StoredFinding] = [:]
+        var snippets: [Int64: String] = [:]
+        byID.reserveCapacity(ids.count)
+        for row in try connection.query(
+            """
+            SELECT id, identity, status, line, file, snippet, rule FROM findings
+            WHERE id = ANY ($1::bigint[])
+            """,
+            ["{" + ids.map(String.init).joined(separator: ",") + "}"]
+        ) {
+            let finding = StoredFinding(
+                id: try row.decode(at: 0),
+                identity: try row.decode(at: 1),
+                rule: try row.decode(at: 6),
+                status: FindingStatus(rawValue: try row.decode(at: 2)) ?? .proposed,
+                line: try row.decodeIfPresent(at: 3),
+                file: try row.decode(at: 4)
+            )
+            byID[finding.id] = finding
+            snippets[finding.id] = try row.decodeIfPresent(at: 5)
+        }
+        return (ids.compactMap { byID[$0] }, snippets)
+    }
+}
+
+/// A scan whose identities were hashed beforehand (`digests`, beside the read of the stored findings), or are
+/// hashed when asked for, as the planner reads it.
+struct HashedScan: SyncScan {
+    /// The scan.
+    let scan: IdentifiedScan
+    /// Each finding's identity, in the scan's order; nil when they are hashed as asked for.
+    let digests: [IdentityDigest]?
+
+    /// Every identity of `scan`, hashed now.
+    init(_ scan: IdentifiedScan) {
+        self.scan = scan
+        digests = (0..<scan.count).map { scan.identity(at: $0) }
+    }
+
+    /// `scan`, whose identities are hashed when asked for (a first import, which asks for each once).
+    init(lazy scan: IdentifiedScan) {
+        self.scan = scan
+        digests = nil
+    }
+
+    /// The findings' count.
+    var count: Int { scan.count }
+    /// Finding `index`'s identity.
+    func identity(at index: Int) -> IdentityDigest { digests?[index] ?? scan.identity(at: index) }
+    /// Finding `index`'s line.
+    func line(at index: Int) -> Int { scan.line(at: index) }
+    /// Finding `index`'s rule.
+    func rule(at index: Int) -> String { scan.rule(at: index) }
+    /// Finding `index`'s file.
+    func file(at index: Int) -> String { scan.file(at: index) }
+}
