@@ -13,6 +13,8 @@ struct Evidence {
         /// The code hosting a `TabView` when the reason comes from that tab view: dropped when the same code gives
         /// it a page style (a pager is not a tab bar).
         var tabViewOwner: String?
+        /// The code showing the type (`C` of `pushed from C`); nil for its own reasons and hosting.
+        var source: String?
     }
 
     /// The reasons, in the order the code gives them.
@@ -31,6 +33,10 @@ struct Evidence {
     /// they give the views those members return; `owner` is the type whose member a bare name (`content`,
     /// `self.content`) is, nil for a member of another value (`item.destination`), of any type.
     var presentedMembers: [(member: String, owner: String?, reason: String, tabViewOwner: String?)] = []
+    /// The view controllers code outside every view type makes, until ``resolveMakings(names:)`` weighs them.
+    var makings: [Making] = []
+    /// The controllers embedded as children, until ``resolveMakings(names:)`` weighs the makings against them.
+    var embeddings: [Embedding] = []
 
     /// The reasons the presented members give, once every member's views are known.
     mutating func resolvePresentedMembers() {
@@ -88,7 +94,8 @@ extension ScreenDiscovery {
             func incoming(_ types: [String], _ reason: String, tabViewOwner: String? = nil) {
                 for type in types where type != owner {
                     evidence.reasons.append(
-                        Evidence.Reason(type: type, text: reason, isOwn: false, tabViewOwner: tabViewOwner))
+                        Evidence.Reason(
+                            type: type, text: reason, isOwn: false, tabViewOwner: tabViewOwner, source: from))
                 }
             }
             // SwiftUI content: the views created in it, and those the members it names return.
@@ -100,6 +107,7 @@ extension ScreenDiscovery {
                 }
             }
 
+            gatherMakings(at: index, in: file, names: names, bindings: bindings, into: &evidence)
             if let owner, let member = viewBuildingMember(at: index, in: file) {
                 evidence.memberViews[member.name, default: []].append(
                     (owner, children(in: member.body, of: file, names: names)))
@@ -313,7 +321,7 @@ extension ScreenDiscovery {
 
     /// The first argument of the call or message part named at `index`: Swift `name(argument, …)`, Objective-C
     /// `name:argument other:…]`.
-    private static func firstArgument(after index: Int, in file: ScannedFile) -> Range<Int>? {
+    static func firstArgument(after index: Int, in file: ScannedFile) -> Range<Int>? {
         let tokens = file.tokens
         guard index + 1 < tokens.count else { return nil }
         if tokens[index + 1].is("(") {

@@ -6,6 +6,17 @@ struct ViewTypeNames {
     let controllers: Set<String>
     /// The view controllers deriving from `UITabBarController`, directly or through the project's classes.
     let tabBarControllers: Set<String>
+    /// The components of the controllers' names (`Inbox` and `Row` of `Inbox.Row`): a name starts with one of
+    /// them, or with a module prefix followed by one.
+    let controllerNameParts: Set<String>
+
+    /// Names of `names`, with `controllers` and `tabBarControllers` among them.
+    init(names: Set<String>, controllers: Set<String>, tabBarControllers: Set<String>) {
+        self.names = names
+        self.controllers = controllers
+        self.tabBarControllers = tabBarControllers
+        controllerNameParts = Set(controllers.flatMap { $0.split(separator: ".").map(String.init) })
+    }
 
     /// Whether `name` is one of the view types.
     func contains(_ name: String) -> Bool { names.contains(name) }
@@ -86,6 +97,8 @@ struct Binding {
     var index: Int
     /// The view types its value names, directly or through earlier bindings.
     var types: [String]
+    /// The tokens of its value (with an Objective-C declaration's class); nil when it has none.
+    var value: Range<Int>?
 }
 
 extension ScreenDiscovery {
@@ -102,7 +115,8 @@ extension ScreenDiscovery {
                 bindings.append(
                     Binding(
                         owner: owner, name: tokens[index + 1].text, index: index,
-                        types: mentions(in: (index + 2)..<end, of: file, names: names, bindings: bindings)
+                        types: mentions(in: (index + 2)..<end, of: file, names: names, bindings: bindings),
+                        value: (index + 2)..<end
                     ))
                 continue
             }
@@ -119,7 +133,12 @@ extension ScreenDiscovery {
             let types = [declaredType, value].compactMap { $0 }.flatMap {
                 mentions(in: $0, of: file, names: names, bindings: bindings)
             }
-            bindings.append(Binding(owner: owner, name: tokens[index].text, index: index, types: types))
+            // `X *vc = …`: from the class to the end of the value.
+            let range = (declaredType?.lowerBound ?? value?.lowerBound).map {
+                $0..<(value ?? declaredType ?? $0..<$0).upperBound
+            }
+            bindings.append(
+                Binding(owner: owner, name: tokens[index].text, index: index, types: types, value: range))
         }
         return bindings
     }
@@ -149,14 +168,27 @@ extension ScreenDiscovery {
             }
             let isMember = index > 0 && file.tokens[index - 1].is(".")
             let isOwnMember = index > 1 && isMember && file.tokens[index - 2].isWord("self")
-            if !isMember || isOwnMember {
-                let candidates = bindings.filter { $0.owner == owner && $0.name == token.text }
-                let binding = candidates.last { $0.index < range.lowerBound } ?? candidates.first
-                for name in binding?.types ?? [] { add(name) }
+            if !isMember || isOwnMember,
+                let binding = binding(named: token.text, of: owner, before: range, in: bindings)
+            {
+                for name in bindings[binding].types { add(name) }
             }
             index += 1
         }
         return found
+    }
+
+    /// The position in `bindings` of the variable `name` of `owner`'s code that `range` reads: the nearest binding
+    /// before it, else the first after. (Indices, not copies: this runs for every name of every statement.)
+    static func binding(named name: String, of owner: String?, before range: Range<Int>, in bindings: [Binding]) -> Int?
+    {
+        var first: Int?
+        var nearest: Int?
+        for position in bindings.indices where bindings[position].name == name && bindings[position].owner == owner {
+            if first == nil { first = position }
+            if bindings[position].index < range.lowerBound { nearest = position }
+        }
+        return nearest ?? first
     }
 
     /// The end of the expression or statement starting at `start`: a `;`, a closing bracket, `else`, a `{` that

@@ -83,7 +83,20 @@ public struct ViewType: Sendable, Equatable {
 ///   `initWithRootViewController:` (`navigation root in C`), in what is assigned to `rootViewController`
 ///   (`rootViewController in C`), and in what is assigned to `viewControllers` or passed to `setViewControllers`
 ///   (`tab of C` in a `UITabBarController` subclass or on a receiver named like `tab…`, else `root of C`);
-/// - hosted by a project class `C: UIHostingController<X>` (`hosted by C`).
+/// - hosted by a project class `C: UIHostingController<X>` (`hosted by C`);
+/// - made by code `C` outside every view type — a coordinator, router, factory, delegate, view model or free
+///   function (`C` is the file's name) — that creates the controller: `X(…)`, `X.init`, `[X alloc]`, `[X new]`,
+///   or, assigned or returned, what a class method of it gives (`let vc = X.instantiate(…)`, `return [X
+///   controller]`; not `[X class]`) (`made by C`). The code of a view type, of an extension of a
+///   UIKit type or protocol (`extension UITableViewDelegate`) and `makeUIViewController` are not such code. A
+///   making is no reason when a view type creates the controller too (it is that view's part), when `C` shows it
+///   already (`pushed from C`), or when it is embedded: the first argument of a call named like `addChild`
+///   (`addChild(x)`, `[self addChildViewController:x]`, a helper `vc_addChildViewController`) or a context menu's
+///   preview (`UIContextMenuConfiguration(…)`'s `previewProvider:` or first trailing closure) names the
+///   controller, the member making it (`x.makeChart()`, `coordinator.chartController`) or, for one made in an
+///   initializer or a stored property's value, its maker (`SpacesCoordinator(…)`) — directly or through the
+///   variables of the embedding code (`let chart = Factory.makeChart(); addChild(chart)`). A view type embedding
+///   it uses it.
 ///
 /// SwiftUI content naming a member that returns views (`NavigationLink(destination: item.destination)`) presents
 /// the direct children of that member's body (`var destination: some View { switch self { case .a: A() } }`,
@@ -93,8 +106,9 @@ public struct ViewType: Sendable, Equatable {
 /// `.overCurrentContext` overlays (screens only with bars of their own): both are components otherwise.
 ///
 /// **Components.** Every other view type is a component. A screen uses the components its code creates (`Row(`,
-/// `Row { … }`, `Row.init`, `[Row alloc]`, `[Row new]`), the base classes it derives from, and, transitively, those
-/// of these components; screens it creates are not uses. A component no screen uses is still listed, with no user.
+/// `Row { … }`, `Row.init`, `[Row alloc]`, `[Row new]`), the controllers it embeds that code outside view types
+/// makes (above), the base classes it derives from, and, transitively, those of these components; screens it
+/// creates are not uses. A component no screen uses is still listed, with no user.
 ///
 /// **Main types.** A group belongs to its main type (``mainTypes(of:)``): screens declared in a group whose main
 /// type is not a screen are not proposed but listed apart (``DiscoveryResult/embeddedScreens``).
@@ -120,9 +134,11 @@ public struct ViewType: Sendable, Equatable {
 ///
 /// Not recognised: conformance to `View` added by an extension or through a protocol of the project, superclasses
 /// outside ``uiKitControllers`` (`UIPageViewController`; a `UIHostingController` subclass only makes its view a
-/// screen), UIKit views and cells, controllers
-/// shown by storyboard segues or through factory methods, tabs made by `ForEach`, and bare `/…/` regex literals that
-/// hold quotes or braces.
+/// screen), UIKit views and cells, controllers shown by storyboard segues or made from a storyboard
+/// (`instantiateViewController(…) as! X`) outside view types, SwiftUI views that such code hosts
+/// (`UIHostingController(rootView: X())`), embeddings through a parameter or a protocol (a controller a factory
+/// makes and a view controller embeds through `func add(_ child: UIViewController)` is taken for a screen), tabs
+/// made by `ForEach`, and bare `/…/` regex literals that hold quotes or braces.
 public enum ScreenDiscovery {
     /// The UIKit classes whose subclasses are view controllers.
     public static let uiKitControllers: Set<String> = [
@@ -182,6 +198,7 @@ public enum ScreenDiscovery {
             gatherEvidence(in: file, names: names, into: &evidence)
         }
         evidence.resolvePresentedMembers()
+        evidence.resolveMakings(names: names)
         for file in files {
             for hosted in file.hostedViews where names.contains(hosted.view) {
                 evidence.reasons.append(
