@@ -3,71 +3,92 @@
 /// findings: a first import writes them in this order with their numbers, a later sync numbers them in SQL with
 /// `ORDER BY file, line, identity` (`ScanStore`), and a test holds the two to the same numbers.
 public enum NewFindingOrder {
-    /// `indices` (findings of `scan`) in numbering order.
+    /// Calls `body` with each of `indices` (findings of `scan`) in numbering order.
     ///
-    /// Files are compared once per distinct run of equal files in the table (findings come file by file), not once
-    /// per comparison; identities are hashed only for findings that share a file and line.
-    public static func sorted(_ indices: [UInt32], of scan: IdentifiedScan) -> [UInt32] {
+    /// The findings are bucketed by file (counted, then placed: 4 bytes a finding, whatever the order the scan lists
+    /// them in), the distinct files sorted, and each file's findings sorted by line apart from the others. A file is
+    /// looked up by its text only when it differs from the previous finding's (scans come file by file). Identities
+    /// are hashed only for findings that share a file and line.
+    public static func forEach(_ indices: [UInt32], of scan: IdentifiedScan, _ body: (UInt32) throws -> Void)
+        rethrows
+    {
         let table = scan.table
-        let ranks = fileRanks(of: indices, in: table)
-        var sorted = indices
-        sorted.sort { left, right in
-            let leftRank = ranks[Int(left)]
-            let rightRank = ranks[Int(right)]
-            if leftRank != rightRank { return leftRank < rightRank }
-            return table.rows[Int(left)].line < table.rows[Int(right)].line
-        }
-        // Findings of one file and line: by identity.
-        var start = 0
-        while start < sorted.count {
-            let first = Int(sorted[start])
-            var end = start + 1
-            while end < sorted.count, ranks[Int(sorted[end])] == ranks[first],
-                table.rows[Int(sorted[end])].line == table.rows[first].line
-            {
-                end += 1
+        var files: [[UInt8]: UInt32] = [:]
+        var firstQuotes: [UInt32] = []
+        // Each finding's file as a number, in the order files first appear; `visit` is called twice with the same
+        // numbers.
+        func visitFiles(_ visit: (UInt32, UInt32) -> Void) {
+            var last: (quote: UInt32, file: UInt32)?
+            for index in indices {
+                let quote = table.rows[Int(index)].file
+                if let last, sameText(last.quote, quote, in: table) {
+                    visit(index, last.file)
+                    continue
+                }
+                let key = table.withText(at: quote) { Array($0) }
+                let file =
+                    files[key]
+                    ?? {
+                        let file = UInt32(firstQuotes.count)
+                        files[key] = file
+                        firstQuotes.append(quote)
+                        return file
+                    }()
+                last = (quote, file)
+                visit(index, file)
             }
-            if end - start > 1 {
-                let tied = sorted[start..<end].map { (identity: scan.identity(at: Int($0)), index: $0) }
-                    .sorted { $0.identity < $1.identity }
-                for (offset, finding) in tied.enumerated() { sorted[start + offset] = finding.index }
+        }
+        var counts: [Int] = []
+        visitFiles { _, file in
+            if Int(file) == counts.count { counts.append(0) }
+            counts[Int(file)] += 1
+        }
+        var starts = [Int](repeating: 0, count: counts.count + 1)
+        for file in counts.indices { starts[file + 1] = starts[file] + counts[file] }
+        var bucketed = [UInt32](repeating: 0, count: indices.count)
+        var next = starts
+        visitFiles { index, file in
+            bucketed[next[Int(file)]] = index
+            next[Int(file)] += 1
+        }
+        let byText = firstQuotes.indices.sorted { left, right in
+            table.withText(at: firstQuotes[left]) { leftText in
+                table.withText(at: firstQuotes[right]) { leftText.lexicographicallyPrecedes($0) }
+            }
+        }
+        for file in byText {
+            try forEachByLine(&bucketed[starts[file]..<starts[file + 1]], of: scan, body)
+        }
+    }
+
+    /// Calls `body` with each of `findings` (of one file) by line, then identity, sorting them in place.
+    private static func forEachByLine(
+        _ findings: inout ArraySlice<UInt32>, of scan: IdentifiedScan, _ body: (UInt32) throws -> Void
+    ) rethrows {
+        let rows = scan.table.rows
+        findings.sort { rows[Int($0)].line < rows[Int($1)].line }
+        var start = findings.startIndex
+        while start < findings.endIndex {
+            let line = rows[Int(findings[start])].line
+            var end = start + 1
+            while end < findings.endIndex, rows[Int(findings[end])].line == line { end += 1 }
+            if end - start == 1 {
+                try body(findings[start])
+            } else {
+                // By the identity's first 8 bytes, the whole identity where those are equal.
+                var tied = findings[start..<end].map { (prefix: scan.identity(at: Int($0)).prefix, index: $0) }
+                tied.sort { left, right in
+                    guard left.prefix == right.prefix else { return left.prefix < right.prefix }
+                    return scan.identity(at: Int(left.index)) < scan.identity(at: Int(right.index))
+                }
+                for finding in tied { try body(finding.index) }
             }
             start = end
         }
-        return sorted
     }
 
-    /// The file of each of `indices` as a rank, by finding index (other findings' entries are 0): equal files have
-    /// equal ranks, and ranks follow the files' byte order.
-    private static func fileRanks(of indices: [UInt32], in table: ScanTable) -> [UInt32] {
-        // A group per run of equal files, as they come; the groups' files sorted once.
-        var ranks = [UInt32](repeating: 0, count: table.count)
-        var firsts: [UInt32] = []
-        for index in indices {
-            let quote = table.rows[Int(index)].file
-            if let last = firsts.last, last == quote || equalTexts(last, quote, in: table) {
-                ranks[Int(index)] = UInt32(firsts.count - 1)
-                continue
-            }
-            ranks[Int(index)] = UInt32(firsts.count)
-            firsts.append(quote)
-        }
-        let byFile = firsts.indices.sorted { left, right in
-            table.withText(at: firsts[left]) { leftText in
-                table.withText(at: firsts[right]) { leftText.lexicographicallyPrecedes($0) }
-            }
-        }
-        var rankOfGroup = [UInt32](repeating: 0, count: firsts.count)
-        var rank: UInt32 = 0
-        for (position, group) in byFile.enumerated() {
-            if position > 0, !equalTexts(firsts[byFile[position - 1]], firsts[group], in: table) { rank += 1 }
-            rankOfGroup[group] = rank
-        }
-        for index in indices { ranks[Int(index)] = rankOfGroup[Int(ranks[Int(index)])] }
-        return ranks
-    }
-
-    private static func equalTexts(_ left: UInt32, _ right: UInt32, in table: ScanTable) -> Bool {
-        table.withText(at: left) { leftText in table.withText(at: right) { leftText.elementsEqual($0) } }
+    private static func sameText(_ left: UInt32, _ right: UInt32, in table: ScanTable) -> Bool {
+        left == right
+            || table.withText(at: left) { leftText in table.withText(at: right) { leftText.elementsEqual($0) } }
     }
 }

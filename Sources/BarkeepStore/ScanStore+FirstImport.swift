@@ -16,14 +16,14 @@ extension ScanStore {
         actor: String,
         on connection: PostgresConnection
     ) throws {
-        let order = NewFindingOrder.sorted(plan.new, of: scan)
+        let count = plan.new.count
         guard
             let base = try connection.queryValue(
                 """
                 UPDATE projects SET findings_numbered = findings_numbered + $2 WHERE id = $1
                 RETURNING findings_numbered - $2
                 """,
-                [project.id, order.count],
+                [project.id, count],
                 as: Int.self
             )
         else { throw StoreError.notFound("project '\(project.name)' is gone") }
@@ -36,7 +36,9 @@ extension ScanStore {
             """
         ) { writer in
             var rows = SyncRows(scan: scan, screens: screens)
-            for (offset, index) in order.enumerated() {
+            var number = base
+            try NewFindingOrder.forEach(plan.new, of: scan) { index in
+                number += 1
                 try rows.writeFinding(
                     Int(index),
                     after: { fields in
@@ -45,7 +47,7 @@ extension ScanStore {
                         try fields.append(tool)
                         fields.append(Int(run.id))
                         fields.append(Int(run.id))
-                        fields.append(base + offset + 1)
+                        fields.append(number)
                     }, to: &writer)
             }
         }
