@@ -132,17 +132,19 @@ public enum FindingIdentity {
             while end < count, places[end].high == places[start].high, places[end].low == places[start].low {
                 end += 1
             }
-            if end - start > 1 { rank(places[start..<end].map { Int($0.index) }, of: table, into: &occurrences) }
+            // The places themselves, not a copy of their indices: one key may hold every finding of the scan.
+            if end - start > 1 { rank(places[start..<end], of: table, into: &occurrences) }
             start = end
         }
         return IdentifiedScan(table: table, occurrences: occurrences, hasher: hasher)
     }
 
-    /// Ranks `indices` (findings of one key hash, in (line, order) order) within their keys: usually one key, whose
+    /// Ranks the findings of `places` (one key hash, in (line, order) order) within their keys: usually one key, whose
     /// members rank 0, 1, 2…; a hash collision splits them by key.
-    private static func rank(_ indices: [Int], of table: ScanTable, into occurrences: inout [UInt32]) {
+    private static func rank(_ places: ArraySlice<GroupPlace>, of table: ScanTable, into occurrences: inout [UInt32]) {
+        let indices = places.lazy.map { Int($0.index) }
         var first: [UInt8] = []
-        appendGroupKey(of: table.rows[indices[0]], in: table, to: &first)
+        appendGroupKey(of: table.rows[Int(places[places.startIndex].index)], in: table, to: &first)
         var text: [UInt8] = []
         var isOneKey = true
         for (rank, index) in indices.enumerated() {

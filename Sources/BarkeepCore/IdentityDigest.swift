@@ -42,6 +42,9 @@ public struct IdentityDigest: Sendable, Hashable, Comparable {
         words = (first, second, third, fourth)
     }
 
+    /// The first 8 bytes as a big-endian number: ordered as the digests are, for a sort key of 8 bytes instead of 32.
+    public var prefix: UInt64 { words.0 }
+
     /// The 32 bytes.
     public var bytes: [UInt8] {
         [words.0, words.1, words.2, words.3].flatMap { word in

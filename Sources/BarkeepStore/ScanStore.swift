@@ -263,19 +263,25 @@ public enum ScanStore {
                 // saves: 20-50 ms a statement, for statements that run in a few.
                 try connection.query("SET LOCAL jit = off")
             }
-            try apply(
-                plan,
-                of: scan,
-                writing: rewritten,
-                previousSnippets: unseen.snippets,
-                tool: report.tool,
-                run: run,
-                project: project,
-                screens: screens,
-                actor: actor,
-                isFirstImport: isFirstImport,
-                on: connection
-            )
+            if isFirstImport, rewritten.isEmpty, plan.fixed.isEmpty, plan.changed.isEmpty {
+                try copyFirstImport(
+                    plan, of: scan, tool: report.tool, run: run, project: project, screens: screens, actor: actor,
+                    on: connection)
+            } else {
+                try apply(
+                    plan,
+                    of: scan,
+                    writing: rewritten,
+                    previousSnippets: unseen.snippets,
+                    tool: report.tool,
+                    run: run,
+                    project: project,
+                    screens: screens,
+                    actor: actor,
+                    isFirstImport: isFirstImport,
+                    on: connection
+                )
+            }
             try hook?.after(connection, run, false)
             return IngestResult(
                 run: run, isRepeat: false, counts: plan.counts, open: try openCount(project.id, connection))
@@ -470,24 +476,34 @@ public enum ScanStore {
 
             """
         try EventLog.appendSelect(
-            findingEvents + """
-                SELECT $1::bigint, $2::text, NULL::bigint, \(EventKind.scanIngested.sql), 'run ' || $4::text, NULL,
-                       $5::text, $6::text, $3::text
-                """,
-            [
-                project.id, project.name, actor, run.number,
-                plan.counts.eventText,
-                isFirstImport ? FirstImport.reason : nil,
-            ],
+            findingEvents + runEventSelect,
+            runEventParameters(plan, run: run, project: project, actor: actor, isFirstImport: isFirstImport),
             on: connection
         )
     }
 
-    /// The project's findings still needing work.
+    /// The run's `scan.ingested` event, as the last part of an event SELECT, with `runEventParameters`.
+    static let runEventSelect = """
+        SELECT $1::bigint, $2::text, NULL::bigint, \(EventKind.scanIngested.sql), 'run ' || $4::text, NULL,
+               $5::text, $6::text, $3::text
+        """
+
+    /// The parameters of `runEventSelect` (and of the finding events before it).
+    static func runEventParameters(
+        _ plan: SyncPlan, run: ScanRun, project: Project, actor: String, isFirstImport: Bool
+    ) -> [(any PostgresEncodable)?] {
+        [
+            project.id, project.name, actor, run.number, plan.counts.eventText,
+            isFirstImport ? FirstImport.reason : nil,
+        ]
+    }
+
+    /// The project's findings still needing work, read from the dashboard's summary (Schema/0014), which the
+    /// triggers on `findings` keep in the same transaction: a few rows per screen instead of every finding.
     static func openCount(_ projectID: Int64, _ connection: PostgresConnection) throws -> Int {
         try connection.queryValue(
             """
-            SELECT count(*) FROM findings
+            SELECT coalesce(sum(findings), 0) FROM finding_summaries
             WHERE project_id = $1 AND status IN \(FindingStatus.needsWorkSQL)
             """,
             [projectID],

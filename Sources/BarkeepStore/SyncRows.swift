@@ -26,7 +26,6 @@ struct SyncRows {
         // fingerprints alone, and its events read the rest from its row: its identity, texts and screen are not sent.
         let isUpdate = action == .seen || action == .reopened
         let screen = isUpdate ? nil : index.map { self.screen(of: scan.table.rows[$0].file) } ?? nil
-        let table = scan.table
         try writer.writeRow { fields in
             try fields.append(action.rawValue)
             fields.append(id.map(Int.init))
@@ -36,33 +35,55 @@ struct SyncRows {
                 fields.append(previousLine)
                 return try fields.append(previousSnippet)
             }
-            let row = table.rows[index]
-            if isUpdate {
-                for _ in 0..<5 { fields.appendNull() }
-            } else {
-                fields.append(scan.identity(at: index))
-                try table.withText(at: row.rule) { try fields.append($0) }
-                try table.withText(at: row.file) { try fields.append($0) }
-                var normalized: [UInt8] = []
-                table.withText(at: row.snippet) { FindingIdentity.appendNormalized($0, to: &normalized) }
-                try normalized.withUnsafeBufferPointer { try fields.append($0) }
-                fields.append(Int(scan.occurrences[index]))
-            }
-            fields.append(Int(row.line))
-            try table.withText(at: row.snippet) { try fields.append($0) }
-            try optional(row.message, in: table, to: &fields)
-            if isUpdate {
-                fields.appendNull()
-                fields.appendNull()
-            } else {
-                try optional(row.title, in: table, to: &fields)
-                try fields.append(row.severity.rawValue)
-            }
-            try fields.append(index < table.fingerprints.count ? table.fingerprints[index] : nil)
-            fields.append(screen.map(Int.init))
+            try appendScanned(index, screen: screen, isUpdate: isUpdate, to: &fields)
             fields.append(previousLine)
             try fields.append(previousSnippet)
         }
+    }
+
+    /// Writes a row of a first import's `COPY findings` (`ScanStore.copyFirstImport`): the constant columns that
+    /// `prefix` appends, then finding `index`'s, in the order of `sync_rows`' (identity to screen).
+    mutating func writeFinding(
+        _ index: Int, after prefix: (inout CopyFields) throws -> Void, to writer: inout CopyWriter
+    ) throws {
+        let screen = self.screen(of: scan.table.rows[index].file)
+        try writer.writeRow { fields in
+            try prefix(&fields)
+            try appendScanned(index, screen: screen, to: &fields)
+        }
+    }
+
+    /// Appends finding `index`'s columns: identity, rule, file, normalized snippet, occurrence, line, snippet,
+    /// message, title, severity, fingerprints and screen. For an update (`isUpdate`) the columns its UPDATE does not
+    /// set (identity to occurrence, title, severity) are NULL.
+    private func appendScanned(_ index: Int, screen: Int64?, isUpdate: Bool = false, to fields: inout CopyFields)
+        throws
+    {
+        let table = scan.table
+        let row = table.rows[index]
+        if isUpdate {
+            for _ in 0..<5 { fields.appendNull() }
+        } else {
+            fields.append(scan.identity(at: index))
+            try table.withText(at: row.rule) { try fields.append($0) }
+            try table.withText(at: row.file) { try fields.append($0) }
+            var normalized: [UInt8] = []
+            table.withText(at: row.snippet) { FindingIdentity.appendNormalized($0, to: &normalized) }
+            try normalized.withUnsafeBufferPointer { try fields.append($0) }
+            fields.append(Int(scan.occurrences[index]))
+        }
+        fields.append(Int(row.line))
+        try table.withText(at: row.snippet) { try fields.append($0) }
+        try optional(row.message, in: table, to: &fields)
+        if isUpdate {
+            fields.appendNull()
+            fields.appendNull()
+        } else {
+            try optional(row.title, in: table, to: &fields)
+            try fields.append(row.severity.rawValue)
+        }
+        try fields.append(index < table.fingerprints.count ? table.fingerprints[index] : nil)
+        fields.append(screen.map(Int.init))
     }
 
     private func optional(_ quote: UInt32, in table: ScanTable, to fields: inout CopyFields) throws {

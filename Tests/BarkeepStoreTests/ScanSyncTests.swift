@@ -361,6 +361,44 @@ struct ScanSyncTests {
             ])
     }
 
+    @Test("new findings are numbered by file, line and identity: a first import's COPY as a later sync's SQL")
+    func newFindingNumbers() throws {
+        // Files out of order, upper case and non-ASCII (byte order), an escaped name, and findings that share a file
+        // and line (identity order).
+        let findings = [
+            finding("Sources/b.swift", 3, "x()"), finding("Sources/a.swift", 9, "y()"),
+            finding("Sources/a.swift", 2, "z()"), finding("Sources/a.swift", 2, "w()", rule: "DUO002"),
+            finding("Sources/a.swift", 2, "v()"), finding("Sources/\u{e9}t\u{e9}.swift", 1, "q()"),
+            finding("Sources/Z.swift", 1, "r()"), finding("Sources/b.swift", 3, "x()"),
+            finding("Sources/a.swift", 2, "z()", rule: "DUO003"), finding("Sources/\"q\".swift", 4, "s()"),
+        ]
+        // `app`: a first import, written by COPY in Core's order.
+        #expect(try ingest(report(findings)).counts.new == findings.count)
+        // `other`: the same findings after a first import of another one, so a sync numbers them in SQL.
+        _ = try ProjectStore.create(name: "other", sdk: nil, deploymentTarget: nil, actor: "test", on: connection)
+        for scan in [[finding("Other/Seed.swift", 1, "seed()")], [finding("Other/Seed.swift", 1, "seed()")] + findings]
+        {
+            _ = try ScanStore.ingest(
+                report(scan), digest: SHA256.hexDigest(of: "\(scan)".utf8), into: "other", commit: nil, scope: "",
+                actor: "ci", on: connection)
+        }
+        func identities(in project: String) throws -> [String] {
+            try connection.query(
+                """
+                SELECT f.identity FROM findings f JOIN projects p ON p.id = f.project_id
+                WHERE p.name = $1 AND f.file <> 'Other/Seed.swift' ORDER BY f.number
+                """, [project]
+            ).map { try $0.decode("identity", as: String.self) }
+        }
+        let copied = try identities(in: "app")
+        #expect(copied.count == findings.count)
+        #expect(copied == (try identities(in: "other")))
+        #expect(
+            try connection.queryValue(
+                "SELECT min(number) FROM findings f JOIN projects p ON p.id = f.project_id WHERE p.name = 'app'",
+                as: Int.self) == 1)
+    }
+
     @Test("the burndown counts a first import's findings from its run's event, and follows their verdicts")
     func firstImportBurndown() throws {
         _ = try ingest(report([finding("A.swift", 1, "a"), finding("A.swift", 2, "b"), finding("A.swift", 3, "c")]))

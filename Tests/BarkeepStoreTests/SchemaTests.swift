@@ -255,6 +255,76 @@ struct SchemaTests {
                 "SELECT count(*) FROM events WHERE project = 'app' AND project_id IS NULL", as: Int.self) == 1)
     }
 
+    @Test("a finding's project exists and stays until its writer commits, checked per statement (migration 0020)")
+    func findingProjectIsChecked() throws {
+        let item = """
+            INSERT INTO findings (project_id, source, title, step, severity, number)
+            VALUES ($1, 'manual', 'An item', 1, 'low', $2)
+            """
+        // An item names no run, screen or pose: the project's check alone refuses it, in an INSERT and in an UPDATE
+        // that moves a finding to a project that does not exist, even when only one row of the statement is wrong.
+        expectViolation(PostgresError.Code.foreignKeyViolation) { try connection.query(item, [project + 1_000, 1]) }
+        try connection.query(item, [project, 1])
+        try connection.query(item, [project, 2])
+        expectViolation(PostgresError.Code.foreignKeyViolation) {
+            try connection.query(
+                "UPDATE findings SET project_id = CASE WHEN number = 2 THEN $1::bigint ELSE project_id END",
+                [project + 1_000])
+        }
+        let other = try otherProject()
+        try connection.query("UPDATE findings SET project_id = $1 WHERE number = 2", [other])
+        // The writer holds the project's row, as the foreign key did: its deletion waits for the commit. (Two
+        // connections to one database of their own.)
+        let database = try TestDatabase.makeDatabase()
+        let writer = try PostgresConnection(configuration: database)
+        try Migrator().migrate(writer)
+        let deleter = try PostgresConnection(configuration: database)
+        let locked = try #require(
+            try writer.queryValue("INSERT INTO projects (name) VALUES ('locked') RETURNING id", as: Int.self))
+        try writer.transaction { writer in
+            try writer.query(item, [locked, 1])
+            try deleter.query("SET lock_timeout = '200ms'")
+            expectViolation("55P03") {  // lock_not_available
+                try deleter.query("DELETE FROM projects WHERE id = $1", [locked])
+            }
+        }
+        #expect(try writer.queryValue("SELECT count(*) FROM findings", as: Int.self) == 1)
+        try deleter.query("DELETE FROM projects WHERE id = $1", [locked])
+        #expect(try writer.queryValue("SELECT count(*) FROM findings", as: Int.self) == 0)
+    }
+
+    @Test("deleting a project deletes its findings, those a failed pose names included, and its runs (migration 0020)")
+    func projectDeletionDeletesFindings() throws {
+        try insertFinding()
+        try insertFinding(file: "Sources/Other.swift")
+        let finding = try #require(try connection.queryValue("SELECT min(id) FROM findings", as: Int.self))
+        try connection.query(
+            """
+            INSERT INTO pose_results (project_id, screen_id, pose, result, screenshot, finding_id, actor)
+            VALUES ($1, $2, 'P3', 'failed', 'shots/p3.png', $3, 'dana')
+            """,
+            [project, screen, finding])
+        try connection.query(
+            "INSERT INTO events (project_id, project, finding_id, kind, subject, actor) "
+                + "VALUES ($1, 'app', $2, 'finding.new', 'x', 'ci')",
+            [project, finding])
+        // Another project's findings stay.
+        let other = try otherProject()
+        try connection.query(
+            "INSERT INTO findings (project_id, source, title, step, severity, number) VALUES ($1, 'manual', 'Kept', 1, 'low', 1)",
+            [other])
+        try connection.query("DELETE FROM projects WHERE id = $1", [project])
+        #expect(try connection.queryValue("SELECT count(*) FROM findings", as: Int.self) == 1)
+        #expect(try connection.queryValue("SELECT count(*) FROM pose_results", as: Int.self) == 0)
+        #expect(try connection.queryValue("SELECT count(*) FROM scan_runs", as: Int.self) == 0)
+        #expect(
+            try connection.queryValue(
+                "SELECT count(*) FROM finding_summaries WHERE project_id = $1", [project], as: Int.self) == 0)
+        #expect(
+            try connection.queryValue(
+                "SELECT count(*) FROM events WHERE project_id IS NULL AND finding_id IS NULL", as: Int.self) == 1)
+    }
+
     @Test("a finding's first and last runs are runs of its project, checked once per statement (migration 0016)")
     func findingRunsAreChecked() throws {
         let other = try otherProject()

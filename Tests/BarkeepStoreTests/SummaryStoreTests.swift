@@ -287,9 +287,32 @@ struct SummaryStoreTests {
                 snippet: "let x\(index)"
             )
         }
-        _ = try ScanStore.ingest(
-            Self.scan(pool, using: &random), digest: String(repeating: "a", count: 64), into: "app", commit: nil,
-            scope: "", actor: "ci", on: connection)
+        // The scan's findings as an ingest of that schema wrote them (today's ingest reads the summaries it fills).
+        let findings = Self.scan(pool, using: &random).findings
+        try connection.query(
+            "UPDATE projects SET findings_numbered = $1, runs_numbered = 1 WHERE name = 'app'", [findings.count])
+        try connection.query(
+            """
+            WITH run AS (
+                INSERT INTO scan_runs (project_id, format, tool, digest, actor, number)
+                SELECT id, 'duo-scan', 'duo_scan', repeat('a', 64), 'ci', 1 FROM projects WHERE name = 'app'
+                RETURNING id, project_id
+            )
+            INSERT INTO findings (project_id, source, tool, rule, file, normalized_snippet, occurrence, identity, line,
+                                  snippet, severity, screen_id, first_seen_run, last_seen_run, number)
+            SELECT r.project_id, 'scanner', 'duo_scan', f.rule, f.file, f.snippet, 0,
+                   encode(sha256(convert_to(f.rule || f.file || f.snippet, 'UTF8')), 'hex'), f.line, f.snippet,
+                   f.severity,
+                   CASE WHEN f.file LIKE 'Sources/Inbox/%'
+                        THEN (SELECT s.id FROM screens s WHERE s.project_id = r.project_id AND s.key = 'Inbox') END,
+                   r.id, r.id, f.number
+            FROM run r, unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[])
+                WITH ORDINALITY AS f (rule, file, snippet, line, severity, number)
+            """,
+            [
+                findings.map(\.rule), findings.map(\.file), findings.map(\.snippet), findings.map { String($0.line) },
+                findings.map(\.severity),
+            ])
         _ = try ItemStore.add(
             NewItem(screen: "Inbox", step: 2, title: "Blocked", needs: ["axisBehavior"]), to: "app", actor: "t",
             on: connection)
