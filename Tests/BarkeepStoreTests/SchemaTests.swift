@@ -41,10 +41,12 @@ struct SchemaTests {
         snippet: String = "UIScreen.main",
         occurrence: Int = 0,
         status: String = "proposed",
-        reason: String? = nil
+        reason: String? = nil,
+        identity given: String? = nil
     ) throws {
         // The identity digest as the sync will compute it; here any stable function of the parts will do.
-        let identity = SHA256.hexDigest(of: "duo_scan\u{1F}DUO001\u{1F}\(file)\u{1F}\(snippet)\u{1F}\(occurrence)".utf8)
+        let identity =
+            given ?? SHA256.hexDigest(of: "duo_scan\u{1F}DUO001\u{1F}\(file)\u{1F}\(snippet)\u{1F}\(occurrence)".utf8)
         try connection.query(
             """
             INSERT INTO findings (project_id, source, tool, rule, file, normalized_snippet, occurrence, identity, line,
@@ -255,7 +257,22 @@ struct SchemaTests {
                 "SELECT count(*) FROM events WHERE project = 'app' AND project_id IS NULL", as: Int.self) == 1)
     }
 
-    @Test("a finding's project exists and stays until its writer commits, checked per statement (migration 0020)")
+    @Test("an identity is 64 lowercase hexadecimal digits (migration 0020 says it without a bounded repetition)")
+    func identityShape() throws {
+        let digits = String(repeating: "0123456789abcdef", count: 4)
+        try insertFinding(identity: digits)
+        for (index, wrong) in [
+            String(digits.dropLast()), digits + "0", digits.uppercased(), "g" + digits.dropFirst(),
+            String(repeating: "é", count: 32), String(digits.dropLast()) + " ",
+        ].enumerated() {
+            expectViolation(PostgresError.Code.checkViolation) {
+                try insertFinding(file: "Sources/Wrong\(index).swift", identity: wrong)
+            }
+        }
+        #expect(try connection.queryValue("SELECT count(*) FROM findings", as: Int.self) == 1)
+    }
+
+    @Test("a finding's project exists and stays until its writer commits, checked per statement (migration 0019)")
     func findingProjectIsChecked() throws {
         let item = """
             INSERT INTO findings (project_id, source, title, step, severity, number)
@@ -293,7 +310,7 @@ struct SchemaTests {
         #expect(try writer.queryValue("SELECT count(*) FROM findings", as: Int.self) == 0)
     }
 
-    @Test("deleting a project deletes its findings, those a failed pose names included, and its runs (migration 0020)")
+    @Test("deleting a project deletes its findings, those a failed pose names included, and its runs (migration 0019)")
     func projectDeletionDeletesFindings() throws {
         try insertFinding()
         try insertFinding(file: "Sources/Other.swift")
