@@ -38,6 +38,11 @@ public final class Server: Sendable {
         /// The most reply bytes ever waiting for one client at once: bounded by the configuration's
         /// `maximumPendingOutput` plus one reply.
         public var peakPendingOutput = 0
+        /// STATUS requests answered with a kept reply after the event loop looked its version up itself.
+        public var keptStatusOnLoop = 0
+        /// STATUS requests with a kept reply that went to the pool instead: the version had changed, the token was
+        /// revoked, or the loop's lookup connection was down, connecting, full or failed.
+        public var keptStatusToPool = 0
     }
 
     /// What the loop thread shares with the others, behind `shared`.
