@@ -13,7 +13,8 @@ import Foundation
 /// Each connection's framing and flow control is its `ConnectionMachine`; the loop performs what the machine asks
 /// (system calls, the database pool, the stall and handshake clocks) and reports back. Extensions by concern:
 /// accepting and descriptor pressure (`+Accepting`), reading and answering (`+Requests`), uploads (`+Uploads`),
-/// WATCH delivery (`+Watch`), TLS (`+TLS`).
+/// WATCH delivery (`+Watch`), TLS (`+TLS`), kept STATUS replies answered after a version lookup of the loop's own
+/// (`+StatusLookup`).
 ///
 /// `@unchecked Sendable`: `Server.start()` creates it and hands it to the loop thread, the only thread that touches
 /// it from then on; other threads reach it only through `Server.post`, whose work runs on the loop thread.

@@ -20,6 +20,12 @@ public final class StatusVersionLookup<Tag> {
         public var version: String?
         /// Whether the token is active (not revoked).
         public var isTokenActive: Bool
+
+        /// An answer.
+        public init(version: String?, isTokenActive: Bool) {
+            self.version = version
+            self.isTokenActive = isTokenActive
+        }
     }
 
     /// Where the connection's socket is, and what readiness it waits for: the loop registers it in its poller.
