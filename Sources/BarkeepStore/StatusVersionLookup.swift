@@ -60,6 +60,8 @@ public final class StatusVersionLookup<Tag> {
     static var statementName: String { "barkeep_status_version" }
     /// At most this many lookups wait for their answers; more go the caller's blocking way.
     public let maximumPending: Int
+    /// `maximumPending` unless told otherwise (docs/operations.md states it).
+    public static var defaultMaximumPending: Int { 64 }
     /// The first wait before opening a dropped connection again.
     public static var minimumBackoff: Duration { .milliseconds(100) }
     /// The longest wait between attempts.
@@ -79,7 +81,9 @@ public final class StatusVersionLookup<Tag> {
     private var failedLater: [Tag] = []
 
     /// A lookup that connects at its first `tick`; `configuration` is the database's.
-    public init(configuration: PostgresConfiguration, maximumPending: Int = 64) {
+    public init(
+        configuration: PostgresConfiguration, maximumPending: Int = StatusVersionLookup.defaultMaximumPending
+    ) {
         self.configuration = configuration
         self.maximumPending = maximumPending
         phase = .down(retryAt: .now)

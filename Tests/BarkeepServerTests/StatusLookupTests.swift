@@ -1,3 +1,4 @@
+import BarkeepCore
 import BarkeepProtocol
 import BarkeepServer
 import BarkeepStore
@@ -38,6 +39,19 @@ struct StatusLookupTests {
             SELECT pid FROM pg_stat_activity WHERE application_name = 'barkeepd-status' AND datname = current_database()
             """
         ).map { try $0.decode(at: 0, as: Int32.self) }
+    }
+
+    @Test("docs/operations.md states the lookup's bound and backoff as the code has them")
+    func documentedBounds() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let text = try String(contentsOf: root.appendingPathComponent("docs/operations.md"), encoding: .utf8)
+        typealias Lookup = StatusVersionLookup<Int>
+        let pending = Lookup.defaultMaximumPending
+        #expect(text.contains("| \(pending) waiting on the event loop's own database connection |"))
+        #expect(text.contains("holds \(pending) lookups already"))
+        let backoff = [Lookup.minimumBackoff, Lookup.maximumBackoff].map { String(format: "%g", $0.seconds) }
+        #expect(text.contains("(after \(backoff[0]) s, doubling up to \(backoff[1]) s)"))
     }
 
     @Test("a kept reply is sent after a lookup on the loop, equal to the reply made from the status")
