@@ -134,6 +134,22 @@ public enum CommandAction: Sendable {
     /// read: one round trip fewer than `database`, whose token is checked apart first. It is given the token's id
     /// (nil: none to check) and returns `Server.revokedToken` when that token is no longer active.
     case databaseCheckingToken(@Sendable (PostgresConnection, Int64?) throws -> CommandResult)
+    /// A reply kept at a status version: the event loop looks the project's status version up (checking the token)
+    /// on its own connection and sends the kept bytes when they are still current; otherwise, or when the loop's
+    /// lookup is unavailable, it runs `otherwise` as `databaseCheckingToken`.
+    case keptReply(KeptReply, otherwise: @Sendable (PostgresConnection, Int64?) throws -> CommandResult)
+}
+
+/// An encoded reply kept while a project's status version stays `version` (`StatusCache`).
+public struct KeptReply: Sendable {
+    /// The project whose status version decides.
+    public var project: String
+    /// The status version the reply was made at.
+    public var version: String
+    /// The reply, encoded.
+    public var bytes: [UInt8]
+    /// Called when the reply is sent because its version was found current (the cache counts a hit).
+    public var wasSent: @Sendable () -> Void
 }
 
 /// A refusal from a handler: one protocol error code and a message safe to show.

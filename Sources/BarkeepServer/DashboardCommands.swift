@@ -35,13 +35,20 @@ enum DashboardCommands {
         let listing = try ScreenCommands.screenListing(input)
         let version = input.session.protocolVersion
         // The token is checked in the statement that looks the status version up: a kept reply costs one round trip.
-        return .databaseCheckingToken { connection, tokenID in
+        let work: @Sendable (PostgresConnection, Int64?) throws -> CommandResult = { connection, tokenID in
             guard
                 let reply = try statusReply(
                     project: project, listing: listing, version: version, checkingToken: tokenID, on: connection)
             else { return Server.revokedToken }
             return CommandResult(.bytes(reply))
         }
+        let variant = variant(listing, version: version)
+        guard let kept = replies.kept(project: project, variant: variant) else { return .databaseCheckingToken(work) }
+        // The event loop looks the version up on its own connection, and answers without a pool thread when it holds.
+        let reply = KeptReply(project: project, version: kept.version, bytes: kept.value) {
+            replies.noteHit(project: project, variant: variant)
+        }
+        return .keptReply(reply, otherwise: work)
     }
 
     /// The encoded reply of `STATUS project` with `listing` in protocol `version` (compact from 3 on), from `cache`

@@ -77,12 +77,14 @@ extension EventLoop {
         case .databaseCheckingToken(let work):
             let tokenID = connection.session.tokenID
             runOnPool(resolved, on: connection) { try work($0, tokenID) }
+        case .keptReply(let reply, let otherwise):
+            lookUp(reply, otherwise: otherwise, for: resolved, on: connection)
         }
     }
 
     /// Runs `work` on a pool thread, unless the client has gone by the time a database connection is free; the
     /// machine waits until `complete`.
-    private func runOnPool(
+    func runOnPool(
         _ resolved: CommandTable.Resolved, on connection: Connection,
         _ work: @escaping @Sendable (PostgresConnection) throws -> CommandResult
     ) {
@@ -127,7 +129,8 @@ extension EventLoop {
         releaseUpload(connection)
     }
 
-    private func apply(_ result: CommandResult, to connection: Connection) {
+    /// A command's result: the session changed as it says, its reply queued, a WATCH started.
+    func apply(_ result: CommandResult, to connection: Connection) {
         if let change = result.authentication { connection.session = connection.session.applying(change) }
         if let version = result.protocolVersion { connection.session = connection.session.speaking(version) }
         connection.machine.complete(

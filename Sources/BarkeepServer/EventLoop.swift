@@ -13,7 +13,8 @@ import Foundation
 /// Each connection's framing and flow control is its `ConnectionMachine`; the loop performs what the machine asks
 /// (system calls, the database pool, the stall and handshake clocks) and reports back. Extensions by concern:
 /// accepting and descriptor pressure (`+Accepting`), reading and answering (`+Requests`), uploads (`+Uploads`),
-/// WATCH delivery (`+Watch`), TLS (`+TLS`).
+/// WATCH delivery (`+Watch`), TLS (`+TLS`), kept STATUS replies answered after a version lookup of the loop's own
+/// (`+StatusLookup`).
 ///
 /// `@unchecked Sendable`: `Server.start()` creates it and hands it to the loop thread, the only thread that touches
 /// it from then on; other threads reach it only through `Server.post`, whose work runs on the loop thread.
@@ -63,6 +64,15 @@ final class EventLoop: @unchecked Sendable {
     var uploading: Set<ConnectionID> = []
     /// The bounds every connection works within.
     let limits: ConnectionLimits
+    /// The status-version lookups of STATUS requests with a kept reply, on the loop's own database connection
+    /// (`+StatusLookup`); nil without a database.
+    var statusLookup: StatusVersionLookup<KeptReplyLookup>?
+    /// The lookup's socket as the poller has it, nil when it has none.
+    var lookupRegistration: StatusVersionLookup<KeptReplyLookup>.Registration?
+    /// The poller key of the lookup's socket.
+    static let lookupKey = UInt64.max
+    /// Kept STATUS replies sent after a lookup on the loop, and those whose STATUS went to the pool, not published yet.
+    var unpublishedKept = (onLoop: 0, toPool: 0)
 
     init(server: Server, listeners: [Listener], commands: CommandTable, tlsContext: ServerTLSContext?) {
         self.server = server
@@ -90,6 +100,10 @@ final class EventLoop: @unchecked Sendable {
             spareDescriptors.forEach { _ = Glibc.close($0) }
             if nullDescriptor >= 0 { _ = Glibc.close(nullDescriptor) }
         }
+        statusLookup = server.pool.map {
+            StatusVersionLookup(configuration: $0.configuration.with(applicationName: Self.lookupApplicationName))
+        }
+        defer { closeStatusLookup() }
         _ = barkeep_poller_add(server.poller, server.wakeup, BARKEEP_EVENT_READ, Self.wakeupKey)
         for (index, listener) in listeners.enumerated() {
             _ = barkeep_poller_add(server.poller, listener.descriptor, BARKEEP_EVENT_READ, UInt64(index + 1))
@@ -110,6 +124,10 @@ final class EventLoop: @unchecked Sendable {
             if let wait = millisecondsToNextUploadDeadline() {
                 timeout = timeout < 0 ? wait : min(timeout, wait)
             }
+            if let deadline = statusLookup?.nextDeadline {
+                let wait = Int32(min(1000, max(0, (deadline - .now).milliseconds.rounded(.up))))
+                timeout = timeout < 0 ? wait : min(timeout, wait)
+            }
             if let resume = resumeListenersAt {
                 let wait = Int32(min(1000, max(0, (resume - .now).milliseconds.rounded(.up))))
                 timeout = timeout < 0 ? wait : min(timeout, wait)
@@ -127,6 +145,7 @@ final class EventLoop: @unchecked Sendable {
             if !uploading.isEmpty { expireStalledUploads() }
             if !tlsBacklog.isEmpty { readTLSBacklog() }
             if let resume = resumeListenersAt, ContinuousClock.now >= resume { resumeListeners() }
+            if statusLookup != nil { tickStatusLookup() }
             publishStatistics()
         }
         for connection in Array(connections.values) { close(connection) }
@@ -140,6 +159,8 @@ final class EventLoop: @unchecked Sendable {
                 return shared.posted
             }
             for item in work { item(self) }
+        } else if event.key == Self.lookupKey {
+            handleLookupReadiness()
         } else if event.key < firstConnectionKey {
             if !isDraining { accept(from: Int(event.key) - 1) }
         } else if let connection = connections[ConnectionID(event.key)] {
@@ -186,14 +207,17 @@ final class EventLoop: @unchecked Sendable {
 
     /// Counters are published once per batch of events, not per reply: the shared lock stays off the hot path.
     private func publishStatistics() {
-        guard unpublishedServed > 0 else { return }
-        let (served, peak) = (unpublishedServed, unpublishedPeak)
+        guard unpublishedServed > 0 || unpublishedKept != (0, 0) else { return }
+        let (served, peak, kept) = (unpublishedServed, unpublishedPeak, unpublishedKept)
         server.updateStatistics {
             $0.commandsServed += served
             $0.peakPendingOutput = max($0.peakPendingOutput, peak)
+            $0.keptStatusOnLoop += kept.onLoop
+            $0.keptStatusToPool += kept.toPool
         }
         unpublishedServed = 0
         unpublishedPeak = 0
+        unpublishedKept = (0, 0)
     }
 
     // MARK: - Writing

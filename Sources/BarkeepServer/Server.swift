@@ -14,7 +14,8 @@ import Synchronization
 ///
 /// Sockets are non-blocking. Each connection frames request lines, checks them against the command table, and
 /// answers them strictly in order; a command that needs the database runs on the pool's threads while its
-/// connection waits (one command at a time per connection), and its result comes back to the loop. Per client,
+/// connection waits (one command at a time per connection), and its result comes back to the loop; a STATUS with a
+/// kept reply has its status version looked up by the loop itself, over a non-blocking connection. Per client,
 /// memory is bounded: unread replies past `maximumPendingOutput` pause reading, a watcher past
 /// `maximumWatcherBacklog` is disconnected, a full pool answers `BUSY`. Connections past `maximumConnections` are
 /// answered `BUSY` and closed; when the process runs out of descriptors, spare ones let Unix socket peers in and
@@ -38,6 +39,11 @@ public final class Server: Sendable {
         /// The most reply bytes ever waiting for one client at once: bounded by the configuration's
         /// `maximumPendingOutput` plus one reply.
         public var peakPendingOutput = 0
+        /// STATUS requests answered with a kept reply after the event loop looked its version up itself.
+        public var keptStatusOnLoop = 0
+        /// STATUS requests with a kept reply that went to the pool instead: the version had changed, the token was
+        /// revoked, or the loop's lookup connection was down, connecting, full or failed.
+        public var keptStatusToPool = 0
     }
 
     /// What the loop thread shares with the others, behind `shared`.

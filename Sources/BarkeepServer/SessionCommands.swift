@@ -84,6 +84,8 @@ enum SessionCommands {
             record.append("accepted", String(statistics.accepted))
             record.append("commands", String(statistics.commandsServed))
             record.append("watchers", String(statistics.watchers))
+            record.append("status-kept-loop", String(statistics.keptStatusOnLoop))
+            record.append("status-kept-pool", String(statistics.keptStatusToPool))
             if let pool = server.poolUsage {
                 record.append("pool-size", String(pool.size))
                 record.append("pool-busy", String(pool.busy))

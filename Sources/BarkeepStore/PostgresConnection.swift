@@ -261,17 +261,7 @@ public final class PostgresConnection {
     }
 
     private static func open(_ configuration: PostgresConfiguration) throws -> OpaquePointer {
-        let pairs = configuration.keywordValues
-        let connection = withCStrings(pairs.map(\.0)) { keywords in
-            withCStrings(pairs.map(\.1)) { values in
-                keywords.withUnsafeBufferPointer { keywordBuffer in
-                    values.withUnsafeBufferPointer { valueBuffer in
-                        // The C API takes `const char *const *`; the arrays end with a NULL entry.
-                        PQconnectdbParams(keywordBuffer.baseAddress, valueBuffer.baseAddress, 1)
-                    }
-                }
-            }
-        }
+        let connection = configuration.withConnectionParameters { PQconnectdbParams($0, $1, 1) }
         guard let connection else { throw StoreError.connectionFailed("out of memory") }
         guard PQstatus(connection) == CONNECTION_OK else {
             let message = Self.errorMessage(connection)
@@ -365,6 +355,25 @@ public final class PostgresConnection {
         guard let message = PQerrorMessage(connection) else { return "unknown error" }
         return String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
             .replacingOccurrences(of: "\n", with: "; ")
+    }
+}
+
+extension PostgresConfiguration {
+    /// Calls `body` with `keywordValues` as libpq's keyword and value arrays (`const char *const *`, each ending with
+    /// a NULL entry), alive for the duration of the call.
+    func withConnectionParameters<R>(
+        _ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<UnsafePointer<CChar>?>?) -> R
+    ) -> R {
+        let pairs = keywordValues
+        return withCStrings(pairs.map(\.0)) { keywords in
+            withCStrings(pairs.map(\.1)) { values in
+                keywords.withUnsafeBufferPointer { keywordBuffer in
+                    values.withUnsafeBufferPointer { valueBuffer in
+                        body(keywordBuffer.baseAddress, valueBuffer.baseAddress)
+                    }
+                }
+            }
+        }
     }
 }
 

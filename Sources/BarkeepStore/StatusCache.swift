@@ -55,6 +55,24 @@ public final class StatusCache<Value: Sendable>: Sendable {
     /// How many entries, and their cost in all.
     public var usage: (entries: Int, cost: Int) { state.withLock { ($0.entries.count, $0.cost) } }
 
+    /// The value kept for `project` and `variant` with the status version it was made at, whether or not that
+    /// version is still current: the caller looks the version up and, when it matches, uses the value and calls
+    /// `noteHit`. Counts nothing.
+    public func kept(project: String, variant: String) -> (version: String, value: Value)? {
+        state.withLock { $0.entries[Key(project: project, variant: variant)].map { ($0.version, $0.value) } }
+    }
+
+    /// Counts the entry of `project` and `variant` as used (a hit): its value was answered after a lookup found its
+    /// version current.
+    public func noteHit(project: String, variant: String) {
+        let key = Key(project: project, variant: variant)
+        state.withLock { state in
+            state.clock += 1
+            state.entries[key]?.lastUse = state.clock
+            state.statistics.hits += 1
+        }
+    }
+
     /// What `make` makes of the status of `project` now, for `variant`: the kept value when its version is still the
     /// project's (one lookup of the version), otherwise made from a status read in one snapshot with its version and
     /// kept. Throws what `StatusStore.status` throws (`notFound` for no such project).
@@ -75,18 +93,14 @@ public final class StatusCache<Value: Sendable>: Sendable {
         make: (ProjectStatus) throws -> Value
     ) throws -> Value? {
         let key = Key(project: project, variant: variant)
-        let kept = state.withLock { $0.entries[key].map { ($0.version, $0.value) } }
+        let kept = kept(project: project, variant: variant)
         if kept != nil || tokenID != nil {
             let (current, isTokenActive) = try StatusStore.version(
                 project: project, checkingToken: tokenID, on: connection)
             guard isTokenActive else { return nil }
-            if let kept, current == kept.0 {
-                state.withLock { state in
-                    state.clock += 1
-                    state.entries[key]?.lastUse = state.clock
-                    state.statistics.hits += 1
-                }
-                return kept.1
+            if let kept, current == kept.version {
+                noteHit(project: project, variant: variant)
+                return kept.value
             }
         }
         let (status, version) = try StatusStore.versionedStatus(project: project, on: connection)

@@ -205,6 +205,13 @@ public enum StatusStore {
         SELECT v.version::text FROM projects p JOIN status_versions v ON v.project_id = p.id WHERE p.name = $1
         """
 
+    /// `versionQuery`, and whether token `$2` is active (not revoked; true when `$2` is NULL), in one statement: the
+    /// lookup of `version(project:checkingToken:on:)` and of `StatusVersionLookup`.
+    static let versionCheckingTokenQuery = """
+        SELECT (\(versionQuery)),
+            $2::bigint IS NULL OR EXISTS (SELECT 1 FROM tokens WHERE id = $2::bigint AND revoked_at IS NULL)
+        """
+
     /// The version of what `status` shows of `project` now, nil when there is no such project. Any committed change
     /// to what it shows gives another version (a random one: equal versions mean equal statuses, in any database).
     public static func version(project name: String, on connection: PostgresConnection) throws -> String? {
@@ -218,12 +225,7 @@ public enum StatusStore {
         project name: String, checkingToken tokenID: Int64?, on connection: PostgresConnection
     ) throws -> (version: String?, isTokenActive: Bool) {
         guard let tokenID else { return (try version(project: name, on: connection), true) }
-        let row = try connection.query(
-            """
-            SELECT (\(versionQuery)), EXISTS (SELECT 1 FROM tokens WHERE id = $2 AND revoked_at IS NULL)
-            """,
-            [name, tokenID]
-        ).first
+        let row = try connection.query(versionCheckingTokenQuery, [name, tokenID]).first
         guard let row else { return (nil, false) }
         return (try row.decodeIfPresent(at: 0, as: String.self), try row.decode(at: 1, as: Bool.self))
     }

@@ -6,7 +6,8 @@
 // p99 of each and their ratio (STATUS answered from the reply the daemon keeps while the project's status version is
 // unchanged, Schema/0017), in the CLI's protocol (compact records) and, on a second connection, in protocol 2 (every
 // counter), with the byte size of each form; then STATUS with the version changed before each request (uncached: the
-// reply built from the summaries), and the first STATUS; then the daemon's CPU time per request of each (from
+// reply built from the summaries), and the first STATUS; then how many kept replies the daemon answered on its event
+// loop and through the pool (STATS); then the daemon's CPU time per request of each (from
 // /proc/PID/stat, over PINGs alone and STATUS alone), and the plan of each statement STATUS runs (EXPLAIN ANALYZE) and
 // whether any reads the findings table sequentially (it must not). Uses an embedded PostgreSQL cluster in a temporary
 // directory unless BARKEEP_BENCH_DATABASE_URL is set.
@@ -356,6 +357,12 @@ func run() throws {
             percentile(status, 0.5) / percentile(ping, 0.5), percentile(status, 0.99) / percentile(ping, 0.99)))
     let (fullPing, full) = try alternating(settings.rounds, fullClient, "STATUS \(project)")
     printAlternating("protocol \(ProtocolVersion.assumed) (every counter) STATUS", full, ping: fullPing)
+    // Which way the kept replies went: answered on the event loop after its own version lookup, or the pool's way.
+    if let line = try client.request("STATS").first, let stats = try? Record(parsing: line) {
+        print(
+            "kept STATUS so far: \(stats["status-kept-loop"] ?? "?") on the event loop, "
+                + "\(stats["status-kept-pool"] ?? "?") through the pool")
+    }
 
     // What the daemon itself spends, from its CPU time in /proc: wall times on a shared machine also hold the time
     // spent waiting for a core.

@@ -17,8 +17,8 @@ struct StatsCommand: RunnableCommand {
         if context.isJSON {
             try Output.json(
                 record.json(integers: [
-                    "uptime", "connections", "accepted", "commands", "watchers", "pool-size", "pool-busy",
-                    "pool-queued", "pool-rejected",
+                    "uptime", "connections", "accepted", "commands", "watchers", "status-kept-loop",
+                    "status-kept-pool", "pool-size", "pool-busy", "pool-queued", "pool-rejected",
                 ])
             )
             return
@@ -29,6 +29,12 @@ struct StatsCommand: RunnableCommand {
             ("Uptime", "\(uptime / 86_400)d \(uptime / 3600 % 24)h \(uptime / 60 % 60)m \(uptime % 60)s"),
             ("Connections", record["connections"].map { "\($0) open, \(record["accepted"] ?? "?") accepted" }),
             ("Commands", record["commands"]), ("Watchers", record["watchers"]),
+            (
+                "Kept STATUS",
+                record["status-kept-loop"].map {
+                    "\($0) answered on the event loop, \(record["status-kept-pool"] ?? "?") through the pool"
+                }
+            ),
             (
                 "Database pool",
                 record["pool-size"].map {

@@ -1,0 +1,141 @@
+import BarkeepCore
+import BarkeepProtocol
+import BarkeepServer
+import BarkeepStore
+import BarkeepTestSupport
+import Foundation
+import Testing
+
+/// STATUS with a kept reply answered on the event loop, its status version looked up over the loop's own
+/// non-blocking connection (`StatusVersionLookup`), and the pool path whenever that cannot answer.
+@Suite("STATUS version lookups on the event loop")
+struct StatusLookupTests {
+    /// Every line of the reply to `request`, the final one last.
+    private func reply(_ client: LineClient, _ request: String) throws -> [String] {
+        try client.send(request + "\n")
+        var lines: [String] = []
+        while let line = try client.readLine() {
+            lines.append(line)
+            if !line.hasPrefix("* ") { break }
+        }
+        return lines
+    }
+
+    /// A database and a server on it with project `app` and one screen.
+    private func serverWithProject() throws -> (RunningServer, LineClient) {
+        let running = try RunningServer.withDatabase()
+        let owner = try running.owner()
+        #expect(try reply(owner, "PROJECT CREATE app").last == "OK count=1")
+        #expect(try reply(owner, "SCREEN ADD app Inbox path=Sources/Inbox/**").last?.hasPrefix("OK") == true)
+        return (running, owner)
+    }
+
+    /// The backends of the loop's lookup connection in the server's database.
+    private func lookupBackends(_ running: RunningServer) throws -> [Int32] {
+        let database = try PostgresConnection(configuration: try #require(running.database))
+        defer { database.close() }
+        return try database.query(
+            """
+            SELECT pid FROM pg_stat_activity WHERE application_name = 'barkeepd-status' AND datname = current_database()
+            """
+        ).map { try $0.decode(at: 0, as: Int32.self) }
+    }
+
+    @Test("docs/operations.md states the lookup's bound and backoff as the code has them")
+    func documentedBounds() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let text = try String(contentsOf: root.appendingPathComponent("docs/operations.md"), encoding: .utf8)
+        typealias Lookup = StatusVersionLookup<Int>
+        let pending = Lookup.defaultMaximumPending
+        #expect(text.contains("| \(pending) waiting on the event loop's own database connection |"))
+        #expect(text.contains("holds \(pending) lookups already"))
+        let backoff = [Lookup.minimumBackoff, Lookup.maximumBackoff].map { String(format: "%g", $0.seconds) }
+        #expect(text.contains("(after \(backoff[0]) s, doubling up to \(backoff[1]) s)"))
+    }
+
+    @Test("a kept reply is sent after a lookup on the loop, equal to the reply made from the status")
+    func keptReplyOnLoop() throws {
+        let (running, owner) = try serverWithProject()
+        let made = try reply(owner, "STATUS app")
+        #expect(made.last?.hasPrefix("OK count=") == true)
+        #expect(running.server.statistics.keptStatusOnLoop == 0)
+        // The lookup connection opens as the loop starts; until it is ready, STATUS takes the pool path.
+        let isAnsweredOnLoop = try eventually {
+            if try reply(owner, "STATUS app") != made { Issue.record("STATUS answered otherwise") }
+            return running.server.statistics.keptStatusOnLoop >= 1
+        }
+        #expect(isAnsweredOnLoop)
+        let before = running.server.statistics
+        for _ in 0..<20 { #expect(try reply(owner, "STATUS app") == made) }
+        #expect(eventually { running.server.statistics.keptStatusOnLoop >= before.keptStatusOnLoop + 20 })
+        #expect(running.server.statistics.keptStatusToPool == before.keptStatusToPool)
+        // STATS shows both counters.
+        let stats = try #require(try reply(owner, "STATS").first)
+        #expect(stats.contains(" status-kept-loop=") && stats.contains(" status-kept-pool="))
+    }
+
+    @Test("STATUS answers while the lookup connection is killed, then the loop path recovers")
+    func lookupConnectionKilled() throws {
+        let (running, owner) = try serverWithProject()
+        let made = try reply(owner, "STATUS app")
+        #expect(try eventually { try reply(owner, "STATUS app") == made && !lookupBackends(running).isEmpty })
+        let administrator = try PostgresConnection(configuration: try #require(running.database))
+        defer { administrator.close() }
+        let pooled = running.server.statistics.keptStatusToPool
+        // Killed before every request, the lookup cannot answer: each STATUS still gets the right reply, by the pool.
+        let isFallenBack = try eventually {
+            for pid in try lookupBackends(running) {
+                try administrator.query("SELECT pg_terminate_backend($1)", [pid])
+            }
+            if try reply(owner, "STATUS app") != made { Issue.record("STATUS answered otherwise") }
+            return running.server.statistics.keptStatusToPool > pooled
+        }
+        #expect(isFallenBack)
+        let killed = Set(try lookupBackends(running))
+        // Left alone, it connects again (a new backend) and answers on the loop again.
+        let onLoop = running.server.statistics.keptStatusOnLoop
+        let isRecovered = try eventually {
+            if try reply(owner, "STATUS app") != made { Issue.record("STATUS answered otherwise") }
+            return running.server.statistics.keptStatusOnLoop > onLoop
+        }
+        #expect(isRecovered)
+        #expect(try !lookupBackends(running).isEmpty && Set(lookupBackends(running)).isDisjoint(with: killed))
+    }
+
+    @Test("a write through a second server is in the first server's next STATUS, answered on the loop before")
+    func writeThroughAnotherServer() throws {
+        let (first, owner) = try serverWithProject()
+        let second = try RunningServer(commands: .standard, database: first.database)
+        let other = try second.owner()
+        let before = try reply(owner, "STATUS app")
+        let isAnsweredOnLoop = try eventually {
+            if try reply(owner, "STATUS app") != before { Issue.record("STATUS answered otherwise") }
+            return first.server.statistics.keptStatusOnLoop >= 1
+        }
+        #expect(isAnsweredOnLoop)
+        #expect(try reply(other, "SCREEN ADD app Settings path=Sources/Settings/**").last?.hasPrefix("OK") == true)
+        let after = try reply(owner, "STATUS app")
+        // One more screen row.
+        #expect(after.count == before.count + 1)
+        #expect(try reply(other, "STATUS app") == after)
+    }
+
+    @Test("a token revoked after its STATUS was answered on the loop gets NOAUTH")
+    func revokedToken() throws {
+        let (running, owner) = try serverWithProject()
+        let created = try #require(try reply(owner, "TOKEN CREATE dash role=reader").first)
+        let secret = try #require(try Record(parsing: created)["token"])
+        let dashboard = try running.tcp(token: secret)
+        let made = try reply(dashboard, "STATUS app")
+        #expect(made.last?.hasPrefix("OK count=") == true)
+        let isAnsweredOnLoop = try eventually {
+            if try reply(dashboard, "STATUS app") != made { Issue.record("STATUS answered otherwise") }
+            return running.server.statistics.keptStatusOnLoop >= 1
+        }
+        #expect(isAnsweredOnLoop)
+        #expect(try owner.request("TOKEN REVOKE dash") == "OK revoked=dash")
+        #expect(try reply(dashboard, "STATUS app") == ["ERR NOAUTH the token of this connection was revoked"])
+        #expect(try reply(dashboard, "STATUS app").last?.hasPrefix("ERR NOAUTH STATUS needs a token") == true)
+    }
+}
