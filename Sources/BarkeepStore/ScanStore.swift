@@ -336,12 +336,15 @@ public enum ScanStore {
         isFirstImport: Bool,
         on connection: PostgresConnection
     ) throws {
+        // Byte order for the texts new findings are numbered by (Core's NewFindingOrder, as a first import's COPY
+        // numbers them), whatever the database's default collation.
         try connection.query(
             """
             CREATE TEMPORARY TABLE sync_rows (
-                action text NOT NULL, finding_id bigint, previous_status text, identity text, rule text, file text,
-                normalized_snippet text, occurrence integer, line integer, snippet text, message text, title text,
-                severity text, fingerprints jsonb, screen_id bigint, previous_line integer, previous_snippet text
+                action text NOT NULL, finding_id bigint, previous_status text, identity text COLLATE "C",
+                rule text COLLATE "C", file text COLLATE "C", normalized_snippet text, occurrence integer,
+                line integer, snippet text, message text, title text, severity text, fingerprints jsonb,
+                screen_id bigint, previous_line integer, previous_snippet text
             ) ON COMMIT DROP
             """
         )

@@ -361,8 +361,26 @@ struct ScanSyncTests {
             ])
     }
 
-    @Test("new findings are numbered by file, line and identity: a first import's COPY as a later sync's SQL")
+    @Test("new findings are numbered by file bytes, line and identity: first import or sync, in any database collation")
     func newFindingNumbers() throws {
+        try expectSameNumbers(on: connection)
+        // An operator's database (--database-url) usually sorts text by a locale: `a.swift` before `B.swift`.
+        let icu = try PostgresConnection(
+            configuration: TestDatabase.makeDatabase(
+                options: "TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE 'en-US' LOCALE 'C'"))
+        defer { icu.close() }
+        #expect(
+            try icu.queryValue(
+                "SELECT string_agg(x, ' ' ORDER BY x) FROM (VALUES ('B.swift'), ('a.swift')) v (x)", as: String.self)
+                == "a.swift B.swift")
+        try Migrator().migrate(icu)
+        _ = try ProjectStore.create(name: "app", sdk: nil, deploymentTarget: nil, actor: "test", on: icu)
+        try expectSameNumbers(on: icu)
+    }
+
+    /// Ingests the same findings into `app` as a first import and into a new project `other` as a sync after a
+    /// first import of another finding, and expects both numbered alike, from 1.
+    private func expectSameNumbers(on connection: PostgresConnection) throws {
         // Files out of order, upper case and non-ASCII (byte order), an escaped name, and findings that share a file
         // and line (identity order).
         let findings = [
@@ -373,7 +391,7 @@ struct ScanSyncTests {
             finding("Sources/a.swift", 2, "z()", rule: "DUO003"), finding("Sources/\"q\".swift", 4, "s()"),
         ]
         // `app`: a first import, written by COPY in Core's order.
-        #expect(try ingest(report(findings)).counts.new == findings.count)
+        #expect(try ingest(report(findings), on: connection).counts.new == findings.count)
         // `other`: the same findings after a first import of another one, so a sync numbers them in SQL.
         _ = try ProjectStore.create(name: "other", sdk: nil, deploymentTarget: nil, actor: "test", on: connection)
         for scan in [[finding("Other/Seed.swift", 1, "seed()")], [finding("Other/Seed.swift", 1, "seed()")] + findings]

@@ -22,12 +22,19 @@ public enum TestDatabase {
 
     /// Creates an empty database and returns how to connect to it.
     public static func makeDatabase() throws -> PostgresConfiguration {
+        try makeDatabase(options: "")
+    }
+
+    /// A new empty database created with `options` after its name (a constant of the test, such as
+    /// `TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE 'en-US' LOCALE 'C'` for a default collation that is not
+    /// byte order, as a database an operator creates may have).
+    public static func makeDatabase(options: String) throws -> PostgresConfiguration {
         let admin = try server.get()
         let number = counter.add(1, ordering: .relaxed).newValue
         let name = "barkeep_test_\(getpid())_\(number)"
         let connection = try PostgresConnection(configuration: admin)
         defer { connection.close() }
-        try connection.query("CREATE DATABASE \"\(name)\"")
+        try connection.query("CREATE DATABASE \"\(name)\" \(options)")
         return admin.with(database: name)
     }
 
