@@ -42,6 +42,7 @@ extension EventLoop {
         guard let statusLookup else { return }
         let answers = statusLookup.handleReadiness()
         updateLookupRegistration()
+        logLookupNotices()
         for (lookup, answer) in answers {
             guard let connection = connections[lookup.connection] else { continue }
             guard let answer, answer.isTokenActive, answer.version == lookup.reply.version else {
@@ -60,6 +61,7 @@ extension EventLoop {
         guard let statusLookup else { return }
         let failed = statusLookup.tick(now: .now)
         updateLookupRegistration()
+        logLookupNotices()
         for lookup in failed { runOnPool(lookup) }
     }
 
@@ -68,6 +70,22 @@ extension EventLoop {
         _ = statusLookup?.close()
         updateLookupRegistration()
         statusLookup = nil
+    }
+
+    /// Logs what the lookup connection told: its loss and return, and a lookup PostgreSQL refused.
+    private func logLookupNotices() {
+        for notice in statusLookup?.takeNotices() ?? [] {
+            switch notice {
+            case .down(let error):
+                server.logger.warning(
+                    "status lookup connection lost; kept STATUS replies go through the pool until it is back",
+                    ["error": error])
+            case .up:
+                server.logger.info("status lookup connection ready")
+            case .failed(let error):
+                server.logger.warning("a status lookup failed; it went through the pool", ["error": error])
+            }
+        }
     }
 
     private func runOnPool(_ lookup: KeptReplyLookup) {

@@ -79,6 +79,29 @@ public final class StatusVersionLookup<Tag> {
     private var generation = 0
     /// Answers of lookups failed outside `handleReadiness` (a send that failed), handed out by the next call.
     private var failedLater: [Tag] = []
+    /// What the owner should log, handed out by `takeNotices`.
+    private var notices: [Notice] = []
+    /// Whether the connection's loss was told and its return not yet.
+    private var isToldDown = false
+    /// Whether a failed lookup was told since the connection was last ready.
+    private var isFailureTold = false
+
+    /// A change the daemon's log should say: the connection lost (once, until it is back), back, or a lookup that
+    /// PostgreSQL answered with an error (once per connection). Each carries libpq's message.
+    public enum Notice: Sendable, Equatable {
+        /// The connection was lost or could not be opened; lookups take the caller's blocking way meanwhile.
+        case down(String)
+        /// The connection is ready again.
+        case up
+        /// A lookup's statement failed; it took the caller's blocking way.
+        case failed(String)
+    }
+
+    /// The notices since the last call, oldest first.
+    public func takeNotices() -> [Notice] {
+        defer { notices.removeAll() }
+        return notices
+    }
 
     /// A lookup that connects at its first `tick`; `configuration` is the database's.
     public init(
@@ -234,6 +257,8 @@ public final class StatusVersionLookup<Tag> {
         expected = [.prepare]
         expectedHead = 0
         phase = .ready(wantsWrite: false)
+        if isToldDown { notices.append(.up) }
+        (isToldDown, isFailureTold) = (false, false)
         flush()
     }
 
@@ -282,6 +307,10 @@ public final class StatusVersionLookup<Tag> {
                 headFailed = false
             default:
                 headFailed = true
+                if !isFailureTold {
+                    isFailureTold = true
+                    notices.append(.failed(Self.message(PQresultErrorMessage(result))))
+                }
             }
         }
         if expectedHead == expected.count {
@@ -308,6 +337,10 @@ public final class StatusVersionLookup<Tag> {
 
     /// Closes the connection and returns the lookups it still owed; the next attempt is after the backoff.
     private func drop() -> [Tag] {
+        if !isToldDown {
+            isToldDown = true
+            notices.append(.down(handle.map { Self.message(PQerrorMessage($0)) } ?? "cannot start a connection"))
+        }
         let owed: [Tag] = expected[expectedHead...].compactMap { item in
             if case .lookup(let tag) = item { return tag }
             return nil
@@ -321,6 +354,12 @@ public final class StatusVersionLookup<Tag> {
         generation += 1
         retryLater()
         return owed
+    }
+
+    /// libpq's message on one line, or a word when it has none.
+    private static func message(_ text: UnsafePointer<CChar>?) -> String {
+        let line = text.map { String(cString: $0) }?.split(whereSeparator: \.isNewline).joined(separator: " ") ?? ""
+        return line.isEmpty ? "no message" : line
     }
 
     private func retryLater() {

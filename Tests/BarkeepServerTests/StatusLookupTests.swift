@@ -4,6 +4,7 @@ import BarkeepServer
 import BarkeepStore
 import BarkeepTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 /// STATUS with a kept reply answered on the event loop, its status version looked up over the loop's own
@@ -22,8 +23,10 @@ struct StatusLookupTests {
     }
 
     /// A database and a server on it with project `app` and one screen.
-    private func serverWithProject() throws -> (RunningServer, LineClient) {
-        let running = try RunningServer.withDatabase()
+    private func serverWithProject(logger: Logger = Logger(level: .error) { _ in }) throws
+        -> (RunningServer, LineClient)
+    {
+        let running = try RunningServer.withDatabase(logger: logger)
         let owner = try running.owner()
         #expect(try reply(owner, "PROJECT CREATE app").last == "OK count=1")
         #expect(try reply(owner, "SCREEN ADD app Inbox path=Sources/Inbox/**").last?.hasPrefix("OK") == true)
@@ -75,9 +78,11 @@ struct StatusLookupTests {
         #expect(stats.contains(" status-kept-loop=") && stats.contains(" status-kept-pool="))
     }
 
-    @Test("STATUS answers while the lookup connection is killed, then the loop path recovers")
+    @Test("STATUS answers while the lookup connection is killed, then the loop path recovers; the log says both")
     func lookupConnectionKilled() throws {
-        let (running, owner) = try serverWithProject()
+        let lines = Mutex<[String]>([])
+        let (running, owner) = try serverWithProject(
+            logger: Logger(level: .info) { line in lines.withLock { $0.append(line) } })
         let made = try reply(owner, "STATUS app")
         #expect(try eventually { try reply(owner, "STATUS app") == made && !lookupBackends(running).isEmpty })
         let administrator = try PostgresConnection(configuration: try #require(running.database))
@@ -101,6 +106,11 @@ struct StatusLookupTests {
         }
         #expect(isRecovered)
         #expect(try !lookupBackends(running).isEmpty && Set(lookupBackends(running)).isDisjoint(with: killed))
+        // Told once when lost (not at every failed attempt meanwhile), and once when back.
+        let told = lines.withLock { $0 }.filter { $0.contains("status lookup connection") }
+        #expect(told.first?.contains("level=warning msg=\"status lookup connection lost") == true, "\(told)")
+        #expect(told.last?.contains("msg=\"status lookup connection ready\"") == true, "\(told)")
+        #expect(told.count < 20, "\(told)")
     }
 
     @Test("a write through a second server is in the first server's next STATUS, answered on the loop before")
