@@ -89,33 +89,4 @@ public enum SDKAvailability {
         }
         return clauses.joined(separator: "; ")
     }
-
-    /// Up to `limit` known names closest to an unknown `symbol` (edit distance, ignoring case), closest first:
-    /// what a refusal suggests for a typo.
-    public static func nearestNames(to symbol: String, among known: [String], limit: Int = 3) -> [String] {
-        let target = Array(symbol.lowercased().unicodeScalars)
-        // A suggestion further away than half the name is noise.
-        let threshold = max(2, target.count / 2)
-        let scored = known.compactMap { name -> (Int, String)? in
-            let distance = editDistance(target, Array(name.lowercased().unicodeScalars))
-            return distance <= threshold ? (distance, name) : nil
-        }
-        return scored.sorted { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }.prefix(limit).map(\.1)
-    }
-
-    /// Levenshtein distance, two rows at a time.
-    static func editDistance(_ left: [Unicode.Scalar], _ right: [Unicode.Scalar]) -> Int {
-        guard !left.isEmpty else { return right.count }
-        guard !right.isEmpty else { return left.count }
-        var previous = Array(0...right.count)
-        var current = [Int](repeating: 0, count: right.count + 1)
-        for (i, a) in left.enumerated() {
-            current[0] = i + 1
-            for (j, b) in right.enumerated() {
-                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (a == b ? 0 : 1))
-            }
-            swap(&previous, &current)
-        }
-        return previous[right.count]
-    }
 }

@@ -149,11 +149,11 @@ public enum ItemStore {
                 """,
                 [project.id]
             ).map { try $0.decode("symbol", as: String.self) }
-            let nearest = SDKAvailability.nearestNames(to: first, among: names)
-            let suggestion = nearest.isEmpty ? "" : "; did you mean \(nearest.joined(separator: ", "))?"
             throw StoreError.invalid(
-                "unknown SDK symbol '\(first)'\(suggestion) (for a symbol the table lacks, name the SDK that "
-                    + "declares it: --sdk VERSION, sdk=VERSION on the wire)")
+                "unknown SDK symbol '\(TerminalText.excerpt(first))'"
+                    + NameSuggestion.hint(NameSuggestion.closest(to: first, among: names))
+                    + "; for a symbol the table lacks, name the SDK that declares it: --sdk VERSION, sdk=VERSION on "
+                    + "the wire")
         }
         guard !unknown.isEmpty else {
             throw StoreError.invalid(

@@ -23,6 +23,15 @@ struct NameSuggestionTests {
         #expect(NameSuggestion.closest(to: name, among: Self.keys) == expected, "\(name)")
     }
 
+    @Test("SDK symbols: a typo finds the symbol, case aside; noise finds nothing")
+    func symbols() {
+        let known = ["axisBehavior", "verticalBarEdge", "UIVerticalBarEdge", "toolbarVerticalEdge", "ReservedRegion"]
+        #expect(NameSuggestion.closest(to: "axisBehaviour", among: known) == ["axisBehavior"])
+        #expect(NameSuggestion.closest(to: "AXISBEHAVIOR", among: known) == ["axisBehavior"])
+        #expect(NameSuggestion.closest(to: "verticalBarEdg", among: known) == ["verticalBarEdge"])
+        #expect(NameSuggestion.closest(to: "zzzzzzzzzzzz", among: known).isEmpty)
+    }
+
     @Test("at most three, quoted in the refusal")
     func hint() {
         let many = ["ab1", "ab2", "ab3", "ab4"]

@@ -87,18 +87,4 @@ struct SDKAvailabilityTests {
             SDKAvailability.verdict(needs: [facts("custom", nil, found: true)], sdk: v27_0, deploymentTarget: v26)
                 == .available(gate: nil))
     }
-
-    @Test(
-        "nearest names suggest the likely typo, closest first, and nothing for noise",
-        arguments: [
-            ("axisBehaviour", ["axisBehavior"]),
-            ("AXISBEHAVIOR", ["axisBehavior"]),
-            ("verticalBarEdg", ["verticalBarEdge", "UIVerticalBarEdge"]),
-            ("zzzzzzzzzzzz", []),
-        ] as [(String, [String])]
-    )
-    func nearest(symbol: String, expected: [String]) {
-        let known = ["axisBehavior", "verticalBarEdge", "UIVerticalBarEdge", "toolbarVerticalEdge", "ReservedRegion"]
-        #expect(SDKAvailability.nearestNames(to: symbol, among: known, limit: 2) == expected)
-    }
 }

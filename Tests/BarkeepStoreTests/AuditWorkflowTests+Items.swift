@@ -95,7 +95,7 @@ extension AuditWorkflowTests {
             Issue.record("expected invalid, got \(String(describing: error))")
             return
         }
-        #expect(message.hasPrefix("unknown SDK symbol 'axisBehaviour'; did you mean axisBehavior"))
+        #expect(message.hasPrefix("unknown SDK symbol 'axisBehaviour' (did you mean 'axisBehavior'?); for a symbol"))
         #expect(try snapshot() == before)
 
         let item = try addItem(

@@ -166,7 +166,7 @@ struct AuditCommandsTests {
             "item", "add", "app", "--screen", "Inbox", "--step", "5", "--title", "Shape", "--needs", "axisBehaviour",
         ])
         #expect(refused.0 == 1)
-        #expect(refused.2.contains("unknown SDK symbol 'axisBehaviour'; did you mean axisBehavior"))
+        #expect(refused.2.contains("unknown SDK symbol 'axisBehaviour' (did you mean 'axisBehavior'?); for a symbol"))
         #expect(try array(try daemon.barkeep(["--json", "findings", "app"]).1).isEmpty)
         let accepted = try daemon.barkeep([
             "--json", "item", "add", "app", "--screen", "Inbox", "--step", "5", "--title", "Shape", "--needs",
