@@ -130,13 +130,10 @@ public enum PoseStore {
         on connection: PostgresConnection
     ) throws -> PoseRecord {
         try ScanStore.withLockedProject(projectName, on: connection) { project, connection in
+            // A key names one screen or is refused (notFound, or why the row takes no results).
             let picked = try ScreenStore.pick(
                 .key(new.screen), for: [.poseResults], project: project, on: connection, hint: usersHint)
-            guard let screen = picked.rows.first else {
-                throw try ScreenStore.notFound(
-                    [new.screen], projectID: project.id, projectName: project.name, on: connection)
-            }
-            return try insert(new, screen: screen, project: project, actor: actor, on: connection)
+            return try insert(new, screen: picked.rows[0], project: project, actor: actor, on: connection)
         }
     }
 

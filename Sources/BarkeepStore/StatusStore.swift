@@ -225,8 +225,10 @@ public enum StatusStore {
         project name: String, checkingToken tokenID: Int64?, on connection: PostgresConnection
     ) throws -> (version: String?, isTokenActive: Bool) {
         guard let tokenID else { return (try version(project: name, on: connection), true) }
-        let row = try connection.query(versionCheckingTokenQuery, [name, tokenID]).first
-        guard let row else { return (nil, false) }
+        // The statement reads from no table: it always answers one row.
+        guard let row = try connection.query(versionCheckingTokenQuery, [name, tokenID]).first else {
+            throw StoreError.invalid("the status version lookup answered no row")
+        }
         return (try row.decodeIfPresent(at: 0, as: String.self), try row.decode(at: 1, as: Bool.self))
     }
 
