@@ -66,6 +66,9 @@ public enum FindingLifecycle {
     /// The statuses a person may set, as help texts list them: `approved, applied, … or false_positive`.
     public static var personStatusesText: String { QuantityText.alternatives(personStatuses.map(\.rawValue)) }
 
+    /// The statuses a scan leaves as they are, as help texts list them: `declined, kept and false_positive`.
+    public static var stickyStatusesText: String { QuantityText.conjunction(stickyStatuses.map(\.rawValue)) }
+
     /// The statuses a scan leaves as they are whether the finding is reported or not.
     public static let stickyStatuses: [FindingStatus] = FindingStatus.allCases.filter(\.isSticky)
 

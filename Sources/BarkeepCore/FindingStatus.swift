@@ -52,7 +52,6 @@ public enum FindingStatus: String, Sendable, CaseIterable, Codable {
     /// The statuses a person sets that need a reason, for help texts: `declined, kept and false_positive` (blocked
     /// needs one too, but only the SDK rules set it).
     public static var verdictsNeedingReason: String {
-        let names = allCases.filter { $0.requiresReason && $0 != .blocked }.map(\.rawValue)
-        return names.dropLast().joined(separator: ", ") + " and " + (names.last ?? "")
+        QuantityText.conjunction(allCases.filter { $0.requiresReason && $0 != .blocked }.map(\.rawValue))
     }
 }

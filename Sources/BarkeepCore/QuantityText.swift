@@ -2,8 +2,17 @@
 public enum QuantityText {
     /// Words as a sentence lists alternatives: `a`, `a or b`, `a, b or c`.
     public static func alternatives(_ words: [String]) -> String {
+        listed(words, lastSeparator: " or ")
+    }
+
+    /// `words` joined for a sentence that names them all: `a, b and c`; one word alone; empty for none.
+    public static func conjunction(_ words: [String]) -> String {
+        listed(words, lastSeparator: " and ")
+    }
+
+    private static func listed(_ words: [String], lastSeparator: String) -> String {
         guard let last = words.last else { return "" }
-        return words.count == 1 ? last : words.dropLast().joined(separator: ", ") + " or " + last
+        return words.count == 1 ? last : words.dropLast().joined(separator: ", ") + lastSeparator + last
     }
 
     /// The seconds of `text`: a whole number of seconds, or a whole number followed by `s`, `m`, `h` or `d`;

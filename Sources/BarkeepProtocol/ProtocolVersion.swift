@@ -1,7 +1,7 @@
 /// The versions of the line protocol (docs/protocol.md) that this build speaks, sent and checked in `HELLO`.
 ///
-/// Version 3 leaves the counters that are 0 out of `STATUS`'s dashboard lines (`CompactRecords`); version 2 sends
-/// every counter. Version 2 names runs, findings and items by their number in their project, so every command that
+/// Version 3 leaves out of `STATUS`'s dashboard lines the counters that are 0 and those equal to the sum of their
+/// parts (`CompactRecords` says which); version 2 sends every counter. Version 2 names runs, findings and items by their number in their project, so every command that
 /// names one takes the project too (`FINDING SHOW PROJECT N`); version 1 named them by ids shared across projects.
 public enum ProtocolVersion {
     /// The version this build's clients speak: the newest.

@@ -9,10 +9,6 @@ enum DashboardCommands {
 
     static let severities = Severity.allCases.map(\.rawValue)
 
-    /// The keys of the untriaged and in-progress counts by severity (`untriaged-critical` …), made once: STATUS
-    /// writes them for every screen.
-    static let stageKeys = CompactRecords.stageKeys
-
     /// The decimal text of 0 to 1,023, made once: STATUS writes some twenty counts for every screen.
     static let smallDecimals = (0..<1024).map { String($0) }
 
@@ -54,7 +50,7 @@ enum DashboardCommands {
     /// The encoded reply of `STATUS project` with `listing` in protocol `version` (compact from 3 on), from `cache`
     /// while the project's status is unchanged; nil when token `tokenID` (checked with the lookup) is revoked.
     static func statusReply(
-        project: String, listing: ScreenListing, version: Int = ProtocolVersion.assumed, checkingToken tokenID: Int64?,
+        project: String, listing: ScreenListing, version: Int, checkingToken tokenID: Int64?,
         cache: StatusCache<[UInt8]> = replies, on connection: PostgresConnection
     ) throws -> [UInt8]? {
         try cache.value(
@@ -72,7 +68,7 @@ enum DashboardCommands {
 
     /// The protocol version and the arguments of a listing as one text, the owner (any text) last so that no two
     /// listings share one.
-    static func variant(_ listing: ScreenListing, version: Int = ProtocolVersion.assumed) -> String {
+    static func variant(_ listing: ScreenListing, version: Int) -> String {
         [
             String(version), listing.isNotDoneOnly ? "not-done" : "all", listing.order.rawValue,
             listing.limit.map(String.init) ?? "-",
@@ -109,7 +105,7 @@ extension WorkCounts {
         for (index, severity) in DashboardCommands.severities.enumerated() {
             record.append(severity, DashboardCommands.decimal(count(severity: index)))
         }
-        for (keys, stage) in zip(DashboardCommands.stageKeys, [WorkStage.untriaged, .inProgress]) {
+        for (keys, stage) in zip(CompactRecords.stageKeys, [WorkStage.untriaged, .inProgress]) {
             for index in keys.indices {
                 record.append(keys[index], DashboardCommands.decimal(count(severity: index, stage: stage)))
             }

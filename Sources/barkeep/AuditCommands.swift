@@ -290,7 +290,8 @@ struct ItemSetCommand: RunnableCommand, NamesNumberInProject {
         arguments: NumberInProject.arguments("The item's number in the project.") + [
             .option("title", valueName: "TEXT", help: "A new title."),
             .option("step", valueName: "STEP", help: "A new checklist step: 1 to 12, or the step's key."),
-            .option("severity", valueName: "S", help: "critical, high, medium, low or info."),
+            .option(
+                "severity", valueName: "S", help: QuantityText.alternatives(Severity.allCases.map(\.rawValue)) + "."),
             .option("needs", valueName: "SYMBOL", repeatable: true, help: "The SDK symbols the fix needs (replaces)."),
             .option("sdk", valueName: "VERSION", help: "The SDK declaring the needed symbols the table lacks."),
         ]

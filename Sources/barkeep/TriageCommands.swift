@@ -152,7 +152,7 @@ struct FindingSetCommand: RunnableCommand {
             barkeep finding set PROJECT --where [FILTERS…] STATUS [--reason TEXT] (--dry-run | --yes)
             FILTERS are the options of barkeep findings (--rule DUO003 --status proposed,approved …; without
             --status, the findings that need work). \(FindingStatus.verdictsNeedingReason) need --reason. A later scan never overrides
-            declined, kept or false_positive. verified needs the fix applied first (or, for a scanner finding, the
+            \(FindingLifecycle.stickyStatusesText). verified needs the fix applied first (or, for a scanner finding, the
             scanner no longer reporting it: fixed). A blocked item is unblocked only by the SDK; a fixed finding can
             only be verified or given a verdict. Findings the change is not allowed for are listed and left alone
             (exit 1). All changes are one transaction, an event each.

@@ -66,7 +66,7 @@ enum MCPTools {
 
             Write one recommendation for \(key) in the readiness report's format: a "### \(key)" heading, one \
             sentence naming the owner and the steps that apply, then each item with its status (\(statuses)) and, \
-            for blocked, declined, kept and false_positive, its reason; name the SDK a blocked item waits for and the \
+            for \(QuantityText.conjunction(FindingStatus.allCases.filter(\.requiresReason).map(\.rawValue))), its reason; name the SDK a blocked item waits for and the \
             if #available gate a workable one needs. Say which poses still need verifying. Propose changes only \
             through Barkeep's tools (set_finding_status, set_step, add_item, record_pose) after a person agrees.
             """
