@@ -197,13 +197,17 @@ public enum ScanStore {
                 [project.id]
             )
             let mayRepeat = try latestRuns.contains { try $0.decode("digest", as: String.self) == digest }
-            // With runs before, a scan's identities are matched against stored ones: hashed beside the read. A first
-            // import hashes each as it writes its row, and holds no digest per finding.
+            // With runs of its tool before, a scan's identities are matched against stored ones: hashed beside the
+            // read. A first import (of the project, or of its tool) hashes each as it writes its row, and holds no
+            // digest per finding.
+            let toolsWithRuns = Set(try latestRuns.map { try $0.decode("tool", as: String.self) })
             let hashed =
-                mayRepeat || latestRuns.isEmpty
+                mayRepeat || toolsWithRuns.isEmpty
                 ? nil
                 : BackgroundWork { () -> HashedScan? in
-                    guard case .success(let scan) = parsed.result() else { return nil }
+                    guard case .success(let scan) = parsed.result(), toolsWithRuns.contains(scan.table.tool) else {
+                        return nil
+                    }
                     return HashedScan(scan)
                 }
             let storedEarly =
