@@ -7,6 +7,10 @@ public enum Role: String, Sendable, Comparable, CaseIterable, Codable {
     /// May also manage projects and tokens.
     case admin
 
+    /// The least role that may upload a scan or an SDK check (`INGEST`): the daemon's command table requires it,
+    /// and the CLI and MCP check the role `HELLO` answers against it before they read a file.
+    public static let leastToIngest = Role.writer
+
     private var rank: Int {
         switch self {
         case .reader: 0

@@ -14,7 +14,7 @@ enum FindingCommands {
         positional: 2...2,
         keys: ["commit", "commit-time", "scope", "force"],
         requiredKeys: ["format"],
-        minimumRole: .writer,
+        minimumRole: Role.leastToIngest,
         takesPayload: true
     ) { input throws(CommandError) in
         let project = input.argument(0)

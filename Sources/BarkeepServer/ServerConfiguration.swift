@@ -43,7 +43,7 @@ public struct ServerConfiguration: Sendable {
     public init(
         addresses: [ServerAddress],
         maximumLineLength: Int = LineFramer.defaultMaximumLineLength,
-        maximumPayload: Int = 256 << 20,
+        maximumPayload: Int = UploadLimit.defaultBytes,
         maximumPayloadTotal: Int? = nil,
         uploadTimeout: Duration = .seconds(60),
         maximumPendingOutput: Int = 1 << 20,

@@ -20,6 +20,7 @@ enum SessionCommands {
                 .ok([
                     "protocol": String(version), "server": server.serverID, "version": BarkeepVersion.current,
                     "role": role?.rawValue ?? "none",
+                    UploadLimit.helloKey: String(server.configuration.maximumPayload),
                 ]))
             result.protocolVersion = version
             return result

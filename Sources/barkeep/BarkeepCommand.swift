@@ -65,7 +65,7 @@ struct CLIContext {
         var hello = Request(verb: "HELLO", keywords: ["protocol": String(ProtocolVersion.current)])
         if let token { hello.keywordList.append((key: "token", value: token)) }
         do {
-            _ = try client.send(hello)
+            client.greeting = try client.send(hello).fields
         } catch .server(.noAuth, _) {
             throw .server(.noAuth, "the token was refused: it is unknown or revoked")
         }

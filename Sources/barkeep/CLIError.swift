@@ -8,6 +8,9 @@ enum CLIError: Error, CustomStringConvertible {
     case connectionLost(ServerAddress, String)
     /// The daemon answered with an error.
     case server(ErrorCode, String)
+    /// A request refused before it was sent, with the code the daemon would answer it with: an upload larger
+    /// than the daemon's limit (`TOOLONG`), or one the connection's role may not make (`FORBIDDEN`, `NOAUTH`).
+    case refused(ErrorCode, String)
     /// The daemon's answer broke the protocol.
     case badReply(String)
     /// A file or argument the command was given cannot be used.
@@ -29,7 +32,7 @@ enum CLIError: Error, CustomStringConvertible {
         case .cannotConnect(let address, let reason):
             "cannot reach barkeepd at \(address): \(reason) (is it running? see --server)"
         case .connectionLost(let address, let reason): "lost the connection to barkeepd at \(address): \(reason)"
-        case .server(let code, let message): "\(message) (\(code.rawValue))"
+        case .server(let code, let message), .refused(let code, let message): "\(message) (\(code.rawValue))"
         case .badReply(let reason): "unexpected reply from barkeepd: \(reason)"
         case .badInput(let reason): reason
         case .partial(let reason): reason

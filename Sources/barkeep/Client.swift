@@ -25,6 +25,8 @@ final class Client {
     /// Whether any byte came from the server yet: a plain connection it closes before saying anything may be
     /// one to a port that requires TLS.
     private var hasReceived = false
+    /// The fields of the server's reply to `HELLO` (`role`, `max-upload`, …); empty before it.
+    var greeting: [String: String] = [:]
 
     /// Connects, waiting at most `timeout` for the connection and for each reply. With `tls`, a TCP connection
     /// runs the TLS handshake and verifies the server's certificate before anything else (a Unix socket stays

@@ -21,6 +21,10 @@ struct IngestCommand: RunnableCommand {
             when barkeep runs inside a repository that has the commit. A scan of a commit already ingested for the
             same tool and scope, or older than the latest run's commit, is refused (CONFLICT, exit 1) so it cannot
             undo triage; --force ingests it anyway.
+            Before reading the file, barkeep refuses one that is not a regular file (a FIFO, a device, a
+            directory), a connection whose role may not ingest (FORBIDDEN), and a file larger than the daemon's
+            upload limit (TOOLONG; HELLO says the limit, a smaller --max-upload lowers it, and it stands in for a
+            daemon that does not say); standard input is read up to the limit and refused past it.
             With --json prints exactly {"run":N,"new":N,"fixed":N,"reopened":N,"unchanged":N,"moved":N,"changed":N,
             "open":N,"repeat":B}: what this upload changed (all 0 for a repeat, "repeat":true).
             --format sdk-check reads the SDK checker's JSON (symbols[] with symbol, found and
@@ -38,6 +42,10 @@ struct IngestCommand: RunnableCommand {
                 help: "The commit's committer time, e.g. 2026-11-30T10:00:00+01:00 (default: from git)."),
             .flag("force", help: "Ingest the scan even if its commit is old or was ingested before."),
             .option("scope", valueName: "PREFIX", help: "The path prefix the scan covered (default: everything)."),
+            .option(
+                "max-upload", valueName: "BYTES",
+                help: "Refuse a file larger than this before reading it, e.g. 64MiB (default: the daemon's limit, "
+                    + "which a smaller value lowers)."),
         ]
     )
 
@@ -48,6 +56,8 @@ struct IngestCommand: RunnableCommand {
     let commitTime: String?
     let isForced: Bool
     let scope: String?
+    /// `--max-upload`: the limit to check the file against instead of the daemon's.
+    let maximumUpload: Int?
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
         project = parsed.value("project") ?? ""
@@ -65,6 +75,16 @@ struct IngestCommand: RunnableCommand {
         commitTime = parsed.value("commit-time")
         isForced = parsed.flag("force")
         scope = parsed.value("scope")
+        if let text = parsed.value("max-upload") {
+            guard let bytes = QuantityText.bytes(text), bytes > 0 else {
+                throw UsageError(
+                    "--max-upload must be a size in bytes (or with KiB, MiB, GiB), not '\(TerminalText.excerpt(text))'",
+                    commandPath: parsed.commandPath)
+            }
+            maximumUpload = bytes
+        } else {
+            maximumUpload = nil
+        }
         if commitTime != nil && commit == nil {
             throw UsageError("--commit-time needs --commit", commandPath: parsed.commandPath)
         }
@@ -74,7 +94,8 @@ struct IngestCommand: RunnableCommand {
         }
     }
 
-    /// An ingest made without a command line (the MCP server's ingest_scan): `file` is a path.
+    /// An ingest made without a command line (the MCP server's ingest_scan): `file` is a path, checked against
+    /// the daemon's upload limit.
     init(project: String, file: String, format: ScanFormat?, commit: String?, scope: String?) {
         self.project = project
         self.file = file
@@ -83,6 +104,7 @@ struct IngestCommand: RunnableCommand {
         self.commitTime = nil
         self.isForced = false
         self.scope = scope
+        self.maximumUpload = nil
     }
 
     /// The counts of a scan's reply, in the order `--json` prints them.
@@ -98,9 +120,16 @@ struct IngestCommand: RunnableCommand {
         return object
     }
 
-    /// Uploads the file and returns its format and the daemon's reply.
+    /// Uploads the file and returns its format and the daemon's reply. What ScanFile refuses is refused before
+    /// the file is read: what is not a regular file before the daemon is asked, then a role that may not ingest
+    /// and a file over the upload limit (both from the daemon's HELLO).
     func upload(_ context: CLIContext) throws -> (ScanFormat, Response) {
-        let bytes = try readInput()
+        let input = try file == "-" ? ScanFile.standardInput() : ScanFile.open(file)
+        let client = try context.connect()
+        try ScanFile.checkRole(client.greeting, hasToken: context.token != nil)
+        let limit = ScanFile.limit(override: maximumUpload, greeting: client.greeting)
+        try input.checkSize(limit: limit)
+        let bytes = try input.read(limit: limit)
         let format = self.format ?? Self.guessFormat(bytes)
         var request = Request(verb: "INGEST", arguments: [project], keywords: ["format": format.rawValue])
         if let commit {
@@ -114,7 +143,6 @@ struct IngestCommand: RunnableCommand {
         if isForced { request.keywordList.append(("force", "yes")) }
         if let scope { request.keywordList.append(("scope", scope)) }
 
-        let client = try context.connect()
         // A large sync takes a while after the upload: wait for it.
         client.setReplyTimeout(.seconds(600))
         let showsProgress = bytes.count >= 4 << 20 && isatty(STDERR_FILENO) == 1
@@ -165,43 +193,6 @@ struct IngestCommand: RunnableCommand {
         }
         return "Run \(number("run")): \(number("new")) new, \(number("fixed")) fixed, \(number("reopened")) reopened, "
             + "\(number("unchanged")) unchanged (\(number("moved")) moved), \(number("changed")) changed. " + open
-    }
-
-    private func readInput() throws -> [UInt8] {
-        if file == "-" { return Array(FileHandle.standardInput.readDataToEndOfFile()) }
-        return try Self.contents(of: file)
-    }
-
-    /// The bytes of the file at `path`; what stops it is `cannot read PATH: REASON`, the system's reason (`No such
-    /// file or directory`, `Permission denied`, `Is a directory`).
-    static func contents(of path: String) throws(CLIError) -> [UInt8] {
-        func failure(_ code: Int32) -> CLIError {
-            CLIError.badInput("cannot read \(path): \(String(cString: strerror(code)))")
-        }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw failure(errno) }
-        defer { close(descriptor) }
-        // Read into one buffer of the file's size (growing only if the file grows meanwhile), so that a 76 MB scan
-        // is not copied again each time an array of chunks doubles.
-        var status = stat()
-        let size = fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG ? Int(status.st_size) : 0
-        var bytes = [UInt8](repeating: 0, count: max(size, 1 << 16) + 1)
-        var count = 0
-        while true {
-            if count == bytes.count { bytes += [UInt8](repeating: 0, count: bytes.count) }
-            let read = bytes.withUnsafeMutableBytes { buffer in
-                Glibc.read(descriptor, buffer.baseAddress.map { $0 + count }, buffer.count - count)
-            }
-            if read == 0 {
-                bytes.removeSubrange(count...)
-                return bytes
-            }
-            if read < 0 {
-                if errno == EINTR { continue }
-                throw failure(errno)
-            }
-            count += read
-        }
     }
 
     /// The JSON object of an SDK check's reply.

@@ -49,7 +49,8 @@ struct DaemonCommand: ParsableCommand {
             ),
             .option("max-line", valueName: "BYTES", default: "65536", help: "Longest request line accepted."),
             .option(
-                "max-upload", valueName: "BYTES", default: "268435456", help: "Largest upload accepted (256 MiB)."),
+                "max-upload", valueName: "BYTES", default: String(UploadLimit.defaultBytes),
+                help: "Largest upload accepted (256 MiB)."),
             .option(
                 "max-upload-total",
                 valueName: "BYTES",

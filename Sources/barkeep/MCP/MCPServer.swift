@@ -108,7 +108,8 @@ final class MCPServer {
     static func describe(_ error: any Error) -> (code: String, message: String) {
         switch error {
         case let error as MCPArgumentError: return (ErrorCode.badArgument.rawValue, error.message)
-        case CLIError.server(let code, let message): return (code.rawValue, message)
+        case CLIError.server(let code, let message), CLIError.refused(let code, let message):
+            return (code.rawValue, message)
         case let error as CLIError where error.isConnectionProblem:
             return (ErrorCode.unavailable.rawValue, error.description)
         case CLIError.badInput(let message): return (ErrorCode.badArgument.rawValue, message)
