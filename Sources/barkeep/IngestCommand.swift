@@ -96,13 +96,16 @@ struct IngestCommand: RunnableCommand {
 
     /// An ingest made without a command line (the MCP server's ingest_scan): `file` is a path, checked against
     /// the daemon's upload limit.
-    init(project: String, file: String, format: ScanFormat?, commit: String?, scope: String?) {
+    init(
+        project: String, file: String, format: ScanFormat?, commit: String?, commitTime: String?, isForced: Bool,
+        scope: String?
+    ) {
         self.project = project
         self.file = file
         self.format = format
         self.commit = commit
-        self.commitTime = nil
-        self.isForced = false
+        self.commitTime = commitTime
+        self.isForced = isForced
         self.scope = scope
         self.maximumUpload = nil
     }

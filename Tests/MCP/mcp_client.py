@@ -9,7 +9,10 @@ an assert; on success it prints one JSON object of what it saw (the numbers it c
 
 import asyncio
 import json
+import os
 import sys
+import tempfile
+import time
 
 import jsonschema
 from mcp import ClientSession, MCPError, StdioServerParameters, stdio_client
@@ -30,6 +33,25 @@ def server(token, *options):
         args=["mcp", "--project", "app", *options],
         env={"BARKEEP_SERVER": CONFIG["server"], "BARKEEP_TOKEN": token, "NO_COLOR": "1"},
     )
+
+
+def scan_copy(version):
+    """The scan of CONFIG["scan"] with another scanner version: other bytes, the same findings."""
+    with open(CONFIG["scan"], encoding="utf-8") as f:
+        document = json.load(f)
+    document["version"] = version
+    path = os.path.join(tempfile.mkdtemp(prefix="barkeep-mcp"), f"scan-{version}.json")
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(document, f)
+    return path
+
+
+def sparse_file(size):
+    """A file of `size` bytes none of which is on disk: read whole, it would cost that much memory."""
+    path = os.path.join(tempfile.mkdtemp(prefix="barkeep-mcp"), "huge.json")
+    with open(path, "wb") as f:
+        f.truncate(size)
+    return path
 
 
 def check_schemas(tools):
@@ -105,6 +127,28 @@ async def writer_session(seen):
         assert new["count"] == 4, new
         new, _ = await use("list_findings", new_in=1, file="Sources/Inbo")
         assert new["count"] == 0, new
+
+        # An argument the tool does not know, or of the wrong type, is refused and changes nothing: not even a
+        # misspelt dry_run, or a misspelt filter that would have chosen every severity.
+        before, _ = await use("list_findings", status=["all"])
+        refusals = [
+            ({"numbers": [numbers[0]], "status": "approved", "dryrun": True},
+             "BADARG: unknown argument 'dryrun' (did you mean 'dry_run'?)"),
+            ({"rule": ["DUO003"], "severty": ["high"], "status": "approved"},
+             "BADARG: unknown argument 'severty' (did you mean 'severity'?)"),
+            ({"numbers": str(numbers[0]), "status": "approved"},
+             f"BADARG: numbers must be an array of integers, not '{numbers[0]}'"),
+            ({"numbers": [numbers[0]], "status": "approved", "dry_run": "false"},
+             "BADARG: dry_run must be a boolean (true or false), not 'false'"),
+            ({"numbers": [numbers[0]], "status": "aproved"},
+             "BADARG: status must be one of approved, applied, verified, declined, kept, false_positive, not "
+             "'aproved' (did you mean 'approved'?)"),
+        ]
+        for arguments, message in refusals:
+            result = await session.call_tool("set_finding_status", arguments)
+            assert result.is_error and result.content[0].text == message, (arguments, result.content)
+        after, _ = await use("list_findings", status=["all"])
+        assert after == before, (before, after)
         assert "NOTFOUND" in await tool_error(session, "list_findings", new_in=2)
         assert "BADARG" in await tool_error(session, "set_finding_status", numbers=[bar_number], status="false_positive")
 
@@ -153,6 +197,29 @@ async def writer_session(seen):
         assert "the design keeps this bar" in declined_section, declined_section
         assert called == READ_TOOLS | WRITE_TOOLS, sorted((READ_TOOLS | WRITE_TOOLS) - called)
 
+        # ingest_scan takes commit_time and force; what it refuses names them, never the CLI's --force or the
+        # wire's commit-time.
+        newer, older, untimed = (scan_copy(version) for version in ("1.2.3", "1.2.4", "1.2.5"))
+        refused = await tool_error(session, "ingest_scan", path=newer, commit_time="2026-11-30T10:00:00+01:00")
+        assert refused == "BADARG: commit_time needs commit", refused
+        run, _ = await use("ingest_scan", path=newer, commit="aaaa1111aaaa", commit_time="2026-11-30T10:00:00+01:00")
+        assert not run["repeat"] and run["new"] == 0 and run["fixed"] == 0, run
+        older_commit = {"path": older, "commit": "bbbb2222bbbb", "commit_time": "2026-01-01T00:00:00Z"}
+        refused = await tool_error(session, "ingest_scan", **older_commit)
+        assert refused.startswith("CONFLICT: commit bbbb2222 (committed 2026-01-01T00:00:00Z) is older"), refused
+        assert refused.endswith("; force: true to ingest it anyway") and "--" not in refused, refused
+        refused = await tool_error(session, "ingest_scan", path=untimed, commit="cccc3333cccc")
+        assert "(commit_time, or ingest from its checkout), or force: true to ingest it anyway" in refused, refused
+        assert "commit-time" not in refused and "--" not in refused, refused
+        forced, _ = await use("ingest_scan", force=True, **older_commit)
+        assert forced["run"] == run["run"] + 1 and not forced["repeat"], (run, forced)
+
+        # /dev/zero is no scan: refused at once, never read.
+        started = time.monotonic()
+        refused = await tool_error(session, "ingest_scan", path="/dev/zero")
+        assert refused == "BADARG: cannot read /dev/zero: not a regular file but a character device", refused
+        assert time.monotonic() - started < 10
+
         # Arguments the schema refuses come back as tool errors, protocol misuse as JSON-RPC errors.
         assert (await tool_error(session, "list_findings", status=["bogus"])).startswith("BADARG:")
         assert (await tool_error(session, "screen_detail", screen="Nowhere")).startswith("NOTFOUND:")
@@ -180,6 +247,11 @@ async def reader_session(seen):
         refused = await tool_error(session, "set_finding_status", numbers=seen["approved"], status="applied")
         assert refused.startswith("FORBIDDEN:"), refused
         seen["reader_refusal"] = refused
+        # A reader may not ingest: refused before the file is read (8 GiB, read whole, would take 8 GiB of memory).
+        started = time.monotonic()
+        refused = await tool_error(session, "ingest_scan", path=sparse_file(8 << 30))
+        assert refused.startswith("FORBIDDEN: INGEST needs the writer role"), refused
+        assert time.monotonic() - started < 10
 
 
 async def read_only_session(seen):

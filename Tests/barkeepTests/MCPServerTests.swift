@@ -104,12 +104,16 @@ struct MCPServerTests {
         input += try Self.request(5, "tools/call", ["name": "list_findings", "arguments": ["status": 3]])
         input += try Self.request(6, "tools/call", ["name": "list_findings"])
         input += try Self.request(7, "initialize", ["protocolVersion": "2025-06-18", "capabilities": [:]])
+        // Arguments the schema refuses are answered without the daemon (out of reach here): nothing is sent.
+        input += try Self.request(8, "tools/call", ["name": "list_findings", "arguments": ["severty": ["high"]]])
+        input += try Self.request(9, "tools/call", ["name": "list_findings", "arguments": ["limit": "5"]])
+        input += try Self.request(10, "tools/call", ["name": "list_projects", "arguments": ["project": ""]])
         let (status, messages, error) = try Self.serve(input, ["--read-only", "--project", "app"])
         #expect(status == 0)
         #expect(error.contains("msg=serving") && error.contains("read-only=yes"))
         func errorCode(_ index: Int) -> Int? { (messages[index]["error"] as? [String: Any])?["code"] as? Int }
         func result(_ index: Int) -> [String: Any]? { messages[index]["result"] as? [String: Any] }
-        try #require(messages.count == 10, "\(messages)")
+        try #require(messages.count == 13, "\(messages)")
         // An unknown revision is answered with the newest served.
         #expect(result(0)?["protocolVersion"] as? String == "2025-11-25")
         #expect(errorCode(1) == -32700 && messages[1]["id"] is NSNull)
@@ -124,6 +128,14 @@ struct MCPServerTests {
         let unreachable = ((result(8)?["content"] as? [[String: Any]])?.first?["text"] as? String) ?? ""
         #expect(result(8)?["isError"] as? Bool == true && unreachable.hasPrefix("UNAVAILABLE: cannot reach"))
         #expect(result(9)?["protocolVersion"] as? String == "2025-06-18")
+        func toolError(_ index: Int) -> String? {
+            guard result(index)?["isError"] as? Bool == true else { return nil }
+            return (result(index)?["content"] as? [[String: Any]])?.first?["text"] as? String
+        }
+        #expect(toolError(10) == "BADARG: unknown argument 'severty' (did you mean 'severity'?)")
+        #expect(toolError(11) == "BADARG: limit must be an integer, not '5'")
+        #expect(toolError(12) == "BADARG: project must not be empty")
+        #expect(badArgument == "BADARG: status must be an array of strings, not 3")
     }
 
     /// The tools `barkeep mcp` lists, by name: their input properties and whether they read only.

@@ -3,7 +3,8 @@ import BarkeepReport
 
 /// JSON Schema (draft 2020-12, MCP's default) pieces for the tools' input and output schemas. Every enumeration
 /// comes from Core's types (statuses, severities, sources, step states, pose results) or the checklist's one
-/// home, never spelled here.
+/// home, never spelled here. Input schemas use only the keywords JSONSchemaValidator checks (a test holds them to
+/// it): what a tool lists is what every call is checked against.
 enum MCPSchema {
     /// An object with these properties; `isClosed`: no others (input schemas, so a misspelt argument is refused).
     static func object(
@@ -19,11 +20,14 @@ enum MCPSchema {
         return schema
     }
 
-    /// A string, maybe one of `values`.
-    static func string(_ description: String, values: [String]? = nil, minLength: Int? = nil) -> [String: Any] {
+    /// A string, maybe one of `values`, of `minLength` to `maxLength` characters.
+    static func string(
+        _ description: String, values: [String]? = nil, minLength: Int? = nil, maxLength: Int? = nil
+    ) -> [String: Any] {
         var schema: [String: Any] = ["type": "string", "description": description]
         if let values { schema["enum"] = values }
         if let minLength { schema["minLength"] = minLength }
+        if let maxLength { schema["maxLength"] = maxLength }
         return schema
     }
 
@@ -38,10 +42,11 @@ enum MCPSchema {
     /// A boolean.
     static func boolean(_ description: String) -> [String: Any] { ["type": "boolean", "description": description] }
 
-    /// An array of `items`.
-    static func array(_ items: [String: Any], _ description: String? = nil) -> [String: Any] {
+    /// An array of `items`, of at least `minItems`.
+    static func array(_ items: [String: Any], _ description: String? = nil, minItems: Int? = nil) -> [String: Any] {
         var schema: [String: Any] = ["type": "array", "items": items]
         if let description { schema["description"] = description }
+        if let minItems { schema["minItems"] = minItems }
         return schema
     }
 

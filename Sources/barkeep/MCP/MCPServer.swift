@@ -89,6 +89,12 @@ final class MCPServer {
         case let given as [String: Any]: arguments = given
         default: throw JSONRPCError(.invalidParams, "arguments must be an object")
         }
+        // Arguments the schema refuses (an unknown name, a wrong type) are a tool error the model can correct
+        // (MCP 2025-11-25, SEP-1303), answered before anything is read or written.
+        if let violation = JSONSchemaValidator.violation(of: arguments, against: tool.inputSchema) {
+            logger.info("tool refused", ["tool": name, "code": ErrorCode.badArgument.rawValue])
+            return Self.toolError(ErrorCode.badArgument.rawValue, violation.description)
+        }
         let call = MCPToolCall(arguments: arguments, defaultProject: defaultProject, context: context)
         do {
             let output = try tool.run(call)
@@ -97,24 +103,32 @@ final class MCPServer {
                 "isError": false,
             ]
         } catch {
-            let (code, message) = Self.describe(error)
+            let (code, message) = Self.describe(error, tool: tool)
             logger.info("tool failed", ["tool": name, "code": code])
-            return ["content": [["type": "text", "text": "\(code): \(message)"]], "isError": true]
+            return Self.toolError(code, message)
         }
     }
 
+    /// A tool error: `isError` and one text content `CODE: message`.
+    private static func toolError(_ code: String, _ message: String) -> [String: Any] {
+        ["content": [["type": "text", "text": "\(code): \(message)"]], "isError": true]
+    }
+
     /// A failed call's error code (the daemon's, or BADARG for an argument, UNAVAILABLE for the connection) and
-    /// message.
-    static func describe(_ error: any Error) -> (code: String, message: String) {
+    /// message, worded in `tool`'s argument names (MCPWording) wherever it came from.
+    static func describe(_ error: any Error, tool: MCPTool?) -> (code: String, message: String) {
+        let (code, message): (String, String)
         switch error {
-        case let error as MCPArgumentError: return (ErrorCode.badArgument.rawValue, error.message)
-        case CLIError.server(let code, let message), CLIError.refused(let code, let message):
-            return (code.rawValue, message)
+        case let error as MCPArgumentError: (code, message) = (ErrorCode.badArgument.rawValue, error.message)
+        case CLIError.server(let serverCode, let text), CLIError.refused(let serverCode, let text):
+            (code, message) = (serverCode.rawValue, text)
         case let error as CLIError where error.isConnectionProblem:
-            return (ErrorCode.unavailable.rawValue, error.description)
-        case CLIError.badInput(let message): return (ErrorCode.badArgument.rawValue, message)
-        default: return (ErrorCode.internal.rawValue, "\(error)")
+            (code, message) = (ErrorCode.unavailable.rawValue, error.description)
+        case CLIError.badInput(let text): (code, message) = (ErrorCode.badArgument.rawValue, text)
+        case let error as CoreError: (code, message) = (ErrorCode.badArgument.rawValue, error.description)
+        default: (code, message) = (ErrorCode.internal.rawValue, "\(error)")
         }
+        return (code, MCPWording.reworded(message, for: tool))
     }
 
     private func getPrompt(_ params: [String: Any]) throws(JSONRPCError) -> [String: Any] {
@@ -128,7 +142,7 @@ final class MCPServer {
             return try MCPTools.auditScreen(
                 MCPToolCall(arguments: arguments, defaultProject: defaultProject, context: context))
         } catch {
-            let (code, message) = Self.describe(error)
+            let (code, message) = Self.describe(error, tool: nil)
             let isCallers = [ErrorCode.badArgument.rawValue, ErrorCode.notFound.rawValue].contains(code)
             throw JSONRPCError(isCallers ? .invalidParams : .internalError, "\(code): \(message)")
         }

@@ -28,17 +28,30 @@ struct MCPTool {
     let output: [String: Any]
     /// What it does to the audit.
     let effect: Effect
+    /// Arguments that need others (`commit_time` needs `commit`), as the input schema's `dependentRequired`.
+    var dependencies: [String: [String]] = [:]
+    /// The arguments whose CLI option and wire key are not their own name with `-` for `_`, by argument
+    /// (`current_status` is the wire's `status` filter), for `MCPWording`.
+    var wireNames: [String: String] = [:]
     /// Runs it.
     let run: (MCPToolCall) throws -> MCPToolOutput
 
     /// Whether it changes the audit (left out under `--read-only`).
     var isWrite: Bool { effect != .read }
 
-    /// The tool as `tools/list` lists it.
-    var listing: [String: Any] {
+    /// Its input schema: its arguments and `project`, closed (no other argument). `tools/list` lists it and every call
+    /// is checked against it (JSONSchemaValidator) before the tool runs.
+    var inputSchema: [String: Any] {
         var properties = arguments
         properties["project"] = MCPSchema.string(
             "The project (app under audit); default: the server's --project.", minLength: 1)
+        var schema = MCPSchema.object(properties, required: required, isClosed: true)
+        if !dependencies.isEmpty { schema["dependentRequired"] = dependencies }
+        return schema
+    }
+
+    /// The tool as `tools/list` lists it.
+    var listing: [String: Any] {
         let annotations: [String: Any]
         switch effect {
         case .read:
@@ -54,7 +67,7 @@ struct MCPTool {
         }
         return [
             "name": name, "title": title, "description": description,
-            "inputSchema": MCPSchema.object(properties, required: required, isClosed: true),
+            "inputSchema": inputSchema,
             "outputSchema": output, "annotations": annotations,
         ]
     }

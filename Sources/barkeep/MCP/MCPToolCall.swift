@@ -2,7 +2,8 @@ import BarkeepCore
 import BarkeepProtocol
 import Foundation
 
-/// One call of a tool: its arguments, read with the checks every tool shares, and the daemon to ask.
+/// One call of a tool: its arguments, already checked against the tool's input schema (MCPServer does that before
+/// any tool runs), read with the accessors every tool shares, and the daemon to ask.
 struct MCPToolCall {
     /// The arguments as the client sent them.
     let arguments: [String: Any]
@@ -61,6 +62,12 @@ struct MCPToolCall {
             return number.intValue
         default: throw MCPArgumentError(message: "\(key) must be an integer")
         }
+    }
+
+    /// An integer argument that must be there.
+    func requiredInteger(_ key: String) throws(MCPArgumentError) -> Int {
+        guard let value = try integer(key) else { throw MCPArgumentError(message: "\(key) is required") }
+        return value
     }
 
     /// A list of integers; nil when absent.

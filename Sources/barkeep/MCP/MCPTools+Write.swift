@@ -26,9 +26,6 @@ extension MCPTools {
         let isDryRun = try call.boolean("dry_run") ?? false
         switch (numbers, isFiltered) {
         case (let numbers?, false):
-            guard !numbers.isEmpty, numbers.allSatisfy({ $0 > 0 }) else {
-                throw MCPArgumentError(message: "numbers must be one or more finding numbers (1 or more)")
-            }
             return BulkSelection(
                 project: project, numbers: numbers.map(String.init).joined(separator: ","), value: value,
                 filters: [], isDryRun: isDryRun)
@@ -50,7 +47,8 @@ extension MCPTools {
             arguments[renamed.first { $0.value == key }?.key ?? key] = schema
         }
         arguments["numbers"] = MCPSchema.array(
-            MCPSchema.integer("A finding's number.", minimum: 1), "The findings' numbers (not with filters).")
+            MCPSchema.integer("A finding's number.", minimum: 1), "The findings' numbers (not with filters).",
+            minItems: 1)
         arguments["dry_run"] = MCPSchema.boolean("List what would change; change nothing (default false).")
         return arguments
     }
@@ -75,12 +73,16 @@ extension MCPTools {
             ], required: ["dry_run", "changed", "unchanged", "refused", "findings"])
     }
 
-    /// `Changed 3 findings of app to approved (1 unchanged, 0 refused).`
-    private static func bulkSummary(_ object: [String: Any], verb: String, project: String, to: String) -> String {
+    /// `Changed 3 findings of app to approved (1 unchanged, 0 refused).`, or `Would change …` for a dry run: `verb`
+    /// is the infinitive (`change`), `past` its past tense (`changed`).
+    static func bulkSummary(
+        _ object: [String: Any], verb: String, past: String, project: String, to: String
+    ) -> String {
         let count = { (key: String) in object[key] as? Int ?? 0 }
         let isDryRun = object["dry_run"] as? Bool == true
-        return "\(isDryRun ? "Would " + verb.lowercased() : verb + "d") \(Output.count(count("changed"), "finding")) "
-            + "of \(project) to \(to) (\(count("unchanged")) unchanged, \(count("refused")) refused)."
+        let done = isDryRun ? "Would \(verb)" : past.prefix(1).uppercased() + past.dropFirst()
+        return "\(done) \(Output.count(count("changed"), "finding")) of \(project) to \(to) "
+            + "(\(count("unchanged")) unchanged, \(count("refused")) refused)."
     }
 
     /// The `set_finding_status` tool.
@@ -96,20 +98,20 @@ extension MCPTools {
                 + "\(FindingStatus.verdictsNeedingReason) need a reason; verified needs the fix applied (or the scanner no longer reporting it). dry_run lists "
                 + "what would change. Findings the change is not allowed for are listed as refused and left alone.",
             arguments: arguments, required: ["status"], output: bulkOutput,
-            effect: .write(isDestructive: true, isIdempotent: true)
+            effect: .write(isDestructive: true, isIdempotent: true),
+            // `barkeep finding set`'s --status filters (the wire's status=); the status to set is NEW-STATUS.
+            wireNames: ["current_status": "status", "status": "new-status"]
         ) { call in
             let status = try call.requiredString("status")
-            guard let value = FindingStatus(rawValue: status), FindingLifecycle.personStatuses.contains(value) else {
-                throw MCPArgumentError(
-                    message: "status must be one of \(MCPSchema.settableStatuses.joined(separator: ", "))")
-            }
             let reason = try call.string("reason")
-            if value.requiresReason && reason == nil { throw MCPArgumentError(message: "\(status) needs a reason") }
+            if FindingStatus(rawValue: status)?.requiresReason == true && reason == nil {
+                throw MCPArgumentError(message: "\(status) needs a reason")
+            }
             let selection = try selection(call, value: status, renamed: ["current_status": "status"])
             let object = selection.json(try call.send(selection.request("SET", reason.map { [("reason", $0)] } ?? [])))
             return MCPToolOutput(
                 structured: object,
-                summary: bulkSummary(object, verb: "Change", project: selection.project, to: status))
+                summary: bulkSummary(object, verb: "change", past: "changed", project: selection.project, to: status))
         }
     }
 
@@ -133,7 +135,7 @@ extension MCPTools {
             return MCPToolOutput(
                 structured: object,
                 summary: bulkSummary(
-                    object, verb: "Assign", project: selection.project,
+                    object, verb: "assign", past: "assigned", project: selection.project,
                     to: name.lowercased() == Assignee.none ? "no one" : name))
         }
     }
@@ -151,7 +153,7 @@ extension MCPTools {
             required: ["number", "text"],
             output: MCPSchema.event, effect: .write(isDestructive: false, isIdempotent: false)
         ) { call in
-            guard let number = try call.integer("number") else { throw MCPArgumentError(message: "number is required") }
+            let number = try call.requiredInteger("number")
             let text = try call.requiredString("text")
             if let refusal = FindingComment.refusal(of: text) { throw MCPArgumentError(message: "text: \(refusal)") }
             let records = try call.send(
@@ -181,10 +183,6 @@ extension MCPTools {
             let screen = try call.requiredString("screen")
             let step = try call.step("step")
             let state = try call.requiredString("state")
-            guard StepState(rawValue: state) != nil else {
-                throw MCPArgumentError(
-                    message: "state must be " + StepState.allCases.map(\.rawValue).joined(separator: ", "))
-            }
             var request = Request(verb: "STEP", arguments: ["SET", try call.project(), screen, step, state])
             if let note = try call.string("note") { request.keywordList.append(("note", note)) }
             guard let record = try call.send(request).records.first else {
@@ -270,9 +268,6 @@ extension MCPTools {
             effect: .write(isDestructive: false, isIdempotent: false)
         ) { call in
             let result = try call.requiredString("result")
-            guard PoseResult(rawValue: result) != nil else {
-                throw MCPArgumentError(message: "result must be " + MCPSchema.poseResults.joined(separator: ", "))
-            }
             var request = Request(
                 verb: "POSE",
                 arguments: [
@@ -310,30 +305,36 @@ extension MCPTools {
             name: "ingest_scan", title: "Ingest a scan",
             description: "Upload a scanner run (duo_scan JSON or SARIF 2.1.0) from a file on this machine and sync "
                 + "the project's findings with it, or an SDK check, as `barkeep ingest --json`. The same file twice "
-                + "changes nothing. A relative path is taken from the directory barkeep mcp runs in.",
+                + "changes nothing. A relative path is taken from the directory barkeep mcp runs in. What is not a "
+                + "regular file (a FIFO, a device, a directory) is refused at once (BADARG); a token that may not "
+                + "ingest (FORBIDDEN) and a file over the daemon's upload limit (TOOLONG) are refused before the "
+                + "file is read. A scan of a commit already ingested, or older than the latest run's, is refused "
+                + "(CONFLICT) unless force.",
             arguments: [
                 "path": MCPSchema.string("The file's path on the machine barkeep mcp runs on.", minLength: 1),
                 "format": MCPSchema.string(
                     "Default: guessed from the file.", values: ScanFormat.allCases.map(\.rawValue)),
-                "commit": MCPSchema.string("The commit that was scanned.", minLength: 1),
+                "commit": MCPSchema.string("The commit that was scanned (hexadecimal).", minLength: 1),
+                "commit_time": MCPSchema.string(
+                    "The commit's committer time, ISO 8601 with an offset (2026-11-30T10:00:00+01:00); default: what "
+                        + "git says when barkeep mcp runs in a repository that has the commit.", minLength: 1),
+                "force": MCPSchema.boolean(
+                    "Ingest the scan even if its commit was ingested before or is older than the latest run's "
+                        + "(default false: such a scan is refused, CONFLICT, so it cannot undo triage)."),
                 "scope": MCPSchema.string("The path prefix the scan covered (default: everything).", minLength: 1),
             ],
             required: ["path"],
             output: ingestOutput,
-            effect: .write(isDestructive: true, isIdempotent: true)
+            effect: .write(isDestructive: true, isIdempotent: true),
+            dependencies: ["commit_time": ["commit"]]
         ) { call in
             let path = try call.requiredString("path")
             // Standard input is the protocol's.
             guard path != "-" else { throw MCPArgumentError(message: "path: give a file (standard input is MCP's)") }
-            let format = try call.string("format").map { text throws(MCPArgumentError) in
-                guard let format = ScanFormat(rawValue: text) else {
-                    throw MCPArgumentError(message: "format must be duo-scan, sarif or sdk-check")
-                }
-                return format
-            }
             let command = IngestCommand(
-                project: try call.project(), file: path, format: format, commit: try call.string("commit"),
-                scope: try call.string("scope"))
+                project: try call.project(), file: path, format: try call.string("format").flatMap(ScanFormat.init),
+                commit: try call.string("commit"), commitTime: try call.string("commit_time"),
+                isForced: try call.boolean("force") ?? false, scope: try call.string("scope"))
             let (chosen, response) = try command.upload(call.context)
             let object = IngestCommand.json(response, format: chosen)
             let count = { (key: String) in object[key] as? Int ?? 0 }
