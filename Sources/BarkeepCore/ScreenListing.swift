@@ -11,6 +11,9 @@ public enum ScreenOrder: String, Sendable, CaseIterable {
 /// Which rows of a project's screens a view shows and in what order: `status` and `screen list` take the same
 /// filters. Totals stay the project's; only the rows are chosen.
 public struct ScreenListing: Sendable, Equatable {
+    /// The largest `limit` a listing takes (`limit=` of `STATUS` and `SCREEN LIST`).
+    public static let maximumLimit = 100_000
+
     /// Only the rows this person owns; `nobody` (ScreenOwner) for the rows no one owns.
     public var owner: String?
     /// Only the rows not done.

@@ -6,7 +6,7 @@ import BarkeepStore
 /// shows (`STATUS`, `SCREEN LIST`).
 extension ScreenCommands {
     /// The largest `limit=` of a listing.
-    static let maximumLimit = 100_000
+    static let maximumLimit = ScreenListing.maximumLimit
 
     /// The screens a request picks: its positional `key` when given, else exactly one of the selection keys it
     /// accepts (`screens=GLOB`, `owner=NAME`, `all=yes`).

@@ -305,7 +305,12 @@ struct ReportCommand: RunnableCommand {
     }
 
     /// Reads what the report needs from the daemon and renders it.
-    func document(_ context: CLIContext) throws -> String {
+    func document(_ context: CLIContext) throws -> String { try make(context).document }
+
+    /// Reads what the report needs from the daemon and renders it; `chosen` counts the screens (and the app area)
+    /// the owner and the glob choose, of which the selection's rows are a page. A page that holds them all is the
+    /// report of them all; one past the last is refused.
+    func make(_ context: CLIContext) throws -> (document: String, chosen: Int) {
         let client = try context.connect()
         func records(_ request: Request) throws(CLIError) -> [Record] {
             do {
@@ -328,13 +333,25 @@ struct ReportCommand: RunnableCommand {
                 statusReply: status, findingsReply: findings, posesReply: poses, stepsReply: steps,
                 burndownReply: burndown, screensReply: screens)
         }
-        if !selection.isWholeProject && selection.screens(of: input.status).isEmpty {
+        var selection = self.selection
+        let rows = selection.rows
+        selection.rows = nil
+        let chosen = selection.screens(of: input.status).count
+        if !selection.isWholeProject && chosen == 0 {
             throw CLIError.badInput("no screen of \(project) is \(selectionWords)")
         }
+        if let rows, rows.lowerBound > 0 || rows.upperBound < chosen {
+            guard rows.lowerBound < chosen else {
+                throw CLIError.badInput("offset \(rows.lowerBound) is past the last of the \(chosen) screens chosen")
+            }
+            selection.rows = rows.lowerBound..<min(rows.upperBound, chosen)
+        }
         let now = try drawingTime()
-        return isHTML
+        let document =
+            isHTML
             ? ReadinessReport.html(input, selection: selection, now: now)
             : ReadinessReport.markdown(input, selection: selection, now: now)
+        return (document, chosen)
     }
 
     func run(_ context: CLIContext) throws {

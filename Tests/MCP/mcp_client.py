@@ -108,10 +108,22 @@ async def writer_session(seen):
         again, text = await use("ingest_scan", path=CONFIG["scan"])
         assert again["repeat"] and "nothing changed" in text, (again, text)
 
-        status, _ = await use("project_status")
+        status, text = await use("project_status")
         assert "Inbox" in [s["key"] for s in status["screens"]], status
+        # Screens as `barkeep status` counts them: the app area's row is no screen.
+        assert text.startswith("app: 0 of 1 screen done; 4 findings need work."), text
+        assert status["totals"]["screens"] == 1 and len(status["screens"]) == 2, status
         screens, _ = await use("list_screens", not_done=True, kind="screen")
         assert screens["matched"] == 1 and screens["screens"][0]["key"] == "Inbox", screens
+        # A page at a time: the reply says how many rows in all and where the next page starts.
+        first, text = await use("list_screens", limit=1)
+        assert len(first["screens"]) == 1 and first["page"] == {"offset": 0, "limit": 1, "total": 2, "next_offset": 1}
+        assert "the next page is offset 1" in text, text
+        second, _ = await use("list_screens", limit=1, offset=1)
+        assert second["page"]["next_offset"] is None and second["screens"] != first["screens"], second
+        rows, text = await use("project_status", limit=1, offset=1)
+        assert len(rows["screens"]) == 1 and rows["page"]["total"] == 2 and "(the last page)" in text, (rows, text)
+        assert [s["key"] for s in (await use("project_status", screens="Inb*"))[0]["screens"]] == ["Inbox"]
         detail, text = await use("screen_detail", screen="Inbox")
         assert detail["why"] and "Inbox is not done" in text, (detail, text)
         assert len(detail["steps"]) == 12 and {f["rule"] for f in detail["findings"]} == {"DUO007", "DUO003", "DUO011"}
@@ -183,6 +195,8 @@ async def writer_session(seen):
         assert [b["id"] for b in blocked["blocked"]] == [item["id"]], blocked
         pose, _ = await use("record_pose", screen="Inbox", pose="P1", result="passed", device="iPhone Duo")
         assert pose["result"] == "passed", pose
+        everything, text = await use("pose_matrix", owner="nobody", screens="In*")
+        assert everything["page"]["total"] == 1 and "1 screen in all, on this page." in text, (everything, text)
         matrix, _ = await use("pose_matrix", screen="Inbox")
         assert {"pose": "P1", "result": "passed"}.items() <= next(p for p in matrix["poses"] if p["pose"] == "P1").items()
 
@@ -190,7 +204,13 @@ async def writer_session(seen):
         assert [s["step"] for s in checklist["steps"]] == list(range(1, 13)), checklist
         assert checklist["steps"][0]["rules"] == ["DUO007"] and checklist["steps"][0]["asks"], checklist
         report, text = await use("readiness_report", screens="Inbox")
-        assert report["format"] == "markdown" and "### Inbox" in report["report"] and text == report["report"]
+        assert report["format"] == "markdown" and "### Inbox" in report["report"], report
+        assert text.startswith(report["report"]) and text.endswith("\n1 screen in all, on this page.\n"), text
+        first, text = await use("readiness_report", limit=1)
+        assert first["page"] == {"offset": 0, "limit": 1, "total": 2, "next_offset": 1}, first["page"]
+        assert "(1 to 1 of them by key)" in first["report"] and "the next page is offset 1" in text, text
+        assert (await tool_error(session, "readiness_report", offset=5)) == \
+            "BADARG: offset 5 is past the last of the 2 screens chosen"
         # The finding declined above is listed, with its reason, in the report's Declined section.
         declined_section = report["report"].split("\n## Declined\n")[1].split("\n## ")[0]
         assert f"| F-{bar_number} |" in declined_section, declined_section

@@ -13,29 +13,44 @@ extension MCPTools {
         ]
     }
 
-    /// The screen listing options of `status` and `screen list`, as arguments.
+    /// The screen listing options of `status` and `screen list`, and the page, as arguments.
     private static var screenFilters: [String: [String: Any]] {
-        [
-            "owner": MCPSchema.string(
-                "Only the screens this person owns; \(ScreenOwner.nobody): those no one owns.", minLength: 1),
-            "not_done": MCPSchema.boolean("Only the screens not done."),
-            "sort": MCPSchema.string(
-                "key (the default), work (most findings needing work first) or owner.",
-                values: ScreenOrder.allCases.map(\.rawValue)),
-            "limit": MCPSchema.integer("At most this many screen rows, after the order.", minimum: 1),
-        ]
+        var arguments = MCPPage.arguments("screen rows")
+        arguments["owner"] = MCPSchema.string(
+            "Only the screens this person owns; \(ScreenOwner.nobody): those no one owns.", minLength: 1)
+        arguments["not_done"] = MCPSchema.boolean("Only the screens not done.")
+        arguments["sort"] = MCPSchema.string(
+            "key (the default), work (most findings needing work first) or owner.",
+            values: ScreenOrder.allCases.map(\.rawValue))
+        arguments["screens"] = screensArgument
+        return arguments
     }
 
-    /// The request keywords of the screen listing arguments.
-    private static func screenKeywords(_ call: MCPToolCall) throws(MCPArgumentError) -> [(key: String, value: String)] {
+    /// The `screens` argument: a glob of screen keys.
+    static var screensArgument: [String: Any] {
+        MCPSchema.string("Only the screens whose key matches this glob (* and ?).", minLength: 1, maxLength: 128)
+    }
+
+    /// The call's `screens` glob; nil when absent.
+    static func screensGlob(_ call: MCPToolCall) throws(MCPArgumentError) -> KeyGlob? {
+        guard let text = try call.string("screens") else { return nil }
+        guard let glob = KeyGlob(text) else {
+            throw MCPArgumentError(message: "screens is a glob of screen keys: A-Z a-z 0-9 . _ - and * ?")
+        }
+        return glob
+    }
+
+    /// The request keywords of the screen listing arguments for `page`: the daemon's own filters and, unless a
+    /// `screens` glob chooses rows after it answers, the rows up to the page's end (`limit`), so that the reply
+    /// holds no more than the page and what comes before it.
+    private static func screenKeywords(
+        _ call: MCPToolCall, page: MCPPage, glob: KeyGlob?
+    ) throws(MCPArgumentError) -> [(key: String, value: String)] {
         var keywords: [(key: String, value: String)] = []
         if let owner = try call.string("owner") { keywords.append(("owner", owner)) }
         if try call.boolean("not_done") == true { keywords.append(("not-done", "yes")) }
         if let sort = try call.string("sort") { keywords.append(("sort", sort)) }
-        if let limit = try call.integer("limit") {
-            guard limit > 0 else { throw MCPArgumentError(message: "limit must be a positive integer") }
-            keywords.append(("limit", String(limit)))
-        }
+        if glob == nil, page.end <= ScreenListing.maximumLimit { keywords.append(("limit", String(page.end))) }
         return keywords
     }
 
@@ -63,28 +78,48 @@ extension MCPTools {
         MCPTool(
             name: "project_status", title: "Project status",
             description: "The dashboard of a project, as `barkeep status --json`: the last scan, totals, blocked "
-                + "items by SDK, a row per owner and per screen (untriaged and in-progress findings by severity, "
-                + "steps done, required poses settled, done) and the unmapped findings.",
+                + "items by SDK, a row per owner and a page of rows per screen (untriaged and in-progress findings "
+                + "by severity, steps done, required poses settled, done) and the unmapped findings. The filters "
+                + "and the page choose the screen rows; the totals stay the project's.",
             arguments: screenFilters, required: [],
             output: MCPSchema.object(
                 [
                     "project": MCPSchema.object([:]), "last_scan": MCPSchema.types("object", "null"),
                     "totals": MCPSchema.object([:]), "blocked": MCPSchema.array(MCPSchema.object([:])),
                     "owners": MCPSchema.array(MCPSchema.object([:])),
-                    "selection": MCPSchema.types("object", "null"),
                     "screens": MCPSchema.array(MCPSchema.object([:])), AuditArea.unmapped: MCPSchema.object([:]),
-                ], required: ["project", "totals", "screens"]),
+                    "page": MCPPage.schema,
+                ], required: ["project", "totals", "screens", "page"]),
             effect: .read
         ) { call in
             let project = try call.project()
+            let page = try MCPPage(call)
+            let glob = try screensGlob(call)
             var request = Request(verb: "STATUS", arguments: [project])
-            request.keywordList = try screenKeywords(call)
-            let status = StatusCommand.json(try call.send(request).records)
-            let screens = status["screens"] as? [[String: Any]] ?? []
-            let done = screens.filter { $0["done"] as? Bool == true }.count
+            request.keywordList = try screenKeywords(call, page: page, glob: glob)
+            var records = try call.send(request).records
+            let status = try decoded { () throws(ReportError) in try ProjectStatusReply(records: records) }
+            // The rows the filters chose, before the daemon's limit (the page's end).
+            var total = status.selection?.matched ?? status.screens.count
+            let isRow = { (record: Record) in record["type"] == ScreenStatusRecord.recordType }
+            var rows = records.filter(isRow)
+            if let glob {
+                rows = rows.filter { glob.matches($0["key"] ?? "") }
+                total = rows.count
+            }
+            let shown = page.rows(of: rows)
+            records = records.filter { !isRow($0) && $0["type"] != StatusSelection.recordType } + shown
+            var object = StatusCommand.json(records)
+            object.removeValue(forKey: "selection")
+            object["page"] = page.json(total: total)
+            // The project's screens and those done, as `barkeep status` counts them (the totals, without the app
+            // area or the components).
+            let totals = status.totals
             return MCPToolOutput(
-                structured: status,
-                summary: "\(project): \(done) of \(Output.count(screens.count, "screen")) listed are done.")
+                structured: object,
+                summary: "\(project): \(totals.screensDone) of \(Output.count(totals.screens, "screen")) done; "
+                    + "\(Output.count(totals.needsWork, "finding")) \(totals.needsWork == 1 ? "needs" : "need") work. "
+                    + page.sentence("screen row", shown: shown.count, total: total))
         }
     }
 
@@ -95,27 +130,35 @@ extension MCPTools {
             "Only rows of this kind.", values: ScreenKind.allCases.map(\.rawValue))
         return MCPTool(
             name: "list_screens", title: "List screens",
-            description: "A project's screens (then the app area and components) with where each stands, as "
-                + "`barkeep screen list --json`: findings needing work, steps done of those that apply, poses "
-                + "settled, done.",
+            description: "A project's screens (then the app area and components) with where each stands, a page at a "
+                + "time, as `barkeep screen list --json`: findings needing work, steps done of those that apply, "
+                + "poses settled, done.",
             arguments: arguments, required: [],
             output: MCPSchema.object(
                 [
                     "screens": MCPSchema.array(MCPSchema.screen),
-                    "matched": MCPSchema.integer("How many rows the filters matched, before limit."),
-                ], required: ["screens", "matched"]),
+                    "matched": MCPSchema.integer("How many rows the filters matched, in all pages."),
+                    "page": MCPPage.schema,
+                ], required: ["screens", "matched", "page"]),
             effect: .read
         ) { call in
+            let page = try MCPPage(call)
+            let glob = try screensGlob(call)
             var request = Request(verb: "SCREEN", arguments: ["LIST", try call.project()])
-            request.keywordList = try screenKeywords(call)
+            request.keywordList = try screenKeywords(call, page: page, glob: glob)
             if let kind = try call.string("kind") { request.keywordList.append(("kind", kind)) }
             let response = try call.send(request)
-            let screens = response.records.map(screenJSON)
-            let matched = Int(response.fields["matched"] ?? "") ?? screens.count
+            var rows = response.records
+            var matched = Int(response.fields["matched"] ?? "") ?? rows.count
+            if let glob {
+                rows = rows.filter { glob.matches($0["key"] ?? "") }
+                matched = rows.count
+            }
+            let screens = page.rows(of: rows).map(screenJSON)
             let done = screens.filter { $0["done"] as? Bool == true }.count
             return MCPToolOutput(
-                structured: ["screens": screens, "matched": matched],
-                summary: "\(Output.count(screens.count, "screen")) (\(done) done) of \(matched) matched.")
+                structured: ["screens": screens, "matched": matched, "page": page.json(total: matched)],
+                summary: page.sentence("row", shown: screens.count, total: matched) + " \(done) of these done.")
         }
     }
 
@@ -177,7 +220,6 @@ extension MCPTools {
             var request = Request(verb: "FINDINGS", arguments: [try call.project()])
             request.keywordList = try call.findingFilters()
             let limit = try call.integer("limit") ?? defaultFindingLimit
-            guard limit > 0 else { throw MCPArgumentError(message: "limit must be a positive integer") }
             let records = try call.send(request).records
             let findings = records.prefix(limit).map(FindingsCommand.json)
             var summary = "\(Output.count(records.count, "finding"))"
@@ -214,7 +256,7 @@ extension MCPTools {
             arguments: ["number": MCPSchema.integer("The finding's number in the project.", minimum: 1)],
             required: ["number"], output: finding, effect: .read
         ) { call in
-            guard let number = try call.integer("number") else { throw MCPArgumentError(message: "number is required") }
+            let number = try call.requiredInteger("number")
             let records = try call.send(
                 Request(verb: "FINDING", arguments: ["SHOW", try call.project(), String(number)])
             ).records
@@ -259,21 +301,46 @@ extension MCPTools {
 
     /// The `pose_matrix` tool.
     static var poseMatrix: MCPTool {
-        MCPTool(
+        var arguments = MCPPage.arguments("screens")
+        arguments["screen"] = MCPSchema.string("Only this screen.", minLength: 1)
+        arguments["screens"] = screensArgument
+        arguments["owner"] = MCPSchema.string(
+            "Only the screens this person owns; \(ScreenOwner.nobody): those no one owns.", minLength: 1)
+        return MCPTool(
             name: "pose_matrix", title: "Pose matrix",
             description: "Each screen against each pose it must pass, with the latest result (none: nothing "
-                + "recorded), as `barkeep poses --json`.",
-            arguments: ["screen": MCPSchema.string("Only this screen.", minLength: 1)], required: [],
-            output: MCPSchema.object(["poses": MCPSchema.array(MCPSchema.pose)], required: ["poses"]),
+                + "recorded), as `barkeep poses --json`, a page of screens (by key) at a time.",
+            arguments: arguments, required: [],
+            output: MCPSchema.object(
+                ["poses": MCPSchema.array(MCPSchema.pose), "page": MCPPage.schema], required: ["poses", "page"]),
             effect: .read
         ) { call in
-            var request = Request(verb: "POSES", arguments: [try call.project()])
-            if let screen = try call.string("screen") { request.keywordList.append(("screen", screen)) }
-            let poses = try call.send(request).records
+            let project = try call.project()
+            let page = try MCPPage(call)
+            let glob = try screensGlob(call)
+            let owner = try call.string("owner")
+            var request = Request(verb: "POSES", arguments: [project])
+            // The screens of the page, by key: one named, or those the owner and the glob choose.
+            let keys: [String]
+            if let screen = try call.string("screen") {
+                guard glob == nil && owner == nil else {
+                    throw MCPArgumentError(message: "screen names one screen: give screens or owner without it")
+                }
+                request.keywordList.append(("screen", screen))
+                keys = [screen]
+            } else {
+                var listing = Request(
+                    verb: "SCREEN", arguments: ["LIST", project], keywords: ["kind": ScreenKind.screen.rawValue])
+                if let owner { listing.keywordList.append(("owner", owner)) }
+                keys = try call.send(listing).records.compactMap { $0["key"] }.filter { glob?.matches($0) ?? true }
+            }
+            let shown = Set(page.rows(of: keys))
+            let poses = try call.send(request).records.filter { shown.contains($0["screen"] ?? "") }
             let settled = poses.filter { PoseResult(rawValue: $0["result"] ?? "")?.isSettled == true }.count
             return MCPToolOutput(
-                structured: ["poses": poses.map(PosesCommand.json)],
-                summary: "\(settled) of \(Output.count(poses.count, "required pose")) settled.")
+                structured: ["poses": poses.map(PosesCommand.json), "page": page.json(total: keys.count)],
+                summary: "\(settled) of \(Output.count(poses.count, "required pose")) settled. "
+                    + page.sentence("screen", shown: shown.count, total: keys.count))
         }
     }
 
@@ -319,29 +386,40 @@ extension MCPTools {
 
     /// The `readiness_report` tool.
     static var readinessReport: MCPTool {
-        MCPTool(
+        var arguments = MCPPage.arguments("screens", defaultLimit: reportPageLimit)
+        arguments["screens"] = screensArgument
+        arguments["owner"] = MCPSchema.string(
+            "Only the screens this person owns; \(ScreenOwner.nobody): those no one owns.", minLength: 1)
+        return MCPTool(
             name: "readiness_report", title: "Readiness report",
             description: "The readiness report in Markdown, as `barkeep report`: one recommendation per screen that "
                 + "is not done, the app area, the unmapped findings, the verified, kept, declined and "
                 + "false-positive findings with their reasons, and the poses not verified. screens and owner "
-                + "report a part.",
-            arguments: [
-                "screens": MCPSchema.string("Only the screens whose key matches this glob (* and ?).", minLength: 1),
-                "owner": MCPSchema.string("Only the screens this person owns.", minLength: 1),
-            ],
-            required: [],
+                + "report a part; a page reports its screens (by key; the app area counts as one), and only the "
+                + "whole project's report, on one page, lists the unmapped findings.",
+            arguments: arguments, required: [],
             output: MCPSchema.object(
                 [
                     "format": MCPSchema.string("The report's format.", values: ["markdown"]),
-                    "report": MCPSchema.string("The report."),
-                ], required: ["format", "report"]),
+                    "report": MCPSchema.string("The report."), "page": MCPPage.schema,
+                ], required: ["format", "report", "page"]),
             effect: .read
         ) { call in
+            let page = try MCPPage(call, defaultLimit: reportPageLimit)
             let command = ReportCommand(
                 project: try call.project(), isHTML: false,
-                selection: ReportSelection(owner: try call.string("owner"), keyGlob: try call.string("screens")))
-            let report = try command.document(call.context)
-            return MCPToolOutput(structured: ["format": "markdown", "report": report], summary: report)
+                selection: ReportSelection(
+                    owner: try call.string("owner"), keyGlob: try screensGlob(call)?.pattern,
+                    rows: page.offset..<page.end))
+            let (report, total) = try command.make(call.context)
+            let shown = max(0, min(page.end, total) - page.offset)
+            return MCPToolOutput(
+                structured: ["format": "markdown", "report": report, "page": page.json(total: total)],
+                summary: report + "\n" + page.sentence("screen", shown: shown, total: total) + "\n")
         }
     }
+
+    /// The screens a page of the readiness report holds unless the call says `limit`: their sections are longer
+    /// than a status row.
+    static let reportPageLimit = 10
 }
