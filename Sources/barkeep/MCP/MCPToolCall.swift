@@ -16,7 +16,7 @@ struct MCPToolCall {
     func project() throws(MCPArgumentError) -> String {
         if let project = try string("project") { return project }
         guard let defaultProject else {
-            throw MCPArgumentError(message: "project: give one (the server was started without --project)")
+            throw MCPArgumentError(message: "project is required: this barkeep mcp has no default project")
         }
         return defaultProject
     }
