@@ -56,7 +56,7 @@ struct MCPToolCall {
         switch arguments[key] {
         case nil, is NSNull: return nil
         case let number as NSNumber where String(cString: number.objCType) != "c":
-            guard number.doubleValue == number.doubleValue.rounded(), abs(number.doubleValue) < 1e15 else {
+            guard number.doubleValue == number.doubleValue.rounded(), abs(number.doubleValue) < 9e15 else {
                 throw MCPArgumentError(message: "\(key) must be an integer")
             }
             return number.intValue
