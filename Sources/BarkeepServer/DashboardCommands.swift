@@ -80,7 +80,7 @@ enum DashboardCommands {
         input throws(CommandError) in
         let project = input.argument(0)
         guard let by = Burndown.Granularity(rawValue: input.keyword("by") ?? "run") else {
-            throw CommandError(.badArgument, "by must be run or day")
+            throw CommandError(.badArgument, "by must be \(Burndown.Granularity.names)")
         }
         return .database { connection in
             let points = try EventLog.burndown(project: project, by: by, on: connection)

@@ -186,12 +186,14 @@ struct BurndownCommand: RunnableCommand {
         abstract: "Chart the findings needing work and the blocked items over time, from the event history.",
         discussion: """
             --by run takes a point after each scan run (and `now` for the changes since the last one); --by day at
-            the end of each day something changed. --svg FILE also writes the chart as an SVG file. With --json
-            prints an array of {label, at, needs_work, blocked}.
+            the end of each day something changed, --by week at the end of each week (ISO, Monday to Sunday, UTC).
+            What a scan run changed counts at its commit's time when it was ingested with --commit-time, else when it
+            was ingested. --svg FILE also writes the chart as an SVG file. With --json prints an array of {label,
+            at, needs_work, blocked}.
             """,
         arguments: [
             .positional("project", help: "The project."),
-            .option("by", valueName: "run|day", default: "run", help: "Where to take the points."),
+            .option("by", valueName: "run|day|week", default: "run", help: "Where to take the points."),
             .option("svg", valueName: "FILE", help: "Also write the chart as SVG to FILE."),
             .option("width", valueName: "N", default: "72", help: "Chart width in columns."),
             .option("height", valueName: "N", default: "12", help: "Chart height in rows."),
@@ -208,7 +210,9 @@ struct BurndownCommand: RunnableCommand {
         project = parsed.value("project") ?? ""
         granularity = parsed.valueOrDefault("by") ?? ""
         guard Burndown.Granularity(rawValue: granularity) != nil else {
-            throw UsageError("--by must be run or day, not '\(granularity)'", commandPath: parsed.commandPath)
+            throw UsageError(
+                "--by must be \(Burndown.Granularity.names), not '\(TerminalText.excerpt(granularity))'",
+                commandPath: parsed.commandPath)
         }
         svg = parsed.value("svg")
         guard let width = Int(parsed.valueOrDefault("width") ?? ""), (20...400).contains(width),
