@@ -157,6 +157,7 @@ extension ProjectStatus {
         totals.append("poses-passed", String(posesPassed))
         totals.append("poses-required", String(posesRequired))
         totals.append("unmapped", String(unmapped.total))
+        totals.append("verified-still-reported", String(verifiedReported))
         records.append(totals)
         records += blocked.map { group in
             Record(["type": "blocked", "sdk": group.sdk?.description ?? "none", "items": String(group.items)])
