@@ -256,12 +256,15 @@ struct ReportCommand: RunnableCommand {
         discussion: """
             The report's header names the toolchain (the project's SDK and deployment target), the last scan and the
             app's lifecycle; a summary follows (with the findings needing work per tier: 0 blockers, 1 correctness
-            on the inner display, 2 bars, 3 richer adoption), then one recommendation per screen that is not done:
-            the checklist steps that apply, every finding needing work of the screen and of the components it uses
-            (by tier, then number; blocked ones name the SDK they wait for) and its failed poses with their
-            screenshots; then the app area, the unmapped findings, what is verified, kept, declined or a false
-            positive, and the poses not verified, a line per screen. Each item keeps its id (F-12) from one report
-            to the next. --owner and --screens report a part: the screens of that owner, or whose key matches the
+            on the inner display, 2 bars, 3 richer adoption), then the verified findings a later scan still reports,
+            then a recommendation per screen with work: its verdict first (findings to fix by checklist step, items
+            blocked and the symbols they wait for, failed poses, poses not verified, checklist steps to do), every
+            finding needing work of the screen and of the components it uses (by tier, then number; blocked ones
+            name the SDK they wait for) and its failed poses with their screenshots; then the app area and the
+            unmapped findings; a line per screen with nothing to fix that is not done (To verify) and per screen
+            that is (Ready); what is verified, kept, declined or a false positive, and the poses not verified, a
+            line per screen. Each item keeps its id (F-12) from one report to the next. --owner and --screens
+            report a part: the screens of that owner, or whose key matches the
             glob (both: those that match both). The HTML holds the pose matrix and the burndown as inline SVG and
             loads nothing from the network. BARKEEP_NOW sets the time the report says it was generated at.
             """,
