@@ -321,10 +321,11 @@ extension MCPTools {
     static var readinessReport: MCPTool {
         MCPTool(
             name: "readiness_report", title: "Readiness report",
-            description: "The readiness report in Markdown, as `barkeep report`: one recommendation per screen that "
-                + "is not done, the app area, the unmapped findings, the verified, kept, declined and "
-                + "false-positive findings with their reasons, and the poses not verified. screens and owner "
-                + "report a part.",
+            description: "The readiness report in Markdown, as `barkeep report`: the verified findings a later scan "
+                + "still reports, a recommendation for each screen with work (opening with what is left), a line "
+                + "for each screen only left to verify and for each ready one, the app area, the unmapped findings, "
+                + "the verified, kept, declined and false-positive findings with their reasons, and the poses not "
+                + "verified. screens and owner report a part.",
             arguments: [
                 "screens": MCPSchema.string("Only the screens whose key matches this glob (* and ?).", minLength: 1),
                 "owner": MCPSchema.string("Only the screens this person owns.", minLength: 1),
