@@ -25,11 +25,13 @@ public struct BurndownPoint: Sendable, Equatable {
 /// week. A first import (`FirstImport`) announces its findings in its `scan.ingested` event alone: they count as
 /// proposed from then on, and a later `finding.status` of one of them moves it from its `from` status.
 ///
-/// A change happened at its `at`: for what a scan run changed, the time of the commit it scanned when the upload
-/// said (ingest's commit time), so that a history of old commits ingested in one sitting spreads over the days its
-/// commits were made; else the time it was stored. The changes are replayed in the order they were stored, and time
-/// never runs backwards: a change stamped before one replayed earlier (a run of an older commit forced in after
-/// newer work) counts at that earlier change's time.
+/// When a change counts: what a scan run changed, at the time of the commit it scanned when the upload said
+/// (`runCommitTime`), so that a history of old commits ingested in one sitting spreads over the days its commits
+/// were made; any other change at the time it was stored, but never after the commit time of the next run that has
+/// one (a verdict given today between two old commits ingested counts with the later of them: the state it made is
+/// the one that run started from). The changes are replayed in the order they were stored, and time never runs
+/// backwards: a change that would count before one replayed earlier (a run of an older commit forced in after newer
+/// work) counts at that one's time.
 public enum Burndown {
     /// One event, as far as the burndown cares.
     public struct Change: Sendable, Equatable {
@@ -47,11 +49,14 @@ public enum Burndown {
         public var from: String?
         /// Why (`FirstImport.reason` for a first import's scan).
         public var reason: String?
+        /// The commit time of the scan run whose ingest stored the change, when the upload gave it: when the change
+        /// counts.
+        public var runCommitTime: Date?
 
         /// A change.
         public init(
             kind: String, findingID: Int64?, to: String?, subject: String, at: Date, from: String? = nil,
-            reason: String? = nil
+            reason: String? = nil, runCommitTime: Date? = nil
         ) {
             self.kind = kind
             self.findingID = findingID
@@ -60,6 +65,7 @@ public enum Burndown {
             self.at = at
             self.from = from
             self.reason = reason
+            self.runCommitTime = runCommitTime
         }
     }
 
@@ -102,16 +108,16 @@ public enum Burndown {
         var blocked = 0
         var points: [BurndownPoint] = []
         var pending: (label: String, at: Date)?
-        var latest: Date?
+        let times = countingTimes(changes)
         func flush() {
             if let point = pending {
                 points.append(BurndownPoint(label: point.label, at: point.at, needsWork: needsWork, blocked: blocked))
             }
             pending = nil
         }
-        for var change in changes {
-            if let latest, change.at < latest { change.at = latest }
-            latest = change.at
+        for (change, at) in zip(changes, times) {
+            var change = change
+            change.at = at
             let period = granularity.label(of: change.at)
             if let period, let current = pending, current.label != period { flush() }
             switch change.kind {
@@ -143,5 +149,24 @@ public enum Burndown {
         }
         flush()
         return points
+    }
+
+    /// When each of `changes` counts (see the type's description): its run's commit time, else its own time but no
+    /// later than the next such commit time; then never before the change before it.
+    static func countingTimes(_ changes: [Change]) -> [Date] {
+        var times = changes.map(\.at)
+        var next: Date?
+        for index in changes.indices.reversed() {
+            if let commitTime = changes[index].runCommitTime {
+                times[index] = commitTime
+                next = commitTime
+            } else if let next, next < times[index] {
+                times[index] = next
+            }
+        }
+        for index in times.indices.dropFirst() where times[index] < times[index - 1] {
+            times[index] = times[index - 1]
+        }
+        return times
     }
 }

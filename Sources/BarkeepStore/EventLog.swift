@@ -235,9 +235,9 @@ public enum EventLog {
         ).map(Event.init(row:))
     }
 
-    /// The project's burndown, replayed from its finding and scan events (Burndown in Core). What a scan run
-    /// changed is dated by the commit it scanned when the upload gave its time: the events its ingest wrote carry the
-    /// run's `ingested_at` (both are the transaction's `now()`) and its actor.
+    /// The project's burndown, replayed from its finding and scan events (Burndown in Core). The events a scan
+    /// run's ingest wrote are told by the run's `ingested_at` (both are the transaction's `now()`) and actor, and
+    /// carry the run's commit time when the upload gave it.
     public static func burndown(
         project name: String,
         by granularity: Burndown.Granularity,
@@ -246,7 +246,7 @@ public enum EventLog {
         let project = try ProjectStore.require(name, on: connection)
         let changes = try connection.query(
             """
-            SELECT e.kind, e.finding_id, e.to_value, e.subject, coalesce(r.commit_time, e.at), e.from_value, e.reason
+            SELECT e.kind, e.finding_id, e.to_value, e.subject, e.at, e.from_value, e.reason, r.commit_time
             FROM events e
             LEFT JOIN (
                 SELECT ingested_at, actor, min(commit_time) AS commit_time FROM scan_runs
@@ -262,7 +262,8 @@ public enum EventLog {
             Burndown.Change(
                 kind: try row.decode(at: 0), findingID: try row.decodeIfPresent(at: 1),
                 to: try row.decodeIfPresent(at: 2), subject: try row.decode(at: 3), at: try row.decode(at: 4),
-                from: try row.decodeIfPresent(at: 5), reason: try row.decodeIfPresent(at: 6))
+                from: try row.decodeIfPresent(at: 5), reason: try row.decodeIfPresent(at: 6),
+                runCommitTime: try row.decodeIfPresent(at: 7))
         }
         return Burndown.points(changes, by: granularity)
     }

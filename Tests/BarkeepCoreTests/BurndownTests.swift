@@ -23,28 +23,57 @@ struct BurndownTests {
         #expect(Burndown.Granularity.run.label(of: date) == nil)
     }
 
-    @Test("time never runs backwards: a change dated before one replayed earlier counts at that one's time")
+    @Test("a run's changes count at its commit time; a verdict between two runs no later than the next run's commit")
+    func countingTimes() throws {
+        let first = try #require(CommitTime.parse("2022-11-24T10:00:00Z"))
+        let second = try #require(CommitTime.parse("2024-03-19T09:00:00Z"))
+        let today = try #require(CommitTime.parse("2026-12-04T11:00:00Z"))
+        func change(_ kind: EventKind, _ id: Int64?, _ to: String, _ subject: String, commit: Date?) -> Burndown.Change
+        {
+            Burndown.Change(
+                kind: kind.rawValue, findingID: id, to: to, subject: subject, at: today, runCommitTime: commit)
+        }
+        let changes = [
+            change(.findingNew, 1, "proposed", "DUO001:A.swift:1", commit: first),
+            change(.findingNew, 2, "proposed", "DUO001:A.swift:2", commit: first),
+            change(.scanIngested, nil, "new=2", "run 1", commit: first),
+            // Triage today, between two old commits ingested today.
+            change(.findingStatus, 1, "declined", "DUO001:A.swift:1", commit: nil),
+            change(.findingStatus, 2, "fixed", "DUO001:A.swift:2", commit: second),
+            change(.scanIngested, nil, "fixed=1", "run 2", commit: second),
+            // After the last run: when it was made.
+            change(.findingNew, 3, "proposed", "Extend the header", commit: nil),
+        ]
+        let days = Burndown.points(changes, by: .day)
+        #expect(days.map(\.label) == ["2022-11-24", "2024-03-19", "2026-12-04"])
+        #expect(days.map(\.needsWork) == [2, 0, 1])
+        let runs = Burndown.points(changes, by: .run)
+        #expect(runs.map(\.label) == ["run 1", "run 2", "now"])
+        #expect(runs.map(\.at) == [first, second, today])
+    }
+
+    @Test("time never runs backwards: a run of an older commit forced in after newer work counts at that work's time")
     func monotonic() throws {
         let later = try #require(CommitTime.parse("2024-03-20T09:00:00Z"))
         let earlier = try #require(CommitTime.parse("2022-11-24T10:00:00Z"))
         let changes = [
             Burndown.Change(
                 kind: EventKind.findingNew.rawValue, findingID: 1, to: FindingStatus.proposed.rawValue,
-                subject: "DUO001:A.swift:1", at: later),
+                subject: "DUO001:A.swift:1", at: Date(), runCommitTime: later),
             Burndown.Change(
-                kind: EventKind.scanIngested.rawValue, findingID: nil, to: "new=1", subject: "run 1", at: later),
-            // A run of an older commit, forced in afterwards.
+                kind: EventKind.scanIngested.rawValue, findingID: nil, to: "new=1", subject: "run 1", at: Date(),
+                runCommitTime: later),
             Burndown.Change(
                 kind: EventKind.findingNew.rawValue, findingID: 2, to: FindingStatus.proposed.rawValue,
-                subject: "DUO001:A.swift:2", at: earlier),
+                subject: "DUO001:A.swift:2", at: Date(), runCommitTime: earlier),
             Burndown.Change(
-                kind: EventKind.scanIngested.rawValue, findingID: nil, to: "new=1", subject: "run 2", at: earlier),
+                kind: EventKind.scanIngested.rawValue, findingID: nil, to: "new=1", subject: "run 2", at: Date(),
+                runCommitTime: earlier),
         ]
         let days = Burndown.points(changes, by: .day)
         #expect(days.map(\.label) == ["2024-03-20"])
         #expect(days.map(\.needsWork) == [2])
-        let runs = Burndown.points(changes, by: .run)
-        #expect(runs.map(\.at) == [later, later])
+        #expect(Burndown.points(changes, by: .run).map(\.at) == [later, later])
     }
 
     @Test("the granularities are named for messages from the one list")
