@@ -17,6 +17,9 @@ public enum EventKind: String, Sendable, CaseIterable, Codable {
     case findingStatus = "finding.status"
     /// A scan saw a finding's flagged line edited in place.
     case findingChanged = "finding.changed"
+    /// A finding someone marked verified persisted: a scan after the verification still reports it (once, by the
+    /// first such run; the finding stays verified).
+    case findingPersisted = "finding.persisted"
     /// A finding was assigned to someone, or unassigned.
     case findingAssigned = "finding.assigned"
     /// Someone commented on a finding.

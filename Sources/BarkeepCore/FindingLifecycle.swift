@@ -82,6 +82,15 @@ public enum FindingLifecycle {
     /// The statuses a passing pose verifies its item from.
     public static let poseVerifiable: [FindingStatus] = [.proposed, .approved, .applied]
 
+    /// How a finding marked verified that a scan after its verification still reports is shown wherever its status
+    /// is (`findings`, `finding show`, the report): `verified, still reported in run 7`, `run` being the latest run
+    /// that reported it. A scan never changes a verified finding it still reports (the verdict is a person's); it
+    /// marks it, once, with a `finding.persisted` event (`SyncPlan.verifiedReported`), and the mark goes when
+    /// the finding leaves verified.
+    public static func verifiedStillReported(inRun run: String) -> String {
+        "\(FindingStatus.verified.rawValue), still reported in run \(run)"
+    }
+
     /// Why `changer` may not move a finding of `source` from `from` to `to` (`reason` given or not); nil when it may.
     /// `label` names the finding in messages (`finding 12`).
     public static func refusal(

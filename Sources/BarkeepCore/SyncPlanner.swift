@@ -144,6 +144,10 @@ public struct SyncPlan: Sendable, Equatable {
     public var fixed: [Fix] = []
     /// Findings edited in place, in the order they were paired.
     public var changed: [Change] = []
+    /// Findings a person marked verified that this scan still reports (seen, moved or edited in place), by id in the
+    /// order of `matches` then `changed`: their status stays, but the fix did not make the scanner stop reporting
+    /// them, which every view must say (`FindingLifecycle.verifiedStillReported`).
+    public var verifiedReported: [Int64] = []
     /// The counts.
     public var counts = SyncCounts()
 }
@@ -160,6 +164,7 @@ public enum SyncPlanner {
     /// - Pass 2, after exact matching: one not fixed, inside `scope` and absent now, and a scanned identity that
     ///   matched nothing, of the same rule and file and at most `changeDistance` lines apart, are one finding
     ///   `changed` in place (see `pairChanged`), neither new nor fixed.
+    /// - A verified one the scan reports (seen, moved or changed) stays verified and is listed in `verifiedReported`.
     public static func plan(scan: some SyncScan, stored: [StoredFinding], scope: String = "") -> SyncPlan {
         let matching = match(scan: scan, stored: stored.map(StoredSighting.init))
         return finish(matching, unseen: matching.unseen.map { stored[$0] }, scope: scope, in: scan)
@@ -195,6 +200,7 @@ public enum SyncPlanner {
                 SyncPlan.Match(
                     id: existing.id, index: index, position: position, isMoved: isMoved, isReopened: isReopened)
             )
+            if existing.status == .verified { plan.verifiedReported.append(existing.id) }
             if isReopened {
                 plan.counts.reopened += 1
             } else {
@@ -223,6 +229,8 @@ public enum SyncPlanner {
         if !pairs.isEmpty { plan.new.removeAll { pairedIndices.contains(Int($0)) } }
         plan.changed = pairs
         plan.counts.changed = pairs.count
+        let verified = Set(unseen.lazy.filter { $0.status == .verified }.map(\.id))
+        if !verified.isEmpty { plan.verifiedReported += pairs.lazy.map(\.id).filter(verified.contains) }
         plan.counts.new = plan.new.count
 
         for finding in unseen where !finding.status.isSticky && !pairedIDs.contains(finding.id) {

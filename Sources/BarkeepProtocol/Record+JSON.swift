@@ -1,3 +1,4 @@
+import BarkeepCore
 import Foundation
 
 extension Record {
@@ -18,9 +19,22 @@ extension Record {
     }
 
     /// `value` as compact JSON text on one line, keys sorted and `/` unescaped: how the CLI prints JSON, and the
-    /// body of a webhook.
+    /// body of a webhook. What TerminalText neutralises is written as a `\uXXXX` escape (JSONSerialization escapes
+    /// the C0 controls alone), so the text a terminal shows can neither be reordered nor broken by a value, and a
+    /// JSON reader still gets the value as it was.
     public static func jsonText(_ value: Any) throws -> String {
         let data = try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes])
-        return String(decoding: data, as: UTF8.self)
+        let text = String(decoding: data, as: UTF8.self)
+        // Outside strings JSON text is ASCII: any such scalar is inside a string, where an escape means the same.
+        guard text.unicodeScalars.contains(where: TerminalText.isNeutralized) else { return text }
+        var escaped = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if TerminalText.isNeutralized(scalar) {
+                escaped.append(contentsOf: ("\\u" + TerminalText.hex(scalar).lowercased()).unicodeScalars)
+            } else {
+                escaped.append(scalar)
+            }
+        }
+        return String(escaped)
     }
 }

@@ -1,8 +1,8 @@
 import BarkeepCore
 import BarkeepProtocol
 
-/// Burndown points (BarkeepCore's `BurndownPoint`) as a `BURNDOWN PROJECT by=run|day` reply carries them: one record
-/// each with `label` (`run 12` or `2026-11-29`), `at` (time), `needs-work` and `blocked`.
+/// Burndown points (BarkeepCore's `BurndownPoint`) as a `BURNDOWN PROJECT by=run|day|week` reply carries them: one
+/// record each with `label` (`run 12`, `2026-11-29` or `2026-W48`), `at` (time), `needs-work` and `blocked`.
 extension BurndownPoint: RecordDecodable {
     /// `burndown`.
     public static let recordType = "burndown"

@@ -1,26 +1,35 @@
-/// Escaping of untrusted text (snippets, titles, reasons, keys) for the report's output formats.
+import BarkeepCore
+
+/// Escaping of untrusted text (snippets, titles, reasons, keys) for the report's output formats. Each format also
+/// neutralises what the terminal output does (Core's TerminalText: controls, bidirectional overrides, line and
+/// paragraph separators become visible `<U+XXXX>` marks), keeping only the white space it holds itself: a report
+/// read in a terminal, an editor or a browser shows a scan's text as it is, never reordered or with escape codes.
 enum Escaping {
     // MARK: - XML, XHTML, SVG
 
-    /// Text safe inside an element or a double- or single-quoted attribute. Characters XML 1.0 cannot hold at all
-    /// (most C0 controls) become U+FFFD; tab, line feed and carriage return are kept.
+    /// Text safe inside an element or a double- or single-quoted attribute: tab, line feed and carriage return are
+    /// kept, every other scalar TerminalText neutralises (the C0 controls XML 1.0 cannot hold among them) is its
+    /// visible mark, and the two noncharacters XML cannot hold (U+FFFE, U+FFFF) become U+FFFD.
     static func xml(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
+        for scalar in TerminalText.neutralized(text, keeping: isXMLWhiteSpace).unicodeScalars {
             switch scalar {
             case "&": result += "&amp;"
             case "<": result += "&lt;"
             case ">": result += "&gt;"
             case "\"": result += "&quot;"
             case "'": result += "&#39;"
-            case "\t", "\n", "\r": result.unicodeScalars.append(scalar)
-            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF:
-                result += "\u{FFFD}"
+            case _ where scalar.value == 0xFFFE || scalar.value == 0xFFFF: result += "\u{FFFD}"
             default: result.unicodeScalars.append(scalar)
             }
         }
         return result
+    }
+
+    /// The white space XML holds as it is, and Markdown as a space or itself: tab, line feed, carriage return.
+    private static func isXMLWhiteSpace(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == "\t" || scalar == "\n" || scalar == "\r"
     }
 
     /// `xml(_:)`, and the `h` of any `http` written as a character reference, so the HTML report holds no string a
@@ -94,8 +103,10 @@ enum Escaping {
         return result
     }
 
-    /// Line breaks (and other vertical white space) as single spaces.
+    /// What TerminalText neutralises but tab, line feed and carriage return as its visible mark (U+2028, U+2029 and
+    /// the other controls among them), then line feeds and carriage returns as single spaces: the one line a
+    /// Markdown value may take.
     static func singleLine(_ text: String) -> String {
-        String(text.map { $0.isNewline ? " " : $0 })
+        String(TerminalText.neutralized(text, keeping: isXMLWhiteSpace).map { $0.isNewline ? " " : $0 })
     }
 }

@@ -223,11 +223,15 @@ public struct StatusTotals: Sendable, Equatable, RecordDecodable {
     public var posesRequired: Int
     /// Findings needing work that no screen owns.
     public var unmapped: Int
+    /// Verified findings that a scan after their verification still reports (among `byStatus[.verified]`); 0 from a
+    /// server that does not send the count.
+    public var verifiedStillReported: Int
 
     /// Totals.
     public init(
         byStatus: [FindingStatus: Int] = [:], needsWork: Int = 0, screens: Int = 0, screensDone: Int = 0,
-        stepsDone: Int = 0, stepsApplicable: Int = 0, posesPassed: Int = 0, posesRequired: Int = 0, unmapped: Int = 0
+        stepsDone: Int = 0, stepsApplicable: Int = 0, posesPassed: Int = 0, posesRequired: Int = 0, unmapped: Int = 0,
+        verifiedStillReported: Int = 0
     ) {
         self.byStatus = byStatus
         self.needsWork = needsWork
@@ -238,6 +242,7 @@ public struct StatusTotals: Sendable, Equatable, RecordDecodable {
         self.posesPassed = posesPassed
         self.posesRequired = posesRequired
         self.unmapped = unmapped
+        self.verifiedStillReported = verifiedStillReported
     }
 
     /// Reads a `type=totals` record.
@@ -256,6 +261,7 @@ public struct StatusTotals: Sendable, Equatable, RecordDecodable {
         posesPassed = try fields.count("poses-passed")
         posesRequired = try fields.count("poses-required")
         unmapped = try fields.count("unmapped")
+        verifiedStillReported = try fields.optionalCount("verified-still-reported") ?? 0
     }
 
     /// The statuses with a nonzero count, in the order of `FindingStatus.allCases`.

@@ -31,7 +31,7 @@ extension ReadinessReport {
                 ["Step", "What it asks", "Screens done"],
                 content.stepRows.map { row in
                     [
-                        "\(row.step.number) <code>\(escape(row.step.key))</code>", escape(row.step.summary),
+                        "\(row.step.number) \(inline(.stepKey(row.step.key)))", escape(row.step.summary),
                         stepCount(row),
                     ]
                 }),
@@ -48,16 +48,31 @@ extension ReadinessReport {
             BurndownChart.svgElement(
                 input.burndown, title: "Burndown — \(input.status.project.name)", namespace: false, escape: escape),
         ]
+        if !content.stillReported.isEmpty {
+            out.append(
+                "<h2 id=\"\(ReportContent.stillReportedAnchor)\">\(escape(ReportContent.stillReportedTitle))</h2>")
+            out.append("<p class=\"warning\">\(escape(stillReportedIntroduction))</p>")
+            out.append(
+                table(
+                    stillReportedHeaders,
+                    content.stillReported.map { item in
+                        [
+                            escape(item.id), escape(item.screen), inline(item.finding), inline(item.what),
+                            "<span class=\"warning\">\(escape(item.status))</span>",
+                        ]
+                    }))
+        }
         out.append("<h2 id=\"recommendations\">\(ReportContent.recommendationsTitle)</h2>")
-        if let line = doneLine(content) { out.append("<p class=\"done\">\(escape(line))</p>") }
-        if content.recommendations.isEmpty { out.append("<p class=\"empty\">\(nothingToRecommend)</p>") }
+        out.append("<p>\(escape(overview(content)))</p>")
         for recommendation in content.recommendations {
             out.append("<section class=\"recommendation\">")
             out.append("<h3>\(escape(recommendation.screen))</h3>")
-            out.append("<p>\(escape(guidance(recommendation)))</p>")
-            if recommendation.items.isEmpty {
-                out.append("<p class=\"empty\">\(nothingInTheCode)</p>")
-            } else {
+            out.append(
+                "<p class=\"verdict\"><strong>Left:</strong> \(verdict(recommendation.verdict).map(inline).joined())</p>"
+            )
+            let guidance = guidance(recommendation)
+            if !guidance.isEmpty { out.append("<p>\(escape(guidance))</p>") }
+            if !recommendation.items.isEmpty {
                 out.append(
                     table(
                         itemHeaders,
@@ -81,6 +96,15 @@ extension ReadinessReport {
                         }))
             }
             out.append("</section>")
+        }
+        for (title, lines, className) in [
+            (ReportContent.toVerifyTitle, content.toVerify, "to-verify"),
+            (ReportContent.readyTitle, content.ready, "ready"),
+        ] where !lines.isEmpty {
+            out.append("<h3>\(escape(title))</h3>")
+            out.append(
+                "<ul class=\"\(className)\">\n"
+                    + lines.map { "<li>\(screenLine($0).map(inline).joined())</li>\n" }.joined() + "</ul>")
         }
         for section in content.settled {
             out.append("<h2 id=\"\(section.anchor)\">\(escape(section.title))</h2>")
@@ -121,8 +145,9 @@ extension ReadinessReport {
         th { background: #f5f5f7; }
         code { font: 13px ui-monospace, Menlo, Consolas, monospace; background: #f5f5f7; padding: 0 0.2em;
           white-space: pre-wrap; word-break: break-all; }
+        code.step { white-space: nowrap; word-break: normal; overflow-wrap: normal; }
         .done { color: #2e7d32; font-weight: bold; }
-        .blocked { color: #c62828; }
+        .blocked, .warning { color: #c62828; }
         .empty { color: #6e6e73; }
         .legend .swatch { display: inline-block; width: 0.9em; height: 0.9em; margin: 0 0.3em 0 0.8em;
           vertical-align: -0.1em; }
@@ -140,6 +165,7 @@ extension ReadinessReport {
         switch piece {
         case .text(let text): Escaping.html(text)
         case .code(let code): "<code>\(Escaping.html(code))</code>"
+        case .stepKey(let key): "<code class=\"step\">\(Escaping.html(key))</code>"
         }
     }
 

@@ -7,6 +7,8 @@ enum Inline: Sendable, Equatable {
     case text(String)
     /// Code (a finding reference, a snippet, a commit).
     case code(String)
+    /// A checklist step's key (`title-and-symbol`), shown as code that is never broken across lines.
+    case stepKey(String)
 }
 
 /// What the readiness report says, decided once and rendered as Markdown or HTML, so both formats always hold
@@ -67,12 +69,70 @@ struct ReportContent: Sendable {
         var label: String { id + (component.map { " (\($0))" } ?? "") }
     }
 
-    /// A step named in a recommendation.
-    struct StepMention: Sendable {
-        /// The step.
-        var step: Checklist.Step
-        /// Whether it is done already.
-        var isDone: Bool
+    /// What is left of a screen (or of the app area, or of the unmapped bucket) before it is ready: what its section
+    /// or its line opens with. Empty for a screen that is done.
+    struct Verdict: Sendable {
+        /// Findings to fix of one checklist step (nil: of none).
+        struct StepCount: Sendable, Equatable {
+            /// The step.
+            var step: Checklist.Step?
+            /// How many.
+            var count: Int
+            /// For the findings of no step, their rules (`manual` for an item), sorted: what they are about.
+            var rules: [String] = []
+        }
+
+        /// Items blocked until the team builds with one SDK (nil: no known SDK brings what they need).
+        struct BlockedGroup: Sendable, Equatable {
+            /// The SDK.
+            var sdk: SDKVersion?
+            /// How many items.
+            var count: Int
+            /// The symbols they wait for, sorted.
+            var symbols: [String]
+        }
+
+        /// The checklist steps not done yet.
+        enum StepsToDo: Sendable, Equatable {
+            /// None (or the screen has no checklist: the app area, the unmapped bucket).
+            case none
+            /// Every step that applies, this many.
+            case all(Int)
+            /// These steps, by number.
+            case some([Checklist.Step])
+            /// This many, which ones unknown (the report has the status's counts only).
+            case count(Int)
+        }
+
+        /// Findings needing work that are not blocked, by step number, findings of no step last.
+        var toFix: [StepCount] = []
+        /// Blocked items by SDK, oldest SDK first, no SDK last.
+        var blocked: [BlockedGroup] = []
+        /// Required poses whose latest result is failed, in pose order.
+        var failedPoses: [String] = []
+        /// Required poses without a result, or last not run.
+        var posesNotVerified: [String] = []
+        /// The checklist steps still to do.
+        var stepsToDo: StepsToDo = .none
+        /// Verified findings of it that a later scan still reports, by number: not work by status, but a warning.
+        var stillReported: [Item] = []
+
+        /// Whether nothing is left, warnings included.
+        var isEmpty: Bool {
+            toFix.isEmpty && blocked.isEmpty && failedPoses.isEmpty && posesNotVerified.isEmpty
+                && stepsToDo == .none && stillReported.isEmpty
+        }
+    }
+
+    /// A screen that needs no section of its own: done (the "Ready" list), or with nothing to fix (poses to verify,
+    /// steps to check): one line each.
+    struct ScreenLine: Sendable {
+        /// The key.
+        var screen: String
+        /// The owner.
+        var owner: String?
+        /// What is left.
+        var verdict: Verdict
     }
 
     /// What a recommendation is about.
@@ -103,8 +163,8 @@ struct ReportContent: Sendable {
         var place: Place
         /// The owner.
         var owner: String?
-        /// The steps that apply (screens only).
-        var steps: [StepMention]
+        /// What is left: the first thing its section says.
+        var verdict: Verdict
         /// For a screen, the components it uses; for `unmapped`, the components no screen uses that have findings.
         var components: [String]
         /// Its findings needing work, its own and its components', by tier then number.
@@ -147,10 +207,16 @@ struct ReportContent: Sendable {
     var tierRows: [TierRow]
     /// The checklist, step by step.
     var stepRows: [StepRow]
-    /// The screens done, which need no recommendation, by key.
-    var doneScreens: [String]
-    /// One per screen not done, by key, then the app area, then `unmapped`.
+    /// The screens done, which need no recommendation, by key: the "Ready" list.
+    var ready: [ScreenLine]
+    /// The screens with nothing to fix that are not done yet (poses to verify, steps to check), by key.
+    var toVerify: [ScreenLine]
+    /// One per screen with findings to fix, blocked items or failed poses, by key, then the app area, then
+    /// `unmapped`.
     var recommendations: [Recommendation]
+    /// Findings marked verified that a scan after their verification still reports, by number: the warning list,
+    /// left out of the Verified section.
+    var stillReported: [Item]
     /// Verified, kept, declined and false positives, each in its own section.
     var settled: [SettledSection]
     /// Poses not run or without a result.
@@ -172,6 +238,14 @@ struct ReportContent: Sendable {
     ]
     /// The title of the recommendations section.
     static let recommendationsTitle = "Recommendations"
+    /// The title of the list of screens with nothing to fix that are not done.
+    static let toVerifyTitle = "To verify"
+    /// The title of the list of screens that are done.
+    static let readyTitle = "Ready"
+    /// The title of the warning list of verified findings a later scan still reports.
+    static let stillReportedTitle = "Verified but still reported"
+    /// The HTML anchor of that list.
+    static let stillReportedAnchor = "still-reported"
     /// The title of the unverified poses section.
     static let notVerifiedTitle = "Not verified"
 
@@ -191,11 +265,22 @@ struct ReportContent: Sendable {
         }
         stepRows = Self.stepRows(
             scope.isWholeProject ? input.steps : input.steps.filter { scope.keys.contains($0.key) })
-        (doneScreens, recommendations) = Self.recommendations(input, scope: scope)
+        (ready, toVerify, recommendations) = Self.recommendations(input, scope: scope)
+        let isStillReported = { (finding: ReportFinding) in
+            finding.status == .verified && finding.stillReportedRun != nil
+        }
+        stillReported = scope.findings.filter(isStillReported).map { Self.item($0, component: nil, project: project) }
+        let stillReportedCount = stillReported.count
         settled = Self.settledSections.map { section in
-            SettledSection(
-                status: section.status, title: section.title, anchor: section.anchor, emptyText: section.empty,
-                items: scope.findings.filter { $0.status == section.status }.map {
+            // Verified findings that are all still reported are listed above, not "nothing".
+            let empty =
+                section.status == .verified && stillReportedCount > 0
+                ? "No other finding is verified: the \(Self.plural(stillReportedCount, "verified finding")) above"
+                    + " \(stillReportedCount == 1 ? "is" : "are") still reported."
+                : section.empty
+            return SettledSection(
+                status: section.status, title: section.title, anchor: section.anchor, emptyText: empty,
+                items: scope.findings.filter { $0.status == section.status && !isStillReported($0) }.map {
                     Self.item($0, component: nil, project: project)
                 })
         }
@@ -247,12 +332,27 @@ struct ReportContent: Sendable {
         let needsWork =
             open.isEmpty
             ? "none" : "\(open.count)" + (severities.isEmpty ? "" : " (\(severities.joined(separator: ", ")))")
+        let stillReported = scope.findings.filter { $0.status == .verified && $0.stillReportedRun != nil }
         let failed = scope.screens.map { failedPoses(of: $0.key, input: input, scope: scope).count }
         let failedCount = failed.reduce(0, +)
         let failedScreens = failed.filter { $0 > 0 }.count
         facts += [
             Fact(label: "Screens done", value: [.text("\(screens.filter(\.isDone).count) of \(screens.count)")]),
             Fact(label: "Findings needing work", value: [.text(needsWork)]),
+        ]
+        if !stillReported.isEmpty {
+            facts.append(
+                Fact(
+                    label: stillReportedTitle,
+                    value: [
+                        .text(
+                            "\(stillReported.count) (\(stillReported.map(\.itemID).joined(separator: ", "))): "
+                                + (stillReported.count == 1
+                                    ? "a scan after its verification still reports it"
+                                    : "scans after their verification still report them"))
+                    ]))
+        }
+        facts += [
             Fact(label: "Blocked items", value: [.text(blockedText(open, project: project))]),
             Fact(
                 label: "Pose coverage",
@@ -322,6 +422,13 @@ struct ReportContent: Sendable {
                 step: step, done: ofStep.filter { $0.state == .done }.count,
                 applicable: ofStep.filter { $0.state != .notApplicable }.count)
         }
+    }
+
+    /// How the report names a finding's status: `verified, still reported in run 7` for a verified finding a later
+    /// scan still reports, else as `statusText(_:)` of its status.
+    static func statusText(_ finding: ReportFinding) -> String {
+        guard finding.status == .verified, let run = finding.stillReportedRun else { return statusText(finding.status) }
+        return FindingLifecycle.verifiedStillReported(inRun: String(run))
     }
 
     /// How the report names a status: `verified (done)`, `false positive`, else the status itself.

@@ -36,6 +36,9 @@ public struct ReportFinding: Sendable, Equatable, RecordDecodable {
     public var needs: [String]
     /// The iOS version its fix must be gated on with `if #available`, when above the deployment target.
     public var gate: SDKVersion?
+    /// For a verified finding that a scan after its verification still reports, the latest run that did (the
+    /// record's `still-reported-run`); nil otherwise.
+    public var stillReportedRun: Int?
 
     /// The screen key the protocol uses for findings no screen owns.
     public static let unmappedScreen = AuditArea.unmapped
@@ -45,7 +48,8 @@ public struct ReportFinding: Sendable, Equatable, RecordDecodable {
         number: Int, source: FindingSource, rule: String? = nil, tier: Int? = nil,
         severity: Severity = .medium, file: String? = nil, line: Int? = nil, snippet: String? = nil,
         status: FindingStatus = .proposed, reason: String? = nil, screen: String = ReportFinding.unmappedScreen,
-        title: String? = nil, step: Int? = nil, needs: [String] = [], gate: SDKVersion? = nil
+        title: String? = nil, step: Int? = nil, needs: [String] = [], gate: SDKVersion? = nil,
+        stillReportedRun: Int? = nil
     ) {
         self.number = number
         self.source = source
@@ -62,6 +66,7 @@ public struct ReportFinding: Sendable, Equatable, RecordDecodable {
         self.step = step
         self.needs = needs
         self.gate = gate
+        self.stillReportedRun = stillReportedRun
     }
 
     /// Reads a `finding` record.
@@ -90,6 +95,7 @@ public struct ReportFinding: Sendable, Equatable, RecordDecodable {
         }
         needs = fields.list("needs")
         gate = try fields.optionalVersion("gate")
+        stillReportedRun = try fields.optionalCount("still-reported-run")
     }
 
     /// `F-7`: the label people quote, the finding's number in the project.

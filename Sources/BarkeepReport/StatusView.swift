@@ -72,6 +72,19 @@ public enum StatusView {
             StyledText("\(count) \(status.rawValue.replacingOccurrences(of: "_", with: " "))")
         }
         if !statuses.isEmpty { block.append(("", statuses)) }
+        if totals.verifiedStillReported > 0 {
+            // A verdict the scanner contradicts: never a count among others.
+            let count = totals.verifiedStillReported
+            block.append(
+                (
+                    "",
+                    [
+                        StyledText(
+                            "\(count) verified \(count == 1 ? "finding" : "findings") still reported by a later scan"
+                                + " (barkeep findings \(project.name) --status verified)", .red)
+                    ]
+                ))
+        }
         let blocked = status.blocked.map { group in
             StyledText(group.sdk.map { "\(group.items) on the iOS \($0) SDK" } ?? "\(group.items) with no SDK yet")
         }

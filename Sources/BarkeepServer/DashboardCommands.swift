@@ -80,7 +80,7 @@ enum DashboardCommands {
         input throws(CommandError) in
         let project = input.argument(0)
         guard let by = Burndown.Granularity(rawValue: input.keyword("by") ?? "run") else {
-            throw CommandError(.badArgument, "by must be run or day")
+            throw CommandError(.badArgument, "by must be \(Burndown.Granularity.names)")
         }
         return .database { connection in
             let points = try EventLog.burndown(project: project, by: by, on: connection)
@@ -157,6 +157,7 @@ extension ProjectStatus {
         totals.append("poses-passed", String(posesPassed))
         totals.append("poses-required", String(posesRequired))
         totals.append("unmapped", String(unmapped.total))
+        totals.append("verified-still-reported", String(verifiedReported))
         records.append(totals)
         records += blocked.map { group in
             Record(["type": "blocked", "sdk": group.sdk?.description ?? "none", "items": String(group.items)])

@@ -235,7 +235,9 @@ public enum EventLog {
         ).map(Event.init(row:))
     }
 
-    /// The project's burndown, replayed from its finding and scan events (Burndown in Core).
+    /// The project's burndown, replayed from its finding and scan events (Burndown in Core). The events a scan
+    /// run's ingest wrote are told by the run's `ingested_at` (both are the transaction's `now()`) and actor, and
+    /// carry the run's commit time when the upload gave it.
     public static func burndown(
         project name: String,
         by granularity: Burndown.Granularity,
@@ -244,18 +246,24 @@ public enum EventLog {
         let project = try ProjectStore.require(name, on: connection)
         let changes = try connection.query(
             """
-            SELECT kind, finding_id, to_value, subject, at, from_value, reason FROM events
-            WHERE project_id = $1
-              AND kind IN ('\(EventKind.findingNew.rawValue)', '\(EventKind.findingStatus.rawValue)',
-                           '\(EventKind.scanIngested.rawValue)')
-            ORDER BY seq
+            SELECT e.kind, e.finding_id, e.to_value, e.subject, e.at, e.from_value, e.reason, r.commit_time
+            FROM events e
+            LEFT JOIN (
+                SELECT ingested_at, actor, min(commit_time) AS commit_time FROM scan_runs
+                WHERE project_id = $1 AND commit_time IS NOT NULL GROUP BY ingested_at, actor
+            ) AS r ON r.ingested_at = e.at AND r.actor = e.actor
+            WHERE e.project_id = $1
+              AND e.kind IN ('\(EventKind.findingNew.rawValue)', '\(EventKind.findingStatus.rawValue)',
+                             '\(EventKind.scanIngested.rawValue)')
+            ORDER BY e.seq
             """,
             [project.id]
         ).map { row in
             Burndown.Change(
                 kind: try row.decode(at: 0), findingID: try row.decodeIfPresent(at: 1),
                 to: try row.decodeIfPresent(at: 2), subject: try row.decode(at: 3), at: try row.decode(at: 4),
-                from: try row.decodeIfPresent(at: 5), reason: try row.decodeIfPresent(at: 6))
+                from: try row.decodeIfPresent(at: 5), reason: try row.decodeIfPresent(at: 6),
+                runCommitTime: try row.decodeIfPresent(at: 7))
         }
         return Burndown.points(changes, by: granularity)
     }

@@ -137,7 +137,7 @@ extension FindingStore {
             """
             \(latest)
             UPDATE findings f SET status = $3, reason = $4, status_before_block = $5, updated_at = now(),
-                last_seen_run = \(lastSeenRun)
+                last_seen_run = \(lastSeenRun), reported_after_verified = \(reportedAfterVerified(keptAt: "$3"))
             WHERE f.id = ANY($2::bigint[])
             """,
             [project.id, ids.map(String.init), status, reason, before]

@@ -50,6 +50,9 @@ public struct Finding: Sendable, Equatable {
     public var gate: SDKVersion?
     /// Who works on it (Core's Assignee); nil: no one.
     public var assignee: String?
+    /// Whether it is verified and a scan after its verification still reported it (`lastSeenRun` is the latest
+    /// such run): the fix did not make the scanner stop reporting it.
+    public var isReportedAfterVerified: Bool
 
     init(row: PostgresRow) throws {
         id = try row.decode("id")
@@ -74,6 +77,7 @@ public struct Finding: Sendable, Equatable {
         tier = try row.decodeIfPresent("tier")
         gate = nil
         assignee = try row.decodeIfPresent("assignee")
+        isReportedAfterVerified = try row.decode("reported_after_verified")
     }
 }
 
@@ -97,7 +101,7 @@ public enum FindingStore {
         f.reason, s.key AS screen, (SELECT r.number FROM scan_runs r WHERE r.id = f.first_seen_run) AS first_seen_run,
         (SELECT r.number FROM scan_runs r WHERE r.id = \(lastSeenRun)) AS last_seen_run, f.identity,
         coalesce(f.step, (SELECT r.step FROM rules r WHERE r.id = f.rule)) AS step, f.needs_symbols, f.number,
-        (SELECT r.tier FROM rules r WHERE r.id = f.rule) AS tier, f.assignee
+        (SELECT r.tier FROM rules r WHERE r.id = f.rule) AS tier, f.assignee, f.reported_after_verified
         """
 
     /// The latest run of each tool and scope of the projects involved (`$1`: one project id, or NULL for all).

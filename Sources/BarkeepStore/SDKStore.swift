@@ -162,7 +162,8 @@ public enum SDKStore {
         try connection.query(
             """
             UPDATE findings f SET status = c.status, status_before_block = nullif(c.before, ''),
-                reason = nullif(c.reason, ''), updated_at = now()
+                reason = nullif(c.reason, ''), updated_at = now(),
+                reported_after_verified = \(FindingStore.reportedAfterVerified(keptAt: "c.status"))
             FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[]) AS c(id, status, before, reason)
             WHERE f.id = c.id
             """,

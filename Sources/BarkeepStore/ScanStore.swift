@@ -432,6 +432,7 @@ public enum ScanStore {
         try connection.query(
             """
             UPDATE findings f SET status = \(FindingStatus.fixed.sql), status_before_block = NULL, updated_at = now(),
+                reported_after_verified = false,
                 -- Its last sighting was the latest earlier run that covered it (unchanged rows are not rewritten).
                 last_seen_run = coalesce(
                     (SELECT max(r.id) FROM scan_runs r
@@ -482,6 +483,7 @@ public enum ScanStore {
             UNION ALL
 
             """
+        try markVerifiedReported(plan, run: run, project: project, actor: actor, on: connection)
         try EventLog.appendSelect(
             findingEvents + runEventSelect,
             runEventParameters(plan, run: run, project: project, actor: actor, isFirstImport: isFirstImport),

@@ -102,6 +102,8 @@ public struct ProjectStatus: Sendable, Equatable {
     public var screens: [ScreenStatus]
     /// Findings needing work that no screen owns or uses.
     public var unmapped: WorkCounts
+    /// Findings marked verified that a scan after their verification still reports (counted among `verified`).
+    public var verifiedReported = 0
     /// The findings needing work of each row (screen, component, area), each finding once, under its owner.
     var ownWork: [Int64: WorkCounts] = [:]
 }
@@ -165,13 +167,20 @@ public enum StatusStore {
         FROM screens s LEFT JOIN screen_progress p ON p.screen_id = s.id
         WHERE s.project_id = $1 ORDER BY s.key
         """
+    /// The verified findings a later scan still reports (Schema/0022): a lookup in their partial index.
+    static let verifiedReportedQuery = """
+        SELECT count(*) FROM findings WHERE project_id = $1 AND reported_after_verified
+        """
 
     /// Each statement of `status` with its plan as PostgreSQL runs it (EXPLAIN ANALYZE), for docs/performance.md.
     public static func plans(project name: String, on connection: PostgresConnection) throws -> [(
         statement: String, plan: String
     )] {
         let project = try ProjectStore.require(name, on: connection)
-        return try [lastScanQuery, summaryQuery, screensQuery, ReadinessStore.componentUsersQuery].map { statement in
+        let statements = [
+            lastScanQuery, summaryQuery, screensQuery, ReadinessStore.componentUsersQuery, verifiedReportedQuery,
+        ]
+        return try statements.map { statement in
             let plan = try connection.query("EXPLAIN (ANALYZE, COSTS OFF, BUFFERS) " + statement, [project.id])
                 .map { try $0.decode(at: 0, as: String.self) }
             return (statement, plan.joined(separator: "\n"))
@@ -344,11 +353,16 @@ public enum StatusStore {
                     requiredPoses: requiredPoses, poseResults: poseResults,
                     sources: [screen.id] + (used[screen.id] ?? []))
             }
-            let status = ProjectStatus(
+            var status = ProjectStatus(
                 project: project, lastScan: lastScan, byStatus: byStatus,
                 blocked: try blockedGroups(blockedItems, project: project, on: connection), screens: statuses,
                 unmapped: unmapped, ownWork: ownWork
             )
+            // Only a scan marks one, so a project without a scan has none.
+            if lastScan != nil {
+                status.verifiedReported =
+                    try connection.queryValue(verifiedReportedQuery, [project.id], as: Int.self) ?? 0
+            }
             return (status, version)
         }
     }

@@ -186,12 +186,14 @@ struct BurndownCommand: RunnableCommand {
         abstract: "Chart the findings needing work and the blocked items over time, from the event history.",
         discussion: """
             --by run takes a point after each scan run (and `now` for the changes since the last one); --by day at
-            the end of each day something changed. --svg FILE also writes the chart as an SVG file. With --json
-            prints an array of {label, at, needs_work, blocked}.
+            the end of each day something changed, --by week at the end of each week (ISO, Monday to Sunday, UTC).
+            What a scan run changed counts at its commit's time when it was ingested with --commit-time, else when it
+            was ingested. --svg FILE also writes the chart as an SVG file. With --json prints an array of {label,
+            at, needs_work, blocked}.
             """,
         arguments: [
             .positional("project", help: "The project."),
-            .option("by", valueName: "run|day", default: "run", help: "Where to take the points."),
+            .option("by", valueName: "run|day|week", default: "run", help: "Where to take the points."),
             .option("svg", valueName: "FILE", help: "Also write the chart as SVG to FILE."),
             .option("width", valueName: "N", default: "72", help: "Chart width in columns."),
             .option("height", valueName: "N", default: "12", help: "Chart height in rows."),
@@ -208,7 +210,9 @@ struct BurndownCommand: RunnableCommand {
         project = parsed.value("project") ?? ""
         granularity = parsed.valueOrDefault("by") ?? ""
         guard Burndown.Granularity(rawValue: granularity) != nil else {
-            throw UsageError("--by must be run or day, not '\(granularity)'", commandPath: parsed.commandPath)
+            throw UsageError(
+                "--by must be \(Burndown.Granularity.names), not '\(TerminalText.excerpt(granularity))'",
+                commandPath: parsed.commandPath)
         }
         svg = parsed.value("svg")
         guard let width = Int(parsed.valueOrDefault("width") ?? ""), (20...400).contains(width),
@@ -252,12 +256,15 @@ struct ReportCommand: RunnableCommand {
         discussion: """
             The report's header names the toolchain (the project's SDK and deployment target), the last scan and the
             app's lifecycle; a summary follows (with the findings needing work per tier: 0 blockers, 1 correctness
-            on the inner display, 2 bars, 3 richer adoption), then one recommendation per screen that is not done:
-            the checklist steps that apply, every finding needing work of the screen and of the components it uses
-            (by tier, then number; blocked ones name the SDK they wait for) and its failed poses with their
-            screenshots; then the app area, the unmapped findings, what is verified, kept, declined or a false
-            positive, and the poses not verified, a line per screen. Each item keeps its id (F-12) from one report
-            to the next. --owner and --screens report a part: the screens of that owner, or whose key matches the
+            on the inner display, 2 bars, 3 richer adoption), then the verified findings a later scan still reports,
+            then a recommendation per screen with work: its verdict first (findings to fix by checklist step, items
+            blocked and the symbols they wait for, failed poses, poses not verified, checklist steps to do), every
+            finding needing work of the screen and of the components it uses (by tier, then number; blocked ones
+            name the SDK they wait for) and its failed poses with their screenshots; then the app area and the
+            unmapped findings; a line per screen with nothing to fix that is not done (To verify) and per screen
+            that is (Ready); what is verified, kept, declined or a false positive, and the poses not verified, a
+            line per screen. Each item keeps its id (F-12) from one report to the next. --owner and --screens
+            report a part: the screens of that owner, or whose key matches the
             glob (both: those that match both). The HTML holds the pose matrix and the burndown as inline SVG and
             loads nothing from the network. BARKEEP_NOW sets the time the report says it was generated at.
             """,

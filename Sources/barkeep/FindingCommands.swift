@@ -132,7 +132,9 @@ struct FindingsCommand: RunnableCommand {
             the findings that need work (open: \(FindingLifecycle.needsWorkStatuses.map(\.rawValue).joined(separator: ", "))); --status all lists every one.
             With --json prints an array of objects with id, source (scanner or manual), rule, title, severity,
             file, line, snippet, status, screen, assignee, step, needs (SDK symbols), gate (the iOS version to wrap
-            its code in if #available for), first_seen_run and last_seen_run; absent values are null (needs: []).
+            its code in if #available for), first_seen_run, last_seen_run and still_reported_run (for a verified
+            finding a later scan still reports, the latest run that did: its status reads "verified, still reported
+            in run N"); absent values are null (needs: []).
             """,
         arguments: [.positional("project", help: "The project.")] + FindingFilterOptions.arguments + [
             .option(
@@ -197,12 +199,19 @@ struct FindingsCommand: RunnableCommand {
             ["#", "STATUS", "SEVERITY", "RULE", "SCREEN", "ASSIGNEE", "WHERE", "SNIPPET"],
             records.map { record in
                 [
-                    record["id"] ?? "", record["status"] ?? "", record["severity"] ?? "", record["rule"] ?? "item",
+                    record["id"] ?? "", statusText(record), record["severity"] ?? "", record["rule"] ?? "item",
                     record["screen"] ?? "", record["assignee"] ?? "-", place(record),
                     String((record["snippet"] ?? record["title"] ?? "").prefix(60)),
                 ]
             }
         )
+    }
+
+    /// A finding's status as people read it: `verified, still reported in run 7` for a verified finding a later scan
+    /// still reports, else the status.
+    static func statusText(_ record: Record) -> String {
+        guard let run = record["still-reported-run"] else { return record["status"] ?? "" }
+        return FindingLifecycle.verifiedStillReported(inRun: run)
     }
 
     /// Where a finding is: `file:line` for a scanner's, `step N` for an item of a checklist step.
@@ -217,7 +226,7 @@ struct FindingsCommand: RunnableCommand {
         for key in ["source", "rule", "title", "severity", "file", "snippet", "status", "screen", "assignee", "gate"] {
             object[key] = record[key] ?? NSNull()
         }
-        for key in ["id", "line", "step", "first-seen-run", "last-seen-run"] {
+        for key in ["id", "line", "step", "first-seen-run", "last-seen-run", "still-reported-run"] {
             object[key.replacingOccurrences(of: "-", with: "_")] = record[key].flatMap { Int64($0) } ?? NSNull()
         }
         object["needs"] = record["needs"].map { $0.split(separator: ",").map(String.init) } ?? []
@@ -259,7 +268,8 @@ struct FindingShowCommand: RunnableCommand, NamesNumberInProject {
             return
         }
         Output.fields([
-            ("Finding", finding["id"]), ("Project", finding["project"]), ("Status", finding["status"]),
+            ("Finding", finding["id"]), ("Project", finding["project"]),
+            ("Status", FindingsCommand.statusText(finding)),
             ("Reason", finding["reason"]), ("Rule", finding["rule"]), ("Title", finding["title"]),
             ("Severity", finding["severity"]), ("Screen", finding["screen"]), ("Assignee", finding["assignee"]),
             ("Where", finding["file"].map { "\($0):\(finding["line"] ?? "")" }), ("Step", finding["step"]),
@@ -283,6 +293,7 @@ struct FindingShowCommand: RunnableCommand, NamesNumberInProject {
                     case .findingNew: finding["source"] == "manual" ? "added (\(event["to"] ?? ""))" : "found"
                     case .findingStatus: "\(event["from"] ?? "∅") → \(event["to"] ?? "∅")"
                     case .findingChanged: "line edited: \(event["from"] ?? "") → \(event["to"] ?? "")"
+                    case .findingPersisted: "verified, still reported"
                     case .findingAssigned:
                         "assigned \(event["from"] ?? Assignee.none) → \(event["to"] ?? Assignee.none)"
                     case .findingComment: "comment"

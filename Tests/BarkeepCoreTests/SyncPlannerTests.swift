@@ -66,6 +66,27 @@ struct SyncPlannerTests {
         #expect((gone.counts.fixed == 1 ? "fixed" : "nothing") == whenGone)
     }
 
+    @Test("a verified finding the scan reports, seen, moved or edited in place, is listed as still reported")
+    func verifiedReported() {
+        let items = scan([("A.swift", 3, "a"), ("A.swift", 5, "b"), ("A.swift", 9, "c"), ("A.swift", 20, "d")])
+        let stored = [
+            stored(items[0], id: 1, status: .verified), stored(items[1], id: 2, status: .verified),
+            stored(items[2], id: 3, status: .approved), stored(items[3], id: 4, status: .verified),
+        ]
+        // 1 is seen where it was, 2 moved, 3 (approved) seen, 4 gone: fixed, not reported.
+        let moved = scan([("A.swift", 3, "a"), ("A.swift", 7, "b"), ("A.swift", 9, "c")])
+        let plan = SyncPlanner.plan(scan: moved, stored: stored)
+        #expect(plan.verifiedReported == [1, 2])
+        #expect(plan.fixed.map(\.id) == [4])
+        // Edited in place (pass 2): still reported.
+        let (changed, _, _) = replan(
+            previous: [(10, "if idiom == .pad {")], status: .verified, scanned: [edit(11, "if idiom == .pad || x {")])
+        #expect(changed.counts.changed == 1 && changed.verifiedReported == [1])
+        // Fixed, reopened: not a verified finding reported.
+        let reopened = SyncPlanner.plan(scan: [items[0]], stored: [self.stored(items[0], id: 1, status: .fixed)])
+        #expect(reopened.counts.reopened == 1 && reopened.verifiedReported.isEmpty)
+    }
+
     // MARK: - Pass 2: findings edited in place
 
     /// Plans a scan of `scanned` (line, snippet) against findings stored from a scan of `previous` (line, snippet),

@@ -9,7 +9,9 @@ struct EscapingTests {
         arguments: [
             ("plain", "plain"), ("a & b", "a &amp; b"), ("<tag attr=\"x\">", "&lt;tag attr=&quot;x&quot;&gt;"),
             ("it's", "it&#39;s"), ("&amp;", "&amp;amp;"), ("tab\tline\nend", "tab\tline\nend"),
-            ("bell\u{07}nul\u{00}", "bell\u{FFFD}nul\u{FFFD}"), ("é 日本 🍺", "é 日本 🍺"),
+            ("bell\u{07}nul\u{00}", "bell&lt;U+0007&gt;nul&lt;U+0000&gt;"), ("é 日本 🍺", "é 日本 🍺"),
+            ("csi\u{9B}31m", "csi&lt;U+009B&gt;31m"), ("abc\u{202E}fed", "abc&lt;U+202E&gt;fed"),
+            ("one\u{2028}two\u{2029}", "one&lt;U+2028&gt;two&lt;U+2029&gt;"), ("x\u{FFFE}", "x\u{FFFD}"),
         ]
     )
     func xml(text: String, expected: String) {
@@ -35,6 +37,9 @@ struct EscapingTests {
             ("a & b", "a \\& b"), ("*em* _em_", "\\*em\\* \\_em\\_"), ("[link](x)", "\\[link\\](x)"),
             ("# title", "\\# title"), ("back\\slash", "back\\\\slash"), ("two\nlines", "two lines"),
             ("![img]", "\\!\\[img\\]"), ("~~strike~~", "\\~\\~strike\\~\\~"),
+            ("csi\u{9B}31m", "csi\\<U+009B\\>31m"), ("abc\u{202E}fed", "abc\\<U+202E\\>fed"),
+            ("one\u{2028}two\u{2029}three", "one\\<U+2028\\>two\\<U+2029\\>three"),
+            ("esc\u{1B}[2J", "esc\\<U+001B\\>\\[2J"),
         ]
     )
     func markdown(text: String, expected: String) {
@@ -49,6 +54,7 @@ struct EscapingTests {
             ("a \\| b", true, "`a \\\\\\| b`"), ("a \\\\| b", true, "`a \\\\\\| b`"),
             (" padded ", false, "`  padded  `"),
             ("   ", false, "`   `"), ("", false, "` `"), ("line\nbreak", false, "`line break`"),
+            ("a\u{9B}b\u{202E}c", true, "`a<U+009B>b<U+202E>c`"), ("p\u{2029}q\r\nr", false, "`p<U+2029>q r`"),
         ] as [(String, Bool, String)]
     )
     func codeSpan(text: String, inTable: Bool, expected: String) {

@@ -12,10 +12,12 @@ import Testing
 
 @Suite("ReadinessReport")
 struct ReadinessReportTests {
-    /// The whole report of the fixture, checked by hand once: header; summary with a count per tier; Settings done;
-    /// Inbox once, its findings of every tier and its component's (marked), its failed poses with screenshots and
-    /// findings; the app area; the unmapped bucket with the finding of a component no screen uses; verified, kept
-    /// and false positive with reasons; the fixed finding left out; the poses not verified, one line for Inbox.
+    /// The whole report of the fixture, checked by hand once: header; summary with a count per tier; Inbox once,
+    /// opening with its verdict (findings to fix by step, the item blocked and its symbol, failed and unverified
+    /// poses, the steps to do), its findings of every tier and its component's (marked), its failed poses with
+    /// screenshots and findings; the app area; the unmapped bucket with the finding of a component no screen uses;
+    /// Settings one line under Ready; verified, kept and false positive with reasons; the fixed finding left out;
+    /// the poses not verified, one line for Inbox.
     static let expected = ##"""
         # Readiness report — app
 
@@ -58,11 +60,13 @@ struct ReadinessReportTests {
 
         ## Recommendations
 
-        Done: Settings.
+        1 screen has work left and 1 is ready. Work is left in the app area and findings no screen owns too.
 
         ### Inbox
 
-        Owner: alice. Steps that apply: 1 container, 2 order (done), 3 title-and-symbol (done), 4 informative-text (done), 5 axis, 7 overflow (done), 8 compression, 9 priority, 11 backgrounds, 12 sheets. Uses Row (a component): its findings are marked with the component and listed under every screen using it.
+        **Left:** 4 findings to fix: 1 in step 1 `container`, 1 in step 7 `overflow`, 2 of no checklist step (DUO001, DUO005); 1 item blocked on the iOS 27.1 SDK (`axisBehavior`); poses P3, P4 failed; poses P2, P11 not verified; checklist steps 1 `container`, 5 `axis`, 8 `compression`, 9 `priority`, 11 `backgrounds`, 12 `sheets` to do.
+
+        Owner: alice. Uses Row (a component): its findings are marked with the component and listed under every screen using it.
 
         | Item | Tier | Finding | Code or title | SDK | Status |
         | --- | --- | --- | --- | --- | --- |
@@ -81,6 +85,8 @@ struct ReadinessReportTests {
 
         ### app
 
+        **Left:** 1 finding to fix of no checklist step (DUO020).
+
         App-wide files: no checklist step applies.
 
         | Item | Tier | Finding | Code or title | SDK | Status |
@@ -89,12 +95,18 @@ struct ReadinessReportTests {
 
         ### unmapped
 
+        **Left:** 2 findings to fix of no checklist step (DUO003, DUO010).
+
         No screen owns these findings: add their files to a screen's paths so a recommendation covers them. Those marked with a component come from Badge, which no screen uses: say which screens use it (barkeep screen uses).
 
         | Item | Tier | Finding | Code or title | SDK | Status |
         | --- | --- | --- | --- | --- | --- |
         | F-12 (Badge) | 1 | `DUO003:Sources/Shared/Badge.swift:4` | `if UIDevice.current.userInterfaceIdiom == .pad {` | available | proposed |
         | F-5 | 3 | `DUO010:Shared/SceneRouter.swift:31` | ``requestSceneSessionActivation(nil, userActivity: `default`, options: nil)`` | available | proposed |
+
+        ### Ready
+
+        - Settings (owner bob)
 
         ## Verified
 
@@ -196,7 +208,7 @@ struct ReadinessReportTests {
         #expect(markdown.contains("| unknown |"))
         #expect(headings(markdown) == Self.sectionTitles)
         #expect(markdown.contains("| 0 | blockers | 0 |\n| 1 | correctness on the inner display | 0 |\n"))
-        #expect(markdown.contains("## Recommendations\n\nNo screen needs work.\n\n## Verified"))
+        #expect(markdown.contains("## Recommendations\n\nNo screen has anything to fix.\n\n## Verified"))
         #expect(markdown.contains("- Failed poses: none\n"))
         #expect(markdown.contains("## Kept as is\n\nNothing is kept as is.\n"))
         #expect(markdown.hasSuffix("## Not verified\n\nEvery required pose has a result.\n"))
@@ -334,7 +346,10 @@ struct ReadinessReportTests {
 
         let settings = ReadinessReport.markdown(input, selection: ReportSelection(keyGlob: "S*"), now: Fixtures.now)
         #expect(settings.contains("- Part: screens whose key matches `S*`, 1 of the project's 2 screens; the figures"))
-        #expect(settings.contains("## Recommendations\n\nDone: Settings.\n\nNo screen needs work.\n\n## Verified"))
+        #expect(
+            settings.contains(
+                "## Recommendations\n\nNo screen has anything to fix and 1 is ready.\n\n### Ready\n\n- Settings (owner bob)\n\n"
+                    + "## Verified"))
         #expect(settings.contains("| F-7 | Settings |") && !settings.contains("| F-6 |"))
         #expect(settings.hasSuffix("## Not verified\n\nEvery required pose has a result.\n"))
 
@@ -376,8 +391,130 @@ struct ReadinessReportTests {
         let markdown = ReadinessReport.markdown(input, now: Fixtures.now)
         #expect(
             markdown.split(separator: "\n").filter { $0.hasPrefix("### ") } == [
-                "### Badge", "### Inbox", "### Row", "### app", "### unmapped",
+                "### Badge", "### Inbox", "### Row", "### app", "### unmapped", "### Ready",
             ])
+    }
+
+    // MARK: - Verdicts
+
+    /// The fixture with two more screens: Compose, nothing to fix, two steps done and two poses without a result;
+    /// Gallery, only a failed pose.
+    static func verdictInput() throws -> ReportInput {
+        var input = try Self.input
+        input.status.screens += [
+            ScreenStatusRecord(
+                key: "Compose", owner: "ana", stepsDone: 2, stepsApplicable: 4, posesRequired: 2,
+                missingPoses: ["P1", "P2"]),
+            ScreenStatusRecord(
+                key: "Gallery", stepsDone: 1, stepsApplicable: 1, posesPassed: 1, posesRequired: 2,
+                failedPoses: ["P3"]),
+        ]
+        input.steps["Compose"] = [
+            StepLine(screen: "Compose", step: 1, key: "container", state: .done),
+            StepLine(screen: "Compose", step: 3, key: "title-and-symbol", state: .todo),
+            StepLine(screen: "Compose", step: 6, key: "custom-views-fit", state: .notApplicable),
+            StepLine(screen: "Compose", step: 7, key: "overflow", state: .done),
+            StepLine(screen: "Compose", step: 11, key: "backgrounds", state: .todo),
+        ]
+        return input
+    }
+
+    @Test("each screen opens with its verdict; nothing to fix is a To verify line, done a Ready line; no filler")
+    func verdicts() throws {
+        let markdown = ReadinessReport.markdown(try Self.verdictInput(), now: Fixtures.now)
+        #expect(!markdown.contains("Steps that apply") && !markdown.contains("No finding needs work"))
+        #expect(
+            markdown.split(separator: "\n").filter { $0.hasPrefix("### ") } == [
+                "### Gallery", "### Inbox", "### app", "### unmapped", "### To verify", "### Ready",
+            ])
+        #expect(
+            markdown.contains(
+                "## Recommendations\n\n2 screens have work left, 1 has nothing to fix but is not verified yet and 1 is"
+                    + " ready. Work is left in the app area and findings no screen owns too.\n\n### Gallery\n\n"
+                    + "**Left:** pose P3 failed.\n\nFailed poses:\n"))
+        #expect(
+            markdown.contains(
+                "### Inbox\n\n**Left:** 4 findings to fix: 1 in step 1 `container`, 1 in step 7 `overflow`, 2 of no"
+                    + " checklist step (DUO001, DUO005); 1 item blocked on the iOS 27.1 SDK (`axisBehavior`); poses P3, P4"
+                    + " failed; poses P2, P11 not verified; checklist steps 1 `container`, 5 `axis`, 8 `compression`, 9"
+                    + " `priority`, 11 `backgrounds`, 12 `sheets` to do.\n\nOwner: alice. Uses Row"))
+        #expect(
+            markdown.contains(
+                "### To verify\n\n- Compose (owner ana): poses P1, P2 not verified; checklist steps 3"
+                    + " `title-and-symbol`, 11 `backgrounds` to do.\n\n### Ready\n\n- Settings (owner bob)\n\n## Verified"
+            ))
+
+        // Every step to do is said once, not listed; a screen whose steps are unknown is counted from its status.
+        var input = try Self.verdictInput()
+        input.steps["Compose"] = input.steps["Compose"]?.map { line in
+            var line = line
+            if line.state == .done { line.state = .todo }
+            return line
+        }
+        #expect(
+            ReadinessReport.markdown(input, now: Fixtures.now).contains(
+                "- Compose (owner ana): poses P1, P2 not verified; all 4 checklist steps to do.\n"))
+        input.steps["Compose"] = nil
+        #expect(
+            ReadinessReport.markdown(input, now: Fixtures.now).contains(
+                "- Compose (owner ana): poses P1, P2 not verified; 2 checklist steps to do.\n"))
+    }
+
+    @Test("a verified finding a later scan still reports has its own warning list, and is not listed as verified")
+    func stillReported() throws {
+        var input = try Self.input
+        input.findings = input.findings.map { finding in
+            var finding = finding
+            if finding.number == 7 { finding.stillReportedRun = 12 }
+            return finding
+        }
+        let markdown = ReadinessReport.markdown(input, now: Fixtures.now)
+        #expect(
+            markdown.contains(
+                "- Verified but still reported: 1 (F-7): a scan after its verification still reports it\n"))
+        #expect(
+            markdown.contains(
+                "## Verified but still reported\n\nThese findings are marked verified, but a scan after their"
+                    + " verification still reports them"))
+        #expect(
+            markdown.contains(
+                "| F-7 | Settings | `DUO011:Sources/Settings/SettingsView.swift:88` | `Image(systemName: \"ellipsis\")` |"
+                    + " verified, still reported in run 12 |"))
+        #expect(markdown.contains("- Settings (owner bob): F-7 verified, still reported in run 12.\n"))
+        let verified = try #require(markdown.range(of: "## Verified\n"))
+        let kept = try #require(markdown.range(of: "## Kept as is\n"))
+        #expect(!markdown[verified.upperBound..<kept.lowerBound].contains("F-7"))
+        #expect(markdown[verified.upperBound..<kept.lowerBound].contains("| F-6 | Inbox |"))
+        #expect(
+            headings(markdown) == [
+                "Summary", "Verified but still reported", "Recommendations", "Verified", "Kept as is", "Declined",
+                "False positives", "Not verified",
+            ])
+
+        let html = ReadinessReport.html(input, now: Fixtures.now)
+        let document = try XMLDocumentScan(html)
+        #expect(
+            document.elements(named: "h2").map(\.text).prefix(3) == [
+                "Summary", "Verified but still reported", "Recommendations",
+            ])
+        #expect(html.contains("<span class=\"warning\">verified, still reported in run 12</span>"))
+    }
+
+    @Test("the HTML never breaks a step key: each is a code.step element, which the stylesheet keeps on one line")
+    func stepKeysUnbroken() throws {
+        let html = ReadinessReport.html(try Self.verdictInput(), now: Fixtures.now)
+        let document = try XMLDocumentScan(html)
+        let keys = Set(Checklist.steps.map(\.key))
+        let codes = document.elements(named: "code").filter { keys.contains($0.text) }
+        // The 12 of the checklist table, 6 in Inbox's verdict and its 2 findings of a step, 2 in Compose's line.
+        #expect(codes.count == 12 + 6 + 2 + 2)
+        #expect(codes.allSatisfy { $0.attributes["class"] == "step" })
+        let style = try #require(document.elements(named: "style").first?.text)
+        let rule = try #require(style.range(of: "code.step {"))
+        let body = style[rule.upperBound...].prefix { $0 != "}" }
+        #expect(body.contains("white-space: nowrap") && body.contains("word-break: normal"))
+        // Other code (snippets, paths) may still break anywhere: it is often longer than a column.
+        #expect(style.contains("word-break: break-all"))
     }
 
     // MARK: - HTML

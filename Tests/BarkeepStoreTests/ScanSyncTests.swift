@@ -435,6 +435,45 @@ struct ScanSyncTests {
         #expect(synced.open == 3)
     }
 
+    @Test("the burndown by day and by week dates a run's changes by its commit time, a verdict by the next run's")
+    func burndownByCommitTime() throws {
+        // Three commits over two years, ingested in one sitting with a verdict given between the first two, and
+        // one given after the last.
+        let commits: [(sha: String, time: String, findings: [ScanFinding])] = [
+            ("c1c1c1c1", "2022-11-24T18:05:40+08:00", [finding("A.swift", 1, "a"), finding("A.swift", 2, "b")]),
+            ("c2c2c2c2", "2024-03-19T10:28:16+01:00", [finding("A.swift", 2, "b"), finding("B.swift", 3, "c")]),
+            ("c3c3c3c3", "2024-03-20T09:00:00+01:00", [finding("A.swift", 2, "b")]),
+        ]
+        for (index, commit) in commits.enumerated() {
+            let report = report(commit.findings)
+            _ = try ScanStore.ingest(
+                report, digest: SHA256.hexDigest(of: "\(report)".utf8), into: "app", commit: commit.sha,
+                commitTime: CommitTime.parse(commit.time), scope: "", actor: "ci", on: connection)
+            guard index == 0 else { continue }
+            let number = try #require(
+                try connection.queryValue("SELECT number FROM findings WHERE snippet = 'b'", as: Int.self))
+            _ = try FindingStore.setStatus(
+                project: "app", number: number, to: .declined, reason: "design", role: .writer, actor: "dana",
+                on: connection)
+        }
+        let fixed = try #require(
+            try connection.queryValue("SELECT number FROM findings WHERE snippet = 'c'", as: Int.self))
+        _ = try FindingStore.setStatus(
+            project: "app", number: fixed, to: .verified, reason: nil, role: .writer, actor: "dana", on: connection)
+        let today = try #require(Burndown.Granularity.day.label(of: Date()))
+        let days = try EventLog.burndown(project: "app", by: .day, on: connection)
+        #expect(days.map(\.label) == ["2022-11-24", "2024-03-19", "2024-03-20", today])
+        #expect(days.map(\.needsWork) == [2, 1, 0, 0])
+        let weeks = try EventLog.burndown(project: "app", by: .week, on: connection)
+        let thisWeek = try #require(Burndown.Granularity.week.label(of: Date()))
+        #expect(weeks.map(\.label) == ["2022-W47", "2024-W12", thisWeek])
+        #expect(weeks.map(\.needsWork) == [2, 0, 0])
+        // By run, each run's point is at its commit's time.
+        let runs = try EventLog.burndown(project: "app", by: .run, on: connection)
+        #expect(runs.map(\.label) == ["run 1", "run 2", "run 3", "now"])
+        #expect(runs.dropLast().map(\.at) == commits.map { CommitTime.parse($0.time) })
+    }
+
     // MARK: - Concurrency
 
     @Test("two ingests of one project started together both complete, with no duplicate, as if one after the other")

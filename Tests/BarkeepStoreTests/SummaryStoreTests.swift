@@ -313,9 +313,17 @@ struct SummaryStoreTests {
                 findings.map(\.rule), findings.map(\.file), findings.map(\.snippet), findings.map { String($0.line) },
                 findings.map(\.severity),
             ])
-        _ = try ItemStore.add(
-            NewItem(screen: "Inbox", step: 2, title: "Blocked", needs: ["axisBehavior"]), to: "app", actor: "t",
-            on: connection)
+        // An item blocked on the SDK, as that schema's ItemStore wrote it (today's reads columns it did not have).
+        try connection.query(
+            """
+            INSERT INTO findings (project_id, source, title, step, severity, status, reason, status_before_block,
+                                  needs_symbols, screen_id, number)
+            SELECT p.id, 'manual', 'Blocked', 2, 'medium', 'blocked', 'needs the iOS 27.1 SDK (axisBehavior)',
+                   'proposed', ARRAY['axisBehavior'], s.id, $1
+            FROM projects p JOIN screens s ON s.project_id = p.id AND s.key = 'Inbox' WHERE p.name = 'app'
+            """,
+            [findings.count + 1])
+        try connection.query("UPDATE projects SET findings_numbered = $1 WHERE name = 'app'", [findings.count + 1])
         _ = try StepStore.set(
             project: "app", screen: "Inbox", step: "12", to: .notApplicable, note: nil, actor: "t", on: connection)
         _ = try PoseStore.record(

@@ -266,7 +266,14 @@ struct DashboardTests {
         #expect(finals.allSatisfy { $0.hasPrefix("OK") }, "\(finals.first { !$0.hasPrefix("OK") } ?? "")")
         let (status, report, error) = try daemon.barkeep(["report", "big"])
         #expect(status == 0, "\(error)")
-        #expect(report.split(separator: "\n").filter { $0.hasPrefix("### Screen") }.count == 150)
+        // Nothing to fix anywhere: no section, a line each under To verify.
+        #expect(!report.contains("### Screen"))
+        #expect(report.contains("150 have nothing to fix but are not verified yet."))
+        #expect(
+            report.split(separator: "\n").filter {
+                $0.hasPrefix("- Screen")
+                    && $0.hasSuffix(": poses P1, P2, P3, P4, P11, P12 not verified; all 12 checklist steps to do.")
+            }.count == 150)
         #expect(report.hasSuffix("## Not verified\n\nNo pose has a result yet on 150 screens.\n"))
     }
 

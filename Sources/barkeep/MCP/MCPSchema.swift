@@ -116,7 +116,9 @@ enum MCPSchema {
         for key in ["source", "rule", "title", "severity", "file", "snippet", "status", "screen", "assignee", "gate"] {
             properties[key] = types("string", "null")
         }
-        for key in ["line", "step", "first_seen_run", "last_seen_run"] { properties[key] = types("integer", "null") }
+        for key in ["line", "step", "first_seen_run", "last_seen_run", "still_reported_run"] {
+            properties[key] = types("integer", "null")
+        }
         properties["id"] = integer("The finding's number in the project.")
         properties["needs"] = array(["type": "string"], "The SDK symbols its fix needs.")
         return object(properties, required: ["id", "status", "needs"])

@@ -392,11 +392,12 @@ extension MCPTools {
             "Only the screens this person owns; \(ScreenOwner.nobody): those no one owns.", minLength: 1)
         return MCPTool(
             name: "readiness_report", title: "Readiness report",
-            description: "The readiness report in Markdown, as `barkeep report`: one recommendation per screen that "
-                + "is not done, the app area, the unmapped findings, the verified, kept, declined and "
-                + "false-positive findings with their reasons, and the poses not verified. screens and owner "
-                + "report a part; a page reports its screens (by key; the app area counts as one), and only the "
-                + "whole project's report, on one page, lists the unmapped findings.",
+            description: "The readiness report in Markdown, as `barkeep report`: the verified findings a later scan "
+                + "still reports, a recommendation for each screen with work (opening with what is left), a line "
+                + "for each screen only left to verify and for each ready one, the app area, the unmapped findings, "
+                + "the verified, kept, declined and false-positive findings with their reasons, and the poses not "
+                + "verified. screens and owner report a part; a page reports its screens (by key; the app area "
+                + "counts as one), and only the whole project's report, on one page, lists the unmapped findings.",
             arguments: arguments, required: [],
             output: MCPSchema.object(
                 [
