@@ -193,6 +193,7 @@ extension Finding {
             "first-seen-run": firstSeenRun.map(String.init), "last-seen-run": lastSeenRun.map(String.init),
             "step": step.map(String.init), "needs": needs.isEmpty ? nil : needs.joined(separator: ","),
             "gate": gate?.description, "tier": tier.map(String.init), "assignee": assignee,
+            "unmapped": unmapped?.rawValue, "excluded": excludedBy,
         ])
     }
 }
