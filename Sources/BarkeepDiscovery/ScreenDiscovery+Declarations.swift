@@ -52,6 +52,13 @@ struct ScannedFile {
     var isOtherTargetCode = false
     /// The SwiftUI views its `UIHostingController` subclasses host: `class C: UIHostingController<V>` gives `(C, V)`.
     var hostedViews: [(controller: String, view: String)] = []
+    /// The `{` of each type's (or extension's) body: a `let` right inside one declares a property, not a local.
+    var typeBodies: Set<Int> = []
+    /// What each type or extension it declares inherits or conforms to, as written: `extension Inbox:
+    /// DataSourceProvider` gives `(Inbox, [DataSourceProvider])`.
+    var inheritances: [(type: String, inherited: [String])] = []
+    /// The string literals holding one word (a nib's or a cell's name), with the index of the token after each.
+    var words: [SourceLexer.StringWord] = []
 }
 
 extension ScreenDiscovery {
@@ -82,7 +89,7 @@ extension ScreenDiscovery {
     /// Reads one file; nil when it is not Swift or Objective-C.
     static func scan(path: String, text: String) -> ScannedFile? {
         guard let language = language(of: path) else { return nil }
-        let tokens = SourceLexer.tokens(of: text, language: language)
+        let (tokens, words) = SourceLexer.lex(text, language: language)
         var file = ScannedFile(
             path: path,
             isObjectiveC: language == .objectiveC,
@@ -93,6 +100,7 @@ extension ScreenDiscovery {
             extended: [],
             isAppEntry: false
         )
+        file.words = words
         if language == .swift {
             scanSwift(&file)
         } else {
@@ -202,6 +210,7 @@ extension ScreenDiscovery {
                 case nil: ""
                 case let scope?: scope.typeName
                 }
+            file.typeBodies.insert(header.body)
             guard let enclosing else {
                 scopes.append(Scope(typeName: nil, owner: scopes.last?.owner))
                 index = header.body + 1
@@ -212,6 +221,7 @@ extension ScreenDiscovery {
             let isPreview = unqualified.contains("PreviewProvider")
             scopes.append(Scope(typeName: name, owner: isPreview ? previewOwner : name))
             if token.text == "extension" && enclosing.isEmpty { file.extended.append(name) }
+            if !header.inherited.isEmpty { file.inheritances.append((name, header.inherited)) }
             if token.text != "extension" && enclosing.isEmpty { file.topLevelTypes.append(name) }
             if unqualified.contains(where: otherTargetProtocols.contains) { file.isOtherTargetCode = true }
             if token.text == "class", let hosted = hostedView(tokens, header: index...header.body) {
