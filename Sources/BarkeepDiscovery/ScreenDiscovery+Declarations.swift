@@ -18,6 +18,9 @@ struct Declaration {
     var line: Int
     /// The position among the file's declarations, to keep source order within a line.
     var order: Int
+    /// Whether it declares generic parameters (`class Host<Content: View>`): a controller that does hosts
+    /// whatever view it is given, a screen only with bars of its own.
+    var isGeneric = false
 }
 
 /// One source file as discovery reads it: its declarations, its tokens and the type whose code each token is.
@@ -242,7 +245,8 @@ extension ScreenDiscovery {
                         isObjectiveC: false,
                         file: file.path,
                         line: token.line,
-                        order: file.declarations.count
+                        order: file.declarations.count,
+                        isGeneric: header.isGeneric
                     )
                 )
             }
@@ -251,12 +255,14 @@ extension ScreenDiscovery {
         file.owners = owners
     }
 
-    /// The view a class header inheriting `UIHostingController<V>` (also `SwiftUI.`-qualified) hosts: `V`.
+    /// The view a class header inheriting `UIHostingController<V>` (also `SwiftUI.`-qualified), or another generic
+    /// superclass given a type (`ThemedHostingController<V>`, a project's hosting controller), may host: `V`. The
+    /// caller keeps it when the class is a view controller and `V` a SwiftUI view.
     private static func hostedView(_ tokens: [SourceToken], header: ClosedRange<Int>) -> String? {
         guard let colon = header.first(where: { tokens[$0].is(":") }) else { return nil }
         var index = colon + 1
-        if index + 1 < header.upperBound, tokens[index].isWord("SwiftUI"), tokens[index + 1].is(".") { index += 2 }
-        guard index + 2 < header.upperBound, tokens[index].isWord("UIHostingController"), tokens[index + 1].is("<"),
+        while index + 2 < header.upperBound, tokens[index].isIdentifier, tokens[index + 1].is(".") { index += 2 }
+        guard index + 2 < header.upperBound, tokens[index].isIdentifier, tokens[index + 1].is("<"),
             tokens[index + 2].isIdentifier
         else { return nil }
         return tokens[index + 2].text
@@ -267,7 +273,7 @@ extension ScreenDiscovery {
     private static func swiftTypeHeader(
         _ tokens: [SourceToken],
         at start: Int
-    ) -> (name: String, inherited: [String], body: Int)? {
+    ) -> (name: String, inherited: [String], body: Int, isGeneric: Bool)? {
         // A declaration's header is short: a bounded look-ahead keeps garbage linear.
         let tokens = tokens[start..<min(tokens.count, start + 2_000)]
         var index = start + 1
@@ -282,7 +288,8 @@ extension ScreenDiscovery {
                 index += 2
             }
         }
-        if index < tokens.endIndex, tokens[index].is("<") {
+        let isGeneric = index < tokens.endIndex && tokens[index].is("<")
+        if isGeneric {
             guard let end = skipAngles(tokens, from: index) else { return nil }
             index = end
         }
@@ -314,7 +321,7 @@ extension ScreenDiscovery {
             }
         }
         guard index < tokens.endIndex, tokens[index].is("{") else { return nil }
-        return (name, inherited, index)
+        return (name, inherited, index, isGeneric)
     }
 
     /// The index after the `>` matching the `<` at `start`, or nil when a brace or `;` comes first.

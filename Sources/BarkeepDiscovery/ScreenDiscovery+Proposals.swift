@@ -100,15 +100,16 @@ extension ScreenDiscovery {
             reasons[view] = shown.isEmpty ? nil : reasons[view]?.filter(shown.contains)
         }
         // A toolbar's content, a view modifier and a UIKit view are parts of the views using them, whatever bars
-        // they declare; a navigation controller is the container of the screens it shows; an overlay is a screen
-        // only with bars of its own.
+        // they declare; a navigation controller is the container of the screens it shows; an overlay, and a generic
+        // controller (a host of whatever view it is given), is a screen only with bars of its own.
         let controllers = types.filter { $0.kind == .viewController }
         let ownReasons = Set(evidence.reasons.filter(\.isOwn).map(\.type))
         let screenNames = Set(
             types.filter {
                 $0.kind != .swiftUIPart && $0.kind != .uiKitView && reasons[$0.name] != nil
                     && !($0.kind == .viewController && derives($0, from: "UINavigationController", among: controllers))
-                    && !(evidence.overlays.contains($0.name) && !ownReasons.contains($0.name))
+                    && !((evidence.overlays.contains($0.name) || $0.kind == .viewController && $0.isGeneric)
+                        && !ownReasons.contains($0.name))
             }.map(\.name))
         let uses = componentUses(of: screenNames, edges: edges)
 

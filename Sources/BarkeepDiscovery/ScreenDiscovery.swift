@@ -27,14 +27,20 @@ public struct ViewType: Sendable, Equatable {
     /// A class's superclass as written, without generic arguments (`UIKit.UIViewController`,
     /// `BaseViewController`); nil for a SwiftUI view.
     public var superclass: String?
+    /// Whether it declares generic parameters (`class Host<Content: View>: UIHostingController<Content>`): a
+    /// controller that does hosts whatever it is given, a screen only with bars of its own.
+    public var isGeneric: Bool
 
     /// Creates a view type.
-    public init(name: String, kind: Kind, file: String, line: Int, superclass: String? = nil) {
+    public init(
+        name: String, kind: Kind, file: String, line: Int, superclass: String? = nil, isGeneric: Bool = false
+    ) {
         self.name = name
         self.kind = kind
         self.file = file
         self.line = line
         self.superclass = superclass
+        self.isGeneric = isGeneric
     }
 }
 
@@ -228,10 +234,13 @@ public enum ScreenDiscovery {
         evidence.resolvePresentedMembers()
         evidence.resolveMakings(names: names)
         for file in files {
-            for hosted in file.hostedViews where names.contains(hosted.view) {
+            for hosted in file.hostedViews
+            where names.contains(hosted.view) && names.controllers.contains(hosted.controller)
+                && !names.controllers.contains(hosted.view) && !names.uiKitViews.contains(hosted.view)
+            {
                 evidence.reasons.append(
                     Evidence.Reason(type: hosted.view, text: "hosted by \(hosted.controller)", isOwn: false))
-                if names.controllers.contains(hosted.controller) { evidence.hosts[hosted.controller] = hosted.view }
+                evidence.hosts[hosted.controller] = hosted.view
             }
         }
         var result = assemble(types: types, files: files, evidence: evidence, paths: paths)
@@ -363,7 +372,8 @@ public enum ScreenDiscovery {
                 kind: kind ?? (declaration.isViewPart ? .swiftUIPart : .swiftUIView),
                 file: declaration.file,
                 line: declaration.line,
-                superclass: declaration.superclass
+                superclass: declaration.superclass,
+                isGeneric: declaration.isGeneric
             )
         }
     }

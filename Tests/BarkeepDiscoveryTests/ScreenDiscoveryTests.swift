@@ -298,7 +298,9 @@ struct ScreenDiscoveryTests {
                 controller("LegacyBase", "Legacy/LegacyBase.h", superclass: "UITableViewController"),
                 controller("ListViewController", "Legacy/ListViewController.h", superclass: "LegacyBase", line: 2),
                 controller("BaseViewController", "Z/BaseViewController.swift", superclass: "UIViewController"),
-                controller("ListBase", "Z/ListBase.swift", superclass: "UIViewController"),
+                ViewType(
+                    name: "ListBase", kind: .viewController, file: "Z/ListBase.swift", line: 1,
+                    superclass: "UIViewController", isGeneric: true),
             ])
     }
 

@@ -86,6 +86,52 @@ struct ScreenDiscoveryUIKitTests {
             ])
     }
 
+    @Test("a generic hosting controller hosts what it is given: a screen only with bars; its subclasses host theirs")
+    func genericHostingControllers() {
+        let result = ScreenDiscovery.discover(in: [
+            (
+                "App/Themed.swift",
+                "class ThemedHostingController<Content>: UIHostingController<Content> where Content: View {}"
+            ),
+            ("App/Plain.swift", "final class PlainHostingController<Content: View>: UIHostingController<Content> {}"),
+            (
+                "App/Landing/LandingHostingController.swift",
+                """
+                final class LandingHostingController<Content: View>: ThemedHostingController<Content> {
+                    override func viewDidLoad() { navigationItem.title = nil }
+                }
+                """
+            ),
+            (
+                "App/History/HistoryViewController.swift",
+                "final class HistoryViewController: ThemedHostingController<HistoryView> {}"
+            ),
+            (
+                "App/History/HistoryView.swift",
+                "struct HistoryView: View { var body: some View { List {}.navigationTitle(\"History\") } }"
+            ),
+            (
+                "App/Settings/SettingsViewController.swift",
+                """
+                final class SettingsViewController: UIViewController {
+                    func open() {
+                        title = "Settings"
+                        navigationController?.pushViewController(HistoryViewController(), animated: true)
+                        present(PlainHostingController(rootView: Text("")), animated: true)
+                    }
+                }
+                """
+            ),
+        ])
+        #expect(
+            screens(result) == [
+                "HistoryViewController: pushed from SettingsViewController", "LandingHostingController: navigationItem",
+                "SettingsViewController: title",
+            ])
+        #expect(result.screens.first?.uses.map(\.name) == ["HistoryView", "ThemedHostingController"])
+        #expect(result.components.map(\.name) == ["HistoryView", "PlainHostingController", "ThemedHostingController"])
+    }
+
     @Test("an embedded child, a presented member, a parameter named like a property and a label show nothing")
     func notPresented() {
         let result = ScreenDiscovery.discover(in: [
