@@ -40,6 +40,8 @@ public enum EventKind: String, Sendable, CaseIterable, Codable {
     case screenDismissed = "screen.dismissed"
     /// Discovery proposes a dismissed key again.
     case screenUndismissed = "screen.undismissed"
+    /// A path was excluded from the audit (`to` why), or is no longer (`from` why); subject the path.
+    case screenExcluded = "screen.excluded"
     /// A checklist step of a screen changed state.
     case stepState = "step.state"
     /// A pose result was recorded for a screen.

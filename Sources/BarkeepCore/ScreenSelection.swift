@@ -5,6 +5,8 @@ public enum ScreenSelection: Sendable, Equatable, CustomStringConvertible {
     case key(String)
     /// The rows whose key the glob matches.
     case keys(KeyGlob)
+    /// The rows no one owns whose key the glob matches (`--screens GLOB --unowned`).
+    case unownedKeys(KeyGlob)
     /// The rows this person owns; `nobody` (`ScreenOwner`): the rows no one owns.
     case owner(String)
     /// Every row.
@@ -15,6 +17,7 @@ public enum ScreenSelection: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .key(let selected): key == selected
         case .keys(let glob): glob.matches(key)
+        case .unownedKeys(let glob): owner == nil && glob.matches(key)
         case .owner(let selected): ScreenOwner.matches(owner, filter: selected)
         case .all: true
         }
@@ -31,6 +34,7 @@ public enum ScreenSelection: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .key(let key): "screen '\(key)'"
         case .keys(let glob): "screens matching '\(glob.pattern)'"
+        case .unownedKeys(let glob): "unowned screens matching '\(glob.pattern)'"
         case .owner(let owner): "screens owned by '\(owner)'"
         case .all: "every screen"
         }

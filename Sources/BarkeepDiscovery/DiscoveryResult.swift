@@ -14,7 +14,8 @@ public struct DiscoveryResult: Sendable, Equatable {
     /// The screens declared in a file another type owns (see ``ScreenDiscovery``, groups and globs): not proposed,
     /// since a glob of theirs would take that type's findings, sorted by name.
     public var embeddedScreens: [EmbeddedScreen]
-    /// The directories left out as not the iPhone app's (tests, watchOS apps, widget extensions), by path.
+    /// The directories left out as not the iPhone app's (tests, watchOS apps, widget extensions) and the paths
+    /// `--exclude` matched, by path.
     public var leftOut: [LeftOutDirectory]
 
     /// Creates a result.
@@ -46,9 +47,11 @@ public struct LeftOutDirectory: Sendable, Equatable {
         /// Previews and galleries of views: a directory named `Preview Content`, `Previews`, `Gallery`, `Demo` or
         /// `Demos` (any case), whose views are shown only by previews or a design-system catalog.
         case previews
+        /// A directory or file an `--exclude` glob matches.
+        case excluded = "exclude"
     }
 
-    /// The directory, relative to the root.
+    /// The directory (or, for `--exclude`, the file), relative to the root.
     public var directory: String
     /// Why.
     public var reason: Reason
@@ -110,16 +113,19 @@ public struct ProposedScreen: Sendable, Equatable {
     }
 }
 
-/// A component a screen uses: its type name and the globs of its files.
+/// A component a screen uses: its type name, the key of the component its files make, and their globs.
 public struct ComponentUse: Sendable, Equatable {
     /// The component's type name, qualified by the types it is nested in (`InboxView.Row`).
     public var name: String
+    /// The key the component is added under: one per group of files (``ProposedComponent/key``).
+    public var key: String
     /// The globs of the component's files, made as a screen's are.
     public var globs: [String]
 
-    /// Creates a use.
-    public init(name: String, globs: [String]) {
+    /// Creates a use; the key defaults to the name.
+    public init(name: String, key: String? = nil, globs: [String]) {
         self.name = name
+        self.key = key ?? name
         self.globs = globs
     }
 }
@@ -129,21 +135,26 @@ public struct ComponentUse: Sendable, Equatable {
 public struct ProposedComponent: Sendable, Equatable {
     /// The type's name, qualified by the types it is nested in.
     public var name: String
+    /// The key it is added under: the components of one group of files share one, their group's main type when
+    /// that is one of them (a secondary type of a file does not name it), else as a screen's proposal is keyed;
+    /// a component in a proposed screen's files has that screen's key.
+    public var key: String
     /// SwiftUI view or view controller.
     public var kind: ViewType.Kind
     /// The file declaring it (an Objective-C class's header when it has one).
     public var file: String
     /// The globs of its files, made as a screen's are.
     public var globs: [String]
-    /// The keys of the proposed screens that use it, directly or through other components, sorted; empty when
-    /// no screen does.
+    /// The keys of the proposed screens that use it, directly or through other components, or whose files declare
+    /// it, sorted; empty when no screen does.
     public var usedBy: [String]
-    /// Whether it is a view controller that other discovered view controllers derive from.
+    /// Whether it is a view controller or UIKit view that other discovered classes derive from.
     public var isBaseClass: Bool
 
-    /// Creates a component.
+    /// Creates a component; the key defaults to the name.
     public init(
         name: String,
+        key: String? = nil,
         kind: ViewType.Kind,
         file: String,
         globs: [String],
@@ -151,6 +162,7 @@ public struct ProposedComponent: Sendable, Equatable {
         isBaseClass: Bool = false
     ) {
         self.name = name
+        self.key = key ?? name
         self.kind = kind
         self.file = file
         self.globs = globs

@@ -37,6 +37,13 @@ struct Evidence {
     var makings: [Making] = []
     /// The controllers embedded as children, until ``resolveMakings(names:)`` weighs the makings against them.
     var embeddings: [Embedding] = []
+    /// The SwiftUI view each project `UIHostingController` subclass hosts (`class C: UIHostingController<V>`), by
+    /// the controller: when the controller is a screen, the view is its content.
+    var hosts: [String: String] = [:]
+    /// What each type's code names (view types by their qualified names, other types of the project by their
+    /// top-level ones), by the type (a type nested in one that is not a view type counts as that one): the
+    /// paths from screens to the UIKit views they use (``ScreenDiscovery/referenceUses(_:viewTypes:uiKitViews:)``).
+    var references: [String: Set<String>] = [:]
 
     /// The reasons the presented members give, once every member's views are known.
     mutating func resolvePresentedMembers() {
@@ -108,6 +115,9 @@ extension ScreenDiscovery {
             }
 
             gatherMakings(at: index, in: file, names: names, bindings: bindings, into: &evidence)
+            if let owner, !isMember {
+                gatherReference(at: index, in: file, owner: owner, names: names, into: &evidence)
+            }
             if let owner, let member = viewBuildingMember(at: index, in: file) {
                 evidence.memberViews[member.name, default: []].append(
                     (owner, children(in: member.body, of: file, names: names)))
@@ -200,6 +210,49 @@ extension ScreenDiscovery {
                 let reason = word == "rootViewController" ? "rootViewController in \(from)" : "\(tabOrRoot) \(from)"
                 incoming(mentions(in: region, of: file, names: names, bindings: bindings), reason)
             }
+        }
+    }
+
+    /// Adds what the name at `index`, in `owner`'s code, refers to: a view type however named (`StatusCell.self`,
+    /// `as? StatusCell`, `let cell: StatusCell`, `StatusCell()`) or another type of the project (`InboxViewModel`,
+    /// `StatusSection`).
+    private static func gatherReference(
+        at index: Int, in file: ScannedFile, owner: String, names: ViewTypeNames, into evidence: inout Evidence
+    ) {
+        let word = file.tokens[index].text
+        let from = referenceNode(owner, names: names)
+        if names.nameParts.contains(word), let mention = names.mention(at: index, in: file, from: owner),
+            mention.name != from
+        {
+            evidence.references[from, default: []].insert(mention.name)
+        } else if names.projectTypes.contains(word), word != from, !names.contains(word) {
+            evidence.references[from, default: []].insert(word)
+        }
+    }
+
+    /// The node of the reference graph the code of `owner` is: a view type itself, else its outermost type.
+    static func referenceNode(_ owner: String, names: ViewTypeNames) -> String {
+        if names.contains(owner) { return owner }
+        return owner.split(separator: ".").first.map(String.init) ?? owner
+    }
+
+    /// Adds what a file says outside its tokens' names: the types its declarations inherit or conform to
+    /// (`extension Inbox: DataSourceProvider`), and the view types its one-word string literals name (a nib's
+    /// name, `UINib(nibName: "StatusCell", …)`).
+    static func gatherFileReferences(in file: ScannedFile, names: ViewTypeNames, into evidence: inout Evidence) {
+        for (type, inherited) in file.inheritances {
+            let from = referenceNode(type, names: names)
+            for name in inherited {
+                let last = name.split(separator: ".").last.map(String.init) ?? name
+                if names.projectTypes.contains(last) && last != from && !names.contains(last) {
+                    evidence.references[from, default: []].insert(last)
+                }
+            }
+        }
+        for word in file.words where word.index > 0 && names.contains(word.text) {
+            guard let owner = file.owners[word.index - 1], owner != previewOwner else { continue }
+            let from = referenceNode(owner, names: names)
+            if from != word.text { evidence.references[from, default: []].insert(word.text) }
         }
     }
 

@@ -18,6 +18,9 @@ struct Declaration {
     var line: Int
     /// The position among the file's declarations, to keep source order within a line.
     var order: Int
+    /// Whether it declares generic parameters (`class Host<Content: View>`): a controller that does hosts
+    /// whatever view it is given, a screen only with bars of its own.
+    var isGeneric = false
 }
 
 /// One source file as discovery reads it: its declarations, its tokens and the type whose code each token is.
@@ -52,6 +55,13 @@ struct ScannedFile {
     var isOtherTargetCode = false
     /// The SwiftUI views its `UIHostingController` subclasses host: `class C: UIHostingController<V>` gives `(C, V)`.
     var hostedViews: [(controller: String, view: String)] = []
+    /// The `{` of each type's (or extension's) body: a `let` right inside one declares a property, not a local.
+    var typeBodies: Set<Int> = []
+    /// What each type or extension it declares inherits or conforms to, as written: `extension Inbox:
+    /// DataSourceProvider` gives `(Inbox, [DataSourceProvider])`.
+    var inheritances: [(type: String, inherited: [String])] = []
+    /// The string literals holding one word (a nib's or a cell's name), with the index of the token after each.
+    var words: [SourceLexer.StringWord] = []
 }
 
 extension ScreenDiscovery {
@@ -82,7 +92,7 @@ extension ScreenDiscovery {
     /// Reads one file; nil when it is not Swift or Objective-C.
     static func scan(path: String, text: String) -> ScannedFile? {
         guard let language = language(of: path) else { return nil }
-        let tokens = SourceLexer.tokens(of: text, language: language)
+        let (tokens, words) = SourceLexer.lex(text, language: language)
         var file = ScannedFile(
             path: path,
             isObjectiveC: language == .objectiveC,
@@ -93,6 +103,7 @@ extension ScreenDiscovery {
             extended: [],
             isAppEntry: false
         )
+        file.words = words
         if language == .swift {
             scanSwift(&file)
         } else {
@@ -202,6 +213,7 @@ extension ScreenDiscovery {
                 case nil: ""
                 case let scope?: scope.typeName
                 }
+            file.typeBodies.insert(header.body)
             guard let enclosing else {
                 scopes.append(Scope(typeName: nil, owner: scopes.last?.owner))
                 index = header.body + 1
@@ -212,6 +224,7 @@ extension ScreenDiscovery {
             let isPreview = unqualified.contains("PreviewProvider")
             scopes.append(Scope(typeName: name, owner: isPreview ? previewOwner : name))
             if token.text == "extension" && enclosing.isEmpty { file.extended.append(name) }
+            if !header.inherited.isEmpty { file.inheritances.append((name, header.inherited)) }
             if token.text != "extension" && enclosing.isEmpty { file.topLevelTypes.append(name) }
             if unqualified.contains(where: otherTargetProtocols.contains) { file.isOtherTargetCode = true }
             if token.text == "class", let hosted = hostedView(tokens, header: index...header.body) {
@@ -232,7 +245,8 @@ extension ScreenDiscovery {
                         isObjectiveC: false,
                         file: file.path,
                         line: token.line,
-                        order: file.declarations.count
+                        order: file.declarations.count,
+                        isGeneric: header.isGeneric
                     )
                 )
             }
@@ -241,12 +255,14 @@ extension ScreenDiscovery {
         file.owners = owners
     }
 
-    /// The view a class header inheriting `UIHostingController<V>` (also `SwiftUI.`-qualified) hosts: `V`.
+    /// The view a class header inheriting `UIHostingController<V>` (also `SwiftUI.`-qualified), or another generic
+    /// superclass given a type (`ThemedHostingController<V>`, a project's hosting controller), may host: `V`. The
+    /// caller keeps it when the class is a view controller and `V` a SwiftUI view.
     private static func hostedView(_ tokens: [SourceToken], header: ClosedRange<Int>) -> String? {
         guard let colon = header.first(where: { tokens[$0].is(":") }) else { return nil }
         var index = colon + 1
-        if index + 1 < header.upperBound, tokens[index].isWord("SwiftUI"), tokens[index + 1].is(".") { index += 2 }
-        guard index + 2 < header.upperBound, tokens[index].isWord("UIHostingController"), tokens[index + 1].is("<"),
+        while index + 2 < header.upperBound, tokens[index].isIdentifier, tokens[index + 1].is(".") { index += 2 }
+        guard index + 2 < header.upperBound, tokens[index].isIdentifier, tokens[index + 1].is("<"),
             tokens[index + 2].isIdentifier
         else { return nil }
         return tokens[index + 2].text
@@ -257,7 +273,7 @@ extension ScreenDiscovery {
     private static func swiftTypeHeader(
         _ tokens: [SourceToken],
         at start: Int
-    ) -> (name: String, inherited: [String], body: Int)? {
+    ) -> (name: String, inherited: [String], body: Int, isGeneric: Bool)? {
         // A declaration's header is short: a bounded look-ahead keeps garbage linear.
         let tokens = tokens[start..<min(tokens.count, start + 2_000)]
         var index = start + 1
@@ -272,7 +288,8 @@ extension ScreenDiscovery {
                 index += 2
             }
         }
-        if index < tokens.endIndex, tokens[index].is("<") {
+        let isGeneric = index < tokens.endIndex && tokens[index].is("<")
+        if isGeneric {
             guard let end = skipAngles(tokens, from: index) else { return nil }
             index = end
         }
@@ -304,7 +321,7 @@ extension ScreenDiscovery {
             }
         }
         guard index < tokens.endIndex, tokens[index].is("{") else { return nil }
-        return (name, inherited, index)
+        return (name, inherited, index, isGeneric)
     }
 
     /// The index after the `>` matching the `<` at `start`, or nil when a brace or `;` comes first.

@@ -44,10 +44,16 @@ extension ScreenDiscovery {
     ) throws(CoreError) -> DiscoveryResult {
         let prefix = try relativePath(of: sourceDirectory, in: root ?? sourceDirectory)
         var absolutePaths: [String: String] = [:]
-        try walk(sourceDirectory, prefix: prefix, excluding: excluded.map(PathGlob.init)) { path, absolute in
-            absolutePaths[path] = absolute
-        }
-        return discover(paths: Array(absolutePaths.keys)) { path in absolutePaths[path].flatMap(readSource) }
+        var matched: [String: Int] = [:]
+        try walk(
+            sourceDirectory, prefix: prefix, excluding: excluded.map(PathGlob.init),
+            visit: { path, absolute in absolutePaths[path] = absolute },
+            skip: { path, files in matched[path] = files })
+        var result = discover(paths: Array(absolutePaths.keys)) { path in absolutePaths[path].flatMap(readSource) }
+        result.leftOut =
+            (result.leftOut + matched.map { LeftOutDirectory(directory: $0, reason: .excluded, files: $1) })
+            .sorted { $0.directory < $1.directory }
+        return result
     }
 
     // MARK: - Walking a tree
@@ -82,12 +88,14 @@ extension ScreenDiscovery {
     }
 
     /// Calls `visit` with each regular file (or link to one) under `root`, by its path (`prefix/…`) and its
-    /// absolute path, skipping hidden entries, ``skippedDirectories`` and what `excluded` matches.
+    /// absolute path, skipping hidden entries, ``skippedDirectories`` and what `excluded` matches; `skip` with each
+    /// path `excluded` matched, and how many files it holds (1 for a file).
     private static func walk(
         _ root: String,
         prefix: String,
         excluding excluded: [PathGlob],
-        visit: (_ path: String, _ absolute: String) -> Void
+        visit: (_ path: String, _ absolute: String) -> Void,
+        skip: (_ path: String, _ files: Int) -> Void = { _, _ in }
     ) throws(CoreError) {
         let manager = FileManager.default
         let base = try listableDirectory(root)
@@ -99,8 +107,17 @@ extension ScreenDiscovery {
             for name in names.sorted() where !name.hasPrefix(".") {
                 let relative = directory.isEmpty ? name : directory + "/" + name
                 let reported = prefix.isEmpty ? relative : prefix + "/" + relative
-                guard excluded.allSatisfy({ !$0.matches(reported) }) else { continue }
                 let type = (try? manager.attributesOfItem(atPath: path + "/" + name))?[.type] as? FileAttributeType
+                guard excluded.allSatisfy({ !$0.matches(reported) }) else {
+                    if type == .typeDirectory {
+                        var files = 0
+                        try? walk(path + "/" + name, prefix: reported, excluding: [], visit: { _, _ in files += 1 })
+                        skip(reported, files)
+                    } else if type == .typeRegular || type == .typeSymbolicLink {
+                        skip(reported, 1)
+                    }
+                    continue
+                }
                 if type == .typeDirectory {
                     if !skippedDirectories.contains(name) { pending.append(relative) }
                 } else if type == .typeRegular || type == .typeSymbolicLink {

@@ -142,7 +142,7 @@ extension ScreenDiscovery {
     ]
 
     /// The first declaration word of `range` outside brackets.
-    private static func topLevelDeclaration(in range: Range<Int>, of file: ScannedFile) -> Int? {
+    static func topLevelDeclaration(in range: Range<Int>, of file: ScannedFile) -> Int? {
         var cursor = range.lowerBound
         while cursor < range.upperBound {
             if file.closers[cursor] >= 0 {
@@ -177,10 +177,10 @@ extension ScreenDiscovery {
     }
 
     /// The embedding of the controller named by `region`: the names it holds and, through the variables of the
-    /// same code it names (nearest binding before, else the first after), the names of their values, a few
-    /// bindings deep.
+    /// same code it reads (``Bindings/lookup(_:of:at:isOwnMember:)``), the names of their values, a few bindings
+    /// deep.
     static func embedding(
-        of region: Range<Int>, in file: ScannedFile, owner: String?, bindings: [Binding]
+        of region: Range<Int>, in file: ScannedFile, owner: String?, bindings: Bindings
     ) -> Embedding {
         var embedding = Embedding(owner: owner, names: [], members: [])
         var pending: [(range: Range<Int>, depth: Int)] = [(region, 0)]
@@ -196,7 +196,9 @@ extension ScreenDiscovery {
                 let isLabel = index + 1 < file.tokens.count && file.tokens[index + 1].is(":") && !file.isObjectiveC
                 let isOwnMember = isMember && index > 1 && file.tokens[index - 2].isWord("self")
                 guard depth < 4, !isLabel, !isMember || isOwnMember else { continue }
-                guard let binding = binding(named: word, of: file.owners[index], before: region, in: bindings),
+                guard
+                    let binding = bindings.lookup(
+                        word, of: file.owners[index], at: index, isOwnMember: isOwnMember),
                     let value = bindings[binding].value, expanded.insert(binding).inserted
                 else { continue }
                 pending.append((value, depth + 1))
@@ -209,7 +211,7 @@ extension ScreenDiscovery {
     /// preview (`UIContextMenuConfiguration(identifier:) { Preview() } actionProvider: …`, or `previewProvider:`;
     /// also a subclass named `…ContextMenuConfiguration`), which floats over the screen.
     private static func gatherEmbeddings(
-        at index: Int, in file: ScannedFile, bindings: [Binding], into evidence: inout Evidence
+        at index: Int, in file: ScannedFile, bindings: Bindings, into evidence: inout Evidence
     ) {
         let owner = file.owners[index]
         if isEmbedding(at: index, in: file), let region = firstArgument(after: index, in: file) {
@@ -229,7 +231,7 @@ extension ScreenDiscovery {
     /// Adds what the token at `index` says of controllers made outside view types, and of embedded children and
     /// context menu previews.
     static func gatherMakings(
-        at index: Int, in file: ScannedFile, names: ViewTypeNames, bindings: [Binding], into evidence: inout Evidence
+        at index: Int, in file: ScannedFile, names: ViewTypeNames, bindings: Bindings, into evidence: inout Evidence
     ) {
         let tokens = file.tokens
         let owner = file.owners[index]

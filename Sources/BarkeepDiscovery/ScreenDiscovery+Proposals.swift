@@ -70,27 +70,47 @@ extension ScreenDiscovery {
                 }
             }
         }
-        // A toolbar's content or a view modifier is part of the views using it, whatever bars it declares; a
-        // navigation controller is the container of the screens it shows; an overlay is a screen only with bars
-        // of its own.
+        // A controller uses the project classes it derives from (their code runs in each of their screens), and so
+        // does a UIKit view; a view type uses the UIKit views its code names, directly or through other types.
+        var edges = evidence.creations
+        let classes = types.filter { $0.kind == .viewController || $0.kind == .uiKitView }
+        let classNames = Set(classes.map(\.name))
+        for type in classes {
+            if let superclass = type.superclass, let base = resolveClass(superclass, from: type.name, in: classNames) {
+                edges[type.name, default: []].insert(base)
+            }
+        }
+        let created = Set(evidence.creations.values.joined())
+        let targets = Set(
+            types.filter {
+                $0.kind == .uiKitView || ($0.kind != .viewController && !created.contains($0.name))
+            }.map(\.name))
+        for (user, views) in referenceUses(evidence.references, viewTypes: Set(types.map(\.name)), targets: targets) {
+            edges[user, default: []].formUnion(views)
+        }
+        // A UIHostingController subclass that is a screen (shown, or with bars of its own) is the screen, and the
+        // view it hosts its content; one that is not is the part of the view it hosts (a screen, `hosted by C`).
+        for (controller, view) in evidence.hosts.sorted(by: { $0.key < $1.key }) where !bases.contains(controller) {
+            guard reasons[controller] != nil else {
+                edges[view, default: []].insert(controller)
+                continue
+            }
+            edges[controller, default: []].insert(view)
+            let shown = evidence.reasons.filter { $0.type == view && $0.source != nil }.map(\.text)
+            reasons[view] = shown.isEmpty ? nil : reasons[view]?.filter(shown.contains)
+        }
+        // A toolbar's content, a view modifier and a UIKit view are parts of the views using them, whatever bars
+        // they declare; a navigation controller is the container of the screens it shows; an overlay, and a generic
+        // controller (a host of whatever view it is given), is a screen only with bars of its own.
         let controllers = types.filter { $0.kind == .viewController }
         let ownReasons = Set(evidence.reasons.filter(\.isOwn).map(\.type))
         let screenNames = Set(
             types.filter {
-                $0.kind != .swiftUIPart && reasons[$0.name] != nil
+                $0.kind != .swiftUIPart && $0.kind != .uiKitView && reasons[$0.name] != nil
                     && !($0.kind == .viewController && derives($0, from: "UINavigationController", among: controllers))
-                    && !(evidence.overlays.contains($0.name) && !ownReasons.contains($0.name))
+                    && !((evidence.overlays.contains($0.name) || $0.kind == .viewController && $0.isGeneric)
+                        && !ownReasons.contains($0.name))
             }.map(\.name))
-        // A controller uses the project classes it derives from: their code runs in each of their screens.
-        var edges = evidence.creations
-        let controllerNames = Set(controllers.map(\.name))
-        for controller in controllers {
-            if let superclass = controller.superclass,
-                let base = resolveClass(superclass, from: controller.name, in: controllerNames)
-            {
-                edges[controller.name, default: []].insert(base)
-            }
-        }
         let uses = componentUses(of: screenNames, edges: edges)
 
         // One proposal per group holding a screen, in file order.
@@ -117,6 +137,12 @@ extension ScreenDiscovery {
         }
         let keys = proposalKeys(
             screenGroups.map { (groups[$0.id]?.directory ?? "", groups[$0.id]?.stem ?? "", $0.types) })
+        let componentKeys = componentKeys(
+            of: types.filter { !screenNames.contains($0.name) },
+            screenGroups: Dictionary(
+                zip(screenGroups.map(\.id), keys), uniquingKeysWith: { first, _ in first }),
+            groups: groups, mainTypes: mainTypes)
+        func componentKey(of name: String) -> String { componentKeys[name] ?? name }
         var usedBy: [String: [String]] = [:]
         let screens = zip(keys, screenGroups).map { key, group in
             let names = Set(group.types.flatMap { uses[$0] ?? [] }).sorted()
@@ -128,19 +154,75 @@ extension ScreenDiscovery {
                 reasons: group.types.flatMap { type in
                     (reasons[type] ?? []).map { group.types.count > 1 ? "\(type): \($0)" : $0 }
                 },
-                uses: names.map { ComponentUse(name: $0, globs: globs(of: $0)) }
+                uses: names.map { ComponentUse(name: $0, key: componentKey(of: $0), globs: globs(of: $0)) }
             )
         }.sorted { $0.key < $1.key }
-
+        // A component declared in a screen's files is part of that screen.
+        let screenKeys = Set(keys)
         var listed: Set<String> = []
         let components = types.filter { !screenNames.contains($0.name) && listed.insert($0.name).inserted }.map {
-            ProposedComponent(
-                name: $0.name, kind: $0.kind, file: $0.file, globs: globs(of: $0.name),
-                usedBy: (usedBy[$0.name] ?? []).sorted(), isBaseClass: bases.contains($0.name))
+            let key = componentKey(of: $0.name)
+            let users = Set((usedBy[$0.name] ?? []) + (screenKeys.contains(key) ? [key] : []))
+            return ProposedComponent(
+                name: $0.name, key: key, kind: $0.kind, file: $0.file, globs: globs(of: $0.name),
+                usedBy: users.sorted(), isBaseClass: bases.contains($0.name))
         }.sorted { ($0.name, $0.file) < ($1.name, $1.file) }
         return DiscoveryResult(
             screens: screens, components: components, appFiles: appFiles(files, paths: paths),
             embeddedScreens: embedded.sorted { ($0.name, $0.file) < ($1.name, $1.file) })
+    }
+
+    /// The key of each component: one per group of files, its main type when that is one of the group's
+    /// components (not a secondary type of its file), else the key ``proposalKeys(_:)`` gives the group's
+    /// components, in file order; a component in a proposed screen's group has that screen's key. Keys that a
+    /// screen has are qualified with the group's directory (`Views.Badge`), then numbered.
+    static func componentKeys(
+        of components: [ViewType], screenGroups: [String: String], groups: [String: FileGroup],
+        mainTypes: [String: String]
+    ) -> [String: String] {
+        var keys: [String: String] = [:]
+        var grouped: [(id: String, types: [String])] = []
+        var position: [String: Int] = [:]
+        for type in components where keys[type.name] == nil {
+            let id = groupIdentity(of: type.file).id
+            if let screen = screenGroups[id] {
+                keys[type.name] = screen
+                continue
+            }
+            if let index = position[id] {
+                if !grouped[index].types.contains(type.name) { grouped[index].types.append(type.name) }
+            } else {
+                position[id] = grouped.count
+                grouped.append((id, [type.name]))
+            }
+        }
+        // The main type first, so that it names the group.
+        for index in grouped.indices {
+            if let main = mainTypes[grouped[index].id], let at = grouped[index].types.firstIndex(of: main) {
+                grouped[index].types.insert(grouped[index].types.remove(at: at), at: 0)
+            }
+        }
+        var groupKeys = proposalKeys(
+            grouped.map { (groups[$0.id]?.directory ?? "", groups[$0.id]?.stem ?? "", $0.types) })
+        let taken = Set(screenGroups.values)
+        var assigned = taken
+        for index in groupKeys.indices
+        where taken.contains(groupKeys[index]) || !assigned.insert(groupKeys[index]).inserted {
+            let directoryName = groups[grouped[index].id]?.directory.split(separator: "/").last.map(String.init) ?? ""
+            var key = sanitizedKey([directoryName, groupKeys[index]].filter { !$0.isEmpty }.joined(separator: "."))
+            var number = 2
+            let base = key
+            while !isUsableKey(key) || assigned.contains(key) {
+                key = suffixedKey(isUsableKey(base) ? base : "Component", number)
+                number += 1
+            }
+            assigned.insert(key)
+            groupKeys[index] = key
+        }
+        for (group, key) in zip(grouped, groupKeys) {
+            for type in group.types { keys[type] = key }
+        }
+        return keys
     }
 
     /// The main type of each group: the type named like the group, declared at file level in any of its files,
@@ -161,12 +243,12 @@ extension ScreenDiscovery {
         return first.merging(named) { _, stem in stem }
     }
 
-    /// View controllers that other discovered view controllers derive from.
+    /// View controllers and UIKit views that other discovered classes derive from.
     private static func baseClasses(of types: [ViewType]) -> Set<String> {
-        let controllers = Set(types.filter { $0.kind == .viewController }.map(\.name))
+        let classes = Set(types.filter { $0.kind == .viewController || $0.kind == .uiKitView }.map(\.name))
         var bases: Set<String> = []
-        for type in types where type.kind == .viewController {
-            if let superclass = type.superclass, let base = resolveClass(superclass, from: type.name, in: controllers) {
+        for type in types where type.kind == .viewController || type.kind == .uiKitView {
+            if let superclass = type.superclass, let base = resolveClass(superclass, from: type.name, in: classes) {
                 bases.insert(base)
             }
         }
@@ -260,15 +342,15 @@ extension ScreenDiscovery {
         return keys
     }
 
-    private static func sanitizedKey(_ text: String) -> String {
+    static func sanitizedKey(_ text: String) -> String {
         let allowed = text.unicodeScalars.filter { isAlphanumeric($0) || "._-".unicodeScalars.contains($0) }
         let trimmed = allowed.drop { !isAlphanumeric($0) }.prefix(128)
         return String(String.UnicodeScalarView(trimmed))
     }
 
-    private static func isUsableKey(_ key: String) -> Bool { !key.isEmpty && !AuditArea.isReserved(key) }
+    static func isUsableKey(_ key: String) -> Bool { !key.isEmpty && !AuditArea.isReserved(key) }
 
-    private static func suffixedKey(_ key: String, _ number: Int) -> String {
+    static func suffixedKey(_ key: String, _ number: Int) -> String {
         let suffix = "-\(number)"
         return String(key.prefix(128 - suffix.count)) + suffix
     }

@@ -9,13 +9,27 @@ struct ViewTypeNames {
     /// The components of the controllers' names (`Inbox` and `Row` of `Inbox.Row`): a name starts with one of
     /// them, or with a module prefix followed by one.
     let controllerNameParts: Set<String>
+    /// The UIKit views among them (``ViewType/Kind/uiKitView``).
+    let uiKitViews: Set<String>
+    /// The components of all their names, as `controllerNameParts`.
+    let nameParts: Set<String>
+    /// The types the project declares at file level, view types or not (`InboxViewModel`, `StatusSection`): the
+    /// code that names them may lead to the UIKit views they name.
+    let projectTypes: Set<String>
 
-    /// Names of `names`, with `controllers` and `tabBarControllers` among them.
-    init(names: Set<String>, controllers: Set<String>, tabBarControllers: Set<String>) {
+    /// Names of `names`, with `controllers`, `tabBarControllers` and `uiKitViews` among them; `projectTypes`
+    /// every type the project declares at file level.
+    init(
+        names: Set<String>, controllers: Set<String>, tabBarControllers: Set<String>, uiKitViews: Set<String> = [],
+        projectTypes: Set<String> = []
+    ) {
         self.names = names
         self.controllers = controllers
         self.tabBarControllers = tabBarControllers
+        self.uiKitViews = uiKitViews
+        self.projectTypes = projectTypes
         controllerNameParts = Set(controllers.flatMap { $0.split(separator: ".").map(String.init) })
+        nameParts = Set(names.flatMap { $0.split(separator: ".").map(String.init) })
     }
 
     /// Whether `name` is one of the view types.
@@ -99,24 +113,96 @@ struct Binding {
     var types: [String]
     /// The tokens of its value (with an Objective-C declaration's class); nil when it has none.
     var value: Range<Int>?
+    /// The `{` of the block it is local to (a function's, a closure's); nil for a property (or a variable at file
+    /// level), which every code of its owner sees.
+    var block: Int?
+}
+
+/// The bindings of one file, found by name, with the scopes that say which one a name reads.
+struct Bindings {
+    /// Every binding, in source order.
+    private(set) var all: [Binding] = []
+    /// The positions in `all` of each name's bindings, in source order.
+    private var byName: [String: [Int]] = [:]
+    /// The file's blocks.
+    let scopes: BlockScopes
+    /// The `{` of each type body of the file.
+    let typeBodies: Set<Int>
+
+    init(scopes: BlockScopes, typeBodies: Set<Int>) {
+        self.scopes = scopes
+        self.typeBodies = typeBodies
+    }
+
+    subscript(position: Int) -> Binding { all[position] }
+
+    /// Adds a binding.
+    mutating func append(_ binding: Binding) {
+        byName[binding.name, default: []].append(all.count)
+        all.append(binding)
+    }
+
+    /// The block a binding at `index` is local to: the innermost block holding it, unless that is a type's body
+    /// or there is none (a property, a variable at file level).
+    func localBlock(of index: Int) -> Int? {
+        let block = scopes.enclosing[index]
+        return block < 0 || typeBodies.contains(block) ? nil : block
+    }
+
+    /// The position of the binding the name `name` of `owner`'s code reads at `index`: the nearest local binding
+    /// before it in a block holding it, unless a block in between declares the name itself (a parameter); else the
+    /// owner's property of that name (the nearest before, else the first after). `self.name` reads the property.
+    /// Nil when no binding is visible. (Positions, not copies: this runs for every name of every statement.)
+    func lookup(_ name: String, of owner: String?, at index: Int, isOwnMember: Bool = false) -> Int? {
+        guard let positions = byName[name] else { return nil }
+        if !isOwnMember {
+            var block = index < scopes.enclosing.count ? scopes.enclosing[index] : -1
+            while block >= 0 && !typeBodies.contains(block) {
+                if let local = positions.last(where: {
+                    all[$0].block == block && all[$0].index < index && all[$0].owner == owner
+                }) {
+                    return local
+                }
+                if scopes.declared[block]?.contains(name) == true { return nil }
+                block = scopes.enclosing[block]
+            }
+        }
+        var first: Int?
+        var nearest: Int?
+        for position in positions where all[position].block == nil && all[position].owner == owner {
+            if first == nil { first = position }
+            if all[position].index < index { nearest = position }
+        }
+        return nearest ?? first
+    }
 }
 
 extension ScreenDiscovery {
     /// The bindings of one file, in source order.
-    static func bindings(in file: ScannedFile, names: ViewTypeNames) -> [Binding] {
+    static func bindings(in file: ScannedFile, names: ViewTypeNames) -> Bindings {
         let tokens = file.tokens
-        var bindings: [Binding] = []
+        var bindings = Bindings(scopes: BlockScopes(file), typeBodies: file.typeBodies)
         for index in tokens.indices where tokens[index].isIdentifier && index + 1 < tokens.count {
             let owner = file.owners[index]
             var value: Range<Int>?
             var declaredType: Range<Int>?
             if (tokens[index].isWord("let") || tokens[index].isWord("var")), tokens[index + 1].isIdentifier {
-                let end = statementEnd(in: file, from: index + 2)
+                // `let vc = X()`, `var vc: X = …`, `var vc: X?` (the annotation counts, as an Objective-C
+                // declaration's class does), up to the next declaration: `var a: A?` may end its line with `?`.
+                let start = index + 2
+                var end = statementEnd(in: file, from: start)
+                if let next = topLevelDeclaration(in: start..<end, of: file) { end = next }
+                let equals = topLevelIndex(of: "=", in: start..<end, of: file)
+                let value = equals.map { ($0 + 1)..<end } ?? (start..<start)
+                let annotation = start < end && tokens[start].is(":") ? (start + 1)..<(equals ?? end) : start..<start
                 bindings.append(
                     Binding(
                         owner: owner, name: tokens[index + 1].text, index: index,
-                        types: mentions(in: (index + 2)..<end, of: file, names: names, bindings: bindings),
-                        value: (index + 2)..<end
+                        types: [annotation, value].flatMap {
+                            mentions(in: $0, of: file, names: names, bindings: bindings)
+                        },
+                        value: annotation.isEmpty ? value : annotation.lowerBound..<end,
+                        block: bindings.localBlock(of: index)
                     ))
                 continue
             }
@@ -137,25 +223,40 @@ extension ScreenDiscovery {
             let range = (declaredType?.lowerBound ?? value?.lowerBound).map {
                 $0..<(value ?? declaredType ?? $0..<$0).upperBound
             }
+            // An assignment stores into what the name reads there: a local in scope, else a property.
+            let isMember = index > 0 && tokens[index - 1].is(".")
+            let isOwnMember = isMember && index > 1 && tokens[index - 2].isWord("self")
+            guard !isMember || isOwnMember else { continue }
+            let block: Int?
+            if declaredType != nil {
+                block = bindings.localBlock(of: index)
+            } else if !isOwnMember, let local = bindings.lookup(tokens[index].text, of: owner, at: index) {
+                block = bindings[local].block
+            } else {
+                block = nil
+            }
             bindings.append(
-                Binding(owner: owner, name: tokens[index].text, index: index, types: types, value: range))
+                Binding(
+                    owner: owner, name: tokens[index].text, index: index, types: types, value: range, block: block))
         }
         return bindings
     }
 
     /// The view types named in `range` of `file`, in order, once each: by their names, or through the variables
-    /// bound to them in the same code (the nearest binding before `range`, else the first after).
+    /// bound to them that the code there reads (``Bindings/lookup(_:of:at:isOwnMember:)``). A variable whose member
+    /// is read (`present(x.picker)`) is not itself named, nor is an argument's label (`scene:`).
     static func mentions(
         in range: Range<Int>,
         of file: ScannedFile,
         names: ViewTypeNames,
-        bindings: [Binding]
+        bindings: Bindings
     ) -> [String] {
         var found: [String] = []
         func add(_ name: String) { if !found.contains(name) { found.append(name) } }
+        let tokens = file.tokens
         var index = range.lowerBound
         while index < range.upperBound {
-            let token = file.tokens[index]
+            let token = tokens[index]
             guard token.isIdentifier else {
                 index += 1
                 continue
@@ -166,10 +267,10 @@ extension ScreenDiscovery {
                 index = mention.end
                 continue
             }
-            let isMember = index > 0 && file.tokens[index - 1].is(".")
-            let isOwnMember = index > 1 && isMember && file.tokens[index - 2].isWord("self")
-            if !isMember || isOwnMember,
-                let binding = binding(named: token.text, of: owner, before: range, in: bindings)
+            let isMember = index > 0 && tokens[index - 1].is(".")
+            let isOwnMember = index > 1 && isMember && tokens[index - 2].isWord("self")
+            if !isMember || isOwnMember, !isReadThrough(at: index, in: file),
+                let binding = bindings.lookup(token.text, of: owner, at: index, isOwnMember: isOwnMember)
             {
                 for name in bindings[binding].types { add(name) }
             }
@@ -178,17 +279,17 @@ extension ScreenDiscovery {
         return found
     }
 
-    /// The position in `bindings` of the variable `name` of `owner`'s code that `range` reads: the nearest binding
-    /// before it, else the first after. (Indices, not copies: this runs for every name of every statement.)
-    static func binding(named name: String, of owner: String?, before range: Range<Int>, in bindings: [Binding]) -> Int?
-    {
-        var first: Int?
-        var nearest: Int?
-        for position in bindings.indices where bindings[position].name == name && bindings[position].owner == owner {
-            if first == nil { first = position }
-            if bindings[position].index < range.lowerBound { nearest = position }
-        }
-        return nearest ?? first
+    /// Whether the name at `index` is not read as a value of its own: a label (`scene: …`, an Objective-C
+    /// selector's part), or a value whose property is read (`x.picker`, `x?.picker`; a method call on it,
+    /// `x.embedded()`, still counts).
+    private static func isReadThrough(at index: Int, in file: ScannedFile) -> Bool {
+        let tokens = file.tokens
+        guard index + 1 < tokens.count else { return false }
+        if tokens[index + 1].is(":") { return !(index > 0 && tokens[index - 1].is("?")) }
+        var dot = index + 1
+        if tokens[dot].is("?") || tokens[dot].is("!") { dot += 1 }
+        guard dot + 1 < tokens.count, tokens[dot].is("."), tokens[dot + 1].isIdentifier else { return false }
+        return !(dot + 2 < tokens.count && tokens[dot + 2].is("("))
     }
 
     /// The end of the expression or statement starting at `start`: a `;`, a closing bracket, `else`, a `{` that
@@ -212,6 +313,20 @@ extension ScreenDiscovery {
             index += 1
         }
         return min(index, tokens.count)
+    }
+
+    /// The first `text` punctuation of `range` outside brackets.
+    static func topLevelIndex(of text: String, in range: Range<Int>, of file: ScannedFile) -> Int? {
+        var cursor = range.lowerBound
+        while cursor < range.upperBound {
+            if file.closers[cursor] >= 0 {
+                cursor = file.closers[cursor] + 1
+                continue
+            }
+            if file.tokens[cursor].is(text) { return cursor }
+            cursor += 1
+        }
+        return nil
     }
 
     /// Punctuation that ends a line whose expression goes on on the next.

@@ -11,6 +11,9 @@ public struct ViewType: Sendable, Equatable {
         /// A struct conforming to SwiftUI's `ToolbarContent` or `ViewModifier`: a part of the views that use it
         /// (a toolbar's items, say), always a component, never a screen.
         case swiftUIPart
+        /// A class deriving from a UIKit view (`UIView`, a cell, a control), directly or through other classes:
+        /// always a component, used by the view types whose code names it.
+        case uiKitView
     }
 
     /// The type's name, qualified by the types it is nested in (`Outer.Row`).
@@ -21,17 +24,23 @@ public struct ViewType: Sendable, Equatable {
     public var file: String
     /// The 1-based line of the declaring keyword (`struct`, `class`, `@interface`).
     public var line: Int
-    /// A view controller's superclass as written, without generic arguments (`UIKit.UIViewController`,
+    /// A class's superclass as written, without generic arguments (`UIKit.UIViewController`,
     /// `BaseViewController`); nil for a SwiftUI view.
     public var superclass: String?
+    /// Whether it declares generic parameters (`class Host<Content: View>: UIHostingController<Content>`): a
+    /// controller that does hosts whatever it is given, a screen only with bars of its own.
+    public var isGeneric: Bool
 
     /// Creates a view type.
-    public init(name: String, kind: Kind, file: String, line: Int, superclass: String? = nil) {
+    public init(
+        name: String, kind: Kind, file: String, line: Int, superclass: String? = nil, isGeneric: Bool = false
+    ) {
         self.name = name
         self.kind = kind
         self.file = file
         self.line = line
         self.superclass = superclass
+        self.isGeneric = isGeneric
     }
 }
 
@@ -46,9 +55,12 @@ public struct ViewType: Sendable, Equatable {
 /// **View types.**
 /// - In `.swift` files a SwiftUI view is a `struct` with `View` or `SwiftUI.View` anywhere in its inheritance
 ///   list; a view controller is a `class` whose superclass (the first item of the list) is one of
-///   ``uiKitControllers`` (also `UIKit.`-qualified) or a view controller of the project. Attributes, modifiers,
-///   generic parameters and `where` clauses may be present. Types declared inside functions, closures or property
-///   bodies are local, not screens, and are left out.
+///   ``uiKitControllers`` (also `UIKit.`-qualified), a view controller of the project, or another framework's class
+///   named like one (``controllerNameSuffixes``: `TabmanViewController`, `UIHostingController`); a UIKit view one
+///   whose superclass is one of ``uiKitViews``, a UIKit view of the project or another framework's class named like
+///   one (``viewNameSuffixes``). AppKit's (`NS…`) are neither. Attributes, modifiers, generic parameters and
+///   `where` clauses may be present. Types declared inside functions, closures or property bodies are local, not
+///   screens, and are left out.
 /// - In `.h` and `.m` files a view controller is an `@interface X : Super` with the same superclasses;
 ///   categories and class extensions (`@interface X ()`, `@interface X (Cat)`) are not declarations.
 ///   Objective-C has one class namespace, so an `@interface` of one name counts once: the one in a header wins,
@@ -83,7 +95,8 @@ public struct ViewType: Sendable, Equatable {
 ///   `initWithRootViewController:` (`navigation root in C`), in what is assigned to `rootViewController`
 ///   (`rootViewController in C`), and in what is assigned to `viewControllers` or passed to `setViewControllers`
 ///   (`tab of C` in a `UITabBarController` subclass or on a receiver named like `tab…`, else `root of C`);
-/// - hosted by a project class `C: UIHostingController<X>` (`hosted by C`);
+/// - hosted by a project class `C: UIHostingController<X>` that is no screen itself (`hosted by C`); one that is
+///   (shown, or with bars of its own) is the screen, and `X` its component;
 /// - made by code `C` outside every view type — a coordinator, router, factory, delegate, view model or free
 ///   function (`C` is the file's name) — that creates the controller: `X(…)`, `X.init`, `[X alloc]`, `[X new]`,
 ///   or, assigned or returned, what a class method of it gives (`let vc = X.instantiate(…)`, `return [X
@@ -105,16 +118,24 @@ public struct ViewType: Sendable, Equatable {
 /// containers, and controllers setting their own `modalPresentationStyle` to `.overFullScreen` or
 /// `.overCurrentContext` overlays (screens only with bars of their own): both are components otherwise.
 ///
-/// **Components.** Every other view type is a component. A screen uses the components its code creates (`Row(`,
-/// `Row { … }`, `Row.init`, `[Row alloc]`, `[Row new]`), the controllers it embeds that code outside view types
-/// makes (above), the base classes it derives from, and, transitively, those of these components; screens it
-/// creates are not uses. A component no screen uses is still listed, with no user.
+/// UIKit code names a controller directly or through a variable its code reads there (``Bindings``): a local in a
+/// block holding it, unless a parameter of a block in between hides it, else a property of the type; an argument's
+/// label names none, and a variable whose property is read (`present(x.picker)`) is not shown itself.
+///
+/// **Components.** Every other view type is a component, and every UIKit view. A screen uses the components its code
+/// creates (`Row(`, `Row { … }`, `Row.init`, `[Row alloc]`, `[Row new]`), the controllers it embeds that code
+/// outside view types makes (above), the base classes it derives from, the UIKit views its code names (registered,
+/// dequeued, declared, a nib's name) or that the types of the project it names name
+/// (``referenceUses(_:viewTypes:targets:)``), and, transitively, those of these components; screens it creates are
+/// not uses. A component no screen uses is still listed, with no user. The components of one group share one key,
+/// their group's main type's (``componentKeys(of:screenGroups:groups:mainTypes:)``).
 ///
 /// **Main types.** A group belongs to its main type (``mainTypes(of:)``): screens declared in a group whose main
 /// type is not a screen are not proposed but listed apart (``DiscoveryResult/embeddedScreens``).
 ///
 /// **Left out.** Test, preview and gallery directories and the directories of watchOS apps and widget extensions
-/// are not read (``leftOutDirectories(paths:files:)``), and are counted in ``DiscoveryResult/leftOut``.
+/// are not read (``leftOutDirectories(paths:files:)``), and are counted in ``DiscoveryResult/leftOut``, with the
+/// paths an `--exclude` glob matches.
 ///
 /// **Groups and globs.** The files of one directory sharing a name up to a `+` (`Inbox.swift`, `Inbox.h`,
 /// `Inbox.m`, `Inbox+Actions.swift`) are one group; its globs are `Dir/Name.*` and `Dir/Name+*.swift`
@@ -132,15 +153,14 @@ public struct ViewType: Sendable, Equatable {
 /// is open after `#endif`, so `class A: UIViewController {` for iOS beside `class A: NSViewController {` for macOS
 /// keeps the nesting right.
 ///
-/// Not recognised: conformance to `View` added by an extension or through a protocol of the project, superclasses
-/// outside ``uiKitControllers`` (`UIPageViewController`; a `UIHostingController` subclass only makes its view a
-/// screen), UIKit views and cells, controllers shown by storyboard segues or made from a storyboard
+/// Not recognised: conformance to `View` added by an extension or through a protocol of the project, other
+/// frameworks' controllers and views not named like one, controllers shown by storyboard segues or made from a storyboard
 /// (`instantiateViewController(…) as! X`) outside view types, SwiftUI views that such code hosts
 /// (`UIHostingController(rootView: X())`), embeddings through a parameter or a protocol (a controller a factory
 /// makes and a view controller embeds through `func add(_ child: UIViewController)` is taken for a screen), tabs
 /// made by `ForEach`, and bare `/…/` regex literals that hold quotes or braces.
 public enum ScreenDiscovery {
-    /// The UIKit classes whose subclasses are view controllers.
+    /// The UIKit classes whose subclasses are view controllers (with ``otherUIKitControllers``).
     public static let uiKitControllers: Set<String> = [
         "UIViewController", "UITableViewController", "UICollectionViewController", "UINavigationController",
         "UITabBarController", "UISplitViewController",
@@ -165,8 +185,19 @@ public enum ScreenDiscovery {
     ) -> DiscoveryResult {
         let globs = excluded.map(PathGlob.init)
         var texts: [String: String] = [:]
-        for file in files where !isExcluded(file.path, by: globs) { texts[file.path] = file.text }
-        return discover(paths: Array(texts.keys)) { texts[$0] }
+        var matched: [String: Int] = [:]
+        for file in files {
+            if let path = excludedPath(file.path, by: globs) {
+                matched[path, default: 0] += 1
+            } else {
+                texts[file.path] = file.text
+            }
+        }
+        var result = discover(paths: Array(texts.keys)) { texts[$0] }
+        result.leftOut =
+            (result.leftOut + matched.map { LeftOutDirectory(directory: $0, reason: .excluded, files: $1) })
+            .sorted { $0.directory < $1.directory }
+        return result
     }
 
     /// Discovery over `paths`, reading each source through `text`: declarations first, then, knowing every view
@@ -190,19 +221,26 @@ public enum ScreenDiscovery {
             names: Set(types.map(\.name)),
             controllers: Set(controllers.map(\.name)),
             tabBarControllers: Set(
-                controllers.filter { derives($0, from: "UITabBarController", among: controllers) }.map(\.name))
+                controllers.filter { derives($0, from: "UITabBarController", among: controllers) }.map(\.name)),
+            uiKitViews: Set(types.filter { $0.kind == .uiKitView }.map(\.name)),
+            projectTypes: Set(files.flatMap(\.topLevelTypes))
         )
         var evidence = Evidence()
         for path in files.map(\.path) {
             guard let file = text(path).flatMap({ scan(path: path, text: $0) }) else { continue }
             gatherEvidence(in: file, names: names, into: &evidence)
+            gatherFileReferences(in: file, names: names, into: &evidence)
         }
         evidence.resolvePresentedMembers()
         evidence.resolveMakings(names: names)
         for file in files {
-            for hosted in file.hostedViews where names.contains(hosted.view) {
+            for hosted in file.hostedViews
+            where names.contains(hosted.view) && names.controllers.contains(hosted.controller)
+                && !names.controllers.contains(hosted.view) && !names.uiKitViews.contains(hosted.view)
+            {
                 evidence.reasons.append(
                     Evidence.Reason(type: hosted.view, text: "hosted by \(hosted.controller)", isOwn: false))
+                evidence.hosts[hosted.controller] = hosted.view
             }
         }
         var result = assemble(types: types, files: files, evidence: evidence, paths: paths)
@@ -269,18 +307,24 @@ public enum ScreenDiscovery {
     }
     /// Whether `path` or one of its directories matches one of `globs`.
     static func isExcluded(_ path: String, by globs: [PathGlob]) -> Bool {
-        guard !globs.isEmpty else { return false }
+        excludedPath(path, by: globs) != nil
+    }
+
+    /// The outermost of `path` and its directories that one of `globs` matches, or nil.
+    static func excludedPath(_ path: String, by globs: [PathGlob]) -> String? {
+        guard !globs.isEmpty else { return nil }
         var prefix = ""
         for component in path.split(separator: "/") {
             prefix = prefix.isEmpty ? String(component) : prefix + "/" + component
-            if globs.contains(where: { $0.matches(prefix) }) { return true }
+            if globs.contains(where: { $0.matches(prefix) }) { return prefix }
         }
-        return false
+        return nil
     }
 
     // MARK: - Declarations
 
-    /// Marks the view controllers among the classes and returns them with the SwiftUI views, by file then line.
+    /// Marks the view controllers and UIKit views among the classes and returns them with the SwiftUI views, by file
+    /// then line.
     static func resolve(_ declarations: [Declaration]) -> [ViewType] {
         // One Objective-C class per name: a header's declaration first, then by path and line.
         func rank(_ declaration: Declaration) -> Int {
@@ -291,46 +335,99 @@ public enum ScreenDiscovery {
             .sorted { (rank($0), $0.file, $0.line, $0.order) < (rank($1), $1.file, $1.line, $1.order) }
             .filter { !$0.isObjectiveC || objectiveCNames.insert($0.name).inserted }
 
+        // A class is a controller or a UIKit view by its superclass: a UIKit class, else the project's class of
+        // that name (followed), else a class of another framework named like one (`TabmanViewController`).
         let names = Set(classes.map(\.name))
         var subclasses: [String: [Int]] = [:]
+        var kinds = [ViewType.Kind?](repeating: nil, count: classes.count)
         var pending: [Int] = []
         for (index, declaration) in classes.enumerated() {
             guard let superclass = declaration.superclass else { continue }
-            if isUIKitController(superclass) {
+            if let kind = uiKitBaseKind(superclass) {
+                kinds[index] = kind
                 pending.append(index)
             } else if let base = resolveClass(superclass, from: declaration.name, in: names) {
                 subclasses[base, default: []].append(index)
+            } else if let kind = namedBaseKind(superclass) {
+                kinds[index] = kind
+                pending.append(index)
             }
         }
-        var isController = [Bool](repeating: false, count: classes.count)
         var expanded: Set<String> = []
         while let index = pending.popLast() {
-            guard !isController[index] else { continue }
-            isController[index] = true
-            if expanded.insert(classes[index].name).inserted { pending += subclasses[classes[index].name] ?? [] }
+            guard expanded.insert(classes[index].name).inserted else { continue }
+            for subclass in subclasses[classes[index].name] ?? [] where kinds[subclass] == nil {
+                kinds[subclass] = kinds[index]
+                pending.append(subclass)
+            }
         }
 
         let found =
-            declarations.filter { $0.isSwiftUIView || $0.isViewPart }
-            + classes.indices.filter { isController[$0] }.map { classes[$0] }
-        return found.sorted { ($0.file, $0.line, $0.order) < ($1.file, $1.line, $1.order) }.map { declaration in
+            declarations.filter { $0.isSwiftUIView || $0.isViewPart }.map { ($0, ViewType.Kind?.none) }
+            + classes.indices.compactMap { index in kinds[index].map { (classes[index], $0) } }
+        return found.sorted { ($0.0.file, $0.0.line, $0.0.order) < ($1.0.file, $1.0.line, $1.0.order) }.map {
+            declaration, kind in
             ViewType(
                 name: declaration.name,
-                kind: declaration.isViewPart
-                    ? .swiftUIPart : declaration.isSwiftUIView ? .swiftUIView : .viewController,
+                kind: kind ?? (declaration.isViewPart ? .swiftUIPart : .swiftUIView),
                 file: declaration.file,
                 line: declaration.line,
-                superclass: declaration.superclass
+                superclass: declaration.superclass,
+                isGeneric: declaration.isGeneric
             )
         }
     }
 
-    private static func isUIKitController(_ name: String) -> Bool {
+    /// The UIKit classes whose subclasses are UIKit views (components, never screens).
+    public static let uiKitViews: Set<String> = [
+        "UIView", "UITableViewCell", "UICollectionViewCell", "UICollectionViewListCell", "UICollectionReusableView",
+        "UITableViewHeaderFooterView", "UIControl", "UIButton", "UILabel", "UIImageView", "UIStackView",
+        "UIScrollView", "UITableView", "UICollectionView", "UITextView", "UITextField", "UISwitch", "UISlider",
+        "UIStepper", "UISegmentedControl", "UIPageControl", "UIActivityIndicatorView", "UIProgressView",
+        "UIDatePicker", "UIPickerView", "UISearchBar", "UIToolbar", "UINavigationBar", "UITabBar",
+        "UIVisualEffectView", "UIInputView", "UIRefreshControl", "WKWebView", "MKMapView", "MKAnnotationView",
+        "MKMarkerAnnotationView",
+    ]
+
+    /// UIKit's other view controllers that may be screens: with ``uiKitControllers`` and the names ending in
+    /// ``controllerNameSuffixes``, the superclasses that make a class a view controller. (An alert, a search
+    /// controller or an image picker is no screen of the app's, and no container of one.)
+    static let otherUIKitControllers: Set<String> = ["UIPageViewController", "UIReferenceLibraryViewController"]
+
+    /// How the name of another framework's class ends when it is a view controller (`TabmanViewController`,
+    /// `UIHostingController`, `ASDKNavigationController`).
+    public static let controllerNameSuffixes = [
+        "ViewController", "TabBarController", "NavigationController", "HostingController",
+    ]
+
+    /// How the name of another framework's class ends when it is a UIKit view (`FLAnimatedImageView`,
+    /// `SwipeTableViewCell`, `ActiveLabel`).
+    public static let viewNameSuffixes = ["View", "Cell", "Button", "Label", "Control"]
+
+    /// The kind a UIKit superclass gives its subclasses (`UIViewController`, also `UIKit.`- or `SwiftUI.`-
+    /// qualified): nil when it is not one of UIKit's controllers or views.
+    static func uiKitBaseKind(_ name: String) -> ViewType.Kind? {
         let components = name.split(separator: ".")
-        guard components.count == 1 || (components.count == 2 && components[0] == "UIKit"),
-            let last = components.last
-        else { return false }
-        return uiKitControllers.contains(String(last))
+        guard components.count == 1 || (components.count == 2 && ["UIKit", "SwiftUI"].contains(components[0])),
+            let last = components.last.map(String.init)
+        else { return nil }
+        if uiKitControllers.contains(last) || otherUIKitControllers.contains(last) { return .viewController }
+        return uiKitViews.contains(last) ? .uiKitView : nil
+    }
+
+    /// The kind the name of a class the project does not declare gives its subclasses: a controller when it ends
+    /// like one (``controllerNameSuffixes``), a UIKit view when it ends like one (``viewNameSuffixes``), else nil;
+    /// nil for AppKit's classes (`NS…`) too.
+    static func namedBaseKind(_ name: String) -> ViewType.Kind? {
+        let last = name.split(separator: ".").last.map(String.init) ?? name
+        if let kind = uiKitBaseKind(last) { return kind }
+        // AppKit's (`NSViewController`, `NSHostingController`, `NSView`): a macOS target's, not the iPhone app's.
+        let scalars = Array(last.unicodeScalars.prefix(3))
+        if scalars.count == 3 && scalars[0] == "N" && scalars[1] == "S" && ("A"..."Z").contains(scalars[2]) {
+            return nil
+        }
+        if controllerNameSuffixes.contains(where: { last.hasSuffix($0) && last != $0 }) { return .viewController }
+        return viewNameSuffixes.contains(where: { last.hasSuffix($0) && last != $0 }) ? .uiKitView : nil
     }
 
     /// The project class `superclass` names when written in the declaration of `subclass`: looked up from the

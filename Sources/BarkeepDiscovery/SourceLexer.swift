@@ -13,7 +13,8 @@ struct SourceToken {
 }
 
 /// Splits source into tokens, dropping white space, comments, string and character literals (with their
-/// interpolations), Swift's `#/…/#` regex literals and Objective-C preprocessor lines, and counting lines.
+/// interpolations), Swift's `#/…/#` regex literals and Objective-C preprocessor lines, and counting lines. The
+/// string literals that hold one word (`"StatusCell"`, `@"SPNoteCell"`: a nib or reuse identifier) are noted apart.
 struct SourceLexer {
     enum Language {
         case swift
@@ -26,15 +27,32 @@ struct SourceLexer {
     private var line = 1
     private var isLineStart = true
     private var tokens: [SourceToken] = []
+    private var words: [StringWord] = []
+
+    /// A string literal holding one word: ASCII letters, digits and `_`, at most ``maximumWordLength`` of them.
+    struct StringWord {
+        /// The index of the token after the literal (the token count at the end of the file).
+        var index: Int
+        /// The word, without quotes.
+        var text: String
+    }
+
+    /// The longest word of a string literal that ``StringWord`` notes: a type's name is shorter.
+    static let maximumWordLength = 128
 
     /// Deeper string interpolations than this end the file: only crafted input nests so deep, and recursion must
     /// not exhaust the stack.
     private static let maximumNesting = 64
 
     static func tokens(of text: String, language: Language) -> [SourceToken] {
+        lex(text, language: language).tokens
+    }
+
+    /// The tokens of `text`, and the string literals among them that hold one word.
+    static func lex(_ text: String, language: Language) -> (tokens: [SourceToken], words: [StringWord]) {
         var lexer = SourceLexer(bytes: Array(text.utf8), language: language)
         lexer.run()
-        return lexer.tokens
+        return (lexer.tokens, lexer.words)
     }
 
     private init(bytes: [UInt8], language: Language) {
@@ -72,7 +90,10 @@ struct SourceLexer {
             switch byte {
             case UInt8(ascii: "/") where peek(1) == UInt8(ascii: "/"): skipLineComment()
             case UInt8(ascii: "/") where peek(1) == UInt8(ascii: "*"): skipBlockComment()
-            case UInt8(ascii: "\""): skipString(hashes: 0, nesting: 0)
+            case UInt8(ascii: "\""):
+                let start = position
+                skipString(hashes: 0, nesting: 0)
+                noteWord(from: start + 1, to: position - 1)
             case UInt8(ascii: "'") where language == .objectiveC: skipCharacterLiteral()
             case UInt8(ascii: "#") where isDirective: skipDirective()
             case UInt8(ascii: "#") where language == .swift: lexHash()
@@ -100,6 +121,14 @@ struct SourceLexer {
 
     private mutating func append(_ text: String, isIdentifier: Bool) {
         tokens.append(SourceToken(text: text, isIdentifier: isIdentifier, line: line))
+    }
+
+    /// Notes the literal whose text is `bytes[start..<end]` (`end` its closing quote) when it is one word.
+    private mutating func noteWord(from start: Int, to end: Int) {
+        guard end > start, end - start <= Self.maximumWordLength, end < bytes.count, bytes[end] == UInt8(ascii: "\""),
+            bytes[start..<end].allSatisfy({ Self.isIdentifierByte($0) && $0 < 0x80 && $0 != UInt8(ascii: "$") })
+        else { return }
+        words.append(StringWord(index: tokens.count, text: String(decoding: bytes[start..<end], as: UTF8.self)))
     }
 
     private mutating func lexIdentifier() {

@@ -194,6 +194,7 @@ extension Finding {
             "step": step.map(String.init), "needs": needs.isEmpty ? nil : needs.joined(separator: ","),
             "gate": gate?.description, "tier": tier.map(String.init), "assignee": assignee,
             "still-reported-run": isReportedAfterVerified ? lastSeenRun.map(String.init) : nil,
+            "unmapped": unmapped?.rawValue, "excluded": excludedBy,
         ])
     }
 }

@@ -3,20 +3,58 @@ import BarkeepProtocol
 import BarkeepStore
 
 extension ScreenCommands {
-    /// `SCREEN USES PROJECT SCREEN COMPONENT [remove=yes]`: the screen uses the component (its key, or a glob), or
-    /// no longer does.
+    /// `SCREEN USES PROJECT KEY COMPONENT[,COMPONENT…] [remove=yes]`: the screen or component KEY uses each
+    /// component (its key, or a glob), or no longer does; one transaction.
     static let uses = Command(
         "SCREEN USES", positional: 3...3, arguments: [.project, .screenKey], keys: ["remove"], minimumRole: .writer
     ) {
         input throws(CommandError) in
-        let (project, screen, component) = (input.argument(0), input.argument(1), input.argument(2))
+        let (project, screen) = (input.argument(0), input.argument(1))
+        let components = input.argument(2).split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        guard components.allSatisfy({ !$0.isEmpty }), components.count <= maximumUses else {
+            throw CommandError(
+                .badArgument, "COMPONENT is a key or a glob, or up to \(maximumUses) of them comma-separated")
+        }
         let isRemoving = try yesNo(input.keyword("remove"), key: "remove")
         let actor = input.session.actor
         return .database { connection in
             let updated = try ScreenStore.setUses(
-                project: project, screen: screen, component: component, isRemoving: isRemoving, actor: actor,
+                project: project, user: screen, components: components, isRemoving: isRemoving, actor: actor,
                 on: connection)
             return CommandResult(.records([updated.record]))
+        }
+    }
+
+    /// The most components one `SCREEN USES` names.
+    static let maximumUses = 1_000
+
+    /// `SCREEN EXCLUDE PROJECT PATH[,PATH…] [why=TEXT] [undo=yes]`: the paths (directories or files) are excluded
+    /// from the audit, or no longer; an `exclusion` record per path changed.
+    static let exclude = Command(
+        "SCREEN EXCLUDE", positional: 2...2, arguments: [.project], keys: ["why", "undo"], minimumRole: .writer
+    ) {
+        input throws(CommandError) in
+        let project = input.argument(0)
+        let paths = input.argument(1).split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        let isUndoing = try yesNo(input.keyword("undo"), key: "undo")
+        let why = input.keyword("why")
+        if isUndoing && why != nil { throw CommandError(.badArgument, "undo=yes takes no why=") }
+        let actor = input.session.actor
+        return .database { connection in
+            let changed = try ScreenStore.exclude(
+                project: project, paths: paths, why: why, isUndoing: isUndoing, actor: actor, on: connection)
+            return CommandResult(
+                .summarizedRecords(
+                    changed.map(\.record),
+                    summary: Record([isUndoing ? "included" : "excluded": String(changed.count)])))
+        }
+    }
+
+    /// `SCREEN EXCLUSIONS PROJECT`: the paths excluded from the audit, by path.
+    static let exclusions = Command("SCREEN EXCLUSIONS", positional: 1...1, minimumRole: .reader) { input in
+        let project = input.argument(0)
+        return .database { connection in
+            CommandResult(.records(try ScreenStore.exclusions(project: project, on: connection).map(\.record)))
         }
     }
 
@@ -66,5 +104,12 @@ extension ScreenCommands {
         case "yes": return true
         default: throw CommandError(.badArgument, "\(key) must be yes or no")
         }
+    }
+}
+
+extension ScreenExclusion {
+    /// The exclusion as an `exclusion` record.
+    var record: Record {
+        Record(["path": path, "why": why, "actor": actor, "excluded": excludedAt.postgresText])
     }
 }

@@ -2,9 +2,11 @@ import BarkeepCore
 import BarkeepProtocol
 import BarkeepStore
 
-/// SCREEN ADD, LIST, SHOW, SET, REMOVE, USES, DISMISS and DISMISSALS, STEP SET and STEPS.
+/// SCREEN ADD, LIST, SHOW, SET, REMOVE, USES, DISMISS, DISMISSALS, EXCLUDE and EXCLUSIONS, STEP SET and STEPS.
 enum ScreenCommands {
-    static let all: [Command] = [add, list, show, set, remove, uses, dismiss, dismissals, step, steps, checklist]
+    static let all: [Command] = [
+        add, list, show, set, remove, uses, dismiss, dismissals, exclude, exclusions, step, steps, checklist,
+    ]
 
     static let add = Command(
         "SCREEN ADD",
@@ -18,11 +20,7 @@ enum ScreenCommands {
         let key = try screenKey(input.argument(1))
         let paths = try globs(input.keywords("path"), key: "path")
         let (title, owner) = (input.keyword("title"), try ownerName(input.keyword("owner")))
-        let kinds: [ScreenKind] = [.screen, .component]
-        guard let kind = ScreenKind(rawValue: input.keyword("kind") ?? ScreenKind.screen.rawValue), kinds.contains(kind)
-        else {
-            throw CommandError(.badArgument, "kind must be " + kinds.map(\.rawValue).joined(separator: " or "))
-        }
+        let kind = try addableKind(input.keyword("kind")) ?? .screen
         let actor = input.session.actor
         return .database { connection in
             let (screen, moved) = try ScreenStore.add(
@@ -77,19 +75,29 @@ enum ScreenCommands {
         }
     }
 
-    /// `SCREEN SET PROJECT KEY …` changes one screen; `SCREEN SET PROJECT screens=GLOB owner=… poses=…
-    /// [dry-run=yes]` every row whose key the glob matches, each taking what its kind allows (`skipped=`, `why=`).
+    /// `SCREEN SET PROJECT KEY …` changes one screen; `SCREEN SET PROJECT screens=GLOB [unowned=yes] owner=…
+    /// poses=… [dry-run=yes]` every row whose key the glob matches (and that no one owns), each taking what its kind
+    /// allows (`skipped=`, `why=`).
     static let set = Command(
         "SCREEN SET",
         positional: 1...2,
         arguments: [.project, .screenKey],
-        keys: ["title", "owner", "poses", "screens", "dry-run"],
+        keys: ["title", "owner", "poses", "kind", "screens", "unowned", "dry-run"],
         repeatableKeys: ["path", "add-path", "remove-path"],
         minimumRole: .writer
     ) { input throws(CommandError) in
         let project = input.argument(0)
-        let selection = try screenSelection(
+        let picked = try screenSelection(
             key: input.request.arguments.count > 1 ? input.argument(1) : nil, input, keys: ["screens"])
+        let selection: ScreenSelection
+        if try yesNo(input.keyword("unowned"), key: "unowned") {
+            guard case .keys(let glob) = picked else {
+                throw CommandError(.badArgument, "unowned=yes narrows screens=GLOB: give screens= with it")
+            }
+            selection = .unownedKeys(glob)
+        } else {
+            selection = picked
+        }
         let isDryRun = try yesNo(input.keyword("dry-run"), key: "dry-run")
         let replacing = input.keywords("path")
         let change = ScreenChange(
@@ -98,11 +106,12 @@ enum ScreenCommands {
             paths: replacing.isEmpty ? nil : try globs(replacing, key: "path"),
             addPaths: try globs(input.keywords("add-path"), key: "add-path"),
             removePaths: input.keywords("remove-path"),
-            poses: try poseRequirement(input.keyword("poses"))
+            poses: try poseRequirement(input.keyword("poses")),
+            kind: try addableKind(input.keyword("kind"))
         )
         guard change != ScreenChange() else {
             throw CommandError(
-                .badArgument, "SCREEN SET needs title=, owner=, path=, add-path=, remove-path= or poses=")
+                .badArgument, "SCREEN SET needs title=, owner=, path=, add-path=, remove-path=, poses= or kind=")
         }
         let actor = input.session.actor
         return .database { connection in
@@ -259,6 +268,17 @@ enum ScreenCommands {
         }
     }
 
+    /// The `kind=` value of SCREEN ADD and SCREEN SET: `screen` or `component` (the app area is built in); nil when
+    /// not given.
+    private static func addableKind(_ text: String?) throws(CommandError) -> ScreenKind? {
+        guard let text else { return nil }
+        let kinds: [ScreenKind] = [.screen, .component]
+        guard let kind = ScreenKind(rawValue: text), kinds.contains(kind) else {
+            throw CommandError(.badArgument, "kind must be " + kinds.map(\.rawValue).joined(separator: " or "))
+        }
+        return kind
+    }
+
     /// The `owner=` value of SCREEN ADD and SCREEN SET; `BADARG` for the word that means no owner
     /// (`ScreenOwner.refusal(ofOwner:)`).
     private static func ownerName(_ value: String?) throws(CommandError) -> String? {
@@ -315,7 +335,9 @@ extension Screen {
         Record([
             "key": key, "kind": kind.rawValue, "title": title, "owner": owner, "paths": paths.joined(separator: ","),
             "poses": requiredPoses.map { $0.isEmpty ? "none" : $0.joined(separator: ",") },
-            "uses": uses.isEmpty ? nil : uses.joined(separator: ","), "created": createdAt.postgresText,
+            "uses": uses.isEmpty ? nil : uses.joined(separator: ","),
+            "components": kind == .component && !components.isEmpty ? components.joined(separator: ",") : nil,
+            "created": createdAt.postgresText,
         ])
     }
 }

@@ -53,6 +53,10 @@ public struct Finding: Sendable, Equatable {
     /// Whether it is verified and a scan after its verification still reported it (`lastSeenRun` is the latest
     /// such run): the fix did not make the scanner stop reporting it.
     public var isReportedAfterVerified: Bool
+    /// Why no screen counts it (UnmappedReason's rule); nil when one does.
+    public var unmapped: UnmappedReason?
+    /// The excluded path holding its file, when no glob takes it (`UnmappedReason.excluded`).
+    public var excludedBy: String?
 
     init(row: PostgresRow) throws {
         id = try row.decode("id")
@@ -78,6 +82,10 @@ public struct Finding: Sendable, Equatable {
         gate = nil
         assignee = try row.decodeIfPresent("assignee")
         isReportedAfterVerified = try row.decode("reported_after_verified")
+        excludedBy = try row.decodeIfPresent("excluded_by")
+        unmapped = UnmappedReason.of(
+            hasOwner: screen != nil, isUnusedComponent: try row.decode("is_unused_component"), file: file,
+            excludedBy: excludedBy)
     }
 }
 
@@ -101,7 +109,21 @@ public enum FindingStore {
         f.reason, s.key AS screen, (SELECT r.number FROM scan_runs r WHERE r.id = f.first_seen_run) AS first_seen_run,
         (SELECT r.number FROM scan_runs r WHERE r.id = \(lastSeenRun)) AS last_seen_run, f.identity,
         coalesce(f.step, (SELECT r.step FROM rules r WHERE r.id = f.rule)) AS step, f.needs_symbols, f.number,
-        (SELECT r.tier FROM rules r WHERE r.id = f.rule) AS tier, f.assignee, f.reported_after_verified
+        (SELECT r.tier FROM rules r WHERE r.id = f.rule) AS tier, f.assignee, f.reported_after_verified,
+        \(unmappedColumns)
+        """
+
+    /// Why a finding is unmapped (UnmappedReason.of decides): whether its owner is a component no screen uses, and,
+    /// for a file no glob takes, the excluded path holding it (the longest).
+    static let unmappedColumns = """
+        (s.kind = \(ScreenKind.component.sql)
+         AND NOT EXISTS (SELECT 1 FROM screen_uses u WHERE u.project_id = f.project_id AND u.component_id = f.screen_id))
+            IS TRUE AS is_unused_component,
+        CASE WHEN f.screen_id IS NULL AND f.file IS NOT NULL THEN
+            (SELECT e.path FROM screen_exclusions e
+             WHERE e.project_id = f.project_id AND (f.file = e.path OR starts_with(f.file, e.path || '/'))
+             ORDER BY length(e.path) DESC LIMIT 1)
+        END AS excluded_by
         """
 
     /// The latest run of each tool and scope of the projects involved (`$1`: one project id, or NULL for all).

@@ -19,8 +19,11 @@ public struct Screen: Sendable, Equatable {
     public var kind: ScreenKind
     /// The poses it must pass when they are not the project's; nil: the project's.
     public var requiredPoses: [String]?
-    /// The keys of the components it uses (a screen's), or of the screens using it (a component's), sorted.
+    /// The keys of the components it uses (a screen's: directly or through other components, all whose findings
+    /// count for it), or of the screens using it, directly or through other components (a component's), sorted.
     public var uses: [String]
+    /// The keys of the components it uses directly, as `screen uses` gave them (a screen's or a component's), sorted.
+    public var components: [String]
 
     /// The poses it must pass: its own, else the project's for a screen; none for a component or the area.
     public func requiredPoses(of project: Project) -> [String] {
@@ -33,6 +36,7 @@ public struct Screen: Sendable, Equatable {
         kind = ScreenKind(rawValue: try row.decode("kind")) ?? .screen
         requiredPoses = try row.decodeIfPresent("required_poses")
         uses = try row.decode("uses")
+        components = try row.decode("components")
         title = try row.decodeIfPresent("title")
         owner = try row.decodeIfPresent("owner")
         paths = try row.decode("paths")
@@ -64,6 +68,8 @@ public struct ScreenChange: Sendable, Equatable {
     public var removePaths: [String]
     /// The poses it must pass from now on.
     public var poses: PoseRequirement?
+    /// What it is from now on: a screen or a component (its steps, poses and history stay).
+    public var kind: ScreenKind?
 
     /// A change.
     public init(
@@ -72,7 +78,8 @@ public struct ScreenChange: Sendable, Equatable {
         paths: [String]? = nil,
         addPaths: [String] = [],
         removePaths: [String] = [],
-        poses: PoseRequirement? = nil
+        poses: PoseRequirement? = nil,
+        kind: ScreenKind? = nil
     ) {
         self.title = title
         self.owner = owner
@@ -80,6 +87,7 @@ public struct ScreenChange: Sendable, Equatable {
         self.addPaths = addPaths
         self.removePaths = removePaths
         self.poses = poses
+        self.kind = kind
     }
 }
 
@@ -143,7 +151,9 @@ public enum ScreenStore {
         ARRAY(SELECT o.key FROM screen_uses u JOIN screens o ON o.id = CASE WHEN s.kind = \(ScreenKind.component.sql)
                                                                       THEN u.screen_id ELSE u.component_id END
               WHERE CASE WHEN s.kind = \(ScreenKind.component.sql) THEN u.component_id ELSE u.screen_id END = s.id
-              ORDER BY o.key) AS uses
+              ORDER BY o.key) AS uses,
+        ARRAY(SELECT o.key FROM component_links l JOIN screens o ON o.id = l.component_id WHERE l.user_id = s.id
+              ORDER BY o.key) AS components
         """
 
     /// Adds a screen (or a component) owning `paths`; returns it and how many findings it took over. Adding a key
@@ -224,8 +234,8 @@ public enum ScreenStore {
     ) throws -> [ScreenUpdate] {
         try ScanStore.withLockedProject(projectName, on: connection) { project, connection in
             let touchesPaths = change.paths != nil || !change.addPaths.isEmpty || !change.removePaths.isEmpty
-            if !selection.isSingleKey, touchesPaths || change.title != nil {
-                throw StoreError.invalid("paths and titles are changed one screen at a time: name its key")
+            if !selection.isSingleKey, touchesPaths || change.title != nil || change.kind != nil {
+                throw StoreError.invalid("paths, titles and kinds are changed one screen at a time: name its key")
             }
             let aspects: [ScreenAspect] = (change.owner == nil ? [] : [.owner]) + (change.poses == nil ? [] : [.poses])
             let (screens, treatments) = try pick(selection, for: aspects, project: project, on: connection)
@@ -260,6 +270,10 @@ public enum ScreenStore {
                         change.poses?.stored,
                     ]
                 )
+                var events: [NewEvent] = []
+                if let kind = change.kind, let before = screens.first, kind != before.kind {
+                    events += try changeKind(of: before, to: kind, project: project, actor: actor, on: connection)
+                }
                 var moved = 0
                 if let (screen, globs) = newGlobs {
                     try connection.query("DELETE FROM screen_paths WHERE screen_id = $1", [screen.id])
@@ -274,7 +288,6 @@ public enum ScreenStore {
                     """,
                     [project.id, keys]
                 ).map(Screen.init(row:))
-                var events: [NewEvent] = []
                 let updates = zip(zip(screens, after), treatments).map { pair, treatment in
                     let (before, after) = pair
                     let changes = updateEvents(before, after, project: project, actor: actor)
@@ -299,6 +312,7 @@ public enum ScreenStore {
                     projectID: project.id, project: project.name, kind: .screenUpdated,
                     subject: before.key + " " + subject, from: from, to: to, actor: actor, screen: before.key))
         }
+        changed("kind", before.kind.rawValue, after.kind.rawValue)
         changed("title", before.title, after.title)
         changed("owner", before.owner, after.owner)
         changed("paths", before.paths.joined(separator: ","), after.paths.joined(separator: ","))
@@ -355,6 +369,8 @@ public enum ScreenStore {
                 for key in keys { try dismiss(key, project: project, actor: actor, on: connection) }
                 try connection.query(
                     "DELETE FROM screens WHERE project_id = $1 AND key = ANY($2::text[])", [project.id, keys])
+                // A component between a screen and others it used is gone: the screen no longer reaches those.
+                try refreshUses(projectID: project.id, on: connection)
                 try ScreenAttributionStore.reattribute(
                     projectID: project.id, changed: screens.flatMap(\.paths), on: connection)
                 try EventLog.append(

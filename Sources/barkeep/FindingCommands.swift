@@ -130,11 +130,16 @@ struct FindingsCommand: RunnableCommand {
             Findings and items are numbered from 1 in each project; the number (id) is what finding show and
             finding set take. Lists take comma-separated values (--status proposed,approved). Without --status,
             the findings that need work (open: \(FindingLifecycle.needsWorkStatuses.map(\.rawValue).joined(separator: ", "))); --status all lists every one.
+            A finding no screen counts is unmapped, and says why: its file matches no glob (no-glob), its
+            component is used by no screen (unused-component), its file is in an excluded path (excluded: barkeep
+            screen exclude, or what discovery left out), or it names no file (no-file); the table then has an
+            UNMAPPED column, and a last line counts each reason with what to do.
             With --json prints an array of objects with id, source (scanner or manual), rule, title, severity,
             file, line, snippet, status, screen, assignee, step, needs (SDK symbols), gate (the iOS version to wrap
-            its code in if #available for), first_seen_run, last_seen_run and still_reported_run (for a verified
+            its code in if #available for), first_seen_run, last_seen_run, still_reported_run (for a verified
             finding a later scan still reports, the latest run that did: its status reads "verified, still reported
-            in run N"); absent values are null (needs: []).
+            in run N"), unmapped (the reason, for a finding no screen counts) and excluded (the excluded path holding
+            its file); absent values are null (needs: []).
             """,
         arguments: [.positional("project", help: "The project.")] + FindingFilterOptions.arguments + [
             .option(
@@ -190,17 +195,22 @@ struct FindingsCommand: RunnableCommand {
             if shown.count < records.count {
                 print("… \(records.count - shown.count) more (\(Output.count(records.count, "finding")) in all)")
             }
+            Self.printUnmappedReasons(records)
         }
     }
 
-    /// Prints findings as the table of `barkeep findings`.
+    /// Prints findings as the table of `barkeep findings`: with an UNMAPPED column when any is unmapped.
     static func table(_ records: [Record]) {
+        let isExplaining = records.contains { $0["unmapped"] != nil }
         Output.table(
-            ["#", "STATUS", "SEVERITY", "RULE", "SCREEN", "ASSIGNEE", "WHERE", "SNIPPET"],
+            ["#", "STATUS", "SEVERITY", "RULE", "SCREEN"] + (isExplaining ? ["UNMAPPED"] : [])
+                + ["ASSIGNEE", "WHERE", "SNIPPET"],
             records.map { record in
                 [
                     record["id"] ?? "", statusText(record), record["severity"] ?? "", record["rule"] ?? "item",
-                    record["screen"] ?? "", record["assignee"] ?? "-", place(record),
+                    record["screen"] ?? "",
+                ] + (isExplaining ? [unmappedCell(record)] : []) + [
+                    record["assignee"] ?? "-", place(record),
                     String((record["snippet"] ?? record["title"] ?? "").prefix(60)),
                 ]
             }
@@ -214,6 +224,25 @@ struct FindingsCommand: RunnableCommand {
         return FindingLifecycle.verifiedStillReported(inRun: run)
     }
 
+    /// Why a finding is unmapped, for the table: the reason, and the excluded path for `excluded`.
+    static func unmappedCell(_ record: Record) -> String {
+        guard let reason = record["unmapped"] else { return "" }
+        return record["excluded"].map { "\(reason) (\($0))" } ?? reason
+    }
+
+    /// The last lines of a listing holding unmapped findings: how many of them for each reason (Core's
+    /// UnmappedReason, in its order), what it means and what to do.
+    static func printUnmappedReasons(_ records: [Record]) {
+        let reasons = records.compactMap { $0["unmapped"].flatMap(UnmappedReason.init(rawValue:)) }
+        guard !reasons.isEmpty else { return }
+        print("\nUnmapped: \(Output.count(reasons.count, "finding")) no screen counts.")
+        for reason in UnmappedReason.allCases {
+            let count = reasons.filter { $0 == reason }.count
+            guard count > 0 else { continue }
+            print("  \(count) \(reason.rawValue): \(reason.explanation); \(reason.remedy).")
+        }
+    }
+
     /// Where a finding is: `file:line` for a scanner's, `step N` for an item of a checklist step.
     static func place(_ record: Record) -> String {
         if let file = record["file"] { return "\(file):\(record["line"] ?? "")" }
@@ -223,7 +252,11 @@ struct FindingsCommand: RunnableCommand {
     /// The JSON object of one finding: exactly the documented keys.
     static func json(_ record: Record) -> [String: Any] {
         var object: [String: Any] = [:]
-        for key in ["source", "rule", "title", "severity", "file", "snippet", "status", "screen", "assignee", "gate"] {
+        for key in [
+            "source", "rule", "title", "severity", "file", "snippet", "status", "screen", "assignee", "gate",
+            "unmapped",
+            "excluded",
+        ] {
             object[key] = record[key] ?? NSNull()
         }
         for key in ["id", "line", "step", "first-seen-run", "last-seen-run", "still-reported-run"] {

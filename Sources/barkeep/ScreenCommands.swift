@@ -10,7 +10,8 @@ struct ScreenGroup: ParsableCommand {
         abstract: "Add, list, show, change and remove the screens of a project, or discover them in its sources.",
         subcommands: [
             ScreenAddCommand.self, ScreenListCommand.self, ScreenShowCommand.self, ScreenSetCommand.self,
-            ScreenRemoveCommand.self, ScreenUsesCommand.self, ScreenDismissCommand.self, ScreenDiscoverCommand.self,
+            ScreenRemoveCommand.self, ScreenUsesCommand.self, ScreenDismissCommand.self, ScreenExcludeCommand.self,
+            ScreenDiscoverCommand.self,
         ]
     )
 }
@@ -19,9 +20,12 @@ struct ScreenGroup: ParsableCommand {
 func screenJSON(_ record: Record) -> [String: Any] {
     var object = record.json(
         integers: ["findings", "steps-done", "steps-applicable", "poses-passed", "poses-required", "reattributed"],
-        lists: ["paths", "uses"]
+        lists: ["paths", "uses", "components"]
     )
     if object["uses"] == nil { object["uses"] = [String]() }
+    if record["kind"] == ScreenKind.component.rawValue && object["components"] == nil {
+        object["components"] = [String]()
+    }
     // The poses a screen must pass (and, after a change of many, had to) when not the project's: a list (empty for
     // none); absent, the project's.
     for key in ["poses", "from-poses"] {
@@ -213,6 +217,7 @@ struct ScreenShowCommand: RunnableCommand {
             ("Screen", screen["key"]), ("Kind", kind == .screen ? nil : kind.rawValue), ("Title", screen["title"]),
             ("Owner", screen["owner"]), ("Paths", screen["paths"]?.replacingOccurrences(of: ",", with: " ")),
             (kind == .component ? "Used by" : "Uses", screen["uses"]?.replacingOccurrences(of: ",", with: " ")),
+            ("Uses", kind == .component ? screen["components"]?.replacingOccurrences(of: ",", with: " ") : nil),
             ("Poses", screen["poses"].map { $0 == "none" ? "none" : $0.replacingOccurrences(of: ",", with: " ") }),
             ("Done", screen["done"] == "yes" ? "yes" : "no"),
         ])
@@ -298,24 +303,28 @@ extension ScreenShowCommand {
 struct ScreenSetCommand: RunnableCommand {
     static let configuration = CommandConfiguration(
         name: "set",
-        abstract: "Change a screen's title, owner, paths or required poses (writer); findings are re-attributed.",
+        abstract: "Change a screen's title, owner, kind, paths or required poses (writer); findings are re-attributed.",
         discussion: """
             --path replaces every glob of the screen; --add-path and --remove-path change one at a time (the app
             area's too: barkeep screen set PROJECT app --add-path 'App/AppDelegate.swift'). An empty --title or
             --owner clears it. --poses P1,P3 sets the poses this screen must pass instead of the project's;
-            --poses none requires none (a debug screen); --poses project goes back to the project's. --screens GLOB
-            instead of KEY changes the owner or poses of every screen and component whose key matches (* any
-            characters, ? one), in one transaction: each takes what its kind allows (a component takes an owner but
-            no poses) and the rest is listed as skipped with why. With --screens, --dry-run lists what would change
-            and --yes changes it; with neither the list is printed and the command exits 1. Paths and titles are
-            changed one screen at a time.
+            --poses none requires none (a debug screen); --poses project goes back to the project's. --kind screen
+            or --kind component changes what the row is, in place: its globs, steps, pose results and history stay
+            (a row that becomes a screen is no longer used by others). --screens GLOB instead of KEY changes the
+            owner or poses of every screen and component whose key matches (* any characters, ? one), in one
+            transaction: each takes what its kind allows (a component takes an owner but no poses) and the rest is
+            listed as skipped with why; --unowned picks only those no one owns. With --screens, --dry-run lists what
+            would change and --yes changes it; with neither the list is printed and the command exits 1. Paths,
+            titles and kinds are changed one screen at a time.
             """,
         arguments: [
             .positional("project", help: "The project."),
             .positional("key", optional: true, help: "The screen's key (or --screens)."),
             .option("screens", valueName: "GLOB", help: "Every screen and component whose key matches GLOB."),
+            .flag("unowned", help: "With --screens: only the rows no one owns."),
             .option("title", valueName: "TEXT", help: "A new title."),
             .option("owner", valueName: "NAME", help: "A new owner."),
+            .option("kind", valueName: "KIND", help: "screen or component: what the row is from now on."),
             .option("path", valueName: "GLOB", repeatable: true, help: "The globs it owns from now on."),
             .option("add-path", valueName: "GLOB", repeatable: true, help: "A glob to add."),
             .option("remove-path", valueName: "GLOB", repeatable: true, help: "A glob to give up."),
@@ -327,6 +336,8 @@ struct ScreenSetCommand: RunnableCommand {
     let target: ScreenTarget
     let keywords: [(key: String, value: String)]
     let confirmation: BulkConfirmation
+    /// `--unowned`: with `--screens`, only the rows no one owns.
+    let isUnownedOnly: Bool
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
         project = parsed.value("project") ?? ""
@@ -334,19 +345,26 @@ struct ScreenSetCommand: RunnableCommand {
         keywords = screenKeywords(parsed, globOptions: ["path", "add-path", "remove-path"])
         guard !keywords.isEmpty else {
             throw UsageError(
-                "give --title, --owner, --path, --add-path, --remove-path or --poses", commandPath: parsed.commandPath)
+                "give --title, --owner, --kind, --path, --add-path, --remove-path or --poses",
+                commandPath: parsed.commandPath)
         }
         if case .glob = target, keywords.contains(where: { !["owner", "poses"].contains($0.key) }) {
             throw UsageError(
-                "--screens changes --owner and --poses only: paths and titles are set one screen at a time",
+                "--screens changes --owner and --poses only: paths, titles and kinds are set one screen at a time",
                 commandPath: parsed.commandPath)
+        }
+        isUnownedOnly = parsed.flag("unowned")
+        if isUnownedOnly && !target.isGlob {
+            throw UsageError(
+                "--unowned narrows --screens GLOB: give --screens with it", commandPath: parsed.commandPath)
         }
         confirmation = try BulkConfirmation(parsed, isBulk: target.isGlob)
     }
 
     func run(_ context: CLIContext) throws {
         var request = Request(verb: "SCREEN", arguments: ["SET", project] + target.arguments)
-        request.keywordList = target.keywords + keywords + confirmation.keywords
+        request.keywordList =
+            target.keywords + (isUnownedOnly ? [("unowned", "yes")] : []) + keywords + confirmation.keywords
         let response = try context.request(request)
         let records = response.records
         if case .glob = target {
@@ -358,6 +376,7 @@ struct ScreenSetCommand: RunnableCommand {
                 print(
                     "\(confirmation.isDryRun ? "Would change" : "Changed") \(changed.count) of "
                         + "\(Output.count(records.count, "row")) matching \(target.name)"
+                        + (isUnownedOnly ? " that no one owned" : "")
                         + (skipped > 0 ? " (\(skipped) skipped in part or whole: see WHY)" : "") + ":")
                 func poses(_ text: String?) -> String {
                     text?.replacingOccurrences(of: ",", with: " ") ?? "the project's"
@@ -386,6 +405,7 @@ struct ScreenSetCommand: RunnableCommand {
             let paths = (screen["paths"] ?? "").replacingOccurrences(of: ",", with: " ")
             print("Screen \(Output.bold(target.name)):")
             Output.fields([
+                ("Kind", screen["kind"] ?? ScreenKind.screen.rawValue),
                 ("Title", screen["title"] ?? "-"), ("Owner", screen["owner"] ?? "-"),
                 ("Paths", paths.isEmpty ? "none" : paths),
                 ("Poses", screen["poses"].map { $0.replacingOccurrences(of: ",", with: " ") } ?? "the project's"),
@@ -527,22 +547,25 @@ struct ScreenRemoveCommand: RunnableCommand {
     }
 }
 
-/// `barkeep screen uses PROJECT SCREEN COMPONENT [--remove]`: which components a screen uses.
+/// `barkeep screen uses PROJECT SCREEN COMPONENT[,COMPONENT…] [--remove]`: which components a screen (or a
+/// component) uses.
 struct ScreenUsesCommand: RunnableCommand {
     static let configuration = CommandConfiguration(
         name: "uses",
-        abstract: "Say that a screen uses a component, or no longer does (writer).",
+        abstract: "Say that a screen or component uses components, or no longer does (writer).",
         discussion: """
             COMPONENT is a component's key, or a glob: the component owning it, created (named after the glob) when
-            no screen or component owns it. A component's findings count for every screen that uses it: in status,
-            screen show, whether it is done, and the report; each is still one finding, triaged once. Discovery
-            records the uses it sees; this corrects them.
+            no screen or component owns it; several are comma-separated (Avatar,StatusRow,'Views/Badge*'), all in
+            one transaction. A component's findings count for every screen that uses it, directly or through other
+            components it is used by: in status, screen show, whether it is done, and the report; each is still one
+            finding, triaged once. SCREEN may be a component too (a row that uses an avatar); a use that would go
+            round is refused. Discovery records the uses it sees; this corrects them.
             """,
         arguments: [
             .positional("project", help: "The project."),
-            .positional("screen", help: "The screen's key."),
-            .positional("component", help: "The component's key, or a glob of its files."),
-            .flag("remove", help: "The screen no longer uses it."),
+            .positional("screen", help: "The screen's (or component's) key."),
+            .positional("component", help: "Components' keys or globs of their files, comma-separated."),
+            .flag("remove", help: "It no longer uses them."),
         ]
     )
 
@@ -562,6 +585,12 @@ struct ScreenUsesCommand: RunnableCommand {
         }
         if context.isJSON {
             try Output.json(screenJSON(screen))
+        } else if screen["kind"] == ScreenKind.component.rawValue {
+            let uses = (screen["components"] ?? "").replacingOccurrences(of: ",", with: " ")
+            let users = (screen["uses"] ?? "").replacingOccurrences(of: ",", with: " ")
+            print(
+                "Component \(Output.bold(arguments[1])) uses " + (uses.isEmpty ? "no component" : uses)
+                    + (users.isEmpty ? "; no screen uses it yet." : "; its findings count for \(users)."))
         } else {
             let uses = (screen["uses"] ?? "").replacingOccurrences(of: ",", with: " ")
             print("Screen \(Output.bold(arguments[1])) uses " + (uses.isEmpty ? "no component." : uses + "."))

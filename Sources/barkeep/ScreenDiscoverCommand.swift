@@ -14,24 +14,28 @@ struct ScreenDiscoverCommand: RunnableCommand {
         discussion: """
             Reads the .swift, .h and .m files under SOURCE-DIR (not hidden directories, .build, DerivedData, Pods,
             Carthage, build or node_modules, nor what an --exclude glob matches) and tells screens from components.
-            A SwiftUI view or view controller is a screen when it declares bars (.toolbar, .navigationTitle,
-            navigationItem, title = …), hosts a NavigationStack or TabView, or is shown by other code: a sheet,
-            cover, popover, navigation destination, NavigationLink, tab, navigation or scene root, a pushed or
-            presented controller. Every other view type is a component; each screen lists the components it creates,
-            directly or through others. The files of one directory sharing a name up to a + are one screen, with
-            the globs Dir/Name.* and Dir/Name+*.swift (Dir/Name+* with Objective-C) and the files elsewhere that
-            extend its types. Paths and globs are relative to --root, the directory the scanner runs in (default:
-            SOURCE-DIR, which must be inside it). App delegates, the @main App, Info.plist and project files are
-            listed as the app's files. A proposal whose key or a glob the project has already is marked exists and
-            left alone, so running it again creates only what is missing; one the team dismissed (barkeep screen
-            dismiss, or a removed screen) is marked dismissed and never created. --apply also adds the components
-            the screens it creates use (kind component, so that their findings count for each of those screens)
-            with those uses, and the app's files to the app area. A file belongs to its main type (named like the
-            file, else its first type): a screen declared in a file whose main type is not a screen is listed apart,
-            not proposed. Test directories (Tests, …Tests) and watchOS or widget targets are left out, and counted.
-            With --json prints an object with screens (key, globs, types, reasons, uses, status: new, exists,
-            dismissed or created), components (name, kind, file, globs, used_by, base), app_files,
-            embedded_screens (name, file, main_type, reasons) and left_out (directory, reason, files).
+            A SwiftUI view or view controller (also of another framework's controller: TabmanViewController) is a
+            screen when it declares bars (.toolbar, .navigationTitle, navigationItem, title = …), hosts a
+            NavigationStack or TabView, or is shown by other code: a sheet, cover, popover, navigation destination,
+            NavigationLink, tab, navigation or scene root, a pushed or presented controller. Every other view type
+            is a component, UIKit views and cells always: each screen lists the components it creates, registers or
+            names, directly or through others. The files of one directory sharing a name up to a + are one screen,
+            with the globs Dir/Name.* and Dir/Name+*.swift (Dir/Name+* with Objective-C) and the files elsewhere
+            that extend its types. Paths and globs are relative to --root, the directory the scanner runs in
+            (default: SOURCE-DIR, which must be inside it). App delegates, the @main App, Info.plist and project
+            files are listed as the app's files. A proposal whose key or a glob the project has already is marked
+            exists and left alone, so running it again creates only what is missing; one the team dismissed
+            (barkeep screen dismiss, or a removed screen) is marked dismissed and never created. --apply also adds
+            the components the screens it creates use (kind component, one per group of files, keyed by its main
+            type) with those uses, the unused components whose files hold unmapped findings, the app's files to the
+            app area, and excludes the directories it leaves out; it ends by saying what it created, by kind. A file
+            belongs to its main type (named like the file, else its first type): a screen declared in a file whose
+            main type is not a screen is listed apart, not proposed. Test directories (Tests, …Tests) and watchOS
+            or widget targets are left out, and counted. With --json prints an object with screens (key, globs,
+            types, reasons, uses, status: new, exists, dismissed or created), components (name, key, kind, file,
+            globs, used_by, base), app_files, embedded_screens (name, file, main_type, reasons), left_out
+            (directory, reason, files) and, with --apply, applied (screens, components, existing, app_files,
+            excluded).
             """,
         arguments: [
             .positional("project", help: "The project."),
@@ -45,7 +49,9 @@ struct ScreenDiscoverCommand: RunnableCommand {
     )
 
     /// What it reads to propose screens, and what `--apply` sends to create them.
-    static let requests: [String]? = ["SCREEN LIST", "SCREEN DISMISSALS", "SCREEN ADD", "SCREEN USES", "SCREEN SET"]
+    static let requests: [String]? = [
+        "SCREEN LIST", "SCREEN DISMISSALS", "SCREEN ADD", "SCREEN USES", "SCREEN SET", "SCREEN EXCLUDE", "FINDINGS",
+    ]
 
     let project: String
     let sourceDirectory: String
@@ -98,6 +104,7 @@ struct ScreenDiscoverCommand: RunnableCommand {
             if dismissed.contains(proposal.key) { return Status.dismissed }
             return keys.contains(proposal.key) || proposal.globs.contains(where: globs.contains) ? .exists : .new
         }
+        var applied = Applied()
         if isApplying {
             do {
                 for index in proposals.indices where statuses[index] == .new {
@@ -105,17 +112,22 @@ struct ScreenDiscoverCommand: RunnableCommand {
                         proposals[index].key, kind: .screen, globs: proposals[index].globs, client)
                 }
                 let created = zip(proposals, statuses).filter { $0.1 == .created }.map(\.0)
-                try applyComponents(of: created, result: result, keys: keys, globs: globs, client)
-                try applyAppFiles(result.appFiles, globs: globs, client)
+                applied = try applyComponents(of: created, result: result, keys: keys, globs: globs, client)
+                applied.screens = created.count
+                applied.existing += statuses.filter { $0 == .exists }.count
+                applied.appFiles = try applyAppFiles(result.appFiles, globs: globs, client)
+                applied.excluded = try applyExclusions(result.leftOut, client)
             } catch let error as CLIError {
                 throw context.explained(error)
             }
         }
 
         if context.isJSON {
-            try Output.json(Self.json(result, statuses: statuses.map(\.rawValue)))
+            var object = Self.json(result, statuses: statuses.map(\.rawValue))
+            if isApplying { object["applied"] = applied.json }
+            try Output.json(object)
         } else {
-            printReport(result, statuses: statuses)
+            printReport(result, statuses: statuses, applied: applied)
         }
     }
 
@@ -133,32 +145,66 @@ struct ScreenDiscoverCommand: RunnableCommand {
         }
     }
 
-    /// The components the screens created now use: each added (unless the project has it), and each use recorded.
-    /// Screens that existed before keep the uses the team gave them.
+    /// What `--apply` created, by kind, and what it found there already.
+    private struct Applied {
+        /// Screens created.
+        var screens = 0
+        /// Components created.
+        var components = 0
+        /// Proposed screens and needed components the project had already (by key or glob).
+        var existing = 0
+        /// App files added to the app area.
+        var appFiles = 0
+        /// Left-out directories newly excluded from the audit.
+        var excluded = 0
+
+        /// The `applied` object of `--json`.
+        var json: [String: Any] {
+            [
+                "screens": screens, "components": components, "existing": existing, "app_files": appFiles,
+                "excluded": excluded,
+            ]
+        }
+    }
+
+    /// The components the screens created now use: one per key (``ProposedComponent/key``), each added unless the
+    /// project has it, and each screen's uses recorded in one request. Screens that existed before keep the uses
+    /// the team gave them. Returns how many components it created and how many it found there already.
     private func applyComponents(
         of screens: [ProposedScreen],
         result: DiscoveryResult,
         keys: Set<String>,
         globs: Set<String>,
         _ client: Client
-    ) throws {
-        let needed = Set(screens.flatMap { $0.uses.map(\.name) })
+    ) throws -> Applied {
+        var applied = Applied()
+        let needed = Set(screens.flatMap { $0.uses.map(\.key) })
         // The components the uses can name: those the project has, by key, and those added now.
         var present = keys.intersection(needed)
-        for component in result.components where needed.contains(component.name) && !present.contains(component.name) {
-            // A component declared in a screen's own file is part of that screen already.
-            guard !component.globs.contains(where: globs.contains), Names.isValidScreenKey(component.name) else {
+        applied.existing += present.count
+        // A component declared in a proposed screen's own files is part of that screen already.
+        var tried = Set(result.screens.map(\.key))
+        for component in result.components
+        where needed.contains(component.key) && !present.contains(component.key) && tried.insert(component.key).inserted
+        {
+            guard !component.globs.contains(where: globs.contains), Names.isValidScreenKey(component.key) else {
                 continue
             }
-            if try add(component.name, kind: .component, globs: component.globs, client) == .created {
-                present.insert(component.name)
+            switch try add(component.key, kind: .component, globs: component.globs, client) {
+            case .created:
+                present.insert(component.key)
+                applied.components += 1
+            default:
+                applied.existing += 1
             }
         }
         for screen in screens {
-            for use in screen.uses where present.contains(use.name) {
-                let component = use.name
+            let used = Set(screen.uses.map(\.key)).intersection(present).subtracting([screen.key]).sorted()
+            // One request per screen, in bounded lists: the wire takes up to ScreenCommands.maximumUses at once.
+            for start in stride(from: 0, to: used.count, by: 500) {
+                let list = used[start..<min(used.count, start + 500)].joined(separator: ",")
                 do {
-                    _ = try client.send(Request(verb: "SCREEN", arguments: ["USES", project, screen.key, component]))
+                    _ = try client.send(Request(verb: "SCREEN", arguments: ["USES", project, screen.key, list]))
                 } catch {
                     // A component that could not be added (its glob is a screen's): nothing to use.
                     guard case .server(let code, _) = error, code == .notFound || code == .badArgument else {
@@ -167,20 +213,72 @@ struct ScreenDiscoverCommand: RunnableCommand {
                 }
             }
         }
+        applied.components += try applyUnusedComponents(result, skipping: tried, globs: globs, client)
+        return applied
     }
 
-    /// The app's own files the app area does not cover yet, added to it.
-    private func applyAppFiles(_ files: [String], globs: Set<String>, _ client: Client) throws {
+    /// The components no screen uses whose files hold findings no screen counts, added (kind component) so that
+    /// those findings say why they are unmapped (`unused-component`) and the team can say who uses them. Returns how
+    /// many it added.
+    private func applyUnusedComponents(
+        _ result: DiscoveryResult, skipping taken: Set<String>, globs: Set<String>, _ client: Client
+    ) throws -> Int {
+        var candidates: [String: [String]] = [:]
+        let used = Set(result.screens.flatMap { $0.uses.map(\.key) })
+        for component in result.components
+        where component.usedBy.isEmpty && !taken.contains(component.key) && !used.contains(component.key)
+            && Names.isValidScreenKey(component.key) && !component.globs.contains(where: globs.contains)
+        {
+            candidates[component.key] = candidates[component.key] ?? component.globs
+        }
+        guard !candidates.isEmpty else { return 0 }
+        let files = try client.send(
+            Request(
+                verb: "FINDINGS", arguments: [project],
+                keywords: ["screen": AuditArea.unmapped, "status": FindingQuery.allWord])
+        ).records.compactMap { $0["file"] }
+        let keys = candidates.keys.sorted()
+        let attribution = ScreenAttribution(
+            keys.enumerated().flatMap { index, key in candidates[key, default: []].map { (Int64(index), $0) } })
+        let owning = Set(files.compactMap { attribution.screen(for: $0) }).sorted()
+        var added = 0
+        for index in owning {
+            let key = keys[Int(index)]
+            if try add(key, kind: .component, globs: candidates[key] ?? [], client) == .created { added += 1 }
+        }
+        return added
+    }
+
+    /// The directories discovery left out as not the iPhone app's, excluded from the audit so that their unmapped
+    /// findings say why (`SCREEN EXCLUDE`, `why=` the rule). Returns how many it newly excluded.
+    private func applyExclusions(_ leftOut: [LeftOutDirectory], _ client: Client) throws -> Int {
+        var count = 0
+        for reason in Set(leftOut.map(\.reason)).sorted(by: { $0.rawValue < $1.rawValue }) {
+            let paths = leftOut.filter { $0.reason == reason }.map(\.directory).filter { Names.isValidGlob($0) }
+            for start in stride(from: 0, to: paths.count, by: 200) {
+                let list = paths[start..<min(paths.count, start + 200)].joined(separator: ",")
+                var request = Request(verb: "SCREEN", arguments: ["EXCLUDE", project, list])
+                request.keywordList.append(("why", reason.rawValue))
+                count += Int(try client.send(request).fields["excluded"] ?? "") ?? 0
+            }
+        }
+        return count
+    }
+
+    /// The app's own files the app area does not cover yet, added to it; returns how many.
+    private func applyAppFiles(_ files: [String], globs: Set<String>, _ client: Client) throws -> Int {
         let attribution = ScreenAttribution(globs.enumerated().map { (Int64($0.offset), $0.element) })
         let missing = files.filter { !globs.contains($0) && attribution.screen(for: $0) == nil }
-        guard !missing.isEmpty else { return }
+        guard !missing.isEmpty else { return 0 }
         var request = Request(verb: "SCREEN", arguments: ["SET", project, AuditArea.app])
         request.keywordList = missing.map { ("add-path", $0) }
         do {
             _ = try client.send(request)
+            return missing.count
         } catch {
             // A file another screen's glob names exactly stays that screen's.
             guard case .server(.conflict, _) = error else { throw error }
+            return 0
         }
     }
 
@@ -190,13 +288,13 @@ struct ScreenDiscoverCommand: RunnableCommand {
             "screens": zip(result.screens, statuses).map { screen, status in
                 [
                     "key": screen.key, "globs": screen.globs, "types": screen.types, "reasons": screen.reasons,
-                    "uses": screen.uses.map { ["name": $0.name, "globs": $0.globs] as [String: Any] },
+                    "uses": screen.uses.map { ["name": $0.name, "key": $0.key, "globs": $0.globs] as [String: Any] },
                     "status": status,
                 ] as [String: Any]
             },
             "components": result.components.map { component in
                 [
-                    "name": component.name, "kind": Self.kindName(component.kind),
+                    "name": component.name, "key": component.key, "kind": Self.kindName(component.kind),
                     "file": component.file, "globs": component.globs, "used_by": component.usedBy,
                     "base": component.isBaseClass,
                 ] as [String: Any]
@@ -223,10 +321,11 @@ struct ScreenDiscoverCommand: RunnableCommand {
         case .swiftUIView: "view"
         case .viewController: "controller"
         case .swiftUIPart: "part"
+        case .uiKitView: "uikit-view"
         }
     }
 
-    private func printReport(_ result: DiscoveryResult, statuses: [Status]) {
+    private func printReport(_ result: DiscoveryResult, statuses: [Status], applied: Applied) {
         for (screen, status) in zip(result.screens, statuses) {
             print(Output.bold(screen.key) + " (\(status.rawValue))")
             for (label, values) in [
@@ -270,12 +369,14 @@ struct ScreenDiscoverCommand: RunnableCommand {
             let tests = result.leftOut.filter { $0.reason == .tests }
             let targets = result.leftOut.filter { $0.reason == .otherTarget }
             let previews = result.leftOut.filter { $0.reason == .previews }
+            let excludedByGlob = result.leftOut.filter { $0.reason == .excluded }
             print("")
             print("Left out, not the iPhone app's:")
             for (group, rule) in [
                 (targets, "watchOS or widget targets (an @main file beside WatchKit, ClockKit or Widget code)"),
                 (tests, "test directories (named Tests or …Tests)"),
                 (previews, "preview and gallery directories (Preview Content, Previews, Gallery, Demo, Demos)"),
+                (excludedByGlob, "paths --exclude matches"),
             ] where !group.isEmpty {
                 let count = Output.count(group.reduce(0) { $0 + $1.files }, "file")
                 print(
@@ -283,16 +384,12 @@ struct ScreenDiscoverCommand: RunnableCommand {
                         + Output.plain(group.map(\.directory).joined(separator: ", ")))
             }
         }
-        guard !result.screens.isEmpty else { return }
+        guard !result.screens.isEmpty || isApplying else { return }
         print("")
-        let created = statuses.filter { $0 == .created }.count
         let new = statuses.filter { $0 == .new }.count
-        let exists = statuses.filter { $0 == .exists }.count
         let dismissed = statuses.filter { $0 == .dismissed }.count
         if isApplying {
-            print(
-                "Created \(Output.count(created, "screen")); skipped \(exists) that exist already"
-                    + (dismissed == 0 ? "." : " and \(dismissed) dismissed."))
+            print(Self.appliedLine(applied, dismissed: dismissed))
         } else if new == 0 {
             print("The project has every proposed screen already.")
         } else {
@@ -305,6 +402,21 @@ struct ScreenDiscoverCommand: RunnableCommand {
                     + options.joined(separator: " ").replacingOccurrences(of: "  ", with: " ") + " --apply"
             )
         }
+    }
+
+    /// What `--apply` did, in one line: `Created 48 screens and 13 components; 2 already existed.`
+    private static func appliedLine(_ applied: Applied, dismissed: Int) -> String {
+        var line =
+            "Created \(Output.count(applied.screens, "screen")) and \(Output.count(applied.components, "component"))"
+        var also: [String] = []
+        if applied.existing > 0 { also.append("\(applied.existing) already existed") }
+        if dismissed > 0 { also.append("\(dismissed) dismissed") }
+        if applied.appFiles > 0 { also.append("\(Output.count(applied.appFiles, "app file")) added to the app area") }
+        if applied.excluded > 0 {
+            also.append("\(applied.excluded) left-out director\(applied.excluded == 1 ? "y" : "ies") excluded")
+        }
+        if !also.isEmpty { line += "; " + QuantityText.conjunction(also) }
+        return line + "."
     }
 
     /// `word` as a shell reads it back: as it is when it holds only safe characters, else single-quoted.

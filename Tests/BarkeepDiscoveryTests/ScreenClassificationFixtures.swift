@@ -376,7 +376,14 @@ enum ScreenClassificationFixtures {
             "Mail/Contacts/ContactsViewController.m",
             "@implementation ContactsViewController\n- (void)viewDidLoad { self.title = @\"Contacts\"; }\n@end"
         ),
-        ("Mail/Settings/AccountViewController.swift", "final class AccountViewController: UITableViewController {}"),
+        (
+            "Mail/Settings/AccountViewController.swift",
+            """
+            final class AccountViewController: UITableViewController {
+                override func viewDidLoad() { tableView.register(SettingsCell.self, forCellReuseIdentifier: "c") }
+            }
+            """
+        ),
         ("Mail/Settings/SettingsCell.swift", "final class SettingsCell: UITableViewCell {}"),
         ("Mail/Onboarding/OnboardingViewController.swift", "final class OnboardingViewController: UIViewController {}"),
         ("Mail/Supporting/Info.plist", ""), ("Mail.xcodeproj/project.pbxproj", ""),

@@ -113,7 +113,7 @@ struct ScreenClassificationTests {
                 Expected(
                     "AccountViewController",
                     ["Mail/Settings/AccountViewController.*", "Mail/Settings/AccountViewController+*.swift"],
-                    ["tab of AppDelegate"]),
+                    ["tab of AppDelegate"], uses: ["SettingsCell"]),
                 Expected(
                     "ComposeViewController",
                     ["Mail/Compose/ComposeViewController.*", "Mail/Compose/ComposeViewController+*"],
@@ -164,6 +164,10 @@ struct ScreenClassificationTests {
                         "Mail/Onboarding/OnboardingViewController+*.swift",
                     ]
                 ),
+                ProposedComponent(
+                    name: "SettingsCell", kind: .uiKitView, file: "Mail/Settings/SettingsCell.swift",
+                    globs: ["Mail/Settings/SettingsCell.*", "Mail/Settings/SettingsCell+*.swift"],
+                    usedBy: ["AccountViewController"]),
             ])
         #expect(
             result.appFiles == [

@@ -20,7 +20,7 @@ struct ScreenDiscoveryTests {
     /// The names and lines found in one file.
     private func found(_ source: String, file: String = "A.swift") -> [String] {
         ScreenDiscovery.findViewTypes(in: [(file, source)]).map {
-            "\($0.name)@\($0.line)" + ($0.kind == .swiftUIPart ? " part" : "")
+            "\($0.name)@\($0.line)" + ($0.kind == .swiftUIPart ? " part" : $0.kind == .uiKitView ? " uikit-view" : "")
         }
     }
 
@@ -194,9 +194,15 @@ struct ScreenDiscoveryTests {
             ("public final class A<T>: UICollectionViewController where T: Hashable {}", ["A@1"]),
             ("@objc(XYZA) class A: UINavigationController {}", ["A@1"]), ("class A: UITabBarController {}", ["A@1"]),
             ("internal class A: UISplitViewController {}", ["A@1"]),
-            ("class A: NSObject, UIViewController {}", []), ("class A: UIView {}", []),
-            ("class A: UIViewControllerTransitioningDelegate {}", []), ("class A: Other.UIViewController {}", []),
-            ("class A: UIHostingController<B> {}", []), ("struct A: UIViewController {}", []),
+            ("class A: NSObject, UIViewController {}", []), ("class A: UIView {}", ["A@1 uikit-view"]),
+            ("class A: UIViewControllerTransitioningDelegate {}", []), ("class A: Other.UIViewController {}", ["A@1"]),
+            ("class A: UIHostingController<B> {}", ["A@1"]), ("struct A: UIViewController {}", []),
+            // Other frameworks' controllers and views, by their names; not AppKit's, an alert or a picker.
+            ("class A: TabmanViewController {}", ["A@1"]), ("class A: Pageboy.PageboyViewController {}", ["A@1"]),
+            ("class A: ASDKNavigationController {}", ["A@1"]), ("class A: SwipeTableViewCell {}", ["A@1 uikit-view"]),
+            ("class A: FLAnimatedImageView {}", ["A@1 uikit-view"]), ("class A: NSViewController {}", []),
+            ("class A: NSView {}", []), ("class A: UIAlertController {}", []), ("class A: NSObject {}", []),
+            ("class A: NSFetchedResultsController<B> {}", []), ("class A: UIPresentationController {}", []),
             ("import class UIKit.UIViewController\nclass A: UIViewController {}", ["A@2"]),
             ("protocol P: class {}\nclass A: UIViewController {}", ["A@2"]),
             ("enum E { class func make() -> UIViewController { UIViewController() } }", []),
@@ -292,7 +298,9 @@ struct ScreenDiscoveryTests {
                 controller("LegacyBase", "Legacy/LegacyBase.h", superclass: "UITableViewController"),
                 controller("ListViewController", "Legacy/ListViewController.h", superclass: "LegacyBase", line: 2),
                 controller("BaseViewController", "Z/BaseViewController.swift", superclass: "UIViewController"),
-                controller("ListBase", "Z/ListBase.swift", superclass: "UIViewController"),
+                ViewType(
+                    name: "ListBase", kind: .viewController, file: "Z/ListBase.swift", line: 1,
+                    superclass: "UIViewController", isGeneric: true),
             ])
     }
 

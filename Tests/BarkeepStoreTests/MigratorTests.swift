@@ -244,4 +244,30 @@ struct MigratorTests {
                 "project.updated - - -",
             ])
     }
+
+    @Test("migration 0023 keeps every use a screen had as given, so that the closure the store rewrites is the same")
+    func componentLinksOfExistingUses() throws {
+        let connection = try oldProject(before: 23)
+        try connection.query(
+            """
+            INSERT INTO screens (project_id, key, kind)
+            SELECT id, k.key, k.kind FROM projects, (VALUES ('Inbox', 'screen'), ('Row', 'component'),
+                                                            ('Avatar', 'component')) AS k (key, kind)
+            """)
+        try connection.query(
+            """
+            INSERT INTO screen_uses (project_id, screen_id, component_id)
+            SELECT s.project_id, s.id, c.id FROM screens s JOIN screens c ON c.project_id = s.project_id
+            WHERE s.key = 'Inbox' AND c.kind = 'component'
+            """)
+        try Migrator().migrate(connection)
+        let links = try connection.query(
+            """
+            SELECT u.key || ' ' || c.key AS link FROM component_links l JOIN screens u ON u.id = l.user_id
+            JOIN screens c ON c.id = l.component_id ORDER BY 1
+            """
+        ).map { try $0.decode("link", as: String.self) }
+        #expect(links == ["Inbox Avatar", "Inbox Row"])
+        #expect(try connection.queryValue("SELECT count(*) FROM screen_exclusions", as: Int.self) == 0)
+    }
 }

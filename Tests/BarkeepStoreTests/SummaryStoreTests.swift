@@ -277,9 +277,15 @@ struct SummaryStoreTests {
     func migrationFillsSummaries() throws {
         try Migrator(migrations: Migration.embedded.filter { $0.version < 14 }).migrate(connection)
         _ = try ProjectStore.create(name: "app", sdk: nil, deploymentTarget: nil, actor: "t", on: connection)
-        _ = try ScreenStore.add(
-            project: "app", key: "Inbox", title: nil, owner: nil, paths: ["Sources/Inbox/**"], actor: "t",
-            on: connection)
+        // The screen, its item, step state and pose result as that schema's store wrote them: today's store reads
+        // tables later migrations add (component_links and screen_exclusions, 0023).
+        try connection.query(
+            "INSERT INTO screens (project_id, key) SELECT id, 'Inbox' FROM projects WHERE name = 'app'")
+        try connection.query(
+            """
+            INSERT INTO screen_paths (project_id, screen_id, glob)
+            SELECT project_id, id, 'Sources/Inbox/**' FROM screens WHERE key = 'Inbox'
+            """)
         var random = SeededGenerator(seed: 7)
         let pool = (0..<30).map { index in
             (
@@ -313,21 +319,29 @@ struct SummaryStoreTests {
                 findings.map(\.rule), findings.map(\.file), findings.map(\.snippet), findings.map { String($0.line) },
                 findings.map(\.severity),
             ])
-        // An item blocked on the SDK, as that schema's ItemStore wrote it (today's reads columns it did not have).
+        // An item blocked on the SDK, as that schema's ItemStore.add wrote it.
         try connection.query(
             """
-            INSERT INTO findings (project_id, source, title, step, severity, status, reason, status_before_block,
-                                  needs_symbols, screen_id, number)
-            SELECT p.id, 'manual', 'Blocked', 2, 'medium', 'blocked', 'needs the iOS 27.1 SDK (axisBehavior)',
-                   'proposed', ARRAY['axisBehavior'], s.id, $1
-            FROM projects p JOIN screens s ON s.project_id = p.id AND s.key = 'Inbox' WHERE p.name = 'app'
-            """,
-            [findings.count + 1])
-        try connection.query("UPDATE projects SET findings_numbered = $1 WHERE name = 'app'", [findings.count + 1])
-        _ = try StepStore.set(
-            project: "app", screen: "Inbox", step: "12", to: .notApplicable, note: nil, actor: "t", on: connection)
-        _ = try PoseStore.record(
-            NewPoseResult(screen: "Inbox", pose: "P2", result: .passed), project: "app", actor: "t", on: connection)
+            WITH numbered AS (
+                UPDATE projects SET findings_numbered = findings_numbered + 1 WHERE name = 'app'
+                RETURNING id, findings_numbered
+            )
+            INSERT INTO findings (project_id, source, title, step, severity, screen_id, status, reason,
+                                  status_before_block, needs_symbols, number)
+            SELECT n.id, 'manual', 'Blocked', 2, 'medium', s.id, 'blocked', 'needs the iOS 27.1 SDK (axisBehavior)',
+                   'proposed', ARRAY['axisBehavior'], n.findings_numbered
+            FROM numbered n JOIN screens s ON s.project_id = n.id AND s.key = 'Inbox'
+            """)
+        try connection.query(
+            """
+            INSERT INTO step_states (project_id, screen_id, step, state, actor)
+            SELECT project_id, id, 12, 'not_applicable', 't' FROM screens WHERE key = 'Inbox'
+            """)
+        try connection.query(
+            """
+            INSERT INTO pose_results (project_id, screen_id, pose, result, actor)
+            SELECT project_id, id, 'P2', 'passed', 't' FROM screens WHERE key = 'Inbox'
+            """)
 
         try Migrator().migrate(connection)
         let project = try ProjectStore.require("app", on: connection)

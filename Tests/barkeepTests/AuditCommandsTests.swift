@@ -358,8 +358,24 @@ struct AuditCommandsTests {
         }
         let applied = try daemon.barkeep(["--json", "screen", "discover", "app", root, "--apply"]).1
         #expect(try statuses(applied) == ["created", "created", "created"])
+        // What it created, by kind; the test directory it left out is excluded from the audit.
+        #expect(
+            try object(applied)["applied"] as? [String: Int] == [
+                "screens": 3, "components": 2, "existing": 0, "app_files": 1, "excluded": 1,
+            ])
+        #expect(try daemon.barkeep(["screen", "exclude", "app", "--list"]).1.contains("AppTests  tests"))
         let again = try daemon.barkeep(["--json", "screen", "discover", "app", root, "--apply"]).1
         #expect(try statuses(again) == ["exists", "exists", "exists"])
+        #expect(
+            try object(again)["applied"] as? [String: Int] == [
+                "screens": 0, "components": 0, "existing": 3, "app_files": 0, "excluded": 0,
+            ])
+        _ = try daemon.barkeep(["project", "create", "app2"])
+        let summary = try daemon.barkeep(["screen", "discover", "app2", root, "--apply"]).1
+        #expect(
+            summary.hasSuffix(
+                "Created 3 screens and 2 components; 1 app file added to the app area and 1 left-out directory "
+                    + "excluded.\n"), "\(summary)")
         let screens = try array(try daemon.barkeep(["--json", "screen", "list", "app"]).1)
         let byKind = { (kind: String) in screens.filter { $0["kind"] as? String == kind } }
         #expect(

@@ -121,7 +121,7 @@ struct CommandsTests {
         #expect(!findings.isEmpty)
         let keys = Set([
             "id", "source", "rule", "title", "severity", "file", "line", "snippet", "status", "screen", "assignee",
-            "step", "needs", "gate", "first_seen_run", "last_seen_run", "still_reported_run",
+            "step", "needs", "gate", "first_seen_run", "last_seen_run", "still_reported_run", "unmapped", "excluded",
         ])
         #expect(findings.allSatisfy { Set($0.keys) == keys })
         let id = try #require(findings.first?["id"] as? Int)

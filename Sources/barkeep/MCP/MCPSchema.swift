@@ -91,7 +91,9 @@ enum MCPSchema {
             "severity": array(string("A severity.", values: severities), "Only these severities."),
             "rule": array(string("A scanner rule (DUO007).", minLength: 1), "Only these rules."),
             "screen": array(
-                string("A screen key, or unmapped for the findings no screen owns.", minLength: 1),
+                string(
+                    "A screen key, or unmapped for the findings no screen counts (each says why: unmapped).",
+                    minLength: 1),
                 "Only the findings counting for these screens (their own and their components')."),
             "owner": string(
                 "Only the findings counting for the screens this person owns; \(ScreenOwner.nobody): those no one owns.",
@@ -113,9 +115,18 @@ enum MCPSchema {
     /// A finding as `barkeep findings --json` prints it.
     static var finding: [String: Any] {
         var properties: [String: [String: Any]] = [:]
-        for key in ["source", "rule", "title", "severity", "file", "snippet", "status", "screen", "assignee", "gate"] {
+        for key in [
+            "source", "rule", "title", "severity", "file", "snippet", "status", "screen", "assignee", "gate",
+            "excluded",
+        ] {
             properties[key] = types("string", "null")
         }
+        properties["unmapped"] = [
+            "type": ["string", "null"],
+            "description": "Why no screen counts it: "
+                + UnmappedReason.allCases.map { "\($0.rawValue) (\($0.explanation))" }.joined(separator: ", ")
+                + "; null when a screen does.",
+        ]
         for key in ["line", "step", "first_seen_run", "last_seen_run", "still_reported_run"] {
             properties[key] = types("integer", "null")
         }
@@ -136,6 +147,7 @@ enum MCPSchema {
             [
                 "key": ["type": "string"], "kind": ["type": "string"], "title": ["type": "string"],
                 "owner": ["type": "string"], "paths": array(["type": "string"]), "uses": array(["type": "string"]),
+                "components": array(["type": "string"], "A component's: the components it uses itself."),
                 "poses": array(["type": "string"]), "findings": ["type": "integer"], "done": ["type": "boolean"],
             ], required: ["key"])
     }
