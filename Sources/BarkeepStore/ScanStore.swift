@@ -341,7 +341,9 @@ public enum ScanStore {
         on connection: PostgresConnection
     ) throws {
         // Byte order for the texts new findings are numbered by (Core's NewFindingOrder, as a first import's COPY
-        // numbers them), whatever the database's default collation.
+        // numbers them), whatever the database's default collation: the collation of `findings`' own columns
+        // (migrations 0001 and 0021), so that their indexes serve the comparisons below (an index serves only a
+        // comparison made under its own collation).
         try connection.query(
             """
             CREATE TEMPORARY TABLE sync_rows (
