@@ -434,11 +434,14 @@ public enum ScanStore {
         try connection.query(
             """
             UPDATE findings f SET status = \(FindingStatus.fixed.sql), status_before_block = NULL, updated_at = now(),
-                -- Its last sighting was the latest earlier run that covered it (unchanged rows are not rewritten).
+                -- Its last sighting was the latest earlier run that covered it (unchanged rows are not rewritten):
+                -- the first found walking down from this run, usually the one before. max() read every run since
+                -- the one that last rewrote the row, often the project's whole history, once per fixed finding.
                 last_seen_run = coalesce(
-                    (SELECT max(r.id) FROM scan_runs r
+                    (SELECT r.id FROM scan_runs r
                      WHERE r.project_id = f.project_id AND r.tool = f.tool AND r.id > f.last_seen_run AND r.id < $1
-                       AND barkeep_covers(r.scope, f.file)),
+                       AND barkeep_covers(r.scope, f.file)
+                     ORDER BY r.id DESC LIMIT 1),
                     f.last_seen_run)
             FROM sync_rows s WHERE s.finding_id = f.id AND s.action = \(SyncRowAction.fixed.sql) AND f.status = s.previous_status
             """,

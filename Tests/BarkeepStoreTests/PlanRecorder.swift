@@ -25,12 +25,15 @@ final class PlanRecorder {
     /// Reports of a plan that could not be read (none expected).
     private(set) var unreadable: [String] = []
 
-    /// Loads `auto_explain` into `connection`'s session, reporting nothing until `record` runs.
-    init(on connection: PostgresConnection) throws {
+    /// Loads `auto_explain` into `connection`'s session, reporting nothing until `record` runs. `isAnalyzing` adds
+    /// what each node really read (rows, loops and rows filtered out; no timing) to the plans: the statements still
+    /// run once, as they would.
+    init(on connection: PostgresConnection, isAnalyzing: Bool = false) throws {
         self.connection = connection
         try connection.query("LOAD 'auto_explain'")
         for setting in [
-            "auto_explain.log_min_duration = -1", "auto_explain.log_analyze = off",
+            "auto_explain.log_min_duration = -1", "auto_explain.log_analyze = \(isAnalyzing ? "on" : "off")",
+            "auto_explain.log_timing = off",
             "auto_explain.log_nested_statements = on", "auto_explain.log_format = json",
             "auto_explain.log_level = notice", "client_min_messages = notice",
         ] {
@@ -136,6 +139,17 @@ extension PlanRecorder.Plan {
         }
     }
 
+    /// The nodes of the plan that read `table`, each as `EXPLAIN (FORMAT JSON)` writes it.
+    func scans(of table: String) -> [[String: Any]] {
+        var found: [[String: Any]] = []
+        func visit(_ node: [String: Any]) {
+            if node["Relation Name"] as? String == table { found.append(node) }
+            for child in node["Plans"] as? [[String: Any]] ?? [] { visit(child) }
+        }
+        visit(root)
+        return found
+    }
+
     /// The plan as an indented outline (node, table, alias, conditions), for a failure's message.
     var outline: String {
         var lines: [String] = []
@@ -150,6 +164,9 @@ extension PlanRecorder.Plan {
             }
             for key in ["Index Cond", "Filter", "Hash Cond", "Join Filter"] {
                 if let condition = node[key] as? String { line += "  \(key): \(condition)" }
+            }
+            for key in ["Actual Rows", "Actual Loops", "Rows Removed by Filter"] {
+                if let value = node[key] as? Double { line += "  \(key): \(value)" }
             }
             lines.append(line)
             for child in node["Plans"] as? [[String: Any]] ?? [] { visit(child, depth: depth + 1) }

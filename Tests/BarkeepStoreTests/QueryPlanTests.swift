@@ -247,6 +247,49 @@ struct QueryPlanTests {
         #expect(result.counts == SyncCounts(new: 1, unchanged: 500), "\(result.counts)")
     }
 
+    @Test(
+        "a fixed finding's last sighting is looked up from the newest run down: a run or two, however long the history")
+    func lastSightingOfAFix() throws {
+        let connection = try TestDatabase.makeConnection()
+        defer { connection.close() }
+        try Migrator().migrate(connection)
+        for name in ["beta", "gamma", "app"] {
+            _ = try ProjectStore.create(name: name, sdk: nil, deploymentTarget: nil, actor: "test", on: connection)
+        }
+        for name in ["beta", "gamma"] {
+            _ = try Self.ingest((0..<400).map { Self.finding($0, root: "Lib") }, into: name, round: 0, on: connection)
+        }
+        let findings = (0..<400).map { Self.finding($0, root: "App") }
+        _ = try Self.ingest(findings, into: "app", round: 0, on: connection)
+        // Two thousand later runs of the tool that found what the first did (a year of commits scanned): as a sync
+        // that changes nothing records them, with no finding's row rewritten.
+        try connection.query(
+            """
+            INSERT INTO scan_runs (project_id, format, tool, digest, actor)
+            SELECT p.id, 'duo-scan', 'duo_scan', md5(n::text) || md5(n::text), 'ci'
+            FROM projects p, generate_series(1, 2000) AS n WHERE p.name = 'app' ORDER BY n
+            """)
+        try connection.query("ANALYZE")
+        let recorder = try PlanRecorder(on: connection, isAnalyzing: true)
+        let result = try recorder.record("fix") {
+            try Self.ingest(Array(findings.dropFirst(100)), into: "app", round: 1, on: connection)
+        }
+        #expect(result.counts.fixed == 100)
+        let fixing = recorder.plans(of: "fix").filter { $0.statement.contains("SET status = 'fixed'") }
+        let lookups = fixing.flatMap { $0.scans(of: "scan_runs") }
+        #expect(fixing.count == 1 && !lookups.isEmpty, "\(fixing.map(\.outline))")
+        for lookup in lookups {
+            let read = (lookup["Actual Rows"] as? Double ?? 0) + (lookup["Rows Removed by Filter"] as? Double ?? 0)
+            #expect(read <= 2, "runs read per fixed finding: \(read)\n\(fixing.map(\.outline).joined())")
+        }
+        let lastSeen = try connection.queryValue(
+            """
+            SELECT DISTINCT r.number FROM findings f JOIN scan_runs r ON r.id = f.last_seen_run
+            WHERE f.status = 'fixed'
+            """, as: Int.self)
+        #expect(lastSeen == 2_001)
+    }
+
     @Test("the check finds a scan repeated per row: sequential, or by an index condition that is not the row's")
     func checkFindsLoops() throws {
         let connection = try TestDatabase.makeConnection()
