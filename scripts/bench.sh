@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # make bench: 1,000 connections each pipelining 100 PINGs, against barkeepd and against redis-server, with the same
-# client in the same run; prints both rates and their ratio. Then the scanner sync against parse + raw COPY (and the
-# initial import into 1,000 screens against the same import without screens), then the same sync end to end from the
-# CLI (barkeep ingest of a real-shaped scan, scripts/sync_cli_bench.py) against Python's json.load + psql \copy, and
+# client in the same run; prints both rates and their ratio. Then the scanner sync, with a real history's churn and
+# with no change, against parse + raw COPY (and the initial import into 1,000 screens against the same import without
+# screens), then the same syncs end to end from the CLI (barkeep ingest of real-shaped scans,
+# scripts/sync_cli_bench.py) against Python's json.load + psql \copy, and
 # the dashboard's STATUS at team scale against a PING round trip (STATUS_PLANS=1 prints its query plans), and the
 # load scenario: FINDING SET from 1,000 clients against pgbench running the same statements (scripts/finding-set.pgbench)
 # on as many database connections as barkeepd's pool (POOL_SIZE, 4), then 1,000 clients mixing reads, triage and
@@ -63,8 +64,9 @@ echo "== The general request path: a quoted \"PING\" goes through the tokenizer,
     --request '"PING"' "${settings[@]}"
 
 echo
-echo "== Scanner sync: a generated project synced three times with churn, against parse + raw COPY of the same file;"
-echo "   then its initial import into 1,000 screens against the same import without screens"
+echo "== Scanner sync: a generated project synced with a real history's churn (3% new, 3% fixed, 1% reopened, a tenth"
+echo "   moved, 1% changed) and with no change, against parse + raw COPY of the same file; then its initial import into"
+echo "   1,000 screens against the same import without screens"
 # The daemons are stopped first: the sync benchmark runs its own PostgreSQL and wants both cores.
 cleanup
 daemon=
@@ -73,7 +75,8 @@ redis=
 
 echo
 echo "== Scanner sync from the CLI, end to end: barkeep ingest of a real-shaped ${SYNC_CLI_COUNT:-100000}-finding scan"
-echo "   (first import, then three churned syncs) against json.load + TSV + psql \\copy into an unindexed table"
+echo "   (first import; syncs with a real history's churn: 3% new, 3% fixed, 1% reopened, a tenth moved, 1% changed;"
+echo "   syncs of a commit that changed no finding) against json.load + TSV + psql \\copy into an unindexed table"
 rules=../shared/fixtures/duo_scan/all-rules.json
 if [ -f "$rules" ]; then
     python3 scripts/sync_cli_bench.py --bin "$bin" --rules "$rules" --count "${SYNC_CLI_COUNT:-100000}"

@@ -2,19 +2,23 @@
 """make bench: a real-shaped scanner sync from the CLI, end to end, against Python + psql in the same run.
 
 Generates a duo_scan file of COUNT findings shaped like the scanner's own output (every field, the rule's title,
-source and advice on every finding, `json.dump(indent=2)` as duo_scan writes it) and three later scans with churn
-(each round 2% fixed, the 2% fixed the round before reopened, 2% new, a tenth moved down three lines). Starts the
-release barkeepd on its embedded PostgreSQL and times, as wall-clock of whole processes:
+source and advice on every finding, `json.dump(indent=2)` as duo_scan writes it) and later scans with the churn the
+issue measured on a real history: each round 3% new (half in files that had findings, half in new files), 3% fixed,
+1% reopened (a third of what the round before fixed), every finding of a tenth of the files moved down three lines,
+and 1% edited in place (changed); plus scans of a commit that changed no finding (the same findings, other bytes).
+Starts the release barkeepd on its embedded PostgreSQL and times, as wall-clock of whole processes:
 
-- first import: `barkeep ingest` of the initial file into a fresh project;
-- sync: `barkeep ingest` of each churned scan (the figure is the median of the three);
-- baseline: Python's `json.load` of a churned file, a TSV of its findings' fields, and `psql \\copy` of it into an
-  UNLOGGED table without indexes on the same cluster (psql from the cluster's own bin directory); median of three,
-  alternated with the syncs so that noise falls on both.
+- first import: `barkeep ingest` of the initial file into a fresh project, then one churned scan (not timed: the
+  history's first fix, which the next round reopens);
+- churned sync: `barkeep ingest` of each later churned scan (the figure is the median of ROUNDS, 3);
+- no-change sync: `barkeep ingest` of each scan that changed nothing (median of ROUNDS);
+- baseline: Python's `json.load` of the same file, a TSV of its findings' fields, and `psql \\copy` of it into an
+  UNLOGGED table without indexes on the same cluster (psql from the cluster's own bin directory), alternated with
+  each sync so that noise falls on both; median.
 
-Prints the times and the ratios sync / baseline and first import / baseline. Then the peak memory of a valid upload:
-barkeepd's VmHWM increase (reset through /proc/PID/clear_refs) while it imports the initial file, and a file of
---tiny tiny findings, each into a new project, as a ratio to the file's size.
+Prints the times and the ratios to the baseline. Then the peak memory of a valid upload: barkeepd's VmHWM increase
+(reset through /proc/PID/clear_refs) while it imports the initial file, and a file of --tiny tiny findings, each
+into a new project, as a ratio to the file's size.
 """
 
 import argparse
@@ -39,9 +43,38 @@ def load_rules(path):
     return [rules[key] for key in sorted(rules)]
 
 
-def scan(count, round_number, rules):
-    """The scanner's report for `round_number` (0: the initial scan)."""
-    slice_size = max(count // 50, 1)
+# The churn of one later scan, as the issue measured it on a real history (mastodon-ios-shaped, 100,000 findings):
+# 3% new, 3% fixed, 1% reopened, 10% moved; and 1% edited in place (pass 2's changed), as real histories have too.
+FIXED_KEYS = 3  # each round fixes the findings of three keys (of 100): 3%; the first of them comes back next round
+MOVED_FILES = 10  # each round moves every finding of one file in ten down three lines: 10%
+CHANGED_KEY = 50  # round r edits the flagged line of key CHANGED_KEY + r: 1%
+NEW_PERCENT = 3
+
+
+def key(index):
+    """A finding's place among 100 keys, spread over files (37 is prime to 100): who is fixed, reopened or edited."""
+    return index * 37 % 100
+
+
+def fixed_keys(round_number):
+    return range(10 + FIXED_KEYS * (round_number - 1), 10 + FIXED_KEYS * round_number)
+
+
+def is_present(index, round_number):
+    """Whether an original finding is in scan `round_number`: not fixed by then, or fixed and reopened since."""
+    for earlier in range(1, round_number + 1):
+        keys = fixed_keys(earlier)
+        if key(index) in keys and not (key(index) == keys[0] and earlier < round_number):
+            return False
+    return True
+
+
+def scan(count, round_number, rules, files_scanned_extra=0):
+    """The scanner's report for `round_number` (0: the initial scan). Round r fixes 3% of the original findings
+    (keys 10 + 3(r-1) to 12 + 3(r-1)), reopens a third of those round r-1 fixed, moves every finding of a tenth of
+    the files down three lines, edits 1% in place (key 50 + r), and adds 3% new findings: half in files that had
+    findings (far below them), half in new files. What a round fixed, moved, edited or added stays so after it.
+    `files_scanned_extra` changes the file's bytes alone: a scan of a commit that changed no finding."""
     findings = []
 
     def add(rule, path, line, snippet):
@@ -61,19 +94,28 @@ def scan(count, round_number, rules):
         )
 
     for index in range(count):
-        if round_number > 0 and index // slice_size == round_number:
-            continue  # fixed this round (and reopened the next)
+        if not is_present(index, round_number):
+            continue
         rule = rules[index % len(rules)]
         screen = index // 40
         path = f"App/Features/Feature{screen // 25}/Screen{screen}ViewController.swift"
-        moved = 3 if index % 10 < round_number else 0
-        add(rule, path, 20 + (index % 40) * 7 + moved, f"{rule['snippet']} // item {index % 40}")
-    for extra in range(round_number * slice_size):
-        index = count + extra
-        rule = rules[index % len(rules)]
-        add(rule, f"App/New/Screen{index // 40}View.swift", 20 + (index % 40) * 7, f"{rule['snippet']} // {index}")
+        moved = 3 * sum(1 for earlier in range(1, round_number + 1) if earlier % MOVED_FILES == screen % MOVED_FILES)
+        edited = " // reviewed" if CHANGED_KEY < key(index) <= CHANGED_KEY + round_number else ""
+        add(rule, path, 20 + (index % 40) * 7 + moved, f"{rule['snippet']} // item {index % 40}{edited}")
+    per_round = count * NEW_PERCENT // 100
+    for earlier in range(1, round_number + 1):
+        for number in range(per_round):
+            rule = rules[(number + earlier) % len(rules)]
+            if number % 2 == 0:
+                screen = (number * 7 + earlier) % (count // 40)
+                path = f"App/Features/Feature{screen // 25}/Screen{screen}ViewController.swift"
+                line = 2_000 + earlier * per_round + number
+            else:
+                path = f"App/New/Round{earlier}/Screen{number // 80}View.swift"
+                line = 20 + (number // 2 % 40) * 7
+            add(rule, path, line, f"{rule['snippet']} // added in round {earlier}, {number}")
 
-    by_severity = {key: 0 for key in ["critical", "high", "medium", "low", "info"]}
+    by_severity = {name: 0 for name in ["critical", "high", "medium", "low", "info"]}
     by_rule, by_skill = {}, {}
     for finding in findings:
         by_severity[finding["severity"]] = by_severity.get(finding["severity"], 0) + 1
@@ -84,7 +126,7 @@ def scan(count, round_number, rules):
         "version": "1.2.2",
         "root": "/src/App",
         "read_only": True,
-        "source_files_scanned": count // 40 + 1,
+        "source_files_scanned": count // 40 + 1 + round_number * per_round // 80 + files_scanned_extra,
         "dependencies_included": False,
         "project": {"lifecycle": "scene", "scene_manifest_found": True, "supports_multiple_scenes": True},
         "summary": {"by_severity": by_severity, "by_rule": by_rule, "by_skill": by_skill},
@@ -250,13 +292,22 @@ def main():
     os.chmod(work, 0o755)
     files_dir = arguments.keep or work
     os.makedirs(files_dir, exist_ok=True)
-    files = []
-    for round_number in range(arguments.rounds + 1):
-        path = os.path.join(files_dir, f"scan-{arguments.count}-{round_number}.json")
+
+    def generate(name, report):
+        path = os.path.join(files_dir, f"scan-{arguments.count}-{name}.json")
         if not os.path.exists(path):
             with open(path, "w") as out:
-                json.dump(scan(arguments.count, round_number, rules), out, indent=2)
-        files.append(path)
+                json.dump(report(), out, indent=2)
+        return path
+
+    # Round 0 is the first import; round 1 gives the history a first fix (what round 2 reopens) and is not timed;
+    # rounds 2 and on are the churned syncs timed. Then as many scans of a commit that changed no finding.
+    last = arguments.rounds + 1
+    files = [generate(str(number), lambda: scan(arguments.count, number, rules)) for number in range(last + 1)]
+    unchanged = [
+        generate(f"{last}-unchanged{extra}", lambda: scan(arguments.count, last, rules, files_scanned_extra=extra))
+        for extra in range(1, arguments.rounds + 1)
+    ]
     size = os.path.getsize(files[0])
     print(f"generated {arguments.count:,} findings, {len(rules)} rules, {size / 1e6:.1f} MB (initial scan)")
 
@@ -282,33 +333,46 @@ def main():
             f"first import: {first:.2f} s ({answer['new']:,} new), CPU of the CLI, barkeepd and PostgreSQL "
             f"{first_cpu:.2f} s (barkeepd {first_daemon:.2f} s)"
         )
-        baselines, syncs, baseline_cpus, sync_cpus, daemon_cpus = [], [], [], [], []
-        for round_number in range(1, arguments.rounds + 1):
-            # The baseline's CPU: this script's json.load and TSV, psql, and psql's backend (reaped by the cluster).
-            mine, cluster = own_cpu_seconds(), cpu_seconds(daemon.pid, postmaster)
-            baselines.append(baseline(files[round_number], tsv, psql))
-            baseline_cpus.append(own_cpu_seconds() - mine + cpu_seconds(daemon.pid, postmaster) - cluster)
-            # The sync's CPU: the CLI (a child of this script), barkeepd and PostgreSQL.
-            mine, cpu = own_cpu_seconds(), cpu_seconds(daemon.pid, postmaster)
-            alone = daemon_cpu_seconds(daemon.pid)
-            seconds, answer = ingest(barkeep, environment, "bench", files[round_number])
-            sync_cpus.append(own_cpu_seconds() - mine + cpu_seconds(daemon.pid, postmaster) - cpu)
-            daemon_cpus.append(daemon_cpu_seconds(daemon.pid) - alone)
-            syncs.append(seconds)
-            print(
-                f"round {round_number}: baseline {baselines[-1]:.2f} s (CPU {baseline_cpus[-1]:.2f} s), "
-                f"sync {seconds:.2f} s (CPU {sync_cpus[-1]:.2f} s, barkeepd {daemon_cpus[-1]:.2f} s) "
-                f"(new {answer['new']}, fixed {answer['fixed']}, reopened {answer['reopened']}, "
-                f"moved {answer['moved']}, unchanged {answer['unchanged']})"
-            )
-        base, sync = statistics.median(baselines), statistics.median(syncs)
+        seconds, answer = ingest(barkeep, environment, "bench", files[1])
+        print(f"history: {seconds:.2f} s, not timed (new {answer['new']}, fixed {answer['fixed']})")
+
+        def timed(label, paths):
+            """Each of `paths` synced, alternating with a baseline run of the same file; returns the medians."""
+            baselines, syncs, baseline_cpus, sync_cpus = [], [], [], []
+            for path in paths:
+                # The baseline's CPU: this script's json.load and TSV, psql, and psql's backend (reaped by the
+                # cluster).
+                mine, cluster = own_cpu_seconds(), cpu_seconds(daemon.pid, postmaster)
+                baselines.append(baseline(path, tsv, psql))
+                baseline_cpus.append(own_cpu_seconds() - mine + cpu_seconds(daemon.pid, postmaster) - cluster)
+                # The sync's CPU: the CLI (a child of this script), barkeepd and PostgreSQL.
+                mine, cpu = own_cpu_seconds(), cpu_seconds(daemon.pid, postmaster)
+                alone = daemon_cpu_seconds(daemon.pid)
+                seconds, answer = ingest(barkeep, environment, "bench", path)
+                sync_cpus.append(own_cpu_seconds() - mine + cpu_seconds(daemon.pid, postmaster) - cpu)
+                syncs.append(seconds)
+                print(
+                    f"{label} {len(syncs)}: baseline {baselines[-1]:.2f} s (CPU {baseline_cpus[-1]:.2f} s), "
+                    f"sync {seconds:.2f} s (CPU {sync_cpus[-1]:.2f} s, barkeepd "
+                    f"{daemon_cpu_seconds(daemon.pid) - alone:.2f} s) (new {answer['new']}, fixed {answer['fixed']}, "
+                    f"reopened {answer['reopened']}, changed {answer['changed']}, moved {answer['moved']}, "
+                    f"unchanged {answer['unchanged']})"
+                )
+            return tuple(statistics.median(values) for values in (baselines, syncs, baseline_cpus, sync_cpus))
+
+        base, sync, base_cpu, sync_cpu = timed("churned sync", files[2:])
+        same_base, same, same_base_cpu, same_cpu = timed("no-change sync", unchanged)
         print(f"baseline (json.load + TSV + psql \\copy, median): {base:.2f} s")
-        print(f"sync (barkeep ingest, median of {len(syncs)}): {sync:.2f} s   ratio {sync / base:.2f}  (target 1.5)")
-        print(f"first import: {first:.2f} s   ratio {first / base:.2f}  (target 3)")
-        base_cpu, sync_cpu = statistics.median(baseline_cpus), statistics.median(sync_cpus)
         print(
-            f"CPU seconds (less sensitive to other load): baseline {base_cpu:.2f}, sync {sync_cpu:.2f} "
-            f"(ratio {sync_cpu / base_cpu:.2f}), first import {first_cpu:.2f} (ratio {first_cpu / base_cpu:.2f})"
+            f"churned sync (barkeep ingest, median of {len(files) - 2}): {sync:.2f} s   ratio {sync / base:.2f}  "
+            "(target 1.5)"
+        )
+        print(f"no-change sync (median of {len(unchanged)}): {same:.2f} s   ratio {same / same_base:.2f}")
+        print(f"first import: {first:.2f} s   ratio {first / base:.2f}  (target 3)")
+        print(
+            f"CPU seconds (less sensitive to other load): baseline {base_cpu:.2f}, churned sync {sync_cpu:.2f} "
+            f"(ratio {sync_cpu / base_cpu:.2f}), no-change sync {same_cpu:.2f} (ratio {same_cpu / same_base_cpu:.2f}), "
+            f"first import {first_cpu:.2f} (ratio {first_cpu / base_cpu:.2f})"
         )
         print(f"barkeepd peak RSS: {peak_rss_kib(daemon.pid) / 1024:.0f} MiB")
 

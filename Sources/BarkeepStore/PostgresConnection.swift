@@ -20,6 +20,11 @@ public final class PostgresConnection {
     private var handle: OpaquePointer?
     /// Inside `transaction(_:)`: a broken connection must then fail the transaction, never reconnect under it.
     private var isInsideTransactionBlock = false
+    /// Receives the primary text of each notice the server sends this session (NOTICE, INFO and the like), which is
+    /// otherwise dropped: for a caller that asked the server to report something that way, such as a test reading
+    /// the plans `auto_explain` reports at `auto_explain.log_level = notice`. Called on the thread running the
+    /// statement, while it runs.
+    public var noticeReceiver: ((String) -> Void)?
 
     /// Opens a connection; throws `StoreError.connectionFailed` when the server cannot be reached.
     public init(configuration: PostgresConfiguration) throws {
@@ -253,8 +258,21 @@ public final class PostgresConnection {
 
     private func prepareSession() throws {
         guard let handle else { return }
-        // Notices (e.g. "already exists, skipping") are not errors; libpq would print them on stderr.
-        PQsetNoticeProcessor(handle, { _, _ in }, nil)
+        // Notices (e.g. "already exists, skipping") are not errors; libpq would print them on stderr. They go to
+        // `noticeReceiver`, if any. libpq calls the receiver only inside this connection's own calls, while `self`
+        // is alive, so it holds `self` unretained.
+        PQsetNoticeReceiver(
+            handle,
+            { context, result in
+                guard let context, let result else { return }
+                let connection = Unmanaged<PostgresConnection>.fromOpaque(context).takeUnretainedValue()
+                guard let receiver = connection.noticeReceiver,
+                    let message = PQresultErrorField(result, Int32(UInt8(ascii: "M")))
+                else { return }
+                receiver(String(cString: message))
+            },
+            Unmanaged.passUnretained(self).toOpaque()
+        )
         // Dates are exchanged as ISO 8601 in UTC, whatever the server's defaults.
         let result = PQexec(handle, "SET TimeZone = 'UTC'; SET DateStyle = 'ISO'")
         _ = try consume(result)

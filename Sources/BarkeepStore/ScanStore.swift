@@ -341,7 +341,9 @@ public enum ScanStore {
         on connection: PostgresConnection
     ) throws {
         // Byte order for the texts new findings are numbered by (Core's NewFindingOrder, as a first import's COPY
-        // numbers them), whatever the database's default collation.
+        // numbers them), whatever the database's default collation: the collation of `findings`' own columns
+        // (migrations 0001 and 0021), so that their indexes serve the comparisons below (an index serves only a
+        // comparison made under its own collation).
         try connection.query(
             """
             CREATE TEMPORARY TABLE sync_rows (
@@ -433,11 +435,14 @@ public enum ScanStore {
             """
             UPDATE findings f SET status = \(FindingStatus.fixed.sql), status_before_block = NULL, updated_at = now(),
                 reported_after_verified = false,
-                -- Its last sighting was the latest earlier run that covered it (unchanged rows are not rewritten).
+                -- Its last sighting was the latest earlier run that covered it (unchanged rows are not rewritten):
+                -- the first found walking down from this run, usually the one before. max() read every run since
+                -- the one that last rewrote the row, often the project's whole history, once per fixed finding.
                 last_seen_run = coalesce(
-                    (SELECT max(r.id) FROM scan_runs r
+                    (SELECT r.id FROM scan_runs r
                      WHERE r.project_id = f.project_id AND r.tool = f.tool AND r.id > f.last_seen_run AND r.id < $1
-                       AND barkeep_covers(r.scope, f.file)),
+                       AND barkeep_covers(r.scope, f.file)
+                     ORDER BY r.id DESC LIMIT 1),
                     f.last_seen_run)
             FROM sync_rows s WHERE s.finding_id = f.id AND s.action = \(SyncRowAction.fixed.sql) AND f.status = s.previous_status
             """,

@@ -1,17 +1,19 @@
 // barkeep-sync-bench: the cost of a full scanner sync against a baseline measured in the same run.
 //
 // For each size (10,000, 100,000 and 1,000,000 findings by default) it generates a duo_scan file, then:
-// - baseline: the same decoder parses the file, and its rows go by raw COPY into an unindexed table;
-// - sync: the file is ingested into a fresh project (the initial import), then three more scans with churn (a few
-//   percent fixed, new and reopened, a tenth moved) are ingested, each a full parse, identify, plan and apply.
-// It prints each time, the ratio sync / baseline, and the cost per finding. Then the parse alone: the streaming
-// DuoScanParser against JSONSerialization building its object tree of the same file (what the parser did before
-// it read any field), median of three each. Then attribution: the same initial import into a fresh project that
-// already has 1,000 screens (one glob each: literal files, `*`, `**/` and whole feature directories), against the
-// initial import above (no screens); and 100 more screens added one at a time to that full project (each
-// re-attributes the findings under its glob), against one full re-attribution of the project. Uses an embedded
-// PostgreSQL cluster
-// in a temporary directory (fsync on, as barkeepd runs it) unless BARKEEP_BENCH_DATABASE_URL is set.
+// - baseline: the same decoder parses a churned file, and its rows go by raw COPY into an unindexed table;
+// - sync: the file is ingested into a fresh project (the initial import), then a churned scan that gives the history
+//   its first fix (not timed), then three more with the churn of a real history (3% new, 3% fixed, 1% reopened, a
+//   tenth moved, 1% changed), then three scans of a commit that changed no finding (the same findings, other
+//   bytes); each a full parse, identify, plan and apply.
+// It prints each time, the ratios churned sync / baseline and no-change sync / baseline, and the cost per finding.
+// Then the parse alone: the streaming DuoScanParser against JSONSerialization building its object tree of the same
+// file (what the parser did before it read any field), median of three each. Then attribution: the same initial
+// import into a fresh project that already has 1,000 screens (one glob each: literal files, `*`, `**/` and whole
+// feature directories), against the initial import above (no screens); and 100 more screens added one at a time to
+// that full project (each re-attributes the findings under its glob), against one full re-attribution of the
+// project. Uses an embedded PostgreSQL cluster in a temporary directory (fsync on, as barkeepd runs it) unless
+// BARKEEP_BENCH_DATABASE_URL is set.
 //
 // Usage: barkeep-sync-bench [SIZE …]
 import BarkeepCore
@@ -34,37 +36,59 @@ struct Workload {
     let count: Int
     private let rules = ["DUO001", "DUO002", "DUO004", "DUO007", "DUO011"]
 
-    /// The findings present in round `round` (0 = initial): per round, 2% of the original set is gone (fixed), the
-    /// 2% gone in the round before comes back (reopened), 2% is brand new (and stays), and a tenth moves down by 3
-    /// lines.
+    /// A finding's place among 100 keys, spread over files (37 is prime to 100): who is fixed, reopened or edited.
+    private func key(_ index: Int) -> Int { index * 37 % 100 }
+
+    /// The keys round `round` fixes: 3 of 100.
+    private func fixedKeys(_ round: Int) -> Range<Int> { (10 + 3 * (round - 1))..<(10 + 3 * round) }
+
+    /// Whether original finding `index` is in round `round`: not fixed by then, or fixed and reopened since.
+    private func isPresent(_ index: Int, round: Int) -> Bool {
+        guard round > 0 else { return true }
+        return (1...round).allSatisfy { earlier in
+            !fixedKeys(earlier).contains(key(index))
+                || (key(index) == fixedKeys(earlier).lowerBound && earlier < round)
+        }
+    }
+
+    /// The findings present in round `round` (0 = initial), with the churn the issue measured on a real history:
+    /// per round 3% of the original findings fixed, a third of those the round before fixed reopened (1%), every
+    /// finding of a tenth of the files moved down 3 lines, 1% edited in place (changed), 3% new (half in files that
+    /// had findings, far below them; half in new files). What a round did stays so after it.
     func findings(round: Int) -> [(rule: String, file: String, line: Int, snippet: String)] {
         var result: [(String, String, Int, String)] = []
-        result.reserveCapacity(count + count / 20)
-        let slice = max(count / 50, 1)
-        for index in 0..<count {
-            // Round r removes block r (fixed) and brings back block r-1 (reopened in round r, fixed in round r-1).
-            let block = index / slice
-            if round > 0 && block == round { continue }
-            let file = "Sources/Feature\(index / 40 / 25)/Screen\(index / 40).swift"
-            // Round r moves the tenth with index % 10 == r - 1; earlier rounds' moves stay where they went.
-            let moved = index % 10 < round ? 3 : 0
+        result.reserveCapacity(count + count / 8)
+        for index in 0..<count where isPresent(index, round: round) {
+            let screen = index / 40
+            let file = "Sources/Feature\(screen / 25)/Screen\(screen).swift"
+            let moved = 3 * (0..<round).count { ($0 + 1) % 10 == screen % 10 }
+            let edited = 50 < key(index) && key(index) <= 50 + round ? " // reviewed" : ""
             result.append(
                 (
                     rules[index % rules.count], file, 10 + (index % 40) * 5 + moved,
-                    "let v\(index % 40) = UIScreen.main.bounds"
+                    "let v\(index % 40) = UIScreen.main.bounds\(edited)"
                 ))
         }
-        for extra in 0..<(round * slice) {
-            let index = count + extra
-            result.append(
-                ("DUO007", "Sources/New/Screen\(index / 40).swift", 10 + (index % 40) * 5, "UIToolbar() \(index)"))
+        let perRound = count * 3 / 100
+        for earlier in stride(from: 1, through: round, by: 1) {
+            for number in 0..<perRound {
+                let screen = (number * 7 + earlier) % (count / 40)
+                let file =
+                    number % 2 == 0
+                    ? "Sources/Feature\(screen / 25)/Screen\(screen).swift"
+                    : "Sources/New/Round\(earlier)/Screen\(number / 80).swift"
+                let line = number % 2 == 0 ? 2_000 + earlier * perRound + number : 10 + (number / 2 % 40) * 5
+                result.append(("DUO007", file, line, "UIToolbar() \(earlier) \(number)"))
+            }
         }
         return result
     }
 
-    func document(round: Int) -> [UInt8] {
-        var text =
-            "{\"tool\":\"duo_scan\",\"version\":\"1.2.2\",\"root\":\"/src\",\"source_files_scanned\":\(count / 40),"
+    /// The duo_scan file of round `round`; `extra` changes nothing but its bytes (`source_files_scanned`): a scan of
+    /// a commit that changed no finding.
+    func document(round: Int, extra: Int = 0) -> [UInt8] {
+        var text = "{\"tool\":\"duo_scan\",\"version\":\"1.2.2\",\"root\":\"/src\","
+        text += "\"source_files_scanned\":\(count / 40 + extra),"
         text += "\"project\":{\"lifecycle\":\"scene\"},\"findings\":["
         var first = true
         for item in findings(round: round) {
@@ -164,18 +188,22 @@ func run() throws {
     try Migrator().migrate(connection)
 
     var initialImports: [(count: Int, document: [UInt8], time: Double)] = []
-    print("size       baseline  initial   sync 1    sync 2    sync 3    ratio  per finding (sync, median)")
+    print(
+        "size       baseline  initial   sync 1    sync 2    sync 3    ratio  no change  ratio  per finding (sync, median)"
+    )
     for count in counts {
         let workload = Workload(count: count)
-        let documents = (0...3).map { workload.document(round: $0) }
+        // Round 1 gives the history its first fix (what round 2 reopens) and is not timed; rounds 2-4 are.
+        let documents = (0...4).map { workload.document(round: $0) }
+        let unchanged = (1...3).map { workload.document(round: 4, extra: $0) }
 
-        // Baseline: decode the initial file, COPY its rows into a table without indexes.
+        // Baseline: decode a churned file, COPY its rows into a table without indexes.
         try connection.query("DROP TABLE IF EXISTS baseline_rows")
         try connection.query(
             "CREATE UNLOGGED TABLE baseline_rows (rule text, file text, line int, snippet text, severity text, message text)"
         )
         var baselineTimes: [Double] = []
-        for round in 1...3 {
+        for round in 2...4 {
             try connection.query("TRUNCATE baseline_rows")
             baselineTimes.append(
                 try seconds {
@@ -195,10 +223,9 @@ func run() throws {
         _ = try ProjectStore.create(name: project, sdk: nil, deploymentTarget: nil, actor: "bench", on: connection)
         var times: [Double] = []
         var counts: [SyncCounts] = []
-        for round in 0...3 {
+        for document in documents + unchanged {
             var result: IngestResult?
             let time = try seconds {
-                let document = documents[round]
                 result = try ScanStore.ingest(
                     parsing: { try DuoScanParser.parseTable(document) }, digest: ContentDigest.hex(of: document),
                     into: project, commit: nil, scope: "", actor: "bench", on: connection
@@ -208,16 +235,19 @@ func run() throws {
             if let result { counts.append(result.run.counts) }
         }
         initialImports.append((count, documents[0], times[0]))
-        let syncs = Array(times.dropFirst()).sorted()
-        let median = syncs[1]
+        let median = times[2...4].sorted()[1]
+        let still = times[5...7].sorted()[1]
         let line = String(
-            format: "%-10d %8.2fs %8.2fs %8.2fs %8.2fs %8.2fs %6.2f  %.1f µs",
-            count, baseline, times[0], times[1], times[2], times[3], median / baseline, median / Double(count) * 1e6
+            format: "%-10d %8.2fs %8.2fs %8.2fs %8.2fs %8.2fs %6.2f  %8.2fs %6.2f  %.1f µs",
+            count, baseline, times[0], times[2], times[3], times[4], median / baseline, still, still / baseline,
+            median / Double(count) * 1e6
         )
         print(line)
-        for (round, counts) in counts.enumerated().dropFirst() {
+        for (run, counts) in counts.enumerated().dropFirst() {
             print(
-                "           run \(round): new \(counts.new), fixed \(counts.fixed), reopened \(counts.reopened), "
+                "           run \(run + 1)\(run == 1 ? " (not timed)" : run > 4 ? " (no change)" : ""): "
+                    + "new \(counts.new), "
+                    + "fixed \(counts.fixed), reopened \(counts.reopened), changed \(counts.changed), "
                     + "unchanged \(counts.unchanged), moved \(counts.moved)"
             )
         }

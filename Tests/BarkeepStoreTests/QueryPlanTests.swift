@@ -1,0 +1,348 @@
+import BarkeepCore
+import BarkeepStore
+import BarkeepTestSupport
+import Foundation
+import Testing
+
+/// The plans of the store's busy paths on a seeded database: no statement may scan `findings` or `events`
+/// sequentially once per row of something else. That shape made a 100,000-finding sync take two minutes: the events
+/// of its new findings looked each one up by identity with a sequential scan of `findings`, once the comparison was
+/// made under a collation the index was not built with; and a trigger's plan, kept by a session from when `findings`
+/// was empty, checked each appended event with a scan of `findings`. The statements are not copied here: PostgreSQL
+/// reports the plan of each statement the store runs, and of every statement its triggers run (`PlanRecorder`), so
+/// a change to the store's SQL is checked as it is.
+@Suite("Query plans")
+struct QueryPlanTests {
+    /// The tables that grow with a project's history.
+    static let watched: Set<String> = ["findings", "events"]
+
+    static let rules = ["DUO001", "DUO002", "DUO004", "DUO005", "DUO007", "DUO011", "DUO013"]
+    static let severities = Severity.allCases.map(\.rawValue)
+
+    /// Finding `index` of a real-shaped scan under `root`: 40 findings a file, 25 files a feature directory, each with
+    /// its own snippet and line; `shift` moves it down, `isEdited` edits its line in place.
+    static func finding(_ index: Int, root: String, shift: Int = 0, isEdited: Bool = false) -> ScanFinding {
+        let file = index / 40
+        let slot = index % 40
+        return ScanFinding(
+            rule: rules[index % rules.count], title: "Adopt the side bars", severity: severities[index % 5],
+            file: "\(root)/Feature\(file / 25)/Screen\(file)ViewController.swift", line: 20 + slot * 7 + shift,
+            snippet: "navigationItem.rightBarButtonItems = [item\(slot)]" + (isEdited ? " + [extra]" : ""),
+            message: "Let the bar move to the side of the display.")
+    }
+
+    /// New finding `index` of a later scan: half in files that had findings before (far below them), half in new
+    /// files.
+    static func newFinding(_ index: Int, root: String, files: Int) -> ScanFinding {
+        let path =
+            index % 2 == 0
+            ? "\(root)/Feature\((index % files) / 25)/Screen\(index % files)ViewController.swift"
+            : "\(root)/New/Screen\(index / 80)View.swift"
+        return ScanFinding(
+            rule: rules[index % rules.count], severity: severities[index % 5], file: path, line: 1_000 + index,
+            snippet: "let toolbar\(index) = UIToolbar()")
+    }
+
+    static func report(_ findings: [ScanFinding]) -> ScanReport {
+        ScanReport(format: .duoScan, tool: "duo_scan", toolVersion: "1.2.2", findings: findings)
+    }
+
+    static func ingest(_ findings: [ScanFinding], into project: String, round: Int, on connection: PostgresConnection)
+        throws -> IngestResult
+    {
+        try ScanStore.ingest(
+            report(findings), digest: SHA256.hexDigest(of: "\(project) \(round)".utf8), into: project, commit: nil,
+            scope: "", actor: "ci", on: connection)
+    }
+
+    /// The seeded database, recording on the way what a team may do first with a large project in a database analysed
+    /// while empty (as `vacuumdb --analyze` does after a restore or an upgrade): `beta`'s first import of 10,000
+    /// findings and at once, before any statistics know of them, a bulk finding set of a rule's (`staleScenario`);
+    /// `gamma` (6,000), two more events per finding, and `app` with six screens and a component used by two of them
+    /// but no findings yet. Analysed.
+    static func seed(on connection: PostgresConnection, recording recorder: PlanRecorder) throws {
+        try connection.query("ANALYZE")
+        for (name, count) in [("beta", 10_000), ("gamma", 6_000)] {
+            _ = try ProjectStore.create(name: name, sdk: nil, deploymentTarget: nil, actor: "test", on: connection)
+            _ = try ingest((0..<count).map { finding($0, root: "Lib") }, into: name, round: 0, on: connection)
+            if name == "beta" {
+                try recorder.record(staleScenario) {
+                    let set = try FindingStore.setStatus(
+                        project: name, of: .query(FindingQuery(rules: ["DUO007"])), to: .approved, reason: nil,
+                        role: .writer, actor: "test", isDryRun: false, on: connection)
+                    #expect(set.count(.changed) > 1_000)
+                }
+            }
+        }
+        try connection.query(
+            """
+            INSERT INTO events (project_id, project, finding_id, kind, subject, from_value, to_value, actor,
+                                finding_number)
+            SELECT f.project_id, p.name, f.id, $1, f.rule || ':' || f.file || ':' || f.line, 'proposed', 'approved',
+                   'seed', f.number
+            FROM findings f JOIN projects p ON p.id = f.project_id, generate_series(1, 2) AS round
+            ORDER BY round, f.id
+            """,
+            [EventKind.findingStatus.rawValue])
+        _ = try ProjectStore.create(name: "app", sdk: nil, deploymentTarget: nil, actor: "test", on: connection)
+        for feature in 0..<6 {
+            _ = try ScreenStore.add(
+                project: "app", key: "Feature\(feature)", title: nil, owner: feature % 2 == 0 ? "ana" : nil,
+                paths: ["App/Feature\(feature)/**"], actor: "test", on: connection)
+        }
+        _ = try ScreenStore.add(
+            project: "app", key: "Shared", kind: .component, title: nil, owner: nil, paths: ["App/Feature7/**"],
+            actor: "test", on: connection)
+        for screen in ["Feature0", "Feature1"] {
+            _ = try ScreenStore.setUses(
+                project: "app", screen: screen, component: "Shared", isRemoving: false, actor: "test", on: connection)
+        }
+        try connection.query("ANALYZE")
+    }
+
+    static let staleScenario = "a bulk finding set right after a first import, its statistics not gathered yet"
+
+    @Test("sync, first import, bulk set, STATUS, FINDINGS, event reads: no scan of findings or events per row")
+    func noScanPerRow() throws {
+        let connection = try TestDatabase.makeConnection()
+        defer { connection.close() }
+        try Migrator().migrate(connection)
+        // Statistics are gathered where the test says (as autovacuum would have by then), never at a moment of the
+        // server's choosing: the plans, and the state the stale scenario needs, do not depend on its timing.
+        for table in Self.watched { try connection.query("ALTER TABLE \(table) SET (autovacuum_enabled = off)") }
+        let recorder = try PlanRecorder(on: connection)
+        try Self.seed(on: connection, recording: recorder)
+        let count = 8_000
+        let files = count / 40
+
+        // A first import; then a sync that fixes 1% (what the next one reopens). Statistics are gathered after
+        // each, as autovacuum would.
+        let firstImport = "a first import"
+        _ = try recorder.record(firstImport) {
+            try Self.ingest((0..<count).map { Self.finding($0, root: "App") }, into: "app", round: 0, on: connection)
+        }
+        try connection.query("ANALYZE")
+        _ = try recorder.record("a sync that fixes 1%") {
+            try Self.ingest(
+                (0..<count).filter { $0 % 100 != 7 }.map { Self.finding($0, root: "App") }, into: "app", round: 1,
+                on: connection)
+        }
+        try connection.query("ANALYZE")
+
+        // The churn a real history has (the issue's measured mix): 3% new, 3% fixed, 1% reopened, 10% moved, and
+        // 1% edited in place (changed).
+        let sync = "a sync with churn"
+        let churned =
+            (0..<count).filter { !(20..<23).contains($0 % 100) }.map { index in
+                Self.finding(index, root: "App", shift: index % 10 == 3 ? 3 : 0, isEdited: index % 100 == 50)
+            } + (0..<(count * 3 / 100)).map { Self.newFinding($0, root: "App", files: files) }
+        let result = try recorder.record(sync) {
+            try Self.ingest(churned, into: "app", round: 2, on: connection)
+        }
+        #expect(
+            result.counts
+                == SyncCounts(
+                    new: count * 3 / 100, fixed: count * 3 / 100, reopened: count / 100,
+                    unchanged: count - count * 5 / 100, moved: count / 10, changed: count / 100),
+            "\(result.counts)")
+        try connection.query("ANALYZE")
+
+        let bulk = "a bulk finding set and assign"
+        try recorder.record(bulk) {
+            let set = try FindingStore.setStatus(
+                project: "app", of: .query(FindingQuery(rules: ["DUO007"])), to: .approved, reason: nil, role: .writer,
+                actor: "test", isDryRun: false, on: connection)
+            #expect(set.count(.changed) > 1_000)
+            let assigned = try FindingStore.assign(
+                project: "app", of: .query(FindingQuery(screens: ["Feature3"])), to: "ana", actor: "test",
+                isDryRun: false, on: connection)
+            #expect(assigned.count(.changed) > 500)
+        }
+
+        let status = "STATUS"
+        try recorder.record(status) {
+            let read = try StatusStore.versionedStatus(project: "app", on: connection)
+            #expect(read.status.screens.count == 7)
+            _ = try StatusStore.version(project: "app", checkingToken: 1, on: connection)
+        }
+
+        let findings = "FINDINGS and a finding's history"
+        try recorder.record(findings) {
+            let listed = try FindingStore.list(
+                project: "app", query: FindingQuery(statuses: [.proposed], screens: ["Feature1"]), on: connection)
+            #expect(!listed.isEmpty)
+            let (_, history) = try FindingStore.show(project: "app", number: 100, on: connection)
+            #expect(!history.isEmpty)
+        }
+
+        let reads = "webhook and watch reads"
+        try recorder.record(reads) {
+            let app = try ProjectStore.require("app", on: connection)
+            let hook = try HookStore.add(
+                HookSettings(
+                    url: try WebhookURL(parsing: "http://127.0.0.1:9/hook"), kinds: [], screen: nil, secret: nil,
+                    format: .json),
+                to: "app", actor: "test", on: connection)
+            _ = try HookStore.claim(holder: "test", lease: .seconds(30), on: connection)
+            let head = try EventLog.head(on: connection)
+            // A hook's page after its cursor; a WATCH of one project from the start, up to the head; the live read.
+            let page = try EventLog.events(
+                after: hook.deliveredSeq - 1, projectID: app.id, limit: 100, on: connection)
+            let watched = try EventLog.events(after: 0, through: head, projectID: app.id, limit: 1_000, on: connection)
+            let live = try EventLog.events(after: head - 2_000, limit: 1_000, on: connection)
+            let burndown = try EventLog.burndown(project: "app", by: .day, on: connection)
+            #expect(!page.isEmpty && watched.count == 1_000 && live.count == 1_000 && !burndown.isEmpty)
+        }
+
+        #expect(recorder.unreadable.isEmpty, "\(recorder.unreadable.first ?? "")")
+        for scenario in [Self.staleScenario, firstImport, sync, bulk, status, findings, reads] {
+            #expect(!recorder.plans(of: scenario).isEmpty, "no plan recorded for \(scenario)")
+        }
+        // The statements the slow sync ran: its events, and the new findings' own rows.
+        #expect(recorder.plans(of: sync).contains { $0.statement.contains("INSERT INTO events") })
+        #expect(recorder.plans(of: sync).contains { $0.statement.contains("INSERT INTO findings") })
+        for plan in recorder.plans {
+            for scan in plan.scansInLoops(of: Self.watched) {
+                Issue.record("\(plan.scenario): \(scan) in\n  \(plan.statementSummary)\n\(plan.outline)")
+            }
+        }
+    }
+
+    @Test("migration 0021: identities in byte order, their statistics gathered again, a new database left alone")
+    func identityCollationMigration() throws {
+        let connection = try TestDatabase.makeConnection()
+        defer { connection.close() }
+        func state(of connection: PostgresConnection) throws -> (
+            collation: String?, tuples: Double?, statistics: Int?
+        ) {
+            (
+                try connection.queryValue(
+                    """
+                    SELECT c.collname::text FROM pg_attribute a JOIN pg_collation c ON c.oid = a.attcollation
+                    WHERE a.attrelid = 'findings'::regclass AND a.attname = 'identity'
+                    """),
+                try connection.queryValue("SELECT reltuples::float8 FROM pg_class WHERE oid = 'findings'::regclass"),
+                try connection.queryValue(
+                    "SELECT count(*)::int FROM pg_stats WHERE tablename = 'findings' AND attname = 'identity'")
+            )
+        }
+        // A new database: never analysed, and left so.
+        try Migrator().migrate(connection)
+        let new = try state(of: connection)
+        #expect(new.collation == "C" && new.tuples == -1 && new.statistics == 0, "\(new)")
+
+        // An existing database, analysed, migrated: its identities keep matching, with statistics again.
+        let existing = try TestDatabase.makeConnection()
+        defer { existing.close() }
+        try Migrator(migrations: Migration.embedded.filter { $0.version < 21 }).migrate(existing)
+        _ = try ProjectStore.create(name: "app", sdk: nil, deploymentTarget: nil, actor: "test", on: existing)
+        let findings = (0..<500).map { Self.finding($0, root: "App") }
+        _ = try Self.ingest(findings, into: "app", round: 0, on: existing)
+        try existing.query("ANALYZE findings")
+        try Migrator().migrate(existing)
+        let migrated = try state(of: existing)
+        #expect(migrated.collation == "C" && migrated.tuples == 500 && migrated.statistics == 1, "\(migrated)")
+        let result = try Self.ingest(
+            findings + [Self.newFinding(0, root: "App", files: 500 / 40)], into: "app", round: 1, on: existing)
+        #expect(result.counts == SyncCounts(new: 1, unchanged: 500), "\(result.counts)")
+    }
+
+    @Test(
+        "a fixed finding's last sighting is looked up from the newest run down: a run or two, however long the history")
+    func lastSightingOfAFix() throws {
+        let connection = try TestDatabase.makeConnection()
+        defer { connection.close() }
+        try Migrator().migrate(connection)
+        for name in ["beta", "gamma", "app"] {
+            _ = try ProjectStore.create(name: name, sdk: nil, deploymentTarget: nil, actor: "test", on: connection)
+        }
+        for name in ["beta", "gamma"] {
+            _ = try Self.ingest((0..<400).map { Self.finding($0, root: "Lib") }, into: name, round: 0, on: connection)
+        }
+        let findings = (0..<400).map { Self.finding($0, root: "App") }
+        _ = try Self.ingest(findings, into: "app", round: 0, on: connection)
+        // Two thousand later runs of the tool that found what the first did (a year of commits scanned): as a sync
+        // that changes nothing records them, with no finding's row rewritten.
+        try connection.query(
+            """
+            INSERT INTO scan_runs (project_id, format, tool, digest, actor)
+            SELECT p.id, 'duo-scan', 'duo_scan', md5(n::text) || md5(n::text), 'ci'
+            FROM projects p, generate_series(1, 2000) AS n WHERE p.name = 'app' ORDER BY n
+            """)
+        try connection.query("ANALYZE")
+        let recorder = try PlanRecorder(on: connection, isAnalyzing: true)
+        let result = try recorder.record("fix") {
+            try Self.ingest(Array(findings.dropFirst(100)), into: "app", round: 1, on: connection)
+        }
+        #expect(result.counts.fixed == 100)
+        let fixing = recorder.plans(of: "fix").filter { $0.statement.contains("SET status = 'fixed'") }
+        let lookups = fixing.flatMap { $0.scans(of: "scan_runs") }
+        #expect(fixing.count == 1 && !lookups.isEmpty, "\(fixing.map(\.outline))")
+        for lookup in lookups {
+            let read = (lookup["Actual Rows"] as? Double ?? 0) + (lookup["Rows Removed by Filter"] as? Double ?? 0)
+            #expect(read <= 2, "runs read per fixed finding: \(read)\n\(fixing.map(\.outline).joined())")
+        }
+        let lastSeen = try connection.queryValue(
+            """
+            SELECT DISTINCT r.number FROM findings f JOIN scan_runs r ON r.id = f.last_seen_run
+            WHERE f.status = 'fixed'
+            """, as: Int.self)
+        #expect(lastSeen == 2_001)
+    }
+
+    @Test("the check finds a scan repeated per row: sequential, or by an index condition that is not the row's")
+    func checkFindsLoops() throws {
+        let connection = try TestDatabase.makeConnection()
+        defer { connection.close() }
+        try Migrator().migrate(connection)
+        _ = try ProjectStore.create(name: "app", sdk: nil, deploymentTarget: nil, actor: "test", on: connection)
+        _ = try Self.ingest((0..<2_000).map { Self.finding($0, root: "App") }, into: "app", round: 0, on: connection)
+        try connection.query("ANALYZE")
+        let recorder = try PlanRecorder(on: connection)
+        // Each statement, and what the check must say of it (nil: nothing).
+        let cases: [(sql: String, settings: [String], found: String?)] = [
+            (
+                """
+                SELECT x.id FROM generate_series(1, 3) AS g
+                CROSS JOIN LATERAL (SELECT f.id FROM findings f WHERE f.number = g LIMIT 1) AS x
+                """,
+                ["enable_indexscan = off", "enable_bitmapscan = off"],
+                "Seq Scan on findings f under the inner side of a Nested Loop"
+            ),
+            (
+                "SELECT (SELECT count(*) FROM events e WHERE e.seq = g) FROM generate_series(1, 3) AS g",
+                ["enable_indexscan = off", "enable_bitmapscan = off"], "Seq Scan on events e in SubPlan 1, run per row"
+            ),
+            (
+                """
+                SELECT x.id FROM generate_series(1, 3) AS g
+                CROSS JOIN LATERAL (SELECT f.id FROM findings f WHERE f.project_id = 1 AND f.line = g LIMIT 1) AS x
+                """,
+                ["enable_seqscan = off"], "its index condition the same for every row"
+            ),
+            (
+                """
+                SELECT x.id FROM generate_series(1, 3) AS g
+                CROSS JOIN LATERAL (SELECT f.id FROM findings f WHERE f.id = g LIMIT 1) AS x
+                """,
+                ["enable_seqscan = off"], nil
+            ),
+            ("SELECT count(*) FROM findings f WHERE f.status = 'fixed'", [], nil),
+        ]
+        for (index, test) in cases.enumerated() {
+            for setting in test.settings { try connection.query("SET " + setting) }
+            _ = try recorder.record("case \(index)") { try connection.query(test.sql) }
+            for setting in test.settings {
+                try connection.query("RESET " + (setting.split(separator: " ").first ?? ""))
+            }
+            let plans = recorder.plans(of: "case \(index)")
+            let found = plans.flatMap { $0.scansInLoops(of: Self.watched) }
+            let outline = plans.map(\.outline).joined(separator: "\n")
+            if let expected = test.found {
+                #expect(found.count == 1 && found.allSatisfy { $0.contains(expected) }, "\(found)\n\(outline)")
+            } else {
+                #expect(plans.count == 1 && found.isEmpty, "\(found)\n\(outline)")
+            }
+        }
+    }
+}
