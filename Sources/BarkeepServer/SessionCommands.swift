@@ -63,7 +63,7 @@ enum SessionCommands {
         guard let version = ProtocolVersion.spoken(text) else {
             throw CommandError(
                 .badArgument,
-                "protocol \(TerminalText.excerpt(text)) is not supported; this server speaks "
+                "protocol \(ValueExcerpt.quoted(text)) is not supported; this server speaks "
                     + ProtocolVersion.supported.map(String.init).joined(separator: " and ")
                     + (text == "1" ? " (runs and findings are numbered per project: upgrade barkeep)" : "")
             )
@@ -143,7 +143,7 @@ enum SessionCommands {
         guard Names.isValidScreenKey(screen) || AuditArea.isReserved(screen) else {
             throw CommandError(
                 .badArgument,
-                "screen '\(TerminalText.excerpt(screen))' is not a screen key, \(AuditArea.app) or \(AuditArea.unmapped)"
+                "screen \(ValueExcerpt.quoted(screen)) is not a screen key, \(AuditArea.app) or \(AuditArea.unmapped)"
             )
         }
         return screen

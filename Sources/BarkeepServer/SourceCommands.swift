@@ -108,7 +108,7 @@ enum SourceCommands {
             }
             let branch = input.keyword("branch") ?? "main"
             guard GitRepository.isValidBranchName(branch) else {
-                throw CommandError(.badArgument, "'\(branch)' is not a valid branch name")
+                throw CommandError(.badArgument, "\(ValueExcerpt.quoted(branch)) is not a valid branch name")
             }
             let maximumOutput = try byteCount(input.keyword("max-output"))
             return .repo(
@@ -165,8 +165,17 @@ enum SourceCommands {
         return id
     }
 
+    /// The longest path a source takes, in bytes: the system's own limit (PATH_MAX). A path within it is shown
+    /// whole in messages; a longer one only by a short excerpt.
+    static let maximumPathBytes = 4096
+
     /// `text` as an absolute path without a trailing slash (so one directory has one spelling).
     private static func absolutePath(_ text: String, key: String) throws(CommandError) -> String {
+        guard text.utf8.count <= maximumPathBytes else {
+            throw CommandError(
+                .badArgument,
+                "\(key) must be a path of at most \(maximumPathBytes) bytes, not \(ValueExcerpt.quoted(text))")
+        }
         guard text.hasPrefix("/"), !text.contains("\0"), !text.contains(where: \.isNewline) else {
             throw CommandError(.badArgument, "\(key) must be an absolute path")
         }

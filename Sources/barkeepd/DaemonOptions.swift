@@ -212,7 +212,7 @@ struct DaemonOptions {
         }
         if let text = parsed.value("log-level") {
             guard let level = LogLevel(name: text) else {
-                throw fail("--log-level must be debug, info, warning or error, not '\(text)'")
+                throw fail("--log-level must be debug, info, warning or error, not \(ValueExcerpt.quoted(text))")
             }
             logLevel = level
         } else {

@@ -38,7 +38,7 @@ final class MetricsEndpoint: @unchecked Sendable {
         var result: UnsafeMutablePointer<addrinfo>?
         let name = host == "localhost" ? "127.0.0.1" : host
         guard getaddrinfo(name, String(port), &hints, &result) == 0, let info = result else {
-            throw DaemonError.startup("--metrics-listen: '\(host)' is not an IP address")
+            throw DaemonError.startup("--metrics-listen: \(ValueExcerpt.quoted(host)) is not an IP address")
         }
         defer { freeaddrinfo(result) }
         let descriptor = socket(info.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
