@@ -70,12 +70,21 @@ enum SourceCommands {
         }
     }
 
+    /// PAUSE, or RESUME: an inbox is resumed only if InboxGuard accepts its directory as it is now (a daemon pauses
+    /// an inbox whose directory became one it refuses; resuming it as it is would only pause it again).
     private static func pausing(_ name: String, _ isPaused: Bool) -> Command {
         Command(name, positional: 1...1, arguments: [.other], minimumRole: .writer) { input throws(CommandError) in
             let id = try sourceID(input.argument(0))
             let actor = input.session.actor
+            let protected = input.server.configuration.protectedDirectories
             return .database { connection in
-                CommandResult(.records([try SourceStore.setPaused(id, isPaused, actor: actor, on: connection).record]))
+                if !isPaused, let inbox = try SourceStore.require(id, on: connection).settings.inbox,
+                    case .failure(let refusal) = InboxGuard(protectedDirectories: protected).check(inbox, depth: .tree)
+                {
+                    throw CommandError(.badArgument, "\(refusal.description); source \(id) stays paused")
+                }
+                return CommandResult(
+                    .records([try SourceStore.setPaused(id, isPaused, actor: actor, on: connection).record]))
             }
         }
     }
@@ -123,33 +132,16 @@ enum SourceCommands {
         }
     }
 
-    /// Checks, on the daemon's host, that an inbox is a directory and a repository one git can read; returns the
-    /// settings with the inbox's canonical path (symbolic links, `.` and `..` resolved), so that one directory is
-    /// one inbox however it is spelt.
+    /// Checks, on the daemon's host, that an inbox is a directory InboxGuard accepts and a repository one git can
+    /// read; returns the settings with the inbox's canonical path (symbolic links, `.` and `..` resolved), so that
+    /// one directory is one inbox however it is spelt.
     static func checkPaths(_ settings: SourceSettings, protected: [String]) throws(CommandError) -> SourceSettings {
         var settings = settings
         if let inbox = settings.inbox {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: inbox, isDirectory: &isDirectory), isDirectory.boolValue,
-                let resolved = realpath(inbox, nil)
-            else { throw CommandError(.badArgument, "the inbox \(inbox) is not a directory on the daemon's host") }
-            let path = String(cString: resolved)
-            free(resolved)
-            var status = stat()
-            guard stat(path, &status) == 0 else {
-                throw CommandError(.badArgument, "the inbox \(inbox) is not a directory on the daemon's host")
+            switch InboxGuard(protectedDirectories: protected).check(inbox, depth: .tree) {
+            case .success(let path): settings.inbox = path
+            case .failure(let refusal): throw CommandError(.badArgument, refusal.description)
             }
-            let protectedResolved = protected.map { directory -> String in
-                guard let real = realpath(directory, nil) else { return directory }
-                defer { free(real) }
-                return String(cString: real)
-            }
-            if let problem = InboxLocation.problem(
-                path: path, ownerUID: status.st_uid, daemonUID: geteuid(), protected: protectedResolved)
-            {
-                throw CommandError(.badArgument, problem)
-            }
-            settings.inbox = path
         }
         if let repo = settings.repo {
             let environment = ScannerCommand.environment(from: ProcessInfo.processInfo.environment, adding: [:])

@@ -113,6 +113,7 @@ final class Daemon {
                     maximumUpload: options.maximumUpload,
                     environment: ProcessInfo.processInfo.environment,
                     scannerUser: scannerUser,
+                    protectedDirectories: [options.dataDirectory],
                     refusal: SourceRefusal.message(for:)
                 ),
                 logger: logger.with(["component": "sources"])
