@@ -206,7 +206,7 @@ final class Daemon {
         let binaries = try PostgresBinaries.locate(explicitDirectory: options.pgBin)
         let cluster = try PostgresCluster(
             binaries: binaries,
-            options: .init(dataDirectory: options.dataDirectory + "/pg"),
+            options: .init(dataDirectory: options.dataDirectory + "/" + DataDirectory.clusterDirectoryName),
             logger: logger.with(["component": "postgres"])
         )
         try cluster.initializeIfNeeded()
@@ -258,7 +258,7 @@ final class Daemon {
                 // The daemon holding the directory runs its cluster: connect to it where that daemon does.
                 let cluster = try PostgresCluster(
                     binaries: try PostgresBinaries.locate(explicitDirectory: options.pgBin),
-                    options: .init(dataDirectory: options.dataDirectory + "/pg"))
+                    options: .init(dataDirectory: options.dataDirectory + "/" + DataDirectory.clusterDirectoryName))
                 configuration = cluster.configuration(database: "barkeep")
             } else {
                 configuration = try databaseConfiguration()
