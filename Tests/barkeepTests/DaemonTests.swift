@@ -1,5 +1,6 @@
 import BarkeepStore
 import BarkeepTestSupport
+import Dispatch
 import Foundation
 import Testing
 
@@ -199,6 +200,34 @@ struct DaemonTests {
         #expect(try httpGet("/metrics", port: metricsPort).hasPrefix("HTTP/1.0 200 OK\r\n"))
         #expect(ContinuousClock.now - started < .seconds(3))
         withExtendedLifetime(idle) {}
+
+        // Sixteen clients trickling a request head, a header every quarter second: a scrape meanwhile ends the one
+        // that has been sending the longest and is answered at once, and each of the others has 5 s for its whole
+        // request, then 408.
+        let tricklers = try (0..<16).map { _ in try LineClient(port: metricsPort) }
+        let connected = ContinuousClock.now
+        for client in tricklers { try client.send("GET /metrics HTTP/1.0\r\n") }
+        let stop = DispatchSemaphore(value: 0)
+        let stopped = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            while stop.wait(timeout: .now() + 0.25) == .timedOut {
+                for client in tricklers { try? client.send("X-Slow: 1\r\n") }
+            }
+            stopped.signal()
+        }
+        defer {
+            stop.signal()
+            stopped.wait()
+        }
+        #expect(
+            eventually(.seconds(5)) {
+                (try? httpGet("/metrics", port: metricsPort).hasPrefix("HTTP/1.0 200 OK")) == true
+            })
+        #expect(ContinuousClock.now - connected < .seconds(4))
+        let firstLines = tricklers.map { (try? $0.readLine()) ?? nil }
+        #expect(ContinuousClock.now - connected < .seconds(8))
+        #expect(firstLines.filter { $0 == "HTTP/1.0 408 Request Timeout\r" }.count >= 14, "\(firstLines)")
+        #expect(firstLines.allSatisfy { $0 == nil || $0 == "HTTP/1.0 408 Request Timeout\r" }, "\(firstLines)")
 
         // Without the option nothing else listens: the ready line names no metrics address.
         let plain = try TemporaryDirectory.make(prefix: "barkeep-metrics")
