@@ -569,6 +569,38 @@ struct ProtocolTests {
         #expect(try other.request("HELLO token=\(reader)")?.contains(" role=reader ") == true)
     }
 
+    @Test("failed HELLOs are limited per peer across connections; the peer's good token waits too, others do not")
+    func failedHellosPerPeer() throws {
+        let running = try RunningServer.withDatabase()
+        let owner = try running.owner()
+        let reader = try #require(try createToken(owner, name: "reader", role: "reader"))
+        // A guesser reconnecting after every ten: past the burst, its HELLOs are refused without a look at the token.
+        let started = ContinuousClock.now
+        var checked = 0
+        var refusal: String?
+        attempts: for _ in 0..<10 {
+            let client = try running.tcp()
+            for _ in 0..<10 {
+                guard let reply = try client.request("HELLO token=\(TokenSecret.generate())") else { break }
+                if reply.hasPrefix("ERR NOAUTH too many failed HELLOs from 127.0.0.1; retry in ") {
+                    refusal = reply
+                    break attempts
+                }
+                checked += 1
+            }
+        }
+        let seconds = Int((ContinuousClock.now - started).seconds.rounded(.up))
+        #expect(refusal != nil, "\(checked) guesses were all looked at")
+        #expect(checked >= 20 && checked <= 20 + seconds, "\(checked) in \(seconds) s")
+        // Its own good token waits too: a guesser learns nothing from a refusal.
+        let waiting = try #require(try running.tcp().request("HELLO token=\(reader)"))
+        #expect(waiting.hasPrefix("ERR NOAUTH too many failed HELLOs from 127.0.0.1; retry in "), "\(waiting)")
+        // Another peer is served as before: the owner on the Unix socket, with a token or without.
+        let greeting = try owner.request("HELLO token=\(reader)")
+        #expect(greeting?.contains(" role=admin") == true, "\(greeting ?? "closed")")
+        #expect(try running.owner().request("PING") == "OK PONG")
+    }
+
     @Test(
         "an over-long name is BADARG before any lookup, quoted by a 40-character excerpt",
         arguments: [
