@@ -1,3 +1,5 @@
+import BarkeepCore
+
 /// A small command-line parser shaped like swift-argument-parser, which the project cannot depend on.
 ///
 /// A command is a type with a static configuration (name, abstract, arguments, subcommands); parsing walks the
@@ -235,7 +237,7 @@ public enum CommandLineParser {
                 }
                 guard let definition else {
                     if asksForHelp { continue }
-                    throw usageError("unknown option '\(name)'")
+                    throw usageError("unknown option \(ValueExcerpt.quoted(name))")
                 }
                 switch definition.kind {
                 case .flag:
@@ -281,7 +283,7 @@ public enum CommandLineParser {
         if !chosen.subcommands.isEmpty && chosen.arguments.allSatisfy({ !$0.isPositional }),
             let first = positionals.first
         {
-            throw UsageError("unknown command '\(first)'", commandPath: commandPath())
+            throw UsageError("unknown command \(ValueExcerpt.quoted(first))", commandPath: commandPath())
         }
 
         var remaining = positionals[...]
@@ -301,7 +303,7 @@ public enum CommandLineParser {
             }
         }
         if let extra = remaining.first {
-            throw UsageError("unexpected argument '\(extra)'", commandPath: commandPath())
+            throw UsageError("unexpected argument \(ValueExcerpt.quoted(extra))", commandPath: commandPath())
         }
 
         for definition in definitions where values[definition.key] == nil && !flags.contains(definition.key) {
@@ -315,7 +317,9 @@ public enum CommandLineParser {
             switch value.lowercased() {
             case "1", "true", "yes", "on": flags.insert(definition.key)
             case "0", "false", "no", "off": break
-            default: throw UsageError("\(variable) must be 1 or 0, not '\(value)'", commandPath: commandPath())
+            default:
+                throw UsageError(
+                    "\(variable) must be 1 or 0, not \(ValueExcerpt.quoted(value))", commandPath: commandPath())
             }
         }
         return ParsedCommand(path: path, values: values, flags: flags, isHelpRequested: false)

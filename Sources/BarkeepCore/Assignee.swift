@@ -11,7 +11,7 @@ public enum Assignee {
 
     /// What is wrong with `name`, for a refusal.
     public static func rule(for name: String) -> String {
-        "'\(name)' is not a name to assign: 1 to 64 of A-Z a-z 0-9 . _ @ -, starting with a letter or digit, "
+        "\(ValueExcerpt.quoted(name)) is not a name to assign: 1 to 64 of A-Z a-z 0-9 . _ @ -, starting with a letter or digit, "
             + "or \(none) for no one"
     }
 

@@ -106,7 +106,7 @@ public enum EventKind: String, Sendable, CaseIterable, Codable {
         if let unknown = parsed.unknown.first {
             throw .invalidArgument(
                 key: "kinds",
-                problem: "unknown event kind '\(TerminalText.excerpt(unknown))'; the kinds are \(allNames)")
+                problem: "unknown event kind \(ValueExcerpt.quoted(unknown)); the kinds are \(allNames)")
         }
         return parsed.kinds
     }

@@ -109,7 +109,8 @@ public struct FindingQuery: Sendable, Equatable {
                 listKeys.contains(key)
                 ? value.split(separator: ",", omittingEmptySubsequences: false).map(String.init) : [value]
             if words.contains(where: \.isEmpty) {
-                throw CoreError.invalidArgument(key: key, problem: "\(key) holds an empty name in '\(value)'")
+                throw CoreError.invalidArgument(
+                    key: key, problem: "\(key) holds an empty name in \(ValueExcerpt.quoted(value))")
             }
             switch key {
             case "status": query.statuses = try statuses(words)
@@ -202,7 +203,7 @@ public struct FindingQuery: Sendable, Equatable {
             guard let value = Value(rawValue: word) else {
                 throw CoreError.invalidArgument(
                     key: key,
-                    problem: "'\(word)' is not a \(key): \(plural) are "
+                    problem: "\(ValueExcerpt.quoted(word)) is not a \(key): \(plural) are "
                         + (also + Value.allCases.map(\.rawValue)).joined(separator: ", "))
             }
             chosen.insert(value)
@@ -216,7 +217,9 @@ public struct FindingQuery: Sendable, Equatable {
         guard Names.isValidScreenKey(word) else {
             throw CoreError.invalidArgument(
                 key: "screen",
-                problem: "'\(word)' is not a screen key (1 to 128 of A-Z a-z 0-9 . _ -, or \(AuditArea.unmapped))")
+                problem:
+                    "\(ValueExcerpt.quoted(word)) is not a screen key (1 to 128 of A-Z a-z 0-9 . _ -, or \(AuditArea.unmapped))"
+            )
         }
         return word
     }
@@ -256,7 +259,8 @@ public struct FindingQuery: Sendable, Equatable {
     private static func run(_ word: String) throws(CoreError) -> Int {
         guard let number = Int32(word), number > 0 else {
             throw CoreError.invalidArgument(
-                key: "new-in", problem: "new-in is a run's number in the project, 1 to 2147483647, not '\(word)'")
+                key: "new-in",
+                problem: "new-in is a run's number in the project, 1 to 2147483647, not \(ValueExcerpt.quoted(word))")
         }
         return Int(number)
     }
@@ -265,7 +269,9 @@ public struct FindingQuery: Sendable, Equatable {
         switch word {
         case "yes": return true
         case "no": return false
-        default: throw CoreError.invalidArgument(key: key, problem: "\(key) must be yes or no, not '\(word)'")
+        default:
+            throw CoreError.invalidArgument(
+                key: key, problem: "\(key) must be yes or no, not \(ValueExcerpt.quoted(word))")
         }
     }
 

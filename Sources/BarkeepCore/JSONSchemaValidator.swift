@@ -96,7 +96,7 @@ public enum JSONSchemaValidator {
                     suggestions.isEmpty
                     ? (known.isEmpty ? "; it takes none" : "; known: " + known.joined(separator: ", "))
                     : NameSuggestion.hint(suggestions)
-                return SchemaViolation(place: "", problem: "\(what) '\(TerminalText.excerpt(name))'\(hint)")
+                return SchemaViolation(place: "", problem: "\(what) \(ValueExcerpt.quoted(name))\(hint)")
             }
         }
         for name in schema["required"] as? [String] ?? [] where object[name] == nil {
@@ -299,7 +299,7 @@ enum JSONValueKind: Equatable {
         case .null: return "null"
         case .boolean: return (value as? NSNumber)?.boolValue == true ? "true" : "false"
         case .integer, .number: return Self.numberText((value as? NSNumber)?.doubleValue ?? 0)
-        case .string: return "'\(TerminalText.excerpt(value as? String ?? ""))'"
+        case .string: return ValueExcerpt.quoted(value as? String ?? "")
         case .array: return "an array"
         case .object: return "an object"
         }

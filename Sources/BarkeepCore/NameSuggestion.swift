@@ -26,7 +26,7 @@ public enum NameSuggestion {
     /// The suffix of a refusal naming `suggestions`: ` (did you mean 'A' or 'B'?)`, or empty.
     public static func hint(_ suggestions: [String]) -> String {
         guard !suggestions.isEmpty else { return "" }
-        let quoted = suggestions.map { "'\(TerminalText.excerpt($0))'" }
+        let quoted = suggestions.map { ValueExcerpt.quoted($0) }
         return " (did you mean \(QuantityText.alternatives(quoted))?)"
     }
 

@@ -86,7 +86,8 @@ public enum SARIFParser {
                         at: .key("tool"),
                         .key("driver"),
                         .key("name"),
-                        problem: "every run of one upload must come from the same tool ('\(tool)' first); "
+                        problem:
+                            "every run of one upload must come from the same tool (\(ValueExcerpt.quoted(tool)) first); "
                             + "upload each tool's runs separately"
                     )
                 }

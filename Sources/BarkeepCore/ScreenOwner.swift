@@ -26,7 +26,7 @@ public enum ScreenOwner {
     /// for no owner, so a person of that name could never be told apart from the screens no one owns.
     public static func refusal(ofOwner name: String) -> String? {
         isNobody(name)
-            ? "'\(name)' is the word for no owner and cannot be a screen's owner; an empty owner removes one"
+            ? "\(ValueExcerpt.quoted(name)) is the word for no owner and cannot be a screen's owner; an empty owner removes one"
             : nil
     }
 

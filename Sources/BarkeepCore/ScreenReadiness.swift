@@ -48,7 +48,8 @@ public struct ChecklistStep: Sendable, Equatable {
             word.utf8.count <= 64 && word.first.map { ("a"..."z").contains($0) } == true
             && word.allSatisfy { ("a"..."z").contains($0) || $0 == "-" }
         guard isKeyShaped else {
-            return "'\(word)' is not a checklist step: steps are \(numbers.lowerBound) to \(numbers.upperBound), "
+            return
+                "\(ValueExcerpt.quoted(word)) is not a checklist step: steps are \(numbers.lowerBound) to \(numbers.upperBound), "
                 + "or a step's key (order)"
         }
         return nil

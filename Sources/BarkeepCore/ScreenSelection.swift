@@ -32,10 +32,10 @@ public enum ScreenSelection: Sendable, Equatable, CustomStringConvertible {
     /// `screen Inbox`, `screens matching 'Account*'`, `screens owned by ana`, `every screen`: for messages.
     public var description: String {
         switch self {
-        case .key(let key): "screen '\(key)'"
-        case .keys(let glob): "screens matching '\(glob.pattern)'"
-        case .unownedKeys(let glob): "unowned screens matching '\(glob.pattern)'"
-        case .owner(let owner): "screens owned by '\(owner)'"
+        case .key(let key): "screen \(ValueExcerpt.quoted(key))"
+        case .keys(let glob): "screens matching \(ValueExcerpt.quoted(glob.pattern))"
+        case .unownedKeys(let glob): "unowned screens matching \(ValueExcerpt.quoted(glob.pattern))"
+        case .owner(let owner): "screens owned by \(ValueExcerpt.quoted(owner))"
         case .all: "every screen"
         }
     }

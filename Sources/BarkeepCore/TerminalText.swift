@@ -46,13 +46,4 @@ public enum TerminalText {
         let digits = String(scalar.value, radix: 16, uppercase: true)
         return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
-
-    /// The characters an error message quotes of a value at most.
-    public static let excerptLength = 40
-
-    /// `text` as an error message quotes it: neutralised, and cut to `excerptLength` characters with `…`.
-    public static func excerpt(_ text: String) -> String {
-        let shown = text.count > excerptLength ? String(text.prefix(excerptLength)) : text
-        return neutralized(shown) + (shown.count < text.count ? "…" : "")
-    }
 }

@@ -33,7 +33,7 @@ public struct WebhookURL: Sendable, Equatable, CustomStringConvertible {
             isTLS = false
             rest = text.dropFirst("http://".count)
         } else {
-            throw Self.refusal("a webhook URL starts with http:// or https://, got '\(TerminalText.excerpt(text))'")
+            throw Self.refusal("a webhook URL starts with http:// or https://, got \(ValueExcerpt.quoted(text))")
         }
         guard !rest.contains("#") else { throw Self.refusal("a webhook URL has no fragment ('#')") }
         let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
@@ -63,13 +63,14 @@ public struct WebhookURL: Sendable, Equatable, CustomStringConvertible {
         guard !hostPart.isEmpty else { throw Self.refusal("a webhook URL names a host") }
         if !authority.hasPrefix("[") {
             guard hostPart.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == "_" }) else {
-                throw Self.refusal("a webhook URL's host is a DNS name or an IP address, got '\(hostPart)'")
+                throw Self.refusal(
+                    "a webhook URL's host is a DNS name or an IP address, got \(ValueExcerpt.quoted(hostPart))")
             }
         }
         host = String(hostPart)
         if let portText {
             guard let port = Int(portText), (1...65_535).contains(port), portText.allSatisfy(\.isNumber) else {
-                throw Self.refusal("a webhook URL's port is 1 to 65535, got '\(portText)'")
+                throw Self.refusal("a webhook URL's port is 1 to 65535, got \(ValueExcerpt.quoted(portText))")
             }
             self.port = port
         } else {

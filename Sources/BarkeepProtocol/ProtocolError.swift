@@ -1,3 +1,5 @@
+import BarkeepCore
+
 /// Errors of framing, parsing and addressing. Each maps to one wire error code.
 public enum ProtocolError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A request line was longer than the limit.
@@ -21,7 +23,7 @@ public enum ProtocolError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .lineTooLong(let limit): "line longer than \(limit) bytes"
         case .badLine(let reason): reason
-        case .badAddress(let address, let reason): "bad address '\(address)': \(reason)"
+        case .badAddress(let address, let reason): "bad address \(ValueExcerpt.quoted(address)): \(reason)"
         case .badReply(let reason): "unexpected reply from the server: \(reason)"
         }
     }

@@ -1,3 +1,5 @@
+import BarkeepCore
+
 /// A whole reply: zero or more records, then one final `OK …` or `ERR <CODE> <message>` line.
 public enum Reply: Sendable, Equatable {
     /// Success, with an optional text after `OK`.
@@ -114,7 +116,7 @@ public enum FinalLine: Sendable, Equatable {
             let rest = bytes.dropFirst(Self.errorPrefix.count)
             let codeBytes = rest.prefix { $0 != UInt8(ascii: " ") }
             guard let code = ErrorCode.allCases.first(where: { $0.rawValue.utf8.elementsEqual(codeBytes) }) else {
-                throw .badReply("unknown error code '\(String(decoding: codeBytes, as: UTF8.self))'")
+                throw .badReply("unknown error code \(ValueExcerpt.quoted(String(decoding: codeBytes, as: UTF8.self)))")
             }
             let message = rest.dropFirst(codeBytes.count).drop { $0 == UInt8(ascii: " ") }
             self = .error(code, String(decoding: message, as: UTF8.self))

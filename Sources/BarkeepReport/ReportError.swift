@@ -39,7 +39,7 @@ public enum ReportError: Error, Sendable, Equatable, CustomStringConvertible {
             return "a '\(record)' record has no '\(key)' field"
         case .badValue(let record, let key, let value, let expected):
             // A garbled value may be long or hold control characters: show a bounded, printable excerpt.
-            return "a '\(record)' record has \(key)='\(TerminalText.excerpt(value))': expected \(expected)"
+            return "a '\(record)' record has \(key)=\(ValueExcerpt.quoted(value)): expected \(expected)"
         }
     }
 }

@@ -89,7 +89,8 @@ enum AuditCommands {
         for symbol in needs where !Names.isValidSymbol(symbol) {
             throw CommandError(
                 .badArgument,
-                "needs must be an SDK symbol (letters, digits, '_', '.', ':', '(' or ')'), not '\(symbol.prefix(40))'")
+                "needs must be an SDK symbol (letters, digits, '_', '.', ':', '(' or ')'), not \(ValueExcerpt.quoted(symbol))"
+            )
         }
         return needs
     }
@@ -228,7 +229,7 @@ enum AuditCommands {
     /// A pose (Core's `Pose`, any case), upper-cased.
     static func poseName(_ text: String) throws(CommandError) -> String {
         guard let pose = Pose(text) else {
-            throw CommandError(.badArgument, "unknown pose '\(text.prefix(16))': poses are \(Pose.range)")
+            throw CommandError(.badArgument, "unknown pose \(ValueExcerpt.quoted(text)): poses are \(Pose.range)")
         }
         return pose.rawValue
     }
@@ -237,7 +238,7 @@ enum AuditCommands {
     static func version(_ text: String?, key: String) throws(CommandError) -> SDKVersion? {
         guard let text else { return nil }
         guard let version = SDKVersion(text) else {
-            throw CommandError(.badArgument, "\(key) must be a version such as 27.1, not '\(text.prefix(32))'")
+            throw CommandError(.badArgument, "\(key) must be a version such as 27.1, not \(ValueExcerpt.quoted(text))")
         }
         return version
     }

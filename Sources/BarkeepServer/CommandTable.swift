@@ -93,7 +93,7 @@ public enum ArgumentKind: Sendable {
             }
         let length = argument.unicodeScalars.count
         guard length > limit else { return nil }
-        return "\(noun) is at most \(limit) characters, got \(length): '\(TerminalText.excerpt(argument))'"
+        return "\(noun) is at most \(limit) characters, got \(length): \(ValueExcerpt.quoted(argument))"
     }
 }
 
@@ -220,8 +220,7 @@ public struct CommandTable: Sendable {
         case nil: found = nil
         }
         guard let command = found else {
-            let shown = name.count > 32 ? name.prefix(32) + "…" : Substring(name)
-            return .failure(refusal(.unknown, "unknown command '\(shown)'"))
+            return .failure(refusal(.unknown, "unknown command \(ValueExcerpt.quoted(name))"))
         }
 
         // An upload's size comes first: every later refusal must still skip its payload.
@@ -264,10 +263,10 @@ public struct CommandTable: Sendable {
         for (key, _) in request.keywordList {
             guard command.keys.contains(key) else {
                 let known = command.keys.isEmpty ? "none" : command.keys.sorted().joined(separator: ", ")
-                return fail(.badArgument, "\(name) takes no key '\(key)' (keys: \(known))")
+                return fail(.badArgument, "\(name) takes no key \(ValueExcerpt.quoted(key)) (keys: \(known))")
             }
             guard seen.insert(key).inserted || command.repeatableKeys.contains(key) else {
-                return fail(.badArgument, "key '\(key)' given twice")
+                return fail(.badArgument, "key \(ValueExcerpt.quoted(key)) given twice")
             }
         }
         if let missing = command.requiredKeys.subtracting(seen).sorted().first {

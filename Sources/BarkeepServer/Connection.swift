@@ -35,6 +35,9 @@ final class Connection {
     var ticket: CommandTicket?
     /// What a streaming connection has sent, once its WATCH started.
     var watch: Watch?
+    /// The daemon's owner on a Unix socket (ServerConfiguration.isOwner): admin without a token, and counted in the
+    /// owner's reserve rather than against the connection limit.
+    var isOwner = false
 
     init(
         descriptor: Int32,

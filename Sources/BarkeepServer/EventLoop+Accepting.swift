@@ -35,12 +35,19 @@ extension EventLoop {
                 }
                 return
             }
-            // TCP clients up to the limit; Unix socket peers, whatever TCP holds, up to the limit plus a reserve.
+            // Who is on a Unix socket is known at once (peer credentials): the daemon's owner may use the reserve
+            // beyond the limit, which every other client (TCP, or another user on the socket) shares.
+            var uid: uid_t?
+            if listener.isUnix {
+                var peer: uid_t = 0
+                var pid: pid_t = 0
+                if barkeep_peer_credentials(descriptor, &peer, &pid) == 0 { uid = peer }
+            }
+            let isOwner = uid.map(configuration.isOwner(uid:)) ?? false
+            let total = configuration.maximumConnections + ServerConfiguration.ownerReserve
             let isFull =
-                listener.isUnix
-                ? connections.count >= configuration.maximumConnections + ServerConfiguration.unixSocketReserve
-                : tcpConnections >= configuration.maximumConnections
-            if onSpare && !(listener.isUnix && !spareDescriptors.isEmpty) {
+                connections.count >= total || (!isOwner && ordinaryConnections >= configuration.maximumConnections)
+            if onSpare && !(isOwner && !spareDescriptors.isEmpty) {
                 refuse(descriptor, on: listener, "out of file descriptors", keepingAsSpare: true)
                 continue
             }
@@ -48,19 +55,17 @@ extension EventLoop {
                 refuse(descriptor, on: listener, "too many connections", keepingAsSpare: false)
                 continue
             }
-            admit(descriptor, on: listener)
+            admit(descriptor, on: listener, uid: uid, isOwner: isOwner)
         }
     }
 
-    /// Serves a connection just accepted on `listener`.
-    private func admit(_ descriptor: Int32, on listener: Listener) {
+    /// Serves a connection just accepted on `listener`, from `uid` on a Unix socket (nil: TCP, or credentials that
+    /// could not be read).
+    private func admit(_ descriptor: Int32, on listener: Listener, uid: uid_t?, isOwner: Bool) {
         var session: Session
         if listener.isUnix {
-            var uid: uid_t = 0
-            var pid: pid_t = 0
-            if barkeep_peer_credentials(descriptor, &uid, &pid) == 0 {
-                // The daemon's own user, or root, owns the daemon: admin without a token.
-                let isOwner = uid == configuration.ownerUID || uid == 0
+            if let uid {
+                // The daemon's owner is admin without a token.
                 session = Session(
                     isLocal: true,
                     uid: uid,
@@ -94,8 +99,9 @@ extension EventLoop {
                 return
             }
         }
+        connection.isOwner = isOwner
         connections[id] = connection
-        if !listener.isUnix { tcpConnections += 1 }
+        if !isOwner { ordinaryConnections += 1 }
         _ = barkeep_poller_add(server.poller, descriptor, BARKEEP_EVENT_READ, id.rawValue)
         server.updateStatistics {
             $0.connections += 1

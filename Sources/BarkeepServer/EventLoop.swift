@@ -40,8 +40,8 @@ final class EventLoop: @unchecked Sendable {
     static let spareCount = 4
     /// Listeners taken out of the poller because accepting failed for want of descriptors, by index.
     var pausedListeners: Set<Int> = []
-    /// Open connections accepted on TCP listeners.
-    var tcpConnections = 0
+    /// Open connections that count against the connection limit: all but the daemon owner's on a Unix socket.
+    var ordinaryConnections = 0
     /// When paused listeners are polled again at the latest; a connection that closes brings it forward.
     var resumeListenersAt: ContinuousClock.Instant?
     var isDraining = false
@@ -271,7 +271,7 @@ final class EventLoop: @unchecked Sendable {
     func close(_ connection: Connection) {
         guard connections.removeValue(forKey: connection.id) != nil else { return }
         connection.ticket?.cancel()
-        if !connection.session.isLocal { tcpConnections -= 1 }
+        if !connection.isOwner { ordinaryConnections -= 1 }
         // A best-effort close_notify, so that a TLS client can tell the end from a cut connection.
         if let tls = connection.tls, !connection.isHandshaking { tls.shutdown() }
         tlsBacklog.remove(connection.id)

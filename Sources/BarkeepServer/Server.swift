@@ -65,6 +65,8 @@ public final class Server: Sendable {
     public let logger: Logger
     /// The database pool commands run on; nil: commands that need the database are answered `UNAVAILABLE`.
     let pool: PostgresPool?
+    /// Failed HELLOs per peer across its connections: what each may still fail, and which reach the log.
+    let failedHellos = FailedHelloLimiter()
     /// What other threads share with the loop thread.
     let shared = Mutex(Shared())
     private let loopFinished = DispatchSemaphore(value: 0)

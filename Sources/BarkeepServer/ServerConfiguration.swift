@@ -18,8 +18,9 @@ public struct ServerConfiguration: Sendable {
     public var maximumPendingOutput: Int
     /// Events a watcher has not read yet, in bytes, past which it is disconnected.
     public var maximumWatcherBacklog: Int
-    /// TCP clients served at once: past it a new connection is answered `ERR BUSY` and closed. Unix socket peers
-    /// may use `unixSocketReserve` connections beyond it, so that the owner can always get in.
+    /// Clients served at once, TCP and Unix socket together: past it a new connection is answered `ERR BUSY` and
+    /// closed. The daemon's owner on a Unix socket (`isOwner(uid:)`) may use `ownerReserve` connections beyond it,
+    /// so that however many connections others hold, the owner can always get in.
     public var maximumConnections: Int
     /// The uid whose Unix socket peers are admins without a token (the daemon's own).
     public var ownerUID: UInt32
@@ -68,11 +69,16 @@ public struct ServerConfiguration: Sendable {
         self.sourcesChanged = sourcesChanged
     }
 
-    /// Connections Unix socket peers may open beyond `maximumConnections`.
-    public static let unixSocketReserve = 16
+    /// Whether a Unix socket peer of `uid` owns the daemon: its own user, or root (who may do anything to it
+    /// anyway). The owner is admin without a token and alone may use `ownerReserve`.
+    public func isOwner(uid: UInt32) -> Bool { uid == ownerUID || uid == 0 }
+
+    /// Connections the daemon's owner may open on a Unix socket beyond `maximumConnections`; no one else may use
+    /// them.
+    public static let ownerReserve = 16
 
     /// Descriptors a daemon keeps out of the connection limit by default, besides one per database connection: the
-    /// Unix socket reserve (16), and 112 for the rest — listeners, the epoll and wakeup descriptors, the log, the
+    /// owner's reserve (16), and 112 for the rest — listeners, the epoll and wakeup descriptors, the log, the
     /// data directory lock, the metrics endpoint, the event dispatcher's database connection, the cluster
     /// supervisor's reads of postmaster.pid and its pg_ctl pipes, and the sources' inotify, directories, files and
     /// scanner pipes.
@@ -86,5 +92,5 @@ public struct ServerConfiguration: Sendable {
 
     /// Commands that may wait for a database connection: one per connection the server may hold, so that a client
     /// within the connection limit waits for its turn instead of being answered `BUSY`.
-    public var databaseQueueLimit: Int { maximumConnections + Self.unixSocketReserve }
+    public var databaseQueueLimit: Int { maximumConnections + Self.ownerReserve }
 }

@@ -6,11 +6,9 @@ import BarkeepStore
 enum SessionCommands {
     static let all: [Command] = [hello, stats, watch]
 
-    /// Failed HELLOs a connection may send: the last one's reply says it closes, and it does.
+    /// Failed HELLOs a connection may send: the last one's reply says it closes, and it does. (Across its
+    /// connections, a peer is limited by the server's FailedHelloLimiter.)
     static let maximumFailedHellos = 10
-
-    /// Which failed HELLOs reach the log (one line a second per peer host, for every server of the process).
-    private static let failedHelloLog = FailedHelloLog()
 
     static let hello = Command("HELLO", keys: ["protocol", "token"], minimumRole: nil) { input throws(CommandError) in
         let version = try protocolVersion(input.keyword("protocol"))
@@ -32,11 +30,23 @@ enum SessionCommands {
         }
         let session = input.session
         let logger = server.logger
+        // A peer that failed too often lately waits, whatever the token: not even looked at, it cannot be guessed.
+        if let wait = server.failedHellos.wait(for: session.peerName) {
+            let isLast = session.failedHellos + 1 >= maximumFailedHellos
+            var result = CommandResult(
+                .error(
+                    .noAuth,
+                    "too many failed HELLOs from \(FailedHelloLimiter.host(of: session.peerName)); retry in "
+                        + "\(Int(wait.seconds.rounded(.up))) s" + (isLast ? "; closing" : "")))
+            result.authentication = .failed
+            result.closesConnection = isLast
+            return .done(result)
+        }
         return .database { connection in
             guard let token = try TokenStore.authenticate(secret: secret, on: connection) else {
                 let failures = session.failedHellos + 1
                 // Never the token itself in the log: only where the attempt came from, a line a second at most.
-                if let suppressed = failedHelloLog.record(peerName: session.peerName) {
+                if let suppressed = server.failedHellos.record(peerName: session.peerName) {
                     var fields = [("peer", session.peerName), ("failures", String(failures))]
                     if suppressed > 0 { fields.append(("suppressed", String(suppressed))) }
                     logger.log(.warning, "authentication failed", fieldList: fields)
@@ -63,7 +73,7 @@ enum SessionCommands {
         guard let version = ProtocolVersion.spoken(text) else {
             throw CommandError(
                 .badArgument,
-                "protocol \(TerminalText.excerpt(text)) is not supported; this server speaks "
+                "protocol \(ValueExcerpt.quoted(text)) is not supported; this server speaks "
                     + ProtocolVersion.supported.map(String.init).joined(separator: " and ")
                     + (text == "1" ? " (runs and findings are numbered per project: upgrade barkeep)" : "")
             )
@@ -143,7 +153,7 @@ enum SessionCommands {
         guard Names.isValidScreenKey(screen) || AuditArea.isReserved(screen) else {
             throw CommandError(
                 .badArgument,
-                "screen '\(TerminalText.excerpt(screen))' is not a screen key, \(AuditArea.app) or \(AuditArea.unmapped)"
+                "screen \(ValueExcerpt.quoted(screen)) is not a screen key, \(AuditArea.app) or \(AuditArea.unmapped)"
             )
         }
         return screen

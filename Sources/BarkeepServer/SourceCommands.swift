@@ -70,12 +70,21 @@ enum SourceCommands {
         }
     }
 
+    /// PAUSE, or RESUME: an inbox is resumed only if InboxGuard accepts its directory as it is now (a daemon pauses
+    /// an inbox whose directory became one it refuses; resuming it as it is would only pause it again).
     private static func pausing(_ name: String, _ isPaused: Bool) -> Command {
         Command(name, positional: 1...1, arguments: [.other], minimumRole: .writer) { input throws(CommandError) in
             let id = try sourceID(input.argument(0))
             let actor = input.session.actor
+            let protected = input.server.configuration.protectedDirectories
             return .database { connection in
-                CommandResult(.records([try SourceStore.setPaused(id, isPaused, actor: actor, on: connection).record]))
+                if !isPaused, let inbox = try SourceStore.require(id, on: connection).settings.inbox,
+                    case .failure(let refusal) = InboxGuard(protectedDirectories: protected).check(inbox, depth: .tree)
+                {
+                    throw CommandError(.badArgument, "\(refusal.description); source \(id) stays paused")
+                }
+                return CommandResult(
+                    .records([try SourceStore.setPaused(id, isPaused, actor: actor, on: connection).record]))
             }
         }
     }
@@ -108,7 +117,7 @@ enum SourceCommands {
             }
             let branch = input.keyword("branch") ?? "main"
             guard GitRepository.isValidBranchName(branch) else {
-                throw CommandError(.badArgument, "'\(branch)' is not a valid branch name")
+                throw CommandError(.badArgument, "\(ValueExcerpt.quoted(branch)) is not a valid branch name")
             }
             let maximumOutput = try byteCount(input.keyword("max-output"))
             return .repo(
@@ -123,33 +132,16 @@ enum SourceCommands {
         }
     }
 
-    /// Checks, on the daemon's host, that an inbox is a directory and a repository one git can read; returns the
-    /// settings with the inbox's canonical path (symbolic links, `.` and `..` resolved), so that one directory is
-    /// one inbox however it is spelt.
+    /// Checks, on the daemon's host, that an inbox is a directory InboxGuard accepts and a repository one git can
+    /// read; returns the settings with the inbox's canonical path (symbolic links, `.` and `..` resolved), so that
+    /// one directory is one inbox however it is spelt.
     static func checkPaths(_ settings: SourceSettings, protected: [String]) throws(CommandError) -> SourceSettings {
         var settings = settings
         if let inbox = settings.inbox {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: inbox, isDirectory: &isDirectory), isDirectory.boolValue,
-                let resolved = realpath(inbox, nil)
-            else { throw CommandError(.badArgument, "the inbox \(inbox) is not a directory on the daemon's host") }
-            let path = String(cString: resolved)
-            free(resolved)
-            var status = stat()
-            guard stat(path, &status) == 0 else {
-                throw CommandError(.badArgument, "the inbox \(inbox) is not a directory on the daemon's host")
+            switch InboxGuard(protectedDirectories: protected).check(inbox, depth: .tree) {
+            case .success(let path): settings.inbox = path
+            case .failure(let refusal): throw CommandError(.badArgument, refusal.description)
             }
-            let protectedResolved = protected.map { directory -> String in
-                guard let real = realpath(directory, nil) else { return directory }
-                defer { free(real) }
-                return String(cString: real)
-            }
-            if let problem = InboxLocation.problem(
-                path: path, ownerUID: status.st_uid, daemonUID: geteuid(), protected: protectedResolved)
-            {
-                throw CommandError(.badArgument, problem)
-            }
-            settings.inbox = path
         }
         if let repo = settings.repo {
             let environment = ScannerCommand.environment(from: ProcessInfo.processInfo.environment, adding: [:])
@@ -165,8 +157,17 @@ enum SourceCommands {
         return id
     }
 
+    /// The longest path a source takes, in bytes: the system's own limit (PATH_MAX). A path within it is shown
+    /// whole in messages; a longer one only by a short excerpt.
+    static let maximumPathBytes = 4096
+
     /// `text` as an absolute path without a trailing slash (so one directory has one spelling).
     private static func absolutePath(_ text: String, key: String) throws(CommandError) -> String {
+        guard text.utf8.count <= maximumPathBytes else {
+            throw CommandError(
+                .badArgument,
+                "\(key) must be a path of at most \(maximumPathBytes) bytes, not \(ValueExcerpt.quoted(text))")
+        }
         guard text.hasPrefix("/"), !text.contains("\0"), !text.contains(where: \.isNewline) else {
             throw CommandError(.badArgument, "\(key) must be an absolute path")
         }

@@ -40,7 +40,9 @@ public struct GitRepository: Sendable {
 
     /// The full commit id (40 hex digits, 64 in a SHA-256 repository) at the head of the local branch `branch`.
     public func head(of branch: String) throws(SourceError) -> String {
-        guard Self.isValidBranchName(branch) else { throw .git("'\(branch)' is not a valid branch name") }
+        guard Self.isValidBranchName(branch) else {
+            throw .git("\(ValueExcerpt.quoted(branch)) is not a valid branch name")
+        }
         switch git(["rev-parse", "--verify", "--quiet", "refs/heads/\(branch)^{commit}"]) {
         case .finished(let output, _):
             let commit = String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -58,7 +60,7 @@ public struct GitRepository: Sendable {
 
     /// The committer time of `commit` (`git show -s --format=%cI`).
     public func commitTime(of commit: String) throws(SourceError) -> Date {
-        guard Self.isCommitID(commit) else { throw .git("'\(commit)' is not a commit id") }
+        guard Self.isCommitID(commit) else { throw .git("\(ValueExcerpt.quoted(commit)) is not a commit id") }
         let outcome = git(["show", "-s", "--format=%cI", commit])
         guard case .finished(let output, _) = outcome else {
             throw .git(failure("cannot read the time of commit \(commit) of the repository \(path)", outcome))
@@ -80,7 +82,7 @@ public struct GitRepository: Sendable {
         commit: String,
         timeLimit: Duration = GitRepository.timeLimit
     ) throws(SourceError) {
-        guard Self.isCommitID(commit) else { throw .git("'\(commit)' is not a commit id") }
+        guard Self.isCommitID(commit) else { throw .git("\(ValueExcerpt.quoted(commit)) is not a commit id") }
         _ = git(["worktree", "prune"])
         // `--`: the path is data even when it starts with a dash.
         let outcome = git(

@@ -26,6 +26,9 @@ final class InboxSource {
     private var nextRescan = ContinuousClock.now
     /// After a failure of this inbox alone: nothing is tried before this.
     private var pausedUntil: ContinuousClock.Instant?
+    /// The directory became one InboxGuard refuses and the source was paused: nothing more is done, until the next
+    /// claim lets the inbox go.
+    private var isStopped = false
 
     /// How long an inbox waits after a failure of its own before it tries again.
     static let backOffDelay: Duration = .seconds(30)
@@ -48,6 +51,7 @@ final class InboxSource {
 
     /// When the loop should look again: the next file that may settle, or the next rescan.
     var nextDeadline: ContinuousClock.Instant? {
+        if isStopped { return nil }
         if let pausedUntil { return pausedUntil }
         return [tracker.nextDeadline(), nextRescan].compactMap { $0 }.min()
     }
@@ -88,13 +92,18 @@ final class InboxSource {
         now: ContinuousClock.Instant,
         until deadline: ContinuousClock.Instant
     ) throws {
+        guard !isStopped else { return }
         if let pausedUntil {
             guard now >= pausedUntil else { return }
             self.pausedUntil = nil
         }
         if now >= nextRescan { try rescan(on: connection, now: now) }
-        guard isListed, areFoldersUsable else { return }
-        for name in tracker.completeFiles(at: now) {
+        guard !isStopped, isListed, areFoldersUsable else { return }
+        let complete = tracker.completeFiles(at: now)
+        // The directory may have changed since the last listing (replaced by a link, say): looked at again, cheaply,
+        // before any file of it is moved.
+        guard !complete.isEmpty, try isAllowed(.directory, on: connection) else { return }
+        for name in complete {
             guard runner.mayGoOn(source.id), ContinuousClock.now < deadline else { return }
             // One more look: a file written again since its last event must settle again.
             guard let look = look(at: name) else {
@@ -146,6 +155,7 @@ final class InboxSource {
     /// be watched or read is the source's last error until it can.
     private func rescan(on connection: PostgresConnection, now: ContinuousClock.Instant) throws {
         nextRescan = now + runner.configuration.rescan
+        guard try isAllowed(.tree, on: connection) else { return }
         if source.isRunRequested {
             try SourceStore.reschedule(
                 source.id, holder: runner.configuration.holder, delaySeconds: 0, answersRequestsUntil: source.nextRunAt,
@@ -199,6 +209,23 @@ final class InboxSource {
             "\(folders) must be \(unusable.count == 1 ? "a directory" : "directories"), not a link or a file: the "
                 + "files stay in the inbox until then",
             on: connection)
+    }
+
+    /// Whether InboxGuard accepts the directory as it is now; when it does not, the source is paused with the reason
+    /// as its last error (its files stay where they are), and this inbox stops.
+    private func isAllowed(_ depth: InboxGuard.Depth, on connection: PostgresConnection) throws -> Bool {
+        // A directory that is gone is not refused here: the listing says so and the inbox waits for it to return.
+        guard InboxGuard.resolve(directory) != nil,
+            case .failure(let refusal) = runner.configuration.inboxGuard.check(directory, depth: depth)
+        else { return true }
+        let message = "\(refusal.description): the source is paused and no file was moved"
+        runner.logger.warning("inbox refused, source paused", ["source": String(source.id), "error": message])
+        runner.watcher.unwatch(directory)
+        isWatched = false
+        isStopped = true
+        try SourceStore.pause(source.id, holder: runner.configuration.holder, because: message, on: connection)
+        runner.sourcesChanged()
+        return false
     }
 
     private func problem(_ message: String, on connection: PostgresConnection) throws {

@@ -35,8 +35,11 @@ public final class SourceRunner: Sendable {
         /// document for good, or nil for a failure worth retrying: the server's wording, which owns the protocol's
         /// error codes. A source records it as its run's error and does not retry the document.
         public var refusal: @Sendable (any Error) -> String?
+        /// What an inbox's directory must be, checked at every listing and before files are moved (a directory can
+        /// change after its source was added): one it refuses pauses the source.
+        public var inboxGuard: InboxGuard
 
-        /// Creates a configuration.
+        /// Creates a configuration; `protectedDirectories` (the data directory) is where no inbox may be.
         public init(
             holder: String,
             database: PostgresConfiguration,
@@ -46,8 +49,10 @@ public final class SourceRunner: Sendable {
             maximumUpload: Int,
             environment: [String: String],
             scannerUser: ScannerUser? = nil,
+            protectedDirectories: [String] = [],
             refusal: @escaping @Sendable (any Error) -> String?
         ) {
+            inboxGuard = InboxGuard(protectedDirectories: protectedDirectories)
             self.scannerUser = scannerUser
             self.refusal = refusal
             self.holder = holder

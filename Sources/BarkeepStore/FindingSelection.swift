@@ -172,11 +172,14 @@ struct FindingSelection {
                 "SELECT EXISTS (SELECT 1 FROM screens WHERE project_id = $1 AND owner = $2)", [project.id, owner],
                 as: Bool.self) != true
         {
-            throw StoreError.notFound("no screen of project '\(project.name)' is owned by '\(owner)'")
+            throw StoreError.notFound(
+                "no screen of project '\(project.name)' is owned by \(ValueExcerpt.quoted(owner))")
         }
     }
 
+    /// The first few of `names`, each quoted short (ValueExcerpt), and how many more there are.
     private static func quoted(_ names: [String]) -> String {
-        names.map { "'\($0)'" }.joined(separator: ", ")
+        let shown = names.prefix(5).map(ValueExcerpt.quoted).joined(separator: ", ")
+        return names.count > 5 ? shown + " and \(names.count - 5) more" : shown
     }
 }

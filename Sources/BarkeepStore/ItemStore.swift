@@ -64,7 +64,7 @@ public enum ItemStore {
                 try $0.decode("key", as: String.self)
             }
             throw StoreError.invalid(
-                "unknown checklist step '\(text)': steps are \(ChecklistStep.numbers.lowerBound) to "
+                "unknown checklist step \(ValueExcerpt.quoted(text)): steps are \(ChecklistStep.numbers.lowerBound) to "
                     + "\(ChecklistStep.numbers.upperBound) or " + keys.joined(separator: ", "))
         }
         return number
@@ -150,7 +150,7 @@ public enum ItemStore {
                 [project.id]
             ).map { try $0.decode("symbol", as: String.self) }
             throw StoreError.invalid(
-                "unknown SDK symbol '\(TerminalText.excerpt(first))'"
+                "unknown SDK symbol \(ValueExcerpt.quoted(first))"
                     + NameSuggestion.hint(NameSuggestion.closest(to: first, among: names))
                     + "; for a symbol the table lacks, name the SDK that declares it: --sdk VERSION, sdk=VERSION on "
                     + "the wire")

@@ -211,7 +211,7 @@ public enum PoseStore {
         on connection: PostgresConnection
     ) throws -> PoseRecord {
         guard let pose = Pose(rawValue: new.pose) else {
-            throw StoreError.invalid("unknown pose '\(new.pose)': poses are \(Pose.range)")
+            throw StoreError.invalid("unknown pose \(ValueExcerpt.quoted(new.pose)): poses are \(Pose.range)")
         }
         if let problem = PoseRecording.problem(
             pose: new.pose, result: new.result, isDeviceOnly: pose.isDeviceOnly, screenshot: new.screenshot,

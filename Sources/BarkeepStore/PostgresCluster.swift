@@ -95,34 +95,49 @@ public final class PostgresCluster {
         return true
     }
 
-    /// Starts the server and waits until it accepts connections.
+    /// The setting, on the postmaster's command line, that marks which process started it: `barkeep.owner=` and
+    /// that process's `ProcessRecord.mark`. A custom setting PostgreSQL keeps as a placeholder and ignores.
+    static let ownerSetting = "barkeep.owner"
+
+    /// Starts the server and waits until it accepts connections; its postmaster carries this process's mark
+    /// (`ownerSetting`).
     ///
-    /// A server already running on this data directory can only be an orphan of an owner that died (the daemon
-    /// holds a lock on its data directory), so it is stopped and started afresh with the current settings. A
-    /// `postmaster.pid` left by a crash whose process is gone is removed.
+    /// A server already running on this data directory is stopped and started afresh with the current settings
+    /// only when it is proven an orphan of an owner that died (`holder(ofPostmaster:owner:)` finds no live holder);
+    /// otherwise the start fails, and the server is left alone. A `postmaster.pid` left by a crash whose process is
+    /// gone is removed.
     public func start() throws {
         try checkServerUserCanReach(options.dataDirectory)
         try makePrivateDirectory(socketDirectory)
-        try writeSettings()
         switch postmasterState() {
         case .none, .dead, .unknown:
             // PostgreSQL itself handles a pid file whose process is gone, with its own shared-memory checks.
-            break
-        case .ours:
-            logger?.warning("stopping an orphaned PostgreSQL left by an earlier run", ["dir": options.dataDirectory])
+            try writeSettings()
+        case .ours(let pid, let owner):
+            if let holder = holder(ofPostmaster: pid, owner: owner) {
+                throw StoreError.cluster(
+                    "the PostgreSQL serving \(options.dataDirectory) (postmaster pid \(pid)) is not an orphan: "
+                        + "\(holder); not stopping it. Is another barkeepd using this data directory?")
+            }
+            logger?.warning(
+                "stopping an orphaned PostgreSQL left by an earlier run",
+                ["dir": options.dataDirectory, "pid": String(pid)])
             try stop()
+            try writeSettings()
         case .reused:
             // The recorded pid now belongs to another program (the machine restarted): PostgreSQL would refuse to
             // start while that program runs, and nothing of ours is running there.
             logger?.warning("removing a stale postmaster.pid whose pid was reused", ["dir": options.dataDirectory])
             try? FileManager.default.removeItem(atPath: options.dataDirectory + "/postmaster.pid")
+            try writeSettings()
         }
+        let mark = ProcessRecord.current.map { ["-o", "-c \(Self.ownerSetting)=\($0.mark)"] } ?? []
         // After a postmaster was killed, its children may hold the shared memory for a moment more; the new
         // postmaster refuses to start until they are gone, so that case is retried briefly.
         for attempt in 1...10 {
             let output = try CommandRunner.run(
                 binaries.pgCtl,
-                ["start", "-D", options.dataDirectory, "-w", "-t", "60", "-s", "-l", logFile],
+                ["start", "-D", options.dataDirectory, "-w", "-t", "60", "-s", "-l", logFile] + mark,
                 as: serverUser
             )
             if output.status == 0 { break }
@@ -138,8 +153,15 @@ public final class PostgresCluster {
     }
 
     /// Stops the server (fast shutdown: sessions are ended, nothing committed is lost) and waits for it to exit.
+    /// A server another live process holds (`holder(ofPostmaster:owner:)`) is left running, and that is logged.
     public func stop() throws {
         guard isRunning() else { return }
+        if case .ours(let pid, let owner) = postmasterState(), let holder = holder(ofPostmaster: pid, owner: owner) {
+            logger?.warning(
+                "leaving running a PostgreSQL this process did not start",
+                ["dir": options.dataDirectory, "pid": String(pid), "holder": holder])
+            return
+        }
         let output = try CommandRunner.run(
             binaries.pgCtl,
             ["stop", "-D", options.dataDirectory, "-m", "fast", "-w", "-t", "60", "-s"],
@@ -155,8 +177,9 @@ public final class PostgresCluster {
         case none
         /// A pid file whose process is gone.
         case dead
-        /// A live postmaster of this data directory.
-        case ours
+        /// A live postmaster of this data directory: its pid, and the mark of the process that started it when its
+        /// command line carries one (`ownerSetting`).
+        case ours(pid_t, owner: String?)
         /// A live process that is not a postmaster of this data directory.
         case reused
         /// The pid file or the process could not be looked at (out of descriptors, no permission, a read error):
@@ -187,7 +210,54 @@ public final class PostgresCluster {
             dash + 1 < words.count
         else { return .reused }
         let directory = URL(fileURLWithPath: words[dash + 1]).standardizedFileURL.path
-        return directory == URL(fileURLWithPath: options.dataDirectory).standardizedFileURL.path ? .ours : .reused
+        guard directory == URL(fileURLWithPath: options.dataDirectory).standardizedFileURL.path else { return .reused }
+        let owner = words.first { $0.hasPrefix(Self.ownerSetting + "=") }?.dropFirst(Self.ownerSetting.count + 1)
+        return .ours(pid, owner: owner.map(String.init))
+    }
+
+    /// Who, besides this process, holds the postmaster `pid` serving this data directory, in words; nil when no
+    /// live process does and it is an orphan that may be stopped. Three looks, any one of which is enough:
+    ///
+    /// - the process that started it (its mark, `owner`) still runs and is not this one;
+    /// - its parent is a barkeepd other than this one (a postmaster whose starter died has init, or the nearest
+    ///   subreaper, as its parent);
+    /// - barkeepd connections are open on its socket (a daemon's pool, its sources' and watchers' connections),
+    ///   and stay open for a few seconds: those of a daemon that died end as soon as the kernel closes its sockets.
+    func holder(ofPostmaster pid: pid_t, owner: String?) -> String? {
+        let current = ProcessRecord.current
+        if let owner, let starter = ProcessRecord(mark: owner) {
+            guard starter.mark != current?.mark else { return nil }  // Started by this process: its own to stop.
+            return "it was started by \(starter), which still runs"
+        }
+        if let parent = ProcessRecord(pid: pid).flatMap({ ProcessRecord(pid: $0.parent) }), parent.pid != getpid(),
+            parent.name == "barkeepd"
+        {
+            return "its parent is \(parent), which still runs"
+        }
+        var connections = clientConnections()
+        let deadline = ContinuousClock.now + .seconds(3)
+        while connections > 0 && ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.1)
+            connections = clientConnections()
+        }
+        return connections > 0 ? "\(connections) barkeepd connection(s) are open on its socket" : nil
+    }
+
+    /// The client connections on the server whose application name is a barkeepd's (the daemon's own are not open
+    /// yet when it starts); 0 when the socket does not answer.
+    private func clientConnections() -> Int {
+        var check = configuration(database: "postgres").with(applicationName: "barkeepd-cluster-check")
+        check.connectTimeoutSeconds = 2
+        guard let connection = try? PostgresConnection(configuration: check) else { return 0 }
+        defer { connection.close() }
+        let count = try? connection.queryValue(
+            """
+            SELECT count(*)::int FROM pg_stat_activity
+            WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()
+              AND application_name LIKE 'barkeepd%' AND application_name <> $1
+            """,
+            [check.applicationName], as: Int.self)
+        return count ?? 0
     }
 
     /// What a supervisor polling the postmaster can tell: a cheap check of its pid file and /proc.

@@ -60,7 +60,7 @@ public enum ProjectStore {
                     [name, sdk, deploymentTarget]
                 )
             } catch let error as StoreError where error.sqlState == PostgresError.Code.uniqueViolation {
-                throw StoreError.conflict("a project named '\(name)' already exists")
+                throw StoreError.conflict("a project named \(ValueExcerpt.quoted(name)) already exists")
             } catch let error as StoreError where error.sqlState == PostgresError.Code.checkViolation {
                 throw StoreError.invalid("not a valid project name or version")
             }
@@ -110,7 +110,7 @@ public enum ProjectStore {
             try $0.decode(at: 0, as: String.self)
         }
         return StoreError.notFound(
-            "no project named '\(TerminalText.excerpt(name))'"
+            "no project named \(ValueExcerpt.quoted(name))"
                 + NameSuggestion.hint(NameSuggestion.closest(to: name, among: names)))
     }
 

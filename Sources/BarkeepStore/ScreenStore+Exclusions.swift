@@ -50,7 +50,7 @@ extension ScreenStore {
                         ).first
                     else {
                         throw StoreError.notFound(
-                            "'\(TerminalText.excerpt(path))' is not excluded in project '\(project.name)'")
+                            "\(ValueExcerpt.quoted(path)) is not excluded in project '\(project.name)'")
                     }
                     let exclusion = try ScreenExclusion(row: row)
                     changed.append(exclusion)
@@ -103,7 +103,7 @@ extension ScreenStore {
         guard Names.isValidGlob(trimmed), !trimmed.hasPrefix("/"), trimmed != "/" else {
             throw StoreError.invalid(
                 "an excluded path is relative to the scanner's root, 1 to 1024 bytes without commas or control "
-                    + "characters: '\(TerminalText.excerpt(path))'")
+                    + "characters: \(ValueExcerpt.quoted(path))")
         }
         return trimmed
     }

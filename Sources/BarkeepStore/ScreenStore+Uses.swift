@@ -185,7 +185,7 @@ extension ScreenStore {
             [project.id]
         ).map { try $0.decode(at: 0, as: String.self) }
         return StoreError.notFound(
-            "no component '\(TerminalText.excerpt(text))' in project '\(project.name)'"
+            "no component \(ValueExcerpt.quoted(text)) in project '\(project.name)'"
                 + NameSuggestion.hint(NameSuggestion.closest(to: text, among: keys)))
     }
 
@@ -254,7 +254,10 @@ extension ScreenStore {
                     try connection.queryValue(
                         "DELETE FROM screen_dismissals WHERE project_id = $1 AND key = $2 RETURNING 1",
                         [project.id, key], as: Int.self) != nil
-                else { throw StoreError.notFound("'\(key)' is not dismissed in project '\(project.name)'") }
+                else {
+                    throw StoreError.notFound(
+                        "\(ValueExcerpt.quoted(key)) is not dismissed in project '\(project.name)'")
+                }
                 try EventLog.append(
                     [
                         NewEvent(

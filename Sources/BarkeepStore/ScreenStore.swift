@@ -182,7 +182,7 @@ public enum ScreenStore {
                     as: Int64.self
                 )
             } catch let error as StoreError where error.sqlState == PostgresError.Code.uniqueViolation {
-                throw StoreError.conflict("project '\(projectName)' already has a screen '\(key)'")
+                throw StoreError.conflict("project '\(projectName)' already has a screen \(ValueExcerpt.quoted(key))")
             }
             guard let id else { throw StoreError.invalid("the screen was not added") }
             try connection.query(
@@ -553,7 +553,7 @@ extension ScreenStore {
     static func notFound(
         _ keys: [String], projectID: Int64?, projectName: String, on connection: PostgresConnection
     ) throws -> StoreError {
-        let quoted = keys.map { "'\(TerminalText.excerpt($0))'" }.joined(separator: ", ")
+        let quoted = keys.map { ValueExcerpt.quoted($0) }.joined(separator: ", ")
         let hint =
             try projectID.map { id in try suggestion(for: keys.first ?? "", projectID: id, on: connection) } ?? ""
         return StoreError.notFound("no screen \(quoted) in project '\(projectName)'" + hint)

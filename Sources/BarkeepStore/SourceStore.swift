@@ -485,4 +485,44 @@ public enum SourceStore {
             )
         }
     }
+
+    /// Pauses a source `holder` holds because what it reads became something it must not touch (an inbox directory
+    /// that InboxGuard now refuses): its last run failed with `message`, a `source.run` and a `source.paused` event
+    /// give it, and its lease is given up. Returns false, changing nothing, when `holder` no longer holds it.
+    @discardableResult
+    public static func pause(
+        _ id: Int64,
+        holder: String,
+        because message: String,
+        on connection: PostgresConnection
+    ) throws -> Bool {
+        do {
+            return try connection.transaction { connection in
+                let source = try lockHeld(id, holder: holder, on: connection)
+                try connection.query(
+                    """
+                    UPDATE sources SET is_paused = true, holder = NULL, lease_until = NULL, last_run_at = now(),
+                        last_outcome = \(SourceRunResult.failed.sql), last_error = $2, failures = failures + 1
+                    WHERE id = $1
+                    """,
+                    [id, message]
+                )
+                try EventLog.append(
+                    [
+                        NewEvent(
+                            projectID: source.projectID, project: source.project, kind: .sourceRun,
+                            subject: source.subject, to: SourceRunResult.failed.rawValue, reason: message,
+                            actor: source.actor),
+                        NewEvent(
+                            projectID: source.projectID, project: source.project, kind: .sourcePaused,
+                            subject: source.subject, reason: message, actor: source.actor),
+                    ],
+                    on: connection
+                )
+                return true
+            }
+        } catch StoreError.conflict {
+            return false
+        }
+    }
 }

@@ -79,7 +79,7 @@ public enum StepStore {
             let checklist = try ReadinessStore.checklist(on: connection)
             let number = try ItemStore.step(stepText, on: connection)
             guard let step = checklist.first(where: { $0.number == number }) else {
-                throw StoreError.invalid("unknown checklist step '\(stepText)'")
+                throw StoreError.invalid("unknown checklist step \(ValueExcerpt.quoted(stepText))")
             }
             let keys = screens.map(\.key)
             // The screens' open findings of the step or its rules (a pre-filter, so that a step of every screen does

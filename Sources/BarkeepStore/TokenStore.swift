@@ -52,7 +52,7 @@ public enum TokenStore {
                     [name, role.rawValue, TokenSecret.hash(secret), actor]
                 )
             } catch let error as StoreError where error.sqlState == PostgresError.Code.uniqueViolation {
-                throw StoreError.conflict("an active token named '\(name)' already exists")
+                throw StoreError.conflict("an active token named \(ValueExcerpt.quoted(name)) already exists")
             } catch let error as StoreError where error.sqlState == PostgresError.Code.checkViolation {
                 throw StoreError.invalid("not a valid token name")
             }
@@ -86,7 +86,9 @@ public enum TokenStore {
                 [name],
                 as: Int64.self
             )
-            guard revoked != nil else { throw StoreError.notFound("no active token named '\(name)'") }
+            guard revoked != nil else {
+                throw StoreError.notFound("no active token named \(ValueExcerpt.quoted(name))")
+            }
             try EventLog.append(
                 [NewEvent(projectID: nil, project: nil, kind: .tokenRevoked, subject: name, actor: actor)],
                 on: connection

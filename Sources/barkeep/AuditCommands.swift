@@ -131,7 +131,8 @@ struct StepSetCommand: RunnableCommand {
         confirmation = try BulkConfirmation(parsed, isBulk: screen == nil)
         guard StepState(rawValue: state) != nil else {
             throw UsageError(
-                "state must be todo, done or not_applicable, not '\(state)'", commandPath: parsed.commandPath)
+                "state must be todo, done or not_applicable, not \(ValueExcerpt.quoted(state))",
+                commandPath: parsed.commandPath)
         }
     }
 
@@ -552,7 +553,7 @@ struct PoseRecordCommand: RunnableCommand {
         guard let result = target.last, PoseResult(rawValue: result) != nil else {
             throw UsageError(
                 "result must be " + PoseResult.allCases.map(\.rawValue).joined(separator: ", ")
-                    + ", not '\(target.last ?? "")'",
+                    + ", not \(ValueExcerpt.quoted(target.last ?? ""))",
                 commandPath: parsed.commandPath)
         }
         isBulk = glob != nil || target[target.count - 2].contains(",")

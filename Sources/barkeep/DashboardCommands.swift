@@ -13,7 +13,7 @@ import Foundation
 func drawingTime() throws(CLIError) -> Date {
     guard let text = ProcessInfo.processInfo.environment["BARKEEP_NOW"], !text.isEmpty else { return Date() }
     guard let date = ReportTime.parse(text) else {
-        throw .badInput("BARKEEP_NOW must be a time such as 2026-11-29T12:00:00Z, not '\(text.prefix(40))'")
+        throw .badInput("BARKEEP_NOW must be a time such as 2026-11-29T12:00:00Z, not \(ValueExcerpt.quoted(text))")
     }
     return date
 }
@@ -50,20 +50,25 @@ enum ScreenFilterOptions {
         if parsed.flag("not-done") { keywords.append(("not-done", "yes")) }
         if let sort = parsed.value("sort") {
             guard ScreenOrder(rawValue: sort) != nil else {
-                throw UsageError("--sort must be key, work or owner, not '\(sort)'", commandPath: parsed.commandPath)
+                throw UsageError(
+                    "--sort must be key, work or owner, not \(ValueExcerpt.quoted(sort))",
+                    commandPath: parsed.commandPath)
             }
             keywords.append(("sort", sort))
         }
         if let limit = parsed.value("limit") {
             guard let number = Int(limit), number > 0 else {
-                throw UsageError("--limit must be a positive number, not '\(limit)'", commandPath: parsed.commandPath)
+                throw UsageError(
+                    "--limit must be a positive number, not \(ValueExcerpt.quoted(limit))",
+                    commandPath: parsed.commandPath)
             }
             keywords.append(("limit", String(number)))
         }
         if let kind = parsed.value("kind") {
             guard ScreenKind(rawValue: kind) != nil else {
                 throw UsageError(
-                    "--kind must be screen, component or area, not '\(kind)'", commandPath: parsed.commandPath)
+                    "--kind must be screen, component or area, not \(ValueExcerpt.quoted(kind))",
+                    commandPath: parsed.commandPath)
             }
             keywords.append(("kind", kind))
         }
@@ -211,7 +216,7 @@ struct BurndownCommand: RunnableCommand {
         granularity = parsed.valueOrDefault("by") ?? ""
         guard Burndown.Granularity(rawValue: granularity) != nil else {
             throw UsageError(
-                "--by must be \(Burndown.Granularity.names), not '\(TerminalText.excerpt(granularity))'",
+                "--by must be \(Burndown.Granularity.names), not \(ValueExcerpt.quoted(granularity))",
                 commandPath: parsed.commandPath)
         }
         svg = parsed.value("svg")
@@ -291,7 +296,9 @@ struct ReportCommand: RunnableCommand {
         project = parsed.value("project") ?? ""
         let format = parsed.valueOrDefault("format") ?? ""
         guard ["markdown", "html"].contains(format) else {
-            throw UsageError("--format must be markdown or html, not '\(format)'", commandPath: parsed.commandPath)
+            throw UsageError(
+                "--format must be markdown or html, not \(ValueExcerpt.quoted(format))", commandPath: parsed.commandPath
+            )
         }
         isHTML = format == "html"
         output = parsed.value("output")

@@ -162,7 +162,9 @@ struct FindingsCommand: RunnableCommand {
         export = try FindingsExport(parsed)
         if let text = parsed.value("limit") {
             guard let number = Int(text), number > 0 else {
-                throw UsageError("--limit must be a positive number, not '\(text)'", commandPath: parsed.commandPath)
+                throw UsageError(
+                    "--limit must be a positive number, not \(ValueExcerpt.quoted(text))",
+                    commandPath: parsed.commandPath)
             }
             guard export == nil else {
                 throw UsageError("--limit lists findings; an export holds every one", commandPath: parsed.commandPath)

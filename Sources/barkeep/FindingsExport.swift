@@ -32,7 +32,8 @@ struct FindingsExport {
         let text = parsed.valueOrDefault("format") ?? ""
         guard let format = Format(rawValue: text) else {
             throw UsageError(
-                "--format must be " + Format.allCases.map(\.rawValue).joined(separator: ", ") + ", not '\(text)'",
+                "--format must be " + Format.allCases.map(\.rawValue).joined(separator: ", ")
+                    + ", not \(ValueExcerpt.quoted(text))",
                 commandPath: parsed.commandPath)
         }
         guard format != .text else { return nil }

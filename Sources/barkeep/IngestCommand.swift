@@ -65,7 +65,8 @@ struct IngestCommand: RunnableCommand {
         if let text = parsed.value("format") {
             guard let format = ScanFormat(rawValue: text) else {
                 throw UsageError(
-                    "--format must be duo-scan, sarif or sdk-check, not '\(text)'", commandPath: parsed.commandPath)
+                    "--format must be duo-scan, sarif or sdk-check, not \(ValueExcerpt.quoted(text))",
+                    commandPath: parsed.commandPath)
             }
             self.format = format
         } else {
@@ -78,7 +79,7 @@ struct IngestCommand: RunnableCommand {
         if let text = parsed.value("max-upload") {
             guard let bytes = QuantityText.bytes(text), bytes > 0 else {
                 throw UsageError(
-                    "--max-upload must be a size in bytes (or with KiB, MiB, GiB), not '\(TerminalText.excerpt(text))'",
+                    "--max-upload must be a size in bytes (or with KiB, MiB, GiB), not \(ValueExcerpt.quoted(text))",
                     commandPath: parsed.commandPath)
             }
             maximumUpload = bytes

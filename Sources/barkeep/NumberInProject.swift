@@ -29,7 +29,7 @@ struct NumberInProject {
     /// The number of a finding named by `text` (`12` or `F-12`); anything else is a usage error.
     static func findingNumber(_ text: String, _ parsed: ParsedCommand) throws(UsageError) -> Int {
         guard let number = FindingNumber.parse(text) else {
-            throw UsageError("\(FindingNumber.rule), not '\(text)'", commandPath: parsed.commandPath)
+            throw UsageError("\(FindingNumber.rule), not \(ValueExcerpt.quoted(text))", commandPath: parsed.commandPath)
         }
         return number
     }

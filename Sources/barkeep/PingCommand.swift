@@ -18,7 +18,7 @@ struct PingCommand: RunnableCommand {
         let started = ContinuousClock.now
         let reply = try client.send(Request(verb: "PING")).text
         let elapsed = ContinuousClock.now - started
-        guard reply == "PONG" else { throw CLIError.badReply("PING answered '\(reply)'") }
+        guard reply == "PONG" else { throw CLIError.badReply("PING answered \(ValueExcerpt.quoted(reply))") }
         if context.isJSON {
             let milliseconds = elapsed.milliseconds
             let object: [String: Any] = [

@@ -36,7 +36,9 @@ struct TokenCreateCommand: RunnableCommand {
             throw UsageError("--role is required (reader, writer or admin)", commandPath: parsed.commandPath)
         }
         guard let role = Role(rawValue: text) else {
-            throw UsageError("--role must be reader, writer or admin, not '\(text)'", commandPath: parsed.commandPath)
+            throw UsageError(
+                "--role must be reader, writer or admin, not \(ValueExcerpt.quoted(text))",
+                commandPath: parsed.commandPath)
         }
         self.role = role
     }

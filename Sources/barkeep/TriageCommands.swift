@@ -171,7 +171,7 @@ struct FindingSetCommand: RunnableCommand {
         let settable = FindingLifecycle.personStatuses
         guard let value = FindingStatus(rawValue: selection.value), settable.contains(value) else {
             throw UsageError(
-                "status must be one of \(settable.map(\.rawValue).joined(separator: ", ")), not '\(selection.value)'",
+                "status must be one of \(settable.map(\.rawValue).joined(separator: ", ")), not \(ValueExcerpt.quoted(selection.value))",
                 commandPath: parsed.commandPath
             )
         }

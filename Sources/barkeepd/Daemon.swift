@@ -113,6 +113,7 @@ final class Daemon {
                     maximumUpload: options.maximumUpload,
                     environment: ProcessInfo.processInfo.environment,
                     scannerUser: scannerUser,
+                    protectedDirectories: [options.dataDirectory],
                     refusal: SourceRefusal.message(for:)
                 ),
                 logger: logger.with(["component": "sources"])
@@ -205,7 +206,7 @@ final class Daemon {
         let binaries = try PostgresBinaries.locate(explicitDirectory: options.pgBin)
         let cluster = try PostgresCluster(
             binaries: binaries,
-            options: .init(dataDirectory: options.dataDirectory + "/pg"),
+            options: .init(dataDirectory: options.dataDirectory + "/" + DataDirectory.clusterDirectoryName),
             logger: logger.with(["component": "postgres"])
         )
         try cluster.initializeIfNeeded()
@@ -257,7 +258,7 @@ final class Daemon {
                 // The daemon holding the directory runs its cluster: connect to it where that daemon does.
                 let cluster = try PostgresCluster(
                     binaries: try PostgresBinaries.locate(explicitDirectory: options.pgBin),
-                    options: .init(dataDirectory: options.dataDirectory + "/pg"))
+                    options: .init(dataDirectory: options.dataDirectory + "/" + DataDirectory.clusterDirectoryName))
                 configuration = cluster.configuration(database: "barkeep")
             } else {
                 configuration = try databaseConfiguration()

@@ -45,7 +45,8 @@ struct DaemonCommand: ParsableCommand {
                 "max-connections",
                 valueName: "N",
                 help:
-                    "TCP clients served at once; past it ERR BUSY (default: the descriptor limit less pool size less 128)."
+                    "Clients served at once, besides 16 more for the owner on the Unix socket; past it ERR BUSY "
+                    + "(default: the descriptor limit less pool size less 128)."
             ),
             .option("max-line", valueName: "BYTES", default: "65536", help: "Longest request line accepted."),
             .option(
@@ -212,7 +213,7 @@ struct DaemonOptions {
         }
         if let text = parsed.value("log-level") {
             guard let level = LogLevel(name: text) else {
-                throw fail("--log-level must be debug, info, warning or error, not '\(text)'")
+                throw fail("--log-level must be debug, info, warning or error, not \(ValueExcerpt.quoted(text))")
             }
             logLevel = level
         } else {

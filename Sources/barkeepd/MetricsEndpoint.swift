@@ -9,20 +9,40 @@ import Synchronization
 
 /// `--metrics-listen HOST:PORT`: the server's counters as Prometheus text (`GET /metrics`, exposition format
 /// 0.0.4) over plain HTTP/1.0, one request per connection, each connection on a thread of its own (at most
-/// `maximumClients` at once, each given 5 s to send its request). Off by default; it serves
-/// numbers only, never a token, a project or a finding, so it needs no authentication — bind it to an address
-/// only the monitoring system reaches.
+/// `maximumClients` at once). Off by default; it serves numbers only, never a token, a project or a finding, so it
+/// needs no authentication — bind it to an address only the monitoring system reaches.
+///
+/// A client has `requestDeadline` for its whole request head, however it trickles it in (past it, `408` and
+/// closed); when `maximumClients` are connected, a new client ends the one that has been sending its request the
+/// longest. So clients that send a header a second cannot keep a scrape, which sends its request at once, out.
 ///
 /// Thread-safety (`@unchecked Sendable`): `descriptor` is written once before the thread starts; `isStopping` and
-/// `activeClients` are behind a `Mutex`; `server` is `Sendable`.
+/// `clients` are behind a `Mutex` (a client's socket is closed, and shut down when ended by a newcomer, only under
+/// it, so no other socket can be given its number meanwhile); `server` is `Sendable`.
 final class MetricsEndpoint: @unchecked Sendable {
     private let server: Server
     private let logger: Logger
     private let descriptor: Int32
     private let isStopping = Mutex(false)
-    private let activeClients = Mutex(0)
-    /// Clients served at once at most.
+
+    /// The clients being served.
+    private struct Clients {
+        var nextID = 0
+        /// Clients connected and not yet closed, ended ones included.
+        var count = 0
+        /// Those still reading their request: their socket, and since when.
+        var reading: [Int: (descriptor: Int32, since: ContinuousClock.Instant)] = [:]
+        /// Those a newcomer ended, until their thread closes them.
+        var ended: Set<Int> = []
+    }
+    private let clients = Mutex(Clients())
+
+    /// Clients served at once at most (besides those a newcomer just ended, whose threads are closing them).
     static let maximumClients = 16
+    /// How long a client has to send its whole request head.
+    static let requestDeadline: Duration = .seconds(5)
+    /// The longest request head read, in bytes.
+    static let maximumHead = 8192
     private let finished = DispatchSemaphore(value: 0)
     /// The address it listens on (the port the kernel chose, when 0 was asked for).
     let boundAddress: String
@@ -38,7 +58,7 @@ final class MetricsEndpoint: @unchecked Sendable {
         var result: UnsafeMutablePointer<addrinfo>?
         let name = host == "localhost" ? "127.0.0.1" : host
         guard getaddrinfo(name, String(port), &hints, &result) == 0, let info = result else {
-            throw DaemonError.startup("--metrics-listen: '\(host)' is not an IP address")
+            throw DaemonError.startup("--metrics-listen: \(ValueExcerpt.quoted(host)) is not an IP address")
         }
         defer { freeaddrinfo(result) }
         let descriptor = socket(info.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -78,7 +98,8 @@ final class MetricsEndpoint: @unchecked Sendable {
         thread.start()
     }
 
-    /// Stops accepting and waits for the accepting thread; clients in progress finish on their own within 5 s.
+    /// Stops accepting and waits for the accepting thread; clients in progress finish on their own within
+    /// `requestDeadline` and the time to write a reply.
     func stop() {
         isStopping.withLock { $0 = true }
         // Wakes the blocked accept.
@@ -99,46 +120,88 @@ final class MetricsEndpoint: @unchecked Sendable {
                 }
                 continue
             }
-            // Each client on a thread of its own, so a slow or idle one (it has 5 s) delays nobody; past
-            // `maximumClients` at once, a new one is closed unanswered.
-            let isAdmitted = activeClients.withLock { count in
-                guard count < Self.maximumClients else { return false }
-                count += 1
-                return true
-            }
-            guard isAdmitted else {
+            // Each client on a thread of its own, so a slow or idle one delays nobody.
+            guard let id = admit(client) else {
                 close(client)
                 continue
             }
             let thread = Thread { [self] in
-                answer(client)
-                close(client)
-                activeClients.withLock { $0 -= 1 }
+                answer(client, id: id)
+                clients.withLock { clients in
+                    clients.reading[id] = nil
+                    clients.ended.remove(id)
+                    clients.count -= 1
+                    close(client)
+                }
             }
             thread.name = "barkeep-metrics-client"
             thread.start()
         }
     }
 
-    /// Reads the request head (at most 8 KiB, 5 s) and writes the response.
-    private func answer(_ client: Int32) {
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
-        setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(client, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    /// Counts a new client in, ending the one reading its request the longest when `maximumClients` are connected;
+    /// its id, or nil when it is to be closed unanswered (every slot is answering, or ended clients are closing).
+    private func admit(_ client: Int32) -> Int? {
+        clients.withLock { clients in
+            if clients.count - clients.ended.count >= Self.maximumClients {
+                guard clients.count < 2 * Self.maximumClients,
+                    let oldest = clients.reading.min(by: { $0.value.since < $1.value.since })
+                else { return nil }
+                // Its read returns at once, and its thread closes it.
+                shutdown(oldest.value.descriptor, Int32(SHUT_RDWR))
+                clients.reading[oldest.key] = nil
+                clients.ended.insert(oldest.key)
+            }
+            let id = clients.nextID
+            clients.nextID += 1
+            clients.count += 1
+            clients.reading[id] = (client, .now)
+            return id
+        }
+    }
+
+    /// Reads the request head (at most `maximumHead` bytes, within `requestDeadline` in all) and writes the
+    /// response: the metrics, 404 for another path, 408 for a head not complete in time.
+    private func answer(_ client: Int32, id: Int) {
+        let deadline = ContinuousClock.now + Self.requestDeadline
         var head: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 2048)
-        while head.count < 8192 {
+        var isComplete = false
+        while head.count < Self.maximumHead {
+            // Each read waits only for what is left of the whole request's time.
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero else { break }
+            let microseconds = max(1, Int(left.seconds * 1_000_000))
+            var timeout = timeval(tv_sec: microseconds / 1_000_000, tv_usec: Int(microseconds % 1_000_000))
+            setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             let count = chunk.withUnsafeMutableBytes { recv(client, $0.baseAddress, $0.count, 0) }
+            if count < 0 && errno == EINTR { continue }
             guard count > 0 else { break }
             head += chunk[..<count]
             // The request line is all that matters; the head ends at the first empty line.
             let text = String(decoding: head, as: UTF8.self)
-            if text.contains("\r\n\r\n") || text.contains("\n\n") { break }
+            if text.contains("\r\n\r\n") || text.contains("\n\n") {
+                isComplete = true
+                break
+            }
         }
+        // A client a newcomer ended is answered nothing: its thread closes it.
+        let isEnded = clients.withLock { clients in
+            clients.reading[id] = nil
+            return clients.ended.contains(id)
+        }
+        guard !isEnded else { return }
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(client, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let requestLine = String(decoding: head.prefix { $0 != 0x0D && $0 != 0x0A }, as: UTF8.self)
         let words = requestLine.split(separator: " ")
         let response: String
-        if words.count >= 2, words[0] == "GET", words[1] == "/metrics" || words[1].hasPrefix("/metrics?") {
+        if !isComplete && head.count < Self.maximumHead {
+            let body = "the request was not complete within \(Int(Self.requestDeadline.seconds)) s\n"
+            response =
+                "HTTP/1.0 408 Request Timeout\r\nContent-Type: text/plain; charset=utf-8\r\n"
+                + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body
+        } else if words.count >= 2, words[0] == "GET", words[1] == "/metrics" || words[1].hasPrefix("/metrics?") {
             let body = Self.exposition(server)
             response =
                 "HTTP/1.0 200 OK\r\nContent-Type: text/plain; version=0.0.4; charset=utf-8\r\n"

@@ -14,6 +14,8 @@ struct ChecklistStepTests {
     func stepNaming(word: String, isAccepted: Bool) {
         let problem = ChecklistStep.problem(naming: word)
         #expect((problem == nil) == isAccepted, "\(word): \(problem ?? "accepted")")
-        if let problem { #expect(problem.hasPrefix("'\(word)' is not a checklist step: steps are 1 to 12")) }
+        if let problem {
+            #expect(problem.hasPrefix("\(ValueExcerpt.quoted(word)) is not a checklist step: steps are 1 to 12"))
+        }
     }
 }

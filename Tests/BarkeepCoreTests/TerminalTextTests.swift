@@ -22,11 +22,4 @@ struct TerminalTextTests {
         #expect(TerminalText.neutralized(input) == expected)
     }
 
-    @Test("an excerpt is at most 40 characters and an ellipsis, neutralised")
-    func excerpt() {
-        #expect(TerminalText.excerpt("short") == "short")
-        #expect(TerminalText.excerpt(String(repeating: "x", count: 40)) == String(repeating: "x", count: 40))
-        #expect(TerminalText.excerpt(String(repeating: "x", count: 65_523)) == String(repeating: "x", count: 40) + "…")
-        #expect(TerminalText.excerpt("\u{9B}" + String(repeating: "y", count: 50)).hasPrefix("<U+009B>yyy"))
-    }
 }

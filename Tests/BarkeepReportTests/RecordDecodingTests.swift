@@ -151,7 +151,8 @@ struct RecordDecodingTests {
         let long = ReportError.badValue(
             record: "scan", key: "ingested", value: String(repeating: "x", count: 50) + "\n", expected: "a time")
         #expect(
-            long.description == "a 'scan' record has ingested='\(String(repeating: "x", count: 40))…': expected a time")
+            long.description
+                == "a 'scan' record has ingested='\(String(repeating: "x", count: 40))…' (51 bytes): expected a time")
         #expect(long.recordType == "scan")
         #expect(long.key == "ingested")
     }

@@ -67,4 +67,54 @@ struct ConnectionLimitTests {
         served.append(try LineClient(port: running.port))
         #expect(try served.last?.request("PING") == "OK PONG")
     }
+
+    /// Opens `sys.argv[2]` connections to the Unix socket `sys.argv[1]`, sends each a PING, keeps those answered,
+    /// prints how many were answered and refused, and holds them for a minute.
+    private static let fillingClient = """
+        import socket, sys, time
+        held, ok, busy = [], 0, 0
+        for _ in range(int(sys.argv[2])):
+            s = socket.socket(socket.AF_UNIX)
+            s.connect(sys.argv[1])
+            try:
+                s.sendall(b"PING\\n")
+            except OSError:
+                pass  # Refused: the BUSY line came first and the socket is closed.
+            line = s.makefile().readline().strip()
+            if line == "OK PONG":
+                ok += 1
+                held.append(s)
+            else:
+                busy += 1
+                s.close()
+        print(f"ok={ok} busy={busy}", flush=True)
+        time.sleep(60)
+        """
+
+    @Test("the reserve is the owner's: another user filling the Unix socket does not keep the owner out")
+    func ownerReserveIsTheOwners() throws {
+        // Another user is needed: the tests run as root, which setpriv makes nobody for the other client.
+        try #require(geteuid() == 0, "connecting as another user needs root")
+        let running = try RunningServer(maximumConnections: 5)
+        chmod((running.socketPath as NSString).deletingLastPathComponent, 0o755)
+        let others = try Subprocess.spawn(
+            "/usr/bin/setpriv",
+            [
+                "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", Self.fillingClient,
+                running.socketPath, "23",
+            ])
+        defer {
+            others.signal(SIGKILL)
+            _ = others.wait(timeout: .seconds(10))
+        }
+        #expect(eventually(.seconds(30)) { others.output.contains("ok=") }, "\(others.errorOutput)")
+        // Nobody gets the limit, like any TCP client, and not one connection of the reserve.
+        #expect(others.output == "ok=5 busy=18\n", "\(others.errorOutput)")
+        let tcp = try LineClient(port: running.port)
+        #expect(try tcp.readLine() == "ERR BUSY too many connections; retry later")
+        // The owner gets in, through the whole reserve, and no further.
+        let owners = try (0..<ServerConfiguration.ownerReserve).map { _ in try running.owner() }
+        for owner in owners { #expect(try owner.request("PING") == "OK PONG") }
+        #expect(try running.owner().readLine() == "ERR BUSY too many connections; retry later")
+    }
 }

@@ -75,9 +75,9 @@ struct ProtocolTests {
             ("BADARG", "WATCH app kinds=finding.status,finding.bogus", "ERR BADARG unknown event kind 'finding.bogus'"),
             ("BADARG", "WATCH app finding=0", "ERR BADARG a finding is named by its number"),
             ("NOTFOUND", "WATCH app screen=Ghost", "ERR NOTFOUND no screen 'Ghost' in project 'app'"),
-            ("BADARG", "HELLO protocol=1", "ERR BADARG protocol 1 is not supported"),
-            ("BADARG", "HELLO protocol=4", "ERR BADARG protocol 4 is not supported; this server speaks 2 and 3"),
-            ("BADARG", "HELLO protocol=03", "ERR BADARG protocol 03 is not supported"),
+            ("BADARG", "HELLO protocol=1", "ERR BADARG protocol '1' is not supported"),
+            ("BADARG", "HELLO protocol=4", "ERR BADARG protocol '4' is not supported; this server speaks 2 and 3"),
+            ("BADARG", "HELLO protocol=03", "ERR BADARG protocol '03' is not supported"),
             ("NOAUTH", "HELLO token=bk_nope", "ERR NOAUTH invalid or revoked token"),
             ("NOTFOUND", "PROJECT SHOW ghost", "ERR NOTFOUND no project named 'ghost'"),
             ("NOTFOUND", "TOKEN REVOKE ghost", "ERR NOTFOUND no active token named 'ghost'"),
@@ -569,6 +569,38 @@ struct ProtocolTests {
         #expect(try other.request("HELLO token=\(reader)")?.contains(" role=reader ") == true)
     }
 
+    @Test("failed HELLOs are limited per peer across connections; the peer's good token waits too, others do not")
+    func failedHellosPerPeer() throws {
+        let running = try RunningServer.withDatabase()
+        let owner = try running.owner()
+        let reader = try #require(try createToken(owner, name: "reader", role: "reader"))
+        // A guesser reconnecting after every ten: past the burst, its HELLOs are refused without a look at the token.
+        let started = ContinuousClock.now
+        var checked = 0
+        var refusal: String?
+        attempts: for _ in 0..<10 {
+            let client = try running.tcp()
+            for _ in 0..<10 {
+                guard let reply = try client.request("HELLO token=\(TokenSecret.generate())") else { break }
+                if reply.hasPrefix("ERR NOAUTH too many failed HELLOs from 127.0.0.1; retry in ") {
+                    refusal = reply
+                    break attempts
+                }
+                checked += 1
+            }
+        }
+        let seconds = Int((ContinuousClock.now - started).seconds.rounded(.up))
+        #expect(refusal != nil, "\(checked) guesses were all looked at")
+        #expect(checked >= 20 && checked <= 20 + seconds, "\(checked) in \(seconds) s")
+        // Its own good token waits too: a guesser learns nothing from a refusal.
+        let waiting = try #require(try running.tcp().request("HELLO token=\(reader)"))
+        #expect(waiting.hasPrefix("ERR NOAUTH too many failed HELLOs from 127.0.0.1; retry in "), "\(waiting)")
+        // Another peer is served as before: the owner on the Unix socket, with a token or without.
+        let greeting = try owner.request("HELLO token=\(reader)")
+        #expect(greeting?.contains(" role=admin") == true, "\(greeting ?? "closed")")
+        #expect(try running.owner().request("PING") == "OK PONG")
+    }
+
     @Test(
         "an over-long name is BADARG before any lookup, quoted by a 40-character excerpt",
         arguments: [
@@ -584,8 +616,35 @@ struct ProtocolTests {
         let name = String(repeating: "n", count: 65_523)
         let reply = try #require(try client.request(template.replacingOccurrences(of: "{}", with: name)))
         #expect(reply.hasPrefix("ERR BADARG "), "\(reply.prefix(80))")
-        #expect(reply.hasSuffix("got 65523: '\(String(repeating: "n", count: 40))…'"), "\(reply.prefix(200))")
+        #expect(
+            reply.hasSuffix("got 65523: '\(String(repeating: "n", count: 40))…' (65523 bytes)"), "\(reply.prefix(200))")
         #expect(reply.count < 200)
+    }
+
+    @Test("a bad value of 256 KiB is quoted as a short prefix with its length in bytes, whatever key refuses it")
+    func oversizedValuesAreQuotedShort() throws {
+        // The line limit raised, as an operator may (--max-line): the value reaches every check that refuses it.
+        let running = try RunningServer.withDatabase(maximumLineLength: 1 << 20)
+        let client = try running.owner()
+        #expect(try client.request("PROJECT CREATE app")?.hasPrefix("* name=app") == true)
+        #expect(try client.readLine() == "OK count=1")
+        #expect(try client.request("SCREEN ADD app Inbox title=Inbox path=Inbox/*")?.hasPrefix("* ") == true)
+        #expect(try client.readLine() == "OK count=1")
+        let value = String(repeating: "a", count: 256 << 10)
+        let requests = [
+            "FINDINGS app screen=\(value)", "FINDINGS app status=\(value)", "FINDINGS app severity=\(value)",
+            "FINDINGS app step=\(value)", "FINDINGS app assignee=\(value)", "FINDINGS app new-in=\(value)",
+            "FINDINGS app status=open,\(value)", "FINDING ASSIGN app 1 \(value)", "FINDINGS app \(value)=x",
+            "SOURCE ADD app inbox=/\(value)", "SOURCE ADD app repo=/\(value) scanner=x",
+            "STEP SET app Inbox \(value) done", "ITEM ADD app screen=Inbox step=\(value) title=x",
+            "POSE RECORD app Inbox \(value) passed", "\(value)",
+        ]
+        for request in requests {
+            let reply = try #require(try client.request(request), "\(request.prefix(40))")
+            #expect(reply.hasPrefix("ERR "), "\(reply.prefix(200))")
+            #expect(reply.utf8.count < 300, "\(request.prefix(40)): \(reply.prefix(300))")
+            #expect(reply.contains("…' (26214") && reply.contains(" bytes)"), "\(request.prefix(40)): \(reply)")
+        }
     }
 
     private func createToken(_ owner: LineClient, name: String, role: String) throws -> String? {

@@ -152,7 +152,7 @@ struct ServerTests {
     func unknownVerbIsTruncated() throws {
         let running = try RunningServer(maximumLineLength: 8192)
         let reply = try #require(try LineClient(port: running.port).request(String(repeating: "Z", count: 5000)))
-        #expect(reply == "ERR UNKNOWN unknown command '\(String(repeating: "Z", count: 32))…'")
+        #expect(reply == "ERR UNKNOWN unknown command '\(String(repeating: "Z", count: 40))…' (5000 bytes)")
     }
 
     @Test("blank lines are ignored")

@@ -69,7 +69,10 @@ public final class LineClient: @unchecked Sendable {
     public func send(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, 0) }
+            // MSG_NOSIGNAL: a server that closed the connection is an error to report, not a SIGPIPE to die of.
+            let sent = bytes[offset...].withUnsafeBytes {
+                Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             guard sent > 0 else { throw TestSupportError("send failed: \(String(cString: strerror(errno)))") }
             offset += sent
         }

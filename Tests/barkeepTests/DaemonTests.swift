@@ -1,5 +1,6 @@
 import BarkeepStore
 import BarkeepTestSupport
+import Dispatch
 import Foundation
 import Testing
 
@@ -89,6 +90,54 @@ struct DaemonTests {
         try? FileManager.default.removeItem(atPath: root)
     }
 
+    @Test("a daemon never stops a PostgreSQL another holds: a moved lock, a live starter, a lock held inside")
+    func doesNotStopAnotherCluster() throws {
+        let first = try EmbeddedDaemon()
+        let root = first.root
+        let postmaster = try first.postmasterPID()
+        // The incident: an inbox on the data directory moved the running daemon's lock to failed/.
+        #expect(mkdir(root + "/failed", 0o755) == 0)
+        #expect(rename(root + "/barkeepd.lock", root + "/failed/barkeepd.lock") == 0)
+        let second = try Subprocess.run(barkeepd, ["--data-dir", root, "--listen", "127.0.0.1:0"])
+        #expect(second.status == 1)
+        #expect(second.error.contains("start failed: another barkeepd (pid \(first.process.pid)) is using \(root)"))
+        #expect(!second.error.contains("orphaned"))
+        // The first daemon's cluster still serves it, the same postmaster.
+        #expect(try first.barkeep(["ping"]) == (0, "PONG\n"))
+        #expect(try first.postmasterPID() == postmaster && kill(postmaster, 0) == 0)
+        first.process.signal(SIGTERM)
+        #expect(first.process.wait(timeout: .seconds(60)) == 0)
+
+        // A cluster another live process started (this test) is not an orphan, whoever holds the directory lock.
+        let cluster = try PostgresCluster(
+            binaries: try PostgresBinaries.locate(), options: .init(dataDirectory: root + "/pg"))
+        try cluster.start()
+        defer { try? cluster.stop() }
+        let refused = try Subprocess.run(barkeepd, ["--data-dir", root, "--listen", "127.0.0.1:0"])
+        #expect(refused.status == 1)
+        #expect(
+            refused.error.contains(
+                "is not an orphan: it was started by \(try #require(ProcessRecord.current)), which still runs; not "
+                    + "stopping it"), "\(refused.error)")
+        let connection = try PostgresConnection(configuration: cluster.configuration(database: "barkeep"))
+        #expect(try connection.queryValue("SELECT 1", as: Int.self) == 1)
+        connection.close()
+        try cluster.stop()
+
+        // A live process holding a lock on a file inside the directory (a daemon that locked only its lock file,
+        // since moved) keeps any other daemon out.
+        let held = open(root + "/failed/barkeepd.lock", O_RDWR | O_CLOEXEC)
+        #expect(held >= 0 && flock(held, LOCK_EX | LOCK_NB) == 0)
+        defer { close(held) }
+        let locked = try Subprocess.run(barkeepd, ["--data-dir", root, "--listen", "127.0.0.1:0"])
+        #expect(locked.status == 1)
+        #expect(
+            locked.error.contains(
+                "another barkeepd is using \(root): \(try #require(ProcessRecord.current)) holds a lock on "
+                    + "\(root)/failed/barkeepd.lock"), "\(locked.error)")
+        #expect(!cluster.isRunning())
+    }
+
     @Test("external database: --database-url is used as is, and the schema is migrated there")
     func externalDatabase() throws {
         let configuration = try TestDatabase.makeDatabase()
@@ -151,6 +200,34 @@ struct DaemonTests {
         #expect(try httpGet("/metrics", port: metricsPort).hasPrefix("HTTP/1.0 200 OK\r\n"))
         #expect(ContinuousClock.now - started < .seconds(3))
         withExtendedLifetime(idle) {}
+
+        // Sixteen clients trickling a request head, a header every quarter second: a scrape meanwhile ends the one
+        // that has been sending the longest and is answered at once, and each of the others has 5 s for its whole
+        // request, then 408.
+        let tricklers = try (0..<16).map { _ in try LineClient(port: metricsPort) }
+        let connected = ContinuousClock.now
+        for client in tricklers { try client.send("GET /metrics HTTP/1.0\r\n") }
+        let stop = DispatchSemaphore(value: 0)
+        let stopped = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            while stop.wait(timeout: .now() + 0.25) == .timedOut {
+                for client in tricklers { try? client.send("X-Slow: 1\r\n") }
+            }
+            stopped.signal()
+        }
+        defer {
+            stop.signal()
+            stopped.wait()
+        }
+        #expect(
+            eventually(.seconds(5)) {
+                (try? httpGet("/metrics", port: metricsPort).hasPrefix("HTTP/1.0 200 OK")) == true
+            })
+        #expect(ContinuousClock.now - connected < .seconds(4))
+        let firstLines = tricklers.map { (try? $0.readLine()) ?? nil }
+        #expect(ContinuousClock.now - connected < .seconds(8))
+        #expect(firstLines.filter { $0 == "HTTP/1.0 408 Request Timeout\r" }.count >= 14, "\(firstLines)")
+        #expect(firstLines.allSatisfy { $0 == nil || $0 == "HTTP/1.0 408 Request Timeout\r" }, "\(firstLines)")
 
         // Without the option nothing else listens: the ready line names no metrics address.
         let plain = try TemporaryDirectory.make(prefix: "barkeep-metrics")

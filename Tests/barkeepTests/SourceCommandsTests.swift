@@ -1,3 +1,4 @@
+import BarkeepCore
 import BarkeepStore
 import BarkeepTestSupport
 import Foundation
@@ -145,23 +146,75 @@ struct SourceCommandsTests {
         #expect(record["id"] as? Int == 1)
     }
 
-    @Test("source add refuses an inbox in a system or shared directory, in the data directory, or owned by another")
+    @Test(
+        "source add refuses system trees, homes' configuration, any daemon's data directory (at, in, above), big trees")
     func addRefusesInboxLocations() throws {
         let daemon = try makeDaemon()
         let data = (daemon.socket as NSString).deletingLastPathComponent
         try FileManager.default.createDirectory(atPath: data + "/drop", withIntermediateDirectories: false)
-        let refusals: [(String, String)] = [
+        // Another running daemon, as in the incident: its data directory holds its lock.
+        let other = try TestDaemon(url: daemon.url, arguments: ["--no-sources"])
+        let otherData = (other.socket as NSString).deletingLastPathComponent
+        // A team's directory above a data directory.
+        let team = try TemporaryDirectory.make(prefix: "barkeep-team")
+        try FileManager.default.createDirectory(atPath: team + "/ci/.barkeep/pg", withIntermediateDirectories: true)
+        #expect(
+            FileManager.default.createFile(atPath: team + "/ci/.barkeep/pg/PG_VERSION", contents: Data("16\n".utf8)))
+        let links = try TemporaryDirectory.make(prefix: "barkeep-links")
+        #expect(symlink("/var/lib/dpkg", links + "/dpkg") == 0)
+        #expect(symlink(otherData, links + "/other") == 0)
+        var refusals: [(String, String)] = [
             ("/", "the inbox / is a directory shared by the whole system"),
             ("/tmp", "the inbox /tmp is a directory shared by the whole system"),
             ("/etc", "the inbox /etc is in the system directory /etc"),
             ("/usr/share", "the inbox /usr/share is in the system directory /usr"),
             ("/proc", "the inbox /proc is in the system directory /proc"),
+            ("/var/lib/dpkg", "the inbox /var/lib/dpkg is in the system directory /var/lib"),
+            ("/var/lib/apt", "the inbox /var/lib/apt is in the system directory /var/lib"),
+            ("/var/backups", "the inbox /var/backups is in the system directory /var/backups"),
+            (links + "/dpkg", "the inbox /var/lib/dpkg is in the system directory /var/lib"),
             (data, "the inbox \(data) is in the daemon's data directory \(data)"),
             (data + "/drop", "the inbox \(data)/drop is in the daemon's data directory \(data)"),
+            (otherData, "the inbox \(otherData) is a data directory of barkeepd: \(otherData) has barkeepd.lock"),
+            (
+                links + "/other",
+                "the inbox \(otherData) is a data directory of barkeepd: \(otherData) has barkeepd.lock"
+            ),
+            (
+                team + "/ci/.barkeep/pg",
+                "the inbox \(team)/ci/.barkeep/pg is a PostgreSQL cluster's directory: \(team)/ci/.barkeep/pg has "
+                    + "PG_VERSION"
+            ),
+            (
+                team,
+                "the inbox \(team) holds a data directory of barkeepd: \(team)/ci/.barkeep has pg/PG_VERSION"
+            ),
         ]
+        // The daemon's home is the tests' (it inherits HOME); its configuration is tried where it exists.
+        if let home = ProcessInfo.processInfo.environment["HOME"],
+            FileManager.default.fileExists(atPath: home + "/.config")
+        {
+            refusals.append(
+                (
+                    home + "/.config",
+                    "the inbox \(home)/.config is in \(home)/.config, a configuration directory of the daemon user's home"
+                ))
+        }
         for (inbox, message) in refusals {
             try expectRefusal(daemon, ["source", "add", "app", "--inbox", inbox], message, "BADARG")
         }
+        #expect(FileManager.default.fileExists(atPath: otherData + "/barkeepd.lock"))
+
+        // A tree larger than a drop folder is refused: it cannot be searched at every run.
+        let large = try TemporaryDirectory.make(prefix: "barkeep-large")
+        for index in 0...InboxLocation.maximumDirectories {
+            try FileManager.default.createDirectory(atPath: large + "/d\(index)", withIntermediateDirectories: false)
+        }
+        try expectRefusal(
+            daemon, ["source", "add", "app", "--inbox", large],
+            "the inbox \(large) holds more than 1000 directories: an inbox is a directory of its own that scans are "
+                + "dropped in", "BADARG")
+
         // A directory of another user: only root can make one to try (the tests' user owns what it makes).
         if geteuid() == 0 {
             let foreign = try TemporaryDirectory.make(prefix: "barkeep-foreign")
@@ -170,6 +223,12 @@ struct SourceCommandsTests {
                 daemon, ["source", "add", "app", "--inbox", foreign],
                 "the inbox \(foreign) belongs to uid 65534, not to the daemon's user (uid 0)", "BADARG")
         }
+        // Nothing was added; a drop folder of its own still is.
+        let inbox = try TemporaryDirectory.make(prefix: "barkeep-inbox")
+        try FileManager.default.createDirectory(atPath: inbox + "/done", withIntermediateDirectories: false)
+        #expect(try run(daemon, ["source", "add", "app", "--inbox", inbox]).0 == 0)
+        #expect(try run(daemon, ["--json", "source", "list"]).1.contains("\"id\":1,"))
+        withExtendedLifetime(other) {}
     }
 
     @Test("source add refuses a bad --every, --timeout, --settle, --max-output, --format or branch with BADARG")
@@ -227,7 +286,9 @@ struct SourceCommandsTests {
     @Test("an inbox another source reads is refused, however it is spelled; the daemon goes on")
     func addRefusesSharedInbox() throws {
         let daemon = try makeDaemon()
-        let inbox = try TemporaryDirectory.make(prefix: "barkeep-inbox")
+        // In a directory of its own, so that the one holding it holds nothing else (no daemon's data directory).
+        let inbox = try TemporaryDirectory.make(prefix: "barkeep-parent") + "/inbox"
+        #expect(mkdir(inbox, 0o755) == 0)
         #expect(
             try run(daemon, ["source", "add", "app", "--inbox", inbox]).1
                 == "Added source 1 to app: inbox \(inbox) (duo-scan). A daemon running sources takes it up at once.\n"

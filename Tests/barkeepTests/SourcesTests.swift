@@ -260,6 +260,44 @@ struct SourcesTests {
         #expect(history.map { $0["kind"] as? String } == ["source.added", "source.run"])
     }
 
+    @Test("an inbox whose directory turns into another daemon's data directory is paused, moves nothing, stays paused")
+    func inboxTurnedDataDirectoryIsPaused() throws {
+        let (daemon, inbox) = try inboxDaemon()
+        try dropBarrier(as: "first.json", in: inbox)
+        // The incident: a running daemon's data directory, whose lock an inbox moved to failed/.
+        let other = try TestDaemon(url: daemon.url, arguments: ["--no-sources"])
+        let otherData = (other.socket as NSString).deletingLastPathComponent
+        try drop(try fixture("all-rules.json"), as: "scan.json", in: otherData)
+        #expect(rename(inbox, inbox + ".old") == 0)
+        #expect(symlink(otherData, inbox) == 0)
+
+        #expect(try eventually { try source(daemon, 1)["state"] as? String == "paused" })
+        let expected =
+            "the inbox \(otherData) is a data directory of barkeepd: \(otherData) has barkeepd.lock: the source is "
+            + "paused and no file was moved"
+        let shown = try source(daemon, 1)
+        #expect(shown["last_error"] as? String == expected)
+        #expect(shown["last_outcome"] as? String == "failed")
+        let history = try #require(shown["history"] as? [[String: Any]])
+        #expect(history.suffix(2).map { $0["kind"] as? String } == ["source.run", "source.paused"])
+        #expect(history.last?["reason"] as? String == expected)
+        #expect(names(in: otherData).contains("barkeepd.lock") && exists(otherData + "/scan.json"))
+        #expect(!exists(otherData + "/done") && !exists(otherData + "/failed"))
+        #expect(try other.barkeep(["ping"]).0 == 0)
+
+        // Resumed as it is, it would only be paused again: refused, with the reason.
+        let resumed = try run(daemon, ["source", "resume", "1"])
+        #expect(resumed.0 == 1)
+        #expect(
+            resumed.2
+                == "barkeep: the inbox \(otherData) is a data directory of barkeepd: \(otherData) has barkeepd.lock; "
+                + "source 1 stays paused (BADARG)\n")
+        // The directory put back, it resumes and takes files again.
+        #expect(unlink(inbox) == 0 && rename(inbox + ".old", inbox) == 0)
+        #expect(try run(daemon, ["source", "resume", "1"]).0 == 0)
+        try dropBarrier(as: "second.json", in: inbox)
+    }
+
     // MARK: - Repository
 
     /// A git repository with one commit on main holding `scan.json`; its path.

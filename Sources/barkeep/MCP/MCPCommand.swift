@@ -42,7 +42,8 @@ struct MCPCommand: RunnableCommand {
         project = parsed.value("project")
         isReadOnly = parsed.flag("read-only")
         if let project, !Names.isValidProject(project) {
-            throw UsageError("--project: '\(project)' is not a project name", commandPath: parsed.commandPath)
+            throw UsageError(
+                "--project: \(ValueExcerpt.quoted(project)) is not a project name", commandPath: parsed.commandPath)
         }
     }
 
