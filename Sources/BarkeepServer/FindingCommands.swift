@@ -36,11 +36,12 @@ enum FindingCommands {
         default: throw CommandError(.badArgument, "force must be yes or no")
         }
         let scope = input.keyword("scope") ?? ""
-        let payload = input.payload ?? []
+        // The ingest lets go of the bytes once parsed, and gives what it freed back to the system.
+        let upload = ScanUpload(input.payload ?? [])
         let actor = input.session.actor
         return .database { connection in
             try ingestUpload(
-                payload, format: format, project: project, commit: commit, commitTime: commitTime, scope: scope,
+                upload, format: format, project: project, commit: commit, commitTime: commitTime, scope: scope,
                 isForced: isForced, actor: actor, on: connection)
         }
     }
@@ -60,7 +61,7 @@ enum FindingCommands {
     /// check's summary and the items it changed. A document that does not parse is `BADARG` naming the place in it;
     /// a stale scan is `CONFLICT`; neither stores anything.
     static func ingestUpload(
-        _ payload: [UInt8],
+        _ upload: ScanUpload,
         format: ScanFormat,
         project: String,
         commit: String?,
@@ -71,7 +72,7 @@ enum FindingCommands {
         on connection: PostgresConnection
     ) throws -> CommandResult {
         let outcome = try Ingestor.ingest(
-            payload, format: format, project: project, commit: commit, commitTime: commitTime, scope: scope,
+            upload, format: format, project: project, commit: commit, commitTime: commitTime, scope: scope,
             isForced: isForced, actor: actor, on: connection)
         switch outcome {
         case .scan(let result):

@@ -48,7 +48,32 @@ public enum Ingestor {
         hook: IngestHook? = nil,
         on connection: PostgresConnection
     ) throws -> IngestOutcome {
-        let digest = digest ?? ContentDigest.hex(of: payload)
+        try ingest(
+            ScanUpload(payload), digest: digest, format: format, project: project, commit: commit,
+            commitTime: commitTime, scope: scope, isForced: isForced, actor: actor, hook: hook, on: connection)
+    }
+
+    /// Ingests `upload` as `ingest(_:digest:…)` does, letting go of its bytes once they are parsed. After an upload
+    /// of `FreedMemory.uploadThreshold` bytes or more, the memory the ingest freed goes back to the system.
+    public static func ingest(
+        _ upload: ScanUpload,
+        digest: String? = nil,
+        format: ScanFormat,
+        project: String,
+        commit: String?,
+        commitTime: Date? = nil,
+        scope: String,
+        isForced: Bool = false,
+        actor: String,
+        hook: IngestHook? = nil,
+        on connection: PostgresConnection
+    ) throws -> IngestOutcome {
+        defer {
+            // Whatever path the ingest took (a repeat is never parsed), its bytes and working set are free by now.
+            _ = upload.take()
+            if upload.count >= FreedMemory.uploadThreshold { FreedMemory.returnToSystem() }
+        }
+        let digest = digest ?? upload.withBytes { ContentDigest.hex(of: $0) }
         let parse: @Sendable ([UInt8]) throws(CoreError) -> ScanTable
         switch format {
         case .duoScan: parse = DuoScanParser.parseTable
@@ -59,7 +84,7 @@ public enum Ingestor {
             }
             let report: SDKCheckReport
             do {
-                report = try SDKCheckParser.parse(payload)
+                report = try SDKCheckParser.parse(upload.take())
             } catch {
                 throw StoreError.invalid("the sdk-check upload is not valid: \(error)")
             }
@@ -69,12 +94,12 @@ public enum Ingestor {
                     hook: hook, on: connection))
         }
         do {
-            // Parsed on another core while the store reads the project's findings.
+            // Parsed on another core while the store reads the project's findings; the bytes go once parsed.
             return .scan(
                 try ScanStore.ingest(
                     parsing: {
                         do throws(CoreError) {
-                            return try parse(payload)
+                            return try parse(upload.take())
                         } catch {
                             throw InvalidDocument(problem: error)
                         }

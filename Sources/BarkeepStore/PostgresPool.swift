@@ -34,7 +34,9 @@ public final class PostgresPool: Sendable {
     private typealias Job = @Sendable (PostgresConnection?, StoreError?) -> Void
 
     private struct State {
-        var jobs: [Job] = []
+        /// Jobs in order of submission from `head` on; a taken job's slot is cleared at once, so that what it
+        /// captured (an upload's bytes, a reply's rows) is freed when it finishes, not when the queue is compacted.
+        var jobs: [Job?] = []
         var head = 0
         var busy = 0
         var rejected = 0
@@ -148,6 +150,7 @@ public final class PostgresPool: Sendable {
             let job: Job? = state.withLock { state in
                 guard state.head < state.jobs.count else { return nil }
                 let job = state.jobs[state.head]
+                state.jobs[state.head] = nil
                 state.head += 1
                 if state.head > 64 && state.head * 2 > state.jobs.count {
                     state.jobs.removeFirst(state.head)
