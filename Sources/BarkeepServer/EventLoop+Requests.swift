@@ -49,6 +49,8 @@ extension EventLoop {
                 uploading.insert(connection.id)
             case .endUpload:
                 uploading.remove(connection.id)
+            case .fetchPage:
+                fetchPage(connection)
             case .write:
                 guard flush(connection), !connection.machine.isOutputFull else { return }
             case .wait:
@@ -79,6 +81,8 @@ extension EventLoop {
             runOnPool(resolved, on: connection) { try work($0, tokenID) }
         case .keptReply(let reply, let otherwise):
             lookUp(reply, otherwise: otherwise, for: resolved, on: connection)
+        case .streamed(let reply):
+            startStream(reply, for: resolved, on: connection)
         }
     }
 
@@ -124,7 +128,7 @@ extension EventLoop {
     }
 
     /// The running command ended with `reply` alone.
-    private func finish(_ connection: Connection, _ reply: Reply) {
+    func finish(_ connection: Connection, _ reply: Reply) {
         connection.machine.complete(reply)
         releaseUpload(connection)
     }

@@ -103,17 +103,35 @@ enum FindingCommands {
         }
     }
 
+    /// `RUNS PROJECT [limit=N]`: the project's runs, newest first, at most N (100 unless given, up to a million):
+    /// streamed as FINDINGS is.
     static let runs = Command("RUNS", positional: 1...1, keys: ["limit"], minimumRole: .reader) {
         input throws(CommandError) in
         let project = input.argument(0)
         let limit = try positiveInteger(input.keyword("limit"), key: "limit") ?? 100
-        return .database { connection in
-            CommandResult(.records(try ScanStore.runs(of: project, limit: limit, on: connection).map(\.record)))
-        }
+        return .streamed(
+            StreamedReply(positions: RunsPosition.self) { connection, position, page in
+                var sent = position?.sent ?? 0
+                try ScanStore.runPages(
+                    of: project, limit: limit - sent, after: position?.id, pageSize: StreamedReply.recordsPerPage,
+                    on: connection
+                ) { runs, isLast in
+                    sent += runs.count
+                    return try page(runs.map(\.record), runs.last.map { RunsPosition(id: $0.id, sent: sent) }, isLast)
+                }
+            })
+    }
+
+    /// Where a streamed RUNS reply stopped: the last run sent, and how many were.
+    struct RunsPosition: Sendable {
+        /// The run's row id.
+        var id: Int64
+        /// Runs sent so far, counted against the limit.
+        var sent: Int
     }
 
     /// `FINDINGS PROJECT [FILTERS…]`: the filter language of FindingQuery; without `status`, the findings that need
-    /// work.
+    /// work. Streamed: a page of findings is read only once the client has read enough of the ones before.
     static let findings = Command(
         "FINDINGS",
         positional: 1...1,
@@ -121,9 +139,15 @@ enum FindingCommands {
         minimumRole: .reader
     ) { input throws(CommandError) in
         let (project, query) = (input.argument(0), try query(input.request))
-        return .database { connection in
-            CommandResult(.records(try FindingStore.list(project: project, query: query, on: connection).map(\.record)))
-        }
+        return .streamed(
+            StreamedReply(positions: FindingListPosition.self) { connection, position, page in
+                try FindingStore.pages(
+                    project: project, query: query, after: position, pageSize: StreamedReply.recordsPerPage,
+                    on: connection
+                ) { findings, isLast in
+                    try page(findings.map(\.record), findings.last?.listPosition, isLast)
+                }
+            })
     }
 
     /// The filter keys of `request` as a query; what FindingQuery refuses is `BADARG`.

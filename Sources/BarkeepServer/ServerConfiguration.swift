@@ -18,6 +18,10 @@ public struct ServerConfiguration: Sendable {
     public var maximumPendingOutput: Int
     /// Events a watcher has not read yet, in bytes, past which it is disconnected.
     public var maximumWatcherBacklog: Int
+    /// How long the read of a streamed reply (`FINDINGS`) keeps its database connection, and the cursor on it, while
+    /// its client reads nothing; it lets go sooner once other work waits for a connection. The reply goes on from
+    /// where it stopped, in a new read, when the client reads again.
+    public var streamHold: Duration = .seconds(5)
     /// TCP clients served at once: past it a new connection is answered `ERR BUSY` and closed. Unix socket peers
     /// may use `unixSocketReserve` connections beyond it, so that the owner can always get in.
     public var maximumConnections: Int

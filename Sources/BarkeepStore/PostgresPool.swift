@@ -76,6 +76,10 @@ public final class PostgresPool: Sendable {
         state.withLock { Usage(size: size, busy: $0.busy, queued: $0.queued, rejected: $0.rejected) }
     }
 
+    /// Whether work waits for a worker: a job that holds its worker while it waits for something else (a streamed
+    /// reply whose client has not read) gives the worker up when it sees this.
+    public var hasQueuedWork: Bool { state.withLock { $0.queued > 0 } }
+
     /// Runs `body` on a worker thread with a connection and returns its result.
     ///
     /// Throws `StoreError.poolBusy` when the queue is full, `StoreError.poolClosed` after `shutdown()`, and
