@@ -86,6 +86,9 @@ extension EventLoop {
         }
     }
 
+    /// The answer to a command that needs the database, from a server that has none.
+    static let noDatabase = Reply.error(.unavailable, "this server has no database")
+
     /// Runs `work` on a pool thread, unless the client has gone by the time a database connection is free; the
     /// machine waits until `complete`.
     func runOnPool(
@@ -93,7 +96,7 @@ extension EventLoop {
         _ work: @escaping @Sendable (PostgresConnection) throws -> CommandResult
     ) {
         guard let pool = server.pool else {
-            finish(connection, .error(.unavailable, "this server has no database"))
+            finish(connection, Self.noDatabase)
             return
         }
         let id = connection.id

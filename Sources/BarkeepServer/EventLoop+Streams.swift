@@ -40,13 +40,17 @@ extension EventLoop {
     /// Starts a read of the connection's streamed reply on the pool, from where the last page ended.
     private func startRead(_ connection: Connection, checkingToken tokenID: Int64?) {
         guard var stream = connection.stream else { return }
+        guard let pool = server.pool else {
+            connection.stream = nil
+            finish(connection, Self.noDatabase)
+            return
+        }
         let handOff = PageHandOff()
         stream.read = handOff
         connection.stream = stream
         let isFirst = !connection.machine.isStreaming
         if !isFirst { server.updateStatistics { $0.streamReadsResumed += 1 } }
         do {
-            guard let pool = server.pool else { throw StoreError.poolClosed }
             let (id, reply, position, hold) = (connection.id, stream.reply, stream.position, configuration.streamHold)
             try pool.submit { [server] database in
                 // The client left while the read waited for a database connection: never start it.
