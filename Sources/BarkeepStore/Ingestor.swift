@@ -29,32 +29,14 @@ public enum IngestOutcome: Sendable, Equatable {
 /// alike: parsed by its declared format, digested ("the same content is the same run"), refused when stale (an old
 /// or already ingested commit, unless forced), and synced by `ScanStore` or recorded by `SDKStore`.
 public enum Ingestor {
-    /// Parses `payload` as `format` and ingests it into `project`, in one transaction that also runs `hook` (a sync
-    /// source's bookkeeping). `digest` is the payload's SHA-256, when the caller has it already.
+    /// Parses `upload` as `format` and ingests it into `project`, in one transaction that also runs `hook` (a sync
+    /// source's bookkeeping), letting go of the bytes once they are parsed. `digest` is the upload's SHA-256, when
+    /// the caller has it already. After an upload of `FreedMemory.uploadThreshold` bytes or more, the memory the
+    /// ingest freed goes back to the system.
     ///
     /// A document that does not parse is `StoreError.invalid` naming the place in it, and stores nothing; so is a
     /// scope on an SDK check, which covers the whole project. A scan that `ScanStaleness` refuses is
     /// `StoreError.conflict`, and stores nothing.
-    public static func ingest(
-        _ payload: [UInt8],
-        digest: String? = nil,
-        format: ScanFormat,
-        project: String,
-        commit: String?,
-        commitTime: Date? = nil,
-        scope: String,
-        isForced: Bool = false,
-        actor: String,
-        hook: IngestHook? = nil,
-        on connection: PostgresConnection
-    ) throws -> IngestOutcome {
-        try ingest(
-            ScanUpload(payload), digest: digest, format: format, project: project, commit: commit,
-            commitTime: commitTime, scope: scope, isForced: isForced, actor: actor, hook: hook, on: connection)
-    }
-
-    /// Ingests `upload` as `ingest(_:digest:…)` does, letting go of its bytes once they are parsed. After an upload
-    /// of `FreedMemory.uploadThreshold` bytes or more, the memory the ingest freed goes back to the system.
     public static func ingest(
         _ upload: ScanUpload,
         digest: String? = nil,
@@ -69,7 +51,8 @@ public enum Ingestor {
         on connection: PostgresConnection
     ) throws -> IngestOutcome {
         defer {
-            // Whatever path the ingest took (a repeat is never parsed), its bytes and working set are free by now.
+            // Whatever path the ingest took, its bytes go now if the parse did not take them, and with them what
+            // the ingest freed.
             _ = upload.take()
             if upload.count >= FreedMemory.uploadThreshold { FreedMemory.returnToSystem() }
         }
