@@ -9,8 +9,8 @@ import BarkeepStore
 /// cursor, and a read that gave up its database connection (its client stopped reading while others waited) goes on
 /// from the last position sent, in a new transaction.
 public struct StreamedReply: Sendable {
-    /// Records per page, fetched at once: about 100 KB of findings, what a client that does not read may cost the
-    /// daemon beyond its unread-reply bound (docs/operations.md).
+    /// Records per page, fetched at once: about 100 KB of findings. A client that does not read costs the daemon two
+    /// pages beyond its unread-reply bound, one queued past it and one read ahead (docs/operations.md, Memory).
     public static let recordsPerPage = 256
 
     /// One page: its records, where the next page starts (nil: where the last one did), and whether it is the last.
