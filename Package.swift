@@ -29,8 +29,9 @@ let package = Package(
         .target(name: "BarkeepProtocol", dependencies: ["BarkeepCore"]),
         .target(
             name: "BarkeepStore",
-            // CBarkeepTLS for libcrypto's SHA-256 of an upload (ContentDigest), part of the ingest service.
-            dependencies: ["BarkeepCore", "CLibpq", "CBarkeepTLS"],
+            // CBarkeepTLS for libcrypto's SHA-256 of an upload (ContentDigest), part of the ingest service;
+            // CBarkeepSystem to give a large ingest's freed memory back to the system (FreedMemory).
+            dependencies: ["BarkeepCore", "CLibpq", "CBarkeepTLS", "CBarkeepSystem"],
             plugins: ["EmbedSchema"]
         ),
         .target(name: "BarkeepReport", dependencies: ["BarkeepCore", "BarkeepProtocol"]),

@@ -3,8 +3,9 @@
 //
 // Input: byte 0 sets the line limit (8 + byte, so that short inputs reach it), byte 1 seeds the sizes of the
 // chunks the rest arrives in. The rest goes twice through the server's own connection machine (lines; an
-// `INGEST … SIZE` line's payload taken, or discarded when over `payloadLimit`), once whole and once in chunks: both
-// must lead to the same actions and the same replies, whatever the chunks. Every line is then parsed as a request, a
+// `INGEST … SIZE` line's payload taken, or discarded when over `payloadLimit`; a `FINDINGS …` reply streamed a page
+// per argument), once whole and once in chunks: both must lead to the same actions and the same replies, whatever
+// the chunks. Every line is then parsed as a request, a
 // record and a final line, and whatever parses must read back the same after re-encoding.
 
 /// The largest payload the simulated server accepts; larger ones are discarded, as over `--max-upload`.
@@ -33,13 +34,17 @@ struct FuzzCommands: ConnectionCommands {
 }
 
 /// One connection's `ConnectionMachine`, the server's own, driven as the event loop drives it: each command
-/// completes at once, uploads are always within the server's room, replies are read as soon as they are written.
+/// completes at once (a `FINDINGS` one streams a page per argument, each page when the machine asks for it), uploads
+/// are always within the server's room, replies are read as soon as they are written.
 struct ConnectionDriver {
     var machine: ConnectionMachine<FuzzCommands>
     /// What the machine asked for and answered, in order.
     var events: [String] = []
     var replies: [UInt8] = []
     let now = ContinuousClock.now
+    /// The pages a streamed reply still has to send, and the records it sent.
+    var pagesLeft: [String] = []
+    var recordsSent = 0
 
     init(maximumLineLength: Int) {
         machine = ConnectionMachine(
@@ -58,8 +63,19 @@ struct ConnectionDriver {
             case .execute(let request, let payload):
                 require(machine.isRunning && !machine.wantsInput, "a command runs while the machine reads")
                 events.append("execute \(request.line) \(payload.map { "\($0)" } ?? "-")")
-                machine.complete(.ok(String(request.arguments.count)))
-                require(machine.releaseUpload() == (payload?.count ?? 0), "the upload's reservation differs")
+                guard request.verb == "FINDINGS", !request.arguments.isEmpty else {
+                    machine.complete(.ok(String(request.arguments.count)))
+                    require(machine.releaseUpload() == (payload?.count ?? 0), "the upload's reservation differs")
+                    continue
+                }
+                // A page per argument, the first sent with the command's start, the others when asked for.
+                pagesLeft = request.arguments
+                recordsSent = 0
+                sendPage()
+            case .fetchPage:
+                require(machine.isStreaming && !machine.isOutputFull, "a page asked for with the output full")
+                events.append("page")
+                sendPage()
             case .beginUpload(let reserved):
                 events.append("begin \(reserved)")
             case .endUpload:
@@ -78,6 +94,22 @@ struct ConnectionDriver {
                 return
             }
         }
+    }
+
+    /// The streamed reply's next page, or its final line when none is left.
+    mutating func sendPage() {
+        guard !pagesLeft.isEmpty else {
+            var final: [UInt8] = []
+            Reply.encodeEnd(count: recordsSent, summary: nil, into: &final)
+            machine.complete(.bytes(final))
+            return
+        }
+        var bytes: [UInt8] = []
+        let page = [Record(["page": pagesLeft.removeFirst()])]
+        Reply.encode(records: page, into: &bytes)
+        recordsSent += page.count
+        machine.receivePage(bytes)
+        require(machine.isStreaming && machine.isRunning && !machine.wantsInput, "a streaming machine reads requests")
     }
 
     /// The client reads its replies.

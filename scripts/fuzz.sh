@@ -32,8 +32,11 @@ sources() {
         *) return 1 ;;
     esac
     for name in $names; do printf 'Sources/%s/%s.swift ' "$module" "$name"; done
-    # The server's connection state machine, which the framer target drives (it imports nothing beyond these).
-    if [ "$1" = framer ]; then printf 'Sources/BarkeepServer/ConnectionMachine.swift '; fi
+    # The server's connection state machine, which the framer target drives, and Core's quoting skeleton, which the
+    # protocol's quoting uses (they import nothing beyond these).
+    if [ "$1" = framer ]; then
+        printf 'Sources/BarkeepServer/ConnectionMachine.swift Sources/BarkeepCore/QuotedText.swift '
+    fi
 }
 dictionary() {
     case $1 in

@@ -13,6 +13,8 @@ public struct LineFramer: Sendable {
     private var start = 0
     private var scanned = 0
     private var isDiscarding = false
+    /// A payload from this size on leaves the framer a buffer of only the bytes that followed it.
+    private static let largePayload = 1 << 16
 
     /// Creates a framer with the given line limit.
     public init(maximumLineLength: Int = LineFramer.defaultMaximumLineLength) {
@@ -59,6 +61,13 @@ public struct LineFramer: Sendable {
         let payload = Array(buffer[start..<start + count])
         start += count
         scanned = start
+        if count >= Self.largePayload {
+            // The bytes pipelined after a large payload move to a buffer of their own size: the upload's buffer,
+            // reserved for the whole payload, must not stay with the connection for the rest of its life.
+            buffer = Array(buffer[start...])
+            start = 0
+            scanned = 0
+        }
         return payload
     }
 

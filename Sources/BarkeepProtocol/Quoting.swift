@@ -1,4 +1,8 @@
-import BarkeepCore
+// The fuzz target `framer` (scripts/fuzz.sh) compiles this file with Core's QuotedText into one module, where there
+// is no BarkeepCore to import.
+#if canImport(BarkeepCore)
+    import BarkeepCore
+#endif
 
 /// The protocol's one quoting rule, shared by requests and records: a word is sent bare when it can be, else in
 /// double quotes with `\"`, `\\`, `\n` and `\t` escapes.

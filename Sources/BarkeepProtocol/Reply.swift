@@ -43,21 +43,13 @@ public enum Reply: Sendable, Equatable {
                 Self.appendFlattened(text, to: &buffer)
             }
         case .records(let records):
-            for record in records {
-                record.encode(into: &buffer)
-                buffer.append(Self.newline)
-            }
-            buffer.append(contentsOf: "OK count=\(records.count)".utf8)
+            Self.encode(records: records, into: &buffer)
+            Self.encodeEnd(count: records.count, summary: nil, into: &buffer)
+            return
         case .summarizedRecords(let records, let summary):
-            for record in records {
-                record.encode(into: &buffer)
-                buffer.append(Self.newline)
-            }
-            buffer.append(contentsOf: Self.okBytes)
-            for field in summary.fields {
-                buffer.append(contentsOf: " \(field.key)=\(Quoting.quoteValue(field.value))".utf8)
-            }
-            buffer.append(contentsOf: " count=\(records.count)".utf8)
+            Self.encode(records: records, into: &buffer)
+            Self.encodeEnd(count: records.count, summary: summary, into: &buffer)
+            return
         case .error(let code, let message):
             buffer.append(contentsOf: Self.errorBytes)
             buffer.append(contentsOf: code.rawValue.utf8)
@@ -65,6 +57,26 @@ public enum Reply: Sendable, Equatable {
             Self.appendFlattened(message, to: &buffer)
         }
         buffer.append(Self.newline)
+    }
+
+    /// Appends `records` as the record lines of a reply, each ending in LF: a reply sent page by page (a streamed
+    /// FINDINGS) is these lines, page after page, then `encodeEnd`.
+    public static func encode(records: [Record], into buffer: inout [UInt8]) {
+        for record in records {
+            record.encode(into: &buffer)
+            buffer.append(newline)
+        }
+    }
+
+    /// Appends the final line (and its LF) of a reply of `count` records: `OK count=N`, or with `summary`'s fields
+    /// before `count` as `summarizedRecords` has them.
+    public static func encodeEnd(count: Int, summary: Record?, into buffer: inout [UInt8]) {
+        buffer.append(contentsOf: okBytes)
+        for field in summary?.fields ?? [] {
+            buffer.append(contentsOf: " \(field.key)=\(Quoting.quoteValue(field.value))".utf8)
+        }
+        buffer.append(contentsOf: " count=\(count)".utf8)
+        buffer.append(newline)
     }
 
     private static let okBytes = Array("OK".utf8)

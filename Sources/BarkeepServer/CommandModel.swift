@@ -138,6 +138,9 @@ public enum CommandAction: Sendable {
     /// on its own connection and sends the kept bytes when they are still current; otherwise, or when the loop's
     /// lookup is unavailable, it runs `otherwise` as `databaseCheckingToken`.
     case keptReply(KeptReply, otherwise: @Sendable (PostgresConnection, Int64?) throws -> CommandResult)
+    /// A reply that grows with the data (`FINDINGS`, `MINE`): read on a pool thread a page at a time, each page only
+    /// once the client has read enough of the ones before (the token checked first, as for `database`).
+    case streamed(StreamedReply)
 }
 
 /// An encoded reply kept while a project's status version stays `version` (`StatusCache`).

@@ -20,6 +20,21 @@ final class Connection {
         var isPageRequested = false
     }
 
+    /// A streamed reply in progress (`CommandAction.streamed`).
+    struct Stream {
+        /// The reply being read.
+        let reply: StreamedReply
+        /// The command's name, for the log.
+        let command: String
+        /// The hand-over with the read on the pool, while there is one (it holds a database connection); nil
+        /// between reads.
+        var read: PageHandOff?
+        /// The position of the last record queued, where a new read goes on from.
+        var position: (any Sendable)?
+        /// Records queued so far: the final line's count.
+        var count = 0
+    }
+
     let descriptor: Int32
     /// Its key in the poller and the loop's tables.
     let id: ConnectionID
@@ -38,6 +53,8 @@ final class Connection {
     /// The daemon's owner on a Unix socket (ServerConfiguration.isOwner): admin without a token, and counted in the
     /// owner's reserve rather than against the connection limit.
     var isOwner = false
+    /// The reply being streamed, from its command's start to its final line.
+    var stream: Stream?
 
     init(
         descriptor: Int32,

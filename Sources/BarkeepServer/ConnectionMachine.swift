@@ -38,9 +38,12 @@ struct ConnectionLimits: Sendable {
 /// One connection's framing and flow control as a value: bytes and events in, actions out.
 ///
 /// No system calls and no clock: the caller passes the time in, performs the actions (runs a command, watches an
-/// upload for stalls, writes `pendingOutput`, closes once `isFinished`) and reports back (`complete`, `written`). The
-/// event loop drives it over sockets; the tests and the fuzz target drive it with bytes alone. Replies go out strictly
-/// in order, one command at a time: while one runs, later requests wait in the framer.
+/// upload for stalls, fetches the next page of a streamed reply, writes `pendingOutput`, closes once `isFinished`) and
+/// reports back (`complete`, `receivePage`, `written`). The event loop drives it over sockets; the tests and the fuzz
+/// target drive it with bytes alone. Replies go out strictly in order, one command at a time: while one runs, later
+/// requests wait in the framer. A reply that grows with the data streams: its pages are asked for one at a time, and
+/// only while the unwritten output is below the bound, so a client that does not read holds at most the bound plus
+/// one page.
 struct ConnectionMachine<Commands: ConnectionCommands> {
     /// What the connection is doing.
     enum State {
@@ -48,6 +51,10 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
         case ready
         /// A command runs; later requests wait in the framer until `complete`.
         case running
+        /// The running command's reply streams: its records come a page at a time (`receivePage`), the next asked for
+        /// (`fetchPage`, then `isPageRequested` until it comes) once the unwritten output is below the bound; its
+        /// final line ends it (`complete`).
+        case streaming(isPageRequested: Bool)
         /// Receiving an upload of `size` bytes for a resolved command.
         case receivingPayload(Commands.Resolved, size: Int)
         /// An upload's bytes are in; its command runs next.
@@ -67,6 +74,9 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
         case beginUpload(reserved: Int)
         /// The upload's bytes are in, or skipped: its stall no longer matters.
         case endUpload
+        /// The streamed reply's unwritten records are below the bound: fetch its next page (`receivePage`, or
+        /// `complete` with the final line when there is none); the machine waits until then.
+        case fetchPage
         /// Unwritten replies reached the bound: write, then ask again if the bound is no longer reached.
         case write
         /// Nothing to do until bytes arrive, the command completes or output drains: write what is pending.
@@ -111,9 +121,17 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
     /// Whether unwritten replies reached the bound: no more requests are answered (nor read) until some are written.
     var isOutputFull: Bool { pendingOutputCount >= limits.maximumPendingOutput }
 
-    /// Whether a command runs.
+    /// Whether a command runs, its reply streaming or not.
     var isRunning: Bool {
-        if case .running = state { return true }
+        switch state {
+        case .running, .streaming: true
+        default: false
+        }
+    }
+
+    /// Whether the running command's reply streams.
+    var isStreaming: Bool {
+        if case .streaming = state { return true }
         return false
     }
 
@@ -166,10 +184,17 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
     /// The next thing to do. `uploadRoom`: upload bytes the server can still hold (an upload past it is refused
     /// `BUSY`). Call again after every action but `wait` (and after `write` once the output is below the bound).
     mutating func nextAction(now: ContinuousClock.Instant, uploadRoom: Int) -> Action {
+        // A streamed reply goes on to its end even once the connection is closing (the server drains).
+        if case .streaming(let isPageRequested) = state {
+            if isOutputFull { return .write }
+            guard !isPageRequested else { return .wait }
+            state = .streaming(isPageRequested: true)
+            return .fetchPage
+        }
         while !isClosing {
             if isOutputFull { return .write }
             switch state {
-            case .running:
+            case .running, .streaming:
                 return .wait
             case .discardingPayload(let remaining):
                 let left = framer.discardPayload(count: remaining)
@@ -267,8 +292,27 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
 
     // MARK: - Events
 
+    /// A page of the running command's reply came: its record lines (encoded, each ending in LF) are queued, and the
+    /// reply streams on until `complete` gives its final line.
+    mutating func receivePage(_ records: [UInt8]) {
+        guard isRunning else { return }
+        state = .streaming(isPageRequested: false)
+        output.append(contentsOf: records)
+    }
+
+    /// A streamed reply broke off after records of it went out (its database work failed): no final line can follow
+    /// them (`ERR` never does), so nothing more is said and the connection closes at once.
+    mutating func breakOff() {
+        guard isStreaming else { return }
+        state = .ready
+        output.removeAll()
+        outputStart = 0
+        isClosing = true
+    }
+
     /// The running command finished: its reply goes out, then the connection closes (`closesConnection`), streams
-    /// events (`startsWatching`, unless it closes), or takes its next request.
+    /// events (`startsWatching`, unless it closes), or takes its next request. After pages (`receivePage`), `reply`
+    /// is the final line alone.
     mutating func complete(_ reply: Reply, closesConnection: Bool = false, startsWatching: Bool = false) {
         state = .ready
         answer(reply)

@@ -49,6 +49,8 @@ extension EventLoop {
                 uploading.insert(connection.id)
             case .endUpload:
                 uploading.remove(connection.id)
+            case .fetchPage:
+                fetchPage(connection)
             case .write:
                 guard flush(connection), !connection.machine.isOutputFull else { return }
             case .wait:
@@ -79,8 +81,13 @@ extension EventLoop {
             runOnPool(resolved, on: connection) { try work($0, tokenID) }
         case .keptReply(let reply, let otherwise):
             lookUp(reply, otherwise: otherwise, for: resolved, on: connection)
+        case .streamed(let reply):
+            startStream(reply, for: resolved, on: connection)
         }
     }
+
+    /// The answer to a command that needs the database, from a server that has none.
+    static let noDatabase = Reply.error(.unavailable, "this server has no database")
 
     /// Runs `work` on a pool thread, unless the client has gone by the time a database connection is free; the
     /// machine waits until `complete`.
@@ -89,7 +96,7 @@ extension EventLoop {
         _ work: @escaping @Sendable (PostgresConnection) throws -> CommandResult
     ) {
         guard let pool = server.pool else {
-            finish(connection, .error(.unavailable, "this server has no database"))
+            finish(connection, Self.noDatabase)
             return
         }
         let id = connection.id
@@ -124,7 +131,7 @@ extension EventLoop {
     }
 
     /// The running command ended with `reply` alone.
-    private func finish(_ connection: Connection, _ reply: Reply) {
+    func finish(_ connection: Connection, _ reply: Reply) {
         connection.machine.complete(reply)
         releaseUpload(connection)
     }

@@ -271,6 +271,7 @@ final class EventLoop: @unchecked Sendable {
     func close(_ connection: Connection) {
         guard connections.removeValue(forKey: connection.id) != nil else { return }
         connection.ticket?.cancel()
+        connection.stream?.read?.cancel()
         if !connection.isOwner { ordinaryConnections -= 1 }
         // A best-effort close_notify, so that a TLS client can tell the end from a cut connection.
         if let tls = connection.tls, !connection.isHandshaking { tls.shutdown() }

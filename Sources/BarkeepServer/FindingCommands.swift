@@ -36,11 +36,12 @@ enum FindingCommands {
         default: throw CommandError(.badArgument, "force must be yes or no")
         }
         let scope = input.keyword("scope") ?? ""
-        let payload = input.payload ?? []
+        // The ingest lets go of the bytes once parsed, and gives what it freed back to the system.
+        let upload = ScanUpload(input.payload ?? [])
         let actor = input.session.actor
         return .database { connection in
             try ingestUpload(
-                payload, format: format, project: project, commit: commit, commitTime: commitTime, scope: scope,
+                upload, format: format, project: project, commit: commit, commitTime: commitTime, scope: scope,
                 isForced: isForced, actor: actor, on: connection)
         }
     }
@@ -60,7 +61,7 @@ enum FindingCommands {
     /// check's summary and the items it changed. A document that does not parse is `BADARG` naming the place in it;
     /// a stale scan is `CONFLICT`; neither stores anything.
     static func ingestUpload(
-        _ payload: [UInt8],
+        _ upload: ScanUpload,
         format: ScanFormat,
         project: String,
         commit: String?,
@@ -71,7 +72,7 @@ enum FindingCommands {
         on connection: PostgresConnection
     ) throws -> CommandResult {
         let outcome = try Ingestor.ingest(
-            payload, format: format, project: project, commit: commit, commitTime: commitTime, scope: scope,
+            upload, format: format, project: project, commit: commit, commitTime: commitTime, scope: scope,
             isForced: isForced, actor: actor, on: connection)
         switch outcome {
         case .scan(let result):
@@ -102,17 +103,35 @@ enum FindingCommands {
         }
     }
 
+    /// `RUNS PROJECT [limit=N]`: the project's runs, newest first, at most N (100 unless given, up to a million):
+    /// streamed as FINDINGS is.
     static let runs = Command("RUNS", positional: 1...1, keys: ["limit"], minimumRole: .reader) {
         input throws(CommandError) in
         let project = input.argument(0)
         let limit = try positiveInteger(input.keyword("limit"), key: "limit") ?? 100
-        return .database { connection in
-            CommandResult(.records(try ScanStore.runs(of: project, limit: limit, on: connection).map(\.record)))
-        }
+        return .streamed(
+            StreamedReply(positions: RunsPosition.self) { connection, position, page in
+                var sent = position?.sent ?? 0
+                try ScanStore.runPages(
+                    of: project, limit: limit - sent, after: position?.id, pageSize: StreamedReply.recordsPerPage,
+                    on: connection
+                ) { runs, isLast in
+                    sent += runs.count
+                    return try page(runs.map(\.record), runs.last.map { RunsPosition(id: $0.id, sent: sent) }, isLast)
+                }
+            })
+    }
+
+    /// Where a streamed RUNS reply stopped: the last run sent, and how many were.
+    struct RunsPosition: Sendable {
+        /// The run's row id.
+        var id: Int64
+        /// Runs sent so far, counted against the limit.
+        var sent: Int
     }
 
     /// `FINDINGS PROJECT [FILTERS…]`: the filter language of FindingQuery; without `status`, the findings that need
-    /// work.
+    /// work. Streamed: a page of findings is read only once the client has read enough of the ones before.
     static let findings = Command(
         "FINDINGS",
         positional: 1...1,
@@ -120,9 +139,15 @@ enum FindingCommands {
         minimumRole: .reader
     ) { input throws(CommandError) in
         let (project, query) = (input.argument(0), try query(input.request))
-        return .database { connection in
-            CommandResult(.records(try FindingStore.list(project: project, query: query, on: connection).map(\.record)))
-        }
+        return .streamed(
+            StreamedReply(positions: FindingListPosition.self) { connection, position, page in
+                try FindingStore.pages(
+                    project: project, query: query, after: position, pageSize: StreamedReply.recordsPerPage,
+                    on: connection
+                ) { findings, isLast in
+                    try page(findings.map(\.record), findings.last?.listPosition, isLast)
+                }
+            })
     }
 
     /// The filter keys of `request` as a query; what FindingQuery refuses is `BADARG`.

@@ -37,13 +37,15 @@ public final class Server: Sendable {
         /// Connections streaming events now.
         public var watchers = 0
         /// The most reply bytes ever waiting for one client at once: bounded by the configuration's
-        /// `maximumPendingOutput` plus one reply.
+        /// `maximumPendingOutput` plus one reply (one page of a streamed reply).
         public var peakPendingOutput = 0
         /// STATUS requests answered with a kept reply after the event loop looked its version up itself.
         public var keptStatusOnLoop = 0
         /// STATUS requests with a kept reply that went to the pool instead: the version had changed, the token was
         /// revoked, or the loop's lookup connection was down, connecting, full or failed.
         public var keptStatusToPool = 0
+        /// Reads of a streamed reply that went on from where an earlier read of it let its database connection go.
+        public var streamReadsResumed = 0
     }
 
     /// What the loop thread shares with the others, behind `shared`.

@@ -18,6 +18,10 @@ public struct ServerConfiguration: Sendable {
     public var maximumPendingOutput: Int
     /// Events a watcher has not read yet, in bytes, past which it is disconnected.
     public var maximumWatcherBacklog: Int
+    /// How long the read of a streamed reply (`FINDINGS`) keeps its database connection, and the cursor on it, while
+    /// its client reads nothing; it lets go sooner once other work waits for a connection. The reply goes on from
+    /// where it stopped, in a new read, when the client reads again.
+    public var streamHold: Duration = .seconds(5)
     /// Clients served at once, TCP and Unix socket together: past it a new connection is answered `ERR BUSY` and
     /// closed. The daemon's owner on a Unix socket (`isOwner(uid:)`) may use `ownerReserve` connections beyond it,
     /// so that however many connections others hold, the owner can always get in.

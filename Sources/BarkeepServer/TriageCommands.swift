@@ -83,18 +83,26 @@ enum TriageCommands {
         } else {
             throw CommandError(.badArgument, "MINE needs as=NAME: this session is no one's (\(input.session.actor))")
         }
-        return .database { connection in
-            let screens = try ScreenStore.list(project: project, on: connection).filter {
-                ScreenOwner.matches($0.screen.owner, kind: $0.screen.kind, filter: name)
-            }
-            let findings = try FindingStore.list(
-                project: project, query: FindingQuery(statuses: FindingQuery.defaultStatuses, assignee: .name(name)),
-                on: connection)
-            let records =
-                screens.map { Record(["type": "screen"]).merging($0.record) }
-                + findings.map { Record(["type": "finding"]).merging($0.record) }
-            return CommandResult(.summarizedRecords(records, summary: Record(["name": name])))
-        }
+        let query = FindingQuery(statuses: FindingQuery.defaultStatuses, assignee: .name(name))
+        // Streamed as FINDINGS is: the screens lead the first page, the findings follow a page at a time.
+        return .streamed(
+            StreamedReply(summary: Record(["name": name]), positions: FindingListPosition.self) {
+                connection, position, page in
+                var screens: [Record] = []
+                if position == nil {
+                    screens = try ScreenStore.list(project: project, on: connection)
+                        .filter { ScreenOwner.matches($0.screen.owner, kind: $0.screen.kind, filter: name) }
+                        .map { Record(["type": "screen"]).merging($0.record) }
+                }
+                try FindingStore.pages(
+                    project: project, query: query, after: position, pageSize: StreamedReply.recordsPerPage,
+                    on: connection
+                ) { findings, isLast in
+                    let records = screens + findings.map { Record(["type": "finding"]).merging($0.record) }
+                    screens = []
+                    return try page(records, findings.last?.listPosition, isLast)
+                }
+            })
     }
 }
 

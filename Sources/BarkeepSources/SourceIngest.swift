@@ -41,7 +41,7 @@ enum SourceIngest {
             }
         )
         return try Ingestor.ingest(
-            payload, digest: digest, format: format, project: source.project, commit: commit,
+            ScanUpload(payload), digest: digest, format: format, project: source.project, commit: commit,
             commitTime: commitTime, scope: "", isForced: isForced, actor: source.actor, hook: hook, on: connection)
     }
 

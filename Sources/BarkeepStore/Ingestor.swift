@@ -29,14 +29,16 @@ public enum IngestOutcome: Sendable, Equatable {
 /// alike: parsed by its declared format, digested ("the same content is the same run"), refused when stale (an old
 /// or already ingested commit, unless forced), and synced by `ScanStore` or recorded by `SDKStore`.
 public enum Ingestor {
-    /// Parses `payload` as `format` and ingests it into `project`, in one transaction that also runs `hook` (a sync
-    /// source's bookkeeping). `digest` is the payload's SHA-256, when the caller has it already.
+    /// Parses `upload` as `format` and ingests it into `project`, in one transaction that also runs `hook` (a sync
+    /// source's bookkeeping), letting go of the bytes once they are parsed. `digest` is the upload's SHA-256, when
+    /// the caller has it already. After an upload of `FreedMemory.uploadThreshold` bytes or more, the memory the
+    /// ingest freed goes back to the system.
     ///
     /// A document that does not parse is `StoreError.invalid` naming the place in it, and stores nothing; so is a
     /// scope on an SDK check, which covers the whole project. A scan that `ScanStaleness` refuses is
     /// `StoreError.conflict`, and stores nothing.
     public static func ingest(
-        _ payload: [UInt8],
+        _ upload: ScanUpload,
         digest: String? = nil,
         format: ScanFormat,
         project: String,
@@ -48,7 +50,13 @@ public enum Ingestor {
         hook: IngestHook? = nil,
         on connection: PostgresConnection
     ) throws -> IngestOutcome {
-        let digest = digest ?? ContentDigest.hex(of: payload)
+        defer {
+            // Whatever path the ingest took, its bytes go now if the parse did not take them, and with them what
+            // the ingest freed.
+            _ = upload.take()
+            if upload.count >= FreedMemory.uploadThreshold { FreedMemory.returnToSystem() }
+        }
+        let digest = digest ?? upload.withBytes { ContentDigest.hex(of: $0) }
         let parse: @Sendable ([UInt8]) throws(CoreError) -> ScanTable
         switch format {
         case .duoScan: parse = DuoScanParser.parseTable
@@ -59,7 +67,7 @@ public enum Ingestor {
             }
             let report: SDKCheckReport
             do {
-                report = try SDKCheckParser.parse(payload)
+                report = try SDKCheckParser.parse(upload.take())
             } catch {
                 throw StoreError.invalid("the sdk-check upload is not valid: \(error)")
             }
@@ -69,12 +77,12 @@ public enum Ingestor {
                     hook: hook, on: connection))
         }
         do {
-            // Parsed on another core while the store reads the project's findings.
+            // Parsed on another core while the store reads the project's findings; the bytes go once parsed.
             return .scan(
                 try ScanStore.ingest(
                     parsing: {
                         do throws(CoreError) {
-                            return try parse(payload)
+                            return try parse(upload.take())
                         } catch {
                             throw InvalidDocument(problem: error)
                         }

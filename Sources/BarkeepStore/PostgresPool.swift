@@ -34,7 +34,9 @@ public final class PostgresPool: Sendable {
     private typealias Job = @Sendable (PostgresConnection?, StoreError?) -> Void
 
     private struct State {
-        var jobs: [Job] = []
+        /// Jobs in order of submission from `head` on; a taken job's slot is cleared at once, so that what it
+        /// captured (an upload's bytes, a reply's rows) is freed when it finishes, not when the queue is compacted.
+        var jobs: [Job?] = []
         var head = 0
         var busy = 0
         var rejected = 0
@@ -73,6 +75,10 @@ public final class PostgresPool: Sendable {
     public var usage: Usage {
         state.withLock { Usage(size: size, busy: $0.busy, queued: $0.queued, rejected: $0.rejected) }
     }
+
+    /// Whether work waits for a worker: a job that holds its worker while it waits for something else (a streamed
+    /// reply whose client has not read) gives the worker up when it sees this.
+    public var hasQueuedWork: Bool { state.withLock { $0.queued > 0 } }
 
     /// Runs `body` on a worker thread with a connection and returns its result.
     ///
@@ -148,6 +154,7 @@ public final class PostgresPool: Sendable {
             let job: Job? = state.withLock { state in
                 guard state.head < state.jobs.count else { return nil }
                 let job = state.jobs[state.head]
+                state.jobs[state.head] = nil
                 state.head += 1
                 if state.head > 64 && state.head * 2 > state.jobs.count {
                     state.jobs.removeFirst(state.head)

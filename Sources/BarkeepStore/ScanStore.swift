@@ -525,15 +525,27 @@ public enum ScanStore {
         ) ?? 0
     }
 
-    /// The project's runs, newest first.
-    public static func runs(of projectName: String, limit: Int = 100, on connection: PostgresConnection) throws
-        -> [ScanRun]
-    {
-        let project = try ProjectStore.require(projectName, on: connection)
-        return try connection.query(
-            "SELECT \(runColumns) FROM scan_runs WHERE project_id = $1 ORDER BY id DESC LIMIT $2",
-            [project.id, limit]
-        ).map(ScanRun.init(row:))
+    /// The project's runs, newest first, at most `limit`, a page at a time after the run with row id `id` (nil: from
+    /// the newest), through one cursor in one transaction (`FindingStore.pages` says how). `page` is called with at
+    /// most `pageSize` runs and whether they are the last, and returns false to stop.
+    public static func runPages(
+        of projectName: String,
+        limit: Int,
+        after id: Int64?,
+        pageSize: Int,
+        on connection: PostgresConnection,
+        _ page: ([ScanRun], _ isLast: Bool) throws -> Bool
+    ) throws {
+        try connection.transaction { connection in
+            let project = try ProjectStore.require(projectName, on: connection)
+            let after = id == nil ? "" : " AND id < $3"
+            try connection.forEachPage(
+                "SELECT \(runColumns) FROM scan_runs WHERE project_id = $1\(after) ORDER BY id DESC LIMIT $2",
+                [project.id, max(0, limit)] + (id.map { [$0] } ?? []), pageSize: pageSize
+            ) { rows, isLast in
+                try page(rows.map(ScanRun.init(row:)), isLast)
+            }
+        }
     }
 
     /// Run `number` of the project; `notFound` when there is none.

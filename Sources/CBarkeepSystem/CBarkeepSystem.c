@@ -17,6 +17,9 @@
 #include <grp.h>
 #include <signal.h>
 #include <sys/wait.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 const uint32_t BARKEEP_EVENT_READ = EPOLLIN | EPOLLRDHUP;
 const uint32_t BARKEEP_EVENT_WRITE = EPOLLOUT;
@@ -112,6 +115,26 @@ long barkeep_raise_file_limit(void) {
 int barkeep_replace_descriptor(int source, int target) { return dup3(source, target, O_CLOEXEC); }
 
 ssize_t barkeep_send(int fd, const void *bytes, size_t count) { return send(fd, bytes, count, MSG_NOSIGNAL); }
+
+// MARK: - Memory
+
+int barkeep_release_free_memory(void) {
+#ifdef __GLIBC__
+    return malloc_trim(0);
+#else
+    return 0;
+#endif
+}
+
+int barkeep_configure_malloc(int mmap_threshold, int trim_threshold) {
+#ifdef __GLIBC__
+    return mallopt(M_MMAP_THRESHOLD, mmap_threshold) == 1 && mallopt(M_TRIM_THRESHOLD, trim_threshold) == 1;
+#else
+    (void)mmap_threshold;
+    (void)trim_threshold;
+    return 0;
+#endif
+}
 
 // MARK: - inotify
 

@@ -1,6 +1,10 @@
 import BarkeepCommandLine
 import BarkeepCore
+import BarkeepStore
 import Foundation
+
+// Before any thread allocates: large blocks get mappings of their own, so what a large upload used goes back.
+FreedMemory.configureAllocator()
 
 let parsed: ParsedCommand
 do {

@@ -20,6 +20,14 @@ struct MachineDriver {
     var running: CommandTable.Resolved?
     /// Bytes written to the client so far.
     var written: [UInt8] = []
+    /// The pages the running command's streamed reply has still to send (each a record line), and how many it sent;
+    /// the machine gets each when it asks (`fetchPage`) and the final line after the last.
+    var pages: [String] = []
+    var pagesSent = 0
+    /// Pages asked for, in all.
+    var pagesFetched = 0
+    /// Whether a page is given as soon as the machine asks for it (otherwise `deliverPage` gives it).
+    var pagesComeAtOnce = true
 
     /// The commands the tests send: ECHO (any role), UPLOAD with a payload (writer), SECRET (admin), and PING and
     /// QUIT from the basic table.
@@ -80,6 +88,9 @@ struct MachineDriver {
                 log.append("begin \(reserved)")
             case .endUpload:
                 log.append("end")
+            case .fetchPage:
+                pagesFetched += 1
+                if pagesComeAtOnce { deliverPage() }
             case .write:
                 guard readsWhenFull else { return }
                 readReplies()
@@ -95,6 +106,27 @@ struct MachineDriver {
         machine.complete(reply, closesConnection: closesConnection, startsWatching: startsWatching)
         uploadRoom += machine.releaseUpload()
         run()
+    }
+
+    /// The running command streams `pages` (one record line each): the first comes now, the others when asked for.
+    mutating func stream(_ pages: [String]) {
+        running = nil
+        self.pages = pages
+        pagesSent = 0
+        deliverPage()
+        run()
+    }
+
+    /// The streamed reply's next page, or its final line when none is left.
+    mutating func deliverPage() {
+        guard !pages.isEmpty else {
+            var final: [UInt8] = []
+            Reply.encodeEnd(count: pagesSent, summary: nil, into: &final)
+            machine.complete(.bytes(final))
+            return
+        }
+        machine.receivePage(Array("* page=\(pages.removeFirst())\n".utf8))
+        pagesSent += 1
     }
 
     /// The client reads every pending reply.
@@ -272,6 +304,64 @@ struct ConnectionMachineTests {
         driver.readReplies()
         driver.run()
         #expect(driver.text == String(repeating: "OK PONG\n", count: 10))
+    }
+
+    @Test("a streamed reply's pages are asked for one at a time, only while the unread output is below the bound")
+    func streamedReply() {
+        var driver = MachineDriver(maximumPendingOutput: 64)
+        driver.completesAtOnce = false
+        driver.readsWhenFull = false
+        driver.send("ECHO a\nPING\n")
+        let pages = (0..<40).map { String(format: "%03d", $0) }
+        driver.stream(pages)
+        // Each page is 11 bytes: pages are asked for until the unread output reaches 64, never beyond one page more.
+        #expect(driver.machine.isStreaming && !driver.machine.wantsInput)
+        #expect(driver.pagesFetched == 5 && driver.machine.pendingOutputCount == 66)
+        #expect(driver.machine.isOutputFull)
+        driver.run()
+        #expect(driver.pagesFetched == 5)
+        // The client reads: the stream goes on to its final line, then the pipelined PING is answered.
+        driver.readsWhenFull = true
+        driver.readReplies()
+        driver.run()
+        let expected = pages.map { "* page=\($0)\n" }.joined() + "OK count=40\nOK PONG\n"
+        #expect(driver.text == expected)
+        #expect(!driver.machine.isRunning && driver.machine.wantsInput)
+    }
+
+    @Test("a page is asked for once until it comes; a stream goes on while the connection drains, then it closes")
+    func streamedReplyWhileClosing() {
+        var driver = MachineDriver()
+        driver.completesAtOnce = false
+        driver.pagesComeAtOnce = false
+        driver.send("ECHO a\n")
+        driver.stream(["1", "2"])
+        #expect(driver.pagesFetched == 1)
+        driver.run()
+        driver.run()
+        #expect(driver.pagesFetched == 1)
+        driver.machine.end()
+        driver.deliverPage()
+        driver.run()
+        #expect(driver.pagesFetched == 2 && !driver.machine.isFinished)
+        driver.deliverPage()
+        driver.run()
+        driver.readReplies()
+        #expect(driver.text == "* page=1\n* page=2\nOK count=2\n")
+        #expect(driver.machine.isFinished)
+    }
+
+    @Test("a streamed reply that breaks off after records went out says nothing more and closes")
+    func streamBreaksOff() {
+        var driver = MachineDriver()
+        driver.completesAtOnce = false
+        driver.pagesComeAtOnce = false
+        driver.send("ECHO a\nPING\n")
+        driver.stream(["1", "2"])
+        driver.machine.breakOff()
+        #expect(driver.machine.pendingOutputCount == 0 && driver.machine.isFinished)
+        driver.run()
+        #expect(driver.text.isEmpty)
     }
 
     @Test("a watching connection answers PING and QUIT only, and its stream's end closes it at once")

@@ -24,6 +24,7 @@ final class RunningServer {
         maximumPendingOutput: Int = 1 << 20,
         maximumWatcherBacklog: Int = 4 << 20,
         maximumPayload: Int = 1 << 20,
+        streamHold: Duration = .seconds(5),
         commands: CommandTable = .basic,
         database: PostgresConfiguration? = nil,
         poolSize: Int = 2,
@@ -36,22 +37,19 @@ final class RunningServer {
         let requested = [ServerAddress.tcp(host: "127.0.0.1", port: 0), .unix(path: directory + "/test.sock")]
         self.database = database
         pool = database.map { PostgresPool(configuration: $0, size: poolSize, queueLimit: queueLimit) }
-        server = try Server(
-            configuration: ServerConfiguration(
-                addresses: requested,
-                maximumLineLength: maximumLineLength,
-                maximumPayload: maximumPayload,
-                maximumPendingOutput: maximumPendingOutput,
-                maximumWatcherBacklog: maximumWatcherBacklog,
-                maximumConnections: maximumConnections,
-                ownerUID: geteuid(),
-                serverID: "test",
-                tls: tls
-            ),
-            commands: commands,
-            pool: pool,
-            logger: logger
+        var configuration = ServerConfiguration(
+            addresses: requested,
+            maximumLineLength: maximumLineLength,
+            maximumPayload: maximumPayload,
+            maximumPendingOutput: maximumPendingOutput,
+            maximumWatcherBacklog: maximumWatcherBacklog,
+            maximumConnections: maximumConnections,
+            ownerUID: geteuid(),
+            serverID: "test",
+            tls: tls
         )
+        configuration.streamHold = streamHold
+        server = try Server(configuration: configuration, commands: commands, pool: pool, logger: logger)
         var port: UInt16 = 0
         for address in try server.start() {
             if case .tcp(_, let bound) = address { port = bound }
@@ -65,8 +63,10 @@ final class RunningServer {
         commands: CommandTable = .standard,
         poolSize: Int = 2,
         queueLimit: Int = 64,
+        maximumPendingOutput: Int = 1 << 20,
         maximumWatcherBacklog: Int = 4 << 20,
         maximumLineLength: Int = 4096,
+        streamHold: Duration = .seconds(5),
         logger: Logger = Logger(level: .error) { _ in }
     ) throws -> RunningServer {
         let configuration = try TestDatabase.makeDatabase()
@@ -75,7 +75,9 @@ final class RunningServer {
         connection.close()
         return try RunningServer(
             maximumLineLength: maximumLineLength,
+            maximumPendingOutput: maximumPendingOutput,
             maximumWatcherBacklog: maximumWatcherBacklog,
+            streamHold: streamHold,
             commands: commands,
             database: configuration,
             poolSize: poolSize,

@@ -26,7 +26,7 @@ struct IngestorTests {
 
     private func ingest(_ payload: [UInt8], _ format: ScanFormat, scope: String = "") throws -> IngestOutcome {
         try Ingestor.ingest(
-            payload, format: format, project: "app", commit: nil, scope: scope, actor: "ci", on: connection)
+            ScanUpload(payload), format: format, project: "app", commit: nil, scope: scope, actor: "ci", on: connection)
     }
 
     @Test("a scan is synced and its counts returned; the same bytes again are a repeat of the same run")

@@ -59,6 +59,13 @@ public final class LineClient: @unchecked Sendable {
         setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
     }
 
+    /// Whether bytes the server sent wait to be read (looked at without reading them, nor waiting).
+    public func hasUnreadBytes() -> Bool {
+        if start < buffer.count { return true }
+        var byte: UInt8 = 0
+        return recv(descriptor, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) == 1
+    }
+
     /// Half-closes: the server sees the end of the stream, and replies can still be read.
     public func shutdownWrite() { _ = shutdown(descriptor, Int32(SHUT_WR)) }
 

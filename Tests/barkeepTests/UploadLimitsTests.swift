@@ -32,6 +32,42 @@ struct UploadLimitsTests {
         return bytes
     }
 
+    /// A duo_scan report shaped like the scanner's own (every field; a rule's title, source and advice on each
+    /// finding; indented as duo_scan writes it) of `count` findings, 40 to a file: about 670 bytes a finding.
+    static func realShapedReport(findings count: Int) -> [UInt8] {
+        let rules = [
+            ("DUO001", "high", "Main screen reference", "let s = UIScreen.main.scale"),
+            (
+                "DUO003", "medium", "Fixed navigation bar placement",
+                "navigationController?.navigationBar.isHidden = false"
+            ),
+            (
+                "DUO007", "critical", "Toolbar pinned to the bottom edge",
+                "toolbar.bottomAnchor.constraint(equalTo: bottom)"
+            ),
+            ("DUO013", "low", "Tab bar assumes one display", "tabBar.frame.size.height = 49"),
+        ]
+        let advice =
+            "The main screen is ambiguous on a two-display device and deprecated. Use the trait collection of the "
+            + "view's window scene, and let the system place bars on the side the device reports."
+        var lines = [#"{"#, #"  "tool": "duo_scan","#, #"  "version": "1.2.2","#, #"  "findings": ["#]
+        for index in 0..<count {
+            let (rule, severity, title, snippet) = rules[index % rules.count]
+            let file = "App/Features/Feature\(index / 1000)/Screen\(index / 40)ViewController.swift"
+            let line = 20 + (index % 40) * 7
+            lines += [
+                #"    {"#, #"      "id": "\#(rule):\#(file):\#(line)","#, #"      "rule": "\#(rule)","#,
+                #"      "title": "\#(title)","#, #"      "severity": "\#(severity)","#,
+                #"      "skill": "iphone-duo-adaptivity-audit","#, #"      "file": "\#(file)","#,
+                #"      "line": \#(line),"#, #"      "snippet": "\#(snippet) // item \#(index % 40)","#,
+                #"      "source": "Tech Talk 111461 Prepare your app for iPhone Duo 3:57","#,
+                #"      "advice": "\#(advice)""#, index == count - 1 ? #"    }"# : #"    },"#,
+            ]
+        }
+        lines += [#"  ]"#, #"}"#]
+        return Array(lines.joined(separator: "\n").utf8)
+    }
+
     /// A field of /proc/PID/status in kB (`VmHWM`, `VmRSS`).
     static func memory(_ field: String, of pid: pid_t) throws -> Int {
         let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
@@ -115,6 +151,28 @@ struct UploadLimitsTests {
         #expect(answer?.hasPrefix("OK") == true, "\(answer ?? "")")
         let growth = (try Self.memory("VmHWM", of: daemon.process.pid) - before) * 1024
         #expect(growth < 2 * upload.count, "grew \(growth) for \(upload.count)")
+    }
+
+    @Test("20 uploads of one scan: the daemon ends within 1.2x of its resident size after the first")
+    func repeatedUploadsGiveMemoryBack() throws {
+        let daemon = try TestDaemon()
+        let client = try LineClient(socketPath: daemon.socket)
+        try Self.createProject(client)
+        let scan = Self.realShapedReport(findings: 5000)
+        var afterFirst = 0
+        for upload in 1...20 {
+            // The same scan each time; a different number of trailing blanks makes it new bytes, so each upload is
+            // a whole sync (everything unchanged), not a repeat that changes nothing.
+            let bytes = scan + Array(repeating: UInt8(ascii: " "), count: upload)
+            try client.send(Array("INGEST app format=duo-scan \(bytes.count)\n".utf8) + bytes)
+            let answer = try Self.reply(client, within: .seconds(120))
+            #expect(answer?.hasPrefix("OK run=\(upload) ") == true, "\(answer ?? "")")
+            if upload == 1 { afterFirst = try Self.memory("VmRSS", of: daemon.process.pid) }
+        }
+        let afterLast = try Self.memory("VmRSS", of: daemon.process.pid)
+        #expect(
+            Double(afterLast) <= 1.2 * Double(afterFirst),
+            "resident \(afterFirst) kB after the first upload, \(afterLast) kB after the 20th of \(scan.count) bytes")
     }
 
     /// Uploads `upload` in `format`, expects it refused for `problem`, and the daemon's peak resident memory meanwhile

@@ -57,6 +57,17 @@ int barkeep_replace_descriptor(int source, int target);
 /// Sends without raising SIGPIPE when the peer has gone.
 ssize_t barkeep_send(int fd, const void *bytes, size_t count);
 
+// MARK: - Memory
+
+/// Gives the heap pages malloc holds free, in every arena, back to the system (glibc's malloc_trim(0)); returns 1
+/// when some were released, 0 when none were (or the C library has no such call).
+int barkeep_release_free_memory(void);
+
+/// Fixes malloc's thresholds (glibc's mallopt): blocks of `mmap_threshold` bytes or more get their own mapping, unmapped
+/// when freed, and an arena whose free top passes `trim_threshold` bytes gives it back. Setting them turns glibc's
+/// dynamic thresholds off. Returns 1 when both were set, 0 otherwise.
+int barkeep_configure_malloc(int mmap_threshold, int trim_threshold);
+
 // MARK: - inotify
 
 // What happened in a watched directory, mirrored from the inotify masks so Swift code needs no inotify header.
