@@ -108,12 +108,15 @@ struct MCPServerTests {
         input += try Self.request(8, "tools/call", ["name": "list_findings", "arguments": ["severty": ["high"]]])
         input += try Self.request(9, "tools/call", ["name": "list_findings", "arguments": ["limit": "5"]])
         input += try Self.request(10, "tools/call", ["name": "list_projects", "arguments": ["project": ""]])
+        // A misspelled tool is named with the closest ones; a long name is quoted short, not echoed whole.
+        input += try Self.request(11, "tools/call", ["name": "list_finding"])
+        input += try Self.request(12, String(repeating: "m", count: 100_000))
         let (status, messages, error) = try Self.serve(input, ["--read-only", "--project", "app"])
         #expect(status == 0)
         #expect(error.contains("msg=serving") && error.contains("read-only=yes"))
         func errorCode(_ index: Int) -> Int? { (messages[index]["error"] as? [String: Any])?["code"] as? Int }
         func result(_ index: Int) -> [String: Any]? { messages[index]["result"] as? [String: Any] }
-        try #require(messages.count == 13, "\(messages)")
+        try #require(messages.count == 15, "\(messages)")
         // An unknown revision is answered with the newest served.
         #expect(result(0)?["protocolVersion"] as? String == "2025-11-25")
         #expect(errorCode(1) == -32700 && messages[1]["id"] is NSNull)
@@ -136,6 +139,11 @@ struct MCPServerTests {
         #expect(toolError(11) == "BADARG: limit must be an integer, not '5'")
         #expect(toolError(12) == "BADARG: project must not be empty")
         #expect(badArgument == "BADARG: status must be an array of strings, not 3")
+        func errorMessage(_ index: Int) -> String? { (messages[index]["error"] as? [String: Any])?["message"] as? String }
+        #expect(errorCode(13) == -32602)
+        #expect(errorMessage(13) == "no tool 'list_finding' (did you mean 'list_findings'?)")
+        #expect(errorCode(14) == -32601)
+        #expect(errorMessage(14) == "no method '\(String(repeating: "m", count: 40))…' (100000 bytes)")
     }
 
     /// The tools `barkeep mcp` lists, by name: their input properties and whether they read only.

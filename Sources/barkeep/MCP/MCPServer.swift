@@ -54,7 +54,7 @@ final class MCPServer {
         case "tools/call": return try callTool(params)
         case "prompts/list": return ["prompts": [MCPTools.auditScreenListing]]
         case "prompts/get": return try getPrompt(params)
-        default: throw JSONRPCError(.methodNotFound, "no method \(method.prefix(100))")
+        default: throw JSONRPCError(.methodNotFound, "no method \(ValueExcerpt.quoted(method))")
         }
     }
 
@@ -81,7 +81,10 @@ final class MCPServer {
             if allToolNames.contains(name) {
                 throw JSONRPCError(.invalidParams, "\(name) changes the audit: this server is --read-only")
             }
-            throw JSONRPCError(.invalidParams, "no tool \(name.prefix(100))")
+            throw JSONRPCError(
+                .invalidParams,
+                "no tool \(ValueExcerpt.quoted(name))"
+                    + NameSuggestion.hint(NameSuggestion.closest(to: name, among: tools.map(\.name))))
         }
         let arguments: [String: Any]
         switch params["arguments"] {
@@ -133,7 +136,7 @@ final class MCPServer {
 
     private func getPrompt(_ params: [String: Any]) throws(JSONRPCError) -> [String: Any] {
         guard params["name"] as? String == MCPTools.auditScreenPrompt else {
-            throw JSONRPCError(.invalidParams, "no prompt \(String(describing: params["name"] ?? "").prefix(100))")
+            throw JSONRPCError(.invalidParams, "no prompt \(ValueExcerpt.quoted(String(describing: params["name"] ?? "")))")
         }
         guard let arguments = params["arguments"] as? [String: Any], arguments["screen"] is String else {
             throw JSONRPCError(.invalidParams, "\(MCPTools.auditScreenPrompt) needs the argument screen")
