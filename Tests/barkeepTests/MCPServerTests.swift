@@ -139,7 +139,9 @@ struct MCPServerTests {
         #expect(toolError(11) == "BADARG: limit must be an integer, not '5'")
         #expect(toolError(12) == "BADARG: project must not be empty")
         #expect(badArgument == "BADARG: status must be an array of strings, not 3")
-        func errorMessage(_ index: Int) -> String? { (messages[index]["error"] as? [String: Any])?["message"] as? String }
+        func errorMessage(_ index: Int) -> String? {
+            (messages[index]["error"] as? [String: Any])?["message"] as? String
+        }
         #expect(errorCode(13) == -32602)
         #expect(errorMessage(13) == "no tool 'list_finding' (did you mean 'list_findings'?)")
         #expect(errorCode(14) == -32601)

@@ -136,7 +136,8 @@ final class MCPServer {
 
     private func getPrompt(_ params: [String: Any]) throws(JSONRPCError) -> [String: Any] {
         guard params["name"] as? String == MCPTools.auditScreenPrompt else {
-            throw JSONRPCError(.invalidParams, "no prompt \(ValueExcerpt.quoted(String(describing: params["name"] ?? "")))")
+            throw JSONRPCError(
+                .invalidParams, "no prompt \(ValueExcerpt.quoted(String(describing: params["name"] ?? "")))")
         }
         guard let arguments = params["arguments"] as? [String: Any], arguments["screen"] is String else {
             throw JSONRPCError(.invalidParams, "\(MCPTools.auditScreenPrompt) needs the argument screen")
