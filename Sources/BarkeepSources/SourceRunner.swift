@@ -271,6 +271,9 @@ public final class SourceRunner: Sendable {
                         shared.running.remove(source.id)
                         shared.finishedAt[source.id] = .now
                     }
+                    // The snapshot the loop holds is now stale for this source: claim again at once, so that a run
+                    // asked for while this one was ending starts now, not at the next renewal.
+                    runner.sourcesChanged()
                     runner.scansFinished.signal()
                 }
                 thread.name = "barkeep-scan-\(source.id)"
