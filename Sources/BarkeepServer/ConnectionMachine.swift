@@ -301,12 +301,12 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
     }
 
     /// A streamed reply broke off after records of it went out (its database work failed): no final line can follow
-    /// them (`ERR` never does), so nothing more is said and the connection closes at once.
+    /// them (`ERR` never does), so nothing more is said. What is queued goes out first (the replies of the commands
+    /// before it, which the client must still learn, and whole records of this one), then the connection closes;
+    /// the client reads a reply without its final line and knows it is cut short.
     mutating func breakOff() {
         guard isStreaming else { return }
         state = .ready
-        output.removeAll()
-        outputStart = 0
         isClosing = true
     }
 

@@ -3,7 +3,7 @@ import BarkeepStore
 
 /// Streamed replies (`CommandAction.streamed`): each page read on the pool only when the connection's machine asks for
 /// it (`fetchPage`, once the unwritten output is below the bound), so a client that does not read costs the daemon its
-/// unread-reply bound and one page, whatever the reply's size.
+/// unread-reply bound and two pages (one queued, one read ahead), whatever the reply's size.
 ///
 /// A read holds a pool connection and a cursor between pages while its client keeps up. When the client leaves a page
 /// unread for `ServerConfiguration.streamHold`, or for a moment while other work waits for a database connection, the

@@ -105,7 +105,7 @@ enum ScreenCommands {
             owner: try ownerName(input.keyword("owner")),
             paths: replacing.isEmpty ? nil : try globs(replacing, key: "path"),
             addPaths: try globs(input.keywords("add-path"), key: "add-path"),
-            removePaths: input.keywords("remove-path"),
+            removePaths: try globs(input.keywords("remove-path"), key: "remove-path"),
             poses: try poseRequirement(input.keyword("poses")),
             kind: try addableKind(input.keyword("kind"))
         )

@@ -35,7 +35,17 @@ public struct StreamedReply: Sendable {
     ) {
         self.summary = summary
         self.read = { connection, position, sink in
-            try read(connection, position as? Position) { records, last, isLast in
+            // A position of another type is a programming error: read from the start, it would send the reply twice.
+            let typed: Position?
+            if let position {
+                guard let cast = position as? Position else {
+                    throw StoreError.decoding(column: "stream position", expected: "\(Position.self)")
+                }
+                typed = cast
+            } else {
+                typed = nil
+            }
+            try read(connection, typed) { records, last, isLast in
                 try sink((records, last, isLast))
             }
         }

@@ -250,7 +250,8 @@ public enum ScreenStore {
                     let missing = change.removePaths.filter { !globs.contains($0) }
                     guard missing.isEmpty else {
                         throw StoreError.notFound(
-                            "screen '\(before.key)' does not own \(missing.joined(separator: ", "))")
+                            "screen '\(before.key)' does not own \(missing.map { ValueExcerpt.quoted($0) }.joined(separator: ", "))"
+                        )
                     }
                     globs.removeAll { change.removePaths.contains($0) }
                     try refuseTakenGlobs(globs, project: project, except: before.id, on: connection)

@@ -45,13 +45,14 @@ struct DaemonCommand: ParsableCommand {
                 "max-connections",
                 valueName: "N",
                 help:
-                    "Clients served at once, besides 16 more for the owner on the Unix socket; past it ERR BUSY "
+                    "Clients served at once, besides \(ServerConfiguration.ownerReserve) more for the owner on the Unix "
+                    + "socket; past it ERR BUSY "
                     + "(default: the descriptor limit less pool size less 128)."
             ),
             .option("max-line", valueName: "BYTES", default: "65536", help: "Longest request line accepted."),
             .option(
                 "max-upload", valueName: "BYTES", default: String(UploadLimit.defaultBytes),
-                help: "Largest upload accepted (256 MiB)."),
+                help: "Largest upload accepted (\(QuantityText.describe(bytes: UploadLimit.defaultBytes)))."),
             .option(
                 "max-upload-total",
                 valueName: "BYTES",

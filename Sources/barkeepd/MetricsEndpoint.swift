@@ -14,7 +14,8 @@ import Synchronization
 ///
 /// A client has `requestDeadline` for its whole request head, however it trickles it in (past it, `408` and
 /// closed); when `maximumClients` are connected, a new client ends the one that has been sending its request the
-/// longest. So clients that send a header a second cannot keep a scrape, which sends its request at once, out.
+/// longest, if for `evictionAge` at least. So clients that send a header a second cannot keep a scrape, which sends
+/// its request at once, out, and a flood of new connections cannot end a scrape that got in.
 ///
 /// Thread-safety (`@unchecked Sendable`): `descriptor` is written once before the thread starts; `isStopping` and
 /// `clients` are behind a `Mutex` (a client's socket is closed, and shut down when ended by a newcomer, only under
@@ -41,6 +42,9 @@ final class MetricsEndpoint: @unchecked Sendable {
     static let maximumClients = 16
     /// How long a client has to send its whole request head.
     static let requestDeadline: Duration = .seconds(5)
+    /// How long a client reading its request is safe from being ended by a newcomer: a scrape sends its request
+    /// within it, so a flood of new connections cannot end a scrape that got in.
+    static let evictionAge: Duration = .milliseconds(250)
     /// The longest request head read, in bytes.
     static let maximumHead = 8192
     private let finished = DispatchSemaphore(value: 0)
@@ -139,13 +143,15 @@ final class MetricsEndpoint: @unchecked Sendable {
         }
     }
 
-    /// Counts a new client in, ending the one reading its request the longest when `maximumClients` are connected;
-    /// its id, or nil when it is to be closed unanswered (every slot is answering, or ended clients are closing).
+    /// Counts a new client in, ending the one reading its request the longest when `maximumClients` are connected
+    /// and it has been reading for `evictionAge` at least; its id, or nil when it is to be closed unanswered (every
+    /// slot is answering or was taken within `evictionAge`, or ended clients are closing).
     private func admit(_ client: Int32) -> Int? {
         clients.withLock { clients in
             if clients.count - clients.ended.count >= Self.maximumClients {
                 guard clients.count < 2 * Self.maximumClients,
-                    let oldest = clients.reading.min(by: { $0.value.since < $1.value.since })
+                    let oldest = clients.reading.min(by: { $0.value.since < $1.value.since }),
+                    oldest.value.since.duration(to: .now) >= Self.evictionAge
                 else { return nil }
                 // Its read returns at once, and its thread closes it.
                 shutdown(oldest.value.descriptor, Int32(SHUT_RDWR))

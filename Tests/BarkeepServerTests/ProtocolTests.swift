@@ -645,6 +645,15 @@ struct ProtocolTests {
             #expect(reply.utf8.count < 300, "\(request.prefix(40)): \(reply.prefix(300))")
             #expect(reply.contains("…' (26214") && reply.contains(" bytes)"), "\(request.prefix(40)): \(reply)")
         }
+        // A glob too long is refused by its form; one within the limit that the screen does not own, quoted short.
+        let glob = "Inbox/" + String(repeating: "b", count: 994)
+        let refused = try #require(try client.request("SCREEN SET app Inbox remove-path=\(value)"))
+        #expect(refused.hasPrefix("ERR BADARG remove-path must be a path glob") && refused.utf8.count < 300)
+        let notOwned = try #require(try client.request("SCREEN SET app Inbox remove-path=\(glob)"))
+        #expect(
+            notOwned
+                == "ERR NOTFOUND screen 'Inbox' does not own 'Inbox/\(String(repeating: "b", count: 34))…' (1000 bytes)"
+        )
     }
 
     private func createToken(_ owner: LineClient, name: String, role: String) throws -> String? {

@@ -159,7 +159,7 @@ struct StreamedReplyTests {
             .deletingLastPathComponent()
         let text = try String(contentsOf: root.appendingPathComponent("docs/operations.md"), encoding: .utf8)
         let page = StreamedReply.recordsPerPage
-        #expect(text.contains("fetches \(page) records a page") && text.contains("one page (\(page) records)"))
+        #expect(text.contains("fetches \(page) records a page") && text.contains("two pages (\(page) records each"))
         let hold = ServerConfiguration(addresses: [], ownerUID: 0).streamHold
         #expect(text.contains("for at most \(hold.components.seconds) seconds, and"))
         #expect(

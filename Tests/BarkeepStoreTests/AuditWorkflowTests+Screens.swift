@@ -118,11 +118,11 @@ extension AuditWorkflowTests {
         let missing = #expect(throws: StoreError.self) {
             try updateScreen("Screens", ScreenChange(removePaths: ["Sources/Nope.swift"]))
         }
-        #expect(missing == .notFound("screen 'Screens' does not own Sources/Nope.swift"))
+        #expect(missing == .notFound("screen 'Screens' does not own 'Sources/Nope.swift'"))
         let others = #expect(throws: StoreError.self) {
             try updateScreen("Screens", ScreenChange(removePaths: ["Sources/**", "Sources/MenuView.swift"]))
         }
-        #expect(others == .notFound("screen 'Screens' does not own Sources/MenuView.swift"))
+        #expect(others == .notFound("screen 'Screens' does not own 'Sources/MenuView.swift'"))
 
         #expect(try snapshot() == before)
         #expect(try attribution() == attributed)

