@@ -57,10 +57,12 @@ public final class PostgresCluster {
     /// How to connect to database `database` of this cluster.
     public func configuration(database: String = "postgres") -> PostgresConfiguration {
         PostgresConfiguration(
-            conninfo: "host=\(Self.quoteConninfo(socketDirectory)) port=\(options.port) "
-                + "user=\(Self.quoteConninfo(options.superuser))",
-            database: database
-        )
+            conninfo: conninfo(socketDirectory: socketDirectory, port: options.port), database: database)
+    }
+
+    /// The connection string for the superuser on the socket `port` in `socketDirectory`.
+    private func conninfo(socketDirectory: String, port: Int) -> String {
+        "host=\(Self.quoteConninfo(socketDirectory)) port=\(port) user=\(Self.quoteConninfo(options.superuser))"
     }
 
     /// The server's log file.
@@ -117,7 +119,9 @@ public final class PostgresCluster {
             if let holder = holder(ofPostmaster: pid, owner: owner) {
                 throw StoreError.cluster(
                     "the PostgreSQL serving \(options.dataDirectory) (postmaster pid \(pid)) is not an orphan: "
-                        + "\(holder); not stopping it. Is another barkeepd using this data directory?")
+                        + "\(holder); not stopping it. Is another barkeepd using this data directory? If none is, "
+                        + "stop that server (pg_ctl stop -D \(options.dataDirectory) -m fast, as the user it runs as) "
+                        + "and start again")
             }
             logger?.warning(
                 "stopping an orphaned PostgreSQL left by an earlier run",
@@ -223,6 +227,10 @@ public final class PostgresCluster {
     ///   subreaper, as its parent);
     /// - barkeepd connections are open on its socket (a daemon's pool, its sources' and watchers' connections),
     ///   and stay open for a few seconds: those of a daemon that died end as soon as the kernel closes its sockets.
+    ///
+    /// The socket is the one its `postmaster.pid` names, not the one this process would choose. Only a socket file
+    /// that is not there proves no connection; a server that cannot be asked (no connection slot left, a timeout, a
+    /// refusal, a pid file that names no socket) is held.
     func holder(ofPostmaster pid: pid_t, owner: String?) -> String? {
         let current = ProcessRecord.current
         if let owner, let starter = ProcessRecord(mark: owner) {
@@ -234,30 +242,74 @@ public final class PostgresCluster {
         {
             return "its parent is \(parent), which still runs"
         }
-        var connections = clientConnections()
         let deadline = ContinuousClock.now + .seconds(3)
-        while connections > 0 && ContinuousClock.now < deadline {
-            Thread.sleep(forTimeInterval: 0.1)
-            connections = clientConnections()
+        while true {
+            switch clientConnections() {
+            case .notListening, .counted(0): return nil
+            case .unknown(let reason):
+                logger?.warning(
+                    "cannot count the connections of a PostgreSQL this process did not start; leaving it running",
+                    ["dir": options.dataDirectory, "pid": String(pid), "error": reason])
+                return "its connections cannot be counted (\(reason))"
+            case .counted(let connections):
+                guard ContinuousClock.now < deadline else {
+                    return "\(connections) barkeepd connection(s) are open on its socket"
+                }
+                Thread.sleep(forTimeInterval: 0.1)
+            }
         }
-        return connections > 0 ? "\(connections) barkeepd connection(s) are open on its socket" : nil
     }
 
-    /// The client connections on the server whose application name is a barkeepd's (the daemon's own are not open
-    /// yet when it starts); 0 when the socket does not answer.
-    private func clientConnections() -> Int {
-        var check = configuration(database: "postgres").with(applicationName: "barkeepd-cluster-check")
-        check.connectTimeoutSeconds = 2
-        guard let connection = try? PostgresConnection(configuration: check) else { return 0 }
-        defer { connection.close() }
-        let count = try? connection.queryValue(
-            """
-            SELECT count(*)::int FROM pg_stat_activity
-            WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()
-              AND application_name LIKE 'barkeepd%' AND application_name <> $1
-            """,
-            [check.applicationName], as: Int.self)
-        return count ?? 0
+    /// What asking a running server for its barkeepd connections found.
+    private enum ConnectionCount: Equatable {
+        /// The client connections whose application name is a barkeepd's (the daemon's own are not open yet when
+        /// it starts), this check's own left out.
+        case counted(Int)
+        /// No socket file where its `postmaster.pid` says it listens: no client can be connected through it.
+        case notListening
+        /// It could not be asked: why, in words.
+        case unknown(String)
+    }
+
+    /// Asks the server this data directory's `postmaster.pid` describes, on the socket and port that file names
+    /// (lines 5 and 4), for its barkeepd connections.
+    private func clientConnections() -> ConnectionCount {
+        let bytes: [UInt8]
+        switch Self.readSmallFile(options.dataDirectory + "/postmaster.pid") {
+        case .success(let read): bytes = read
+        case .failure(let error) where error.code == ENOENT: return .notListening  // It stopped meanwhile.
+        case .failure(let error): return .unknown("its postmaster.pid: \(String(cString: strerror(error.code)))")
+        }
+        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        guard lines.count > 4, let port = Int(lines[3]), !lines[4].isEmpty else {
+            return .unknown("its postmaster.pid names no socket yet")
+        }
+        // A relative socket directory is relative to the data directory, where the postmaster runs.
+        let directory =
+            lines[4].hasPrefix("/") ? String(lines[4]) : options.dataDirectory + "/" + String(lines[4])
+        let socket = directory + "/.s.PGSQL.\(port)"
+        var info = stat()
+        if lstat(socket, &info) != 0 {
+            return errno == ENOENT ? .notListening : .unknown("\(socket): \(String(cString: strerror(errno)))")
+        }
+        let check = PostgresConfiguration(
+            conninfo: conninfo(socketDirectory: directory, port: port), database: "postgres",
+            applicationName: "barkeepd-cluster-check", connectTimeoutSeconds: 2)
+        do {
+            let connection = try PostgresConnection(configuration: check)
+            defer { connection.close() }
+            let count = try connection.queryValue(
+                """
+                SELECT count(*)::int FROM pg_stat_activity
+                WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()
+                  AND application_name LIKE 'barkeepd%' AND application_name <> $1
+                """,
+                [check.applicationName], as: Int.self)
+            return count.map { .counted($0) } ?? .unknown("pg_stat_activity gave no count")
+        } catch {
+            let message = "\(error)".split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            return .unknown(message.joined(separator: " "))
+        }
     }
 
     /// What a supervisor polling the postmaster can tell: a cheap check of its pid file and /proc.

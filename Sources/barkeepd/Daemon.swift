@@ -61,7 +61,7 @@ final class Daemon {
         let limit = barkeep_raise_file_limit()
         logger.debug("file descriptor limit", ["limit": String(limit)])
         try makeDataDirectory()
-        lock = try DataDirectoryLock(directory: options.dataDirectory)
+        lock = try DataDirectoryLock(directory: options.dataDirectory, logger: logger)
         try checkStop()
 
         let configuration = try databaseConfiguration()

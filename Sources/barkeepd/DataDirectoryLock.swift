@@ -17,16 +17,21 @@ final class DataDirectoryLock {
     private let directoryDescriptor: Int32
     private let fileDescriptor: Int32
 
-    /// Takes the lock or says which process holds it.
-    convenience init(directory: String) throws(DaemonError) {
+    /// Takes the lock or says which process holds it; `logger` hears of a lock matched by inode alone.
+    convenience init(directory: String, logger: Logger? = nil) throws(DaemonError) {
         switch try Self.attempt(directory) {
         case .taken(let directoryDescriptor, let fileDescriptor):
             self.init(directoryDescriptor: directoryDescriptor, fileDescriptor: fileDescriptor)
         case .heldBy(let holder): throw .startup("another barkeepd (\(holder)) is using \(directory)")
-        case .movedLock(let holder, let path):
+        case .movedLock(let lock):
+            if lock.matchedByInodeOnly {
+                logger?.warning(
+                    "a lock in /proc/locks matches a file's inode but not its device; taken as held",
+                    ["path": lock.path, "pid": String(lock.holder.pid)])
+            }
             throw .startup(
-                "another barkeepd is using \(directory): \(holder) holds a lock on \(path) (its \(DataDirectory.lockFileName) was "
-                    + "moved or renamed); stop it before starting a daemon here")
+                "another barkeepd is using \(directory): \(lock.holder) holds a lock on \(lock.path) (its "
+                    + "\(DataDirectory.lockFileName) was moved or renamed); stop it before starting a daemon here")
         }
     }
 
@@ -51,8 +56,8 @@ final class DataDirectoryLock {
         case taken(Int32, Int32)
         /// Who holds it, in words (`pid 123`).
         case heldBy(String)
-        /// A live process holds a lock on a file inside the directory: the holder and the file.
-        case movedLock(ProcessRecord, String)
+        /// A live process holds a lock on a file inside the directory.
+        case movedLock(FileLockTable.HeldLock)
     }
 
     private static func attempt(_ directory: String) throws(DaemonError) -> Attempt {
@@ -91,7 +96,7 @@ final class DataDirectoryLock {
         {
             close(fileDescriptor)
             close(directoryDescriptor)
-            return .movedLock(other.holder, other.path)
+            return .movedLock(other)
         }
         return .taken(directoryDescriptor, fileDescriptor)
     }

@@ -40,30 +40,55 @@ enum FileLockTable {
         }
     }
 
-    /// Whether `lock` is on the file `info` describes.
-    static func isOn(_ lock: Lock, _ info: stat) -> Bool {
+    /// How a lock's file compares with the file a `stat` describes.
+    enum Match {
+        /// The same device and inode.
+        case same
+        /// The same inode number on a device that reads differently: some filesystems (btrfs subvolumes, overlays)
+        /// give `stat` another device number than the one /proc/locks prints. Taken as the same file, so that a
+        /// lock is never missed.
+        case inodeOnly
+        /// Another file.
+        case other
+    }
+
+    /// How `lock`'s file compares with the file `info` describes.
+    static func match(_ lock: Lock, _ info: stat) -> Match {
+        guard lock.inode == UInt64(info.st_ino) else { return .other }
         let device = UInt64(info.st_dev)
         // Linux's encoding of a device number (glibc's gnu_dev_major and gnu_dev_minor).
         let major = UInt32(truncatingIfNeeded: ((device >> 8) & 0xfff) | ((device >> 32) & ~UInt64(0xfff)))
         let minor = UInt32(truncatingIfNeeded: (device & 0xff) | ((device >> 12) & ~UInt64(0xff)))
-        return lock.major == major && lock.minor == minor && lock.inode == UInt64(info.st_ino)
+        return lock.major == major && lock.minor == minor ? .same : .inodeOnly
     }
 
-    /// The live processes other than this one that hold a lock on the file open as `descriptor`.
+    /// The live processes other than this one that hold a lock on the file open as `descriptor`; those whose lock
+    /// matches its inode but not its device when none matches both.
     static func holders(ofDescriptor descriptor: Int32) -> [ProcessRecord] {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { return [] }
-        return Set(locks().filter { $0.pid != getpid() && isOn($0, info) }.map(\.pid)).sorted()
-            .compactMap { ProcessRecord(pid: $0) }
+        let others = locks().filter { $0.pid != getpid() }
+        let same = others.filter { match($0, info) == .same }
+        let chosen = same.isEmpty ? others.filter { match($0, info) == .inodeOnly } : same
+        return Set(chosen.map(\.pid)).sorted().compactMap { ProcessRecord(pid: $0) }
     }
 
-    /// Locks live processes other than this one hold on files inside `directory` but outside `excluded`: each
-    /// holder and the file's path now (a lock file moved within the directory is found where it went). A process
-    /// whose descriptors cannot be read (another user's, without privilege) is passed over.
-    static func locks(inside directory: String, excluding excluded: [String]) -> [(holder: ProcessRecord, path: String)]
-    {
+    /// A lock a live process other than this one holds on a file inside a directory.
+    struct HeldLock {
+        /// The process holding it.
+        var holder: ProcessRecord
+        /// The file's path now (a lock file moved within the directory is found where it went).
+        var path: String
+        /// Whether it was matched by inode alone, the device /proc/locks prints differing from the one `stat` gives.
+        var matchedByInodeOnly: Bool
+    }
+
+    /// Locks live processes other than this one hold on files inside `directory` but outside `excluded`. A lock
+    /// whose inode matches one of the holder's open files on another device number counts (`Match.inodeOnly`). A
+    /// process whose descriptors cannot be read (another user's, without privilege) is passed over.
+    static func locks(inside directory: String, excluding excluded: [String]) -> [HeldLock] {
         let held = Dictionary(grouping: locks().filter { $0.pid != getpid() }, by: \.pid)
-        var found: [(holder: ProcessRecord, path: String)] = []
+        var found: [HeldLock] = []
         for (pid, locks) in held.sorted(by: { $0.key < $1.key }) {
             guard let holder = ProcessRecord(pid: pid),
                 let descriptors = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")
@@ -71,12 +96,14 @@ enum FileLockTable {
             for descriptor in descriptors {
                 let link = "/proc/\(pid)/fd/\(descriptor)"
                 var info = stat()
-                guard stat(link, &info) == 0, locks.contains(where: { isOn($0, info) }),
+                guard stat(link, &info) == 0 else { continue }
+                let matches = locks.map { match($0, info) }
+                guard matches.contains(where: { $0 != .other }),
                     let path = try? FileManager.default.destinationOfSymbolicLink(atPath: link)
                 else { continue }
                 let isInside = path.hasPrefix(directory + "/") || path == directory
                 guard isInside, !excluded.contains(where: { path == $0 || path.hasPrefix($0 + "/") }) else { continue }
-                found.append((holder, path))
+                found.append(HeldLock(holder: holder, path: path, matchedByInodeOnly: !matches.contains(.same)))
             }
         }
         return found

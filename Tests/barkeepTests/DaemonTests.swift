@@ -35,6 +35,29 @@ struct DaemonTests {
         }
     }
 
+    /// Runs a server program as the user the embedded cluster runs as (postgres when the tests run as root).
+    private func runAsServerUser(_ program: String, _ arguments: [String]) throws {
+        let result =
+            geteuid() == 0
+            ? try Subprocess.run("/usr/sbin/runuser", ["-u", "postgres", "--", program] + arguments)
+            : try Subprocess.run(program, arguments)
+        guard result.status == 0 else { throw TestSupportError("\(program) failed: \(result.error)") }
+    }
+
+    /// Starts the cluster in `dataDirectory` as an older daemon left it: no `barkeep.owner` mark, its socket in
+    /// `socketDirectory`, and one connection slot in all. Returns its postmaster's pid.
+    private func startUnmarkedCluster(_ dataDirectory: String, socketDirectory: String) throws -> pid_t {
+        try runAsServerUser("/bin/mkdir", ["-m", "0700", "-p", socketDirectory])
+        let settings =
+            "-c unix_socket_directories='\(socketDirectory)' -c max_connections=1 "
+            + "-c superuser_reserved_connections=0"
+        try runAsServerUser(
+            try PostgresBinaries.locate().pgCtl,
+            ["start", "-D", dataDirectory, "-w", "-s", "-l", dataDirectory + "/server.log", "-o", settings])
+        let text = try String(contentsOfFile: dataDirectory + "/postmaster.pid", encoding: .utf8)
+        return try #require(text.split(separator: "\n").first.flatMap { pid_t($0) })
+    }
+
     @Test("embedded database: ping over both listeners, stop, reuse, recover from kill -9")
     func embeddedLifecycle() throws {
         let root = try TemporaryDirectory.make(prefix: "barkeep-e2e")
@@ -123,6 +146,25 @@ struct DaemonTests {
         #expect(try connection.queryValue("SELECT 1", as: Int.self) == 1)
         connection.close()
         try cluster.stop()
+
+        // A cluster no live process marks (an older daemon's) whose socket is not where this daemon would put it and
+        // which has no connection slot to spare: its connections cannot be counted, so nothing proves it an orphan.
+        let unmarked = try startUnmarkedCluster(root + "/pg", socketDirectory: root + "/pg/elsewhere")
+        let holder = try PostgresConnection(
+            configuration: PostgresConfiguration(
+                conninfo: "host='\(root)/pg/elsewhere' port=5432 user=barkeep", database: "postgres",
+                applicationName: "barkeepd-older"))
+        let full = try Subprocess.run(barkeepd, ["--data-dir", root, "--listen", "127.0.0.1:0"])
+        #expect(full.status == 1)
+        #expect(
+            full.error.contains(
+                "the PostgreSQL serving \(root)/pg (postmaster pid \(unmarked)) is not an orphan: its connections "
+                    + "cannot be counted"), "\(full.error)")
+        #expect(!full.error.contains("orphaned"))
+        #expect(try holder.queryValue("SELECT 1", as: Int.self) == 1)
+        holder.close()
+        try runAsServerUser(
+            try PostgresBinaries.locate().pgCtl, ["stop", "-D", root + "/pg", "-m", "fast", "-w", "-s"])
 
         // A live process holding a lock on a file inside the directory (a daemon that locked only its lock file,
         // since moved) keeps any other daemon out.
