@@ -31,22 +31,31 @@ enum SessionCommands {
         let session = input.session
         let logger = server.logger
         // A peer that failed too often lately waits, whatever the token: not even looked at, it cannot be guessed.
-        if let wait = server.failedHellos.wait(for: session.peerName) {
+        // Taken from its allowance now, before the lookup, so HELLOs sent at once on many connections count too.
+        let limiter = server.failedHellos
+        if let wait = limiter.admit(session.peerName) {
             let isLast = session.failedHellos + 1 >= maximumFailedHellos
             var result = CommandResult(
                 .error(
                     .noAuth,
-                    "too many failed HELLOs from \(FailedHelloLimiter.host(of: session.peerName)); retry in "
+                    "too many failed HELLOs from \(FailedHelloLimiter.peer(of: session.peerName)); retry in "
                         + "\(Int(wait.seconds.rounded(.up))) s" + (isLast ? "; closing" : "")))
             result.authentication = .failed
             result.closesConnection = isLast
             return .done(result)
         }
         return .database { connection in
-            guard let token = try TokenStore.authenticate(secret: secret, on: connection) else {
+            let found: TokenInfo?
+            do {
+                found = try TokenStore.authenticate(secret: secret, on: connection)
+            } catch {
+                limiter.giveBack(session.peerName)  // Not a failed guess: the lookup could not be made.
+                throw error
+            }
+            guard let token = found else {
                 let failures = session.failedHellos + 1
                 // Never the token itself in the log: only where the attempt came from, a line a second at most.
-                if let suppressed = server.failedHellos.record(peerName: session.peerName) {
+                if let suppressed = limiter.record(peerName: session.peerName) {
                     var fields = [("peer", session.peerName), ("failures", String(failures))]
                     if suppressed > 0 { fields.append(("suppressed", String(suppressed))) }
                     logger.log(.warning, "authentication failed", fieldList: fields)
@@ -58,6 +67,7 @@ enum SessionCommands {
                 result.closesConnection = isLast
                 return result
             }
+            limiter.giveBack(session.peerName)
             // A Unix-socket owner keeps its admin role whatever the token says.
             let role = session.baseRole.map { max($0, token.role) } ?? token.role
             var result = greeting(role)

@@ -1,11 +1,12 @@
 import BarkeepCore
 import BarkeepProtocol
-import BarkeepServer
 import BarkeepStore
 import BarkeepTestSupport
 import Foundation
 import Synchronization
 import Testing
+
+@testable import BarkeepServer
 
 #if canImport(Glibc)
     import Glibc
@@ -599,6 +600,32 @@ struct ProtocolTests {
         let greeting = try owner.request("HELLO token=\(reader)")
         #expect(greeting?.contains(" role=admin") == true, "\(greeting ?? "closed")")
         #expect(try running.owner().request("PING") == "OK PONG")
+    }
+
+    @Test("HELLOs sent at once on many connections of one peer are held to its allowance")
+    func concurrentFailedHellosPerPeer() throws {
+        let running = try RunningServer.withDatabase()
+        let started = ContinuousClock.now
+        let clients = try (0..<50).map { _ in try running.tcp() }
+        // Every connection sends its guess before any reply is read: all are in flight together.
+        for client in clients { try client.send("HELLO token=\(TokenSecret.generate())\n") }
+        var checked = 0
+        var refused = 0
+        for client in clients {
+            let reply = try #require(try client.readLine())
+            if reply == "ERR NOAUTH invalid or revoked token" {
+                checked += 1
+            } else if reply.hasPrefix("ERR NOAUTH too many failed HELLOs from 127.0.0.1; retry in ") {
+                refused += 1
+            } else {
+                Issue.record("unexpected reply: \(reply)")
+            }
+        }
+        let seconds = Int((ContinuousClock.now - started).seconds.rounded(.up))
+        #expect(checked + refused == clients.count)
+        #expect(
+            checked >= FailedHelloLimiter.burst && checked <= FailedHelloLimiter.burst + seconds,
+            "\(checked) guesses looked at in \(seconds) s")
     }
 
     @Test(
