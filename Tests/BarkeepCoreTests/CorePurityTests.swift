@@ -30,11 +30,35 @@ struct CorePurityTests {
         return enumerator.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }.sorted()
     }
 
-    @Test("the walk finds every source of Core, those in subfolders too")
-    func walkFindsSubfolders() throws {
+    /// Core's folders, by role: a newcomer tells from the folder where a rule, a format or a name lives.
+    static let folders = [
+        // Closed sets and names: statuses, severities, poses, roles, the checklist, kinds, versions.
+        "Vocabulary",
+        // Audit decisions: readiness, lifecycles, queries, selections, attribution, SDK availability.
+        "Rules",
+        // What a scan does to the findings: identity, the sync plan, scan tables and staleness.
+        "Sync",
+        // What the daemon does alone: hook retries, inboxes, scanner commands, schedules, webhook URLs.
+        "Automation",
+        // Parsers and codecs: JSON, duo_scan, SARIF, SDK checks, timestamps, commit times.
+        "Formats",
+        // Text for people: quoting, excerpts, quantities, percentages, suggestions, log lines.
+        "Text",
+        // SHA-256 (to leave Core for libcrypto in a target of its own).
+        "Hashing",
+    ]
+
+    @Test("the walk finds every source of Core, each in one of its folders (CoreError.swift alone at the root)")
+    func everySourceInAFolder() throws {
         let paths = try Self.sourcePaths()
         #expect(paths.count > 60, "found only \(paths) in \(Self.sources.path)")
         #expect(paths.contains("CoreError.swift"))
+        for path in paths where path != "CoreError.swift" {
+            let parts = path.split(separator: "/")
+            #expect(
+                parts.count == 2 && Self.folders.contains(String(parts[0])),
+                "Sources/BarkeepCore/\(path) is in none of \(Self.folders.joined(separator: ", "))")
+        }
     }
 
     @Test("no source file of BarkeepCore names a file-system, standard-stream, clock or random-number API")
