@@ -18,9 +18,20 @@ read -r -a extra <<<"${FUZZ_ARGS:-}"
 swiftc=${SWIFTC:-swiftc}
 out=.build/fuzz
 
+# The source of type NAME in module MODULE, found by name in whichever subfolder holds it.
+source_file() {
+    local found
+    found=$(find "Sources/$1" -name "$2.swift" -print -quit)
+    if [ -z "$found" ]; then
+        echo "fuzz.sh: no $2.swift under Sources/$1" >&2
+        return 1
+    fi
+    printf '%s ' "$found"
+}
+
 # The library files each target is compiled with (only those it needs: a file being edited elsewhere in the module
 # does not stop the fuzzing), and its dictionary.
-json="CoreError JSONMembers JSONProblem JSONStreamReader JSONText ScanReport"
+json="CoreError JSONMembers JSONProblem JSONStreamReader JSONText ScanReport TerminalText ValueExcerpt"
 sources() {
     local module=BarkeepCore names
     case $1 in
@@ -28,14 +39,15 @@ sources() {
         duoscan) names="$json DuoScanParser ScanTable Severity" ;;
         sarif) names="$json SARIFLevel SARIFParser Severity" ;;
         sdkcheck) names="$json Names ScreenKind SDKCheckParser SDKVersion" ;;
-        identity) names="$json DuoScanParser ScanTable IdentityDigest Severity FindingIdentity FindingStatus SHA256 SyncPlanner SyncPlanner+Changed" ;;
+        identity) names="$json DuoScanParser ScanTable IdentityDigest Severity FindingIdentity FindingStatus QuantityText SHA256 SyncPlanner SyncPlanner+Changed" ;;
         *) return 1 ;;
     esac
-    for name in $names; do printf 'Sources/%s/%s.swift ' "$module" "$name"; done
+    for name in $names; do source_file "$module" "$name"; done
     # The server's connection state machine, which the framer target drives, and Core's quoting skeleton, which the
     # protocol's quoting uses (they import nothing beyond these).
     if [ "$1" = framer ]; then
-        printf 'Sources/BarkeepServer/ConnectionMachine.swift Sources/BarkeepCore/QuotedText.swift '
+        source_file BarkeepServer ConnectionMachine
+        source_file BarkeepCore QuotedText
     fi
 }
 dictionary() {

@@ -6,7 +6,7 @@ extension Logger {
     ///
     /// Core's `Logger` only formats; the executables, which own the standard streams, give it this sink.
     public convenience init(level: LogLevel) {
-        self.init(level: level, fields: []) { line in
+        self.init(level: level, fields: [], clock: { Date() }) { line in
             FileHandle.standardError.write(Data(line.utf8))
         }
     }

@@ -31,7 +31,7 @@ extension ReadinessReport {
                 ["Step", "What it asks", "Screens done"],
                 content.stepRows.map { row in
                     [
-                        "\(row.step.number) \(inline(.stepKey(row.step.key)))", escape(row.step.summary),
+                        "\(row.step.number) \(inline(.stepKey(row.step.key)))", escape(row.step.asks),
                         stepCount(row),
                     ]
                 }),

@@ -30,7 +30,7 @@ public enum ReadinessReport {
                 content.stepRows.map { row in
                     [
                         "\(row.step.number) " + Escaping.codeSpan(row.step.key, inTable: true),
-                        Escaping.markdown(row.step.summary), stepCount(row),
+                        Escaping.markdown(row.step.asks), stepCount(row),
                     ]
                 }))
         if !content.stillReported.isEmpty {

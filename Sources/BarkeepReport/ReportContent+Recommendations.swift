@@ -94,7 +94,8 @@ extension ReportContent {
                 what = .text(finding.title ?? "—")
             }
         } else {
-            reference = .text(finding.step.flatMap(Checklist.step).map { "manual, step \($0.name)" } ?? "manual")
+            reference = .text(
+                finding.step.flatMap(ChecklistStep.numbered).map { "manual, step \($0.name)" } ?? "manual")
             what = .text(finding.title ?? "—")
         }
         return Item(
@@ -134,7 +135,7 @@ extension ReportContent.Verdict {
         }
         self.toFix = toFix.keys.sorted { ($0 == 0 ? Int.max : $0) < ($1 == 0 ? Int.max : $1) }.map { number in
             StepCount(
-                step: Checklist.step(number), count: toFix[number] ?? 0,
+                step: ChecklistStep.numbered(number), count: toFix[number] ?? 0,
                 rules: number == 0 ? rulesOfNoStep.sorted() : [])
         }
         self.blocked = blocked.keys.sorted().map { sdk in
@@ -152,7 +153,7 @@ extension ReportContent.Verdict {
                 open.isEmpty
                 ? .none
                 : open.count == applicable.count
-                    ? .all(open.count) : .some(open.compactMap { Checklist.step($0.step) })
+                    ? .all(open.count) : .some(open.compactMap { ChecklistStep.numbered($0.step) })
         } else if let status, status.kind == .screen, status.stepsApplicable > status.stepsDone {
             let left = status.stepsApplicable - status.stepsDone
             stepsToDo = status.stepsDone == 0 ? .all(left) : .count(left)

@@ -25,7 +25,7 @@ struct ReportContent: Sendable {
     /// A row of the checklist table of the summary.
     struct StepRow: Sendable {
         /// The step.
-        var step: Checklist.Step
+        var step: ChecklistStep
         /// Screens where it is done; nil when no screen's steps are known.
         var done: Int?
         /// Screens where it applies; nil when no screen's steps are known.
@@ -75,7 +75,7 @@ struct ReportContent: Sendable {
         /// Findings to fix of one checklist step (nil: of none).
         struct StepCount: Sendable, Equatable {
             /// The step.
-            var step: Checklist.Step?
+            var step: ChecklistStep?
             /// How many.
             var count: Int
             /// For the findings of no step, their rules (`manual` for an item), sorted: what they are about.
@@ -99,7 +99,7 @@ struct ReportContent: Sendable {
             /// Every step that applies, this many.
             case all(Int)
             /// These steps, by number.
-            case some([Checklist.Step])
+            case some([ChecklistStep])
             /// This many, which ones unknown (the report has the status's counts only).
             case count(Int)
         }
@@ -415,7 +415,7 @@ struct ReportContent: Sendable {
 
     private static func stepRows(_ steps: [String: [StepLine]]) -> [StepRow] {
         let lines = steps.values.flatMap { $0 }
-        return Checklist.steps.map { step in
+        return ChecklistStep.all.map { step in
             guard !steps.isEmpty else { return StepRow(step: step, done: nil, applicable: nil) }
             let ofStep = lines.filter { $0.step == step.number }
             return StepRow(

@@ -89,9 +89,11 @@ public struct ReportFinding: Sendable, Equatable, RecordDecodable {
         screen = fields.optionalString("screen") ?? Self.unmappedScreen
         title = fields.optionalString("title")
         step = try fields.optionalCount("step")
-        if let step, Checklist.step(step) == nil {
+        if let step, ChecklistStep.numbered(step) == nil {
             throw .badValue(
-                record: Self.recordType, key: "step", value: String(step), expected: "a step number from 1 to 12")
+                record: Self.recordType, key: "step", value: String(step),
+                expected:
+                    "a step number from \(ChecklistStep.numbers.lowerBound) to \(ChecklistStep.numbers.upperBound)")
         }
         needs = fields.list("needs")
         gate = try fields.optionalVersion("gate")

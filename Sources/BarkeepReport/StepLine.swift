@@ -36,9 +36,11 @@ public struct StepLine: Sendable, Equatable, RecordDecodable {
         let fields = RecordFields(record: record, type: Self.recordType)
         screen = try fields.string("screen")
         step = try fields.count("step")
-        guard (1...Checklist.steps.count).contains(step) else {
+        guard ChecklistStep.numbers.contains(step) else {
             throw .badValue(
-                record: Self.recordType, key: "step", value: String(step), expected: "a step number from 1 to 12")
+                record: Self.recordType, key: "step", value: String(step),
+                expected:
+                    "a step number from \(ChecklistStep.numbers.lowerBound) to \(ChecklistStep.numbers.upperBound)")
         }
         key = try fields.string("key")
         state = try fields.choice("state", as: StepState.self)

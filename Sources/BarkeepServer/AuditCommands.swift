@@ -26,7 +26,7 @@ enum AuditCommands {
         let actor = input.session.actor
         return .database { connection in
             let newItem = NewItem(
-                screen: screen, step: try ItemStore.step(stepText, on: connection), title: title, needs: needs,
+                screen: screen, step: try ItemStore.step(stepText), title: title, needs: needs,
                 severity: severity, sdkForUnknown: sdk)
             return CommandResult(
                 .records([try ItemStore.add(newItem, to: project, actor: actor, on: connection).record]))

@@ -254,10 +254,10 @@ enum ScreenCommands {
 
     /// `CHECKLIST`: the twelve steps of the audit checklist, each with the scanner rules that evidence it.
     static let checklist = Command("CHECKLIST", positional: 0...0, arguments: [], minimumRole: .reader) { _ in
-        .database { connection in
+        .database { _ in
             CommandResult(
                 .records(
-                    try StepStore.checklist(on: connection).map { step in
+                    ChecklistStep.all.map { step in
                         Record([
                             "step": String(step.number), "key": step.key,
                             "rules": step.rules.isEmpty ? nil : step.rules.joined(separator: ","),

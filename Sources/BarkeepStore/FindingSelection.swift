@@ -114,7 +114,7 @@ struct FindingSelection {
             let number: Int
             switch step {
             case .number(let value): number = value
-            case .key(let key): number = try ItemStore.step(key, on: connection)
+            case .key(let key): number = try ItemStore.step(key)
             }
             add("coalesce(f.step, (SELECT r.step FROM rules r WHERE r.id = f.rule)) = \(bind(number))::int")
         }

@@ -59,7 +59,7 @@ extension ItemStore {
                         projectID: project.id, project: project.name, kind: .itemUpdated, subject: field,
                         from: from, to: to, actor: actor, findingID: item.id))
             }
-            let step = try changes.step.map { try ItemStore.step($0, on: connection) } ?? item.step
+            let step = try changes.step.map { try ItemStore.step($0) } ?? item.step
             changed("title", item.title, changes.title ?? item.title)
             changed("step", item.step.map(String.init), step.map(String.init))
             changed("severity", item.severity, changes.severity ?? item.severity)

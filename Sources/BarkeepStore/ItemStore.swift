@@ -54,20 +54,14 @@ public enum ItemStore {
     }
 
     /// The number of a checklist step given by number (`5`) or key (`axis`); `invalid` for anything else.
-    public static func step(_ text: String, on connection: PostgresConnection) throws -> Int {
+    public static func step(_ text: String) throws -> Int {
         if let number = Int(text), ChecklistStep.numbers.contains(number) { return number }
-        guard
-            let number = try connection.queryValue(
-                "SELECT step FROM checklist_steps WHERE key = $1", [text], as: Int.self)
-        else {
-            let keys = try connection.query("SELECT key FROM checklist_steps ORDER BY step").map {
-                try $0.decode("key", as: String.self)
-            }
+        guard let step = ChecklistStep.keyed(text) else {
             throw StoreError.invalid(
                 "unknown checklist step \(ValueExcerpt.quoted(text)): steps are \(ChecklistStep.numbers.lowerBound) to "
-                    + "\(ChecklistStep.numbers.upperBound) or " + keys.joined(separator: ", "))
+                    + "\(ChecklistStep.numbers.upperBound) or " + ChecklistStep.all.map(\.key).joined(separator: ", "))
         }
-        return number
+        return step.number
     }
 
     /// Inserts the item inside the caller's transaction (which holds the project's sync lock) and appends its

@@ -3,13 +3,6 @@ import BarkeepCore
 /// Gathers what decides whether screens are done (ScreenReadiness in Core decides): their findings needing work,
 /// step states and latest pose results, a few set-based statements per project whatever the number of screens.
 enum ReadinessStore {
-    /// The audit checklist, by step.
-    static func checklist(on connection: PostgresConnection) throws -> [ChecklistStep] {
-        try connection.query("SELECT step, key, rules FROM checklist_steps ORDER BY step").map { row in
-            ChecklistStep(number: try row.decode("step"), key: try row.decode("key"), rules: try row.decode("rules"))
-        }
-    }
-
     /// Where each of `screens` (of `project`) stands, in their order. A screen's findings are its own and those of
     /// the components it uses; a component or the app area has no steps, and poses only when it was given some.
     static func readiness(
@@ -17,7 +10,7 @@ enum ReadinessStore {
         project: Project,
         on connection: PostgresConnection
     ) throws -> [ScreenReadiness] {
-        let checklist = try checklist(on: connection)
+        let checklist = ChecklistStep.all
         var facts = Dictionary(
             uniqueKeysWithValues: screens.map { screen in
                 (screen.id, emptyFacts(of: screen, project: project, checklist: checklist))

@@ -303,7 +303,7 @@ public enum StatusStore {
                 }
                 for user in using { work[user, default: WorkCounts()].add(counts) }
             }
-            let checklist = try ReadinessStore.checklist(on: connection)
+            let checklist = ChecklistStep.all
             var blockers: [Int64: [OpenFinding]] = [:]
             for (owner, steps) in [ruleSteps, itemSteps].joined() {
                 for step in steps.sorted() {

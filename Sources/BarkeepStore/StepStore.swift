@@ -29,11 +29,6 @@ public struct StepChange: Sendable, Equatable {
 
 /// Checklist step states of screens, set by hand; a step with an open finding of its rules cannot be done.
 public enum StepStore {
-    /// The audit checklist: each step with the scanner rules that evidence it, by number.
-    public static func checklist(on connection: PostgresConnection) throws -> [ChecklistStep] {
-        try ReadinessStore.checklist(on: connection)
-    }
-
     /// Sets step `step` (a number, or a key such as `container`) of a screen to `state`, with its event. Refuses
     /// `done` while a finding of the step's rules (or an item of the step) is open on the screen, naming it.
     /// Returns the step as it now stands.
@@ -76,9 +71,8 @@ public enum StepStore {
             let (picked, treatments) = try ScreenStore.pick(
                 selection, for: [.steps], project: project, on: connection)
             let screens = zip(picked, treatments).filter { !$0.1.isSkipped }.map(\.0)
-            let checklist = try ReadinessStore.checklist(on: connection)
-            let number = try ItemStore.step(stepText, on: connection)
-            guard let step = checklist.first(where: { $0.number == number }) else {
+            let number = try ItemStore.step(stepText)
+            guard let step = ChecklistStep.numbered(number) else {
                 throw StoreError.invalid("unknown checklist step \(ValueExcerpt.quoted(stepText))")
             }
             let keys = screens.map(\.key)

@@ -70,22 +70,13 @@ struct StepSetCommand: RunnableCommand {
     static let configuration = CommandConfiguration(
         name: "set",
         abstract: "Set a checklist step of a screen, or of many, to todo, done or not_applicable (writer).",
-        discussion: """
-            barkeep step set PROJECT SCREEN STEP STATE sets one screen's step; barkeep step set PROJECT STEP STATE
-            with --screens GLOB (keys matching: * any characters, ? one), --owner NAME or --all sets it for every
-            such screen in one transaction: the components and the app area it matches have no steps and are listed
-            as skipped. Over many screens --dry-run lists what would change and --yes changes it; with neither the
-            list is printed and the command exits 1. STEP is a number from 1 to 12 or the step's key (container,
-            order, title-and-symbol, informative-text, axis, custom-views-fit, overflow, compression, priority,
-            opt-out, backgrounds, sheets). A step cannot be done while a finding of its rules (DUO007 for container,
-            DUO011 for overflow) or an item of the step is open on the screen: for one screen the refusal names it;
-            for many, those screens are listed and left alone, the others change, and the command exits 1.
-            """,
+        discussion: stepDiscussion,
         arguments: [
             .positional("project", help: "The project."),
             .positional(
                 "target", repeatable: true,
-                help: "SCREEN STEP STATE, or STEP STATE with --screens, --owner or --all; STEP is 1 to 12 or its key, "
+                help:
+                    "SCREEN STEP STATE, or STEP STATE with --screens, --owner or --all; STEP is \(stepRange) or its key, "
                     + "STATE \(QuantityText.alternatives(StepState.allCases.map(\.rawValue)))."),
             .option("screens", valueName: "GLOB", help: "Every screen whose key matches GLOB."),
             .option(
@@ -95,6 +86,29 @@ struct StepSetCommand: RunnableCommand {
             .option("note", valueName: "TEXT", help: "Why, for the history."),
         ] + BulkConfirmation.arguments("over many screens: each screen's step from → to, refused or skipped")
     )
+
+    /// The discussion of `--help`, with the steps, their numbers and the rules of each from Core's checklist.
+    private static var stepDiscussion: String {
+        let steps = ChecklistStep.all
+        let keys = steps.map(\.key).joined(separator: ", ")
+        let ruled = steps.filter { !$0.rules.isEmpty }.map { "\($0.rules.joined(separator: ", ")) for \($0.key)" }
+        let text: String =
+            "barkeep step set PROJECT SCREEN STEP STATE sets one screen's step; barkeep step set PROJECT STEP STATE "
+            + "with --screens GLOB (keys matching: * any characters, ? one), --owner NAME or --all sets it for every "
+            + "such screen in one transaction: the components and the app area it matches have no steps and are "
+            + "listed as skipped. Over many screens --dry-run lists what would change and --yes changes it; with "
+            + "neither the list is printed and the command exits 1. STEP is a number from \(stepRange) or the "
+            + "step's key (\(keys)). A step cannot be done while a finding of its rules "
+            + "(\(ruled.joined(separator: ", "))) or an item of the step is open on the screen: for one screen the "
+            + "refusal names it; for many, those screens are listed and left alone, the others change, and the "
+            + "command exits 1."
+        return HelpText.wrapped(text)
+    }
+
+    /// `1 to 12`.
+    private static var stepRange: String {
+        "\(ChecklistStep.numbers.lowerBound) to \(ChecklistStep.numbers.upperBound)"
+    }
 
     let project: String
     let screen: String?

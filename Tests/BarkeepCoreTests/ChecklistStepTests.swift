@@ -18,4 +18,20 @@ struct ChecklistStepTests {
             #expect(problem.hasPrefix("\(ValueExcerpt.quoted(word)) is not a checklist step: steps are 1 to 12"))
         }
     }
+
+    @Test("the checklist is numbered 1 to its count in order, with distinct keys shaped as keys, each found by both")
+    func checklistIsNumbered() {
+        #expect(ChecklistStep.all.map(\.number) == Array(ChecklistStep.numbers))
+        #expect(ChecklistStep.numbers == 1...12)
+        #expect(Set(ChecklistStep.all.map(\.key)).count == ChecklistStep.all.count)
+        for step in ChecklistStep.all {
+            #expect(ChecklistStep.problem(naming: step.key) == nil)
+            #expect(ChecklistStep.keyed(step.key) == step)
+            #expect(ChecklistStep.numbered(step.number) == step)
+            #expect(!step.asks.isEmpty && !step.summary.isEmpty)
+        }
+        #expect(
+            ChecklistStep.numbered(0) == nil && ChecklistStep.numbered(13) == nil
+                && ChecklistStep.keyed("layout") == nil)
+    }
 }

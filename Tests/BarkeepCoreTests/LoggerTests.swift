@@ -9,8 +9,8 @@ private final class LineCollector: Sendable {
 
     var lines: [String] { storage.withLock { $0 } }
 
-    func makeLogger(level: LogLevel, fields: [(String, String)] = []) -> Logger {
-        Logger(level: level, fields: fields) { line in
+    func makeLogger(level: LogLevel, fields: [(String, String)] = [], clock: Date? = nil) -> Logger {
+        Logger(level: level, fields: fields, clock: { clock ?? Date() }) { line in
             self.storage.withLock { $0.append(line) }
         }
     }
@@ -95,6 +95,20 @@ struct LoggerTests {
             .time(includingFractionalSeconds: true).timeZone(separator: .omitted)
         let parsed = try Date(time, strategy: style)
         #expect(parsed >= before.addingTimeInterval(-1) && parsed <= after.addingTimeInterval(1))
+    }
+
+    @Test("the time of a line is the caller's clock's, in with(_:)'s loggers too: Core reads no clock")
+    func callersClock() throws {
+        let collector = LineCollector()
+        let moment = Date(timeIntervalSince1970: 1_800_000_000.25)
+        let logger = collector.makeLogger(level: .info, clock: moment)
+        logger.info("a")
+        logger.with(["component": "x"]).info("b")
+        #expect(
+            collector.lines == [
+                "time=2027-01-15T08:00:00.250Z level=info msg=a\n",
+                "time=2027-01-15T08:00:00.250Z level=info msg=b component=x\n",
+            ])
     }
 
     @Test("fields keep their order: the logger's, then with(_:)'s, then the call's")

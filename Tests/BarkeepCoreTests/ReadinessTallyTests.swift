@@ -14,8 +14,8 @@ struct ReadinessTallyTests {
                 Bool.random(using: &random) && number > 1
                     ? nil
                     : ChecklistStep(
-                        number: number, key: "s\(number)",
-                        rules: rules.filter { _ in Int.random(in: 0..<4, using: &random) == 0 })
+                        number: number, key: "s\(number)", asks: "", summary: "",
+                        rules: rules.filter { _ in Int.random(in: 0..<4, using: &random) == 0 }, sdkSymbols: [])
             }
             let findings = (0..<Int.random(in: 0...3, using: &random)).map { number in
                 OpenFinding(

@@ -3,11 +3,7 @@ import Testing
 
 @Suite("ScreenReadiness")
 struct ScreenReadinessTests {
-    private let checklist = [
-        ChecklistStep(number: 1, key: "container", rules: ["DUO007"]),
-        ChecklistStep(number: 2, key: "order", rules: []),
-        ChecklistStep(number: 7, key: "overflow", rules: ["DUO011"]),
-    ]
+    private let checklist = ChecklistStep.all.filter { [1, 2, 7].contains($0.number) }
 
     private func facts(
         findings: [OpenFinding] = [],

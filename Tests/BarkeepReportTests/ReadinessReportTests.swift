@@ -504,7 +504,7 @@ struct ReadinessReportTests {
     func stepKeysUnbroken() throws {
         let html = ReadinessReport.html(try Self.verdictInput(), now: Fixtures.now)
         let document = try XMLDocumentScan(html)
-        let keys = Set(Checklist.steps.map(\.key))
+        let keys = Set(ChecklistStep.all.map(\.key))
         let codes = document.elements(named: "code").filter { keys.contains($0.text) }
         // The 12 of the checklist table, 6 in Inbox's verdict and its 2 findings of a step, 2 in Compose's line.
         #expect(codes.count == 12 + 6 + 2 + 2)

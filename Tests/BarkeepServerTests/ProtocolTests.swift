@@ -549,7 +549,7 @@ struct ProtocolTests {
     func failedHellosClose() throws {
         let lines = Mutex<[String]>([])
         let running = try RunningServer.withDatabase(
-            logger: Logger(level: .warning) { line in lines.withLock { $0.append(line) } })
+            logger: Logger(level: .warning, clock: { Date() }) { line in lines.withLock { $0.append(line) } })
         let client = try running.tcp()
         let attempts = (0..<20).map { _ in "HELLO token=\(TokenSecret.generate())" }
         try client.send(attempts.joined(separator: "\r\n") + "\r\n")

@@ -31,7 +31,7 @@ final class RunningServer {
         queueLimit: Int = 64,
         maximumConnections: Int = 1024,
         tls: TLSConfiguration? = nil,
-        logger: Logger = Logger(level: .error) { _ in }
+        logger: Logger = Logger(level: .error, clock: { Date() }) { _ in }
     ) throws {
         let directory = try TemporaryDirectory.make(prefix: "barkeep-server")
         let requested = [ServerAddress.tcp(host: "127.0.0.1", port: 0), .unix(path: directory + "/test.sock")]
@@ -67,7 +67,7 @@ final class RunningServer {
         maximumWatcherBacklog: Int = 4 << 20,
         maximumLineLength: Int = 4096,
         streamHold: Duration = .seconds(5),
-        logger: Logger = Logger(level: .error) { _ in }
+        logger: Logger = Logger(level: .error, clock: { Date() }) { _ in }
     ) throws -> RunningServer {
         let configuration = try TestDatabase.makeDatabase()
         let connection = try PostgresConnection(configuration: configuration)
@@ -188,7 +188,7 @@ struct ServerTests {
         let server = try Server(
             configuration: ServerConfiguration(addresses: [.unix(path: path)], ownerUID: geteuid()),
             commands: .basic,
-            logger: Logger(level: .error) { _ in }
+            logger: Logger(level: .error, clock: { Date() }) { _ in }
         )
         #expect(throws: ServerError.cannotListen(address: "unix:\(path)", reason: "\(path) exists and is not a socket"))
         {
@@ -248,12 +248,14 @@ struct ServerTests {
         #expect(FileManager.default.fileExists(atPath: path))
 
         let configuration = ServerConfiguration(addresses: [.unix(path: path)], ownerUID: geteuid())
-        let first = try Server(configuration: configuration, commands: .basic, logger: Logger(level: .error) { _ in })
+        let first = try Server(
+            configuration: configuration, commands: .basic, logger: Logger(level: .error, clock: { Date() }) { _ in })
         _ = try first.start()
         defer { first.shutdown() }
         #expect(try LineClient(socketPath: path).request("PING") == "OK PONG")
 
-        let second = try Server(configuration: configuration, commands: .basic, logger: Logger(level: .error) { _ in })
+        let second = try Server(
+            configuration: configuration, commands: .basic, logger: Logger(level: .error, clock: { Date() }) { _ in })
         #expect(throws: ServerError.socketInUse(path: path)) { _ = try second.start() }
         // The refused server did not take the live server's socket away.
         #expect(try LineClient(socketPath: path).request("PING") == "OK PONG")
@@ -267,7 +269,8 @@ struct ServerTests {
             addresses: [.unix(path: directory + "/other.sock"), .tcp(host: "127.0.0.1", port: running.port)],
             ownerUID: geteuid()
         )
-        let second = try Server(configuration: configuration, commands: .basic, logger: Logger(level: .error) { _ in })
+        let second = try Server(
+            configuration: configuration, commands: .basic, logger: Logger(level: .error, clock: { Date() }) { _ in })
         #expect {
             _ = try second.start()
         } throws: { error in

@@ -23,7 +23,7 @@ struct StatusLookupTests {
     }
 
     /// A database and a server on it with project `app` and one screen.
-    private func serverWithProject(logger: Logger = Logger(level: .error) { _ in }) throws
+    private func serverWithProject(logger: Logger = Logger(level: .error, clock: { Date() }) { _ in }) throws
         -> (RunningServer, LineClient)
     {
         let running = try RunningServer.withDatabase(logger: logger)
@@ -82,7 +82,7 @@ struct StatusLookupTests {
     func lookupConnectionKilled() throws {
         let lines = Mutex<[String]>([])
         let (running, owner) = try serverWithProject(
-            logger: Logger(level: .info) { line in lines.withLock { $0.append(line) } })
+            logger: Logger(level: .info, clock: { Date() }) { line in lines.withLock { $0.append(line) } })
         let made = try reply(owner, "STATUS app")
         #expect(try eventually { try reply(owner, "STATUS app") == made && !lookupBackends(running).isEmpty })
         let administrator = try PostgresConnection(configuration: try #require(running.database))

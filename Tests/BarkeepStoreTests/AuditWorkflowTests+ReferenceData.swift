@@ -49,6 +49,28 @@ extension AuditWorkflowTests {
         #expect(try rows("SELECT key FROM checklist_steps ORDER BY step").map { $0[0] } == Self.stepKeys)
     }
 
+    @Test("checklist_steps, as the migrations leave it, holds Core's ChecklistStep.all in every column")
+    func checklistMatchesCore() throws {
+        let columns = try rows(
+            """
+            SELECT column_name FROM information_schema.columns
+            WHERE table_schema = current_schema() AND table_name = 'checklist_steps' ORDER BY ordinal_position
+            """
+        ).map { $0[0] }
+        #expect(columns == ["step", "key", "summary", "rules", "sdk_symbols"], "a column Core does not know")
+        let stored = try connection.query(
+            "SELECT step, key, summary, rules, sdk_symbols FROM checklist_steps ORDER BY step"
+        ).map { row in
+            let number: Int = try row.decode("step")
+            return ChecklistStep(
+                number: number, key: try row.decode("key"), asks: ChecklistStep.numbered(number)?.asks ?? "",
+                summary: try row.decode("summary"), rules: try row.decode("rules"),
+                sdkSymbols: try row.decode("sdk_symbols"))
+        }
+        #expect(stored.count == ChecklistStep.all.count)
+        for (row, step) in zip(stored, ChecklistStep.all) { #expect(row == step, "step \(step.number)") }
+    }
+
     @Test("rules holds exactly the rules of rules.json: id, title, severity, skill, scope, tier, checklist step")
     func rulesReference() throws {
         let rules = try #require(try Fixtures.domain("rules.json")["rules"] as? [[String: Any]])

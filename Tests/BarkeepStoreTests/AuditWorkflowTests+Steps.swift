@@ -27,7 +27,8 @@ extension AuditWorkflowTests {
 
         try setStatus(standaloneBar, .declined, reason: "the camera keeps its own toolbar")
         let status = try setStep("container", of: "Screens", to: .done)
-        #expect(status.step == ChecklistStep(number: 1, key: "container", rules: ["DUO007"]))
+        #expect(status.step == ChecklistStep.numbered(1))
+        #expect(status.step.rules == ["DUO007"])
         #expect(status.recorded == .done && status.blockers.isEmpty && status.effective == .done)
         let readiness = try ScreenStore.show(project: "app", key: "Screens", on: connection).readiness
         #expect(readiness.steps[0].effective == .done)

@@ -38,11 +38,9 @@ struct AuditWorkflowTests {
     static let appDelegateFile = ["DUO005 App/AppDelegate.swift:2"]
     /// The default required poses, in the project's order.
     static let defaultPoses = ["P1", "P2", "P3", "P4", "P11", "P12"]
-    /// The checklist's step keys, step 1 first.
-    static let stepKeys = [
-        "container", "order", "title-and-symbol", "informative-text", "axis", "custom-views-fit", "overflow",
-        "compression", "priority", "opt-out", "backgrounds", "sheets",
-    ]
+    /// The checklist's step keys, step 1 first (Core's checklist, which checklistMatchesCore compares with the
+    /// database's).
+    static let stepKeys = ChecklistStep.all.map(\.key)
 
     // MARK: - Helpers
 

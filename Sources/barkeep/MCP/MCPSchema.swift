@@ -1,5 +1,4 @@
 import BarkeepCore
-import BarkeepReport
 
 /// JSON Schema (draft 2020-12, MCP's default) pieces for the tools' input and output schemas. Every enumeration
 /// comes from Core's types (statuses, severities, sources, step states, pose results) or the checklist's one
@@ -68,11 +67,12 @@ enum MCPSchema {
 
     /// A checklist step: its number or its key.
     static var step: [String: Any] {
-        [
-            "description": "A checklist step: its number (1 to 12) or its key.",
+        let numbers = ChecklistStep.numbers
+        return [
+            "description": "A checklist step: its number (\(numbers.lowerBound) to \(numbers.upperBound)) or its key.",
             "anyOf": [
-                integer("The step's number.", minimum: 1, maximum: Checklist.steps.count),
-                string("The step's key.", values: Checklist.steps.map(\.key)),
+                integer("The step's number.", minimum: numbers.lowerBound, maximum: numbers.upperBound),
+                string("The step's key.", values: ChecklistStep.all.map(\.key)),
             ],
         ]
     }

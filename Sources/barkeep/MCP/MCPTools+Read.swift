@@ -356,7 +356,9 @@ extension MCPTools {
                     "steps": MCPSchema.array(
                         MCPSchema.object(
                             [
-                                "step": MCPSchema.integer("1 to 12."), "key": ["type": "string"],
+                                "step": MCPSchema.integer(
+                                    "\(ChecklistStep.numbers.lowerBound) to \(ChecklistStep.numbers.upperBound)."),
+                                "key": ["type": "string"],
                                 "asks": MCPSchema.string("What the step asks of a screen."),
                                 "rules": MCPSchema.array(["type": "string"], "The scanner rules that evidence it."),
                             ], required: ["step", "key", "asks", "rules"]))
@@ -372,13 +374,13 @@ extension MCPTools {
     }
 
     /// The checklist's steps as checklist answers them: the daemon's rules (CHECKLIST) beside what each asks
-    /// (the report's Checklist).
+    /// (Core's ChecklistStep).
     static func checklistSteps(_ call: MCPToolCall) throws -> [[String: Any]] {
         try call.send(Request(verb: "CHECKLIST")).records.map { record in
             let number = Int(record["step"] ?? "") ?? 0
             return [
                 "step": number, "key": record["key"] ?? "",
-                "asks": Checklist.step(number)?.summary ?? "",
+                "asks": ChecklistStep.numbered(number)?.asks ?? "",
                 "rules": record["rules"].map { $0.split(separator: ",").map(String.init) } ?? [String](),
             ]
         }

@@ -28,61 +28,6 @@ public enum PoseResult: String, Sendable, CaseIterable, Codable {
     public static let settledWord = "settled"
 }
 
-/// A step of the audit checklist (domain/checklist.json).
-public struct ChecklistStep: Sendable, Equatable {
-    /// 1 to 12.
-    public var number: Int
-    /// `container`, `order`, …
-    public var key: String
-    /// Scanner rules that evidence the step.
-    public var rules: [String]
-
-    /// The steps' numbers: the checklist has twelve.
-    public static let numbers = 1...12
-
-    /// Why `word` cannot name a step, or nil when it may: a step is named by its number (1 to 12) or its key, and a
-    /// key is lowercase letters and hyphens (whether a key exists, only the checklist in the database knows).
-    public static func problem(naming word: String) -> String? {
-        if let number = Int(word), numbers.contains(number) { return nil }
-        let isKeyShaped =
-            word.utf8.count <= 64 && word.first.map { ("a"..."z").contains($0) } == true
-            && word.allSatisfy { ("a"..."z").contains($0) || $0 == "-" }
-        guard isKeyShaped else {
-            return
-                "\(ValueExcerpt.quoted(word)) is not a checklist step: steps are \(numbers.lowerBound) to \(numbers.upperBound), "
-                + "or a step's key (order)"
-        }
-        return nil
-    }
-
-    /// A step.
-    public init(number: Int, key: String, rules: [String]) {
-        self.number = number
-        self.key = key
-        self.rules = rules
-    }
-
-    /// Whether `finding`, open, keeps the step open: it is of the step (an item) or of a rule evidencing it.
-    public func isKeptOpen(by finding: OpenFinding) -> Bool {
-        finding.step == number || finding.rule.map(rules.contains) == true
-    }
-
-    /// The findings among `findings` (open ones) that keep the step open: while one is, the step cannot be done.
-    public func blockers(among findings: [OpenFinding]) -> [OpenFinding] {
-        findings.filter(isKeptOpen)
-    }
-
-    /// Why the step cannot be marked done on `screen` while `blockers` are open; nil when none is. `step 1
-    /// (container) of Inbox cannot be done: finding 10 (DUO007 Sources/Inbox.swift:7) is open`.
-    public func refusalOfDone(on screen: String, blockers: [OpenFinding]) -> String? {
-        guard !blockers.isEmpty else { return nil }
-        let named = blockers.prefix(3).map(\.reference).joined(separator: ", ")
-        let more = blockers.count > 3 ? " and \(blockers.count - 3) more" : ""
-        return "step \(number) (\(key)) of \(screen) cannot be done: finding \(named)\(more) "
-            + (blockers.count == 1 ? "is" : "are") + " open"
-    }
-}
-
 /// A finding of a screen that still needs work.
 public struct OpenFinding: Sendable, Equatable {
     /// Its number in the project.

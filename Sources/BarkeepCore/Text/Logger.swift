@@ -36,26 +36,35 @@ public enum LogLevel: Int, Sendable, Comparable, CaseIterable, CustomStringConve
 }
 
 /// Formats logfmt lines (`time=… level=info msg=ready key=value`) and hands each finished line to a sink, one call
-/// per line so that a sink writing once per call never interleaves lines from different threads. Core does no I/O:
-/// the sink writing to standard error is `Logger(level:)` in BarkeepCommandLine.
+/// per line so that a sink writing once per call never interleaves lines from different threads. Core does no I/O and
+/// reads no clock: the time of a line comes from the caller's `clock`, and the sink writing to standard error (with
+/// the system clock) is `Logger(level:)` in BarkeepCommandLine.
 ///
 /// Thread-safety: immutable apart from the sink, which is behind a `Mutex`; share it freely.
 public final class Logger: Sendable {
     /// Lines below this level are dropped.
     public let level: LogLevel
     private let fields: [(String, String)]
+    private let clock: @Sendable () -> Date
     private let sink: Mutex<@Sendable (String) -> Void>
 
-    /// A logger writing each finished line (with its newline) to `sink`.
-    public init(level: LogLevel, fields: [(String, String)] = [], sink: @escaping @Sendable (String) -> Void) {
+    /// A logger writing each finished line (with its newline) to `sink`, timed by `clock`.
+    public init(
+        level: LogLevel,
+        fields: [(String, String)] = [],
+        clock: @escaping @Sendable () -> Date,
+        sink: @escaping @Sendable (String) -> Void
+    ) {
         self.level = level
         self.fields = fields
+        self.clock = clock
         self.sink = Mutex(sink)
     }
 
     private init(level: LogLevel, fields: [(String, String)], sharing other: Logger) {
         self.level = level
         self.fields = fields
+        self.clock = other.clock
         let write = other.sink.withLock { $0 }
         self.sink = Mutex(write)
     }
@@ -93,15 +102,13 @@ public final class Logger: Sendable {
     /// Logs one line with fields built at run time, in order.
     public func log(_ level: LogLevel, _ message: String, fieldList: [(String, String)]) {
         guard level >= self.level else { return }
-        var line = "time=\(Self.timestamp()) level=\(level) msg=\(Logfmt.quote(message))"
+        var line = "time=\(Timestamp.text(clock(), fractionDigits: 3)) level=\(level) msg=\(Logfmt.quote(message))"
         for (key, value) in self.fields + fieldList {
             line += " \(key)=\(Logfmt.quote(value))"
         }
         line += "\n"
         sink.withLock { $0(line) }
     }
-
-    private static func timestamp() -> String { Timestamp.text(Date(), fractionDigits: 3) }
 }
 
 /// logfmt value quoting.

@@ -1,13 +1,16 @@
-/// API token secrets: made here, shown once, stored only as their SHA-256.
+/// API token secrets: shown once, stored only as their SHA-256. Core knows their shape; the random bytes come from
+/// the store (`TokenSecret.generate` in BarkeepStore), since Core draws no randomness.
 public enum TokenSecret {
     /// The prefix every token starts with, so a leaked one is easy to recognise (and to search for).
     public static let prefix = "bk_"
 
-    /// A new token: `bk_` and 32 random bytes in URL-safe base64 without padding (43 characters).
-    public static func generate() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        return prefix + base64URL(bytes)
+    /// How many random bytes a token carries.
+    public static let byteCount = 32
+
+    /// The token of `bytes` (`byteCount` of them, random): `bk_` and the bytes in URL-safe base64 without padding
+    /// (43 characters).
+    public static func token(of bytes: [UInt8]) -> String {
+        prefix + base64URL(bytes)
     }
 
     /// The hex SHA-256 under which a token is stored and looked up.
