@@ -40,9 +40,11 @@ enum FindingCommands {
         let upload = ScanUpload(input.payload ?? [])
         let actor = input.session.actor
         return .database { connection in
-            try ingestUpload(
+            // Built here, on a database thread: the request digests the upload.
+            let request = IngestRequest(
                 upload, format: format, project: project, commit: commit, commitTime: commitTime, scope: scope,
-                isForced: isForced, actor: actor, on: connection)
+                isForced: isForced, actor: actor)
+            return try ingestUpload(request, on: connection)
         }
     }
 
@@ -60,20 +62,8 @@ enum FindingCommands {
     /// Ingests an upload through the store's `Ingestor` and replies with what it did: a scan's counts, or an SDK
     /// check's summary and the items it changed. A document that does not parse is `BADARG` naming the place in it;
     /// a stale scan is `CONFLICT`; neither stores anything.
-    static func ingestUpload(
-        _ upload: ScanUpload,
-        format: ScanFormat,
-        project: String,
-        commit: String?,
-        commitTime: Date?,
-        scope: String,
-        isForced: Bool,
-        actor: String,
-        on connection: PostgresConnection
-    ) throws -> CommandResult {
-        let outcome = try Ingestor.ingest(
-            upload, format: format, project: project, commit: commit, commitTime: commitTime, scope: scope,
-            isForced: isForced, actor: actor, on: connection)
+    static func ingestUpload(_ request: IngestRequest, on connection: PostgresConnection) throws -> CommandResult {
+        let outcome = try Ingestor.ingest(request, on: connection)
         switch outcome {
         case .scan(let result):
             // What this call changed: a repeat changed nothing, whatever its run's counts say.

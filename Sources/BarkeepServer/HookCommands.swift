@@ -3,11 +3,11 @@ import BarkeepProtocol
 import BarkeepStore
 import Foundation
 
-/// HOOK ADD, LIST, REMOVE, RESUME and TEST: the webhooks the daemons POST a project's events to (docs/hooks.md).
-/// Admin only: a hook sends the project's events, and a secret, to wherever its URL says.
+/// HOOK ADD, LIST, REMOVE, PAUSE, RESUME and TEST: the webhooks the daemons POST a project's events to
+/// (docs/hooks.md). Admin only: a hook sends the project's events, and a secret, to wherever its URL says.
 enum HookCommands {
     /// Every HOOK command.
-    static let all: [Command] = [add, list, remove, resume, test]
+    static let all: [Command] = [add, list, remove, pause, resume, test]
 
     /// The longest signing secret, in bytes.
     static let maximumSecretLength = 1024
@@ -26,33 +26,20 @@ enum HookCommands {
     }
 
     /// `HOOK LIST [PROJECT]`: the hooks, never their secrets.
-    static let list = Command("HOOK LIST", positional: 0...1, minimumRole: .admin) { input in
-        let project = input.request.arguments.first
-        return .database { connection in
-            CommandResult(.records(try HookStore.list(project: project, on: connection).map(\.record)))
-        }
-    }
+    static let list = LeasedCommands<Hook>.list(minimumRole: .admin)
 
     /// `HOOK REMOVE ID`.
-    static let remove = Command("HOOK REMOVE", positional: 1...1, arguments: [.other], minimumRole: .admin) {
-        input throws(CommandError) in
-        let id = try hookID(input.argument(0))
-        let actor = input.session.actor
-        return .database { connection in
-            try HookStore.remove(id, actor: actor, on: connection)
-            return CommandResult(.ok(["removed": String(id)]))
-        }
-    }
+    static let remove = LeasedCommands<Hook>.remove(minimumRole: .admin)
+
+    /// `HOOK PAUSE ID`: no daemon delivers the hook until it is resumed; its cursor stays, so nothing that matches
+    /// meanwhile is lost. Its reason names who paused it.
+    static let pause = LeasedCommands<Hook>.pausing(true, minimumRole: .admin) { actor in pauseReason(by: actor) }
 
     /// `HOOK RESUME ID`: a paused hook delivers again from its cursor.
-    static let resume = Command("HOOK RESUME", positional: 1...1, arguments: [.other], minimumRole: .admin) {
-        input throws(CommandError) in
-        let id = try hookID(input.argument(0))
-        let actor = input.session.actor
-        return .database { connection in
-            CommandResult(.records([try HookStore.resume(id, actor: actor, on: connection).record]))
-        }
-    }
+    static let resume = LeasedCommands<Hook>.pausing(false, minimumRole: .admin)
+
+    /// Why a hook paused by hand is paused, as `HOOK LIST` and the `hook.paused` event show it.
+    static func pauseReason(by actor: String) -> String { "by \(actor)" }
 
     /// `HOOK TEST ID`: POSTs a `hook.test` event (never stored) to the hook now and answers with the receiver's
     /// answer. The pool thread waits for the receiver, at most the delivery timeout; the hook's cursor, failures and
@@ -97,13 +84,10 @@ enum HookCommands {
     }
 
     /// A hook id argument, or `BADARG`.
-    static func hookID(_ text: String) throws(CommandError) -> Int64 {
-        guard let id = Int64(text), id > 0 else { throw CommandError(.badArgument, "a hook id is a number") }
-        return id
-    }
+    static func hookID(_ text: String) throws(CommandError) -> Int64 { try LeasedCommands<Hook>.id(text) }
 }
 
-extension Hook {
+extension Hook: LeasedRecord {
     /// The hook as a `hook` record: never its secret, only whether it has one.
     var record: Record {
         Record([

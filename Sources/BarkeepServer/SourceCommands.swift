@@ -31,12 +31,7 @@ enum SourceCommands {
         }
     }
 
-    static let list = Command("SOURCE LIST", positional: 0...1, minimumRole: .reader) { input in
-        let project = input.request.arguments.first
-        return .database { connection in
-            CommandResult(.records(try SourceStore.list(project: project, on: connection).map(\.record)))
-        }
-    }
+    static let list = LeasedCommands<Source>.list(minimumRole: .reader)
 
     static let show = Command("SOURCE SHOW", positional: 1...1, arguments: [.other], minimumRole: .reader) {
         input throws(CommandError) in
@@ -48,8 +43,21 @@ enum SourceCommands {
         }
     }
 
-    static let pause = pausing("SOURCE PAUSE", true)
-    static let resume = pausing("SOURCE RESUME", false)
+    static let pause = LeasedCommands<Source>.pausing(true, minimumRole: .writer)
+    /// RESUME: an inbox is resumed only if InboxGuard accepts its directory as it is now (a daemon pauses an inbox
+    /// whose directory became one it refuses; resuming it as it is would only pause it again).
+    static let resume = LeasedCommands<Source>.pausing(
+        false, minimumRole: .writer,
+        check: { input in
+            let protected = input.server.configuration.protectedDirectories
+            return { id, connection in
+                if let inbox = try SourceStore.require(id, on: connection).settings.inbox,
+                    case .failure(let refusal) = InboxGuard(protectedDirectories: protected).check(inbox, depth: .tree)
+                {
+                    throw CommandError(.badArgument, "\(refusal.description); source \(id) stays paused")
+                }
+            }
+        })
 
     static let run = Command("SOURCE RUN", positional: 1...1, arguments: [.other], minimumRole: .writer) {
         input throws(CommandError) in
@@ -60,34 +68,7 @@ enum SourceCommands {
         }
     }
 
-    static let remove = Command("SOURCE REMOVE", positional: 1...1, arguments: [.other], minimumRole: .admin) {
-        input throws(CommandError) in
-        let id = try sourceID(input.argument(0))
-        let actor = input.session.actor
-        return .database { connection in
-            try SourceStore.remove(id, actor: actor, on: connection)
-            return CommandResult(.ok(["removed": String(id)]))
-        }
-    }
-
-    /// PAUSE, or RESUME: an inbox is resumed only if InboxGuard accepts its directory as it is now (a daemon pauses
-    /// an inbox whose directory became one it refuses; resuming it as it is would only pause it again).
-    private static func pausing(_ name: String, _ isPaused: Bool) -> Command {
-        Command(name, positional: 1...1, arguments: [.other], minimumRole: .writer) { input throws(CommandError) in
-            let id = try sourceID(input.argument(0))
-            let actor = input.session.actor
-            let protected = input.server.configuration.protectedDirectories
-            return .database { connection in
-                if !isPaused, let inbox = try SourceStore.require(id, on: connection).settings.inbox,
-                    case .failure(let refusal) = InboxGuard(protectedDirectories: protected).check(inbox, depth: .tree)
-                {
-                    throw CommandError(.badArgument, "\(refusal.description); source \(id) stays paused")
-                }
-                return CommandResult(
-                    .records([try SourceStore.setPaused(id, isPaused, actor: actor, on: connection).record]))
-            }
-        }
-    }
+    static let remove = LeasedCommands<Source>.remove(minimumRole: .admin)
 
     // MARK: - Checking what SOURCE ADD was given
 
@@ -152,10 +133,7 @@ enum SourceCommands {
         return settings
     }
 
-    static func sourceID(_ text: String) throws(CommandError) -> Int64 {
-        guard let id = Int64(text), id > 0 else { throw CommandError(.badArgument, "a source id is a number") }
-        return id
-    }
+    static func sourceID(_ text: String) throws(CommandError) -> Int64 { try LeasedCommands<Source>.id(text) }
 
     /// The longest path a source takes, in bytes: the system's own limit (PATH_MAX). A path within it is shown
     /// whole in messages; a longer one only by a short excerpt.
@@ -202,7 +180,7 @@ enum SourceCommands {
     }
 }
 
-extension Source {
+extension Source: LeasedRecord {
     /// The source as a `source` record.
     var record: Record {
         var record = Record([

@@ -40,9 +40,10 @@ enum SourceIngest {
                 try record(locked.value ?? source, run, isRepeat)
             }
         )
-        return try Ingestor.ingest(
+        let request = IngestRequest(
             ScanUpload(payload), digest: digest, format: format, project: source.project, commit: commit,
-            commitTime: commitTime, scope: "", isForced: isForced, actor: source.actor, hook: hook, on: connection)
+            commitTime: commitTime, isForced: isForced, actor: source.actor)
+        return try Ingestor.ingest(request, hook: hook, on: connection)
     }
 
     /// Inside a transaction: locks the source, or throws `LeaseLost` when this daemon no longer holds it.

@@ -61,7 +61,8 @@ public struct Hook: Sendable, Equatable {
     /// Until when the holder's lease runs.
     public var leaseUntil: Date?
 
-    init(row: PostgresRow) throws {
+    /// Reads a row selected with the table's columns.
+    public init(row: PostgresRow) throws {
         id = try row.decode("id")
         projectID = try row.decode("project_id")
         project = try row.decode("project")
@@ -84,8 +85,11 @@ public struct Hook: Sendable, Equatable {
         leaseUntil = try row.decodeIfPresent("lease_until")
     }
 
-    /// The subject of the hook's events.
-    public var subject: String { "hook \(id)" }
+    /// Whether it is paused: by its failures or by hand, with `pausedReason` saying why.
+    public var isPaused: Bool { pausedReason != nil }
+
+    /// Where its events go: the `to` of `hook.added`, the `from` of `hook.removed`.
+    public var target: String { url }
 
     /// The events it delivers: the same filter as WATCH's.
     public var filter: EventFilter {
@@ -93,15 +97,29 @@ public struct Hook: Sendable, Equatable {
     }
 }
 
+extension Hook: LeasedResource {
+    /// `hooks`: a hook is delivered by one daemon at a time; a paused one (with a reason) by none. Resuming one
+    /// forgets its failures.
+    public static let table = LeasedTable(
+        noun: "hook",
+        lease: Lease(table: "hooks", pausedCondition: "paused_reason IS NOT NULL"),
+        alias: "h",
+        columns: """
+            h.id, h.project_id, p.name AS project, h.url, h.kinds, h.screen, h.secret, h.format, h.created_at,
+            h.created_by, h.delivered_seq, h.delivered_at, h.failures, h.last_error, h.paused_reason, h.holder,
+            h.lease_until
+            """,
+        reasonColumn: "paused_reason",
+        pause: "holder = NULL, lease_until = NULL",
+        resume: "paused_reason = NULL, failures = 0, last_error = NULL",
+        added: .hookAdded, paused: .hookPaused, resumed: .hookResumed, removed: .hookRemoved
+    )
+}
+
 /// Webhooks: their settings, the cursor each delivers from, the lease that lets one daemon at a time deliver
-/// each, and their failures (docs/hooks.md).
+/// each, and their failures (docs/hooks.md). What every leased resource has is `LeasedResourceStore`'s.
 public enum HookStore {
-    /// The columns `Hook(row:)` reads, of `hooks h JOIN projects p`.
-    static let columns = """
-        h.id, h.project_id, p.name AS project, h.url, h.kinds, h.screen, h.secret, h.format, h.created_at,
-        h.created_by, h.delivered_seq, h.delivered_at, h.failures, h.last_error, h.paused_reason, h.holder,
-        h.lease_until
-        """
+    private typealias Store = LeasedResourceStore<Hook>
 
     // MARK: - Settings
 
@@ -113,9 +131,8 @@ public enum HookStore {
         actor: String,
         on connection: PostgresConnection
     ) throws -> Hook {
-        try connection.transaction { connection in
-            let project = try ProjectStore.require(projectName, on: connection)
-            let id = try connection.queryValue(
+        try Store.add(to: projectName, actor: actor, on: connection) { project, connection in
+            try connection.queryValue(
                 """
                 INSERT INTO hooks (project_id, url, kinds, screen, secret, format, created_by, delivered_seq)
                 VALUES ($1, $2, $3, $4, $5, $6, $7, (SELECT coalesce(max(seq), 0) FROM events)) RETURNING id
@@ -126,106 +143,49 @@ public enum HookStore {
                 ],
                 as: Int64.self
             )
-            guard let id else { throw StoreError.invalid("the hook was not added") }
-            let hook = try require(id, on: connection)
-            try EventLog.append(
-                [
-                    NewEvent(
-                        projectID: project.id, project: project.name, kind: .hookAdded, subject: hook.subject,
-                        to: hook.url, actor: actor)
-                ],
-                on: connection
-            )
-            return hook
         }
     }
 
     /// The hooks of `projectName` (every hook when nil), by id.
     public static func list(project projectName: String?, on connection: PostgresConnection) throws -> [Hook] {
-        var projectID: Int64?
-        if let projectName { projectID = try ProjectStore.require(projectName, on: connection).id }
-        return try connection.query(
-            """
-            SELECT \(columns) FROM hooks h JOIN projects p ON p.id = h.project_id
-            WHERE $1::bigint IS NULL OR h.project_id = $1 ORDER BY h.id
-            """,
-            [projectID]
-        ).map(Hook.init(row:))
+        try Store.list(project: projectName, on: connection)
     }
 
     /// The hook `id`, or `notFound`.
     public static func require(_ id: Int64, on connection: PostgresConnection) throws -> Hook {
-        guard
-            let hook = try connection.query(
-                "SELECT \(columns) FROM hooks h JOIN projects p ON p.id = h.project_id WHERE h.id = $1", [id]
-            ).first.map(Hook.init(row:))
-        else { throw StoreError.notFound("no hook \(id)") }
-        return hook
+        try Store.require(id, on: connection)
     }
 
     /// Deletes the hook, with a `hook.removed` event.
     public static func remove(_ id: Int64, actor: String, on connection: PostgresConnection) throws {
-        try connection.transaction { connection in
-            let hook = try lock(id, on: connection)
-            try connection.query("DELETE FROM hooks WHERE id = $1", [id])
-            try EventLog.append(
-                [
-                    NewEvent(
-                        projectID: hook.projectID, project: hook.project, kind: .hookRemoved, subject: hook.subject,
-                        from: hook.url, actor: actor)
-                ],
-                on: connection
-            )
-        }
+        try Store.remove(id, actor: actor, on: connection)
+    }
+
+    /// Pauses the hook by hand, with a `hook.paused` event giving `reason`: no daemon delivers it, and its cursor
+    /// stays where it is until it is resumed. A hook already paused stays as it is, its reason kept.
+    public static func pause(_ id: Int64, reason: String, actor: String, on connection: PostgresConnection) throws
+        -> Hook
+    {
+        try Store.setPaused(id, true, reason: reason, actor: actor, on: connection)
     }
 
     /// Resumes a paused hook, with a `hook.resumed` event: its failures are forgotten and it delivers again from its
     /// cursor, so nothing that matched while it was paused is lost. A hook that is not paused stays as it is.
     public static func resume(_ id: Int64, actor: String, on connection: PostgresConnection) throws -> Hook {
-        try connection.transaction { connection in
-            let hook = try lock(id, on: connection)
-            guard hook.pausedReason != nil else { return hook }
-            try connection.query(
-                "UPDATE hooks SET paused_reason = NULL, failures = 0, last_error = NULL WHERE id = $1", [id])
-            try EventLog.append(
-                [
-                    NewEvent(
-                        projectID: hook.projectID, project: hook.project, kind: .hookResumed, subject: hook.subject,
-                        actor: actor)
-                ],
-                on: connection
-            )
-            return try require(id, on: connection)
-        }
-    }
-
-    private static func lock(_ id: Int64, on connection: PostgresConnection) throws -> Hook {
-        guard try connection.query("SELECT id FROM hooks WHERE id = $1 FOR UPDATE", [id]).first != nil else {
-            throw StoreError.notFound("no hook \(id)")
-        }
-        return try require(id, on: connection)
+        try Store.setPaused(id, false, actor: actor, on: connection)
     }
 
     // MARK: - Lease
 
-    /// A hook is delivered by one daemon at a time; a paused one by none.
-    static let lease = Lease(table: "hooks", pausedCondition: "paused_reason IS NOT NULL")
-
     /// Renews the leases `holder` has and takes up every active hook whose lease is free or ran out, for `lease`
     /// from now; gives up the leases of paused hooks (`Lease.claim`). Returns the hooks `holder` now holds, by id.
     public static func claim(holder: String, lease: Duration, on connection: PostgresConnection) throws -> [Hook] {
-        try connection.transaction { connection in
-            try Self.lease.claim(holder: holder, for: lease, on: connection)
-            return try connection.query(
-                "SELECT \(columns) FROM hooks h JOIN projects p ON p.id = h.project_id WHERE h.holder = $1 ORDER BY h.id",
-                [holder]
-            ).map(Hook.init(row:))
-        }
+        try Store.claim(holder: holder, for: lease, on: connection)
     }
 
     /// Gives up every lease `holder` has (a daemon stopping), so another daemon can take them up at once.
     public static func release(holder: String, on connection: PostgresConnection) throws {
-        try lease.release(holder: holder, on: connection)
+        try Store.release(holder: holder, on: connection)
     }
 
     // MARK: - Delivery
@@ -245,7 +205,7 @@ public enum HookStore {
                 delivered_at = CASE WHEN $4 THEN now() ELSE delivered_at END,
                 failures = CASE WHEN $4 THEN 0 ELSE failures END,
                 last_error = CASE WHEN $4 THEN NULL ELSE last_error END
-            WHERE id = $1 AND \(lease.isHeld(by: "$2"))
+            WHERE id = $1 AND \(Hook.table.lease.isHeld(by: "$2"))
             """,
             [id, holder, seq, isDelivery]
         ).affectedRows
@@ -266,7 +226,7 @@ public enum HookStore {
                 let failures = try connection.queryValue(
                     """
                     UPDATE hooks SET failures = failures + 1, last_error = $3
-                    WHERE id = $1 AND \(lease.isHeld(by: "$2")) RETURNING failures
+                    WHERE id = $1 AND \(Hook.table.lease.isHeld(by: "$2")) RETURNING failures
                     """,
                     [id, holder, error],
                     as: Int.self
@@ -275,17 +235,10 @@ public enum HookStore {
             if retry.pauses(afterFailures: failures) {
                 let reason = "\(failures) deliveries in a row failed, the last: \(error)"
                 try connection.query(
-                    "UPDATE hooks SET paused_reason = $2, holder = NULL, lease_until = NULL WHERE id = $1",
-                    [id, reason])
-                let hook = try require(id, on: connection)
-                try EventLog.append(
-                    [
-                        NewEvent(
-                            projectID: hook.projectID, project: hook.project, kind: .hookPaused,
-                            subject: hook.subject, reason: reason, actor: "server:\(holder)")
-                    ],
-                    on: connection
-                )
+                    "UPDATE hooks SET paused_reason = $2, \(Hook.table.pause) WHERE id = $1", [id, reason])
+                try Store.append(
+                    .hookPaused, try require(id, on: connection), reason: reason, actor: "server:\(holder)",
+                    on: connection)
             }
             return try require(id, on: connection)
         }

@@ -29,40 +29,32 @@ public enum IngestOutcome: Sendable, Equatable {
 /// alike: parsed by its declared format, digested ("the same content is the same run"), refused when stale (an old
 /// or already ingested commit, unless forced), and synced by `ScanStore` or recorded by `SDKStore`.
 public enum Ingestor {
-    /// Parses `upload` as `format` and ingests it into `project`, in one transaction that also runs `hook` (a sync
-    /// source's bookkeeping), letting go of the bytes once they are parsed. `digest` is the upload's SHA-256, when
-    /// the caller has it already. After an upload of `FreedMemory.uploadThreshold` bytes or more, the memory the
-    /// ingest freed goes back to the system.
+    /// Parses the request's upload as its format and ingests it into its project, in one transaction that also runs
+    /// `hook` (a sync source's bookkeeping), letting go of the bytes once they are parsed. After an upload of
+    /// `FreedMemory.uploadThreshold` bytes or more, the memory the ingest freed goes back to the system.
     ///
     /// A document that does not parse is `StoreError.invalid` naming the place in it, and stores nothing; so is a
     /// scope on an SDK check, which covers the whole project. A scan that `ScanStaleness` refuses is
     /// `StoreError.conflict`, and stores nothing.
     public static func ingest(
-        _ upload: ScanUpload,
-        digest: String? = nil,
-        format: ScanFormat,
-        project: String,
-        commit: String?,
-        commitTime: Date? = nil,
-        scope: String,
-        isForced: Bool = false,
-        actor: String,
+        _ request: IngestRequest,
         hook: IngestHook? = nil,
         on connection: PostgresConnection
     ) throws -> IngestOutcome {
+        let upload = request.upload
         defer {
             // Whatever path the ingest took, its bytes go now if the parse did not take them, and with them what
             // the ingest freed.
             _ = upload.take()
             if upload.count >= FreedMemory.uploadThreshold { FreedMemory.returnToSystem() }
         }
-        let digest = digest ?? upload.withBytes { ContentDigest.hex(of: $0) }
         let parse: @Sendable ([UInt8]) throws(CoreError) -> ScanTable
+        let format = request.format
         switch format {
         case .duoScan: parse = DuoScanParser.parseTable
         case .sarif: parse = { bytes throws(CoreError) in ScanTable(try SARIFParser.parse(bytes)) }
         case .sdkCheck:
-            guard scope.isEmpty else {
+            guard request.scope.isEmpty else {
                 throw StoreError.invalid("an SDK check covers the whole project: it takes no scope")
             }
             let report: SDKCheckReport
@@ -71,15 +63,13 @@ public enum Ingestor {
             } catch {
                 throw StoreError.invalid("the sdk-check upload is not valid: \(error)")
             }
-            return .check(
-                try SDKStore.ingestCheck(
-                    report, digest: digest, into: project, commit: commit, commitTime: commitTime, actor: actor,
-                    hook: hook, on: connection))
+            return .check(try SDKStore.ingestCheck(request, report: report, hook: hook, on: connection))
         }
         do {
             // Parsed on another core while the store reads the project's findings; the bytes go once parsed.
             return .scan(
                 try ScanStore.ingest(
+                    request,
                     parsing: {
                         do throws(CoreError) {
                             return try parse(upload.take())
@@ -87,13 +77,6 @@ public enum Ingestor {
                             throw InvalidDocument(problem: error)
                         }
                     },
-                    digest: digest,
-                    into: project,
-                    commit: commit,
-                    commitTime: commitTime,
-                    scope: scope,
-                    isForced: isForced,
-                    actor: actor,
                     hook: hook,
                     on: connection
                 ))

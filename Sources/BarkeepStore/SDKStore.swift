@@ -196,19 +196,17 @@ public enum SDKStore {
     }
 
     /// Records what the team's SDK check found and re-examines the project's items, in one transaction. The same
-    /// document as the checker's latest run changes nothing. `commit` and `commitTime` are recorded on the run, but
-    /// an SDK check is never refused as stale: it says what an SDK declares, which no commit's age changes.
+    /// document as the checker's latest run changes nothing. The request's commit and commit time are recorded on the
+    /// run, but an SDK check is never refused as stale: it says what an SDK declares, which no commit's age changes.
+    /// The request's upload is not read: `report` is its parse.
     public static func ingestCheck(
-        _ report: SDKCheckReport,
-        digest: String,
-        into name: String,
-        commit: String?,
-        commitTime: Date? = nil,
-        actor: String,
+        _ request: IngestRequest,
+        report: SDKCheckReport,
         hook: IngestHook? = nil,
         on connection: PostgresConnection
     ) throws -> SDKCheckResult {
-        try ScanStore.withLockedProject(name, on: connection) { project, connection in
+        let (digest, actor) = (request.digest, request.actor)
+        return try ScanStore.withLockedProject(request.project, on: connection) { project, connection in
             try hook?.before(connection)
             let checked = report.sdk ?? SDKVersion(project.sdk) ?? SDKVersion(0)
             var latest: [String: SDKCheckSymbol] = [:]
@@ -237,7 +235,7 @@ public enum SDKStore {
                     VALUES ($1, \(ScanFormat.sdkCheck.sql), $2, $3, $4, $5, $6, $7)
                     RETURNING \(ScanStore.runColumns)
                     """,
-                    [project.id, report.tool, report.toolVersion, commit, digest, actor, commitTime]
+                    [project.id, report.tool, report.toolVersion, request.commit, digest, actor, request.commitTime]
                 ).first
             else { throw StoreError.invalid("the check was not recorded") }
             let run = try ScanRun(row: runRow)

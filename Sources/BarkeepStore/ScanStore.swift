@@ -129,47 +129,35 @@ public enum ScanStore {
         return try ScanRun(row: latest)
     }
 
-    /// Ingests a parsed scan into `projectName`: one transaction under the project's sync lock, so concurrent
-    /// ingests of one project take turns and each sees the other's result. The same content (digest) as the
-    /// latest run of the same tool and scope is that run again and changes nothing (a retried upload); the same
-    /// content after a different run is a run of its own, since the code may really have come back.
+    /// Ingests a parsed scan into the request's project: one transaction under the project's sync lock, so
+    /// concurrent ingests of one project take turns and each sees the other's result. The same content (digest) as
+    /// the latest run of the same tool and scope is that run again and changes nothing (a retried upload); the same
+    /// content after a different run is a run of its own, since the code may really have come back. The request's
+    /// upload and format are not read: the scan is given.
     ///
     /// A scan of a `commit` already ingested for the tool and scope, or committed (`commitTime`) before the commit
     /// of the latest such run, is refused with `conflict` and stores nothing, unless `isForced`
     /// (`ScanStaleness`): an old commit's scan would undo what newer scans and people decided.
     public static func ingest(
-        _ report: ScanReport,
-        digest: String,
-        into projectName: String,
-        commit: String?,
-        commitTime: Date? = nil,
-        scope: String,
-        isForced: Bool = false,
-        actor: String,
+        _ request: IngestRequest,
+        scan report: ScanReport,
         hook: IngestHook? = nil,
         on connection: PostgresConnection
     ) throws -> IngestResult {
-        try ingest(
-            parsing: { ScanTable(report) }, digest: digest, into: projectName, commit: commit, commitTime: commitTime,
-            scope: scope, isForced: isForced, actor: actor, hook: hook, on: connection)
+        try ingest(request, parsing: { ScanTable(report) }, hook: hook, on: connection)
     }
 
-    /// Ingests the scan that `parse` yields, as `ingest(_:digest:…)` does, parsing it and computing its identities
-    /// on another core while the transaction locks the project and reads its stored findings. An error of `parse`
-    /// is thrown as it is, and before `notFound` for a project that does not exist: a document that is not valid is
-    /// reported first, whatever project it names.
+    /// Ingests the scan that `parse` yields, as `ingest(_:scan:hook:on:)` does, parsing it and computing its
+    /// identities on another core while the transaction locks the project and reads its stored findings. An error of
+    /// `parse` is thrown as it is, and before `notFound` for a project that does not exist: a document that is not
+    /// valid is reported first, whatever project it names.
     public static func ingest(
+        _ request: IngestRequest,
         parsing parse: @escaping @Sendable () throws -> ScanTable,
-        digest: String,
-        into projectName: String,
-        commit: String?,
-        commitTime: Date? = nil,
-        scope: String,
-        isForced: Bool = false,
-        actor: String,
         hook: IngestHook? = nil,
         on connection: PostgresConnection
     ) throws -> IngestResult {
+        let (digest, scope) = (request.digest, request.scope)
         // The scan and its identities depend on the upload alone.
         let parsed = BackgroundWork { () -> Result<IdentifiedScan, any Error> in
             do {
@@ -181,7 +169,7 @@ public enum ScanStore {
         return try connection.transaction { connection in
             let project: Project
             do {
-                project = try ProjectStore.require(projectName, on: connection)
+                project = try ProjectStore.require(request.project, on: connection)
             } catch {
                 if case .failure(let problem) = parsed.result() { throw problem }
                 throw error
@@ -223,8 +211,8 @@ public enum ScanStore {
                     run: run, isRepeat: true, counts: SyncCounts(), open: try openCount(project.id, connection))
             }
             try refuseStale(
-                commit: commit, commitTime: commitTime, isForced: isForced, tool: report.tool, scope: scope,
-                project: project, on: connection)
+                commit: request.commit, commitTime: request.commitTime, isForced: request.isForced, tool: report.tool,
+                scope: scope, project: project, on: connection)
             let stored = try storedEarly ?? StoredScan.read(projectID: project.id, scope: scope, on: connection)
             let (sightings, storedRows) = try stored.sightings(of: report.tool)
             // Nothing stored to match (a first import): nothing is hashed here (see above).
@@ -247,10 +235,10 @@ public enum ScanStore {
                     RETURNING \(runColumns)
                     """,
                     [
-                        project.id, report.format.rawValue, report.tool, report.toolVersion, commit, scope, digest,
-                        report.filesScanned, plan.counts.new, plan.counts.fixed, plan.counts.reopened,
-                        plan.counts.unchanged, plan.counts.moved, actor, report.lifecycle, plan.counts.changed,
-                        commitTime,
+                        project.id, report.format.rawValue, report.tool, report.toolVersion, request.commit, scope,
+                        digest, report.filesScanned, plan.counts.new, plan.counts.fixed, plan.counts.reopened,
+                        plan.counts.unchanged, plan.counts.moved, request.actor, report.lifecycle,
+                        plan.counts.changed, request.commitTime,
                     ]
                 ).first
             else { throw StoreError.invalid("the run was not recorded") }
@@ -269,8 +257,8 @@ public enum ScanStore {
             }
             if isFirstImport, rewritten.isEmpty, plan.fixed.isEmpty, plan.changed.isEmpty {
                 try copyFirstImport(
-                    plan, of: scan, tool: report.tool, run: run, project: project, screens: screens, actor: actor,
-                    on: connection)
+                    plan, of: scan, tool: report.tool, run: run, project: project, screens: screens,
+                    actor: request.actor, on: connection)
             } else {
                 try apply(
                     plan,
@@ -281,7 +269,7 @@ public enum ScanStore {
                     run: run,
                     project: project,
                     screens: screens,
-                    actor: actor,
+                    actor: request.actor,
                     isFirstImport: isFirstImport,
                     on: connection
                 )

@@ -82,7 +82,8 @@ public struct Source: Sendable, Equatable {
     /// Whether a `SOURCE RUN` waits.
     public var isRunRequested: Bool
 
-    init(row: PostgresRow) throws {
+    /// Reads a row selected with the table's columns.
+    public init(row: PostgresRow) throws {
         id = try row.decode("id")
         projectID = try row.decode("project_id")
         project = try row.decode("project")
@@ -116,11 +117,11 @@ public struct Source: Sendable, Equatable {
         isRunRequested = try row.decode("is_run_requested")
     }
 
-    /// The subject of the source's events.
-    public var subject: String { "source \(id)" }
-
     /// The actor its runs are recorded with.
     public var actor: String { "source:\(id)" }
+
+    /// What it reads: the `to` of `source.added`, the `from` of `source.removed`.
+    public var target: String { summary }
 
     /// What it reads, in words: `inbox DIR` or `repo PATH branch B`.
     public var summary: String {
@@ -129,6 +130,26 @@ public struct Source: Sendable, Equatable {
         case .repo: "repo \(settings.repo ?? "") branch \(settings.branch ?? "")"
         }
     }
+}
+
+extension Source: LeasedResource {
+    /// `sources`: a source is held by one daemon at a time; a paused one by none. A resumed one is due at once.
+    public static let table = LeasedTable(
+        noun: "source",
+        lease: Lease(table: "sources", pausedCondition: "is_paused"),
+        alias: "s",
+        columns: """
+            s.id, s.project_id, p.name AS project, s.kind, s.format, s.inbox, s.settle_seconds, s.repo, s.branch,
+            s.scanner, s.every_seconds, s.timeout_seconds, s.max_output, s.is_paused, s.created_at, s.created_by,
+            s.holder, s.lease_until, s.last_run_at, s.last_outcome, s.last_error,
+            (SELECT r.number FROM scan_runs r WHERE r.id = s.last_scan_run) AS last_scan_run, s.last_commit,
+            s.failures, s.next_run_at, s.is_run_requested
+            """,
+        reasonColumn: nil,
+        pause: "is_paused = true, holder = NULL, lease_until = NULL",
+        resume: "is_paused = false, next_run_at = now()",
+        added: .sourceAdded, paused: .sourcePaused, resumed: .sourceResumed, removed: .sourceRemoved
+    )
 }
 
 extension SourceRunResult: PostgresDecodable {
@@ -174,15 +195,10 @@ public struct SourceRunOutcome: Sendable, Equatable {
     }
 }
 
-/// Sources: their settings, the lease that lets one daemon at a time run each, and the record of their runs.
+/// Sources: their settings, the lease that lets one daemon at a time run each, and the record of their runs. What
+/// every leased resource has is `LeasedResourceStore`'s.
 public enum SourceStore {
-    static let columns = """
-        s.id, s.project_id, p.name AS project, s.kind, s.format, s.inbox, s.settle_seconds, s.repo, s.branch,
-        s.scanner, s.every_seconds, s.timeout_seconds, s.max_output, s.is_paused, s.created_at, s.created_by,
-        s.holder, s.lease_until, s.last_run_at, s.last_outcome, s.last_error,
-        (SELECT r.number FROM scan_runs r WHERE r.id = s.last_scan_run) AS last_scan_run, s.last_commit,
-        s.failures, s.next_run_at, s.is_run_requested
-        """
+    private typealias Store = LeasedResourceStore<Source>
 
     // MARK: - Settings
 
@@ -193,8 +209,7 @@ public enum SourceStore {
         actor: String,
         on connection: PostgresConnection
     ) throws -> Source {
-        try connection.transaction { connection in
-            let project = try ProjectStore.require(projectName, on: connection)
+        try Store.add(to: projectName, actor: actor, on: connection) { project, connection in
             // Asked first, since a failed INSERT aborts the transaction; the unique index still settles a race. An
             // inbox inside another (or holding another) would have files taken by two sources.
             if let inbox = settings.inbox,
@@ -215,9 +230,8 @@ public enum SourceStore {
                         ? "the inbox \(inbox) is inside \(other), which source \(owner) reads"
                         : "the inbox \(inbox) holds \(other), which source \(owner) reads")
             }
-            let id: Int64?
             do {
-                id = try connection.queryValue(
+                return try connection.queryValue(
                     """
                     INSERT INTO sources (project_id, kind, format, inbox, settle_seconds, repo, branch, scanner,
                                          every_seconds, timeout_seconds, max_output, created_by)
@@ -235,41 +249,17 @@ public enum SourceStore {
             } catch let error as StoreError where error.sqlState == PostgresError.Code.checkViolation {
                 throw StoreError.invalid("those source settings are out of range")
             }
-            guard let id else { throw StoreError.invalid("the source was not added") }
-            let source = try require(id, on: connection)
-            try EventLog.append(
-                [
-                    NewEvent(
-                        projectID: project.id, project: project.name, kind: .sourceAdded, subject: source.subject,
-                        to: source.summary, actor: actor)
-                ],
-                on: connection
-            )
-            return source
         }
     }
 
     /// The sources of `projectName` (every source when nil), by id.
     public static func list(project projectName: String?, on connection: PostgresConnection) throws -> [Source] {
-        var projectID: Int64?
-        if let projectName { projectID = try ProjectStore.require(projectName, on: connection).id }
-        return try connection.query(
-            """
-            SELECT \(columns) FROM sources s JOIN projects p ON p.id = s.project_id
-            WHERE $1::bigint IS NULL OR s.project_id = $1 ORDER BY s.id
-            """,
-            [projectID]
-        ).map(Source.init(row:))
+        try Store.list(project: projectName, on: connection)
     }
 
     /// The source `id`, or `notFound`.
     public static func require(_ id: Int64, on connection: PostgresConnection) throws -> Source {
-        guard
-            let source = try connection.query(
-                "SELECT \(columns) FROM sources s JOIN projects p ON p.id = s.project_id WHERE s.id = $1", [id]
-            ).first.map(Source.init(row:))
-        else { throw StoreError.notFound("no source \(id)") }
-        return source
+        try Store.require(id, on: connection)
     }
 
     /// The latest `limit` events of the source, oldest first.
@@ -293,108 +283,44 @@ public enum SourceStore {
         actor: String,
         on connection: PostgresConnection
     ) throws -> Source {
-        try connection.transaction { connection in
-            let before = try lock(id, on: connection)
-            guard before.isPaused != isPaused else { return before }
-            try connection.query(
-                """
-                UPDATE sources SET is_paused = $2,
-                    holder = CASE WHEN $2 THEN NULL ELSE holder END,
-                    lease_until = CASE WHEN $2 THEN NULL ELSE lease_until END,
-                    next_run_at = CASE WHEN $2 THEN next_run_at ELSE now() END
-                WHERE id = $1
-                """,
-                [id, isPaused]
-            )
-            try EventLog.append(
-                [
-                    NewEvent(
-                        projectID: before.projectID, project: before.project,
-                        kind: isPaused ? .sourcePaused : .sourceResumed, subject: before.subject, actor: actor)
-                ],
-                on: connection
-            )
-            return try require(id, on: connection)
-        }
+        try Store.setPaused(id, isPaused, actor: actor, on: connection)
     }
 
     /// Asks for a run as soon as a daemon holding the source can: due now, backoff forgotten.
     public static func requestRun(_ id: Int64, actor: String, on connection: PostgresConnection) throws -> Source {
         try connection.transaction { connection in
-            let source = try lock(id, on: connection)
+            let source = try Store.lock(id, on: connection)
             try connection.query(
                 "UPDATE sources SET is_run_requested = true, next_run_at = now(), failures = 0 WHERE id = $1", [id])
-            try EventLog.append(
-                [
-                    NewEvent(
-                        projectID: source.projectID, project: source.project, kind: .sourceRequested,
-                        subject: source.subject, actor: actor)
-                ],
-                on: connection
-            )
+            try Store.append(.sourceRequested, source, actor: actor, on: connection)
             return try require(id, on: connection)
         }
     }
 
     /// Deletes the source, with a `source.removed` event; its runs and events stay.
     public static func remove(_ id: Int64, actor: String, on connection: PostgresConnection) throws {
-        try connection.transaction { connection in
-            let source = try lock(id, on: connection)
-            try connection.query("DELETE FROM sources WHERE id = $1", [id])
-            try EventLog.append(
-                [
-                    NewEvent(
-                        projectID: source.projectID, project: source.project, kind: .sourceRemoved,
-                        subject: source.subject, from: source.summary, actor: actor)
-                ],
-                on: connection
-            )
-        }
-    }
-
-    private static func lock(_ id: Int64, on connection: PostgresConnection) throws -> Source {
-        guard
-            try connection.query("SELECT id FROM sources WHERE id = $1 FOR UPDATE", [id]).first != nil
-        else { throw StoreError.notFound("no source \(id)") }
-        return try require(id, on: connection)
+        try Store.remove(id, actor: actor, on: connection)
     }
 
     // MARK: - Lease
-
-    /// A source is held by one daemon at a time; a paused one by none.
-    static let lease = Lease(table: "sources", pausedCondition: "is_paused")
 
     /// Renews the leases `holder` has and takes up every active source whose lease is free or ran out, for
     /// `lease` from now; gives up the leases of paused sources (`Lease.claim`). Returns the sources `holder` now
     /// holds, by id.
     public static func claim(holder: String, lease: Duration, on connection: PostgresConnection) throws -> [Source] {
-        try connection.transaction { connection in
-            try Self.lease.claim(holder: holder, for: lease, on: connection)
-            return try connection.query(
-                "SELECT \(columns) FROM sources s JOIN projects p ON p.id = s.project_id WHERE s.holder = $1 ORDER BY s.id",
-                [holder]
-            ).map(Source.init(row:))
-        }
+        try Store.claim(holder: holder, for: lease, on: connection)
     }
 
     /// Gives up every lease `holder` has (a daemon stopping), so another daemon can take them up at once.
     public static func release(holder: String, on connection: PostgresConnection) throws {
-        try lease.release(holder: holder, on: connection)
+        try Store.release(holder: holder, on: connection)
     }
 
     /// Inside a transaction: locks the source and checks that `holder` still holds its lease, or throws
     /// `conflict`. A run's results are recorded only after this, so a daemon whose lease ran out (stalled, cut off)
     /// cannot record a run another daemon is doing again.
     public static func lockHeld(_ id: Int64, holder: String, on connection: PostgresConnection) throws -> Source {
-        guard
-            try connection.query(
-                """
-                SELECT id FROM sources WHERE id = $1 AND \(lease.isHeld(by: "$2")) FOR UPDATE
-                """,
-                [id, holder]
-            ).first != nil
-        else { throw StoreError.conflict("source \(id) is no longer held by \(holder)") }
-        return try require(id, on: connection)
+        try Store.lockHeld(id, holder: holder, on: connection)
     }
 
     // MARK: - Runs
@@ -420,14 +346,8 @@ public enum SourceStore {
                 outcome.scanRun, outcome.commit, outcome.isSuccess, outcome.nextRunDelay, outcome.answersRequestsUntil,
             ]
         )
-        try EventLog.append(
-            [
-                NewEvent(
-                    projectID: source.projectID, project: source.project, kind: .sourceRun, subject: source.subject,
-                    to: outcome.result.rawValue, reason: outcome.text, actor: source.actor)
-            ],
-            on: connection
-        )
+        try Store.append(
+            .sourceRun, source, to: outcome.result.rawValue, reason: outcome.text, actor: source.actor, on: connection)
     }
 
     /// Sets when the source is next due without a run (a repository whose head did not move, an inbox rescanned
@@ -446,7 +366,7 @@ public enum SourceStore {
             SET next_run_at = CASE WHEN is_run_requested AND NOT \(answered("$4")) THEN now()
                                    ELSE now() + $3 * interval '1 second' END,
                 is_run_requested = is_run_requested AND NOT \(answered("$4"))
-            WHERE id = $1 AND \(lease.isHeld(by: "$2"))
+            WHERE id = $1 AND \(Source.table.lease.isHeld(by: "$2"))
             """,
             [id, holder, delaySeconds, answersRequestsUntil]
         )
@@ -474,15 +394,9 @@ public enum SourceStore {
                 "UPDATE sources SET last_run_at = now(), last_outcome = \(SourceRunResult.failed.sql), last_error = $2 WHERE id = $1",
                 [id, message]
             )
-            try EventLog.append(
-                [
-                    NewEvent(
-                        projectID: source.projectID, project: source.project, kind: .sourceRun,
-                        subject: source.subject, to: SourceRunResult.failed.rawValue, reason: message,
-                        actor: source.actor)
-                ],
-                on: connection
-            )
+            try Store.append(
+                .sourceRun, source, to: SourceRunResult.failed.rawValue, reason: message, actor: source.actor,
+                on: connection)
         }
     }
 
@@ -501,7 +415,7 @@ public enum SourceStore {
                 let source = try lockHeld(id, holder: holder, on: connection)
                 try connection.query(
                     """
-                    UPDATE sources SET is_paused = true, holder = NULL, lease_until = NULL, last_run_at = now(),
+                    UPDATE sources SET \(Source.table.pause), last_run_at = now(),
                         last_outcome = \(SourceRunResult.failed.sql), last_error = $2, failures = failures + 1
                     WHERE id = $1
                     """,

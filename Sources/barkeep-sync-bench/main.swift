@@ -105,6 +105,13 @@ struct Workload {
 
 /// Screen `index`'s glob over the workload's files (`Sources/FeatureF/ScreenS.swift`, 25 files a feature): a
 /// feature directory, a file, a file prefix, a file at any depth, a file under `**/`.
+/// The request a benchmark ingests `document` with (parsed by the caller): digested as an upload is.
+func benchRequest(_ document: [UInt8], project: String) -> IngestRequest {
+    IngestRequest(
+        ScanUpload(document), digest: ContentDigest.hex(of: document), format: .duoScan, project: project,
+        actor: "bench")
+}
+
 func screenGlob(_ index: Int) -> String {
     let feature = index / 10
     let file = feature * 25 + index % 10
@@ -130,8 +137,8 @@ func attribution(count: Int, document: [UInt8], plain: Double, on connection: Po
     }
     let imported = try seconds {
         _ = try ScanStore.ingest(
-            parsing: { try DuoScanParser.parseTable(document) }, digest: ContentDigest.hex(of: document),
-            into: project, commit: nil, scope: "", actor: "bench", on: connection)
+            benchRequest(document, project: project), parsing: { try DuoScanParser.parseTable(document) },
+            on: connection)
     }
     let mapped =
         try connection.queryValue(
@@ -227,9 +234,8 @@ func run() throws {
             var result: IngestResult?
             let time = try seconds {
                 result = try ScanStore.ingest(
-                    parsing: { try DuoScanParser.parseTable(document) }, digest: ContentDigest.hex(of: document),
-                    into: project, commit: nil, scope: "", actor: "bench", on: connection
-                )
+                    benchRequest(document, project: project), parsing: { try DuoScanParser.parseTable(document) },
+                    on: connection)
             }
             times.append(time)
             if let result { counts.append(result.run.counts) }

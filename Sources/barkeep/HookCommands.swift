@@ -10,8 +10,8 @@ struct HookGroup: ParsableCommand {
         abstract: "Webhooks: POST a project's events to a URL, signed, in order, retried (admin).",
         discussion: "docs/hooks.md tells the payloads, how to check the signature, the retries and the ordering.",
         subcommands: [
-            HookAddCommand.self, HookListCommand.self, HookRemoveCommand.self, HookResumeCommand.self,
-            HookTestCommand.self,
+            HookAddCommand.self, HookListCommand.self, HookRemoveCommand.self, HookPauseCommand.self,
+            HookResumeCommand.self, HookTestCommand.self,
         ]
     )
 
@@ -21,15 +21,24 @@ struct HookGroup: ParsableCommand {
         object.removeValue(forKey: "type")
         return object
     }
+}
 
-    /// Prints the one hook record a command replied with.
-    static func printHook(_ response: Response, _ context: CLIContext, _ sentence: (Record) -> String) throws {
-        guard let record = response.records.first else { throw CLIError.badReply("no hook record in the reply") }
-        if context.isJSON {
-            try Output.json(json(record))
-        } else {
-            print(Output.plain(sentence(record)))
-        }
+/// `hook pause|resume ID`: a leased action on a hook.
+protocol HookActionCommand: LeasedActionCommand {}
+
+extension HookActionCommand {
+    /// `HOOK`.
+    static var noun: String { "HOOK" }
+
+    /// A `hook` record as a JSON object.
+    static func json(_ record: Record) -> [String: Any] { HookGroup.json(record) }
+
+    /// The hook's state (and why, when paused), and the event it delivers again after.
+    func sentence(_ record: Record) -> String {
+        let state = record["state"] ?? (Self.verb == "PAUSE" ? PauseState.paused : PauseState.active).rawValue
+        let reason = record["paused"].map { " (\($0)); resumed," } ?? ";"
+        let delivered = record["delivered"] ?? "?"
+        return "Hook \(record["id"] ?? id) is \(state)\(reason) it delivers again after event #\(delivered)."
     }
 }
 
@@ -91,7 +100,7 @@ struct HookAddCommand: RunnableCommand {
         request.keywordList = keywords
         if let secretFile { request.keywordList.append(("secret", try Self.secret(from: secretFile))) }
         let response = try context.request(request)
-        try HookGroup.printHook(response, context) { record in
+        try context.printRecord(of: "hook", in: response, json: HookGroup.json) { record in
             "Added hook \(record["id"] ?? "?") to \(record["project"] ?? project): \(record["url"] ?? url) "
                 + "(\(record["format"] ?? "json")\(record["signed"] == "yes" ? ", signed" : "")). "
                 + "Events from now on are delivered."
@@ -191,25 +200,22 @@ struct HookRemoveCommand: RunnableCommand {
     }
 }
 
-/// `barkeep hook resume ID`.
-struct HookResumeCommand: RunnableCommand {
-    static let configuration = CommandConfiguration(
-        name: "resume",
-        abstract: "Resume a paused webhook: it delivers again from the last event delivered, nothing skipped.",
-        arguments: [.positional("id", help: "The hook's id.")]
-    )
+/// `barkeep hook pause ID`.
+struct HookPauseCommand: HookActionCommand {
+    static let configuration = action(
+        "pause", "Pause a webhook by hand: nothing is sent until it is resumed, and nothing that matches is skipped.")
+    static let verb = "PAUSE"
 
     let id: String
+}
 
-    init(_ parsed: ParsedCommand) throws(UsageError) { id = parsed.value("id") ?? "" }
+/// `barkeep hook resume ID`.
+struct HookResumeCommand: HookActionCommand {
+    static let configuration = action(
+        "resume", "Resume a paused webhook: it delivers again from the last event delivered, nothing skipped.")
+    static let verb = "RESUME"
 
-    func run(_ context: CLIContext) throws {
-        let response = try context.request(Request(verb: "HOOK", arguments: ["RESUME", id]))
-        try HookGroup.printHook(response, context) { record in
-            "Hook \(record["id"] ?? id) is \(record["state"] ?? PauseState.active.rawValue); it delivers again after event "
-                + "#\(record["delivered"] ?? "?")."
-        }
-    }
+    let id: String
 }
 
 /// `barkeep hook test ID`.

@@ -36,16 +36,6 @@ struct SourceGroup: ParsableCommand {
 
     /// `2026-12-01 10:04:05` from a record's time.
     static func time(_ text: String?) -> String? { text.map { String($0.prefix(19)) } }
-
-    /// Prints the one source record a command replied with.
-    static func printSource(_ response: Response, _ context: CLIContext, _ sentence: (Record) -> String) throws {
-        guard let record = response.records.first else { throw CLIError.badReply("no source record in the reply") }
-        if context.isJSON {
-            try Output.json(json(record))
-        } else {
-            print(Output.plain(sentence(record)))
-        }
-    }
 }
 
 struct SourceAddCommand: RunnableCommand {
@@ -118,7 +108,7 @@ struct SourceAddCommand: RunnableCommand {
         var request = Request(verb: "SOURCE", arguments: ["ADD", project])
         request.keywordList = keywords
         let response = try context.request(request)
-        try SourceGroup.printSource(response, context) { record in
+        try context.printRecord(of: "source", in: response, json: SourceGroup.json) { record in
             "Added source \(record["id"] ?? "?") to \(record["project"] ?? project): \(SourceGroup.target(record)) "
                 + "(\(record["format"] ?? "")). A daemon running sources takes it up at once."
         }
@@ -224,34 +214,20 @@ struct SourceShowCommand: RunnableCommand {
     }
 }
 
-/// `source pause|resume|run-now ID`: one request naming the source, answered by the source, told in one sentence.
-protocol SourceActionCommand: RunnableCommand {
-    /// The SOURCE subcommand sent.
-    static var verb: String { get }
-    var id: String { get }
-    init(id: String)
-    /// What the command did, from the source it returned.
-    func sentence(_ source: Record) -> String
-}
+/// `source pause|resume|run-now ID`: a leased action on a source.
+protocol SourceActionCommand: LeasedActionCommand {}
 
 extension SourceActionCommand {
-    static var idArgument: [ArgumentDefinition] { [.positional("id", help: "The source's id.")] }
+    /// `SOURCE`.
+    static var noun: String { "SOURCE" }
 
-    /// The SOURCE subcommand it sends.
-    static var requests: [String]? { ["SOURCE " + verb] }
-
-    init(_ parsed: ParsedCommand) throws(UsageError) { self.init(id: parsed.value("id") ?? "") }
-
-    func run(_ context: CLIContext) throws {
-        let response = try context.request(Request(verb: "SOURCE", arguments: [Self.verb, id]))
-        try SourceGroup.printSource(response, context, sentence)
-    }
+    /// A `source` record as a JSON object.
+    static func json(_ record: Record) -> [String: Any] { SourceGroup.json(record) }
 }
 
 struct SourcePauseCommand: SourceActionCommand {
-    static let configuration = CommandConfiguration(
-        name: "pause", abstract: "Stop a source's runs until resumed; a scan running is stopped (writer).",
-        arguments: idArgument)
+    static let configuration = action(
+        "pause", "Stop a source's runs until resumed; a scan running is stopped (writer).")
     static let verb = "PAUSE"
 
     let id: String
@@ -260,9 +236,8 @@ struct SourcePauseCommand: SourceActionCommand {
 }
 
 struct SourceResumeCommand: SourceActionCommand {
-    static let configuration = CommandConfiguration(
-        name: "resume", abstract: "Start a paused source's runs again; it is due at once (writer).",
-        arguments: idArgument)
+    static let configuration = action(
+        "resume", "Start a paused source's runs again; it is due at once (writer).")
     static let verb = "RESUME"
 
     let id: String
@@ -271,11 +246,10 @@ struct SourceResumeCommand: SourceActionCommand {
 }
 
 struct SourceRunNowCommand: SourceActionCommand {
-    static let configuration = CommandConfiguration(
-        name: "run-now",
-        abstract: "Run a source as soon as its daemon can: scan the repository even if its head did not move, "
-            + "or list the inbox again (writer).",
-        arguments: idArgument)
+    static let configuration = action(
+        "run-now",
+        "Run a source as soon as its daemon can: scan the repository even if its head did not move, "
+            + "or list the inbox again (writer).")
     static let verb = "RUN"
 
     let id: String

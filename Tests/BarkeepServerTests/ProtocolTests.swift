@@ -122,6 +122,34 @@ struct ProtocolTests {
         #expect(try client.request("TOKEN LIST") == "ERR FORBIDDEN TOKEN LIST needs the admin role")
     }
 
+    @Test("HOOK PAUSE: an admin pauses a hook by hand, with its reason; again changes nothing; RESUME undoes it")
+    func hookPause() throws {
+        let running = try RunningServer.withDatabase()
+        let owner = try running.owner()
+        #expect(try owner.request("PROJECT CREATE app")?.hasPrefix("*") == true)
+        _ = try owner.readLine()
+        #expect(try owner.request("HOOK ADD app http://127.0.0.1:9/x")?.hasPrefix("* type=hook id=1 ") == true)
+        _ = try owner.readLine()
+        func reply(_ line: String) throws -> (Record, String?) {
+            let record = try Record(parsing: try #require(try owner.request(line)))
+            return (record, try owner.readLine())
+        }
+        let (paused, final) = try reply("HOOK PAUSE 1")
+        #expect(final == "OK count=1")
+        let reason = try #require(paused["paused"])
+        #expect(paused["state"] == "paused" && reason.hasPrefix("by ") && paused["holder"] == nil)
+        let (again, _) = try reply("HOOK PAUSE 1")
+        #expect(again["paused"] == reason)
+        #expect(try owner.request("HOOK PAUSE x") == "ERR BADARG a hook id is a number")
+        #expect(try owner.request("HOOK PAUSE 9") == "ERR NOTFOUND no hook 9")
+        #expect(try owner.request("HOOK PAUSE") == "ERR BADARG HOOK PAUSE takes 1 argument, got 0")
+        let reader = try #require(try createToken(owner, name: "dana", role: "writer"))
+        let writer = try running.tcp(token: reader)
+        #expect(try writer.request("HOOK PAUSE 1") == "ERR FORBIDDEN HOOK PAUSE needs the admin role")
+        let (resumed, _) = try reply("HOOK RESUME 1")
+        #expect(resumed["state"] == "active" && resumed["paused"] == nil)
+    }
+
     @Test("a revoked token is refused at HELLO, and an authenticated connection loses its role at once")
     func revokedToken() throws {
         let running = try RunningServer.withDatabase()

@@ -27,7 +27,7 @@ struct StreamedReplyTests {
         }
         let bytes = Array(#"{"tool":"duo_scan","findings":[\#(findings.joined(separator: ","))]}"#.utf8)
         _ = try Ingestor.ingest(
-            ScanUpload(bytes), format: .duoScan, project: "app", commit: nil, scope: "", actor: "ci", on: connection)
+            IngestRequest(ScanUpload(bytes), format: .duoScan, project: "app", actor: "ci"), on: connection)
         _ = try ScreenStore.add(
             project: "app", key: "Inbox", kind: .screen, title: nil, owner: "dana", paths: ["Sources/F1*.swift"],
             actor: "test", on: connection)

@@ -34,8 +34,9 @@ extension AuditWorkflowTests {
             "project":{"lifecycle":"scene"},"findings":[\(findings.joined(separator: ","))]}
             """.utf8)
         let result = try ScanStore.ingest(
-            try DuoScanParser.parse(document), digest: SHA256.hexDigest(of: document), into: "app", commit: nil,
-            scope: "", actor: "ci", on: connection)
+            IngestRequest(
+                ScanUpload([]), digest: SHA256.hexDigest(of: document), format: .duoScan, project: "app", actor: "ci"),
+            scan: try DuoScanParser.parse(document), on: connection)
         #expect(result.run.counts.new == 24)
     }
 

@@ -28,8 +28,9 @@ extension AuditWorkflowTests {
         report.findings.append(
             ScanFinding(rule: "DUO001", severity: "high", file: "Sources/New.swift", line: 3, snippet: "UIScreen.main"))
         _ = try ScanStore.ingest(
-            report, digest: String(repeating: "b", count: 64), into: "app", commit: nil, scope: "", actor: "ci",
-            on: connection)
+            IngestRequest(
+                ScanUpload([]), digest: String(repeating: "b", count: 64), format: .duoScan, project: "app", actor: "ci"
+            ), scan: report, on: connection)
         let after = try FindingStore.list(project: "app", query: FindingQuery(), on: connection)
         #expect(after.count == 23)
         for finding in after where before[finding.id] != nil { #expect(finding.number == before[finding.id]) }

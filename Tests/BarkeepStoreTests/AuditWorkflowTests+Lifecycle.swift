@@ -33,8 +33,9 @@ extension AuditWorkflowTests {
         let id = try findingID("DUO008", "Sources/MenuView.swift", 4)
         try setStatus(id, .applied)
         _ = try ScanStore.ingest(
-            ScanReport(format: .duoScan, tool: "duo_scan", findings: []), digest: String(repeating: "c", count: 64),
-            into: "app", commit: nil, scope: "", actor: "ci", on: connection)
+            IngestRequest(
+                ScanUpload([]), digest: String(repeating: "c", count: 64), format: .duoScan, project: "app", actor: "ci"
+            ), scan: ScanReport(format: .duoScan, tool: "duo_scan", findings: []), on: connection)
         #expect(try show(id).status == .fixed)
         let approve = #expect(throws: StoreError.self) { try setStatus(id, .approved) }
         #expect(

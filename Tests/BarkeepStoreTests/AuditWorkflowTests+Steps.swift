@@ -47,8 +47,9 @@ extension AuditWorkflowTests {
                 rule: "DUO007", title: "Standalone bar instance", severity: "medium", file: "Sources/Screens.swift",
                 line: 12, snippet: "let tabs = UITabBar()"))
         let second = try ScanStore.ingest(
-            report, digest: SHA256.hexDigest(of: "all-rules plus a tab bar".utf8), into: "app", commit: nil, scope: "",
-            actor: "ci", on: connection)
+            IngestRequest(
+                ScanUpload([]), digest: SHA256.hexDigest(of: "all-rules plus a tab bar".utf8), format: .duoScan,
+                project: "app", actor: "ci"), scan: report, on: connection)
         #expect(second.run.counts.new == 1 && second.run.counts.fixed == 0)
         let tabBar = try findingID("DUO007", "Sources/Screens.swift", 12)
 

@@ -56,12 +56,14 @@ struct AuditWorkflowTests {
                 ScanFinding(rule: "DUO001", severity: "high", file: "Seed/Seed.swift", line: 1, snippet: "x")
             ]
             _ = try ScanStore.ingest(
-                seed, digest: SHA256.hexDigest(of: "seed".utf8), into: "app", commit: nil, scope: "Seed/",
-                actor: "ci", on: connection)
+                IngestRequest(
+                    ScanUpload([]), digest: SHA256.hexDigest(of: "seed".utf8), format: .duoScan, project: "app",
+                    scope: "Seed/", actor: "ci"), scan: seed, on: connection)
         }
         let result = try ScanStore.ingest(
-            report, digest: SHA256.hexDigest(of: bytes), into: "app", commit: nil, scope: "", actor: "ci",
-            on: connection)
+            IngestRequest(
+                ScanUpload([]), digest: SHA256.hexDigest(of: bytes), format: .duoScan, project: "app", actor: "ci"),
+            scan: report, on: connection)
         #expect(result.run.counts.new == 21)
         return report
     }
@@ -256,7 +258,8 @@ struct AuditWorkflowTests {
 
     func ingestCheck(_ bytes: [UInt8]) throws -> SDKCheckResult {
         try SDKStore.ingestCheck(
-            try SDKCheckParser.parse(bytes), digest: SHA256.hexDigest(of: bytes), into: "app", commit: nil,
-            actor: "ci", on: connection)
+            IngestRequest(
+                ScanUpload([]), digest: SHA256.hexDigest(of: bytes), format: .sdkCheck, project: "app", actor: "ci"),
+            report: try SDKCheckParser.parse(bytes), on: connection)
     }
 }

@@ -24,8 +24,9 @@ struct FindingPagesTests {
         }
         let bytes = Array(#"{"tool":"duo_scan","findings":[\#(findings.joined(separator: ","))]}"#.utf8)
         _ = try ScanStore.ingest(
-            try DuoScanParser.parse(bytes), digest: SHA256.hexDigest(of: bytes), into: "app", commit: nil, scope: "",
-            actor: "ci", on: connection)
+            IngestRequest(
+                ScanUpload([]), digest: SHA256.hexDigest(of: bytes), format: .duoScan, project: "app", actor: "ci"),
+            scan: try DuoScanParser.parse(bytes), on: connection)
         _ = try ScreenStore.add(
             project: "app", key: "Inbox", kind: .screen, title: nil, owner: nil, paths: ["a.swift"], actor: "ana",
             on: connection)

@@ -32,8 +32,9 @@ struct FindingQueryStoreTests {
         }
         let bytes = Array(#"{"tool":"duo_scan","findings":[\#(findings.joined(separator: ","))]}"#.utf8)
         _ = try ScanStore.ingest(
-            try DuoScanParser.parse(bytes), digest: SHA256.hexDigest(of: bytes), into: "app", commit: nil, scope: "",
-            actor: "ci", on: connection)
+            IngestRequest(
+                ScanUpload([]), digest: SHA256.hexDigest(of: bytes), format: .duoScan, project: "app", actor: "ci"),
+            scan: try DuoScanParser.parse(bytes), on: connection)
         for (key, kind, owner, glob) in [
             ("Inbox", ScreenKind.screen, "ana", "Sources/Inbox/List.swift"),
             ("Row", .component, nil, "Sources/Inbox/Row.swift"), ("Settings", .screen, "sam", "Sources/Settings/**"),
@@ -147,8 +148,9 @@ struct FindingQueryStoreTests {
         }
         let bytes = Array(#"{"tool":"duo_scan","findings":[\#(findings.joined(separator: ","))]}"#.utf8)
         _ = try ScanStore.ingest(
-            try DuoScanParser.parse(bytes), digest: SHA256.hexDigest(of: bytes), into: "edge", commit: nil, scope: "",
-            actor: "ci", on: connection)
+            IngestRequest(
+                ScanUpload([]), digest: SHA256.hexDigest(of: bytes), format: .duoScan, project: "edge", actor: "ci"),
+            scan: try DuoScanParser.parse(bytes), on: connection)
         for (key, kind, owner, glob) in [
             ("TestsScreen", ScreenKind.screen, nil, "Tests/**"), ("Other", .screen, "ana", "tests/**"),
             ("Shared", .component, nil, "Shared/**"), ("Loose", .component, nil, "Tests0/**"),

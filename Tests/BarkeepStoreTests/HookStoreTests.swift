@@ -74,4 +74,23 @@ struct HookStoreTests {
         try HookStore.remove(hook.id, actor: "ana", on: connection)
         #expect(throws: StoreError.self) { try HookStore.require(hook.id, on: connection) }
     }
+
+    @Test("paused by hand: the lease is given up, a hook.paused event gives the reason; again changes nothing")
+    func pauseByHand() throws {
+        let hook = try add()
+        _ = try HookStore.claim(holder: "a", lease: .seconds(60), on: connection)
+        let paused = try HookStore.pause(hook.id, reason: "by ana", actor: "ana", on: connection)
+        #expect(paused.pausedReason == "by ana" && paused.isPaused && paused.holder == nil)
+        #expect(paused.deliveredSeq == hook.deliveredSeq)
+        #expect(try HookStore.claim(holder: "a", lease: .seconds(60), on: connection).isEmpty)
+        #expect(try !HookStore.recordDelivered(hook.id, through: 99, isDelivery: true, holder: "a", on: connection))
+        let again = try HookStore.pause(hook.id, reason: "by bo", actor: "bo", on: connection)
+        #expect(again.pausedReason == "by ana")
+        let events = try EventLog.events(after: hook.deliveredSeq, limit: 10, on: connection)
+        #expect(events.map(\.kind) == ["hook.added", "hook.paused"])
+        #expect(events.last?.reason == "by ana" && events.last?.actor == "ana")
+        #expect(throws: StoreError.self) { try HookStore.pause(99, reason: "x", actor: "ana", on: connection) }
+        #expect(try HookStore.resume(hook.id, actor: "ana", on: connection).isPaused == false)
+        #expect(try HookStore.claim(holder: "a", lease: .seconds(60), on: connection).map(\.id) == [hook.id])
+    }
 }

@@ -26,7 +26,8 @@ struct IngestorTests {
 
     private func ingest(_ payload: [UInt8], _ format: ScanFormat, scope: String = "") throws -> IngestOutcome {
         try Ingestor.ingest(
-            ScanUpload(payload), format: format, project: "app", commit: nil, scope: scope, actor: "ci", on: connection)
+            IngestRequest(ScanUpload(payload), format: format, project: "app", scope: scope, actor: "ci"),
+            on: connection)
     }
 
     @Test("a scan is synced and its counts returned; the same bytes again are a repeat of the same run")

@@ -51,8 +51,9 @@ struct QueryPlanTests {
         throws -> IngestResult
     {
         try ScanStore.ingest(
-            report(findings), digest: SHA256.hexDigest(of: "\(project) \(round)".utf8), into: project, commit: nil,
-            scope: "", actor: "ci", on: connection)
+            IngestRequest(
+                ScanUpload([]), digest: SHA256.hexDigest(of: "\(project) \(round)".utf8), format: .duoScan,
+                project: project, actor: "ci"), scan: report(findings), on: connection)
     }
 
     /// The seeded database, recording on the way what a team may do first with a large project in a database analysed

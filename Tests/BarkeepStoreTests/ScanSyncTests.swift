@@ -23,14 +23,9 @@ struct ScanSyncTests {
         on connection: PostgresConnection? = nil
     ) throws -> IngestResult {
         try ScanStore.ingest(
-            report,
-            digest: digest ?? SHA256.hexDigest(of: "\(report)".utf8),
-            into: "app",
-            commit: nil,
-            scope: scope,
-            actor: "ci",
-            on: connection ?? self.connection
-        )
+            IngestRequest(
+                ScanUpload([]), digest: digest ?? SHA256.hexDigest(of: "\(report)".utf8), format: .duoScan,
+                project: "app", scope: scope, actor: "ci"), scan: report, on: connection ?? self.connection)
     }
 
     private func ingestFixture(_ path: String) throws -> IngestResult {
@@ -397,8 +392,9 @@ struct ScanSyncTests {
         for scan in [[finding("Other/Seed.swift", 1, "seed()")], [finding("Other/Seed.swift", 1, "seed()")] + findings]
         {
             _ = try ScanStore.ingest(
-                report(scan), digest: SHA256.hexDigest(of: "\(scan)".utf8), into: "other", commit: nil, scope: "",
-                actor: "ci", on: connection)
+                IngestRequest(
+                    ScanUpload([]), digest: SHA256.hexDigest(of: "\(scan)".utf8), format: .duoScan, project: "other",
+                    actor: "ci"), scan: report(scan), on: connection)
         }
         func identities(in project: String) throws -> [String] {
             try connection.query(
@@ -447,8 +443,10 @@ struct ScanSyncTests {
         for (index, commit) in commits.enumerated() {
             let report = report(commit.findings)
             _ = try ScanStore.ingest(
-                report, digest: SHA256.hexDigest(of: "\(report)".utf8), into: "app", commit: commit.sha,
-                commitTime: CommitTime.parse(commit.time), scope: "", actor: "ci", on: connection)
+                IngestRequest(
+                    ScanUpload([]), digest: SHA256.hexDigest(of: "\(report)".utf8), format: .duoScan, project: "app",
+                    commit: commit.sha, commitTime: CommitTime.parse(commit.time), actor: "ci"), scan: report,
+                on: connection)
             guard index == 0 else { continue }
             let number = try #require(
                 try connection.queryValue("SELECT number FROM findings WHERE snippet = 'b'", as: Int.self))
@@ -510,13 +508,15 @@ struct ScanSyncTests {
         releaser.start()
         async let a = Task.detached {
             try ScanStore.ingest(
-                first, digest: SHA256.hexDigest(of: "a".utf8), into: "app", commit: nil, scope: "", actor: "ci",
-                on: try PostgresConnection(configuration: configuration))
+                IngestRequest(
+                    ScanUpload([]), digest: SHA256.hexDigest(of: "a".utf8), format: .duoScan, project: "app",
+                    actor: "ci"), scan: first, on: try PostgresConnection(configuration: configuration))
         }.value
         async let b = Task.detached {
             try ScanStore.ingest(
-                second, digest: SHA256.hexDigest(of: "b".utf8), into: "app", commit: nil, scope: "", actor: "ci",
-                on: try PostgresConnection(configuration: configuration))
+                IngestRequest(
+                    ScanUpload([]), digest: SHA256.hexDigest(of: "b".utf8), format: .duoScan, project: "app",
+                    actor: "ci"), scan: second, on: try PostgresConnection(configuration: configuration))
         }.value
         let (resultA, resultB) = try await (a, b)
         released.wait()
@@ -533,8 +533,9 @@ struct ScanSyncTests {
         _ = try ProjectStore.create(name: "app", sdk: nil, deploymentTarget: nil, actor: "test", on: reference)
         for (scan, name) in firstWasA ? [(first, "a"), (second, "b")] : [(second, "b"), (first, "a")] {
             _ = try ScanStore.ingest(
-                scan, digest: SHA256.hexDigest(of: name.utf8), into: "app",
-                commit: nil, scope: "", actor: "ci", on: reference)
+                IngestRequest(
+                    ScanUpload([]), digest: SHA256.hexDigest(of: name.utf8), format: .duoScan, project: "app",
+                    actor: "ci"), scan: scan, on: reference)
         }
         let sequentialState = try reference.query("SELECT identity, status FROM findings ORDER BY identity")
             .map(\.values)
@@ -556,16 +557,10 @@ struct ScanSyncTests {
         on connection: PostgresConnection? = nil
     ) throws -> IngestResult {
         try ScanStore.ingest(
-            report,
-            digest: SHA256.hexDigest(of: "\(report)".utf8),
-            into: "app",
-            commit: commit,
-            commitTime: day.map { Date(timeIntervalSince1970: Double($0) * 86_400) },
-            scope: scope,
-            isForced: isForced,
-            actor: "ci",
-            on: connection ?? self.connection
-        )
+            IngestRequest(
+                ScanUpload([]), digest: SHA256.hexDigest(of: "\(report)".utf8), format: .duoScan, project: "app",
+                commit: commit, commitTime: day.map { Date(timeIntervalSince1970: Double($0) * 86_400) }, scope: scope,
+                isForced: isForced, actor: "ci"), scan: report, on: connection ?? self.connection)
     }
 
     /// The project's runs and events: what a refused scan must leave as they were.
@@ -668,8 +663,10 @@ struct ScanSyncTests {
                 let outcome: String
                 do {
                     _ = try ScanStore.ingest(
-                        scan, digest: SHA256.hexDigest(of: snippet.utf8), into: "app", commit: "aaaaaaaa11",
-                        scope: "", actor: "ci", on: try PostgresConnection(configuration: configuration))
+                        IngestRequest(
+                            ScanUpload([]), digest: SHA256.hexDigest(of: snippet.utf8), format: .duoScan,
+                            project: "app", commit: "aaaaaaaa11", actor: "ci"), scan: scan,
+                        on: try PostgresConnection(configuration: configuration))
                     outcome = "applied"
                 } catch StoreError.conflict {
                     outcome = "refused"
@@ -732,9 +729,9 @@ struct ScreenAttributionTests {
             }
         )
         _ = try ScanStore.ingest(
-            scan, digest: SHA256.hexDigest(of: "s".utf8), into: "app", commit: nil, scope: "", actor: "t",
-            on: connection
-        )
+            IngestRequest(
+                ScanUpload([]), digest: SHA256.hexDigest(of: "s".utf8), format: .duoScan, project: "app", actor: "t"),
+            scan: scan, on: connection)
         func screens() throws -> [String: String] {
             var result: [String: String] = [:]
             for finding in try FindingStore.list(project: "app", query: FindingQuery(), on: connection) {

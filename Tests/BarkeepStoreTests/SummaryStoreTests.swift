@@ -64,8 +64,9 @@ struct SummaryStoreTests {
             }
             let report = Self.scan(pool, using: &random)
             _ = try ScanStore.ingest(
-                report, digest: SHA256.hexDigest(of: Array("\(report)".utf8)), into: project, commit: nil, scope: "",
-                actor: "ci", on: connection)
+                IngestRequest(
+                    ScanUpload([]), digest: SHA256.hexDigest(of: Array("\(report)".utf8)), format: .duoScan,
+                    project: project, actor: "ci"), scan: report, on: connection)
         case 2:
             guard let number = try numbers(project).randomElement(using: &random),
                 let (status, reason) = statuses.randomElement(using: &random)
@@ -174,8 +175,9 @@ struct SummaryStoreTests {
                 tool: "sdk_check", toolVersion: "1", sdk: nil,
                 symbols: [SDKCheckSymbol(symbol: "axisBehavior", found: found)])
             _ = try? SDKStore.ingestCheck(
-                check, digest: SHA256.hexDigest(of: Array("\(check)".utf8)), into: project, commit: nil, actor: "ci",
-                on: connection)
+                IngestRequest(
+                    ScanUpload([]), digest: SHA256.hexDigest(of: Array("\(check)".utf8)), format: .sdkCheck,
+                    project: project, actor: "ci"), report: check, on: connection)
         }
     }
 

@@ -26,8 +26,9 @@ struct VerifiedReportedTests {
                 ScanFinding(rule: "DUO001", severity: "high", file: $0.0, line: $0.1, snippet: $0.2)
             })
         return try ScanStore.ingest(
-            report, digest: SHA256.hexDigest(of: "\(report)".utf8), into: "app", commit: nil, scope: "", actor: "ci",
-            on: connection)
+            IngestRequest(
+                ScanUpload([]), digest: SHA256.hexDigest(of: "\(report)".utf8), format: .duoScan, project: "app",
+                actor: "ci"), scan: report, on: connection)
     }
 
     private func set(_ number: Int, _ status: FindingStatus, reason: String? = nil) throws {

@@ -260,6 +260,28 @@ struct HookTests {
         #expect(message.count == 1)
     }
 
+    @Test("hook pause stops deliveries by hand, says who in hook list; resume sends what matched meanwhile")
+    func pauseByHand() throws {
+        let receiver = try Receiver()
+        let daemon = try TestDaemon(arguments: ["--hook-max-backoff", "1"])
+        try succeed(daemon, ["project", "create", "app"])
+        try succeed(daemon, ["hook", "add", "app", receiver.url, "--kinds", "project.updated"])
+        let paused = try succeed(daemon, ["hook", "pause", "1"])
+        #expect(paused.hasPrefix("Hook 1 is paused (by local:"), "\(paused)")
+        let hook = try #require(try hooks(daemon).first)
+        #expect(hook["state"] as? String == "paused" && (hook["paused"] as? String)?.hasPrefix("by local:") == true)
+        #expect(try succeed(daemon, ["hook", "list"]).contains("paused: by local:"))
+        let json = try succeed(daemon, ["--json", "hook", "pause", "1"])
+        #expect(json.contains(#""state" : "paused""#) || json.contains(#""state":"paused""#), "\(json)")
+        try makeEvents(daemon, 2, from: 0)
+        try succeed(daemon, ["hook", "resume", "1"])
+        // Both events that matched while it was paused, in order, nothing skipped.
+        #expect(eventually { receiver.delivered.count >= 2 })
+        #expect(receiver.delivered.compactMap(sequence) == receiver.delivered.compactMap(sequence).sorted())
+        #expect(receiver.delivered.count == 2)
+        #expect(try run(daemon, ["hook", "pause", "7"]).2.contains("no hook 7 (NOTFOUND)"))
+    }
+
     @Test("hook test sends a signed hook.test event and shows the answer")
     func testDelivery() throws {
         let receiver = try Receiver()
@@ -383,6 +405,7 @@ struct HookTests {
                 .trimmingCharacters(in: .whitespacesAndNewlines)
             for arguments in [
                 ["hook", "list"], ["hook", "add", "app", "http://127.0.0.1:9/x"], ["hook", "test", "1"],
+                ["hook", "pause", "1"],
             ] {
                 let (status, _, error) = try run(daemon, arguments, token: token)
                 #expect(status == 1)
