@@ -48,6 +48,8 @@ sources() {
     if [ "$1" = framer ]; then
         source_file BarkeepServer ConnectionMachine
         source_file BarkeepCore QuotedText
+        source_file BarkeepCore ValueExcerpt
+        source_file BarkeepCore TerminalText
     fi
 }
 dictionary() {

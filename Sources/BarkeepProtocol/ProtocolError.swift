@@ -1,4 +1,8 @@
-import BarkeepCore
+// The fuzz target `framer` (scripts/fuzz.sh) compiles this file with Core's ValueExcerpt into one module, where
+// there is no BarkeepCore to import.
+#if canImport(BarkeepCore)
+    import BarkeepCore
+#endif
 
 /// Errors of framing, parsing and addressing. Each maps to one wire error code.
 public enum ProtocolError: Error, Sendable, Equatable, CustomStringConvertible {

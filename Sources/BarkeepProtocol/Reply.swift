@@ -1,4 +1,8 @@
-import BarkeepCore
+// The fuzz target `framer` (scripts/fuzz.sh) compiles this file with Core's ValueExcerpt into one module, where
+// there is no BarkeepCore to import.
+#if canImport(BarkeepCore)
+    import BarkeepCore
+#endif
 
 /// A whole reply: zero or more records, then one final `OK …` or `ERR <CODE> <message>` line.
 public enum Reply: Sendable, Equatable {
