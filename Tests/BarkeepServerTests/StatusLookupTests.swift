@@ -69,10 +69,21 @@ struct StatusLookupTests {
             return running.server.statistics.keptStatusOnLoop >= 1
         }
         #expect(isAnsweredOnLoop)
-        let before = running.server.statistics
-        for _ in 0..<20 { #expect(try reply(owner, "STATUS app") == made) }
-        #expect(eventually { running.server.statistics.keptStatusOnLoop >= before.keptStatusOnLoop + 20 })
-        #expect(running.server.statistics.keptStatusToPool == before.keptStatusToPool)
+        // Twenty in a row on the loop, none to the pool. A lookup may legitimately take the pool path (its
+        // connection lost or reconnecting on a loaded machine): then the next twenty are tried, until a deadline.
+        let isBatchOnLoop = try eventually(.seconds(60)) {
+            let before = running.server.statistics
+            for _ in 0..<20 where try reply(owner, "STATUS app") != made {
+                Issue.record("STATUS answered otherwise")
+            }
+            // The counters are published once per batch of the loop's events: wait until all twenty are counted.
+            func counted(_ statistics: Server.Statistics) -> Int {
+                statistics.keptStatusOnLoop + statistics.keptStatusToPool
+            }
+            #expect(eventually { counted(running.server.statistics) >= counted(before) + 20 })
+            return running.server.statistics.keptStatusToPool == before.keptStatusToPool
+        }
+        #expect(isBatchOnLoop)
         // STATS shows both counters.
         let stats = try #require(try reply(owner, "STATS").first)
         #expect(stats.contains(" status-kept-loop=") && stats.contains(" status-kept-pool="))
