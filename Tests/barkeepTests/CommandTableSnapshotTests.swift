@@ -16,7 +16,10 @@ struct CommandTableSnapshotTests {
         let keys = command.keys.sorted().map { key in
             key + (command.requiredKeys.contains(key) ? "!" : "") + (command.repeatableKeys.contains(key) ? "+" : "")
         }
-        let arguments = command.arguments.map { "\($0)" }
+        // The kinds the table checks: one per positional it may be given (past the list, `other`).
+        let arguments = (0..<command.positional.upperBound).map { index in
+            index < command.arguments.count ? "\(command.arguments[index])" : "other"
+        }
         var fields = [
             command.name,
             "positional=\(command.positional.lowerBound)...\(command.positional.upperBound)",
