@@ -27,6 +27,9 @@ let package = Package(
         // MARK: - Libraries
         .target(name: "BarkeepCore"),
         .target(name: "BarkeepProtocol", dependencies: ["BarkeepCore"]),
+        // The catalogue of commands: each command's request and reply types, declared once (issue 26); the server,
+        // the CLI and MCP take tables, decoding, encoding and schemas from it.
+        .target(name: "BarkeepAPI", dependencies: ["BarkeepCore", "BarkeepProtocol"]),
         .target(
             name: "BarkeepStore",
             // CBarkeepTLS for libcrypto's SHA-256 of an upload (ContentDigest), part of the ingest service;
@@ -44,7 +47,8 @@ let package = Package(
         .target(
             name: "BarkeepServer",
             dependencies: [
-                "BarkeepCore", "BarkeepProtocol", "BarkeepSources", "BarkeepStore", "CBarkeepSystem", "CBarkeepTLS",
+                "BarkeepAPI", "BarkeepCore", "BarkeepProtocol", "BarkeepSources", "BarkeepStore", "CBarkeepSystem",
+                "CBarkeepTLS",
             ]
         ),
 
@@ -60,8 +64,8 @@ let package = Package(
         .executableTarget(
             name: "barkeep",
             dependencies: [
-                "BarkeepCommandLine", "BarkeepCore", "BarkeepDiscovery", "BarkeepProtocol", "BarkeepReport",
-                "CBarkeepTLS",
+                "BarkeepAPI", "BarkeepCommandLine", "BarkeepCore", "BarkeepDiscovery", "BarkeepProtocol",
+                "BarkeepReport", "CBarkeepTLS",
             ]
         ),
 
@@ -109,7 +113,8 @@ let package = Package(
         .testTarget(
             name: "barkeepTests",
             dependencies: [
-                "barkeep", "barkeepd", "BarkeepCommandLine", "BarkeepCore", "BarkeepProtocol", "BarkeepServer",
+                "barkeep", "barkeepd", "BarkeepAPI", "BarkeepCommandLine", "BarkeepCore", "BarkeepProtocol",
+                "BarkeepServer",
                 "BarkeepStore", "BarkeepTestSupport",
             ],
             // Expected outputs of the dashboard and the report (DashboardTests), read from the source tree.

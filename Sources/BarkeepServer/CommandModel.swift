@@ -100,6 +100,9 @@ public struct CommandResult: Sendable {
 
     /// A result that only replies.
     public init(_ reply: Reply) { self.reply = reply }
+
+    /// A result that replies with a typed reply, encoded for protocol `version` (the session's).
+    public init(_ reply: some CommandReply, version: Int) { self.reply = reply.reply(version: version) }
 }
 
 /// A change to a connection's identity.

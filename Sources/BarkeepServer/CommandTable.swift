@@ -27,6 +27,8 @@ public final class Command: Sendable {
     /// For a command that takes no arguments, needs no role and always answers the same (PING): its encoded reply,
     /// which the server sends straight from the request's bytes, allocating nothing.
     public let constantReply: [UInt8]?
+    /// The request type the command is declared by (issue 26's spec); nil for a command not yet converted.
+    public let request: (any CommandRequest.Type)?
 
     /// Declares a command. Its first positional argument names a project unless `arguments` says otherwise.
     public init(
@@ -38,6 +40,7 @@ public final class Command: Sendable {
         repeatableKeys: Set<String> = [],
         minimumRole: Role?,
         takesPayload: Bool = false,
+        request: (any CommandRequest.Type)? = nil,
         handler: @escaping @Sendable (CommandInput) throws(CommandError) -> CommandAction
     ) {
         self.name = name.uppercased()
@@ -50,6 +53,28 @@ public final class Command: Sendable {
         self.takesPayload = takesPayload
         self.handler = handler
         self.constantReply = nil
+        self.request = request
+    }
+
+    /// Declares the command `R` specifies: its name, arity, argument kinds, keys and role come from `R`'s spec and
+    /// fields; the request is decoded into an `R` (a bad value refused with `BADARG`, naming its field) before
+    /// `handler` runs.
+    public convenience init<R: CommandRequest>(
+        _ type: R.Type,
+        handler: @escaping @Sendable (R, CommandInput) throws(CommandError) -> CommandAction
+    ) {
+        self.init(
+            R.spec.name, positional: R.positionalRange, arguments: R.argumentKinds, keys: R.keys,
+            requiredKeys: R.requiredKeys, minimumRole: R.spec.role, request: R.self
+        ) { input throws(CommandError) in
+            let request: R
+            do throws(FieldProblem) {
+                request = try R(decoding: input.request)
+            } catch {
+                throw CommandError(.badArgument, error.message)
+            }
+            return try handler(request, input)
+        }
     }
 
     /// Declares a command that takes nothing, needs no role and always answers `reply`.
@@ -62,39 +87,13 @@ public final class Command: Sendable {
         repeatableKeys = []
         minimumRole = nil
         takesPayload = false
+        request = nil
         handler = { _ in .done(CommandResult(reply)) }
         var bytes: [UInt8] = []
         reply.encode(into: &bytes)
         constantReply = bytes
     }
 
-}
-
-/// What a positional argument names, for the checks the table makes before any handler looks it up.
-public enum ArgumentKind: Sendable {
-    /// A project name (at most 64 characters).
-    case project
-    /// A screen key, or a pattern of them (at most 128 characters).
-    case screenKey
-    /// A token name (at most 64 characters).
-    case token
-    /// Anything else: the handler checks it.
-    case other
-
-    /// Why `argument` cannot be such a name, quoting a short excerpt of it; nil when it may be one. Only the length
-    /// is checked here: handlers that create names check every rule (Names).
-    func problem(with argument: String) -> String? {
-        let (noun, limit) =
-            switch self {
-            case .project: ("a project name", 64)
-            case .screenKey: ("a screen key", 128)
-            case .token: ("a token name", 64)
-            case .other: ("", Int.max)
-            }
-        let length = argument.unicodeScalars.count
-        guard length > limit else { return nil }
-        return "\(noun) is at most \(limit) characters, got \(length): \(ValueExcerpt.quoted(argument))"
-    }
 }
 
 /// The one place that decides whether a request may run: unknown commands, wrong arguments and missing roles

@@ -1,44 +1,42 @@
+import BarkeepAPI
 import BarkeepCore
 import BarkeepProtocol
 import BarkeepStore
 
-/// PROJECT CREATE, LIST, SHOW, SET and DELETE.
+/// PROJECT CREATE, LIST, SHOW, SET and DELETE; all but SET declared by their specs (BarkeepAPI).
 enum ProjectCommands {
     static let all: [Command] = [create, list, show, set, delete]
 
-    static let create = Command(
-        "PROJECT CREATE",
-        positional: 1...1,
-        keys: ["sdk", "deployment-target"],
-        minimumRole: .admin
-    ) { input throws(CommandError) in
-        let name = try projectName(input.argument(0))
-        let sdk = try AuditCommands.version(input.keyword("sdk"), key: "sdk")?.description
-        let target = try AuditCommands.version(input.keyword("deployment-target"), key: "deployment-target")?
-            .description
+    static let create = Command(ProjectCreateRequest.self) { request, input in
         let actor = input.session.actor
+        let version = input.session.protocolVersion
         return .database { connection in
             let project = try ProjectStore.create(
-                name: name,
-                sdk: sdk,
-                deploymentTarget: target,
+                name: request.name,
+                sdk: request.sdk?.description,
+                deploymentTarget: request.deploymentTarget?.description,
                 actor: actor,
                 on: connection
             )
-            return CommandResult(.records([project.record]))
+            return CommandResult(ProjectCreateRequest.Reply([ProjectRecord(project)]), version: version)
         }
     }
 
-    static let list = Command("PROJECT LIST", minimumRole: .reader) { _ in
-        .database { connection in
-            CommandResult(.records(try ProjectStore.list(on: connection).map(\.record)))
-        }
-    }
-
-    static let show = Command("PROJECT SHOW", positional: 1...1, minimumRole: .reader) { input in
-        let name = input.argument(0)
+    static let list = Command(ProjectListRequest.self) { _, input in
+        let version = input.session.protocolVersion
         return .database { connection in
-            CommandResult(.records([try ProjectStore.require(name, on: connection).record]))
+            CommandResult(
+                ProjectListRequest.Reply(try ProjectStore.list(on: connection).map(ProjectRecord.init)),
+                version: version)
+        }
+    }
+
+    static let show = Command(ProjectShowRequest.self) { request, input in
+        let version = input.session.protocolVersion
+        return .database { connection in
+            CommandResult(
+                ProjectShowRequest.Reply([ProjectRecord(try ProjectStore.require(request.name, on: connection))]),
+                version: version)
         }
     }
 
@@ -70,23 +68,13 @@ enum ProjectCommands {
         }
     }
 
-    static let delete = Command("PROJECT DELETE", positional: 1...1, minimumRole: .admin) { input in
-        let name = input.argument(0)
+    static let delete = Command(ProjectDeleteRequest.self) { request, input in
         let actor = input.session.actor
+        let version = input.session.protocolVersion
         return .database { connection in
-            try ProjectStore.delete(name: name, actor: actor, on: connection)
-            return CommandResult(.ok(["deleted": name]))
+            try ProjectStore.delete(name: request.name, actor: actor, on: connection)
+            return CommandResult(ProjectDeleteRequest.Reply(ProjectDeleted(deleted: request.name)), version: version)
         }
-    }
-
-    private static func projectName(_ name: String) throws(CommandError) -> String {
-        guard Names.isValidProject(name) else {
-            throw CommandError(
-                .badArgument,
-                "a project name is 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit"
-            )
-        }
-        return name
     }
 
     /// A comma-separated list of poses (`P1,P2,P11`), upper-cased, each once, in the order given.
@@ -101,12 +89,19 @@ enum ProjectCommands {
     }
 }
 
-extension Project {
-    /// The project as a `project` record.
-    var record: Record {
-        Record([
-            "name": name, "sdk": sdk, "deployment-target": deploymentTarget,
-            "required-poses": requiredPoses.joined(separator: ","), "created": createdAt.postgresText,
-        ])
+extension ProjectRecord {
+    /// The project's record.
+    init(_ project: Project) {
+        self.init()
+        name = project.name
+        sdk = project.sdk
+        deploymentTarget = project.deploymentTarget
+        requiredPoses = project.requiredPoses
+        created = project.createdAt.postgresText
     }
+}
+
+extension Project {
+    /// The project as a `project` record (PROJECT SET, still pending its spec).
+    var record: Record { ProjectRecord(self).record(version: ProtocolVersion.supported.upperBound) }
 }

@@ -1,54 +1,51 @@
+import BarkeepAPI
 import BarkeepCore
 import BarkeepProtocol
 import BarkeepStore
 
-/// TOKEN CREATE, LIST and REVOKE.
+/// TOKEN CREATE, LIST and REVOKE, declared by their specs (BarkeepAPI).
 enum TokenCommands {
     static let all: [Command] = [create, list, revoke]
 
-    static let create = Command(
-        "TOKEN CREATE", positional: 1...1, arguments: [.token], requiredKeys: ["role"], minimumRole: .admin
-    ) {
-        input throws(CommandError) in
-        let name = input.argument(0)
-        guard Names.isValidToken(name) else {
-            throw CommandError(
-                .badArgument,
-                "a token name is 1 to 64 letters, digits, '.', '_', '@' or '-', starting with a letter or digit"
-            )
-        }
-        guard let roleText = input.keyword("role"), let role = Role(rawValue: roleText) else {
-            throw CommandError(.badArgument, "role must be reader, writer or admin")
-        }
+    static let create = Command(TokenCreateRequest.self) { request, input in
         let actor = input.session.actor
+        let version = input.session.protocolVersion
         return .database { connection in
-            let (token, secret) = try TokenStore.create(name: name, role: role, actor: actor, on: connection)
-            var record = token.record
-            record.append("token", secret)
-            return CommandResult(.records([record]))
+            let (token, secret) = try TokenStore.create(
+                name: request.name, role: request.role, actor: actor, on: connection)
+            var record = TokenRecord(token)
+            record.secret = secret
+            return CommandResult(TokenCreateRequest.Reply([record]), version: version)
         }
     }
 
-    static let list = Command("TOKEN LIST", minimumRole: .admin) { _ in
-        .database { connection in CommandResult(.records(try TokenStore.list(on: connection).map(\.record))) }
+    static let list = Command(TokenListRequest.self) { _, input in
+        let version = input.session.protocolVersion
+        return .database { connection in
+            CommandResult(
+                TokenListRequest.Reply(try TokenStore.list(on: connection).map(TokenRecord.init)), version: version)
+        }
     }
 
-    static let revoke = Command("TOKEN REVOKE", positional: 1...1, arguments: [.token], minimumRole: .admin) { input in
-        let name = input.argument(0)
+    static let revoke = Command(TokenRevokeRequest.self) { request, input in
         let actor = input.session.actor
+        let version = input.session.protocolVersion
         return .database { connection in
-            try TokenStore.revoke(name: name, actor: actor, on: connection)
-            return CommandResult(.ok(["revoked": name]))
+            try TokenStore.revoke(name: request.name, actor: actor, on: connection)
+            return CommandResult(TokenRevokeRequest.Reply(TokenRevoked(revoked: request.name)), version: version)
         }
     }
 }
 
-extension TokenInfo {
-    /// The token as a `token` record, without its secret.
-    var record: Record {
-        Record([
-            "name": name, "role": role.rawValue, "created": createdAt.postgresText, "created-by": createdBy,
-            "last-used": lastUsedAt?.postgresText, "revoked": revokedAt?.postgresText,
-        ])
+extension TokenRecord {
+    /// The token's record, without its secret.
+    init(_ token: TokenInfo) {
+        self.init()
+        name = token.name
+        role = token.role
+        created = token.createdAt.postgresText
+        createdBy = token.createdBy
+        lastUsed = token.lastUsedAt?.postgresText
+        revoked = token.revokedAt?.postgresText
     }
 }

@@ -1,3 +1,4 @@
+import BarkeepAPI
 import BarkeepCommandLine
 import BarkeepCore
 import BarkeepProtocol
@@ -70,6 +71,16 @@ struct CLIContext {
             throw .server(.noAuth, "the token was refused: it is unknown or revoked")
         }
         return client
+    }
+
+    /// Connects, sends a typed request and returns its typed reply (`Client.send`), a refusal explained.
+    func send<R: CommandRequest>(_ request: R) throws(CLIError) -> R.Reply {
+        let client = try connect()
+        do {
+            return try client.send(request)
+        } catch {
+            throw explained(error)
+        }
     }
 
     /// Sends one request on a new connection and returns its reply. A refusal for want of a token says how to

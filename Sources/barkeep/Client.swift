@@ -1,3 +1,4 @@
+import BarkeepAPI
 import BarkeepProtocol
 import Foundation
 
@@ -76,6 +77,19 @@ final class Client {
         var response = try readReply()
         response.records = CompactRecords.expanded(response.records, verb: request.verb)
         return response
+    }
+
+    /// Sends a typed request and reads its reply into the request's typed reply: the CLI's one decoding layer (no
+    /// reply field is read by key outside it). The protocol version is the one the server said it speaks.
+    func send<R: CommandRequest>(_ request: R) throws(CLIError) -> R.Reply {
+        let response = try send(request.wireRequest)
+        let version = greeting["protocol"].flatMap(ProtocolVersion.spoken) ?? ProtocolVersion.assumed
+        do {
+            return try R.Reply(
+                records: response.records, final: response.fields, version: version, command: R.spec.name)
+        } catch {
+            throw .badReply(error.description)
+        }
     }
 
     /// Sends a request whose line ends with the payload's size, then the payload in 1 MiB pieces (calling

@@ -1,3 +1,4 @@
+import BarkeepAPI
 import BarkeepCommandLine
 import BarkeepCore
 import BarkeepProtocol
@@ -14,37 +15,42 @@ struct ProjectGroup: ParsableCommand {
     )
 }
 
-/// The JSON object of a `project` record.
-func projectJSON(_ record: Record) -> [String: Any] { record.json(lists: ["required-poses"]) }
-
-/// Prints project records as a table, one `key: value` list, or JSON.
-private func printProjects(_ records: [Record], context: CLIContext, single: Bool) throws {
+/// Prints projects as a table, one `key: value` list, or JSON (each project's JSON view).
+private func printProjects(_ projects: [ProjectRecord], context: CLIContext, single: Bool) throws {
     if context.isJSON {
-        let objects = records.map(projectJSON)
+        let objects = projects.map(\.json)
         try Output.json(single ? objects.first ?? [:] : objects)
-    } else if single, let record = records.first {
+    } else if single, let project = projects.first {
         Output.fields([
-            ("Project", record["name"]), ("SDK", record["sdk"]), ("Deployment target", record["deployment-target"]),
-            ("Required poses", record["required-poses"]?.replacingOccurrences(of: ",", with: " ")),
-            ("Created", record["created"]),
+            ("Project", project.name), ("SDK", project.sdk), ("Deployment target", project.deploymentTarget),
+            ("Required poses", project.requiredPoses.joined(separator: " ")), ("Created", project.created),
         ])
-    } else if records.isEmpty {
+    } else if projects.isEmpty {
         print("No projects yet. Create one with: barkeep project create NAME")
     } else {
         Output.table(
             ["NAME", "SDK", "TARGET", "REQUIRED POSES", "CREATED"],
-            records.map { record in
+            projects.map { project in
                 [
-                    record["name"] ?? "", record["sdk"] ?? "", record["deployment-target"] ?? "",
-                    (record["required-poses"] ?? "").replacingOccurrences(of: ",", with: " "),
-                    String((record["created"] ?? "").prefix(10)),
+                    project.name, project.sdk, project.deploymentTarget,
+                    project.requiredPoses.joined(separator: " "), String(project.created.prefix(10)),
                 ]
             }
         )
     }
 }
 
-/// Reads `--sdk` and `--deployment-target` as request keywords.
+/// The version option `--NAME`, checked as the request's field checks it.
+private func versionOption(_ name: String, _ parsed: ParsedCommand) throws(UsageError) -> SDKVersion? {
+    guard let text = parsed.value(name) else { return nil }
+    do {
+        return try SDKVersion(wire: text)
+    } catch {
+        throw UsageError("--\(name) \(error.message)", commandPath: parsed.commandPath)
+    }
+}
+
+/// Reads `--sdk` and `--deployment-target` as request keywords (PROJECT SET, still pending its spec).
 private func versionKeywords(_ parsed: ParsedCommand) -> [(key: String, value: String)] {
     var keywords: [(key: String, value: String)] = []
     if let sdk = parsed.value("sdk") { keywords.append(("sdk", sdk)) }
@@ -64,25 +70,23 @@ struct ProjectCreateCommand: RunnableCommand {
         ]
     )
 
-    let name: String
-    let keywords: [(key: String, value: String)]
+    let request: ProjectCreateRequest
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
-        name = parsed.value("name") ?? ""
-        keywords = versionKeywords(parsed)
+        request = ProjectCreateRequest(
+            name: parsed.value("name") ?? "", sdk: try versionOption("sdk", parsed),
+            deploymentTarget: try versionOption("deployment-target", parsed))
     }
 
     func run(_ context: CLIContext) throws {
-        var request = Request(verb: "PROJECT", arguments: ["CREATE", name])
-        request.keywordList = keywords
-        let response = try context.request(request)
-        if context.isJSON || response.records.isEmpty {
-            try printProjects(response.records, context: context, single: true)
+        let projects = try context.send(request).rows
+        if context.isJSON || projects.isEmpty {
+            try printProjects(projects, context: context, single: true)
         } else {
-            let record = response.records[0]
+            let project = projects[0]
             print(
-                "Created project \(Output.bold(name)) (SDK \(record["sdk"] ?? "?"), deployment target "
-                    + "\(record["deployment-target"] ?? "?"))."
+                "Created project \(Output.bold(project.name)) (SDK \(project.sdk), deployment target "
+                    + "\(project.deploymentTarget))."
             )
         }
     }
@@ -94,8 +98,7 @@ struct ProjectListCommand: RunnableCommand {
     init(_ parsed: ParsedCommand) throws(UsageError) {}
 
     func run(_ context: CLIContext) throws {
-        let response = try context.request(Request(verb: "PROJECT", arguments: ["LIST"]))
-        try printProjects(response.records, context: context, single: false)
+        try printProjects(try context.send(ProjectListRequest()).rows, context: context, single: false)
     }
 }
 
@@ -111,8 +114,7 @@ struct ProjectShowCommand: RunnableCommand {
     init(_ parsed: ParsedCommand) throws(UsageError) { name = parsed.value("name") ?? "" }
 
     func run(_ context: CLIContext) throws {
-        let response = try context.request(Request(verb: "PROJECT", arguments: ["SHOW", name]))
-        try printProjects(response.records, context: context, single: true)
+        try printProjects(try context.send(ProjectShowRequest(name: name)).rows, context: context, single: true)
     }
 }
 
@@ -159,7 +161,10 @@ struct ProjectSetCommand: RunnableCommand {
             try Output.json(object)
             return
         }
-        try printProjects(projects, context: context, single: true)
+        try printProjects(
+            try projects.map { record throws(ProtocolError) in
+                try ProjectRecord(record: record, version: ProtocolVersion.current, context: "PROJECT SET")
+            }, context: context, single: true)
         if !changes.isEmpty {
             print("")
             ItemChanges.print(changes)
@@ -190,11 +195,11 @@ struct ProjectDeleteCommand: RunnableCommand {
     }
 
     func run(_ context: CLIContext) throws {
-        _ = try context.request(Request(verb: "PROJECT", arguments: ["DELETE", name]))
+        let deleted = try context.send(ProjectDeleteRequest(name: name)).summary
         if context.isJSON {
-            try Output.json(["deleted": name])
+            try Output.json(deleted.json)
         } else {
-            print("Deleted project \(name).")
+            print("Deleted project \(deleted.deleted).")
         }
     }
 }

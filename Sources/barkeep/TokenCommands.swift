@@ -1,3 +1,4 @@
+import BarkeepAPI
 import BarkeepCommandLine
 import BarkeepCore
 import BarkeepProtocol
@@ -44,14 +45,12 @@ struct TokenCreateCommand: RunnableCommand {
     }
 
     func run(_ context: CLIContext) throws {
-        let response = try context.request(
-            Request(verb: "TOKEN", arguments: ["CREATE", name], keywords: ["role": role.rawValue])
-        )
-        guard let record = response.records.first, let secret = record["token"] else {
+        let reply = try context.send(TokenCreateRequest(name: name, role: role))
+        guard let token = reply.rows.first, let secret = token.secret else {
             throw CLIError.badReply("TOKEN CREATE returned no token")
         }
         if context.isJSON {
-            try Output.json(record.json())
+            try Output.json(token.json)
         } else {
             print(secret)
             FileHandle.standardError.write(
@@ -67,19 +66,19 @@ struct TokenListCommand: RunnableCommand {
     init(_ parsed: ParsedCommand) throws(UsageError) {}
 
     func run(_ context: CLIContext) throws {
-        let response = try context.request(Request(verb: "TOKEN", arguments: ["LIST"]))
+        let tokens = try context.send(TokenListRequest()).rows
         if context.isJSON {
-            try Output.json(response.records.map { $0.json() })
-        } else if response.records.isEmpty {
+            try Output.json(tokens.map(\.json))
+        } else if tokens.isEmpty {
             print("No tokens. Create one with: barkeep token create NAME --role reader|writer|admin")
         } else {
             Output.table(
                 ["NAME", "ROLE", "CREATED", "BY", "LAST USED", "STATUS"],
-                response.records.map { record in
+                tokens.map { token in
                     [
-                        record["name"] ?? "", record["role"] ?? "", String((record["created"] ?? "").prefix(16)),
-                        record["created-by"] ?? "", String((record["last-used"] ?? "never").prefix(16)),
-                        record["revoked"].map { "revoked \($0.prefix(10))" } ?? "active",
+                        token.name, token.role.rawValue, String(token.created.prefix(16)), token.createdBy,
+                        String((token.lastUsed ?? "never").prefix(16)),
+                        token.revoked.map { "revoked \($0.prefix(10))" } ?? "active",
                     ]
                 }
             )
@@ -99,11 +98,11 @@ struct TokenRevokeCommand: RunnableCommand {
     init(_ parsed: ParsedCommand) throws(UsageError) { name = parsed.value("name") ?? "" }
 
     func run(_ context: CLIContext) throws {
-        _ = try context.request(Request(verb: "TOKEN", arguments: ["REVOKE", name]))
+        let revoked = try context.send(TokenRevokeRequest(name: name)).summary
         if context.isJSON {
-            try Output.json(["revoked": name])
+            try Output.json(revoked.json)
         } else {
-            print("Revoked token \(name).")
+            print("Revoked token \(revoked.revoked).")
         }
     }
 }

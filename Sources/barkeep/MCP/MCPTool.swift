@@ -1,3 +1,4 @@
+import BarkeepAPI
 import BarkeepCore
 import BarkeepProtocol
 import Foundation
@@ -70,6 +71,27 @@ struct MCPTool {
             "inputSchema": inputSchema,
             "outputSchema": output, "annotations": annotations,
         ]
+    }
+}
+
+extension MCPTool {
+    /// A tool bound to the command `request` specifies: its arguments (JSON names, schemas, documentation), which
+    /// of them are required and its effect come from the request's spec, written nowhere else.
+    init<R: CommandRequest>(
+        name: String, title: String, description: String, request: R.Type, output: [String: Any],
+        run: @escaping (MCPToolCall) throws -> MCPToolOutput
+    ) {
+        var arguments: [String: [String: Any]] = [:]
+        for field in R.fields { arguments[field.jsonName] = field.schema.json(description: field.summary) }
+        let effect: Effect =
+            switch R.spec.effect {
+            case .read: .read
+            case .write(let isDestructive, let isIdempotent):
+                .write(isDestructive: isDestructive, isIdempotent: isIdempotent)
+            }
+        self.init(
+            name: name, title: title, description: description, arguments: arguments,
+            required: R.fields.filter(\.isRequired).map(\.jsonName), output: output, effect: effect, run: run)
     }
 }
 

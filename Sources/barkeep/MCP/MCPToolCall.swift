@@ -1,3 +1,4 @@
+import BarkeepAPI
 import BarkeepCore
 import BarkeepProtocol
 import Foundation
@@ -125,4 +126,7 @@ struct MCPToolCall {
 
     /// Sends one request and returns its reply.
     func send(_ request: Request) throws(CLIError) -> Response { try context.request(request) }
+
+    /// Sends a typed request and returns its typed reply.
+    func send<R: CommandRequest>(_ request: R) throws(CLIError) -> R.Reply { try context.send(request) }
 }

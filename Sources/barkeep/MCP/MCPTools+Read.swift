@@ -1,3 +1,4 @@
+import BarkeepAPI
 import BarkeepCore
 import BarkeepProtocol
 import BarkeepReport
@@ -60,11 +61,10 @@ extension MCPTools {
             name: "list_projects", title: "List projects",
             description: "The projects (apps under audit) with their SDK, deployment target and required poses, "
                 + "as `barkeep project list --json`. The project argument is not used.",
-            arguments: [:], required: [],
-            output: MCPSchema.object(["projects": MCPSchema.array(MCPSchema.object([:]))], required: ["projects"]),
-            effect: .read
+            request: ProjectListRequest.self,
+            output: MCPSchema.object(["projects": MCPSchema.array(ProjectRecord.jsonSchema)], required: ["projects"])
         ) { call in
-            let projects = try call.send(Request(verb: "PROJECT", arguments: ["LIST"])).records.map(projectJSON)
+            let projects = try call.send(ProjectListRequest()).rows.map(\.json)
             let names = projects.compactMap { $0["name"] as? String }
             return MCPToolOutput(
                 structured: ["projects": projects],

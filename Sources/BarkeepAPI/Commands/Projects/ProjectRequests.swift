@@ -1,0 +1,111 @@
+import BarkeepCore
+import BarkeepProtocol
+
+/// The project commands (PROJECT SET is still pending: its reply carries item records).
+public enum ProjectAPI {
+    /// PROJECT CREATE, LIST, SHOW and DELETE.
+    public static let all: [any CommandRequest.Type] = [
+        ProjectCreateRequest.self, ProjectListRequest.self, ProjectShowRequest.self, ProjectDeleteRequest.self,
+    ]
+}
+
+/// `PROJECT CREATE NAME [sdk=V] [deployment-target=V]`.
+public struct ProjectCreateRequest: CommandRequest {
+    /// The new project's record.
+    public typealias Reply = RecordsReply<ProjectRecord>
+    /// Its name.
+    public var name = ""
+    /// The iOS SDK the team builds with (default: the store's).
+    public var sdk: SDKVersion?
+    /// The lowest iOS the app supports (default: the store's).
+    public var deploymentTarget: SDKVersion?
+
+    /// An empty request, filled by decoding.
+    public init() {}
+    /// A request creating `name`.
+    public init(name: String, sdk: SDKVersion? = nil, deploymentTarget: SDKVersion? = nil) {
+        self.name = name
+        self.sdk = sdk
+        self.deploymentTarget = deploymentTarget
+    }
+
+    /// The command.
+    public static let spec = CommandSpec(
+        "PROJECT CREATE", role: .admin, effect: .write(isDestructive: false, isIdempotent: false),
+        summary: "Creates a project (an app under audit).")
+    /// Its arguments.
+    public static let fields: [Field<ProjectCreateRequest>] = [
+        .argument(
+            "name", \.name, "The project's name.", names: .project,
+            check: { name in
+                Names.isValidProject(name)
+                    ? nil
+                    : ValueProblem(
+                        "a project name is 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit")
+            }),
+        Field("sdk", \.sdk, "The iOS SDK the team builds with."),
+        Field("deployment-target", \.deploymentTarget, "The lowest iOS the app supports."),
+    ]
+}
+
+/// `PROJECT LIST`.
+public struct ProjectListRequest: CommandRequest {
+    /// A record per project, by name.
+    public typealias Reply = RecordsReply<ProjectRecord>
+    /// The request.
+    public init() {}
+    /// The command.
+    public static let spec = CommandSpec("PROJECT LIST", role: .reader, effect: .read, summary: "Every project.")
+    /// No arguments.
+    public static let fields: [Field<ProjectListRequest>] = []
+}
+
+/// `PROJECT SHOW NAME`.
+public struct ProjectShowRequest: CommandRequest {
+    /// The project's record.
+    public typealias Reply = RecordsReply<ProjectRecord>
+    /// The project.
+    public var name = ""
+    /// An empty request, filled by decoding.
+    public init() {}
+    /// A request showing `name`.
+    public init(name: String) { self.name = name }
+    /// The command.
+    public static let spec = CommandSpec("PROJECT SHOW", role: .reader, effect: .read, summary: "One project.")
+    /// Its argument.
+    public static let fields: [Field<ProjectShowRequest>] = [
+        .argument("name", \.name, "The project.", names: .project)
+    ]
+}
+
+/// `PROJECT DELETE NAME`.
+public struct ProjectDeleteRequest: CommandRequest {
+    /// `OK deleted=NAME`.
+    public typealias Reply = OKReply<ProjectDeleted>
+    /// The project.
+    public var name = ""
+    /// An empty request, filled by decoding.
+    public init() {}
+    /// A request deleting `name`.
+    public init(name: String) { self.name = name }
+    /// The command.
+    public static let spec = CommandSpec(
+        "PROJECT DELETE", role: .admin, effect: .write(isDestructive: true, isIdempotent: false),
+        summary: "Deletes a project and everything recorded for it; its history stays.")
+    /// Its argument.
+    public static let fields: [Field<ProjectDeleteRequest>] = [
+        .argument("name", \.name, "The project.", names: .project)
+    ]
+}
+
+/// PROJECT DELETE's `OK` fields.
+public struct ProjectDeleted: WireFields {
+    /// The project deleted.
+    public var deleted = ""
+    /// An empty value, filled by decoding.
+    public init() {}
+    /// The value naming `deleted`.
+    public init(deleted: String) { self.deleted = deleted }
+    /// The fields.
+    public static let fields: [Field<ProjectDeleted>] = [Field("deleted", \.deleted, "The project deleted.")]
+}

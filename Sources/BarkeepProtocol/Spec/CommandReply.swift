@@ -1,0 +1,73 @@
+/// What a command answers, typed: the server encodes it into the reply's bytes, the CLI decodes the reply into it
+/// (the one layer that reads reply fields by key), and its JSON view is the CLI's `--json`, MCP's structured
+/// content and the HTTP API's body.
+public protocol CommandReply: Sendable {
+    /// The reply the server sends at protocol `version`.
+    func reply(version: Int) -> Reply
+    /// Reads a reply as the client got it: its records and the fields of its `OK` line. `command` names it in errors.
+    init(records: [Record], final: [String: String], version: Int, command: String) throws(ProtocolError)
+    /// A value with every field set, for the spec walk's round trips.
+    static var example: Self { get }
+}
+
+/// Records of one type, then `OK count=N`.
+public struct RecordsReply<Row: WireFields>: CommandReply {
+    /// The records, in order.
+    public var rows: [Row]
+
+    /// A reply of `rows`.
+    public init(_ rows: [Row]) { self.rows = rows }
+
+    /// `.records`, one record per row.
+    public func reply(version: Int) -> Reply { .records(rows.map { $0.record(version: version) }) }
+
+    /// Each record read as a row; `count` must agree.
+    public init(records: [Record], final: [String: String], version: Int, command: String) throws(ProtocolError) {
+        var rows: [Row] = []
+        rows.reserveCapacity(records.count)
+        for record in records { rows.append(try Row(record: record, version: version, context: command)) }
+        guard final["count"] == String(rows.count) else {
+            throw .badReply("\(command) sent \(rows.count) records but count=\(final["count"] ?? "none")")
+        }
+        self.rows = rows
+    }
+
+    /// The rows' JSON objects.
+    public var json: [[String: Any]] { rows.map(\.json) }
+
+    /// Two example rows.
+    public static var example: RecordsReply<Row> { RecordsReply([Row.example, Row.example]) }
+}
+
+/// No records; the fields of one value on the `OK` line (`OK revoked=NAME`).
+public struct OKReply<Summary: WireFields>: CommandReply {
+    /// The fields.
+    public var summary: Summary
+
+    /// A reply of `summary`.
+    public init(_ summary: Summary) { self.summary = summary }
+
+    /// `OK key=value …`.
+    public func reply(version: Int) -> Reply {
+        let record = summary.record(version: version)
+        return .ok(record.fields.map { "\($0.key)=\(Quoting.quoteValue($0.value))" }.joined(separator: " "))
+    }
+
+    /// The `OK` line's fields read as `Summary`; a record before it is a bad reply.
+    public init(records: [Record], final: [String: String], version: Int, command: String) throws(ProtocolError) {
+        guard records.isEmpty else { throw .badReply("\(command) sent records before OK") }
+        summary = try Summary(reading: { final[$0] }, version: version, context: command)
+    }
+
+    /// An example summary.
+    public static var example: OKReply<Summary> { OKReply(Summary.example) }
+}
+
+extension WireFields {
+    /// A value with every field set to its type's example, optional ones included: for the walk's round trips.
+    public static var example: Self {
+        var value = Self()
+        for field in fields { field.setExample(&value) }
+        return value
+    }
+}

@@ -1,0 +1,102 @@
+/// One field of a request or a reply record, declared once: its wire key, where it sits, what it holds, its
+/// documentation, the protocol versions that carry it and its JSON name. Everything else — the command table's
+/// keys, decoding and encoding, the JSON view, JSON Schema — is computed from a type's list of fields.
+public struct Field<Root>: Sendable {
+    /// Where a request's field sits on the line (a reply's fields are always `key=value`).
+    public enum Placement: Sendable, Equatable {
+        /// A positional argument, in the order of the fields.
+        case positional
+        /// A `key=value` argument.
+        case key
+    }
+
+    /// The wire key (`deployment-target`), or a positional's name as the docs write it in lower case.
+    public let key: String
+    /// The name in JSON (MCP arguments, `--json`, HTTP): the key with `-` as `_`.
+    public let jsonName: String
+    /// What it means, for docs and schemas.
+    public let summary: String
+    /// Positional or key.
+    public let placement: Placement
+    /// Whether a request must give it (a positional that is not optional, a key like TOKEN CREATE's `role`).
+    public let isRequired: Bool
+    /// What a positional names, for the table's length checks before any lookup.
+    public let names: ArgumentKind
+    /// The protocol versions that carry it (since…until).
+    public let versions: ClosedRange<Int>
+    /// Its JSON Schema.
+    public let schema: ValueSchema
+
+    let read: @Sendable (inout Root, String) throws(ValueProblem) -> Void
+    let write: @Sendable (Root) -> String?
+    let readJSON: @Sendable (inout Root, Any) throws(ValueProblem) -> Void
+    let writeJSON: @Sendable (Root) -> Any?
+    /// Sets the field to its type's example (the walk's round trips).
+    let setExample: @Sendable (inout Root) -> Void
+
+    private init<V: WireValue>(
+        key: String, summary: String, placement: Placement, isRequired: Bool, names: ArgumentKind,
+        versions: ClosedRange<Int>, type: V.Type, check: (@Sendable (V) -> ValueProblem?)?,
+        set: @escaping @Sendable (inout Root, V) -> Void, get: @escaping @Sendable (Root) -> V?
+    ) {
+        self.key = key
+        jsonName = key.replacingOccurrences(of: "-", with: "_")
+        self.summary = summary
+        self.placement = placement
+        self.isRequired = isRequired
+        self.names = names
+        self.versions = versions
+        schema = V.schema
+        read = { root, text throws(ValueProblem) in
+            let value = try V(wire: text)
+            if let problem = check?(value) { throw problem }
+            set(&root, value)
+        }
+        write = { root in get(root)?.wire }
+        readJSON = { root, json throws(ValueProblem) in
+            let value = try V(json: json)
+            if let problem = check?(value) { throw problem }
+            set(&root, value)
+        }
+        writeJSON = { root in get(root)?.json }
+        setExample = { root in set(&root, V.example) }
+    }
+
+    /// A field that is always present: a reply's field, or a request's required positional or key.
+    public init<V: WireValue>(
+        _ key: String, _ path: WritableKeyPath<Root, V> & Sendable, _ summary: String,
+        placement: Placement = .key, names: ArgumentKind = .other,
+        versions: ClosedRange<Int> = ProtocolVersion.supported, check: (@Sendable (V) -> ValueProblem?)? = nil
+    ) {
+        self.init(
+            key: key, summary: summary, placement: placement, isRequired: true, names: names, versions: versions,
+            type: V.self, check: check, set: { $0[keyPath: path] = $1 }, get: { $0[keyPath: path] })
+    }
+
+    /// A field that may be absent (nil: left out of the record, the request or the JSON object).
+    public init<V: WireValue>(
+        _ key: String, _ path: WritableKeyPath<Root, V?> & Sendable, _ summary: String,
+        placement: Placement = .key, names: ArgumentKind = .other,
+        versions: ClosedRange<Int> = ProtocolVersion.supported, check: (@Sendable (V) -> ValueProblem?)? = nil
+    ) {
+        self.init(
+            key: key, summary: summary, placement: placement, isRequired: false, names: names, versions: versions,
+            type: V.self, check: check, set: { $0[keyPath: path] = $1 }, get: { $0[keyPath: path] })
+    }
+
+    /// A positional argument (required unless its value is optional).
+    public static func argument<V: WireValue>(
+        _ name: String, _ path: WritableKeyPath<Root, V> & Sendable, _ summary: String, names: ArgumentKind = .other,
+        check: (@Sendable (V) -> ValueProblem?)? = nil
+    ) -> Field {
+        Field(name, path, summary, placement: .positional, names: names, check: check)
+    }
+}
+
+/// A type whose values are written as fields: a request, a reply record, the fields of an `OK` line.
+public protocol WireFields: Sendable {
+    /// A value with every field at its default, filled by decoding.
+    init()
+    /// Its fields, in wire order.
+    static var fields: [Field<Self>] { get }
+}

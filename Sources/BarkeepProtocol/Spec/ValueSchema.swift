@@ -1,0 +1,41 @@
+/// The JSON Schema of one value, in the subset JSONSchemaValidator checks (`type`, `enum`, `minLength`, `maxLength`,
+/// `minimum`, `maximum`, `items`): what MCP's input and output schemas, and the HTTP API's OpenAPI document, say of a
+/// field. Sendable, unlike the `[String: Any]` it renders to.
+public indirect enum ValueSchema: Sendable, Equatable {
+    /// A string, maybe one of `values`, of `minLength` to `maxLength` characters.
+    case string(values: [String]? = nil, minLength: Int? = nil, maxLength: Int? = nil)
+    /// An integer between `minimum` and `maximum`.
+    case integer(minimum: Int? = nil, maximum: Int? = nil)
+    /// `true` or `false`.
+    case boolean
+    /// An array of values of one schema.
+    case array(ValueSchema)
+
+    /// The schema as a JSON object, with `description` when given.
+    public func json(description: String? = nil) -> [String: Any] {
+        var schema: [String: Any]
+        switch self {
+        case .string(let values, let minLength, let maxLength):
+            schema = ["type": "string"]
+            if let values { schema["enum"] = values }
+            if let minLength { schema["minLength"] = minLength }
+            if let maxLength { schema["maxLength"] = maxLength }
+        case .integer(let minimum, let maximum):
+            schema = ["type": "integer"]
+            if let minimum { schema["minimum"] = minimum }
+            if let maximum { schema["maximum"] = maximum }
+        case .boolean: schema = ["type": "boolean"]
+        case .array(let items): schema = ["type": "array", "items": items.json()]
+        }
+        if let description { schema["description"] = description }
+        return schema
+    }
+
+    /// A JSON value of the wrong type for this schema: the walk gives it to every MCP argument and expects a refusal.
+    public var wrongExample: Any {
+        switch self {
+        case .string: 1
+        case .integer, .boolean, .array: "x"
+        }
+    }
+}

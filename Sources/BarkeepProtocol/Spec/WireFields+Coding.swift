@@ -1,0 +1,52 @@
+import BarkeepCore
+
+extension WireFields {
+    /// The value as a record of the reply, at protocol `version`: its fields in order, absent ones left out.
+    public func record(version: Int) -> Record {
+        var record = Record()
+        let fields = Self.fields
+        record.reserveCapacity(fields.count)
+        for field in fields where field.versions.contains(version) { record.append(field.key, field.write(self)) }
+        return record
+    }
+
+    /// Reads a record (or the fields of an `OK` line) as the client gets it: the one place a reply's fields are
+    /// read by key. A required field missing, or a value that does not parse, is a bad reply naming the command
+    /// and the field.
+    public init(reading value: (String) -> String?, version: Int, context: String) throws(ProtocolError) {
+        self.init()
+        for field in Self.fields where field.versions.contains(version) {
+            guard let text = value(field.key) else {
+                guard !field.isRequired else { throw .badReply("\(context) has no \(field.key)") }
+                continue
+            }
+            do {
+                try field.read(&self, text)
+            } catch {
+                throw .badReply("\(context) \(field.key): \(error.message), got \(ValueExcerpt.quoted(text))")
+            }
+        }
+    }
+
+    /// Reads a reply's record.
+    public init(record: Record, version: Int, context: String) throws(ProtocolError) {
+        try self.init(reading: { record[$0] }, version: version, context: context)
+    }
+
+    /// The value as a JSON object by JSON name (`--json`, MCP, HTTP): absent fields left out.
+    public var json: [String: Any] {
+        var object: [String: Any] = [:]
+        for field in Self.fields { object[field.jsonName] = field.writeJSON(self) }
+        return object
+    }
+
+    /// The JSON Schema of `json`.
+    public static var jsonSchema: [String: Any] {
+        var properties: [String: Any] = [:]
+        for field in fields { properties[field.jsonName] = field.schema.json(description: field.summary) }
+        var schema: [String: Any] = ["type": "object", "properties": properties]
+        let required = fields.filter(\.isRequired).map(\.jsonName)
+        if !required.isEmpty { schema["required"] = required }
+        return schema
+    }
+}
