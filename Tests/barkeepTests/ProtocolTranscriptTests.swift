@@ -68,7 +68,7 @@ struct ProtocolTranscriptTests {
             "POSE HISTORY app Menu",
             "POSES app", "STATUS app", "STATUS app not-done=yes limit=1", "BURNDOWN app",
             "SCREEN REMOVE app screens=Ba* dry-run=yes", "SCREEN REMOVE app Bar",
-            "HOOK ADD app http://127.0.0.1:9/hook kinds=finding.changed", "HOOK LIST", "HOOK RESUME 1",
+            "HOOK ADD app http://127.0.0.1:9/hook kinds=finding.changed", "HOOK LIST", "HOOK PAUSE 1", "HOOK RESUME 1",
             "HOOK TEST 1", "HOOK REMOVE 1", "SOURCE ADD app inbox=\(inbox)", "SOURCE LIST app", "SOURCE PAUSE 1",
             "SOURCE SHOW 1", "SOURCE RUN 1", "SOURCE RESUME 1", "SOURCE REMOVE 1",
             "NO SUCH", "PROJECT SHOW nowhere", "FINDING SHOW app 0",
@@ -106,7 +106,7 @@ struct ProtocolTranscriptTests {
         let patterns = [
             (#"\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}(:?\d{2})?)?"#, "<time>"),
             (#" version=[^ \n]+"#, " version=<version>"), (#" server=[^ \n]+"#, " server=<server>"),
-            (#"(?m) token=[^ \n]+$"#, " token=<secret>"), (#"local:[^ \n]+"#, "local:<user>"),
+            (#"(?m) token=[^ \n]+$"#, " token=<secret>"), (#"local:[^ \n"]+"#, "local:<user>"),
             // A hook's or source's lease, taken by the daemon's own workers when they get to it.
             (#" holder=[^ \n]+ lease-until=<time>"#, ""), (#" delivered=\d+"#, " delivered=<seq>"),
         ]

@@ -15,7 +15,8 @@ struct SpecWalkTests {
     /// The commands of the table not declared by a spec yet (issue 26's noun branches convert them).
     static let pending: Set<String> = [
         "BLOCKED", "BURNDOWN", "CHECKLIST", "FINDING ASSIGN", "FINDING COMMENT", "FINDING SET", "FINDING SHOW",
-        "FINDINGS", "HELLO", "HOOK ADD", "HOOK LIST", "HOOK REMOVE", "HOOK RESUME", "HOOK TEST", "INGEST", "ITEM ADD",
+        "FINDINGS", "HELLO", "HOOK ADD", "HOOK LIST", "HOOK PAUSE", "HOOK REMOVE", "HOOK RESUME", "HOOK TEST", "INGEST",
+        "ITEM ADD",
         "ITEM REMOVE", "ITEM SET", "MINE", "PING", "POSE HISTORY", "POSE RECORD", "POSES", "PROJECT SET", "QUIT",
         "RUN SHOW", "RUNS", "SCREEN ADD", "SCREEN DISMISS", "SCREEN DISMISSALS", "SCREEN EXCLUDE", "SCREEN EXCLUSIONS",
         "SCREEN LIST", "SCREEN REMOVE", "SCREEN SET", "SCREEN SHOW", "SCREEN USES", "SDK SET", "SOURCE ADD",
