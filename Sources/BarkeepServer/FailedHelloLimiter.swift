@@ -17,6 +17,8 @@ final class FailedHelloLimiter: Sendable {
         var updated: ContinuousClock.Instant
         var lastLogged: ContinuousClock.Instant?
         var suppressed: Int
+        /// HELLOs admitted whose token is still being looked at: each holds one of the allowance.
+        var inFlight = 0
     }
 
     /// Failures a peer may make at once.
@@ -65,8 +67,44 @@ final class FailedHelloLimiter: Sendable {
             defer { entries[key] = entry }
             guard entry.allowance >= 1 else { return Self.refill * (1 - entry.allowance) }
             entry.allowance -= 1
+            entry.inFlight += 1
             return nil
         }
+    }
+
+    /// How long the peer of `peerName` must wait before a HELLO with a token may be looked at, nil when one may be
+    /// now or when what holds its allowance are lookups still under way (which may give it back); takes nothing.
+    /// The event loop asks this to refuse at once a peer that has run out, without queueing its HELLO.
+    func check(_ peerName: String, now: ContinuousClock.Instant = .now) -> Duration? {
+        let key = Self.peer(of: peerName)
+        return entries.withLock { entries in
+            guard var entry = entries[key] else { return nil }
+            Self.refill(&entry, now: now)
+            guard entry.allowance < 1, entry.inFlight == 0 else { return nil }
+            return Self.refill * (1 - entry.allowance)
+        }
+    }
+
+    /// Takes one from the allowance as `admit` does, on a thread that may wait: while what is missing is held by
+    /// lookups of the same peer still under way (many good HELLOs at once from one host), it waits for them, up to
+    /// `patience`, since a good token gives its share back. Nil when taken, else how long the peer must wait.
+    func admitWaiting(
+        _ peerName: String, patience: Duration = .seconds(2), clock: ContinuousClock = ContinuousClock()
+    ) -> Duration? {
+        let deadline = clock.now + patience
+        while true {
+            let now = clock.now
+            guard let wait = admit(peerName, now: now) else { return nil }
+            guard now < deadline, lookupsInFlight(peerName) > 0 else { return wait }
+            // The lookups it waits for take a millisecond or so each, on other pool threads.
+            Thread.sleep(forTimeInterval: 0.001)
+        }
+    }
+
+    /// The HELLOs of the peer of `peerName` admitted and still being looked at.
+    func lookupsInFlight(_ peerName: String) -> Int {
+        let key = Self.peer(of: peerName)
+        return entries.withLock { $0[key]?.inFlight ?? 0 }
     }
 
     /// Gives back what `admit` took for a HELLO of `peerName` that did not fail (its token was good, or the lookup
@@ -77,7 +115,9 @@ final class FailedHelloLimiter: Sendable {
             guard var entry = entries[key] else { return }
             Self.refill(&entry, now: now)
             entry.allowance = min(Double(Self.burst), entry.allowance + 1)
-            entries[key] = entry.allowance >= Double(Self.burst) && entry.suppressed == 0 ? nil : entry
+            entry.inFlight = max(0, entry.inFlight - 1)
+            let isForgotten = entry.allowance >= Double(Self.burst) && entry.suppressed == 0 && entry.inFlight == 0
+            entries[key] = isForgotten ? nil : entry
         }
     }
 
@@ -88,6 +128,7 @@ final class FailedHelloLimiter: Sendable {
         let key = Self.peer(of: peerName)
         return entries.withLock { entries in
             var entry = entries[key] ?? Self.newEntry(in: &entries, now: now)
+            entry.inFlight = max(0, entry.inFlight - 1)
             defer { entries[key] = entry }
             if let last = entry.lastLogged, now - last < logInterval {
                 entry.suppressed += 1

@@ -31,9 +31,11 @@ enum SessionCommands {
         let session = input.session
         let logger = server.logger
         // A peer that failed too often lately waits, whatever the token: not even looked at, it cannot be guessed.
-        // Taken from its allowance now, before the lookup, so HELLOs sent at once on many connections count too.
+        // Refused here at once when it has run out; else its allowance is taken on the pool, just before the
+        // lookup, so HELLOs sent at once on many connections count too, while good ones from one busy host (which
+        // give their share back) wait a moment for each other instead of being refused.
         let limiter = server.failedHellos
-        if let wait = limiter.admit(session.peerName) {
+        let refusal: @Sendable (Duration) -> CommandResult = { wait in
             let isLast = session.failedHellos + 1 >= maximumFailedHellos
             var result = CommandResult(
                 .error(
@@ -42,9 +44,11 @@ enum SessionCommands {
                         + "\(Int(wait.seconds.rounded(.up))) s" + (isLast ? "; closing" : "")))
             result.authentication = .failed
             result.closesConnection = isLast
-            return .done(result)
+            return result
         }
+        if let wait = limiter.check(session.peerName) { return .done(refusal(wait)) }
         return .database { connection in
+            if let wait = limiter.admitWaiting(session.peerName) { return refusal(wait) }
             let found: TokenInfo?
             do {
                 found = try TokenStore.authenticate(secret: secret, on: connection)

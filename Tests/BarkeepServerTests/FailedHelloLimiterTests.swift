@@ -54,6 +54,23 @@ struct FailedHelloLimiterTests {
         #expect(good.admit("10.0.0.9:2", now: at(0)) == .seconds(1))
     }
 
+    @Test("an allowance held by lookups under way is not a refusal: check lets the HELLO through, admitWaiting waits")
+    func heldByLookups() {
+        let limiter = FailedHelloLimiter()
+        for _ in 0..<FailedHelloLimiter.burst { #expect(limiter.admit("10.0.0.7:1", now: at(0)) == nil) }
+        #expect(limiter.lookupsInFlight("10.0.0.7:2") == FailedHelloLimiter.burst)
+        #expect(limiter.check("10.0.0.7:2", now: at(0)) == nil)
+        #expect(limiter.admitWaiting("10.0.0.7:2", patience: .zero) != nil)
+        // One good token gives its share back (on another thread, whenever): the waiting HELLO takes it.
+        let waiting = Thread { limiter.giveBack("10.0.0.7:1") }
+        waiting.start()
+        #expect(limiter.admitWaiting("10.0.0.7:2", patience: .seconds(30)) == nil)
+        // Every lookup failed: nothing is under way, and the peer has run out.
+        for _ in 0..<FailedHelloLimiter.burst { _ = limiter.record(peerName: "10.0.0.7:1") }
+        #expect(limiter.lookupsInFlight("10.0.0.7:2") == 0)
+        #expect(limiter.check("10.0.0.7:2", now: at(0)) != nil)
+    }
+
     @Test("peers are hosts over IPv4, /64s over IPv6, uids on the Unix socket")
     func peers() {
         #expect(FailedHelloLimiter.peer(of: "127.0.0.1:50312") == "127.0.0.1")

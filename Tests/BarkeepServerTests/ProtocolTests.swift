@@ -656,6 +656,20 @@ struct ProtocolTests {
             "\(checked) guesses looked at in \(seconds) s")
     }
 
+    @Test("good HELLOs sent at once on many connections of one peer are all answered: none is refused as a guess")
+    func concurrentGoodHellosPerPeer() throws {
+        // More at once than the allowance, and more database connections than it too: every lookup may be under
+        // way together, and each good token gives its share back.
+        let running = try RunningServer.withDatabase(poolSize: FailedHelloLimiter.burst + 4, queueLimit: 256)
+        let token = try #require(try createToken(try running.owner(), name: "ci", role: "writer"))
+        let clients = try (0..<100).map { _ in try running.tcp() }
+        for client in clients { try client.send("HELLO token=\(token)\n") }
+        for client in clients {
+            let reply = try #require(try client.readLine())
+            #expect(reply.hasPrefix("OK protocol=") && reply.contains(" role=writer"), "\(reply)")
+        }
+    }
+
     @Test(
         "an over-long name is BADARG before any lookup, quoted by a 40-character excerpt",
         arguments: [
