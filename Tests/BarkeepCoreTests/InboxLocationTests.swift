@@ -66,12 +66,12 @@ struct InboxLocationTests {
                 + "user's home")
         #expect(
             InboxLocation.problem(
-                path: "/work", ownerUID: 0, daemonUID: 0, homes: ["/root"], protected: ["/work/team/.barkeep"])
-                == "the inbox /work holds the daemon's data directory /work/team/.barkeep")
+                path: "/data", ownerUID: 0, daemonUID: 0, homes: ["/root"], protected: ["/data/team/.barkeep"])
+                == "the inbox /data holds the daemon's data directory /data/team/.barkeep")
         // A name that only starts like the data directory is not inside it.
         #expect(
             InboxLocation.problem(
-                path: "/work/team/.barkeep-in", ownerUID: 0, daemonUID: 0, homes: [], protected: ["/work/team/.barkeep"]
+                path: "/data/team/.barkeep-in", ownerUID: 0, daemonUID: 0, homes: [], protected: ["/data/team/.barkeep"]
             )
                 == nil)
     }
@@ -85,8 +85,8 @@ struct InboxLocationTests {
             InboxLocation.dataDirectoryProblem(inbox: "/d/failed", directory: "/d", marker: "pg/PG_VERSION")
                 == "the inbox /d/failed is in a data directory of barkeepd: /d has pg/PG_VERSION")
         #expect(
-            InboxLocation.dataDirectoryProblem(inbox: "/work", directory: "/work/a/main", marker: "PG_VERSION")
-                == "the inbox /work holds a PostgreSQL cluster's directory: /work/a/main has PG_VERSION")
+            InboxLocation.dataDirectoryProblem(inbox: "/data", directory: "/data/a/main", marker: "PG_VERSION")
+                == "the inbox /data holds a PostgreSQL cluster's directory: /data/a/main has PG_VERSION")
         #expect(DataDirectory.markers.contains(DataDirectory.lockFileName))
         #expect(DataDirectory.markers.contains("pg/PG_VERSION"))
         #expect(DataDirectory.markers.contains("postmaster.pid"))
