@@ -130,18 +130,6 @@ struct ProtocolTranscriptTests {
 
     @Test("every command, at protocol 2 and 3, answers byte for byte as the golden file says")
     func transcript() throws {
-        let text = try transcript(version: 2) + transcript(version: 3)
-        if ProcessInfo.processInfo.environment["BARKEEP_UPDATE_GOLDEN"] == "1" {
-            try Data(text.utf8).write(to: Self.golden)
-        }
-        let golden = try String(contentsOf: Self.golden, encoding: .utf8)
-        #expect(text == golden, "differs from Golden/protocol-transcript.txt")
-        if text != golden {
-            let mine = text.split(separator: "\n", omittingEmptySubsequences: false)
-            let theirs = golden.split(separator: "\n", omittingEmptySubsequences: false)
-            if let first = zip(mine, theirs).enumerated().first(where: { $0.element.0 != $0.element.1 }) {
-                Issue.record("line \(first.offset + 1): got \(first.element.0), golden \(first.element.1)")
-            }
-        }
+        try GoldenFile.check(try transcript(version: 2) + transcript(version: 3), against: Self.golden)
     }
 }
