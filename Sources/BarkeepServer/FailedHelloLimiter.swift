@@ -29,6 +29,8 @@ final class FailedHelloLimiter: Sendable {
     /// one with the most allowance back (the one that failed least lately): each peer keeps a record of its own, so
     /// no peer's failures ever hold up another.
     static let maximumPeers = 4096
+    /// How long a HELLO waits for its peer's lookups under way to give back the share it lacks (`admitWaiting`).
+    static let lookupPatience: Duration = .seconds(2)
 
     private let entries = Mutex<[String: Entry]>([:])
     private let logInterval: Duration
@@ -89,7 +91,7 @@ final class FailedHelloLimiter: Sendable {
     /// lookups of the same peer still under way (many good HELLOs at once from one host), it waits for them, up to
     /// `patience`, since a good token gives its share back. Nil when taken, else how long the peer must wait.
     func admitWaiting(
-        _ peerName: String, patience: Duration = .seconds(2), clock: ContinuousClock = ContinuousClock()
+        _ peerName: String, patience: Duration = lookupPatience, clock: ContinuousClock = ContinuousClock()
     ) -> Duration? {
         let deadline = clock.now + patience
         while true {

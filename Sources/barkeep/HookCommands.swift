@@ -10,8 +10,8 @@ struct HookGroup: ParsableCommand {
         abstract: "Webhooks: POST a project's events to a URL, signed, in order, retried (admin).",
         discussion: "docs/hooks.md tells the payloads, how to check the signature, the retries and the ordering.",
         subcommands: [
-            HookAddCommand.self, HookListCommand.self, HookRemoveCommand.self, HookPauseCommand.self,
-            HookResumeCommand.self, HookTestCommand.self,
+            HookAddCommand.self, HookListCommand.self, HookPauseCommand.self, HookResumeCommand.self,
+            HookRemoveCommand.self, HookTestCommand.self,
         ]
     )
 

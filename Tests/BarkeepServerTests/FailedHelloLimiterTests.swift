@@ -142,6 +142,7 @@ struct FailedHelloLimiterTests {
             #expect(text.contains("fail \(FailedHelloLimiter.burst) `HELLO`s at once"), "\(name)")
             #expect(text.contains("tracks \(tracked)"), "\(name)")
             #expect(text.contains("/64"), "\(name)")
+            #expect(text.contains("up to \(FailedHelloLimiter.lookupPatience.components.seconds) seconds"), "\(name)")
         }
     }
 }

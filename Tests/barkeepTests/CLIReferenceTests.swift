@@ -216,4 +216,15 @@ struct CLIReferenceTests {
         let daemonTable = try #require(daemon.tables.first, "docs/cli.md:\(daemon.line): no table")
         Self.checkOptions(daemonTable, DaemonCommand.configuration.arguments, program: "barkeepd", section: daemon)
     }
+
+    @Test("docs/operations.md states the metrics endpoint's clients, deadline and eviction age as the code has them")
+    func metricsBounds() throws {
+        let text = try String(contentsOf: Self.root.appendingPathComponent("docs/operations.md"), encoding: .utf8)
+            .replacingOccurrences(of: "\n", with: " ")
+        #expect(text.contains("at most \(MetricsEndpoint.maximumClients) at once"))
+        #expect(text.contains("has \(MetricsEndpoint.requestDeadline.components.seconds) seconds in all"))
+        let age = Int(MetricsEndpoint.evictionAge.components.attoseconds / 1_000_000_000_000_000)
+        #expect(MetricsEndpoint.evictionAge.components.seconds == 0)
+        #expect(text.contains("connected for \(age) ms at least") && text.contains("within the last \(age) ms"))
+    }
 }

@@ -1,19 +1,24 @@
 /// The rules for names users choose: projects, screens, tokens. The schema checks the same rules.
 public enum Names {
+    /// The most characters of a project name, and of a token name.
+    public static let maximumNameLength = 64
+    /// The most characters of a screen key.
+    public static let maximumScreenKeyLength = 128
+
     /// A project name: 1 to 64 characters of `A-Z a-z 0-9 . _ -`, starting with a letter or digit.
     public static func isValidProject(_ name: String) -> Bool {
-        isValid(name, maximumLength: 64, extra: "._-")
+        isValid(name, maximumLength: maximumNameLength, extra: "._-")
     }
 
     /// A token name: like a project name, with `@` allowed (`ci@github`).
     public static func isValidToken(_ name: String) -> Bool {
-        isValid(name, maximumLength: 64, extra: "._@-")
+        isValid(name, maximumLength: maximumNameLength, extra: "._@-")
     }
 
     /// A screen key: 1 to 128 characters of `A-Z a-z 0-9 . _ -`, starting with a letter or digit, and not a
     /// built-in place (`unmapped`, `app`: AuditArea) in any case.
     public static func isValidScreenKey(_ key: String) -> Bool {
-        isValid(key, maximumLength: 128, extra: "._-") && !AuditArea.isReserved(key)
+        isValid(key, maximumLength: maximumScreenKeyLength, extra: "._-") && !AuditArea.isReserved(key)
     }
 
     /// A source path glob owning a screen: not empty, at most 1,024 characters, no control character and no comma

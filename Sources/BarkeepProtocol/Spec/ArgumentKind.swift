@@ -16,9 +16,9 @@ public enum ArgumentKind: Sendable {
     public func problem(with argument: String) -> String? {
         let (noun, limit) =
             switch self {
-            case .project: ("a project name", 64)
-            case .screenKey: ("a screen key", 128)
-            case .token: ("a token name", 64)
+            case .project: ("a project name", Names.maximumNameLength)
+            case .screenKey: ("a screen key", Names.maximumScreenKeyLength)
+            case .token: ("a token name", Names.maximumNameLength)
             case .other: ("", Int.max)
             }
         let length = argument.unicodeScalars.count
