@@ -4,5 +4,15 @@ import BarkeepProtocol
 /// what the server's table, the CLI, MCP and the docs are checked against (SpecWalkTests).
 public enum API {
     /// The commands declared so far; the rest are in SpecWalkTests' `pending` list until converted.
-    public static let commands: [any CommandRequest.Type] = ProjectAPI.all + TokenAPI.all
+    public static let commands: [any CommandRequest.Type] =
+        SessionAPI.all
+        + ProjectAPI.all
+        + TokenAPI.all
+        + ScanAPI.all
+        + FindingAPI.all
+        + ScreenAPI.all
+        + StepAPI.all
+        + AuditAPI.all
+        + DashboardAPI.all
+        + AutomationAPI.all
 }

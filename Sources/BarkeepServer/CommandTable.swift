@@ -65,7 +65,8 @@ public final class Command: Sendable {
     ) {
         self.init(
             R.spec.name, positional: R.positionalRange, arguments: R.argumentKinds, keys: R.keys,
-            requiredKeys: R.requiredKeys, minimumRole: R.spec.role, request: R.self
+            requiredKeys: R.requiredKeys, repeatableKeys: R.repeatableKeys, minimumRole: R.spec.role,
+            request: R.self
         ) { input throws(CommandError) in
             let request: R
             do throws(FieldProblem) {

@@ -11,7 +11,7 @@ public protocol CommandReply: Sendable {
 }
 
 /// Records of one type, then `OK count=N`.
-public struct RecordsReply<Row: WireFields>: CommandReply {
+public struct RecordsReply<Row: WireRow>: CommandReply {
     /// The records, in order.
     public var rows: [Row]
 
@@ -61,6 +61,18 @@ public struct OKReply<Summary: WireFields>: CommandReply {
 
     /// An example summary.
     public static var example: OKReply<Summary> { OKReply(Summary.example) }
+}
+
+/// A record of a reply: a `WireFields` value, or a row that is one of two records (`OneOf`).
+public protocol WireRow: Sendable {
+    /// The record sent at protocol `version`.
+    func record(version: Int) -> Record
+    /// Reads a record as the client got it; `context` names the command in errors.
+    init(record: Record, version: Int, context: String) throws(ProtocolError)
+    /// The row as a JSON object.
+    var json: [String: Any] { get }
+    /// An example row.
+    static var example: Self { get }
 }
 
 extension WireFields {

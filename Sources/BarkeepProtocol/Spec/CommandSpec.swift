@@ -8,6 +8,22 @@ public enum Effect: Sendable, Equatable {
     case write(isDestructive: Bool, isIdempotent: Bool)
 }
 
+/// One layout of a command's positional arguments, for a command that takes several (`POSE RECORD PROJECT
+/// SCREEN POSE RESULT` or `POSE RECORD PROJECT POSE RESULT screens=GLOB`): the positional fields it holds, in
+/// order, and the key it requires, which tells two layouts of one length apart.
+public struct Shape: Sendable, Equatable {
+    /// The positional fields' keys, in order (a subsequence of the request's positional fields).
+    public let positionals: [String]
+    /// A key this layout requires; nil: none.
+    public let requiredKey: String?
+
+    /// A layout of `positionals`, requiring `requiredKey` when given.
+    public init(_ positionals: String..., requiring requiredKey: String? = nil) {
+        self.positionals = positionals
+        self.requiredKey = requiredKey
+    }
+}
+
 /// The declaration of one command: its name, the least role that may run it, what it does, and (from the request
 /// type's fields) its arguments. The server's command table, the CLI, MCP and the docs take it from here.
 public struct CommandSpec: Sendable {
@@ -19,13 +35,17 @@ public struct CommandSpec: Sendable {
     public let effect: Effect
     /// One sentence for docs and tool descriptions.
     public let summary: String
+    /// Its layouts of positional arguments; empty: one, every positional field in order (trailing optional ones
+    /// may be left out).
+    public let shapes: [Shape]
 
     /// Declares a command.
-    public init(_ name: String, role: Role?, effect: Effect, summary: String) {
+    public init(_ name: String, role: Role?, effect: Effect, summary: String, shapes: [Shape] = []) {
         self.name = name
         self.role = role
         self.effect = effect
         self.summary = summary
+        self.shapes = shapes
     }
 }
 
@@ -43,30 +63,57 @@ extension CommandRequest {
 
     /// How many positional arguments it takes.
     public static var positionalRange: ClosedRange<Int> {
-        positionals.filter(\.isRequired).count...positionals.count
+        let shapes = spec.shapes
+        guard !shapes.isEmpty else { return positionals.filter(\.isRequired).count...positionals.count }
+        let counts = shapes.map(\.positionals.count)
+        return (counts.min() ?? 0)...(counts.max() ?? 0)
     }
 
     /// The keys it accepts.
-    public static var keys: Set<String> { Set(fields.filter { $0.placement == .key }.map(\.key)) }
+    public static var keys: Set<String> { Set(fields.filter { $0.placement != .positional }.map(\.key)) }
 
     /// The keys it requires.
     public static var requiredKeys: Set<String> {
-        Set(fields.filter { $0.placement == .key && $0.isRequired }.map(\.key))
+        Set(fields.filter { $0.placement != .positional && $0.isRequired }.map(\.key))
     }
 
-    /// What its positionals name, for the table's checks.
-    public static var argumentKinds: [ArgumentKind] { positionals.map(\.names) }
+    /// The keys that may be given more than once.
+    public static var repeatableKeys: Set<String> {
+        Set(fields.filter { $0.placement == .repeatedKey }.map(\.key))
+    }
+
+    /// What its positionals name, for the table's checks: by position, from its longest layout.
+    public static var argumentKinds: [ArgumentKind] {
+        guard let longest = spec.shapes.max(by: { $0.positionals.count < $1.positionals.count }) else {
+            return positionals.map(\.names)
+        }
+        return longest.positionals.map { key in positionals.first { $0.key == key }?.names ?? .other }
+    }
+
+    /// The positional fields of the layout a request of `count` positionals and these keys takes.
+    static func positionalFields(count: Int, hasKey: (String) -> Bool) -> [Field<Self>] {
+        let shapes = spec.shapes
+        guard !shapes.isEmpty else { return positionals }
+        let fitting = shapes.filter { $0.positionals.count == count }
+        let shape = fitting.first { $0.requiredKey.map(hasKey) ?? false } ?? fitting.first { $0.requiredKey == nil }
+        guard let shape else { return [] }
+        return shape.positionals.compactMap { key in positionals.first { $0.key == key } }
+    }
 
     /// Reads a request the command table has checked (arity, keys, role): each field's value parsed, the first
     /// problem naming its field.
     public init(decoding request: Request) throws(FieldProblem) {
         self.init()
         let fields = Self.fields
-        for (field, argument) in zip(Self.positionals, request.arguments) {
+        let keywords = request.keywordList
+        let layout = Self.positionalFields(count: request.arguments.count) { key in
+            keywords.contains { $0.key == key }
+        }
+        for (field, argument) in zip(layout, request.arguments) {
             try Self.read(argument, into: &self, field: field)
         }
-        for (key, value) in request.keywordList {
-            guard let field = fields.first(where: { $0.placement == .key && $0.key == key }) else { continue }
+        for (key, value) in keywords {
+            guard let field = fields.first(where: { $0.placement != .positional && $0.key == key }) else { continue }
             try Self.read(value, into: &self, field: field)
         }
     }
@@ -79,15 +126,35 @@ extension CommandRequest {
         }
     }
 
+    /// A request with every field of its first layout set to its type's example (the other layouts' positionals
+    /// and required keys left out), for the spec walk's round trips.
+    public static var exampleRequest: Self {
+        guard let shape = spec.shapes.first else { return example }
+        let otherKeys = Set(spec.shapes.compactMap(\.requiredKey)).subtracting(shape.requiredKey.map { [$0] } ?? [])
+        var value = Self()
+        for field in fields {
+            let isInShape =
+                field.placement == .positional
+                ? shape.positionals.contains(field.key) : !otherKeys.contains(field.key)
+            if isInShape { field.setExample(&value) }
+        }
+        return value
+    }
+
     /// The request line: verb and subverb, positionals, then keys, as the CLI sends it.
     public var wireRequest: Request {
         let words = Self.spec.name.split(separator: " ").map(String.init)
         var request = Request(verb: words[0], arguments: Array(words.dropFirst()))
         for field in Self.fields {
+            if field.placement == .repeatedKey {
+                for text in field.writeEach(self) { request.keywordList.append((field.key, text)) }
+                continue
+            }
             guard let text = field.write(self) else { continue }
-            switch field.placement {
-            case .positional: request.arguments.append(text)
-            case .key: request.keywordList.append((field.key, text))
+            if field.placement == .positional {
+                request.arguments.append(text)
+            } else {
+                request.keywordList.append((field.key, text))
             }
         }
         return request
@@ -118,6 +185,27 @@ extension CommandRequest {
                 throw FieldProblem(key: field.key, jsonName: field.jsonName, problem: problem)
             }
         }
+        try checkShape()
+    }
+
+    /// A request read from JSON fits one of the layouts: its positional fields given are exactly one layout's,
+    /// with that layout's required key.
+    private func checkShape() throws(FieldProblem) {
+        let shapes = Self.spec.shapes
+        guard !shapes.isEmpty else { return }
+        let given = Set(Self.fields.filter { $0.placement == .positional && $0.writeJSON(self) != nil }.map(\.key))
+        let keys = Set(Self.fields.filter { $0.placement != .positional && $0.writeJSON(self) != nil }.map(\.key))
+        let fits = shapes.contains { shape in
+            Set(shape.positionals) == given && (shape.requiredKey.map(keys.contains) ?? true)
+        }
+        guard !fits else { return }
+        let layouts = shapes.map { shape in
+            let names = shape.positionals + (shape.requiredKey.map { [$0] } ?? [])
+            return names.map { $0.replacingOccurrences(of: "-", with: "_") }.joined(separator: ", ")
+        }
+        throw FieldProblem(
+            key: "", jsonName: "",
+            message: "\(Self.spec.name) takes one of: " + layouts.map { "(\($0))" }.joined(separator: " or "))
     }
 
     /// The JSON Schema of its arguments by JSON name: closed (`additionalProperties: false`), required from the

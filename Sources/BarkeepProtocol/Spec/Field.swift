@@ -8,6 +8,8 @@ public struct Field<Root>: Sendable {
         case positional
         /// A `key=value` argument.
         case key
+        /// A key that may be given several times (`path=A path=B`), each time adding a value.
+        case repeatedKey
     }
 
     /// The wire key (`deployment-target`), or a positional's name as the docs write it in lower case.
@@ -29,6 +31,8 @@ public struct Field<Root>: Sendable {
 
     let read: @Sendable (inout Root, String) throws(ValueProblem) -> Void
     let write: @Sendable (Root) -> String?
+    /// A repeated key's values, one text each (empty for any other field).
+    let writeEach: @Sendable (Root) -> [String]
     let readJSON: @Sendable (inout Root, Any) throws(ValueProblem) -> Void
     let writeJSON: @Sendable (Root) -> Any?
     /// Sets the field to its type's example (the walk's round trips).
@@ -53,6 +57,7 @@ public struct Field<Root>: Sendable {
             set(&root, value)
         }
         write = { root in get(root)?.wire }
+        writeEach = { _ in [] }
         readJSON = { root, json throws(ValueProblem) in
             let value = try V(json: json)
             if let problem = check?(value) { throw problem }
@@ -91,10 +96,56 @@ public struct Field<Root>: Sendable {
     ) -> Field {
         Field(name, path, summary, placement: .positional, names: names, check: check)
     }
+
+    /// A key that may be given several times, each time adding one value (`path=A path=B`); in JSON an array.
+    /// `isRequired`: at least once.
+    public static func repeated<V: WireValue>(
+        _ key: String, _ path: WritableKeyPath<Root, [V]> & Sendable, _ summary: String, isRequired: Bool = false,
+        versions: ClosedRange<Int> = ProtocolVersion.supported, check: (@Sendable (V) -> ValueProblem?)? = nil
+    ) -> Field {
+        Field(repeating: key, path, summary, isRequired: isRequired, versions: versions, check: check)
+    }
+
+    private init<V: WireValue>(
+        repeating key: String, _ path: WritableKeyPath<Root, [V]> & Sendable, _ summary: String, isRequired: Bool,
+        versions: ClosedRange<Int>, check: (@Sendable (V) -> ValueProblem?)?
+    ) {
+        self.key = key
+        jsonName = key.replacingOccurrences(of: "-", with: "_")
+        self.summary = summary
+        placement = .repeatedKey
+        self.isRequired = isRequired
+        names = .other
+        self.versions = versions
+        schema = .array(V.schema)
+        read = { root, text throws(ValueProblem) in
+            let value = try V(wire: text)
+            if let problem = check?(value) { throw problem }
+            root[keyPath: path].append(value)
+        }
+        write = { _ in nil }
+        writeEach = { root in root[keyPath: path].map(\.wire) }
+        readJSON = { root, json throws(ValueProblem) in
+            guard let array = json as? [Any] else { throw ValueProblem(predicate: "must be an array") }
+            var values: [V] = []
+            for element in array {
+                let value = try V(json: element)
+                if let problem = check?(value) { throw problem }
+                values.append(value)
+            }
+            if isRequired && values.isEmpty { throw ValueProblem(predicate: "must have at least one value") }
+            root[keyPath: path] = values
+        }
+        writeJSON = { root in
+            let values = root[keyPath: path]
+            return values.isEmpty ? nil : values.map(\.json)
+        }
+        setExample = { root in root[keyPath: path] = [V.example] }
+    }
 }
 
 /// A type whose values are written as fields: a request, a reply record, the fields of an `OK` line.
-public protocol WireFields: Sendable {
+public protocol WireFields: WireRow {
     /// A value with every field at its default, filled by decoding.
     init()
     /// Its fields, in wire order.

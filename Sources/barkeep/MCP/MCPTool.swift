@@ -108,3 +108,49 @@ struct MCPArgumentError: Error {
     /// Which argument, and what is wrong with it.
     let message: String
 }
+
+extension MCPTool {
+    /// A tool bound to `R` end to end: its input schema is `R`'s arguments by JSON name (less `hiding`, with the
+    /// renames of `renaming`, tool name → field JSON name), `project` optional (the server's `--project`); a call
+    /// is decoded into an `R` through the spec (an unknown, mistyped or invalid argument refused naming the tool's
+    /// argument), sent, and its typed reply shown by `present`. No per-tool argument code.
+    static func bound<R: CommandRequest>(
+        _ request: R.Type, name: String, title: String, description: String, hiding: Set<String> = [],
+        renaming: [String: String] = [:], output: [String: Any],
+        present: @escaping (R.Reply, R) throws -> MCPToolOutput
+    ) -> MCPTool {
+        let toolName = Dictionary(uniqueKeysWithValues: renaming.map { ($0.value, $0.key) })
+        var arguments: [String: [String: Any]] = [:]
+        var required: [String] = []
+        for field in R.fields where !hiding.contains(field.jsonName) {
+            let argument = toolName[field.jsonName] ?? field.jsonName
+            arguments[argument] = field.schema.json(description: field.summary)
+            if field.isRequired && field.jsonName != "project" { required.append(argument) }
+        }
+        let effect: Effect =
+            switch R.spec.effect {
+            case .read: .read
+            case .write(let isDestructive, let isIdempotent):
+                .write(isDestructive: isDestructive, isIdempotent: isIdempotent)
+            }
+        return MCPTool(
+            name: name, title: title, description: description, arguments: arguments, required: required.sorted(),
+            output: output, effect: effect
+        ) { call in
+            var json: [String: Any] = [:]
+            for (key, value) in call.arguments where !(value is NSNull) { json[renaming[key] ?? key] = value }
+            if R.fields.contains(where: { $0.jsonName == "project" }) { json["project"] = try call.project() }
+            let decoded: R
+            do throws(FieldProblem) {
+                decoded = try R(json: json)
+            } catch {
+                var message = error.message
+                if let argument = toolName[error.jsonName] {
+                    message = message.replacingOccurrences(of: error.jsonName, with: argument)
+                }
+                throw MCPArgumentError(message: message)
+            }
+            return try present(try call.send(decoded), decoded)
+        }
+    }
+}

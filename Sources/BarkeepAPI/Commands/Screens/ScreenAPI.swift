@@ -1,0 +1,7 @@
+import BarkeepProtocol
+
+/// The commands of this noun declared by a spec: the SCREEN commands, as they are converted.
+public enum ScreenAPI {
+    /// The requests, in the order docs/protocol.md gives them.
+    public static let all: [any CommandRequest.Type] = []
+}
