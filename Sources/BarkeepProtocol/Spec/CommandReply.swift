@@ -8,6 +8,13 @@ public protocol CommandReply: Sendable {
     init(records: [Record], final: [String: String], version: Int, command: String) throws(ProtocolError)
     /// A value with every field set, for the spec walk's round trips.
     static var example: Self { get }
+    /// Checks the text after `OK` as a whole, for a reply whose final line is not `key=value` fields (`OK PONG`).
+    static func check(finalText: String, command: String) throws(ProtocolError)
+}
+
+extension CommandReply {
+    /// Fields only: nothing to check beyond them.
+    public static func check(finalText: String, command: String) throws(ProtocolError) {}
 }
 
 /// Records of one type, then `OK count=N`.
