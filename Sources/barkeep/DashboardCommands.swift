@@ -1,3 +1,4 @@
+import BarkeepAPI
 import BarkeepCommandLine
 import BarkeepCore
 import BarkeepProtocol
@@ -206,19 +207,20 @@ struct BurndownCommand: RunnableCommand {
     )
 
     let project: String
-    let granularity: String
+    let granularity: Burndown.Granularity
     let svg: String?
     let width: Int
     let height: Int
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
         project = parsed.value("project") ?? ""
-        granularity = parsed.valueOrDefault("by") ?? ""
-        guard Burndown.Granularity(rawValue: granularity) != nil else {
+        let by = parsed.valueOrDefault("by") ?? ""
+        guard let granularity = Burndown.Granularity(rawValue: by) else {
             throw UsageError(
-                "--by must be \(Burndown.Granularity.names), not \(ValueExcerpt.quoted(granularity))",
+                "--by must be \(Burndown.Granularity.names), not \(ValueExcerpt.quoted(by))",
                 commandPath: parsed.commandPath)
         }
+        self.granularity = granularity
         svg = parsed.value("svg")
         guard let width = Int(parsed.valueOrDefault("width") ?? ""), (20...400).contains(width),
             let height = Int(parsed.valueOrDefault("height") ?? ""), (4...100).contains(height)
@@ -230,12 +232,10 @@ struct BurndownCommand: RunnableCommand {
     }
 
     func run(_ context: CLIContext) throws {
-        let records = try context.request(
-            Request(verb: "BURNDOWN", arguments: [project], keywords: ["by": granularity])
-        ).records
-        let points = try decoded { () throws(ReportError) in try BurndownPoint.decode(records) }
+        let records = try context.send(BurndownRequest(project: project, granularity: granularity)).rows
+        let points = records.map(\.point)
         if let svg {
-            let document = BurndownChart.svg(points, title: "\(project): work left by \(granularity)")
+            let document = BurndownChart.svg(points, title: "\(project): work left by \(granularity.rawValue)")
             do {
                 try Data(document.utf8).write(to: URL(fileURLWithPath: svg))
             } catch {
@@ -243,7 +243,7 @@ struct BurndownCommand: RunnableCommand {
             }
         }
         if context.isJSON {
-            try Output.json(records.map { $0.json(integers: ["needs-work", "blocked"]) })
+            try Output.json(records.map(\.json))
         } else if points.isEmpty {
             print("No history yet: ingest a scan or add an item.")
         } else {
@@ -340,12 +340,17 @@ struct ReportCommand: RunnableCommand {
             Request(verb: "FINDINGS", arguments: [project], keywords: ["status": FindingQuery.allWord]))
         let poses = try records(Request(verb: "POSES", arguments: [project]))
         let steps = try records(Request(verb: "STEPS", arguments: [project]))
-        let burndown = try records(Request(verb: "BURNDOWN", arguments: [project], keywords: ["by": "run"]))
+        let burndown: [BurndownPoint]
+        do {
+            burndown = try client.send(BurndownRequest(project: project, granularity: .run)).rows.map(\.point)
+        } catch {
+            throw context.explained(error)
+        }
         let screens = try records(Request(verb: "SCREEN", arguments: ["LIST", project]))
         let input = try decoded { () throws(ReportError) in
             try ReportInput(
                 statusReply: status, findingsReply: findings, posesReply: poses, stepsReply: steps,
-                burndownReply: burndown, screensReply: screens)
+                burndown: burndown, screensReply: screens)
         }
         var selection = self.selection
         let rows = selection.rows

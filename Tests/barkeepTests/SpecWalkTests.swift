@@ -55,7 +55,6 @@ struct SpecWalkTests {
         "POSES",
         // Dashboard
         "STATUS",
-        "BURNDOWN",
         // Automation
         "SOURCE ADD",
         "SOURCE LIST",
