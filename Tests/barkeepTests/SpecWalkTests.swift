@@ -176,4 +176,102 @@ struct SpecWalkTests {
         let tokens = try String(contentsOf: directory.appendingPathComponent("TokenCommands.swift"), encoding: .utf8)
         #expect(!tokens.contains("record["), "TokenCommands.swift reads a reply field by key")
     }
+
+    /// docs/protocol.md's command table (section 10): each row's command, positional, keys, role and reply cells.
+    static let commandRows: [(name: String, positional: String, keys: String, role: String, reply: String)] = {
+        guard let text = try? String(contentsOf: docsURL, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").compactMap { line in
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
+            guard cells.count >= 7, cells[1].hasPrefix("`"), cells[1].hasSuffix("`") else { return nil }
+            return (
+                String(cells[1].dropFirst().dropLast()), cells[2], cells[3], cells[4],
+                cells[5...].joined(separator: "|")
+            )
+        }
+    }()
+
+    /// docs/protocol.md's record bullets (`- \`token\`: …`), each with its continuation lines, by record name.
+    static let recordBullets: [String: String] = {
+        guard let text = try? String(contentsOf: docsURL, encoding: .utf8) else { return [:] }
+        var bullets: [String: String] = [:]
+        var current: String?
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("- `"), let end = line.dropFirst(3).firstIndex(of: "`") {
+                current = String(line[line.index(line.startIndex, offsetBy: 3)..<end])
+            } else if !line.hasPrefix("  ") {
+                current = nil
+            }
+            if let current { bullets[current, default: ""] += line + "\n" }
+        }
+        return bullets
+    }()
+
+    static let docsURL = CLIReferenceTests.root.appendingPathComponent("docs/protocol.md")
+
+    /// The words of a positional cell: `PROJECT, [SCREEN], POSE[,POSE…], RESULT` is PROJECT, SCREEN, POSE, RESULT.
+    static func positionalWords(_ cell: String) -> [String] {
+        guard cell != "—" else { return [] }
+        return cell.components(separatedBy: ", ").map { word in
+            var word = word.replacingOccurrences(of: "[", with: "").replacingOccurrences(of: "]", with: "")
+            if let comma = word.firstIndex(of: ",") { word = String(word[..<comma]) }
+            return word
+        }
+    }
+
+    @Test("docs/protocol.md describes every declared command as its spec does, field by field")
+    func documented() throws {
+        #expect(!Self.commandRows.isEmpty && !Self.recordBullets.isEmpty)
+        for request in API.commands { Self.checkDocs(request) }
+    }
+
+    private static func checkDocs<R: CommandRequest>(_ request: R.Type) {
+        let name = R.spec.name
+        let rows = commandRows.filter { $0.name == name }
+        guard !rows.isEmpty else {
+            Issue.record("docs/protocol.md's command table has no row for \(name)")
+            return
+        }
+        // Each layout of positionals is a row's positional cell, named as the fields are.
+        let layouts =
+            R.spec.shapes.isEmpty
+            ? [R.positionals.map(\.key)] : R.spec.shapes.map(\.positionals)
+        for layout in layouts {
+            let words = layout.map { $0.uppercased() }
+            let found = rows.contains { row in
+                let documented = positionalWords(row.positional)
+                return documented == words
+                    || documented.filter { !$0.contains("SIZE") && !$0.contains("bytes") } == words
+            }
+            #expect(found, "\(name): no row of docs/protocol.md takes \(words)")
+        }
+        // Every key is in a row's keys cell, and the role is each row's.
+        let keysText = rows.map(\.keys).joined(separator: " ")
+        for field in R.fields where field.placement != .positional {
+            #expect(keysText.contains("`\(field.key)`"), "\(name): docs/protocol.md does not list key \(field.key)")
+        }
+        let role = R.spec.role?.rawValue ?? "none"
+        for row in rows { #expect(row.role == role, "\(name): docs/protocol.md says \(row.role), the spec \(role)") }
+        // The OK line's fields are in a row's reply cell; each record's fields in its record's bullet.
+        let replyText = rows.map(\.reply).joined(separator: " ")
+        if let summary = R.Reply.summaryType {
+            for key in summary.fieldKeys {
+                #expect(replyText.contains("\(key)="), "\(name): docs/protocol.md's reply does not give \(key)=")
+            }
+        }
+        for record in R.Reply.recordTypes {
+            guard let recordName = record.recordName else {
+                Issue.record("\(name): a record type of its reply has no recordName")
+                continue
+            }
+            guard let bullet = recordBullets[recordName] else {
+                Issue.record("\(name): docs/protocol.md describes no `\(recordName)` record")
+                continue
+            }
+            for key in record.fieldKeys {
+                #expect(bullet.contains("`\(key)`"), "\(name): the `\(recordName)` record's \(key) is not documented")
+            }
+        }
+    }
 }

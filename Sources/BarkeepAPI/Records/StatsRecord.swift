@@ -32,6 +32,9 @@ public struct StatsRecord: WireFields {
     /// An empty record, filled by decoding.
     public init() {}
 
+    /// docs/protocol.md's name for it.
+    public static let recordName: String? = "stats"
+
     /// The fields, in wire order.
     public static let fields: [Field<StatsRecord>] = [
         Field("server", \.server, "The daemon's id."),

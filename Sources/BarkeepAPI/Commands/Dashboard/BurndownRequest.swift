@@ -57,6 +57,9 @@ public struct BurndownRecord: WireFields {
     /// The point it carries.
     public var point: BurndownPoint { BurndownPoint(label: label, at: at, needsWork: needsWork, blocked: blocked) }
 
+    /// docs/protocol.md's name for it.
+    public static let recordName: String? = "point"
+
     /// The fields, in wire order.
     public static let fields: [Field<BurndownRecord>] = [
         Field("label", \.label, "run N, a day, an ISO week, or now."),
