@@ -151,7 +151,12 @@ enum SessionCommands {
 
     /// The `screen=` of a request that follows events: a screen or component key, `app` or `unmapped`, or nil.
     static func eventScreen(_ input: CommandInput) throws(CommandError) -> String? {
-        guard let screen = input.keyword("screen") else { return nil }
+        try eventScreen(input.keyword("screen"))
+    }
+
+    /// A `screen=` value of a request that follows events (WATCH, HOOK ADD), checked; nil when not given.
+    static func eventScreen(_ screen: String?) throws(CommandError) -> String? {
+        guard let screen else { return nil }
         guard Names.isValidScreenKey(screen) || AuditArea.isReserved(screen) else {
             throw CommandError(
                 .badArgument,
