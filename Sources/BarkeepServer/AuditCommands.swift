@@ -1,3 +1,4 @@
+import BarkeepAPI
 import BarkeepCore
 import BarkeepProtocol
 import BarkeepStore
@@ -132,97 +133,76 @@ enum AuditCommands {
         }
     }
 
-    /// `POSE RECORD PROJECT SCREEN POSE RESULT [screenshot= finding= item= reason= build= device=]` records one
-    /// result; `POSE RECORD PROJECT [SCREEN] POSE[,POSE…] RESULT [screens=GLOB] [dry-run=yes] …` records it for
-    /// every pose listed on the screen, or on every screen the glob matches (components and the app area skipped,
-    /// `skipped=yes why=…`), one record per screen and pose with the result it replaces (`from=`).
-    static let pose = Command(
-        "POSE RECORD",
-        positional: 3...4,
-        arguments: [.project, .screenKey],
-        keys: ["screenshot", "finding", "item", "reason", "build", "device", "screens", "dry-run"],
-        minimumRole: .writer
-    ) { input throws(CommandError) in
-        let isKeyed = input.request.arguments.count == 4
-        let project = input.argument(0)
-        let selection = try ScreenCommands.screenSelection(
-            key: isKeyed ? input.argument(1) : nil, input, keys: ["screens"])
-        let (poseText, resultText) =
-            isKeyed ? (input.argument(2), input.argument(3)) : (input.argument(1), input.argument(2))
-        var listed: [String] = []
-        for text in poseText.split(separator: ",", omittingEmptySubsequences: false) {
-            let pose = try poseName(String(text))
-            if !listed.contains(pose) { listed.append(pose) }
-        }
-        let poses = listed
-        let isDryRun = try ScreenCommands.yesNo(input.keyword("dry-run"), key: "dry-run")
-        guard let result = PoseResult(rawValue: resultText) else {
-            throw CommandError(
-                .badArgument, "a pose result is " + PoseResult.allCases.map(\.rawValue).joined(separator: ", "))
-        }
-        let finding = try input.keyword("finding").map { text throws(CommandError) in
-            try FindingCommands.number(text, of: "finding")
-        }
-        for key in ["screenshot", "item", "reason", "build", "device"] {
-            if let value = input.keyword(key), value.utf8.count > 1000 {
-                throw CommandError(.badArgument, "\(key) must be at most 1000 bytes")
+    /// `POSE RECORD` (PoseRecordRequest) records one result; with several poses, a glob or `dry-run=yes` it records
+    /// the result for every pose listed on the screen, or on every screen the glob matches (components and the app
+    /// area skipped, `skipped=yes why=…`), one record per screen and pose with the result it replaces (`from=`).
+    static let pose = Command(PoseRecordRequest.self) { request, input throws(CommandError) in
+        let selection: ScreenSelection
+        if let screen = request.screen {
+            guard request.screens == nil else {
+                throw CommandError(.badArgument, "give a screen key or screens=, not both")
             }
+            selection = .key(screen)
+        } else {
+            guard let text = request.screens else {
+                throw CommandError(.badArgument, "name the screens: a key, or one of screens=")
+            }
+            guard let glob = KeyGlob(text) else {
+                throw CommandError(.badArgument, PoseRecordRequest.globProblem.message)
+            }
+            selection = .keys(glob)
         }
+        let poses = request.poses.poses.map(\.rawValue)
+        guard let first = poses.first else { throw CommandError(.badArgument, "POSE RECORD needs a pose") }
         let new = NewPoseResult(
-            screen: isKeyed ? input.argument(1) : "", pose: poses[0], result: result,
-            screenshot: input.keyword("screenshot"), finding: finding, itemTitle: input.keyword("item"),
-            reason: input.keyword("reason"), build: input.keyword("build"), device: input.keyword("device"))
-        let actor = input.session.actor
+            screen: request.screen ?? "", pose: first, result: request.result, screenshot: request.screenshot,
+            finding: request.finding?.value, itemTitle: request.item, reason: request.reason, build: request.build,
+            device: request.device)
+        let (project, actor, isDryRun) = (request.project, input.session.actor, request.isDryRun)
+        let version = input.session.protocolVersion
         guard !selection.isSingleKey || poses.count > 1 || isDryRun else {
             return .database { connection in
-                CommandResult(
-                    .records([try PoseStore.record(new, project: project, actor: actor, on: connection).record]))
+                let record = try PoseStore.record(new, project: project, actor: actor, on: connection)
+                return CommandResult(
+                    PoseRecordRequest.Reply([.first(PoseRecordedRow(PoseResultRecord(record)))], summary: nil),
+                    version: version)
             }
         }
         return .database { connection in
             let outcomes = try PoseStore.record(
                 new, poses: poses, screens: selection, project: project, actor: actor, isDryRun: isDryRun,
                 on: connection)
-            let recorded = outcomes.filter { $0.record != nil }
-            return CommandResult(
-                .summarizedRecords(
-                    outcomes.map { outcome in
-                        guard let record = outcome.record else {
-                            return Record([
-                                "screen": outcome.screen, "kind": outcome.kind.rawValue, "pose": outcome.pose,
-                                "skipped": "yes", "why": outcome.reason,
-                            ])
-                        }
-                        return Record(["kind": outcome.kind.rawValue]).merging(record.record).merging(
-                            Record(["from": outcome.previous?.rawValue ?? "none"]))
-                    },
-                    summary: Record([
-                        "recorded": String(recorded.count),
-                        "skipped": String(Set(outcomes.filter { $0.record == nil }.map(\.screen)).count),
-                        "dry-run": isDryRun ? "yes" : nil,
-                    ])))
+            let rows = outcomes.map { outcome -> PoseRecordRow in
+                guard let record = outcome.record else {
+                    return .second(
+                        PoseSkippedRow(
+                            screen: outcome.screen, kind: outcome.kind, poses: outcome.pose, why: outcome.reason ?? ""))
+                }
+                return .first(
+                    PoseRecordedRow(
+                        PoseResultRecord(record), kind: outcome.kind, from: PoseCellResult(outcome.previous)))
+            }
+            let summary = PoseRecordSummary(
+                recorded: outcomes.filter { $0.record != nil }.count,
+                skipped: Set(outcomes.filter { $0.record == nil }.map(\.screen)).count, isDryRun: isDryRun)
+            return CommandResult(PoseRecordRequest.Reply(rows, summary: summary), version: version)
         }
     }
 
-    static let poseHistory = Command(
-        "POSE HISTORY", positional: 2...3, arguments: [.project, .screenKey], minimumRole: .reader
-    ) {
-        input throws(CommandError) in
-        let (project, screen) = (input.argument(0), input.argument(1))
-        let pose = input.request.arguments.count > 2 ? try poseName(input.argument(2)) : nil
+    static let poseHistory = Command(PoseHistoryRequest.self) { request, input in
+        let version = input.session.protocolVersion
         return .database { connection in
-            CommandResult(
-                .records(
-                    try PoseStore.history(project: project, screen: screen, pose: pose, on: connection).map(\.record)))
+            let history = try PoseStore.history(
+                project: request.project, screen: request.screen, pose: request.pose?.rawValue, on: connection)
+            return CommandResult(PoseHistoryRequest.Reply(history.map(PoseResultRecord.init)), version: version)
         }
     }
 
-    static let poses = Command("POSES", positional: 1...1, keys: ["screen"], minimumRole: .reader) { input in
-        let project = input.argument(0)
-        let screen = input.keyword("screen")
+    static let poses = Command(PosesRequest.self) { request, input in
+        let version = input.session.protocolVersion
         return .database { connection in
-            CommandResult(
-                .records(try PoseStore.matrix(project: project, screen: screen, on: connection).map(\.record)))
+            let cells = try PoseStore.matrix(project: request.project, screen: request.screen, on: connection)
+            return CommandResult(PosesRequest.Reply(cells.map(PoseResultRecord.init)), version: version)
         }
     }
 
@@ -241,6 +221,34 @@ enum AuditCommands {
             throw CommandError(.badArgument, "\(key) must be a version such as 27.1, not \(ValueExcerpt.quoted(text))")
         }
         return version
+    }
+}
+
+extension PoseResultRecord {
+    /// The `pose` record of a result recorded.
+    init(_ record: PoseRecord) {
+        self.init()
+        screen = record.screen
+        pose = Pose(record.pose) ?? .p1
+        result = PoseCellResult(record.result)
+        screenshot = record.screenshot
+        finding = record.finding.map(ProjectNumber.init)
+        reason = record.reason
+        build = record.build
+        device = record.device
+        actor = record.actor
+        recorded = record.recordedAt.postgresText
+    }
+
+    /// The `pose` record of a cell of the matrix: its latest result, or `result=none` alone.
+    init(_ cell: PoseCell) {
+        guard let latest = cell.latest else {
+            self.init()
+            screen = cell.screen
+            pose = Pose(cell.pose) ?? .p1
+            return
+        }
+        self.init(latest)
     }
 }
 

@@ -1,3 +1,4 @@
+import BarkeepAPI
 import BarkeepCommandLine
 import BarkeepCore
 import BarkeepProtocol
@@ -378,83 +379,91 @@ struct PoseRecordCommand: RunnableCommand {
         ] + BulkConfirmation.arguments("with several results: each screen and pose, from → to, or skipped")
     )
 
-    let project: String
-    let arguments: [String]
-    let keywords: [(key: String, value: String)]
+    /// The request, less its poses (read when it runs: an unknown pose is the daemon's refusal).
+    let request: PoseRecordRequest
+    let poses: String
     let confirmation: BulkConfirmation
-    let isBulk: Bool
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
-        project = parsed.value("project") ?? ""
         let target = parsed.values("target")
         let glob = parsed.value("screens")
         guard target.count == (glob == nil ? 3 : 2) else {
             throw UsageError(
                 "give SCREEN POSE RESULT, or POSE RESULT with --screens GLOB", commandPath: parsed.commandPath)
         }
-        arguments = target
-        var keywords = ["screens", "screenshot", "item", "reason", "build", "device"].compactMap { key in
-            parsed.value(key).map { (key, $0) }
-        }
-        if let finding = parsed.value("finding") {
-            keywords.append(("finding", String(try NumberInProject.findingNumber(finding, parsed))))
-        }
-        self.keywords = keywords
-        guard let result = target.last, PoseResult(rawValue: result) != nil else {
+        guard let result = target.last.flatMap(PoseResult.init(rawValue:)) else {
             throw UsageError(
                 "result must be " + PoseResult.allCases.map(\.rawValue).joined(separator: ", ")
                     + ", not \(ValueExcerpt.quoted(target.last ?? ""))",
                 commandPath: parsed.commandPath)
         }
-        isBulk = glob != nil || target[target.count - 2].contains(",")
-        confirmation = try BulkConfirmation(parsed, isBulk: isBulk)
+        var request = PoseRecordRequest(
+            project: parsed.value("project") ?? "", screen: glob == nil ? target[0] : nil, poses: [], result: result,
+            screens: glob)
+        (request.screenshot, request.item, request.reason) =
+            (parsed.value("screenshot"), parsed.value("item"), parsed.value("reason"))
+        (request.build, request.device) = (parsed.value("build"), parsed.value("device"))
+        if let finding = parsed.value("finding") {
+            request.finding = ProjectNumber(try NumberInProject.findingNumber(finding, parsed))
+        }
+        poses = target[target.count - 2]
+        confirmation = try BulkConfirmation(parsed, isBulk: glob != nil || poses.contains(","))
+        request.dryRun = confirmation.isDryRun ? true : nil
+        self.request = request
     }
 
     func run(_ context: CLIContext) throws {
-        var request = Request(verb: "POSE", arguments: ["RECORD", project] + arguments)
-        request.keywordList = keywords + confirmation.keywords
-        let response = try context.request(request)
-        let records = response.records
+        var request = request
+        do {
+            request.poses = try PoseList(wire: poses)
+        } catch {
+            throw CLIError.refused(.badArgument, error.message)
+        }
+        let reply = try context.send(request)
         // The daemon answers one result (one screen, one pose once duplicates are gone: `P1,p1`) with its record
         // alone, and several with a summary: the reply, not the arguments, says which.
-        guard response.fields["recorded"] != nil else {
-            guard let pose = records.first else { throw CLIError.badReply("POSE RECORD returned nothing") }
+        guard let summary = reply.summary else {
+            guard case .first(let row) = reply.rows.first else {
+                throw CLIError.badReply("POSE RECORD returned no result")
+            }
+            let pose = row.pose
             if context.isJSON {
-                try Output.json(PosesCommand.json(pose))
+                try Output.json(pose.json)
                 return
             }
-            var line = "Recorded \(pose["pose"] ?? "?") \(pose["result"] ?? "?") for \(pose["screen"] ?? "?")"
-            if let finding = pose["finding"] { line += ", mapped to finding \(finding)" }
+            var line = "Recorded \(pose.pose.rawValue) \(pose.result.wire) for \(pose.screen)"
+            if let finding = pose.finding { line += ", mapped to finding \(finding.value)" }
             print(line + ".")
             return
         }
-        let recorded = Int(response.fields["recorded"] ?? "") ?? 0
-        let skipped = Int(response.fields["skipped"] ?? "") ?? 0
         if context.isJSON {
             try Output.json([
-                "dry_run": confirmation.isDryRun, "recorded": recorded, "skipped": skipped,
-                "results": records.map { record in
-                    var object = PosesCommand.json(record)
-                    object["skipped"] = record["skipped"] == "yes"
+                "dry_run": confirmation.isDryRun, "recorded": summary.recorded, "skipped": summary.skipped,
+                "results": reply.rows.map { row in
+                    var object = row.json
+                    if case .first = row { object["skipped"] = false }
                     return object
                 },
             ])
         } else {
-            let result = arguments[arguments.count - 1]
             print(
-                "\(confirmation.isDryRun ? "Would record" : "Recorded") \(Output.count(recorded, "result")) "
-                    + "(\(result))" + (skipped > 0 ? "; \(Output.count(skipped, "row")) skipped" : "") + ":")
+                "\(confirmation.isDryRun ? "Would record" : "Recorded") \(Output.count(summary.recorded, "result")) "
+                    + "(\(request.result.rawValue))"
+                    + (summary.skipped > 0 ? "; \(Output.count(summary.skipped, "row")) skipped" : "") + ":")
             Output.table(
                 ["SCREEN", "POSE", "RESULT", "WHY"],
-                records.map { record in
-                    [
-                        record["screen"] ?? "", record["pose"] ?? "",
-                        record["skipped"] == "yes" ? "-" : "\(record["from"] ?? "none") → \(record["result"] ?? "")",
-                        record["skipped"] == "yes" ? "skipped: \(record["why"] ?? "")" : "",
-                    ]
+                reply.rows.map { row in
+                    switch row {
+                    case .first(let recorded):
+                        [
+                            recorded.pose.screen, recorded.pose.pose.rawValue,
+                            "\(recorded.from?.wire ?? PoseCellResult.noneWord) → \(recorded.pose.result.wire)", "",
+                        ]
+                    case .second(let skipped): [skipped.screen, skipped.poses, "-", "skipped: \(skipped.why)"]
+                    }
                 })
         }
-        try confirmation.finish("\(Output.count(recorded, "result")) would be recorded")
+        try confirmation.finish("\(Output.count(summary.recorded, "result")) would be recorded")
     }
 }
 
@@ -469,16 +478,27 @@ struct PoseHistoryCommand: RunnableCommand {
         ]
     )
 
-    let arguments: [String]
+    let request: PoseHistoryRequest
+    let pose: String?
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
-        arguments = ["project", "screen", "pose"].compactMap { parsed.value($0) }
+        request = PoseHistoryRequest(
+            project: parsed.value("project") ?? "", screen: parsed.value("screen") ?? "", pose: nil)
+        pose = parsed.value("pose")
     }
 
     func run(_ context: CLIContext) throws {
-        let records = try context.request(Request(verb: "POSE", arguments: ["HISTORY"] + arguments)).records
+        var request = request
+        if let pose {
+            do {
+                request.pose = try Pose(wire: pose)
+            } catch {
+                throw CLIError.refused(.badArgument, error.message)
+            }
+        }
+        let records = try context.send(request).rows
         if context.isJSON {
-            try Output.json(records.map(PosesCommand.json))
+            try Output.json(records.map(\.json))
         } else if records.isEmpty {
             print("No results recorded.")
         } else {
@@ -486,10 +506,8 @@ struct PoseHistoryCommand: RunnableCommand {
                 ["RECORDED", "POSE", "RESULT", "BY", "DEVICE", "EVIDENCE"],
                 records.map { record in
                     [
-                        String((record["recorded"] ?? "").prefix(16)), record["pose"] ?? "", record["result"] ?? "",
-                        record["actor"] ?? "", record["device"] ?? "",
-                        [record["screenshot"], record["finding"].map { "finding \($0)" }, record["reason"]]
-                            .compactMap { $0 }.joined(separator: "; "),
+                        record.recordedMinute, record.pose.rawValue, record.result.wire, record.actor ?? "",
+                        record.device ?? "", record.evidence,
                     ]
                 }
             )
@@ -512,41 +530,33 @@ struct PosesCommand: RunnableCommand {
         ]
     )
 
-    let project: String
-    let screen: String?
+    let request: PosesRequest
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
-        project = parsed.value("project") ?? ""
-        screen = parsed.value("screen")
+        request = PosesRequest(project: parsed.value("project") ?? "", screen: parsed.value("screen"))
     }
 
-    /// A pose record as JSON.
-    static func json(_ record: Record) -> [String: Any] { record.json(integers: ["finding"]) }
-
     func run(_ context: CLIContext) throws {
-        var request = Request(verb: "POSES", arguments: [project])
-        if let screen { request.keywordList.append(("screen", screen)) }
-        let records = try context.request(request).records
+        let records = try context.send(request).rows
         if context.isJSON {
-            try Output.json(records.map(Self.json))
+            try Output.json(records.map(\.json))
             return
         }
         guard !records.isEmpty else {
-            print("No screens yet. Add one with: barkeep screen add \(project) KEY --path GLOB")
+            print("No screens yet. Add one with: barkeep screen add \(request.project) KEY --path GLOB")
             return
         }
-        var poses: [String] = []
-        var rows: [String: [String: String]] = [:]
+        var poses: [Pose] = []
+        var rows: [String: [Pose: PoseResult]] = [:]
         var screens: [String] = []
         for record in records {
-            let (screen, pose) = (record["screen"] ?? "", record["pose"] ?? "")
-            if !poses.contains(pose) { poses.append(pose) }
-            if rows[screen] == nil { screens.append(screen) }
-            rows[screen, default: [:]][pose] = record["result"]
+            if !poses.contains(record.pose) { poses.append(record.pose) }
+            if rows[record.screen] == nil { screens.append(record.screen) }
+            rows[record.screen, default: [:]][record.pose] = record.result.result
         }
         /// A cell's mark, by Core's results: a result added there cannot go without one.
-        func symbol(_ result: String?) -> String {
-            switch result.flatMap(PoseResult.init(rawValue:)) {
+        func symbol(_ result: PoseResult?) -> String {
+            switch result {
             case .passed: "✓"
             case .failed: "✗"
             case .notRun: "–"
@@ -555,7 +565,7 @@ struct PosesCommand: RunnableCommand {
             }
         }
         Output.table(
-            ["SCREEN"] + poses,
+            ["SCREEN"] + poses.map(\.rawValue),
             screens.map { screen in [screen] + poses.map { symbol(rows[screen]?[$0]) } }
         )
     }

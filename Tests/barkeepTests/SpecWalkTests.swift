@@ -54,9 +54,6 @@ struct SpecWalkTests {
         "ITEM REMOVE",
         "SDK SET",
         "BLOCKED",
-        "POSE RECORD",
-        "POSE HISTORY",
-        "POSES",
         // Dashboard
         "STATUS",
         "BURNDOWN",

@@ -319,14 +319,14 @@ extension MCPTools {
             let page = try MCPPage(call)
             let glob = try screensGlob(call)
             let owner = try call.string("owner")
-            var request = Request(verb: "POSES", arguments: [project])
+            var request = PosesRequest(project: project)
             // The screens of the page, by key: one named, or those the owner and the glob choose.
             let keys: [String]
             if let screen = try call.string("screen") {
                 guard glob == nil && owner == nil else {
                     throw MCPArgumentError(message: "screen names one screen: give screens or owner without it")
                 }
-                request.keywordList.append(("screen", screen))
+                request.screen = screen
                 keys = [screen]
             } else {
                 var listing = Request(
@@ -335,10 +335,10 @@ extension MCPTools {
                 keys = try call.send(listing).records.compactMap { $0["key"] }.filter { glob?.matches($0) ?? true }
             }
             let shown = Set(page.rows(of: keys))
-            let poses = try call.send(request).records.filter { shown.contains($0["screen"] ?? "") }
-            let settled = poses.filter { PoseResult(rawValue: $0["result"] ?? "")?.isSettled == true }.count
+            let poses = try call.send(request).rows.filter { shown.contains($0.screen) }
+            let settled = poses.filter { $0.result.result?.isSettled == true }.count
             return MCPToolOutput(
-                structured: ["poses": poses.map(PosesCommand.json), "page": page.json(total: keys.count)],
+                structured: ["poses": poses.map(\.json), "page": page.json(total: keys.count)],
                 summary: "\(settled) of \(Output.count(poses.count, "required pose")) settled. "
                     + page.sentence("screen", shown: shown.count, total: keys.count))
         }

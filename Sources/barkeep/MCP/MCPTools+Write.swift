@@ -283,7 +283,7 @@ extension MCPTools {
             }
             var summary = "Recorded \(pose["pose"] ?? "?") \(pose["result"] ?? "?") for \(pose["screen"] ?? "?")"
             if let finding = pose["finding"] { summary += ", mapped to finding \(finding)" }
-            return MCPToolOutput(structured: PosesCommand.json(pose), summary: summary + ".")
+            return MCPToolOutput(structured: pose.json(integers: ["finding"]), summary: summary + ".")
         }
     }
 
