@@ -7,129 +7,66 @@ import BarkeepStore
 enum AuditCommands {
     static let all: [Command] = [item, itemSet, itemRemove, sdk, blocked, pose, poseHistory, poses]
 
-    static let severities = Severity.allCases.map(\.rawValue)
-
-    static let item = Command(
-        "ITEM ADD",
-        positional: 1...1,
-        keys: ["severity", "sdk"],
-        requiredKeys: ["screen", "step", "title"],
-        repeatableKeys: ["needs"],
-        minimumRole: .writer
-    ) { input throws(CommandError) in
-        let project = input.argument(0)
-        let stepText = input.keyword("step") ?? ""
-        let title = try itemTitle(input.keyword("title") ?? "")
-        let severity = try itemSeverity(input.keyword("severity") ?? Severity.medium.rawValue)
-        let needs = try itemNeeds(input.keywords("needs"))
-        let sdk = try version(input.keyword("sdk"), key: "sdk")
-        let screen = input.keyword("screen") ?? ""
-        let actor = input.session.actor
+    static let item = Command(ItemAddRequest.self) { request, input in
+        let (actor, version) = (input.session.actor, input.session.protocolVersion)
         return .database { connection in
             let newItem = NewItem(
-                screen: screen, step: try ItemStore.step(stepText), title: title, needs: needs,
-                severity: severity, sdkForUnknown: sdk)
-            return CommandResult(
-                .records([try ItemStore.add(newItem, to: project, actor: actor, on: connection).record]))
+                screen: request.screen, step: try ItemStore.step(request.step), title: request.title,
+                needs: request.needs.map(\.name), severity: (request.severity ?? .medium).rawValue,
+                sdkForUnknown: request.sdk)
+            let item = try ItemStore.add(newItem, to: request.project, actor: actor, on: connection)
+            return CommandResult(ItemAddRequest.Reply([FindingRecord(item)]), version: version)
         }
     }
 
-    static let itemSet = Command(
-        "ITEM SET",
-        positional: 2...2,
-        keys: ["title", "step", "severity", "sdk"],
-        repeatableKeys: ["needs"],
-        minimumRole: .writer
-    ) { input throws(CommandError) in
-        let (project, number) = (input.argument(0), try FindingCommands.number(input.argument(1), of: "item"))
-        let needsGiven = input.request.keywordList.contains { $0.key == "needs" }
+    static let itemSet = Command(ItemSetRequest.self) { request, input throws(CommandError) in
         let changes = ItemChanges(
-            title: try input.keyword("title").map { text throws(CommandError) in try itemTitle(text) },
-            step: input.keyword("step"),
-            severity: try input.keyword("severity").map { text throws(CommandError) in try itemSeverity(text) },
-            // needs= with no value clears them.
-            needs: needsGiven ? try itemNeeds(input.keywords("needs").filter { !$0.isEmpty }) : nil,
-            sdkForUnknown: try version(input.keyword("sdk"), key: "sdk"))
+            title: request.title, step: request.step, severity: request.severity?.rawValue,
+            needs: request.neededSymbols,
+            sdkForUnknown: request.sdk)
         guard !changes.isEmpty else {
             throw CommandError(.badArgument, "ITEM SET needs title=, step=, severity= or needs=")
         }
-        let actor = input.session.actor
+        let (actor, version) = (input.session.actor, input.session.protocolVersion)
         return .database { connection in
-            CommandResult(
-                .records([
-                    try ItemStore.update(project: project, number: number, changes, actor: actor, on: connection).record
-                ]))
+            let item = try ItemStore.update(
+                project: request.project, number: request.number.value, changes, actor: actor, on: connection)
+            return CommandResult(ItemSetRequest.Reply([FindingRecord(item)]), version: version)
         }
     }
 
-    static let itemRemove = Command("ITEM REMOVE", positional: 2...2, minimumRole: .writer) {
-        input throws(CommandError) in
-        let (project, number) = (input.argument(0), try FindingCommands.number(input.argument(1), of: "item"))
-        let actor = input.session.actor
+    static let itemRemove = Command(ItemRemoveRequest.self) { request, input in
+        let (actor, version) = (input.session.actor, input.session.protocolVersion)
         return .database { connection in
-            try ItemStore.remove(project: project, number: number, actor: actor, on: connection)
-            return CommandResult(.ok(["removed": String(number)]))
+            try ItemStore.remove(project: request.project, number: request.number.value, actor: actor, on: connection)
+            return CommandResult(ItemRemoveRequest.Reply(ItemRemoved(removed: request.number.value)), version: version)
         }
     }
 
-    private static func itemTitle(_ title: String) throws(CommandError) -> String {
-        guard !title.isEmpty, title.utf8.count <= 500 else {
-            throw CommandError(.badArgument, "title must be 1 to 500 bytes")
-        }
-        return title
-    }
-
-    private static func itemSeverity(_ severity: String) throws(CommandError) -> String {
-        guard severities.contains(severity) else {
-            throw CommandError(.badArgument, "severity must be one of " + severities.joined(separator: ", "))
-        }
-        return severity
-    }
-
-    private static func itemNeeds(_ needs: [String]) throws(CommandError) -> [String] {
-        for symbol in needs where !Names.isValidSymbol(symbol) {
-            throw CommandError(
-                .badArgument,
-                "needs must be an SDK symbol (letters, digits, '_', '.', ':', '(' or ')'), not \(ValueExcerpt.quoted(symbol))"
-            )
-        }
-        return needs
-    }
-
-    static let sdk = Command("SDK SET", positional: 2...2, minimumRole: .admin) { input throws(CommandError) in
-        let project = input.argument(0)
-        guard let version = try version(input.argument(1), key: "the SDK") else {
-            throw CommandError(.badArgument, "SDK SET needs a version")
-        }
-        let actor = input.session.actor
+    static let sdk = Command(SDKSetRequest.self) { request, input in
+        let sdk = request.version.version
+        let (actor, version) = (input.session.actor, input.session.protocolVersion)
         return .database { connection in
-            let update = try SDKStore.setSDK(project: project, to: version, actor: actor, on: connection)
+            let update = try SDKStore.setSDK(project: request.project, to: sdk, actor: actor, on: connection)
+            let changes = update.itemChanges.map(ItemChangeRecord.init)
             return CommandResult(
-                .summarizedRecords(
-                    update.itemChanges.map(\.record),
-                    summary: Record([
-                        "sdk": update.project.sdk, "previous": update.previous.sdk,
-                        "unblocked": String(update.itemChanges.filter { $0.to != .blocked }.count),
-                        "blocked": String(update.itemChanges.filter { $0.to == .blocked }.count),
-                    ])
-                )
-            )
+                SDKSetRequest.Reply(
+                    changes,
+                    summary: SDKChange(sdk: update.project.sdk, previous: update.previous.sdk, changes: changes)),
+                version: version)
         }
     }
 
-    static let blocked = Command("BLOCKED", positional: 1...1, minimumRole: .reader) { input in
-        let project = input.argument(0)
+    static let blocked = Command(BlockedRequest.self) { request, input in
+        let version = input.session.protocolVersion
         return .database { connection in
-            CommandResult(
-                .records(
-                    try SDKStore.blocked(project: project, on: connection).map { entry in
-                        Record([
-                            "sdk": entry.sdk?.description ?? "none",
-                            "symbol": entry.symbol.isEmpty ? nil : entry.symbol,
-                        ]).merging(entry.finding.record)
-                    }
-                )
-            )
+            let blocked = try SDKStore.blocked(project: request.project, on: connection).map { entry in
+                BlockedRecord(
+                    sdk: entry.sdk?.description ?? BlockedRecord.noSDK,
+                    symbol: entry.symbol.isEmpty ? nil : entry.symbol,
+                    finding: FindingRecord(entry.finding))
+            }
+            return CommandResult(BlockedRequest.Reply(blocked), version: version)
         }
     }
 
@@ -252,12 +189,52 @@ extension PoseResultRecord {
     }
 }
 
+extension ItemChangeRecord {
+    /// The `item` record of a change.
+    init(_ change: ItemChange) {
+        self.init()
+        id = change.number
+        title = change.title
+        screen = change.screen ?? AuditArea.unmapped
+        from = change.from
+        to = change.to
+        reason = change.reason
+        gate = change.gate
+    }
+}
+
 extension ItemChange {
-    /// The change as an `item` record.
-    var record: Record {
-        Record([
-            "id": String(number), "title": title, "screen": screen ?? AuditArea.unmapped, "from": from.rawValue,
-            "to": to.rawValue, "reason": reason, "gate": gate?.description,
-        ])
+    /// The change as an `item` record (PROJECT SET and INGEST, until they are declared by a spec).
+    var record: Record { ItemChangeRecord(self).record(version: ProtocolVersion.supported.upperBound) }
+}
+
+extension FindingRecord {
+    /// The `finding` record of a finding or an item.
+    init(_ finding: Finding) {
+        self.init()
+        id = finding.number
+        project = finding.project
+        source = finding.source
+        rule = finding.rule
+        severity = finding.severity
+        identity = finding.identity
+        file = finding.file
+        line = finding.line
+        snippet = finding.snippet
+        status = finding.status
+        reason = finding.reason
+        screen = finding.screen ?? AuditArea.unmapped
+        title = finding.title
+        message = finding.message
+        firstSeenRun = finding.firstSeenRun
+        lastSeenRun = finding.lastSeenRun
+        step = finding.step
+        needs = finding.needs.isEmpty ? nil : finding.needs
+        gate = finding.gate
+        tier = finding.tier
+        assignee = finding.assignee
+        stillReportedRun = finding.isReportedAfterVerified ? finding.lastSeenRun : nil
+        unmapped = finding.unmapped?.rawValue
+        excluded = finding.excludedBy
     }
 }

@@ -7,29 +7,33 @@ import Foundation
 /// Prints the `item` records of an SDK change: what became workable, what needs an availability gate, what is
 /// blocked now.
 enum ItemChanges {
-    /// The JSON object of one change.
-    static func json(_ record: Record) -> [String: Any] {
-        var object = record.json(integers: ["id"])
-        object["gate"] = record["gate"] ?? NSNull()
-        return object
+    /// The JSON object of one change, from the reply of a command not yet declared by a spec (PROJECT SET, INGEST).
+    static func json(_ record: Record) -> [String: Any] { change(record).listJSON }
+
+    /// Prints the changes of a reply not yet declared by a spec (PROJECT SET, INGEST).
+    static func print(_ records: [Record]) { print(records.map(change)) }
+
+    /// A record read as a change (its fields the typed layer's; a field it cannot read left at its default).
+    private static func change(_ record: Record) -> ItemChangeRecord {
+        (try? ItemChangeRecord(record: record, version: ProtocolVersion.current, context: "item")) ?? ItemChangeRecord()
     }
 
     /// A sentence and a table; nothing when no item changed.
-    static func print(_ records: [Record]) {
-        let unblocked = records.filter { $0["to"] != "blocked" }
-        let blocked = records.filter { $0["to"] == "blocked" }
-        if records.isEmpty { Swift.print("No item changed.") }
+    static func print(_ changes: [ItemChangeRecord]) {
+        let unblocked = changes.filter { !$0.isBlocked }
+        let blocked = changes.filter(\.isBlocked)
+        if changes.isEmpty { Swift.print("No item changed.") }
         if !unblocked.isEmpty {
-            let gated = unblocked.filter { $0["gate"] != nil }.count
+            let gated = unblocked.filter { $0.gate != nil }.count
             Swift.print(
                 "Unblocked \(Output.count(unblocked.count, "item")), now workable"
                     + (gated > 0 ? "; \(gated) of them \(gated == 1 ? "needs" : "need") an availability gate:" : ":"))
             Output.table(
                 ["#", "SCREEN", "ITEM", "NOW", "GATE"],
-                unblocked.map { record in
+                unblocked.map { change in
                     [
-                        record["id"] ?? "", record["screen"] ?? "", record["title"] ?? "", record["to"] ?? "",
-                        record["gate"].map { "if #available(iOS \($0), *)" } ?? "-",
+                        String(change.id), change.screen, change.title, change.to.rawValue,
+                        change.gate.map { "if #available(iOS \($0), *)" } ?? "-",
                     ]
                 }
             )
@@ -38,14 +42,21 @@ enum ItemChanges {
             Swift.print("Blocked \(Output.count(blocked.count, "item")):")
             Output.table(
                 ["#", "SCREEN", "ITEM", "WAS", "WHY"],
-                blocked.map { record in
-                    [
-                        record["id"] ?? "", record["screen"] ?? "", record["title"] ?? "", record["from"] ?? "",
-                        record["reason"] ?? "",
-                    ]
+                blocked.map { change in
+                    [String(change.id), change.screen, change.title, change.from.rawValue, change.reason ?? ""]
                 }
             )
         }
+    }
+}
+
+/// A value of a request's field read from the command line as the daemon would read it: a bad one is refused with
+/// the daemon's words and code, before anything is sent.
+func wireValue<V: WireValue>(_ text: String, key: String) throws(CLIError) -> V {
+    do {
+        return try V(wire: text)
+    } catch {
+        throw .refused(.badArgument, FieldProblem(key: key, jsonName: key, problem: error).message)
     }
 }
 
@@ -84,45 +95,43 @@ struct ItemAddCommand: RunnableCommand {
         ]
     )
 
-    let project: String
-    let keywords: [(key: String, value: String)]
+    /// The request, less the values the daemon's words refuse (read when it runs).
+    let request: ItemAddRequest
+    let severity: String?
+    let needs: [String]
+    let sdk: String?
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
-        project = parsed.value("project") ?? ""
-        var keywords: [(key: String, value: String)] = []
+        var values: [String] = []
         for key in ["screen", "step", "title"] {
             guard let value = parsed.value(key) else {
                 throw UsageError("item add needs --\(key)", commandPath: parsed.commandPath)
             }
-            keywords.append((key, value))
+            values.append(value)
         }
         try checkStep(parsed.value("step"), parsed)
-        for key in ["severity", "sdk"] { if let value = parsed.value(key) { keywords.append((key, value)) } }
-        keywords += parsed.values("needs").flatMap { $0.split(separator: ",") }.map { ("needs", String($0)) }
-        self.keywords = keywords
-    }
-
-    /// The JSON object of an item: as `barkeep findings --json` prints a finding, with its reason (why it is
-    /// blocked, when it is).
-    static func json(_ item: Record) -> [String: Any] {
-        var object = FindingsCommand.json(item)
-        object["reason"] = item["reason"] ?? NSNull()
-        return object
+        request = ItemAddRequest(
+            project: parsed.value("project") ?? "", screen: values[0], step: values[1], title: values[2])
+        severity = parsed.value("severity")
+        needs = parsed.values("needs").flatMap { $0.split(separator: ",") }.map(String.init)
+        sdk = parsed.value("sdk")
     }
 
     func run(_ context: CLIContext) throws {
-        var request = Request(verb: "ITEM", arguments: ["ADD", project])
-        request.keywordList = keywords
-        let records = try context.request(request).records
-        guard let item = records.first else { throw CLIError.badReply("ITEM ADD returned nothing") }
+        var request = request
+        request.severity = try severity.map { text throws(CLIError) in try wireValue(text, key: "severity") }
+        request.needs = try needs.map { text throws(CLIError) in try wireValue(text, key: "needs") }
+        request.sdk = try sdk.map { text throws(CLIError) in try wireValue(text, key: "sdk") }
+        guard let item = try context.send(request).rows.first else {
+            throw CLIError.badReply("ITEM ADD returned nothing")
+        }
         if context.isJSON {
-            try Output.json(Self.json(item))
+            try Output.json(item.itemJSON)
             return
         }
-        let number = Int(item["id"] ?? "").map(FindingNumber.label) ?? "?"
-        var line = "Added item \(number) to \(item["screen"] ?? "?"): \(item["status"] ?? "?")"
-        if let reason = item["reason"] { line += " (\(reason))" }
-        if let gate = item["gate"] { line += "; its code needs if #available(iOS \(gate), *)" }
+        var line = "Added item \(FindingNumber.label(item.id)) to \(item.screen): \(item.status.rawValue)"
+        if let reason = item.reason { line += " (\(reason))" }
+        if let gate = item.gate { line += "; its code needs if #available(iOS \(gate), *)" }
         print(line + ".")
     }
 }
@@ -150,41 +159,44 @@ struct ItemSetCommand: RunnableCommand, NamesNumberInProject {
     )
 
     let target: NumberInProject
-    let keywords: [(key: String, value: String)]
+    /// The request, less the values the daemon's words refuse (read when it runs).
+    let request: ItemSetRequest
+    let severity: String?
+    let needs: [String]
+    let sdk: String?
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
         target = try NumberInProject.finding(parsed)
-        var keywords: [(key: String, value: String)] = []
-        for key in ["title", "step", "severity", "sdk"] {
-            if let value = parsed.value(key) { keywords.append((key, value)) }
-        }
+        var request = ItemSetRequest(project: target.project, number: Int(target.number) ?? 0)
+        (request.title, request.step) = (parsed.value("title"), parsed.value("step"))
         try checkStep(parsed.value("step"), parsed)
-        let needs = parsed.values("needs")
-        if !needs.isEmpty {
-            let symbols = needs.flatMap { $0.split(separator: ",") }.map(String.init)
-            // One empty value says "needs nothing".
-            keywords += symbols.isEmpty ? [("needs", "")] : symbols.map { ("needs", $0) }
-        }
-        guard keywords.contains(where: { $0.key != "sdk" }) else {
+        severity = parsed.value("severity")
+        let given = parsed.values("needs")
+        let symbols = given.flatMap { $0.split(separator: ",") }.map(String.init)
+        // One empty value says "needs nothing".
+        needs = given.isEmpty ? [] : symbols.isEmpty ? [""] : symbols
+        guard request.title != nil || request.step != nil || severity != nil || !needs.isEmpty else {
             throw UsageError(
                 "item set needs --title, --step, --severity or --needs", commandPath: parsed.commandPath)
         }
-        self.keywords = keywords
+        self.request = request
+        sdk = parsed.value("sdk")
     }
 
     func run(_ context: CLIContext) throws {
-        var request = Request(verb: "ITEM", arguments: ["SET", project, number])
-        request.keywordList = keywords
-        guard let item = try context.request(request).records.first else {
+        var request = request
+        request.severity = try severity.map { text throws(CLIError) in try wireValue(text, key: "severity") }
+        request.needs = try needs.map { text throws(CLIError) in try wireValue(text, key: "needs") }
+        request.sdk = try sdk.map { text throws(CLIError) in try wireValue(text, key: "sdk") }
+        guard let item = try context.send(request).rows.first else {
             throw CLIError.badReply("ITEM SET returned nothing")
         }
         if context.isJSON {
-            try Output.json(ItemAddCommand.json(item))
+            try Output.json(item.itemJSON)
             return
         }
-        let label = Int(item["id"] ?? "").map(FindingNumber.label) ?? number
-        var line = "Item \(label) of \(project): \(item["title"] ?? "?"), \(item["status"] ?? "?")"
-        if let reason = item["reason"] { line += " (\(reason))" }
+        var line = "Item \(FindingNumber.label(item.id)) of \(project): \(item.title ?? "?"), \(item.status.rawValue)"
+        if let reason = item.reason { line += " (\(reason))" }
         print(line + ".")
     }
 }
@@ -216,9 +228,9 @@ struct ItemRemoveCommand: RunnableCommand, NamesNumberInProject {
     }
 
     func run(_ context: CLIContext) throws {
-        _ = try context.request(Request(verb: "ITEM", arguments: ["REMOVE", project, number]))
+        let removed = try context.send(ItemRemoveRequest(project: project, number: Int(number) ?? 0)).summary
         if context.isJSON {
-            try Output.json(["removed": Int(number) ?? 0])
+            try Output.json(["removed": removed.removed])
         } else {
             print("Removed item \(number) of \(project).")
         }
@@ -261,23 +273,21 @@ struct SDKSetCommand: RunnableCommand {
     }
 
     func run(_ context: CLIContext) throws {
-        let response = try context.request(Request(verb: "SDK", arguments: ["SET", project, version]))
-        let fields = response.fields
+        let reply = try context.send(
+            SDKSetRequest(project: project, version: (try wireValue(version, key: "version") as NewSDK).version))
+        guard let change = reply.summary else { throw CLIError.badReply("SDK SET sent no sdk") }
         if context.isJSON {
             try Output.json([
-                "sdk": fields["sdk"] ?? version, "previous": fields["previous"] ?? "",
-                "changes": response.records.map(ItemChanges.json),
+                "sdk": change.sdk, "previous": change.previous, "changes": reply.rows.map(\.listJSON),
             ])
             return
         }
-        if fields["sdk"] == fields["previous"] {
-            print("\(project) already builds with the iOS \(fields["sdk"] ?? version) SDK.")
+        if change.sdk == change.previous {
+            print("\(project) already builds with the iOS \(change.sdk) SDK.")
         } else {
-            print(
-                "\(project) now builds with the iOS \(fields["sdk"] ?? version) SDK (was \(fields["previous"] ?? "?"))."
-            )
+            print("\(project) now builds with the iOS \(change.sdk) SDK (was \(change.previous)).")
         }
-        ItemChanges.print(response.records)
+        ItemChanges.print(reply.rows)
     }
 }
 
@@ -297,20 +307,10 @@ struct BlockedCommand: RunnableCommand {
 
     init(_ parsed: ParsedCommand) throws(UsageError) { project = parsed.value("project") ?? "" }
 
-    /// The JSON object of a `blocked` record: {sdk, symbol, id, title, rule, screen, status, reason}.
-    static func json(_ record: Record) -> [String: Any] {
-        var object: [String: Any] = [:]
-        for key in ["sdk", "symbol", "title", "screen", "status", "reason", "rule"] {
-            object[key] = record[key] ?? NSNull()
-        }
-        object["id"] = record["id"].flatMap { Int64($0) } ?? NSNull()
-        return object
-    }
-
     func run(_ context: CLIContext) throws {
-        let records = try context.request(Request(verb: "BLOCKED", arguments: [project])).records
+        let records = try context.send(BlockedRequest(project: project)).rows
         if context.isJSON {
-            try Output.json(records.map(Self.json))
+            try Output.json(records.map(\.listJSON))
             return
         }
         guard !records.isEmpty else {
@@ -319,18 +319,17 @@ struct BlockedCommand: RunnableCommand {
         }
         var group: String?
         for record in records {
-            let sdk = record["sdk"] ?? "none"
             let heading =
-                sdk == "none"
-                ? "No iOS SDK declares \(record["symbol"] ?? "?")"
-                : "iOS \(sdk) SDK — \(record["symbol"] ?? "no symbol")"
+                record.sdk == BlockedRecord.noSDK
+                ? "No iOS SDK declares \(record.symbol ?? "?")"
+                : "iOS \(record.sdk) SDK — \(record.symbol ?? "no symbol")"
             if heading != group {
                 if group != nil { print("") }
                 print(Output.bold(heading))
                 group = heading
             }
-            let what = record["title"] ?? record["rule"] ?? ""
-            print(Output.plain("  \(record["id"] ?? "?")  \(record["screen"] ?? "")  \(what)"))
+            let what = record.finding.title ?? record.finding.rule ?? ""
+            print(Output.plain("  \(record.finding.id)  \(record.finding.screen)  \(what)"))
         }
     }
 }

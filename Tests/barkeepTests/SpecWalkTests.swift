@@ -49,11 +49,6 @@ struct SpecWalkTests {
         "STEPS",
         "CHECKLIST",
         // Audit
-        "ITEM ADD",
-        "ITEM SET",
-        "ITEM REMOVE",
-        "SDK SET",
-        "BLOCKED",
         // Dashboard
         "STATUS",
         "BURNDOWN",

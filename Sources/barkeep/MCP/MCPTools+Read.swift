@@ -9,7 +9,8 @@ extension MCPTools {
     /// answering the JSON that command's `--json` prints.
     static var readTools: [MCPTool] {
         [
-            listProjects, projectStatus, listScreens, screenDetail, listFindings, findingDetail, blockedItems,
+            listProjects, projectStatus, listScreens, screenDetail, listFindings, findingDetail,
+            AuditTools.blockedItems,
             poseMatrix, checklist, readinessReport,
         ]
     }
@@ -267,35 +268,6 @@ extension MCPTools {
                 structured: detail,
                 summary: "Finding \(number): \(what ?? ""), \(first["status"] ?? "?")"
                     + (first["reason"].map { " (\($0))" } ?? "") + "; \(Output.count(records.count - 1, "event")).")
-        }
-    }
-
-    /// The `blocked_items` tool.
-    static var blockedItems: MCPTool {
-        MCPTool(
-            name: "blocked_items", title: "Blocked items",
-            description: "The items blocked on the iOS SDK, by SDK and symbol, as `barkeep blocked --json` (an item "
-                + "waiting for several symbols appears under each).",
-            arguments: [:], required: [],
-            output: MCPSchema.object(
-                [
-                    "blocked": MCPSchema.array(
-                        MCPSchema.object(
-                            [
-                                "sdk": MCPSchema.types("string", "null"), "symbol": MCPSchema.types("string", "null"),
-                                "id": MCPSchema.types("integer", "null"), "title": MCPSchema.types("string", "null"),
-                                "rule": MCPSchema.types("string", "null"), "screen": MCPSchema.types("string", "null"),
-                                "status": MCPSchema.types("string", "null"),
-                                "reason": MCPSchema.types("string", "null"),
-                            ], required: ["sdk", "symbol", "id"]))
-                ], required: ["blocked"]),
-            effect: .read
-        ) { call in
-            let blocked = try call.send(Request(verb: "BLOCKED", arguments: [try call.project()])).records
-            let items = Set(blocked.compactMap { $0["id"] })
-            return MCPToolOutput(
-                structured: ["blocked": blocked.map(BlockedCommand.json)],
-                summary: items.isEmpty ? "Nothing is blocked." : "\(Output.count(items.count, "item")) blocked.")
         }
     }
 

@@ -1,3 +1,4 @@
+import BarkeepAPI
 import BarkeepCore
 import BarkeepProtocol
 import Foundation
@@ -221,26 +222,26 @@ extension MCPTools {
             required: ["screen", "step", "title"], output: output,
             effect: .write(isDestructive: false, isIdempotent: false)
         ) { call in
-            var request = Request(verb: "ITEM", arguments: ["ADD", try call.project()])
-            request.keywordList = [
-                ("screen", try call.requiredString("screen")),
-                ("step", try call.step("step")),
-                ("title", try call.requiredString("title")),
-            ]
-            for key in ["severity", "sdk"] {
-                if let value = try call.string(key) { request.keywordList.append((key, value)) }
+            var request = ItemAddRequest(
+                project: try call.project(), screen: try call.requiredString("screen"), step: try call.step("step"),
+                title: try call.requiredString("title"))
+            request.severity = try call.string("severity").map { text throws(CLIError) in
+                try wireValue(text, key: "severity")
             }
-            request.keywordList += (try call.strings("needs") ?? []).map { ("needs", $0) }
-            guard let item = try call.send(request).records.first else {
+            request.sdk = try call.string("sdk").map { text throws(CLIError) in try wireValue(text, key: "sdk") }
+            request.needs = try (call.strings("needs") ?? []).map { text throws(CLIError) in
+                try wireValue(text, key: "needs")
+            }
+            guard let item = try call.send(request).rows.first else {
                 throw CLIError.badReply("ITEM ADD returned nothing")
             }
-            var object = ItemAddCommand.json(item)
-            let isBlocked = item["status"] == FindingStatus.blocked.rawValue
+            var object = item.itemJSON
+            let isBlocked = item.status == .blocked
             object["blocked"] = isBlocked
-            object["why"] = isBlocked ? item["reason"] ?? NSNull() : NSNull()
-            var summary = "Added item \(item["id"] ?? "?") to \(item["screen"] ?? "?"): \(item["status"] ?? "?")"
-            if let reason = item["reason"], isBlocked { summary += " (\(reason))" }
-            if let gate = item["gate"] { summary += "; its code needs if #available(iOS \(gate), *)" }
+            object["why"] = isBlocked ? item.reason ?? NSNull() : NSNull()
+            var summary = "Added item \(item.id) to \(item.screen): \(item.status.rawValue)"
+            if let reason = item.reason, isBlocked { summary += " (\(reason))" }
+            if let gate = item.gate { summary += "; its code needs if #available(iOS \(gate), *)" }
             return MCPToolOutput(structured: object, summary: summary + ".")
         }
     }

@@ -24,4 +24,29 @@ enum AuditTools {
             return MCPToolOutput(structured: pose.json, summary: summary + ".")
         }
     }
+
+    /// `blocked_items`: BLOCKED, as `barkeep blocked --json`.
+    static var blockedItems: MCPTool {
+        let nullable = { (type: String) in MCPSchema.types(type, "null") }
+        return MCPTool.bound(
+            BlockedRequest.self, name: "blocked_items", title: "Blocked items",
+            description: "The items blocked on the iOS SDK, by SDK and symbol, as `barkeep blocked --json` (an item "
+                + "waiting for several symbols appears under each).",
+            output: MCPSchema.object(
+                [
+                    "blocked": MCPSchema.array(
+                        MCPSchema.object(
+                            [
+                                "sdk": nullable("string"), "symbol": nullable("string"), "id": nullable("integer"),
+                                "title": nullable("string"), "rule": nullable("string"), "screen": nullable("string"),
+                                "status": nullable("string"), "reason": nullable("string"),
+                            ], required: ["sdk", "symbol", "id"]))
+                ], required: ["blocked"])
+        ) { reply, _ in
+            let items = Set(reply.rows.map(\.finding.id))
+            return MCPToolOutput(
+                structured: ["blocked": reply.rows.map(\.listJSON)],
+                summary: items.isEmpty ? "Nothing is blocked." : "\(Output.count(items.count, "item")) blocked.")
+        }
+    }
 }
