@@ -11,7 +11,7 @@ enum AuditCommands {
         let (actor, version) = (input.session.actor, input.session.protocolVersion)
         return .database { connection in
             let newItem = NewItem(
-                screen: request.screen, step: try ItemStore.step(request.step), title: request.title,
+                screen: request.screen, step: try ItemStore.step(request.step.text), title: request.title,
                 needs: request.needs.map(\.name), severity: (request.severity ?? .medium).rawValue,
                 sdkForUnknown: request.sdk)
             let item = try ItemStore.add(newItem, to: request.project, actor: actor, on: connection)

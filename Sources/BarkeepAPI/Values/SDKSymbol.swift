@@ -28,7 +28,7 @@ public struct SDKSymbol: WireValue, Equatable {
     /// The symbol.
     public var json: Any { name }
     /// A non-empty string.
-    public static var schema: ValueSchema { .string(minLength: 1) }
+    public static var schema: ValueSchema { .described("An SDK symbol (axisBehavior).", .string(minLength: 1)) }
     /// A symbol of the iOS 27 SDK.
     public static var example: SDKSymbol { SDKSymbol("axisBehavior") }
 }

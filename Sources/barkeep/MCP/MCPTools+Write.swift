@@ -7,7 +7,10 @@ extension MCPTools {
     /// The tools that change the audit (a writer's token; left out under `--read-only`), each sending the request
     /// of the CLI command named in its description.
     static var writeTools: [MCPTool] {
-        [setFindingStatus, assignFindings, commentFinding, setStep, addItem, AuditTools.recordPose, ingestScan]
+        [
+            setFindingStatus, assignFindings, commentFinding, setStep, AuditTools.addItem, AuditTools.recordPose,
+            ingestScan,
+        ]
     }
 
     /// How the bulk tools choose findings: `numbers`, or the filter keys (not both, one of them).
@@ -193,56 +196,6 @@ extension MCPTools {
                 structured: StepSetCommand.json(record),
                 summary: "Step \(record["step"] ?? "?") (\(record["key"] ?? "?")) of \(screen) is now "
                     + "\(record["state"] ?? "?").")
-        }
-    }
-
-    /// The `add_item` tool.
-    static var addItem: MCPTool {
-        var output = MCPSchema.finding
-        if var properties = output["properties"] as? [String: Any] {
-            properties["reason"] = MCPSchema.types("string", "null")
-            properties["blocked"] = MCPSchema.boolean("Whether it waits for an SDK the project does not build with.")
-            properties["why"] = MCPSchema.types("string", "null")
-            output["properties"] = properties
-            output["required"] = ["id", "status", "needs", "blocked"]
-        }
-        return MCPTool(
-            name: "add_item", title: "Add an audit item",
-            description: "Add an audit item to a screen, as `barkeep item add`. An item whose needs name a symbol "
-                + "the project's SDK does not declare is blocked from the start: blocked and why say so, and gate "
-                + "names the iOS version its code needs an if #available for.",
-            arguments: [
-                "screen": MCPSchema.string("The screen it belongs to.", minLength: 1), "step": MCPSchema.step,
-                "title": MCPSchema.string("What to do.", minLength: 1),
-                "needs": MCPSchema.array(
-                    MCPSchema.string("An SDK symbol (axisBehavior).", minLength: 1), "The SDK symbols the fix needs."),
-                "severity": MCPSchema.string("Default medium.", values: MCPSchema.severities),
-                "sdk": MCPSchema.string("The SDK declaring needed symbols the symbol table lacks.", minLength: 1),
-            ],
-            required: ["screen", "step", "title"], output: output,
-            effect: .write(isDestructive: false, isIdempotent: false)
-        ) { call in
-            var request = ItemAddRequest(
-                project: try call.project(), screen: try call.requiredString("screen"), step: try call.step("step"),
-                title: try call.requiredString("title"))
-            request.severity = try call.string("severity").map { text throws(CLIError) in
-                try wireValue(text, key: "severity")
-            }
-            request.sdk = try call.string("sdk").map { text throws(CLIError) in try wireValue(text, key: "sdk") }
-            request.needs = try (call.strings("needs") ?? []).map { text throws(CLIError) in
-                try wireValue(text, key: "needs")
-            }
-            guard let item = try call.send(request).rows.first else {
-                throw CLIError.badReply("ITEM ADD returned nothing")
-            }
-            var object = item.itemJSON
-            let isBlocked = item.status == .blocked
-            object["blocked"] = isBlocked
-            object["why"] = isBlocked ? item.reason ?? NSNull() : NSNull()
-            var summary = "Added item \(item.id) to \(item.screen): \(item.status.rawValue)"
-            if let reason = item.reason, isBlocked { summary += " (\(reason))" }
-            if let gate = item.gate { summary += "; its code needs if #available(iOS \(gate), *)" }
-            return MCPToolOutput(structured: object, summary: summary + ".")
         }
     }
 

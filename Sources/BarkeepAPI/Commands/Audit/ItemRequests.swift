@@ -11,7 +11,7 @@ public struct ItemAddRequest: CommandRequest {
     /// The screen it belongs to.
     public var screen = ""
     /// Its checklist step: a number or a step's key.
-    public var step = ""
+    public var step = ChecklistStepName("")
     /// What to do.
     public var title = ""
     /// The SDK symbols the fix needs.
@@ -27,7 +27,7 @@ public struct ItemAddRequest: CommandRequest {
     public init(project: String, screen: String, step: String, title: String) {
         self.project = project
         self.screen = screen
-        self.step = step
+        self.step = ChecklistStepName(step)
         self.title = title
     }
 
@@ -39,7 +39,10 @@ public struct ItemAddRequest: CommandRequest {
     public static let fields: [Field<ItemAddRequest>] = [
         .argument("project", \.project, "The project.", names: .project),
         Field("screen", \.screen, "The screen it belongs to.").withSchema(.string(minLength: 1)),
-        Field("step", \.step, "A checklist step: its number (1 to 12) or its key."),
+        Field(
+            "step", \.step,
+            "A checklist step: its number (\(ChecklistStep.numbers.lowerBound) to \(ChecklistStep.numbers.upperBound)) "
+                + "or its key."),
         Field("title", \.title, "What to do.", check: ItemFields.title).withSchema(.string(minLength: 1)),
         .repeated("needs", \.needs, "The SDK symbols the fix needs."),
         Field("severity", \.severity, "Default medium."),

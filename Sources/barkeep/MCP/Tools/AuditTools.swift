@@ -1,10 +1,40 @@
 import BarkeepAPI
 import BarkeepCore
 import BarkeepProtocol
+import Foundation
 
 /// The MCP tools of the audit commands, bound to their requests: their arguments, schemas and validation come
 /// from the spec (BarkeepAPI), never written here.
 enum AuditTools {
+    /// `add_item`: ITEM ADD, answered as `barkeep item add --json` with whether the item is blocked and why.
+    static var addItem: MCPTool {
+        var output = MCPSchema.finding
+        if var properties = output["properties"] as? [String: Any] {
+            properties["reason"] = MCPSchema.types("string", "null")
+            properties["blocked"] = MCPSchema.boolean("Whether it waits for an SDK the project does not build with.")
+            properties["why"] = MCPSchema.types("string", "null")
+            output["properties"] = properties
+            output["required"] = ["id", "status", "needs", "blocked"]
+        }
+        return MCPTool.bound(
+            ItemAddRequest.self, name: "add_item", title: "Add an audit item",
+            description: "Add an audit item to a screen, as `barkeep item add`. An item whose needs name a symbol "
+                + "the project's SDK does not declare is blocked from the start: blocked and why say so, and gate "
+                + "names the iOS version its code needs an if #available for.",
+            output: output
+        ) { reply, _ in
+            guard let item = reply.rows.first else { throw CLIError.badReply("ITEM ADD returned nothing") }
+            var object = item.itemJSON
+            let isBlocked = item.status == .blocked
+            object["blocked"] = isBlocked
+            object["why"] = isBlocked ? item.reason ?? NSNull() : NSNull()
+            var summary = "Added item \(item.id) to \(item.screen): \(item.status.rawValue)"
+            if let reason = item.reason, isBlocked { summary += " (\(reason))" }
+            if let gate = item.gate { summary += "; its code needs if #available(iOS \(gate), *)" }
+            return MCPToolOutput(structured: object, summary: summary + ".")
+        }
+    }
+
     /// `record_pose`: POSE RECORD of one screen (its first layout), one pose; no glob, no dry run.
     static var recordPose: MCPTool {
         MCPTool.bound(
