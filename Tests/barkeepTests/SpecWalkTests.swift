@@ -172,5 +172,16 @@ struct SpecWalkTests {
         }
         let tokens = try String(contentsOf: directory.appendingPathComponent("TokenCommands.swift"), encoding: .utf8)
         #expect(!tokens.contains("record["), "TokenCommands.swift reads a reply field by key")
+        // The audit commands (POSE RECORD's keys among them) are declared once: no key or reply field read by name.
+        let root = CLIReferenceTests.root
+        for file in [
+            "Sources/barkeep/AuditCommands.swift", "Sources/barkeep/MCP/Tools/AuditTools.swift",
+            "Sources/BarkeepServer/AuditCommands.swift",
+        ] {
+            let text = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
+            for read in ["record[", ".fields[", "keyword(", "keywordList", "Request(verb:", "call.string("] {
+                #expect(!text.contains(read), "\(file) reads \(read)")
+            }
+        }
     }
 }
