@@ -62,6 +62,26 @@ func wireValue<V: WireValue>(_ text: String, key: String) throws(CLIError) -> V 
 
 // MARK: - item
 
+/// The options of `item add` and `item set` whose values the daemon refuses in its own words: kept as given, read
+/// into the request when the command runs.
+struct ItemOptionValues {
+    /// `--severity`.
+    let severity: String?
+    /// `--needs`, each symbol.
+    let needs: [String]
+    /// `--sdk`.
+    let sdk: String?
+
+    /// The values read as the request's fields; a bad one refused as the daemon would refuse it.
+    func read<Symbol: WireValue>() throws(CLIError) -> (severity: Severity?, needs: [Symbol], sdk: SDKVersion?) {
+        (
+            try severity.map { text throws(CLIError) in try wireValue(text, key: "severity") },
+            try needs.map { text throws(CLIError) in try wireValue(text, key: "needs") },
+            try sdk.map { text throws(CLIError) in try wireValue(text, key: "sdk") }
+        )
+    }
+}
+
 /// `barkeep item …`.
 struct ItemGroup: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -97,31 +117,28 @@ struct ItemAddCommand: RunnableCommand {
 
     /// The request, less the values the daemon's words refuse (read when it runs).
     let request: ItemAddRequest
-    let severity: String?
-    let needs: [String]
-    let sdk: String?
+    let values: ItemOptionValues
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
-        var values: [String] = []
+        var required: [String] = []
         for key in ["screen", "step", "title"] {
             guard let value = parsed.value(key) else {
                 throw UsageError("item add needs --\(key)", commandPath: parsed.commandPath)
             }
-            values.append(value)
+            required.append(value)
         }
         try checkStep(parsed.value("step"), parsed)
         request = ItemAddRequest(
-            project: parsed.value("project") ?? "", screen: values[0], step: values[1], title: values[2])
-        severity = parsed.value("severity")
-        needs = parsed.values("needs").flatMap { $0.split(separator: ",") }.map(String.init)
-        sdk = parsed.value("sdk")
+            project: parsed.value("project") ?? "", screen: required[0], step: required[1], title: required[2])
+        values = ItemOptionValues(
+            severity: parsed.value("severity"),
+            needs: parsed.values("needs").flatMap { $0.split(separator: ",") }.map(String.init),
+            sdk: parsed.value("sdk"))
     }
 
     func run(_ context: CLIContext) throws {
         var request = request
-        request.severity = try severity.map { text throws(CLIError) in try wireValue(text, key: "severity") }
-        request.needs = try needs.map { text throws(CLIError) in try wireValue(text, key: "needs") }
-        request.sdk = try sdk.map { text throws(CLIError) in try wireValue(text, key: "sdk") }
+        (request.severity, request.needs, request.sdk) = try values.read()
         guard let item = try context.send(request).rows.first else {
             throw CLIError.badReply("ITEM ADD returned nothing")
         }
@@ -161,33 +178,29 @@ struct ItemSetCommand: RunnableCommand, NamesNumberInProject {
     let target: NumberInProject
     /// The request, less the values the daemon's words refuse (read when it runs).
     let request: ItemSetRequest
-    let severity: String?
-    let needs: [String]
-    let sdk: String?
+    let values: ItemOptionValues
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
         target = try NumberInProject.finding(parsed)
         var request = ItemSetRequest(project: target.project, number: Int(target.number) ?? 0)
         (request.title, request.step) = (parsed.value("title"), parsed.value("step"))
         try checkStep(parsed.value("step"), parsed)
-        severity = parsed.value("severity")
         let given = parsed.values("needs")
         let symbols = given.flatMap { $0.split(separator: ",") }.map(String.init)
         // One empty value says "needs nothing".
-        needs = given.isEmpty ? [] : symbols.isEmpty ? [""] : symbols
-        guard request.title != nil || request.step != nil || severity != nil || !needs.isEmpty else {
+        values = ItemOptionValues(
+            severity: parsed.value("severity"), needs: given.isEmpty ? [] : symbols.isEmpty ? [""] : symbols,
+            sdk: parsed.value("sdk"))
+        guard request.title != nil || request.step != nil || values.severity != nil || !values.needs.isEmpty else {
             throw UsageError(
                 "item set needs --title, --step, --severity or --needs", commandPath: parsed.commandPath)
         }
         self.request = request
-        sdk = parsed.value("sdk")
     }
 
     func run(_ context: CLIContext) throws {
         var request = request
-        request.severity = try severity.map { text throws(CLIError) in try wireValue(text, key: "severity") }
-        request.needs = try needs.map { text throws(CLIError) in try wireValue(text, key: "needs") }
-        request.sdk = try sdk.map { text throws(CLIError) in try wireValue(text, key: "sdk") }
+        (request.severity, request.needs, request.sdk) = try values.read()
         guard let item = try context.send(request).rows.first else {
             throw CLIError.badReply("ITEM SET returned nothing")
         }
