@@ -333,12 +333,21 @@ struct ReportCommand: RunnableCommand {
                 throw context.explained(error)
             }
         }
+        func typed<R: CommandRequest>(_ request: R) throws(CLIError) -> R.Reply {
+            do {
+                return try client.send(request)
+            } catch {
+                throw context.explained(error)
+            }
+        }
+        let version = client.greeting?.protocolVersion ?? ProtocolVersion.assumed
         let status = try records(Request(verb: "STATUS", arguments: [project]))
         // Every status: the settled sections (verified, kept, declined, false positives) list findings that need
         // no more work, which FINDINGS leaves out without a status.
         let findings = try records(
             Request(verb: "FINDINGS", arguments: [project], keywords: ["status": FindingQuery.allWord]))
-        let poses = try records(Request(verb: "POSES", arguments: [project]))
+        // Report still decodes records (its own decoders); the request and the reply are typed.
+        let poses = try typed(PosesRequest(project: project)).rows.map { $0.record(version: version) }
         let steps = try records(Request(verb: "STEPS", arguments: [project]))
         let burndown: [BurndownPoint]
         do {

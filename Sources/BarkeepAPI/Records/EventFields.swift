@@ -31,6 +31,9 @@ public struct EventFields: WireFields {
     /// An empty record, filled by decoding.
     public init() {}
 
+    /// docs/protocol.md's name for it.
+    public static let recordName: String? = "event"
+
     /// The fields, in wire order.
     public static let fields: [Field<EventFields>] = [
         Field("seq", \.seq, "Its sequence number."),

@@ -51,6 +51,9 @@ public struct HookRecord: LeasedRecord {
         return object
     }
 
+    /// docs/protocol.md's name for it.
+    public static let recordName: String? = "hook"
+
     /// The fields, in wire order.
     public static let fields: [Field<HookRecord>] = [
         Field("type", \.type, "hook."),

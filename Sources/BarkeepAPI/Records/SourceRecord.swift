@@ -67,6 +67,9 @@ public struct SourceRecord: LeasedRecord {
     /// The record's JSON object, as `barkeep source … --json` prints it.
     public var listJSON: [String: Any] { json }
 
+    /// docs/protocol.md's name for it.
+    public static let recordName: String? = "source"
+
     /// The fields, in wire order.
     public static let fields: [Field<SourceRecord>] = [
         Field("id", \.id, "Its id."),
