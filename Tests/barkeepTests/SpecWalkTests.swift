@@ -17,7 +17,6 @@ struct SpecWalkTests {
         // Session
         "WATCH",
         // Projects
-        "PROJECT SET",
         // Scans
         "INGEST",
         "RUNS",
