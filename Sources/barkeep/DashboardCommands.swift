@@ -115,7 +115,7 @@ struct StatusCommand: RunnableCommand {
             return
         }
         var isStale = false
-        try EventFollower(project: project, quiet: .milliseconds(250)).run(
+        try EventFollower(request: WatchRequest(project: project), quiet: .milliseconds(250)).run(
             context,
             onConnected: { try draw(try fetch(context), context: context, clearing: true) },
             onEvent: { _ in isStale = true },
