@@ -1,3 +1,4 @@
+import BarkeepAPI
 import BarkeepCore
 import BarkeepProtocol
 import BarkeepStore
@@ -8,46 +9,34 @@ enum ScreenCommands {
         add, list, show, set, remove, uses, dismiss, dismissals, exclude, exclusions, step, steps, checklist,
     ]
 
-    static let add = Command(
-        "SCREEN ADD",
-        positional: 2...2,
-        keys: ["title", "owner", "kind"],
-        requiredKeys: ["path"],
-        repeatableKeys: ["path"],
-        minimumRole: .writer
-    ) { input throws(CommandError) in
-        let project = input.argument(0)
-        let key = try screenKey(input.argument(1))
-        let paths = try globs(input.keywords("path"), key: "path")
-        let (title, owner) = (input.keyword("title"), try ownerName(input.keyword("owner")))
-        let kind = try addableKind(input.keyword("kind")) ?? .screen
+    static let add = Command(ScreenAddRequest.self) { request, input in
         let actor = input.session.actor
+        let version = input.session.protocolVersion
         return .database { connection in
             let (screen, moved) = try ScreenStore.add(
-                project: project, key: key, kind: kind, title: title, owner: owner, paths: paths, actor: actor,
-                on: connection)
-            var record = screen.record
-            record.append("reattributed", String(moved))
-            return CommandResult(.records([record]))
+                project: request.project, key: request.key, kind: request.kind?.kind ?? .screen, title: request.title,
+                owner: request.owner, paths: request.paths, actor: actor, on: connection)
+            var record = ScreenRecord(screen)
+            record.reattributed = moved
+            return CommandResult(ScreenAddRequest.Reply([record]), version: version)
         }
     }
 
     /// `SCREEN LIST PROJECT [owner=] [not-done=yes] [sort=] [limit=] [kind=]`: the rows a listing picks, in its
     /// order; `OK matched=N count=N`.
-    static let list = Command(
-        "SCREEN LIST", positional: 1...1, keys: ["owner", "not-done", "sort", "limit", "kind"], minimumRole: .reader
-    ) { input throws(CommandError) in
-        let project = input.argument(0)
-        let listing = try screenListing(input, allowsKind: true)
+    static let list = Command(ScreenListRequest.self) { request, input in
+        let listing = request.listing
+        let version = input.session.protocolVersion
         return .database { connection in
-            let summaries = try ScreenStore.list(project: project, on: connection)
+            let summaries = try ScreenStore.list(project: request.project, on: connection)
             let (shown, matched) = listing.apply(summaries) { summary in
                 ScreenListing.Row(
                     key: summary.screen.key, kind: summary.screen.kind, owner: summary.screen.owner,
                     isDone: summary.readiness.isDone, needsWork: summary.openFindings)
             }
             return CommandResult(
-                .summarizedRecords(shown.map(\.record), summary: Record(["matched": String(matched)])))
+                ScreenListRequest.Reply(shown.map(ScreenRecord.init), summary: ScreenListSummary(matched: matched)),
+                version: version)
         }
     }
 
@@ -239,32 +228,21 @@ enum ScreenCommands {
     }
 
     /// `STEPS PROJECT`: every checklist step of every screen, for the readiness report.
-    static let steps = Command("STEPS", positional: 1...1, minimumRole: .reader) { input in
-        let project = input.argument(0)
+    static let steps = Command(StepsRequest.self) { request, input in
+        let version = input.session.protocolVersion
         return .database { connection in
-            CommandResult(
-                .records(
-                    try ScreenStore.list(project: project, on: connection).flatMap { summary in
-                        summary.readiness.steps.map { $0.record(screen: summary.screen.key) }
-                    }
-                )
-            )
+            let steps = try ScreenStore.list(project: request.project, on: connection).flatMap { summary in
+                summary.readiness.steps.map { StepRecord($0, screen: summary.screen.key) }
+            }
+            return CommandResult(StepsRequest.Reply(steps), version: version)
         }
     }
 
     /// `CHECKLIST`: the twelve steps of the audit checklist, each with the scanner rules that evidence it.
-    static let checklist = Command("CHECKLIST", positional: 0...0, arguments: [], minimumRole: .reader) { _ in
-        .database { _ in
-            CommandResult(
-                .records(
-                    ChecklistStep.all.map { step in
-                        Record([
-                            "step": String(step.number), "key": step.key,
-                            "rules": step.rules.isEmpty ? nil : step.rules.joined(separator: ","),
-                        ])
-                    }
-                )
-            )
+    static let checklist = Command(ChecklistRequest.self) { _, input in
+        let version = input.session.protocolVersion
+        return .database { _ in
+            CommandResult(ChecklistRequest.Reply(ChecklistStep.all.map(ChecklistStepRecord.init)), version: version)
         }
     }
 
@@ -286,16 +264,6 @@ enum ScreenCommands {
         return value
     }
 
-    private static func screenKey(_ key: String) throws(CommandError) -> String {
-        guard Names.isValidScreenKey(key) else {
-            throw CommandError(
-                .badArgument,
-                "a screen key is 1 to 128 letters, digits, '.', '_' or '-', starting with a letter or digit, "
-                    + "and not '\(AuditArea.unmapped)' or '\(AuditArea.app)'")
-        }
-        return key
-    }
-
     private static func globs(_ globs: [String], key: String) throws(CommandError) -> [String] {
         for glob in globs where !Names.isValidGlob(glob) {
             throw CommandError(
@@ -314,42 +282,71 @@ extension Record {
     }
 }
 
-extension ScreenSummary {
-    /// The screen as a `screen` record.
-    var record: Record {
-        let steps = readiness.stepCounts
-        return screen.record.merging(
-            Record([
-                "findings": String(openFindings),
-                "steps-done": String(steps.done), "steps-applicable": String(steps.applicable),
-                "poses-passed": String(readiness.passedPoses.count),
-                "poses-required": String(readiness.requiredPoses.count),
-                "done": readiness.isDone ? "yes" : "no",
-            ]))
+extension ScreenRecord {
+    /// The screen alone (after a change).
+    init(_ screen: Screen) {
+        self.init()
+        key = screen.key
+        kind = screen.kind
+        title = screen.title
+        owner = screen.owner
+        paths = screen.paths
+        poses = screen.requiredPoses.map { $0.isEmpty ? "none" : $0.joined(separator: ",") }
+        uses = screen.uses.isEmpty ? nil : screen.uses
+        components = screen.kind == .component && !screen.components.isEmpty ? screen.components : nil
+        created = screen.createdAt.postgresText
+    }
+
+    /// The screen with where it stands.
+    init(_ summary: ScreenSummary) {
+        self.init(summary.screen)
+        let steps = summary.readiness.stepCounts
+        findings = summary.openFindings
+        stepsDone = steps.done
+        stepsApplicable = steps.applicable
+        posesPassed = summary.readiness.passedPoses.count
+        posesRequired = summary.readiness.requiredPoses.count
+        isDone = summary.readiness.isDone
     }
 }
 
+extension ScreenSummary {
+    /// The screen as a `screen` record (MINE, SCREEN SHOW, still pending their specs).
+    var record: Record { ScreenRecord(self).record(version: ProtocolVersion.supported.upperBound) }
+}
+
 extension Screen {
-    /// The screen alone as a `screen` record (after a change).
-    var record: Record {
-        Record([
-            "key": key, "kind": kind.rawValue, "title": title, "owner": owner, "paths": paths.joined(separator: ","),
-            "poses": requiredPoses.map { $0.isEmpty ? "none" : $0.joined(separator: ",") },
-            "uses": uses.isEmpty ? nil : uses.joined(separator: ","),
-            "components": kind == .component && !components.isEmpty ? components.joined(separator: ",") : nil,
-            "created": createdAt.postgresText,
-        ])
+    /// The screen alone as a `screen` record (after a change; SCREEN SET, still pending its spec).
+    var record: Record { ScreenRecord(self).record(version: ProtocolVersion.supported.upperBound) }
+}
+
+extension StepRecord {
+    /// The step of `screen`.
+    init(_ status: StepStatus, screen: String) {
+        self.init()
+        self.screen = screen
+        step = status.step.number
+        key = status.step.key
+        state = status.effective
+        recorded = status.recorded
+        blockers = status.blockers.isEmpty ? nil : status.blockers.map { String($0.number) }
+    }
+}
+
+extension ChecklistStepRecord {
+    /// The step with its rules.
+    init(_ checklistStep: ChecklistStep) {
+        self.init()
+        step = checklistStep.number
+        key = checklistStep.key
+        rules = checklistStep.rules.isEmpty ? nil : checklistStep.rules
     }
 }
 
 extension StepStatus {
-    /// The step as a `step` record.
+    /// The step as a `step` record (SCREEN SHOW and STEP SET, still pending their specs).
     func record(screen: String) -> Record {
-        Record([
-            "screen": screen, "step": String(step.number), "key": step.key, "state": effective.rawValue,
-            "recorded": recorded.rawValue,
-            "blockers": blockers.isEmpty ? nil : blockers.map { String($0.number) }.joined(separator: ","),
-        ])
+        StepRecord(self, screen: screen).record(version: ProtocolVersion.supported.upperBound)
     }
 }
 

@@ -339,19 +339,22 @@ struct ReportCommand: RunnableCommand {
         let findings = try records(
             Request(verb: "FINDINGS", arguments: [project], keywords: ["status": FindingQuery.allWord]))
         let poses = try records(Request(verb: "POSES", arguments: [project]))
-        let steps = try records(Request(verb: "STEPS", arguments: [project]))
+        let steps: [StepRecord]
         let burndown: [BurndownPoint]
+        let screens: [ScreenRecord]
         do {
+            steps = try client.send(StepsRequest(project: project)).rows
             burndown = try client.send(BurndownRequest(project: project, granularity: .run)).rows.map(\.point)
+            screens = try client.send(ScreenListRequest(project: project)).rows
         } catch {
             throw context.explained(error)
         }
-        let screens = try records(Request(verb: "SCREEN", arguments: ["LIST", project]))
-        let input = try decoded { () throws(ReportError) in
+        var input = try decoded { () throws(ReportError) in
             try ReportInput(
-                statusReply: status, findingsReply: findings, posesReply: poses, stepsReply: steps,
-                burndown: burndown, screensReply: screens)
+                statusReply: status, findingsReply: findings, posesReply: poses, burndown: burndown)
         }
+        input.steps = StepLine.byScreen(steps.map(StepLine.init))
+        input.screens = screens.map(ReportScreen.init)
         var selection = self.selection
         let rows = selection.rows
         selection.rows = nil

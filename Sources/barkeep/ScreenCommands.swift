@@ -1,3 +1,4 @@
+import BarkeepAPI
 import BarkeepCommandLine
 import BarkeepCore
 import BarkeepProtocol
@@ -49,6 +50,16 @@ private func screenKeywords(_ parsed: ParsedCommand, globOptions: [String]) -> [
     return keywords
 }
 
+/// `--kind`, refused by the CLI as the request's field refuses it.
+private func addableKind(_ parsed: ParsedCommand) throws(UsageError) -> AddableScreenKind? {
+    guard let text = parsed.value("kind") else { return nil }
+    do {
+        return try AddableScreenKind(wire: text)
+    } catch {
+        throw UsageError("--kind \(error.message), not \(ValueExcerpt.quoted(text))", commandPath: parsed.commandPath)
+    }
+}
+
 struct ScreenAddCommand: RunnableCommand {
     static let configuration = CommandConfiguration(
         name: "add",
@@ -69,31 +80,28 @@ struct ScreenAddCommand: RunnableCommand {
         ]
     )
 
-    let project: String
-    let key: String
-    let keywords: [(key: String, value: String)]
+    let request: ScreenAddRequest
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
-        project = parsed.value("project") ?? ""
-        key = parsed.value("key") ?? ""
-        keywords = screenKeywords(parsed, globOptions: ["path"])
-        guard keywords.contains(where: { $0.key == "path" }) else {
+        let paths = parsed.values("path").flatMap { $0.split(separator: ",") }.map(String.init)
+        guard !paths.isEmpty else {
             throw UsageError("screen add needs at least one --path GLOB", commandPath: parsed.commandPath)
         }
+        let kind = try addableKind(parsed)
+        request = ScreenAddRequest(
+            project: parsed.value("project") ?? "", key: parsed.value("key") ?? "", paths: paths,
+            title: parsed.value("title"), owner: parsed.value("owner"), kind: kind)
     }
 
     func run(_ context: CLIContext) throws {
-        var request = Request(verb: "SCREEN", arguments: ["ADD", project, key])
-        request.keywordList = keywords
-        let records = try context.request(request).records
-        guard let screen = records.first else { throw CLIError.badReply("SCREEN ADD returned nothing") }
+        let screens = try context.send(request).rows
+        guard let screen = screens.first else { throw CLIError.badReply("SCREEN ADD returned nothing") }
         if context.isJSON {
-            try Output.json(screenJSON(screen))
+            try Output.json(screen.listJSON)
         } else {
             print(
-                "Added screen \(Output.bold(key)) owning "
-                    + "\((screen["paths"] ?? "").replacingOccurrences(of: ",", with: " ")); "
-                    + "\(Output.count(Int(screen["reattributed"] ?? "") ?? 0, "finding")) attributed to it.")
+                "Added screen \(Output.bold(request.key)) owning \(screen.paths.joined(separator: " ")); "
+                    + "\(Output.count(screen.reattributed ?? 0, "finding")) attributed to it.")
         }
     }
 }
@@ -115,51 +123,60 @@ struct ScreenListCommand: RunnableCommand {
         ]
     )
 
-    let project: String
-    let filters: [(key: String, value: String)]
+    let request: ScreenListRequest
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
-        project = parsed.value("project") ?? ""
-        filters = try ScreenFilterOptions.keywords(parsed)
+        // Checked as status checks them; the daemon refuses what only it can tell (a limit past its largest).
+        _ = try ScreenFilterOptions.keywords(parsed)
+        request = ScreenListRequest(
+            project: parsed.value("project") ?? "", owner: parsed.value("owner"),
+            isNotDoneOnly: parsed.flag("not-done"),
+            sort: parsed.value("sort").flatMap(ScreenOrder.init(rawValue:)),
+            limit: parsed.value("limit").flatMap { Int($0) }.map(RowLimit.init),
+            kind: parsed.value("kind").flatMap(ScreenKind.init(rawValue:)))
+    }
+
+    /// Whether an option chose the rows or their order.
+    private var isFiltered: Bool {
+        request.owner != nil || request.isNotDoneOnly != nil || request.sort != nil || request.limit != nil
+            || request.kind != nil
     }
 
     func run(_ context: CLIContext) throws {
-        var request = Request(verb: "SCREEN", arguments: ["LIST", project])
-        request.keywordList = filters
-        let response = try context.request(request)
-        let records = response.records
-        let matched = Int(response.fields["matched"] ?? "") ?? records.count
+        let reply = try context.send(request)
+        let screens = reply.rows
+        let matched = reply.summary?.matched ?? screens.count
         if context.isJSON {
-            try Output.json(records.map(screenJSON))
-        } else if records.isEmpty && filters.isEmpty {
+            try Output.json(screens.map(\.listJSON))
+        } else if screens.isEmpty && !isFiltered {
             print(
-                "No screens yet. Add one with: barkeep screen add \(project) KEY --path GLOB, or find them with: "
-                    + "barkeep screen discover \(project) SOURCE-DIR")
-        } else if records.isEmpty {
+                "No screens yet. Add one with: barkeep screen add \(request.project) KEY --path GLOB, or find them "
+                    + "with: barkeep screen discover \(request.project) SOURCE-DIR")
+        } else if screens.isEmpty {
             print("No screen matches the filters.")
         } else {
             // Unless an order is asked for, screens come first, then the app area, then the components.
-            let order: [String] = ScreenKind.allCases.map(\.rawValue)
+            let order = ScreenKind.allCases
             let sorted =
-                filters.contains { $0.key == "sort" }
-                ? records
-                : records.enumerated().sorted { left, right in
-                    let (a, b) = (left.element["kind"] ?? "screen", right.element["kind"] ?? "screen")
-                    return (order.firstIndex(of: a) ?? 0, left.offset) < (order.firstIndex(of: b) ?? 0, right.offset)
+                request.sort != nil
+                ? screens
+                : screens.enumerated().sorted { left, right in
+                    (order.firstIndex(of: left.element.kind) ?? 0, left.offset)
+                        < (order.firstIndex(of: right.element.kind) ?? 0, right.offset)
                 }.map(\.element)
             Output.table(
                 ["SCREEN", "KIND", "TITLE", "OWNER", "FINDINGS", "STEPS", "POSES", "DONE", "PATHS"],
-                sorted.map { record in
+                sorted.map { screen in
                     [
-                        record["key"] ?? "", record["kind"] ?? "screen", record["title"] ?? "-",
-                        record["owner"] ?? "-", record["findings"] ?? "",
-                        "\(record["steps-done"] ?? "0")/\(record["steps-applicable"] ?? "0")",
-                        "\(record["poses-passed"] ?? "0")/\(record["poses-required"] ?? "0")",
-                        record["done"] ?? "", (record["paths"] ?? "").replacingOccurrences(of: ",", with: " "),
+                        screen.key, screen.kind.rawValue, screen.title ?? "-", screen.owner ?? "-",
+                        screen.findings.map(String.init) ?? "",
+                        "\(screen.stepsDone ?? 0)/\(screen.stepsApplicable ?? 0)",
+                        "\(screen.posesPassed ?? 0)/\(screen.posesRequired ?? 0)",
+                        screen.isDone.map { $0 ? "yes" : "no" } ?? "", screen.paths.joined(separator: " "),
                     ]
                 }
             )
-            if matched > records.count { print("(\(records.count) of \(matched) rows: --limit)") }
+            if matched > screens.count { print("(\(screens.count) of \(matched) rows: --limit)") }
         }
     }
 }
@@ -569,31 +586,29 @@ struct ScreenUsesCommand: RunnableCommand {
         ]
     )
 
-    let arguments: [String]
-    let isRemoving: Bool
+    let request: ScreenUsesRequest
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
-        arguments = ["project", "screen", "component"].map { parsed.value($0) ?? "" }
-        isRemoving = parsed.flag("remove")
+        request = ScreenUsesRequest(
+            project: parsed.value("project") ?? "", screen: parsed.value("screen") ?? "",
+            components: [parsed.value("component") ?? ""], isRemoving: parsed.flag("remove"))
     }
 
     func run(_ context: CLIContext) throws {
-        var request = Request(verb: "SCREEN", arguments: ["USES"] + arguments)
-        if isRemoving { request.keywordList.append(("remove", "yes")) }
-        guard let screen = try context.request(request).records.first else {
+        guard let screen = try context.send(request).rows.first else {
             throw CLIError.badReply("SCREEN USES returned nothing")
         }
         if context.isJSON {
-            try Output.json(screenJSON(screen))
-        } else if screen["kind"] == ScreenKind.component.rawValue {
-            let uses = (screen["components"] ?? "").replacingOccurrences(of: ",", with: " ")
-            let users = (screen["uses"] ?? "").replacingOccurrences(of: ",", with: " ")
+            try Output.json(screen.listJSON)
+        } else if screen.kind == .component {
+            let uses = (screen.components ?? []).joined(separator: " ")
+            let users = (screen.uses ?? []).joined(separator: " ")
             print(
-                "Component \(Output.bold(arguments[1])) uses " + (uses.isEmpty ? "no component" : uses)
+                "Component \(Output.bold(request.screen)) uses " + (uses.isEmpty ? "no component" : uses)
                     + (users.isEmpty ? "; no screen uses it yet." : "; its findings count for \(users)."))
         } else {
-            let uses = (screen["uses"] ?? "").replacingOccurrences(of: ",", with: " ")
-            print("Screen \(Output.bold(arguments[1])) uses " + (uses.isEmpty ? "no component." : uses + "."))
+            let uses = (screen.uses ?? []).joined(separator: " ")
+            print("Screen \(Output.bold(request.screen)) uses " + (uses.isEmpty ? "no component." : uses + "."))
         }
     }
 }
@@ -633,21 +648,18 @@ struct ScreenDismissCommand: RunnableCommand {
 
     func run(_ context: CLIContext) throws {
         guard let key else {
-            let records = try context.request(Request(verb: "SCREEN", arguments: ["DISMISSALS", project])).records
+            let dismissals = try context.send(ScreenDismissalsRequest(project: project)).rows
             if context.isJSON {
-                try Output.json(records.map { $0.json(integers: []) })
-            } else if records.isEmpty {
+                try Output.json(dismissals.map(\.json))
+            } else if dismissals.isEmpty {
                 print("Nothing is dismissed.")
             } else {
                 Output.table(
-                    ["KEY", "BY", "WHEN"],
-                    records.map { [$0["key"] ?? "", $0["actor"] ?? "", String(($0["dismissed"] ?? "").prefix(16))] })
+                    ["KEY", "BY", "WHEN"], dismissals.map { [$0.key, $0.actor, String($0.dismissed.prefix(16))] })
             }
             return
         }
-        var request = Request(verb: "SCREEN", arguments: ["DISMISS", project, key])
-        if isUndoing { request.keywordList.append(("undo", "yes")) }
-        _ = try context.request(request)
+        _ = try context.send(ScreenDismissRequest(project: project, key: key, isUndoing: isUndoing))
         if context.isJSON {
             try Output.json([isUndoing ? "undismissed" : "dismissed": key])
         } else {

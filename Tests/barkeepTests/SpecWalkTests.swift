@@ -30,20 +30,11 @@ struct SpecWalkTests {
         "FINDING COMMENT",
         "MINE",
         // Screens
-        "SCREEN ADD",
-        "SCREEN LIST",
         "SCREEN SHOW",
         "SCREEN SET",
         "SCREEN REMOVE",
-        "SCREEN USES",
-        "SCREEN DISMISS",
-        "SCREEN DISMISSALS",
-        "SCREEN EXCLUDE",
-        "SCREEN EXCLUSIONS",
         // Steps
         "STEP SET",
-        "STEPS",
-        "CHECKLIST",
         // Audit
         "ITEM ADD",
         "ITEM SET",
