@@ -178,52 +178,28 @@ enum ScreenCommands {
     /// `STEP SET PROJECT SCREEN STEP STATE` sets one screen's step; `STEP SET PROJECT STEP STATE` with
     /// `screens=GLOB`, `owner=NAME` or `all=yes` (and `dry-run=yes` to change nothing) every picked screen's,
     /// leaving alone (and reporting) those where `done` is refused and the components and app area it picked.
-    static let step = Command(
-        "STEP SET", positional: 3...4, arguments: [.project, .screenKey],
-        keys: ["note", "screens", "owner", "all", "dry-run"], minimumRole: .writer
-    ) { input throws(CommandError) in
-        let project = input.argument(0)
-        let isKeyed = input.request.arguments.count == 4
-        let selection = try screenSelection(key: isKeyed ? input.argument(1) : nil, input)
-        let isDryRun = try yesNo(input.keyword("dry-run"), key: "dry-run")
-        let (step, stateText) =
-            isKeyed ? (input.argument(2), input.argument(3)) : (input.argument(1), input.argument(2))
-        guard let state = StepState(rawValue: stateText) else {
-            throw CommandError(
-                .badArgument, "a step state is " + StepState.allCases.map(\.rawValue).joined(separator: ", "))
-        }
-        let note = input.keyword("note")
+    static let step = Command(StepSetRequest.self) { request, input throws(CommandError) in
+        let selection = try screenSelection(
+            key: request.screen, screens: request.screens, owner: request.owner, all: request.all)
+        let isDryRun = request.isDryRun
         let actor = input.session.actor
+        let version = input.session.protocolVersion
         return .database { connection in
             let changes = try StepStore.set(
-                project: project, screens: selection, step: step, to: state, note: note, actor: actor,
-                isDryRun: isDryRun, on: connection)
-            let records = changes.map { change in
-                guard change.outcome != .skipped else {
-                    return Record([
-                        "screen": change.screen, "step": String(change.status.step.number),
-                        "key": change.status.step.key, "outcome": change.outcome.rawValue, "why": change.reason,
-                    ])
-                }
-                var record = change.status.record(screen: change.screen)
-                record.append("outcome", change.outcome.rawValue)
-                record.append("from", change.previous.rawValue)
-                if change.outcome == .refused,
-                    let refusal = change.status.step.refusalOfDone(on: change.screen, blockers: change.status.blockers)
-                {
-                    record.append("refusal", refusal)
-                }
-                return record
+                project: request.project, screens: selection, step: request.step.text, to: request.state,
+                note: request.note, actor: actor, isDryRun: isDryRun, on: connection)
+            let rows = changes.map(StepSetRow.init)
+            guard request.screen == nil || isDryRun else {
+                return CommandResult(StepSetRequest.Reply(rows, summary: nil), version: version)
             }
-            guard !isKeyed || isDryRun else { return CommandResult(.records(records)) }
-            func count(_ outcome: StepOutcome) -> String { String(changes.filter { $0.outcome == outcome }.count) }
-            return CommandResult(
-                .summarizedRecords(
-                    records,
-                    summary: Record([
-                        "changed": count(.changed), "unchanged": count(.unchanged), "refused": count(.refused),
-                        "skipped": count(.skipped), "dry-run": isDryRun ? "yes" : nil,
-                    ])))
+            func count(_ outcome: StepOutcome) -> Int { changes.filter { $0.outcome == outcome }.count }
+            var summary = StepSetSummary()
+            summary.changed = count(.changed)
+            summary.unchanged = count(.unchanged)
+            summary.refused = count(.refused)
+            summary.skipped = count(.skipped)
+            summary.dryRun = isDryRun ? true : nil
+            return CommandResult(StepSetRequest.Reply(rows, summary: summary), version: version)
         }
     }
 
@@ -330,6 +306,36 @@ extension StepRecord {
         state = status.effective
         recorded = status.recorded
         blockers = status.blockers.isEmpty ? nil : status.blockers.map { String($0.number) }
+    }
+}
+
+extension StepSetRow {
+    /// The row of a change: the step with its outcome, or the row skipped.
+    init(_ change: StepChange) {
+        guard change.outcome != .skipped else {
+            var skipped = StepSkippedRecord()
+            skipped.screen = change.screen
+            skipped.step = change.status.step.number
+            skipped.key = change.status.step.key
+            skipped.outcome = change.outcome.rawValue
+            skipped.why = change.reason ?? ""
+            self = .second(skipped)
+            return
+        }
+        let step = StepRecord(change.status, screen: change.screen)
+        var record = StepChangeRecord()
+        record.screen = step.screen
+        record.step = step.step
+        record.key = step.key
+        record.state = step.state
+        record.recorded = step.recorded
+        record.blockers = step.blockers
+        record.outcome = change.outcome.rawValue
+        record.from = change.previous
+        if change.outcome == .refused {
+            record.refusal = change.status.step.refusalOfDone(on: change.screen, blockers: change.status.blockers)
+        }
+        self = .first(record)
     }
 }
 

@@ -213,7 +213,7 @@ struct ScreenShowCommand: RunnableCommand {
         }
         return [
             "screen": of("screen").first.map(screenJSON) ?? [:],
-            "steps": of("step").map { strip(StepSetCommand.json($0)) },
+            "steps": of("step").map { strip($0.json(integers: ["step"], lists: ["blockers"])) },
             "poses": of("pose").map { strip(PosesCommand.json($0)) },
             "findings": of("finding").map(FindingsCommand.json),
             "why": of("why").map { ["topic": $0["topic"] ?? "", "text": $0["text"] ?? ""] },

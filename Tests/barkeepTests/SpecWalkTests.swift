@@ -34,7 +34,6 @@ struct SpecWalkTests {
         "SCREEN SET",
         "SCREEN REMOVE",
         // Steps
-        "STEP SET",
         // Audit
         "ITEM ADD",
         "ITEM SET",

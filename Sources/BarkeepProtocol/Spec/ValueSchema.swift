@@ -10,6 +10,9 @@ public indirect enum ValueSchema: Sendable, Equatable {
     case boolean
     /// An array of values of one schema.
     case array(ValueSchema)
+    /// A value of any of `schemas`, each described by its `descriptions` entry (a checklist step: its number or
+    /// its key).
+    case anyOf([ValueSchema], descriptions: [String])
 
     /// The schema as a JSON object, with `description` when given.
     public func json(description: String? = nil) -> [String: Any] {
@@ -26,6 +29,8 @@ public indirect enum ValueSchema: Sendable, Equatable {
             if let maximum { schema["maximum"] = maximum }
         case .boolean: schema = ["type": "boolean"]
         case .array(let items): schema = ["type": "array", "items": items.json()]
+        case .anyOf(let schemas, let descriptions):
+            schema = ["anyOf": zip(schemas, descriptions).map { $0.json(description: $1) }]
         }
         if let description { schema["description"] = description }
         return schema
@@ -36,6 +41,7 @@ public indirect enum ValueSchema: Sendable, Equatable {
         switch self {
         case .string: 1
         case .integer, .boolean, .array: "x"
+        case .anyOf: true
         }
     }
 }

@@ -1,3 +1,4 @@
+import BarkeepAPI
 import BarkeepCore
 import BarkeepProtocol
 import Foundation
@@ -181,17 +182,15 @@ extension MCPTools {
             effect: .write(isDestructive: true, isIdempotent: true)
         ) { call in
             let screen = try call.requiredString("screen")
-            let step = try call.step("step")
-            let state = try call.requiredString("state")
-            var request = Request(verb: "STEP", arguments: ["SET", try call.project(), screen, step, state])
-            if let note = try call.string("note") { request.keywordList.append(("note", note)) }
-            guard let record = try call.send(request).records.first else {
+            let request = StepSetRequest(
+                project: try call.project(), screen: screen, step: try call.step("step"),
+                state: StepState(rawValue: try call.requiredString("state")) ?? .todo, note: try call.string("note"))
+            guard case .first(let step) = try call.send(request).rows.first else {
                 throw CLIError.badReply("STEP SET returned nothing")
             }
             return MCPToolOutput(
-                structured: StepSetCommand.json(record),
-                summary: "Step \(record["step"] ?? "?") (\(record["key"] ?? "?")) of \(screen) is now "
-                    + "\(record["state"] ?? "?").")
+                structured: step.json,
+                summary: "Step \(step.step) (\(step.key)) of \(screen) is now \(step.state.rawValue).")
         }
     }
 
