@@ -67,19 +67,11 @@ enum ScreenCommands {
     /// `SCREEN SET PROJECT KEY …` changes one screen; `SCREEN SET PROJECT screens=GLOB [unowned=yes] owner=…
     /// poses=… [dry-run=yes]` every row whose key the glob matches (and that no one owns), each taking what its kind
     /// allows (`skipped=`, `why=`).
-    static let set = Command(
-        "SCREEN SET",
-        positional: 1...2,
-        arguments: [.project, .screenKey],
-        keys: ["title", "owner", "poses", "kind", "screens", "unowned", "dry-run"],
-        repeatableKeys: ["path", "add-path", "remove-path"],
-        minimumRole: .writer
-    ) { input throws(CommandError) in
-        let project = input.argument(0)
+    static let set = Command(ScreenSetRequest.self) { request, input throws(CommandError) in
         let picked = try screenSelection(
-            key: input.request.arguments.count > 1 ? input.argument(1) : nil, input, keys: ["screens"])
+            key: request.key, screens: request.screens, owner: nil, all: nil, keys: ["screens"])
         let selection: ScreenSelection
-        if try yesNo(input.keyword("unowned"), key: "unowned") {
+        if request.unowned == true {
             guard case .keys(let glob) = picked else {
                 throw CommandError(.badArgument, "unowned=yes narrows screens=GLOB: give screens= with it")
             }
@@ -87,91 +79,79 @@ enum ScreenCommands {
         } else {
             selection = picked
         }
-        let isDryRun = try yesNo(input.keyword("dry-run"), key: "dry-run")
-        let replacing = input.keywords("path")
+        let isDryRun = request.isDryRun
         let change = ScreenChange(
-            title: input.keyword("title"),
-            owner: try ownerName(input.keyword("owner")),
-            paths: replacing.isEmpty ? nil : try globs(replacing, key: "path"),
-            addPaths: try globs(input.keywords("add-path"), key: "add-path"),
-            removePaths: try globs(input.keywords("remove-path"), key: "remove-path"),
-            poses: try poseRequirement(input.keyword("poses")),
-            kind: try addableKind(input.keyword("kind"))
+            title: request.title,
+            owner: request.owner,
+            paths: request.paths.isEmpty ? nil : request.paths,
+            addPaths: request.addPaths,
+            removePaths: request.removePaths,
+            poses: try poseRequirement(request.poses),
+            kind: request.kind?.kind
         )
         guard change != ScreenChange() else {
             throw CommandError(
                 .badArgument, "SCREEN SET needs title=, owner=, path=, add-path=, remove-path=, poses= or kind=")
         }
         let actor = input.session.actor
+        let version = input.session.protocolVersion
         return .database { connection in
             let updates = try ScreenStore.update(
-                project: project, screens: selection, change: change, actor: actor, isDryRun: isDryRun,
+                project: request.project, screens: selection, change: change, actor: actor, isDryRun: isDryRun,
                 on: connection)
             guard !selection.isSingleKey || isDryRun else {
-                return CommandResult(
-                    .records(
-                        updates.map { update in
-                            var record = update.screen.record
-                            record.append("reattributed", String(update.reattributed))
-                            return record
-                        }))
+                let rows = updates.map { update in
+                    var record = ScreenRecord(update.screen)
+                    record.reattributed = update.reattributed
+                    return record
+                }
+                return CommandResult(ScreenSetRequest.Reply(rows, summary: nil), version: version)
             }
-            return CommandResult(
-                .summarizedRecords(
-                    updates.map { update in
-                        var record = update.screen.record
-                        record.append("changed", update.isChanged ? "yes" : "no")
-                        record.append("from-owner", update.before.owner)
-                        record.append("from-poses", update.before.record["poses"])
-                        if !update.skipped.isEmpty {
-                            record.append("skipped", update.skipped.map(\.rawValue).joined(separator: ","))
-                            record.append("why", update.reason)
-                        }
-                        return record
-                    },
-                    summary: Record([
-                        "changed": String(updates.filter(\.isChanged).count),
-                        "skipped": String(updates.filter { !$0.skipped.isEmpty }.count),
-                        "dry-run": isDryRun ? "yes" : nil,
-                    ])))
+            let rows = updates.map { update in
+                var record = ScreenRecord(update.screen)
+                record.isChanged = update.isChanged
+                record.fromOwner = update.before.owner
+                record.fromPoses = ScreenRecord(update.before).poses
+                if !update.skipped.isEmpty {
+                    record.skipped = update.skipped.map(\.rawValue).joined(separator: ",")
+                    record.why = update.reason
+                }
+                return record
+            }
+            var summary = ScreenSetSummary()
+            summary.changed = updates.filter(\.isChanged).count
+            summary.skipped = updates.filter { !$0.skipped.isEmpty }.count
+            summary.dryRun = isDryRun ? true : nil
+            return CommandResult(ScreenSetRequest.Reply(rows, summary: summary), version: version)
         }
     }
 
     /// `SCREEN REMOVE PROJECT KEY`, or `SCREEN REMOVE PROJECT screens=GLOB`: every screen and component whose key
     /// the glob matches (the app area is skipped). With a glob or `dry-run=yes`, a record per picked row with what
     /// goes with it (`findings`, `steps-done`, `pose-results`) and `removed=yes|no` (`why=` when left).
-    static let remove = Command(
-        "SCREEN REMOVE", positional: 1...2, arguments: [.project, .screenKey], keys: ["screens", "dry-run"],
-        minimumRole: .writer
-    ) {
-        input throws(CommandError) in
-        let project = input.argument(0)
+    static let remove = Command(ScreenRemoveRequest.self) { request, input throws(CommandError) in
         let selection = try screenSelection(
-            key: input.request.arguments.count > 1 ? input.argument(1) : nil, input, keys: ["screens"])
-        let isDryRun = try yesNo(input.keyword("dry-run"), key: "dry-run")
+            key: request.key, screens: request.screens, owner: nil, all: nil, keys: ["screens"])
+        let isDryRun = request.isDryRun
         let actor = input.session.actor
+        let version = input.session.protocolVersion
         return .database { connection in
             let removals = try ScreenStore.remove(
-                project: project, screens: selection, actor: actor, isDryRun: isDryRun, on: connection)
+                project: request.project, screens: selection, actor: actor, isDryRun: isDryRun, on: connection)
             let findings = removals.filter { $0.reason == nil }.map(\.findings).reduce(0, +)
             if case .key(let key) = selection, !isDryRun {
-                return CommandResult(.ok(["removed": key, "findings": String(findings)]))
+                var removed = ScreenRemoved()
+                removed.removed = key
+                removed.findings = findings
+                return CommandResult(ScreenRemoveRequest.Reply.ok(removed), version: version)
             }
+            var summary = RemovalSummary()
+            summary.findings = findings
+            summary.removed = removals.filter { $0.reason == nil }.count
+            summary.dryRun = isDryRun ? true : nil
             return CommandResult(
-                .summarizedRecords(
-                    removals.map { removal in
-                        Record([
-                            "key": removal.key, "kind": removal.kind.rawValue,
-                            "paths": removal.paths.joined(separator: ","), "findings": String(removal.findings),
-                            "steps-done": String(removal.stepsDone), "pose-results": String(removal.poseResults),
-                            "removed": removal.reason == nil ? "yes" : "no", "why": removal.reason,
-                        ])
-                    },
-                    summary: Record([
-                        "findings": String(findings),
-                        "removed": String(removals.filter { $0.reason == nil }.count),
-                        "dry-run": isDryRun ? "yes" : nil,
-                    ])))
+                ScreenRemoveRequest.Reply.records(removals.map(RemovalRecord.init), summary: summary),
+                version: version)
         }
     }
 
@@ -221,32 +201,6 @@ enum ScreenCommands {
             CommandResult(ChecklistRequest.Reply(ChecklistStep.all.map(ChecklistStepRecord.init)), version: version)
         }
     }
-
-    /// The `kind=` value of SCREEN ADD and SCREEN SET: `screen` or `component` (the app area is built in); nil when
-    /// not given.
-    private static func addableKind(_ text: String?) throws(CommandError) -> ScreenKind? {
-        guard let text else { return nil }
-        let kinds: [ScreenKind] = [.screen, .component]
-        guard let kind = ScreenKind(rawValue: text), kinds.contains(kind) else {
-            throw CommandError(.badArgument, "kind must be " + kinds.map(\.rawValue).joined(separator: " or "))
-        }
-        return kind
-    }
-
-    /// The `owner=` value of SCREEN ADD and SCREEN SET; `BADARG` for the word that means no owner
-    /// (`ScreenOwner.refusal(ofOwner:)`).
-    private static func ownerName(_ value: String?) throws(CommandError) -> String? {
-        if let value, let refusal = ScreenOwner.refusal(ofOwner: value) { throw CommandError(.badArgument, refusal) }
-        return value
-    }
-
-    private static func globs(_ globs: [String], key: String) throws(CommandError) -> [String] {
-        for glob in globs where !Names.isValidGlob(glob) {
-            throw CommandError(
-                .badArgument, "\(key) must be a path glob of up to 1024 bytes without commas or control characters")
-        }
-        return globs
-    }
 }
 
 extension Record {
@@ -283,6 +237,21 @@ extension ScreenRecord {
         posesPassed = summary.readiness.passedPoses.count
         posesRequired = summary.readiness.requiredPoses.count
         isDone = summary.readiness.isDone
+    }
+}
+
+extension RemovalRecord {
+    /// The row removed (or left, with why).
+    init(_ removal: ScreenRemoval) {
+        self.init()
+        key = removal.key
+        kind = removal.kind
+        paths = removal.paths
+        findings = removal.findings
+        stepsDone = removal.stepsDone
+        poseResults = removal.poseResults
+        isRemoved = removal.reason == nil
+        why = removal.reason
     }
 }
 

@@ -349,17 +349,13 @@ struct ScreenSetCommand: RunnableCommand {
         ] + BulkConfirmation.arguments("with --screens: each match, its owner and poses from → to")
     )
 
-    let project: String
+    let request: ScreenSetRequest
     let target: ScreenTarget
-    let keywords: [(key: String, value: String)]
     let confirmation: BulkConfirmation
-    /// `--unowned`: with `--screens`, only the rows no one owns.
-    let isUnownedOnly: Bool
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
-        project = parsed.value("project") ?? ""
         target = try ScreenTarget(parsed)
-        keywords = screenKeywords(parsed, globOptions: ["path", "add-path", "remove-path"])
+        let keywords = screenKeywords(parsed, globOptions: ["path", "add-path", "remove-path"])
         guard !keywords.isEmpty else {
             throw UsageError(
                 "give --title, --owner, --kind, --path, --add-path, --remove-path or --poses",
@@ -370,30 +366,39 @@ struct ScreenSetCommand: RunnableCommand {
                 "--screens changes --owner and --poses only: paths, titles and kinds are set one screen at a time",
                 commandPath: parsed.commandPath)
         }
-        isUnownedOnly = parsed.flag("unowned")
+        let isUnownedOnly = parsed.flag("unowned")
         if isUnownedOnly && !target.isGlob {
             throw UsageError(
                 "--unowned narrows --screens GLOB: give --screens with it", commandPath: parsed.commandPath)
         }
         confirmation = try BulkConfirmation(parsed, isBulk: target.isGlob)
+        var request = ScreenSetRequest(project: parsed.value("project") ?? "", key: target.key, screens: target.glob)
+        request.title = parsed.value("title")
+        request.owner = parsed.value("owner")
+        request.kind = try addableKind(parsed)
+        request.poses = parsed.value("poses")
+        func globs(_ option: String) -> [String] { keywords.filter { $0.key == option }.map(\.value) }
+        request.paths = globs("path")
+        request.addPaths = globs("add-path")
+        request.removePaths = globs("remove-path")
+        request.unowned = isUnownedOnly ? true : nil
+        request.dryRun = confirmation.isDryRun ? true : nil
+        self.request = request
     }
 
     func run(_ context: CLIContext) throws {
-        var request = Request(verb: "SCREEN", arguments: ["SET", project] + target.arguments)
-        request.keywordList =
-            target.keywords + (isUnownedOnly ? [("unowned", "yes")] : []) + keywords + confirmation.keywords
-        let response = try context.request(request)
-        let records = response.records
+        let reply = try context.send(request)
+        let screens = reply.rows
         if case .glob = target {
-            let changed = records.filter { $0["changed"] == "yes" }
+            let changed = screens.filter { $0.isChanged == true }
             if context.isJSON {
-                try Output.json(records.map(screenJSON))
+                try Output.json(screens.map(\.listJSON))
             } else {
-                let skipped = Int(response.fields["skipped"] ?? "") ?? 0
+                let skipped = reply.summary?.skipped ?? 0
                 print(
                     "\(confirmation.isDryRun ? "Would change" : "Changed") \(changed.count) of "
-                        + "\(Output.count(records.count, "row")) matching \(target.name)"
-                        + (isUnownedOnly ? " that no one owned" : "")
+                        + "\(Output.count(screens.count, "row")) matching \(target.name)"
+                        + (request.unowned == true ? " that no one owned" : "")
                         + (skipped > 0 ? " (\(skipped) skipped in part or whole: see WHY)" : "") + ":")
                 func poses(_ text: String?) -> String {
                     text?.replacingOccurrences(of: ",", with: " ") ?? "the project's"
@@ -401,32 +406,29 @@ struct ScreenSetCommand: RunnableCommand {
                 func fromTo(_ from: String, _ to: String) -> String { from == to ? to : "\(from) → \(to)" }
                 Output.table(
                     ["SCREEN", "KIND", "OWNER", "POSES", "CHANGE", "WHY"],
-                    records.map { record in
+                    screens.map { screen in
                         [
-                            record["key"] ?? "", record["kind"] ?? "screen",
-                            fromTo(record["from-owner"] ?? "-", record["owner"] ?? "-"),
-                            record["kind"] == ScreenKind.screen.rawValue
-                                ? fromTo(poses(record["from-poses"]), poses(record["poses"])) : "-",
-                            record["changed"] ?? "",
-                            record["skipped"].map { "\($0) skipped: \(record["why"] ?? "")" } ?? "",
+                            screen.key, screen.kind.rawValue, fromTo(screen.fromOwner ?? "-", screen.owner ?? "-"),
+                            screen.kind == .screen ? fromTo(poses(screen.fromPoses), poses(screen.poses)) : "-",
+                            screen.isChanged.map { $0 ? "yes" : "no" } ?? "",
+                            screen.skipped.map { "\($0) skipped: \(screen.why ?? "")" } ?? "",
                         ]
                     })
             }
             try confirmation.finish("\(Output.count(changed.count, "row")) would change")
             return
         }
-        guard let screen = records.first else { throw CLIError.badReply("SCREEN SET returned nothing") }
+        guard let screen = screens.first else { throw CLIError.badReply("SCREEN SET returned nothing") }
         if context.isJSON {
-            try Output.json(screenJSON(screen))
+            try Output.json(screen.listJSON)
         } else {
-            let paths = (screen["paths"] ?? "").replacingOccurrences(of: ",", with: " ")
+            let paths = screen.paths.joined(separator: " ")
             print("Screen \(Output.bold(target.name)):")
             Output.fields([
-                ("Kind", screen["kind"] ?? ScreenKind.screen.rawValue),
-                ("Title", screen["title"] ?? "-"), ("Owner", screen["owner"] ?? "-"),
+                ("Kind", screen.kind.rawValue), ("Title", screen.title ?? "-"), ("Owner", screen.owner ?? "-"),
                 ("Paths", paths.isEmpty ? "none" : paths),
-                ("Poses", screen["poses"].map { $0.replacingOccurrences(of: ",", with: " ") } ?? "the project's"),
-                ("Re-attributed", Output.count(Int(screen["reattributed"] ?? "") ?? 0, "finding")),
+                ("Poses", screen.poses.map { $0.replacingOccurrences(of: ",", with: " ") } ?? "the project's"),
+                ("Re-attributed", Output.count(screen.reattributed ?? 0, "finding")),
             ])
         }
     }
@@ -450,16 +452,16 @@ enum ScreenTarget {
         }
     }
 
-    /// The request's positional arguments after the project.
-    var arguments: [String] {
-        if case .key(let key) = self { return [key] }
-        return []
+    /// The key; nil for a glob.
+    var key: String? {
+        if case .key(let key) = self { return key }
+        return nil
     }
 
-    /// The request's selection keywords.
-    var keywords: [(key: String, value: String)] {
-        if case .glob(let glob) = self { return [("screens", glob)] }
-        return []
+    /// The glob (`screens=`); nil for a key.
+    var glob: String? {
+        if case .glob(let glob) = self { return glob }
+        return nil
     }
 
     /// Whether it is a glob (many rows).
@@ -506,11 +508,11 @@ struct ScreenRemoveCommand: RunnableCommand {
     }
 
     func run(_ context: CLIContext) throws {
-        var request = Request(verb: "SCREEN", arguments: ["REMOVE", project] + target.arguments)
-        request.keywordList = target.keywords + confirmation.keywords
-        let response = try context.request(request)
-        let findings = Int(response.fields["findings"] ?? "") ?? 0
-        if !target.isGlob && !confirmation.isDryRun {
+        let request = ScreenRemoveRequest(
+            project: project, key: target.key, screens: target.glob, isDryRun: confirmation.isDryRun)
+        let reply = try context.send(request)
+        guard case .records(let rows, let summary) = reply else {
+            let findings = if case .ok(let removed) = reply { removed.findings } else { 0 }
             if context.isJSON {
                 try Output.json(["removed": target.name, "findings": findings] as [String: Any])
             } else {
@@ -520,47 +522,42 @@ struct ScreenRemoveCommand: RunnableCommand {
             }
             return
         }
-        let records = response.records
-        let gone = records.filter { $0["removed"] == "yes" }
-        let number = { (record: Record, key: String) in Int(record[key] ?? "") ?? 0 }
+        let gone = rows.filter(\.isRemoved)
         if context.isJSON {
-            try Output.json([
-                "dry_run": confirmation.isDryRun,
-                "removed": gone.map { record in
-                    [
-                        "key": record["key"] ?? "", "kind": record["kind"] ?? "",
-                        "paths": (record["paths"] ?? "").split(separator: ",").map(String.init),
-                        "findings": number(record, "findings"), "steps_done": number(record, "steps-done"),
-                        "pose_results": number(record, "pose-results"),
-                    ] as [String: Any]
-                },
-                "skipped": records.filter { $0["removed"] != "yes" }.map {
-                    ["key": $0["key"] ?? "", "why": $0["why"] ?? ""]
-                },
-                "findings": findings,
-            ])
+            try Output.json(Self.json(rows, summary: summary, isDryRun: confirmation.isDryRun))
         } else {
-            let steps = gone.map { number($0, "steps-done") }.reduce(0, +)
-            let poses = gone.map { number($0, "pose-results") }.reduce(0, +)
+            let steps = gone.map(\.stepsDone).reduce(0, +)
+            let poses = gone.map(\.poseResults).reduce(0, +)
+            let rowsWord = target.isGlob ? "matching \(target.name)" : target.name
             print(
                 "\(confirmation.isDryRun ? "Would remove" : "Removed") \(Output.count(gone.count, "row")) "
-                    + (target.isGlob ? "matching \(target.name)" : target.name) + " with "
-                    + "\(Output.count(steps, "step")) done and \(Output.count(poses, "pose result")); "
-                    + "their \(Output.count(findings, "finding")) "
+                    + rowsWord + " with \(Output.count(steps, "step")) done and \(Output.count(poses, "pose result")); "
+                    + "their \(Output.count(summary.findings, "finding")) "
                     + "\(confirmation.isDryRun ? "would go" : "went") to other screens or unmapped:")
             Output.table(
                 ["SCREEN", "KIND", "PATHS", "FINDINGS", "STEPS DONE", "POSE RESULTS", "WHY"],
-                records.map { record in
+                rows.map { row in
                     [
-                        record["key"] ?? "", record["kind"] ?? "",
-                        (record["paths"] ?? "").replacingOccurrences(of: ",", with: " "), record["findings"] ?? "",
-                        record["steps-done"] ?? "", record["pose-results"] ?? "",
-                        record["removed"] == "yes" ? "" : "skipped: \(record["why"] ?? "")",
+                        row.key, row.kind.rawValue, row.paths.joined(separator: " "), String(row.findings),
+                        String(row.stepsDone), String(row.poseResults),
+                        row.isRemoved ? "" : "skipped: \(row.why ?? "")",
                     ]
                 })
         }
         try confirmation.finish(
             "\(Output.count(gone.count, "row")) would be removed with their step states and pose results")
+    }
+
+    /// The `--json` object of a removal of many (or a dry run): the rows removed, those skipped and their findings.
+    private static func json(_ rows: [RemovalRecord], summary: RemovalSummary, isDryRun: Bool) -> [String: Any] {
+        let removed: [[String: Any]] = rows.filter(\.isRemoved).map { row in
+            [
+                "key": row.key, "kind": row.kind.rawValue, "paths": row.paths, "findings": row.findings,
+                "steps_done": row.stepsDone, "pose_results": row.poseResults,
+            ]
+        }
+        let skipped: [[String: String]] = rows.filter { !$0.isRemoved }.map { ["key": $0.key, "why": $0.why ?? ""] }
+        return ["dry_run": isDryRun, "removed": removed, "skipped": skipped, "findings": summary.findings]
     }
 }
 

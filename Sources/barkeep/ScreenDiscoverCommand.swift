@@ -264,8 +264,8 @@ struct ScreenDiscoverCommand: RunnableCommand {
         let attribution = ScreenAttribution(globs.enumerated().map { (Int64($0.offset), $0.element) })
         let missing = files.filter { !globs.contains($0) && attribution.screen(for: $0) == nil }
         guard !missing.isEmpty else { return 0 }
-        var request = Request(verb: "SCREEN", arguments: ["SET", project, AuditArea.app])
-        request.keywordList = missing.map { ("add-path", $0) }
+        var request = ScreenSetRequest(project: project, key: AuditArea.app)
+        request.addPaths = missing
         do {
             _ = try client.send(request)
             return missing.count

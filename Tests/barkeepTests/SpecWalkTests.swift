@@ -31,8 +31,6 @@ struct SpecWalkTests {
         "MINE",
         // Screens
         "SCREEN SHOW",
-        "SCREEN SET",
-        "SCREEN REMOVE",
         // Steps
         // Audit
         "ITEM ADD",

@@ -172,3 +172,163 @@ public struct ScreenUsesRequest: CommandRequest {
         Field("remove", \.isRemoving, "It no longer uses them."),
     ]
 }
+
+/// `SCREEN SET PROJECT KEY …` changes one screen; `SCREEN SET PROJECT screens=GLOB [unowned=yes] owner=… poses=…
+/// [dry-run=yes]` every row whose key the glob matches (and that no one owns), each taking what its kind allows.
+public struct ScreenSetRequest: CommandRequest {
+    /// One screen without a dry run: its record with `reattributed`, `OK count=1`; else a row per match with
+    /// `changed`, `from-owner`, `from-poses` (and `skipped`, `why`), `OK changed= skipped= [dry-run=yes] count=`.
+    public typealias Reply = SummarizedReply<ScreenRecord, ScreenSetSummary>
+    /// The project.
+    public var project = ""
+    /// The screen (not with `screens`).
+    public var key: String?
+    /// A new title; empty clears it.
+    public var title: String?
+    /// A new owner; empty clears it.
+    public var owner: String?
+    /// The globs it owns from now on.
+    public var paths: [String] = []
+    /// Globs to add.
+    public var addPaths: [String] = []
+    /// Globs to give up.
+    public var removePaths: [String] = []
+    /// The poses it must pass: `P1,P3,…`, `none`, or `project` (the project's).
+    public var poses: String?
+    /// What the row is from now on.
+    public var kind: AddableScreenKind?
+    /// Every row whose key the glob matches, instead of `key`.
+    public var screens: String?
+    /// With `screens`: only the rows no one owns.
+    public var unowned: Bool?
+    /// Report what would change; change nothing.
+    public var dryRun: Bool?
+
+    /// An empty request, filled by decoding.
+    public init() {}
+    /// A request changing `key` (or, nil, the rows `screens` matches) of `project`; set the changes after.
+    public init(project: String, key: String?, screens: String? = nil) {
+        self.project = project
+        self.key = key
+        self.screens = screens
+    }
+
+    /// Whether nothing is to be stored.
+    public var isDryRun: Bool { dryRun ?? false }
+
+    /// The command.
+    public static let spec = CommandSpec(
+        "SCREEN SET", role: .writer, effect: .write(isDestructive: true, isIdempotent: true),
+        summary: "Changes a screen's title, owner, kind, paths or required poses, or the owner or poses of many.")
+    /// Its arguments.
+    public static let fields: [Field<ScreenSetRequest>] = [
+        .argument("project", \.project, "The project.", names: .project),
+        Field("key", \.key, "The screen's key (or screens).", placement: .positional, names: .screenKey),
+        Field("title", \.title, "A new title; empty clears it."),
+        Field("owner", \.owner, "A new owner; empty clears it.", check: ScreenFieldChecks.owner),
+        .repeated("path", \.paths, "The globs it owns from now on.", check: ScreenFieldChecks.glob(key: "path")),
+        .repeated("add-path", \.addPaths, "A glob to add.", check: ScreenFieldChecks.glob(key: "add-path")),
+        .repeated(
+            "remove-path", \.removePaths, "A glob to give up.", check: ScreenFieldChecks.glob(key: "remove-path")),
+        Field("poses", \.poses, "P1,P3,…, none, or project (the project's poses)."),
+        Field("kind", \.kind, "What the row is from now on."),
+        Field("screens", \.screens, "Every row whose key the glob matches (not with a key)."),
+        Field("unowned", \.unowned, "yes: with screens, only the rows no one owns."),
+        Field("dry-run", \.dryRun, "yes: list what would change, and change nothing."),
+    ]
+}
+
+/// SCREEN SET's `OK` fields before `count`, over many rows (or a dry run).
+public struct ScreenSetSummary: WireFields {
+    /// Rows changed (or that would be).
+    public var changed = 0
+    /// Rows that took part of the change or none, for their kind.
+    public var skipped = 0
+    /// yes when nothing was stored.
+    public var dryRun: Bool?
+
+    /// An empty value, filled by decoding.
+    public init() {}
+
+    /// The fields.
+    public static let fields: [Field<ScreenSetSummary>] = [
+        Field("changed", \.changed, "Rows changed (or that would be)."),
+        Field("skipped", \.skipped, "Rows that took part of the change or none, for their kind."),
+        Field("dry-run", \.dryRun, "yes when nothing was stored."),
+    ]
+}
+
+/// `SCREEN REMOVE PROJECT KEY`, or `SCREEN REMOVE PROJECT screens=GLOB`: every screen and component whose key the
+/// glob matches (the app area is skipped). With a glob or `dry-run=yes`, a record per picked row with what goes with
+/// it and whether it was removed.
+public struct ScreenRemoveRequest: CommandRequest {
+    /// One screen without a dry run: `OK removed=KEY findings=N`; else a `removal` record per row and `OK findings=
+    /// removed= [dry-run=yes] count=`.
+    public typealias Reply = OKOrRecordsReply<ScreenRemoved, RemovalRecord, RemovalSummary>
+    /// The project.
+    public var project = ""
+    /// The screen (not with `screens`).
+    public var key: String?
+    /// Every screen and component whose key the glob matches, instead of `key`.
+    public var screens: String?
+    /// Report what would be removed; remove nothing.
+    public var dryRun: Bool?
+
+    /// An empty request, filled by decoding.
+    public init() {}
+    /// A request removing `key` (or, nil, the rows `screens` matches) of `project`.
+    public init(project: String, key: String?, screens: String? = nil, isDryRun: Bool = false) {
+        self.project = project
+        self.key = key
+        self.screens = screens
+        dryRun = isDryRun ? true : nil
+    }
+
+    /// Whether nothing is to be removed.
+    public var isDryRun: Bool { dryRun ?? false }
+
+    /// The command.
+    public static let spec = CommandSpec(
+        "SCREEN REMOVE", role: .writer, effect: .write(isDestructive: true, isIdempotent: false),
+        summary: "Removes a screen, or every screen and component a glob matches, with their steps and poses.")
+    /// Its arguments.
+    public static let fields: [Field<ScreenRemoveRequest>] = [
+        .argument("project", \.project, "The project.", names: .project),
+        Field("key", \.key, "The screen's key (or screens).", placement: .positional, names: .screenKey),
+        Field("screens", \.screens, "Every screen and component whose key the glob matches (not with a key)."),
+        Field("dry-run", \.dryRun, "yes: list what would be removed, and remove nothing."),
+    ]
+}
+
+/// SCREEN REMOVE's `OK` fields for one screen.
+public struct ScreenRemoved: WireFields {
+    /// The key removed.
+    public var removed = ""
+    /// Its findings, gone to other screens or unmapped.
+    public var findings = 0
+    /// An empty value, filled by decoding.
+    public init() {}
+    /// The fields.
+    public static let fields: [Field<ScreenRemoved>] = [
+        Field("removed", \.removed, "The key removed."),
+        Field("findings", \.findings, "Its findings, gone to other screens or unmapped."),
+    ]
+}
+
+/// SCREEN REMOVE's `OK` fields before `count`, over many rows (or a dry run).
+public struct RemovalSummary: WireFields {
+    /// The findings of the rows removed (or that would be).
+    public var findings = 0
+    /// Rows removed (or that would be).
+    public var removed = 0
+    /// yes when nothing was removed.
+    public var dryRun: Bool?
+    /// An empty value, filled by decoding.
+    public init() {}
+    /// The fields.
+    public static let fields: [Field<RemovalSummary>] = [
+        Field("findings", \.findings, "The findings of the rows removed, gone to other screens or unmapped."),
+        Field("removed", \.removed, "Rows removed (or that would be)."),
+        Field("dry-run", \.dryRun, "yes when nothing was removed."),
+    ]
+}
