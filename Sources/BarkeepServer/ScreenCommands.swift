@@ -291,14 +291,8 @@ extension StepSetRow {
             self = .second(skipped)
             return
         }
-        let step = StepRecord(change.status, screen: change.screen)
         var record = StepChangeRecord()
-        record.screen = step.screen
-        record.step = step.step
-        record.key = step.key
-        record.state = step.state
-        record.recorded = step.recorded
-        record.blockers = step.blockers
+        record.step = StepRecord(change.status, screen: change.screen)
         record.outcome = change.outcome.rawValue
         record.from = change.previous
         if change.outcome == .refused {

@@ -108,9 +108,10 @@ struct StepSetCommand: RunnableCommand {
             try report(rows, context: context)
             return
         }
-        guard case .first(let step) = rows.first else { throw CLIError.badReply("STEP SET returned nothing") }
+        guard case .first(let change) = rows.first else { throw CLIError.badReply("STEP SET returned nothing") }
+        let step = change.step
         if context.isJSON {
-            try Output.json(step.json)
+            try Output.json(change.json)
         } else {
             print("Step \(step.step) (\(step.key)) of \(screen) is now \(step.state.rawValue).")
         }
@@ -133,7 +134,7 @@ struct StepSetCommand: RunnableCommand {
             try Output.json(rows.map(\.json))
         } else {
             let name =
-                changes.first.map { "step \($0.step) (\($0.key))" } ?? skipped.first.map {
+                changes.first.map { "step \($0.step.step) (\($0.step.key))" } ?? skipped.first.map {
                     "step \($0.step) (\($0.key))"
                 }
                 ?? "step ? (?)"
@@ -144,13 +145,13 @@ struct StepSetCommand: RunnableCommand {
             if confirmation.isDryRun && !of("changed").isEmpty {
                 Output.table(
                     ["SCREEN", "STATE"],
-                    of("changed").map { [$0.screen, "\($0.from.rawValue) → \(request.state.rawValue)"] })
+                    of("changed").map { [$0.step.screen, "\($0.from.rawValue) → \(request.state.rawValue)"] })
             }
             if !refused.isEmpty || !skipped.isEmpty {
                 Output.table(
                     ["SCREEN", "OUTCOME", "OPEN FINDINGS", "WHY"],
                     refused.map {
-                        [$0.screen, $0.outcome, ($0.blockers ?? []).joined(separator: ","), $0.refusal ?? ""]
+                        [$0.step.screen, $0.outcome, ($0.step.blockers ?? []).joined(separator: ","), $0.refusal ?? ""]
                     }
                         + skipped.map { [$0.screen, $0.outcome, "", $0.why] })
             }

@@ -7,7 +7,7 @@ extension MCPTools {
     /// The tools that change the audit (a writer's token; left out under `--read-only`), each sending the request
     /// of the CLI command named in its description.
     static var writeTools: [MCPTool] {
-        [setFindingStatus, assignFindings, commentFinding, setStep, addItem, recordPose, ingestScan]
+        [setFindingStatus, assignFindings, commentFinding, ScreenTools.setStep, addItem, recordPose, ingestScan]
     }
 
     /// How the bulk tools choose findings: `numbers`, or the filter keys (not both, one of them).
@@ -164,33 +164,6 @@ extension MCPTools {
             return MCPToolOutput(
                 structured: event.json(integers: ["seq"]),
                 summary: "Commented on finding \(number) (event \(event["seq"] ?? "")).")
-        }
-    }
-
-    /// The `set_step` tool.
-    static var setStep: MCPTool {
-        MCPTool(
-            name: "set_step", title: "Set a checklist step",
-            description: "Set where a checklist step of a screen stands, as `barkeep step set`. A step with an open "
-                + "finding of its rules cannot be done (CONFLICT).",
-            arguments: [
-                "screen": MCPSchema.string("The screen's key.", minLength: 1), "step": MCPSchema.step,
-                "state": MCPSchema.string("The state.", values: StepState.allCases.map(\.rawValue)),
-                "note": MCPSchema.string("Why, for the history.", minLength: 1),
-            ],
-            required: ["screen", "step", "state"], output: MCPSchema.screenStep,
-            effect: .write(isDestructive: true, isIdempotent: true)
-        ) { call in
-            let screen = try call.requiredString("screen")
-            let request = StepSetRequest(
-                project: try call.project(), screen: screen, step: try call.step("step"),
-                state: StepState(rawValue: try call.requiredString("state")) ?? .todo, note: try call.string("note"))
-            guard case .first(let step) = try call.send(request).rows.first else {
-                throw CLIError.badReply("STEP SET returned nothing")
-            }
-            return MCPToolOutput(
-                structured: step.json,
-                summary: "Step \(step.step) (\(step.key)) of \(screen) is now \(step.state.rawValue).")
         }
     }
 

@@ -65,7 +65,7 @@ public struct ScreenListRequest: CommandRequest {
     /// At most this many rows, after the order.
     public var limit: RowLimit?
     /// Only rows of this kind.
-    public var kind: ScreenKind?
+    public var kind: ListedScreenKind?
 
     /// An empty request, filled by decoding.
     public init() {}
@@ -79,7 +79,7 @@ public struct ScreenListRequest: CommandRequest {
         self.isNotDoneOnly = isNotDoneOnly ? true : nil
         self.sort = sort
         self.limit = limit
-        self.kind = kind
+        self.kind = kind.map(ListedScreenKind.init)
     }
 
     /// The listing it asks for (Core's rule picks and orders the rows).
@@ -89,7 +89,7 @@ public struct ScreenListRequest: CommandRequest {
         listing.isNotDoneOnly = isNotDoneOnly ?? false
         if let sort { listing.order = sort }
         listing.limit = limit?.value
-        listing.kind = kind
+        listing.kind = kind?.kind
         return listing
     }
 

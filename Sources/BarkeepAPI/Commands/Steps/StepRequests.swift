@@ -45,7 +45,7 @@ public struct StepSetRequest: CommandRequest {
     /// The screen (not with `screens`, `owner` or `all`).
     public var screen: String?
     /// The step: its number or its key.
-    public var step = StepName("")
+    public var step = ChecklistStepName("")
     /// The state to set.
     public var state = StepState.todo
     /// Why, for the history.
@@ -68,7 +68,7 @@ public struct StepSetRequest: CommandRequest {
     ) {
         self.project = project
         self.screen = screen
-        self.step = StepName(step)
+        self.step = ChecklistStepName(step)
         self.state = state
         self.note = note
         self.screens = screens
@@ -88,10 +88,11 @@ public struct StepSetRequest: CommandRequest {
     /// Its arguments.
     public static let fields: [Field<StepSetRequest>] = [
         .argument("project", \.project, "The project.", names: .project),
-        Field("screen", \.screen, "The screen's key.", placement: .positional, names: .screenKey),
+        Field("screen", \.screen, "The screen's key.", placement: .positional, names: .screenKey)
+            .withSchema(.string(minLength: 1)),
         .argument("step", \.step, "A checklist step: its number (\(stepRange)) or its key."),
         .argument("state", \.state, "The state."),
-        Field("note", \.note, "Why, for the history."),
+        Field("note", \.note, "Why, for the history.").withSchema(.string(minLength: 1)),
         Field("screens", \.screens, "Every screen whose key the glob matches (not with a screen)."),
         Field("owner", \.owner, "Every screen this person owns (not with a screen)."),
         Field("all", \.all, "yes: every screen of the project (not with a screen)."),
@@ -108,21 +109,10 @@ public struct StepSetRequest: CommandRequest {
 /// area, which have no steps), told apart by `why`, which only a skipped row carries.
 public typealias StepSetRow = OneOf<StepChangeRecord, StepSkippedRecord>
 
-/// A screen's step after STEP SET: the `step` record's fields, the outcome, the state it had, and why `done` was
-/// refused.
+/// A screen's step after STEP SET: the `step` record, the outcome, the state it had, and why `done` was refused.
 public struct StepChangeRecord: WireFields {
-    /// The screen's key.
-    public var screen = ""
-    /// The step's number.
-    public var step = 0
-    /// The step's key.
-    public var key = ""
-    /// The state that counts.
-    public var state = StepState.todo
-    /// The state a person set.
-    public var recorded = StepState.todo
-    /// The open findings that keep it from being done, by number; nil when none.
-    public var blockers: [String]?
+    /// The step.
+    public var step = StepRecord()
     /// changed, unchanged or refused.
     public var outcome = ""
     /// The state it had.
@@ -136,18 +126,13 @@ public struct StepChangeRecord: WireFields {
     /// docs/protocol.md's name for it: a `step` record with what STEP SET did.
     public static let recordName: String? = "step"
 
-    /// The fields, in wire order: the `step` record's, then the outcome's.
-    public static let fields: [Field<StepChangeRecord>] = [
-        Field("screen", \.screen, "The screen's key."),
-        Field("step", \.step, "The step's number."),
-        Field("key", \.key, "The step's key."),
-        Field("state", \.state, "What counts."),
-        Field("recorded", \.recorded, "What a person set."),
-        Field("blockers", \.blockers, "The open findings that keep it from being done; absent: none."),
-        Field("outcome", \.outcome, "changed, unchanged or refused."),
-        Field("from", \.from, "The state it had."),
-        Field("refusal", \.refusal, "Why done was refused."),
-    ]
+    /// The fields, in wire order: the step's, then the outcome's.
+    public static let fields: [Field<StepChangeRecord>] =
+        Field.group(\.step, StepRecord.fields) + [
+            Field("outcome", \.outcome, "changed, unchanged or refused."),
+            Field("from", \.from, "The state it had."),
+            Field("refusal", \.refusal, "Why done was refused."),
+        ]
 }
 
 /// A row STEP SET skipped: it has no checklist steps.
