@@ -159,8 +159,9 @@ extension MCPTools {
                 rows = rows.filter { glob.matches($0.key) }
                 matched = rows.count
             }
-            let screens = page.rows(of: rows).map(\.listJSON)
-            let done = screens.filter { $0["done"] as? Bool == true }.count
+            let shown = page.rows(of: rows)
+            let screens = shown.map(\.listJSON)
+            let done = shown.filter { $0.isDone == true }.count
             return MCPToolOutput(
                 structured: ["screens": screens, "matched": matched, "page": page.json(total: matched)],
                 summary: page.sentence("row", shown: screens.count, total: matched) + " \(done) of these done.")
@@ -334,10 +335,8 @@ extension MCPTools {
                 request.keywordList.append(("screen", screen))
                 keys = [screen]
             } else {
-                var listing = Request(
-                    verb: "SCREEN", arguments: ["LIST", project], keywords: ["kind": ScreenKind.screen.rawValue])
-                if let owner { listing.keywordList.append(("owner", owner)) }
-                keys = try call.send(listing).records.compactMap { $0["key"] }.filter { glob?.matches($0) ?? true }
+                let listing = ScreenListRequest(project: project, owner: owner, kind: .screen)
+                keys = try call.send(listing).rows.map(\.key).filter { glob?.matches($0) ?? true }
             }
             let shown = Set(page.rows(of: keys))
             let poses = try call.send(request).records.filter { shown.contains($0["screen"] ?? "") }
