@@ -346,21 +346,24 @@ struct ReportCommand: RunnableCommand {
         // no more work, which FINDINGS leaves out without a status.
         let findings = try records(
             Request(verb: "FINDINGS", arguments: [project], keywords: ["status": FindingQuery.allWord]))
-        // Report still decodes records (its own decoders); the request and the reply are typed.
+        // Report still decodes POSES records (its own decoder); the request and the reply are typed.
         let poses = try typed(PosesRequest(project: project)).rows.map { $0.record(version: version) }
-        let steps = try records(Request(verb: "STEPS", arguments: [project]))
+        let steps: [StepRecord]
         let burndown: [BurndownPoint]
+        let screens: [ScreenRecord]
         do {
+            steps = try client.send(StepsRequest(project: project)).rows
             burndown = try client.send(BurndownRequest(project: project, granularity: .run)).rows.map(\.point)
+            screens = try client.send(ScreenListRequest(project: project)).rows
         } catch {
             throw context.explained(error)
         }
-        let screens = try records(Request(verb: "SCREEN", arguments: ["LIST", project]))
-        let input = try decoded { () throws(ReportError) in
+        var input = try decoded { () throws(ReportError) in
             try ReportInput(
-                statusReply: status, findingsReply: findings, posesReply: poses, stepsReply: steps,
-                burndown: burndown, screensReply: screens)
+                statusReply: status, findingsReply: findings, posesReply: poses, burndown: burndown)
         }
+        input.steps = StepLine.byScreen(steps.map(StepLine.init))
+        input.screens = screens.map(ReportScreen.init)
         var selection = self.selection
         let rows = selection.rows
         selection.rows = nil

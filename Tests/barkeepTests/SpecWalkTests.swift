@@ -28,20 +28,8 @@ struct SpecWalkTests {
         "FINDING COMMENT",
         "MINE",
         // Screens
-        "SCREEN ADD",
-        "SCREEN LIST",
         "SCREEN SHOW",
-        "SCREEN SET",
-        "SCREEN REMOVE",
-        "SCREEN USES",
-        "SCREEN DISMISS",
-        "SCREEN DISMISSALS",
-        "SCREEN EXCLUDE",
-        "SCREEN EXCLUSIONS",
         // Steps
-        "STEP SET",
-        "STEPS",
-        "CHECKLIST",
         // Audit
         // Dashboard
         "STATUS",
