@@ -8,22 +8,6 @@ extension ScreenCommands {
     /// The largest `limit=` of a listing.
     static let maximumLimit = ScreenListing.maximumLimit
 
-    /// The screens a request picks: its positional `key` when given, else exactly one of the selection keys it
-    /// accepts (`screens=GLOB`, `owner=NAME`, `all=yes`).
-    static func screenSelection(
-        key: String?,
-        _ input: CommandInput,
-        keys: [String] = ["screens", "owner", "all"]
-    ) throws(CommandError) -> ScreenSelection {
-        // `all=` is read only when it is the one selection key given, as it always was.
-        let picksAll = keys.contains("all") && input.keyword("all") != nil
-        let all: Bool? =
-            picksAll ? (key == nil ? try yesNo(input.keyword("all"), key: "all") : false) : nil
-        return try screenSelection(
-            key: key, screens: keys.contains("screens") ? input.keyword("screens") : nil,
-            owner: keys.contains("owner") ? input.keyword("owner") : nil, all: all, keys: keys)
-    }
-
     /// The screens a request picks: `key` when given, else exactly one of `screens`, `owner` and `all` (of the
     /// selection keys the command accepts, `keys`).
     static func screenSelection(
