@@ -114,4 +114,38 @@ struct MCPArgumentsTests {
             MCPTools.bulkSummary(dryRun, verb: "assign", past: "assigned", project: "app", to: "ana")
                 == "Would assign 2 findings of app to ana (0 unchanged, 0 refused).")
     }
+
+    /// The tools composed of several commands (or of a command not yet declared by a spec), with arguments of their
+    /// own; every other tool is bound to its command's request.
+    static let composite: Set<String> = [
+        "project_status", "list_screens", "pose_matrix", "readiness_report", "checklist", "screen_detail",
+        "list_findings", "finding_detail", "set_finding_status", "assign_findings", "comment_finding", "ingest_scan",
+    ]
+
+    @Test("every tool but the composite ones is bound to its command's spec: its arguments are the request's fields")
+    func toolsAreBound() throws {
+        for tool in Self.tools.values {
+            guard let request = tool.request else {
+                #expect(Self.composite.contains(tool.name), "\(tool.name) has per-tool argument code")
+                continue
+            }
+            #expect(!Self.composite.contains(tool.name), "\(tool.name) is bound: take it out of composite")
+            let properties = try #require(tool.inputSchema["properties"] as? [String: Any])
+            let fieldNames = Dictionary(uniqueKeysWithValues: tool.renamed.map { ($0.value, $0.key) })
+            var expected: [String: [String: Any]] = [:]
+            for field in request.argumentSchemas where !tool.hidden.contains(field.jsonName) {
+                expected[fieldNames[field.jsonName] ?? field.jsonName] = field.schema
+            }
+            #expect(Set(properties.keys) == Set(expected.keys).union(["project"]), "\(tool.name)")
+            for (name, schema) in expected where name != "project" {
+                let listed = try #require(properties[name] as? [String: Any], "\(tool.name) \(name)")
+                #expect(try Self.text(listed) == Self.text(schema), "\(tool.name) \(name)")
+            }
+        }
+    }
+
+    /// A JSON object as sorted JSON text, to compare two of them.
+    static func text(_ object: [String: Any]) throws -> String {
+        String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+    }
 }

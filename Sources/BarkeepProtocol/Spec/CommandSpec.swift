@@ -77,6 +77,12 @@ extension CommandRequest {
         Set(fields.filter { $0.placement != .positional && $0.isRequired }.map(\.key))
     }
 
+    /// Each field's JSON name and JSON Schema (with its documentation), in order: what a tool bound to the command
+    /// offers.
+    public static var argumentSchemas: [(jsonName: String, schema: [String: Any])] {
+        fields.map { ($0.jsonName, $0.schema.json(description: $0.summary)) }
+    }
+
     /// The keys that may be given more than once.
     public static var repeatableKeys: Set<String> {
         Set(fields.filter { $0.placement == .repeatedKey }.map(\.key))

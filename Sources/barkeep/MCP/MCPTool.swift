@@ -36,6 +36,13 @@ struct MCPTool {
     var wireNames: [String: String] = [:]
     /// Runs it.
     let run: (MCPToolCall) throws -> MCPToolOutput
+    /// The request a bound tool decodes every call into (its arguments are that request's fields); nil for a tool
+    /// composed of several commands.
+    var request: (any CommandRequest.Type)?
+    /// A bound tool's request fields it does not offer, by JSON name.
+    var hidden: Set<String> = []
+    /// A bound tool's arguments named otherwise than their fields: tool argument → field JSON name.
+    var renamed: [String: String] = [:]
 
     /// Whether it changes the audit (left out under `--read-only`).
     var isWrite: Bool { effect != .read }
@@ -92,6 +99,7 @@ extension MCPTool {
         self.init(
             name: name, title: title, description: description, arguments: arguments,
             required: R.fields.filter(\.isRequired).map(\.jsonName), output: output, effect: effect, run: run)
+        self.request = R.self
     }
 }
 
@@ -140,7 +148,7 @@ extension MCPTool {
             case .write(let isDestructive, let isIdempotent):
                 .write(isDestructive: isDestructive, isIdempotent: isIdempotent)
             }
-        return MCPTool(
+        var tool = MCPTool(
             name: name, title: title, description: description, arguments: arguments, required: required,
             output: output, effect: effect
         ) { call in
@@ -159,5 +167,9 @@ extension MCPTool {
             }
             return try present(try call.send(decoded), decoded)
         }
+        tool.request = R.self
+        tool.hidden = hiding
+        tool.renamed = renaming
+        return tool
     }
 }
