@@ -1,3 +1,4 @@
+import BarkeepAPI
 import BarkeepCore
 import BarkeepProtocol
 import BarkeepStore
@@ -57,15 +58,13 @@ enum TriageCommands {
     }
 
     /// `FINDING COMMENT PROJECT N TEXT`: the comment's event record.
-    static let comment = Command("FINDING COMMENT", positional: 3...3, minimumRole: .writer) {
-        input throws(CommandError) in
-        let (project, number) = (input.argument(0), try FindingCommands.number(input.argument(1), of: "finding"))
-        let (text, actor) = (input.argument(2), input.session.actor)
-        if let refusal = FindingComment.refusal(of: text) { throw CommandError(.badArgument, refusal) }
+    static let comment = Command(FindingCommentRequest.self) { request, input in
+        let (actor, version) = (input.session.actor, input.session.protocolVersion)
         return .database { connection in
             let event = try FindingStore.comment(
-                project: project, number: number, text: text, actor: actor, on: connection)
-            return CommandResult(.records([event.record]))
+                project: request.project, number: request.number.value, text: request.text, actor: actor,
+                on: connection)
+            return CommandResult(FindingCommentRequest.Reply([AuditEventRecord(event)]), version: version)
         }
     }
 

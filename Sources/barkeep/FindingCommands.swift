@@ -1,3 +1,4 @@
+import BarkeepAPI
 import BarkeepCommandLine
 import BarkeepCore
 import BarkeepProtocol
@@ -14,50 +15,66 @@ struct RunsCommand: RunnableCommand {
         ]
     )
 
-    let project: String
-    let limit: String?
+    let request: RunsRequest
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
-        project = parsed.value("project") ?? ""
-        limit = parsed.value("limit")
+        request = RunsRequest(project: parsed.value("project") ?? "", limit: try typedOption("limit", parsed))
     }
 
     func run(_ context: CLIContext) throws {
-        var request = Request(verb: "RUNS", arguments: [project])
-        if let limit { request.keywordList.append(("limit", limit)) }
-        let records = try context.request(request).records
+        let runs = try context.send(request).rows
         if context.isJSON {
-            try Output.json(records.map(Self.json))
-        } else if records.isEmpty {
-            print("No runs yet. Upload one with: barkeep ingest \(project) FILE")
+            try Output.json(runs.map(\.json))
+        } else if runs.isEmpty {
+            print("No runs yet. Upload one with: barkeep ingest \(request.project) FILE")
         } else {
             Output.table(
                 [
                     "RUN", "INGESTED", "TOOL", "COMMIT", "COMMITTED", "SCOPE", "NEW", "FIXED", "REOPENED",
                     "UNCHANGED", "MOVED", "CHANGED",
                 ],
-                records.map { record in
+                runs.map { run in
                     [
-                        record["id"] ?? "", String((record["ingested"] ?? "").prefix(16)),
-                        [record["tool"], record["tool-version"]].compactMap { $0 }.joined(separator: " "),
-                        String((record["commit"] ?? "").prefix(8)), String((record["commit-time"] ?? "").prefix(16)),
-                        record["scope"] ?? "", record["new"] ?? "",
-                        record["fixed"] ?? "", record["reopened"] ?? "", record["unchanged"] ?? "",
-                        record["moved"] ?? "", record["changed"] ?? "",
+                        String(run.id), String(run.ingested.prefix(16)),
+                        [run.tool, run.toolVersion].compactMap { $0 }.joined(separator: " "),
+                        String((run.commit ?? "").prefix(8)), String((run.commitTime ?? "").prefix(16)),
+                        run.scope ?? "", String(run.new), String(run.fixed), String(run.reopened),
+                        String(run.unchanged), String(run.moved), String(run.changed),
                     ]
                 }
             )
         }
     }
+}
 
-    /// The JSON object of one run.
-    static func json(_ record: Record) -> [String: Any] {
-        record.json(integers: ["id", "files-scanned", "new", "fixed", "reopened", "unchanged", "moved", "changed"])
+/// The option `--NAME` read as the request's field reads it: what the field refuses is a usage error, worded as the
+/// daemon words it.
+func typedOption<V: WireValue>(_ name: String, _ parsed: ParsedCommand) throws(UsageError) -> V? {
+    guard let text = parsed.value(name) else { return nil }
+    do {
+        return try V(wire: text)
+    } catch {
+        throw UsageError(
+            error.isPredicate ? "--\(name) \(error.message)" : error.message, commandPath: parsed.commandPath)
+    }
+}
+
+/// The positional `number` read as a finding's (or item's) number: `12` or `F-12` (NumberInProject.findingNumber).
+func findingNumber(_ parsed: ParsedCommand) throws(UsageError) -> ProjectNumber<FindingNumbering> {
+    ProjectNumber(try NumberInProject.findingNumber(parsed.value("number") ?? "", parsed))
+}
+
+/// The positional `number` read as a request's number in the project: what the field refuses is a usage error.
+func projectNumber<Kind>(_ parsed: ParsedCommand) throws(UsageError) -> ProjectNumber<Kind> {
+    do {
+        return try ProjectNumber(wire: parsed.value("number") ?? "")
+    } catch {
+        throw UsageError(error.message, commandPath: parsed.commandPath)
     }
 }
 
 /// `barkeep run PROJECT N`: one run, by its number in the project; `barkeep run show PROJECT N` says the same.
-struct RunGroup: RunnableCommand, NamesNumberInProject {
+struct RunGroup: RunnableCommand {
     static let configuration = CommandConfiguration(
         name: "run",
         abstract: "Show one scan run of a project: what was scanned, by whom, and what it changed.",
@@ -70,19 +87,19 @@ struct RunGroup: RunnableCommand, NamesNumberInProject {
     /// `RUN SHOW`, which the words `run` alone do not name.
     static var requests: [String]? { ["RUN SHOW"] }
 
-    let target: NumberInProject
+    let show: RunShowCommand
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
-        target = NumberInProject(parsed)
+        show = try RunShowCommand(parsed)
     }
 
     func run(_ context: CLIContext) throws {
-        try RunShowCommand(target: target).run(context)
+        try show.run(context)
     }
 }
 
 /// `barkeep run show PROJECT N`: one run, by its number in the project (as `barkeep run PROJECT N`).
-struct RunShowCommand: RunnableCommand, NamesNumberInProject {
+struct RunShowCommand: RunnableCommand {
     static let configuration = CommandConfiguration(
         name: "show",
         abstract: "Show a scan run: what was scanned, by whom, and what it changed.",
@@ -90,33 +107,32 @@ struct RunShowCommand: RunnableCommand, NamesNumberInProject {
         arguments: NumberInProject.arguments("The run's number in the project (from barkeep runs).")
     )
 
-    let target: NumberInProject
+    let request: RunShowRequest
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
-        target = NumberInProject(parsed)
-    }
-
-    /// The command for `target`, made without a command line (`barkeep run PROJECT N`).
-    init(target: NumberInProject) {
-        self.target = target
+        request = RunShowRequest(project: parsed.value("project") ?? "", number: try projectNumber(parsed))
     }
 
     func run(_ context: CLIContext) throws {
-        let records = try context.request(Request(verb: "RUN", arguments: ["SHOW", project, number])).records
-        guard let run = records.first else { throw CLIError.badReply("RUN SHOW returned nothing") }
+        guard let run = try context.send(request).rows.first else {
+            throw CLIError.badReply("RUN SHOW returned nothing")
+        }
         if context.isJSON {
-            try Output.json(RunsCommand.json(run))
+            try Output.json(run.json)
             return
         }
-        let counts = ["new", "fixed", "reopened", "unchanged", "moved", "changed"].map { "\(run[$0] ?? "0") \($0)" }
+        let counts = [
+            ("new", run.new), ("fixed", run.fixed), ("reopened", run.reopened), ("unchanged", run.unchanged),
+            ("moved", run.moved), ("changed", run.changed),
+        ].map { "\($0.1) \($0.0)" }
         Output.fields([
-            ("Run", run["id"]), ("Project", project), ("Ingested", run["ingested"]), ("By", run["actor"]),
-            ("Format", run["format"]),
-            ("Tool", [run["tool"], run["tool-version"]].compactMap { $0 }.joined(separator: " ")),
-            ("Commit", run["commit"]), ("Commit time", run["commit-time"]),
-            ("Scope", run["scope"] ?? "the whole project"),
-            ("Files scanned", run["files-scanned"]), ("Lifecycle", run["lifecycle"]),
-            ("Changed", run["format"] == "sdk-check" ? nil : counts.joined(separator: ", ")),
+            ("Run", String(run.id)), ("Project", request.project), ("Ingested", run.ingested), ("By", run.actor),
+            ("Format", run.format),
+            ("Tool", [run.tool, run.toolVersion].compactMap { $0 }.joined(separator: " ")),
+            ("Commit", run.commit), ("Commit time", run.commitTime),
+            ("Scope", run.scope ?? "the whole project"),
+            ("Files scanned", run.filesScanned.map { String($0) }), ("Lifecycle", run.lifecycle),
+            ("Changed", run.format == "sdk-check" ? nil : counts.joined(separator: ", ")),
         ])
     }
 }
@@ -281,41 +297,40 @@ struct FindingGroup: ParsableCommand {
 }
 
 /// `barkeep finding show PROJECT N`: one finding and its history.
-struct FindingShowCommand: RunnableCommand, NamesNumberInProject {
+struct FindingShowCommand: RunnableCommand {
     static let configuration = CommandConfiguration(
         name: "show",
         abstract: "Show a finding and its history.",
         arguments: NumberInProject.arguments("The finding's (or item's) number in the project, 12 or F-12.")
     )
 
-    let target: NumberInProject
+    let request: FindingShowRequest
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
-        target = try NumberInProject.finding(parsed)
+        request = FindingShowRequest(project: parsed.value("project") ?? "", number: try findingNumber(parsed))
     }
 
     func run(_ context: CLIContext) throws {
-        let records = try context.request(Request(verb: "FINDING", arguments: ["SHOW", project, number])).records
-        guard let finding = records.first else { throw CLIError.badReply("FINDING SHOW returned nothing") }
-        let history = records.dropFirst()
+        let reply = try context.send(request)
+        let (finding, history) = (reply.head, reply.rows)
         if context.isJSON {
-            try Output.json(Self.json(finding, history: history))
+            try Output.json(reply.detailJSON)
             return
         }
         Output.fields([
-            ("Finding", finding["id"]), ("Project", finding["project"]),
-            ("Status", FindingsCommand.statusText(finding)),
-            ("Reason", finding["reason"]), ("Rule", finding["rule"]), ("Title", finding["title"]),
-            ("Severity", finding["severity"]), ("Screen", finding["screen"]), ("Assignee", finding["assignee"]),
-            ("Where", finding["file"].map { "\($0):\(finding["line"] ?? "")" }), ("Step", finding["step"]),
-            ("Snippet", finding["snippet"]), ("Message", finding["message"]),
-            ("Needs", finding["needs"]?.replacingOccurrences(of: ",", with: " ")),
-            ("Gate", finding["gate"].map { "if #available(iOS \($0), *)" }),
+            ("Finding", String(finding.id)), ("Project", finding.project), ("Status", finding.statusText),
+            ("Reason", finding.reason), ("Rule", finding.rule), ("Title", finding.title),
+            ("Severity", finding.severity), ("Screen", finding.screen), ("Assignee", finding.assignee),
+            ("Where", finding.file.map { "\($0):\(finding.line.map { String($0) } ?? "")" }),
+            ("Step", finding.step.map { String($0) }), ("Snippet", finding.snippet), ("Message", finding.message),
+            ("Needs", finding.needs?.joined(separator: " ")),
+            ("Gate", finding.gate.map { "if #available(iOS \($0), *)" }),
             (
                 "Runs",
-                finding["source"] == "manual"
+                finding.source == "manual"
                     ? nil
-                    : "first seen in \(finding["first-seen-run"] ?? "-"), last in \(finding["last-seen-run"] ?? "-")"
+                    : "first seen in \(finding.firstSeenRun.map { String($0) } ?? "-"), last in "
+                        + "\(finding.lastSeenRun.map { String($0) } ?? "-")"
             ),
         ])
         guard !history.isEmpty else { return }
@@ -323,32 +338,25 @@ struct FindingShowCommand: RunnableCommand, NamesNumberInProject {
         Output.table(
             ["SEQ", "AT", "CHANGE", "BY", "REASON"],
             history.map { event in
-                let change =
-                    switch EventKind(rawValue: event["kind"] ?? "") {
-                    case .findingNew: finding["source"] == "manual" ? "added (\(event["to"] ?? ""))" : "found"
-                    case .findingStatus: "\(event["from"] ?? "∅") → \(event["to"] ?? "∅")"
-                    case .findingChanged: "line edited: \(event["from"] ?? "") → \(event["to"] ?? "")"
-                    case .findingPersisted: "verified, still reported"
-                    case .findingAssigned:
-                        "assigned \(event["from"] ?? Assignee.none) → \(event["to"] ?? Assignee.none)"
-                    case .findingComment: "comment"
-                    case .poseRecorded: "pose \(event["subject"] ?? "") \(event["to"] ?? "")"
-                    default: "\(event["kind"] ?? "") \(event["subject"] ?? "")"
-                    }
-                return [
-                    event["seq"] ?? "", String((event["at"] ?? "").prefix(19)), change, event["actor"] ?? "",
-                    event["reason"] ?? "",
+                [
+                    String(event.seq), String(event.at.prefix(19)), Self.change(event, of: finding), event.actor,
+                    event.reason ?? "",
                 ]
             }
         )
     }
 
-    /// The JSON object of a `FINDING SHOW` reply: the finding as `barkeep findings --json` prints it, with its
-    /// project, message and reason, and its history (comments included) as `barkeep watch --json` prints events.
-    static func json(_ finding: Record, history: ArraySlice<Record>) -> [String: Any] {
-        var object = FindingsCommand.json(finding)
-        for key in ["project", "message", "reason"] { object[key] = finding[key] }
-        object["history"] = history.map(WatchCommand.json)
-        return object
+    /// What an event of a finding's history changed, for the table.
+    static func change(_ event: AuditEventRecord, of finding: FindingRecord) -> String {
+        switch EventKind(rawValue: event.kind) {
+        case .findingNew: finding.source == "manual" ? "added (\(event.to ?? ""))" : "found"
+        case .findingStatus: "\(event.from ?? "∅") → \(event.to ?? "∅")"
+        case .findingChanged: "line edited: \(event.from ?? "") → \(event.to ?? "")"
+        case .findingPersisted: "verified, still reported"
+        case .findingAssigned: "assigned \(event.from ?? Assignee.none) → \(event.to ?? Assignee.none)"
+        case .findingComment: "comment"
+        case .poseRecorded: "pose \(event.subject) \(event.to ?? "")"
+        default: "\(event.kind) \(event.subject)"
+        }
     }
 }

@@ -1,3 +1,4 @@
+import BarkeepAPI
 import BarkeepCommandLine
 import BarkeepCore
 import BarkeepProtocol
@@ -246,7 +247,7 @@ struct FindingAssignCommand: RunnableCommand {
 }
 
 /// `barkeep finding comment PROJECT N TEXT`: a comment in a finding's history.
-struct FindingCommentCommand: RunnableCommand, NamesNumberInProject {
+struct FindingCommentCommand: RunnableCommand {
     static let configuration = CommandConfiguration(
         name: "comment",
         abstract: "Comment on a finding: a line in its history, not a change of status (writer).",
@@ -256,23 +257,23 @@ struct FindingCommentCommand: RunnableCommand, NamesNumberInProject {
         ]
     )
 
-    let target: NumberInProject
-    let text: String
+    let request: FindingCommentRequest
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
-        target = try NumberInProject.finding(parsed)
-        text = parsed.value("text") ?? ""
+        let number = try findingNumber(parsed)
+        let text = parsed.value("text") ?? ""
         if let refusal = FindingComment.refusal(of: text) { throw UsageError(refusal, commandPath: parsed.commandPath) }
+        request = FindingCommentRequest(project: parsed.value("project") ?? "", number: number, text: text)
     }
 
     func run(_ context: CLIContext) throws {
-        let records = try context.request(Request(verb: "FINDING", arguments: ["COMMENT", project, number, text]))
-            .records
-        guard let event = records.first else { throw CLIError.badReply("FINDING COMMENT returned nothing") }
+        guard let event = try context.send(request).rows.first else {
+            throw CLIError.badReply("FINDING COMMENT returned nothing")
+        }
         if context.isJSON {
-            try Output.json(event.json(integers: ["seq"]))
+            try Output.json(event.commentJSON)
         } else {
-            print("Commented on finding \(number) of \(project) (event \(event["seq"] ?? "")).")
+            print("Commented on finding \(request.number.value) of \(request.project) (event \(event.seq)).")
         }
     }
 }

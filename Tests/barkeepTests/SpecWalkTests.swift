@@ -24,14 +24,10 @@ struct SpecWalkTests {
         "PROJECT SET",
         // Scans
         "INGEST",
-        "RUNS",
-        "RUN SHOW",
         // Findings
         "FINDINGS",
-        "FINDING SHOW",
         "FINDING SET",
         "FINDING ASSIGN",
-        "FINDING COMMENT",
         "MINE",
         // Screens
         "SCREEN ADD",

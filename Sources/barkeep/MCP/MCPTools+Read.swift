@@ -9,7 +9,8 @@ extension MCPTools {
     /// answering the JSON that command's `--json` prints.
     static var readTools: [MCPTool] {
         [
-            listProjects, projectStatus, listScreens, screenDetail, listFindings, findingDetail, blockedItems,
+            listProjects, projectStatus, listScreens, screenDetail, listFindings, FindingTools.findingDetail,
+            blockedItems,
             poseMatrix, checklist, readinessReport,
         ]
     }
@@ -235,38 +236,6 @@ extension MCPTools {
             return MCPToolOutput(
                 structured: ["findings": findings, "count": records.count, "truncated": records.count > limit],
                 summary: summary + ".")
-        }
-    }
-
-    /// The `finding_detail` tool.
-    static var findingDetail: MCPTool {
-        var finding = MCPSchema.finding
-        if var properties = finding["properties"] as? [String: Any] {
-            properties["message"] = ["type": "string"]
-            properties["reason"] = ["type": "string"]
-            properties["project"] = ["type": "string"]
-            properties["history"] = MCPSchema.array(MCPSchema.event, "Its events, comments included, oldest first.")
-            finding["properties"] = properties
-            finding["required"] = ["id", "status", "needs", "history"]
-        }
-        return MCPTool(
-            name: "finding_detail", title: "Finding detail",
-            description: "One finding or item, as `barkeep finding show --json`: rule, severity, where, snippet, "
-                + "message, status and reason, and its history with comments.",
-            arguments: ["number": MCPSchema.integer("The finding's number in the project.", minimum: 1)],
-            required: ["number"], output: finding, effect: .read
-        ) { call in
-            let number = try call.requiredInteger("number")
-            let records = try call.send(
-                Request(verb: "FINDING", arguments: ["SHOW", try call.project(), String(number)])
-            ).records
-            guard let first = records.first else { throw CLIError.badReply("FINDING SHOW returned nothing") }
-            let detail = FindingShowCommand.json(first, history: records.dropFirst())
-            let what = first["rule"].map { "\($0) \(first["file"] ?? ""):\(first["line"] ?? "")" } ?? first["title"]
-            return MCPToolOutput(
-                structured: detail,
-                summary: "Finding \(number): \(what ?? ""), \(first["status"] ?? "?")"
-                    + (first["reason"].map { " (\($0))" } ?? "") + "; \(Output.count(records.count - 1, "event")).")
         }
     }
 

@@ -6,7 +6,7 @@ extension MCPTools {
     /// The tools that change the audit (a writer's token; left out under `--read-only`), each sending the request
     /// of the CLI command named in its description.
     static var writeTools: [MCPTool] {
-        [setFindingStatus, assignFindings, commentFinding, setStep, addItem, recordPose, ingestScan]
+        [setFindingStatus, assignFindings, FindingTools.commentFinding, setStep, addItem, recordPose, ingestScan]
     }
 
     /// How the bulk tools choose findings: `numbers`, or the filter keys (not both, one of them).
@@ -137,32 +137,6 @@ extension MCPTools {
                 summary: bulkSummary(
                     object, verb: "assign", past: "assigned", project: selection.project,
                     to: name.lowercased() == Assignee.none ? "no one" : name))
-        }
-    }
-
-    /// The `comment_finding` tool.
-    static var commentFinding: MCPTool {
-        MCPTool(
-            name: "comment_finding", title: "Comment on a finding",
-            description: "Add a comment to a finding's history (not a change of status), as `barkeep finding "
-                + "comment`. One line of at most 4096 bytes.",
-            arguments: [
-                "number": MCPSchema.integer("The finding's number in the project.", minimum: 1),
-                "text": MCPSchema.string("The comment.", minLength: 1),
-            ],
-            required: ["number", "text"],
-            output: MCPSchema.event, effect: .write(isDestructive: false, isIdempotent: false)
-        ) { call in
-            let number = try call.requiredInteger("number")
-            let text = try call.requiredString("text")
-            if let refusal = FindingComment.refusal(of: text) { throw MCPArgumentError(message: "text: \(refusal)") }
-            let records = try call.send(
-                Request(verb: "FINDING", arguments: ["COMMENT", try call.project(), String(number), text])
-            ).records
-            guard let event = records.first else { throw CLIError.badReply("FINDING COMMENT returned nothing") }
-            return MCPToolOutput(
-                structured: event.json(integers: ["seq"]),
-                summary: "Commented on finding \(number) (event \(event["seq"] ?? "")).")
         }
     }
 
