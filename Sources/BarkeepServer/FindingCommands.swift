@@ -124,23 +124,31 @@ enum FindingCommands {
     }
 
     /// `FINDINGS PROJECT [FILTERS…]`: the filter language of FindingQuery; without `status`, the findings that need
-    /// work. Streamed: a page of findings is read only once the client has read enough of the ones before.
-    static let findings = Command(
-        "FINDINGS",
-        positional: 1...1,
-        keys: Set(FindingQuery.keys),
-        minimumRole: .reader
-    ) { input throws(CommandError) in
-        let (project, query) = (input.argument(0), try query(input.request))
+    /// work. Streamed: a page of findings is read only once the client has read enough of the ones before, and
+    /// encoded through `FindingRecord`'s fields.
+    static let findings = Command(FindingsRequest.self) { request, input throws(CommandError) in
+        let query = try FindingCommands.query(request.filters)
+        let version = input.session.protocolVersion
         return .streamed(
             StreamedReply(positions: FindingListPosition.self) { connection, position, page in
                 try FindingStore.pages(
-                    project: project, query: query, after: position, pageSize: StreamedReply.recordsPerPage,
+                    project: request.project, query: query, after: position, pageSize: StreamedReply.recordsPerPage,
                     on: connection
                 ) { findings, isLast in
-                    try page(findings.map(\.record), findings.last?.listPosition, isLast)
+                    try page(
+                        findings.map { FindingRecord($0).record(version: version) }, findings.last?.listPosition,
+                        isLast)
                 }
             })
+    }
+
+    /// The query `filters` make; what FindingQuery refuses is `BADARG`.
+    static func query(_ filters: FindingFilters) throws(CommandError) -> FindingQuery {
+        do throws(CoreError) {
+            return try filters.query()
+        } catch {
+            throw CommandError(.badArgument, error.description)
+        }
     }
 
     /// The filter keys of `request` as a query; what FindingQuery refuses is `BADARG`.

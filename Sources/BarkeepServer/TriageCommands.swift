@@ -9,7 +9,7 @@ enum TriageCommands {
     static let all: [Command] = [set, assign, comment, mine]
 
     /// The keys of a command that changes many findings: its filter keys, `where` and `dry-run`.
-    static let bulkKeys = Set(FindingQuery.keys + ["where", "dry-run"])
+    static let bulkKeys = Set(FindingFilters.fields.map(\.key) + ["where", "dry-run"])
 
     /// `FINDING SET PROJECT N[,N…] STATUS [reason=…] [dry-run=yes]`, or
     /// `FINDING SET PROJECT STATUS where=yes FILTERS… [reason=…] [dry-run=yes]`.
@@ -127,13 +127,15 @@ struct BulkTarget: Sendable {
         case "yes": isDryRun = true
         default: throw CommandError(.badArgument, "dry-run must be yes or no")
         }
-        let filterKeys = input.request.keywordList.map(\.key).filter(FindingQuery.keys.contains)
+        let filterKeys = input.request.keywordList.map(\.key).filter { key in
+            FindingFilters.fields.contains { $0.key == key }
+        }
         switch input.keyword("where") {
         case "yes":
             guard input.request.arguments.count == 2 else {
                 throw CommandError(.badArgument, "with where=yes the findings are chosen by keys: give PROJECT VALUE")
             }
-            selector = .query(try FindingCommands.query(input.request))
+            selector = .query(try FindingCommands.query(FindingFilters(keywords: input.request.keywordList)))
             value = input.argument(1)
             isSingle = false
         case nil, "no":

@@ -1,3 +1,4 @@
+import BarkeepAPI
 import BarkeepCommandLine
 import BarkeepCore
 import BarkeepProtocol
@@ -336,8 +337,16 @@ struct ReportCommand: RunnableCommand {
         let status = try records(Request(verb: "STATUS", arguments: [project]))
         // Every status: the settled sections (verified, kept, declined, false positives) list findings that need
         // no more work, which FINDINGS leaves out without a status.
-        let findings = try records(
-            Request(verb: "FINDINGS", arguments: [project], keywords: ["status": FindingQuery.allWord]))
+        let findings: [Record]
+        do {
+            var filters = FindingFilters()
+            filters.status = FindingQuery.allWord
+            findings = try client.send(FindingsRequest(project: project, filters: filters)).rows.map {
+                $0.record(version: ProtocolVersion.supported.upperBound)
+            }
+        } catch {
+            throw context.explained(error)
+        }
         let poses = try records(Request(verb: "POSES", arguments: [project]))
         let steps = try records(Request(verb: "STEPS", arguments: [project]))
         let burndown = try records(Request(verb: "BURNDOWN", arguments: [project], keywords: ["by": "run"]))

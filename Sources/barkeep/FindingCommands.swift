@@ -165,16 +165,16 @@ struct FindingsCommand: RunnableCommand {
         ]
     )
 
-    let project: String
-    let keywords: [(key: String, value: String)]
+    let request: FindingsRequest
     /// `--format csv|sarif`; nil for the text table.
     let export: FindingsExport?
     /// `--limit N`: at most N findings listed.
     let limit: Int?
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
-        project = parsed.value("project") ?? ""
-        keywords = try FindingFilterOptions.keywords(parsed)
+        request = FindingsRequest(
+            project: parsed.value("project") ?? "",
+            filters: FindingFilters(keywords: try FindingFilterOptions.keywords(parsed)))
         export = try FindingsExport(parsed)
         if let text = parsed.value("limit") {
             guard let number = Int(text), number > 0 else {
@@ -192,66 +192,55 @@ struct FindingsCommand: RunnableCommand {
     }
 
     func run(_ context: CLIContext) throws {
-        var request = Request(verb: "FINDINGS", arguments: [project])
-        request.keywordList = keywords
         if let export { return try export.run(request, context) }
-        let records = try context.request(request).records
-        let shown = limit.map { Array(records.prefix($0)) } ?? records
+        let findings = try context.send(request).rows
+        let shown = limit.map { Array(findings.prefix($0)) } ?? findings
         if context.isJSON {
-            try Output.json(shown.map(Self.json))
+            try Output.json(shown.map(\.listJSON))
             // The count stays out of the array a script reads, on standard error.
-            if shown.count < records.count {
+            if shown.count < findings.count {
                 FileHandle.standardError.write(
                     Data(
-                        "barkeep: \(records.count - shown.count) more (\(Output.count(records.count, "finding")) in all)\n"
+                        "barkeep: \(findings.count - shown.count) more (\(Output.count(findings.count, "finding")) in all)\n"
                             .utf8))
             }
-        } else if records.isEmpty {
+        } else if findings.isEmpty {
             print("No findings.")
         } else {
             Self.table(shown)
-            if shown.count < records.count {
-                print("… \(records.count - shown.count) more (\(Output.count(records.count, "finding")) in all)")
+            if shown.count < findings.count {
+                print("… \(findings.count - shown.count) more (\(Output.count(findings.count, "finding")) in all)")
             }
-            Self.printUnmappedReasons(records)
+            Self.printUnmappedReasons(findings)
         }
     }
 
     /// Prints findings as the table of `barkeep findings`: with an UNMAPPED column when any is unmapped.
-    static func table(_ records: [Record]) {
-        let isExplaining = records.contains { $0["unmapped"] != nil }
+    static func table(_ findings: [FindingRecord]) {
+        let isExplaining = findings.contains { $0.unmapped != nil }
         Output.table(
             ["#", "STATUS", "SEVERITY", "RULE", "SCREEN"] + (isExplaining ? ["UNMAPPED"] : [])
                 + ["ASSIGNEE", "WHERE", "SNIPPET"],
-            records.map { record in
-                [
-                    record["id"] ?? "", statusText(record), record["severity"] ?? "", record["rule"] ?? "item",
-                    record["screen"] ?? "",
-                ] + (isExplaining ? [unmappedCell(record)] : []) + [
-                    record["assignee"] ?? "-", place(record),
-                    String((record["snippet"] ?? record["title"] ?? "").prefix(60)),
-                ]
+            findings.map { finding in
+                [String(finding.id), finding.statusText, finding.severity, finding.rule ?? "item", finding.screen]
+                    + (isExplaining ? [unmappedCell(finding)] : []) + [
+                        finding.assignee ?? "-", finding.place,
+                        String((finding.snippet ?? finding.title ?? "").prefix(60)),
+                    ]
             }
         )
     }
 
-    /// A finding's status as people read it: `verified, still reported in run 7` for a verified finding a later scan
-    /// still reports, else the status.
-    static func statusText(_ record: Record) -> String {
-        guard let run = record["still-reported-run"] else { return record["status"] ?? "" }
-        return FindingLifecycle.verifiedStillReported(inRun: run)
-    }
-
     /// Why a finding is unmapped, for the table: the reason, and the excluded path for `excluded`.
-    static func unmappedCell(_ record: Record) -> String {
-        guard let reason = record["unmapped"] else { return "" }
-        return record["excluded"].map { "\(reason) (\($0))" } ?? reason
+    static func unmappedCell(_ finding: FindingRecord) -> String {
+        guard let reason = finding.unmapped?.rawValue else { return "" }
+        return finding.excluded.map { "\(reason) (\($0))" } ?? reason
     }
 
     /// The last lines of a listing holding unmapped findings: how many of them for each reason (Core's
     /// UnmappedReason, in its order), what it means and what to do.
-    static func printUnmappedReasons(_ records: [Record]) {
-        let reasons = records.compactMap { $0["unmapped"].flatMap(UnmappedReason.init(rawValue:)) }
+    static func printUnmappedReasons(_ findings: [FindingRecord]) {
+        let reasons = findings.compactMap(\.unmapped)
         guard !reasons.isEmpty else { return }
         print("\nUnmapped: \(Output.count(reasons.count, "finding")) no screen counts.")
         for reason in UnmappedReason.allCases {
@@ -261,28 +250,21 @@ struct FindingsCommand: RunnableCommand {
         }
     }
 
-    /// Where a finding is: `file:line` for a scanner's, `step N` for an item of a checklist step.
-    static func place(_ record: Record) -> String {
-        if let file = record["file"] { return "\(file):\(record["line"] ?? "")" }
-        return record["step"].map { "step \($0)" } ?? ""
+    /// A `finding` record of a reply not yet declared by a spec (MINE, BLOCKED, SCREEN SHOW, bulk changes) read
+    /// through FindingRecord's fields: the one decoding of a finding.
+    static func finding(_ record: Record) -> FindingRecord {
+        (try? FindingRecord(record: record, version: ProtocolVersion.supported.upperBound, context: "finding"))
+            ?? FindingRecord()
     }
 
-    /// The JSON object of one finding: exactly the documented keys.
-    static func json(_ record: Record) -> [String: Any] {
-        var object: [String: Any] = [:]
-        for key in [
-            "source", "rule", "title", "severity", "file", "snippet", "status", "screen", "assignee", "gate",
-            "unmapped",
-            "excluded",
-        ] {
-            object[key] = record[key] ?? NSNull()
-        }
-        for key in ["id", "line", "step", "first-seen-run", "last-seen-run", "still-reported-run"] {
-            object[key.replacingOccurrences(of: "-", with: "_")] = record[key].flatMap { Int64($0) } ?? NSNull()
-        }
-        object["needs"] = record["needs"].map { $0.split(separator: ",").map(String.init) } ?? []
-        return object
-    }
+    /// Prints such records as the table of `barkeep findings`.
+    static func table(_ records: [Record]) { table(records.map(finding)) }
+
+    /// Where such a finding is: `file:line`, or `step N` for an item of a checklist step.
+    static func place(_ record: Record) -> String { finding(record).place }
+
+    /// The JSON object of such a finding: exactly the documented keys (FindingRecord.listJSON).
+    static func json(_ record: Record) -> [String: Any] { finding(record).listJSON }
 }
 
 /// `barkeep finding …`.

@@ -25,7 +25,6 @@ struct SpecWalkTests {
         // Scans
         "INGEST",
         // Findings
-        "FINDINGS",
         "FINDING SET",
         "FINDING ASSIGN",
         "MINE",
@@ -158,6 +157,18 @@ struct SpecWalkTests {
             #expect(refusal(R.self, wrong)?.key == field.key, "\(name) \(field.key)")
             #expect(JSONSchemaValidator.violation(of: wrong, against: schema) != nil, "\(name) \(field.key)")
         }
+    }
+
+    @Test("the filter language is declared once: FindingFilters' keys are Core's FindingQuery keys, in order")
+    func findingFilters() {
+        #expect(FindingFilters.fields.map(\.key) == FindingQuery.keys)
+        #expect(FindingFilters.fields.allSatisfy { !$0.isRequired && $0.placement == .key })
+        for request in [FindingsRequest.self] as [any CommandRequest.Type] {
+            #expect(Set(FindingQuery.keys).isSubset(of: request.keys), "\(request.spec.name)")
+        }
+        // Every filter reaches Core's parser as it was given, and back.
+        let keywords = FindingQuery.keys.map { ($0, $0 == "blocked" ? "yes" : "x") }
+        #expect(FindingFilters(keywords: keywords).keywords.map(\.value) == keywords.map(\.1))
     }
 
     @Test("the CLI builds no converted command's request by hand")

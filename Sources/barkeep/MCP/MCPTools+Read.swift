@@ -9,9 +9,8 @@ extension MCPTools {
     /// answering the JSON that command's `--json` prints.
     static var readTools: [MCPTool] {
         [
-            listProjects, projectStatus, listScreens, screenDetail, listFindings, FindingTools.findingDetail,
-            blockedItems,
-            poseMatrix, checklist, readinessReport,
+            listProjects, projectStatus, listScreens, screenDetail, FindingTools.listFindings,
+            FindingTools.findingDetail, blockedItems, poseMatrix, checklist, readinessReport,
         ]
     }
 
@@ -194,48 +193,6 @@ extension MCPTools {
                     ? "\(key) is done."
                     : "\(key) is not done (\(Output.count(findings, "finding")) needing work):\n"
                         + why.joined(separator: "\n"))
-        }
-    }
-
-    /// The most findings list_findings returns unless told otherwise.
-    static let defaultFindingLimit = 200
-
-    /// The `list_findings` tool.
-    static var listFindings: MCPTool {
-        var arguments = MCPSchema.findingFilters
-        arguments["limit"] = MCPSchema.integer(
-            "At most this many findings, by file and line (default \(defaultFindingLimit)).", minimum: 1)
-        return MCPTool(
-            name: "list_findings", title: "List findings",
-            description: "A project's findings, by file and line, as `barkeep findings --json`: by default those "
-                + "that need work (status open). Filters combine (all must hold); list filters take arrays.",
-            arguments: arguments, required: [],
-            output: MCPSchema.object(
-                [
-                    "findings": MCPSchema.array(MCPSchema.finding),
-                    "count": MCPSchema.integer("How many findings the filters chose (before limit)."),
-                    "truncated": MCPSchema.boolean("Whether limit left some out."),
-                ], required: ["findings", "count", "truncated"]),
-            effect: .read
-        ) { call in
-            var request = Request(verb: "FINDINGS", arguments: [try call.project()])
-            request.keywordList = try call.findingFilters()
-            let limit = try call.integer("limit") ?? defaultFindingLimit
-            let records = try call.send(request).records
-            let findings = records.prefix(limit).map(FindingsCommand.json)
-            var summary = "\(Output.count(records.count, "finding"))"
-            if records.count > limit { summary += " (the first \(limit) listed)" }
-            let bySeverity = Dictionary(grouping: records, by: { $0["severity"] ?? "none" })
-            if !bySeverity.isEmpty {
-                summary +=
-                    ": "
-                    + Severity.allCases.compactMap { severity in
-                        bySeverity[severity.rawValue].map { "\($0.count) \(severity.rawValue)" }
-                    }.joined(separator: ", ")
-            }
-            return MCPToolOutput(
-                structured: ["findings": findings, "count": records.count, "truncated": records.count > limit],
-                summary: summary + ".")
         }
     }
 
