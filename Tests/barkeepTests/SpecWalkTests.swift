@@ -25,8 +25,6 @@ struct SpecWalkTests {
         // Scans
         "INGEST",
         // Findings
-        "FINDING SET",
-        "FINDING ASSIGN",
         "MINE",
         // Screens
         "SCREEN ADD",
@@ -163,7 +161,9 @@ struct SpecWalkTests {
     func findingFilters() {
         #expect(FindingFilters.fields.map(\.key) == FindingQuery.keys)
         #expect(FindingFilters.fields.allSatisfy { !$0.isRequired && $0.placement == .key })
-        for request in [FindingsRequest.self] as [any CommandRequest.Type] {
+        for request in [FindingsRequest.self, FindingSetRequest.self, FindingAssignRequest.self]
+            as [any CommandRequest.Type]
+        {
             #expect(Set(FindingQuery.keys).isSubset(of: request.keys), "\(request.spec.name)")
         }
         // Every filter reaches Core's parser as it was given, and back.

@@ -1,3 +1,4 @@
+import BarkeepAPI
 import BarkeepCore
 import BarkeepProtocol
 import Foundation
@@ -27,12 +28,12 @@ extension MCPTools {
         switch (numbers, isFiltered) {
         case (let numbers?, false):
             return BulkSelection(
-                project: project, numbers: numbers.map(String.init).joined(separator: ","), value: value,
-                filters: [], isDryRun: isDryRun)
+                project: project, numbers: FindingNumberList(numbers), value: value, filters: FindingFilters(),
+                isDryRun: isDryRun)
         case (nil, true):
             return BulkSelection(
-                project: project, numbers: nil, value: value, filters: try filterCall.findingFilters(),
-                isDryRun: isDryRun)
+                project: project, numbers: nil, value: value,
+                filters: FindingFilters(keywords: try filterCall.findingFilters()), isDryRun: isDryRun)
         case (_?, true): throw MCPArgumentError(message: "give numbers or filters, not both")
         case (nil, false):
             throw MCPArgumentError(message: "give numbers, or filters (an empty filter would choose every finding)")
@@ -108,7 +109,7 @@ extension MCPTools {
                 throw MCPArgumentError(message: "\(status) needs a reason")
             }
             let selection = try selection(call, value: status, renamed: ["current_status": "status"])
-            let object = selection.json(try call.send(selection.request("SET", reason.map { [("reason", $0)] } ?? [])))
+            let object = selection.json(try call.send(selection.setRequest(reason: reason)))
             return MCPToolOutput(
                 structured: object,
                 summary: bulkSummary(object, verb: "change", past: "changed", project: selection.project, to: status))
@@ -131,7 +132,7 @@ extension MCPTools {
                 throw MCPArgumentError(message: "to: " + Assignee.rule(for: name))
             }
             let selection = try selection(call, value: name)
-            let object = selection.json(try call.send(selection.request("ASSIGN")))
+            let object = selection.json(try call.send(selection.assignRequest()))
             return MCPToolOutput(
                 structured: object,
                 summary: bulkSummary(

@@ -4,6 +4,7 @@ import BarkeepProtocol
 public enum FindingAPI {
     /// The requests, in the order docs/protocol.md gives them.
     public static let all: [any CommandRequest.Type] = [
-        FindingsRequest.self, FindingShowRequest.self, FindingCommentRequest.self,
+        FindingsRequest.self, FindingShowRequest.self, FindingSetRequest.self, FindingAssignRequest.self,
+        FindingCommentRequest.self,
     ]
 }
