@@ -18,9 +18,9 @@ extension MCPTools {
         let numbers = try call.integers("numbers")
         // The filter keys as the tool names them (`current_status` for `status` where that is the value to set).
         var filters: [String: Any] = [:]
-        for key in FindingQuery.keys {
-            let name = renamed.first { $0.value == key }?.key ?? MCPSchema.argumentName(key)
-            if let value = call.arguments[name], !(value is NSNull) { filters[MCPSchema.argumentName(key)] = value }
+        for field in FindingFilters.fields {
+            let name = renamed.first { $0.value == field.key }?.key ?? field.jsonName
+            if let value = call.arguments[name], !(value is NSNull) { filters[field.jsonName] = value }
         }
         let filterCall = MCPToolCall(arguments: filters, defaultProject: nil, context: call.context)
         let isFiltered = !filters.isEmpty
@@ -33,7 +33,7 @@ extension MCPTools {
         case (nil, true):
             return BulkSelection(
                 project: project, numbers: nil, value: value,
-                filters: FindingFilters(keywords: try filterCall.findingFilters()), isDryRun: isDryRun)
+                filters: try filterCall.findingFilters(), isDryRun: isDryRun)
         case (_?, true): throw MCPArgumentError(message: "give numbers or filters, not both")
         case (nil, false):
             throw MCPArgumentError(message: "give numbers, or filters (an empty filter would choose every finding)")

@@ -28,7 +28,7 @@ enum FindingTools {
             effect: .read
         ) { call in
             let request = FindingsRequest(
-                project: try call.project(), filters: FindingFilters(keywords: try call.findingFilters()))
+                project: try call.project(), filters: try call.findingFilters())
             let limit = try call.integer("limit") ?? defaultFindingLimit
             let rows = try call.send(request).rows
             var summary = "\(Output.count(rows.count, "finding"))"
