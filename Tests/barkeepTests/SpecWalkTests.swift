@@ -185,7 +185,14 @@ struct SpecWalkTests {
                 #expect(!text.contains(literal), "\(file) builds \(request.spec.name) by hand")
             }
         }
-        let tokens = try String(contentsOf: directory.appendingPathComponent("TokenCommands.swift"), encoding: .utf8)
-        #expect(!tokens.contains("record["), "TokenCommands.swift reads a reply field by key")
+        for file in [
+            "TokenCommands.swift", "FindingCommands.swift", "FindingsExport.swift", "FindingFilterOptions.swift",
+            "MCP/Tools/FindingTools.swift",
+        ] {
+            let text = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
+            for read in ["record[\"", "fields[\"", "run[\"", "finding[\"", "event[\""] {
+                #expect(!text.contains(read), "\(file) reads a reply field by key")
+            }
+        }
     }
 }

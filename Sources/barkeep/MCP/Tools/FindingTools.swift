@@ -52,20 +52,20 @@ enum FindingTools {
 
     /// The `finding_detail` tool: FINDING SHOW.
     static var findingDetail: MCPTool {
-        var finding = MCPSchema.finding
-        if var properties = finding["properties"] as? [String: Any] {
+        var schema = MCPSchema.finding
+        if var properties = schema["properties"] as? [String: Any] {
             properties["message"] = ["type": "string"]
             properties["reason"] = ["type": "string"]
             properties["project"] = ["type": "string"]
             properties["history"] = MCPSchema.array(MCPSchema.event, "Its events, comments included, oldest first.")
-            finding["properties"] = properties
-            finding["required"] = ["id", "status", "needs", "history"]
+            schema["properties"] = properties
+            schema["required"] = ["id", "status", "needs", "history"]
         }
         return MCPTool.bound(
             FindingShowRequest.self, name: "finding_detail", title: "Finding detail",
             description: "One finding or item, as `barkeep finding show --json`: rule, severity, where, snippet, "
                 + "message, status and reason, and its history with comments.",
-            output: finding
+            output: schema
         ) { reply, request in
             let head = reply.head
             let what = head.rule.map { "\($0) \(head.file ?? ""):\(head.line.map { String($0) } ?? "")" } ?? head.title
