@@ -174,7 +174,7 @@ enum FindingCommands {
             let (finding, history) = try FindingStore.show(
                 project: request.project, number: request.number.value, on: connection)
             return CommandResult(
-                FindingShowRequest.Reply(FindingRecord(finding), rows: history.map(AuditEventRecord.init)),
+                FindingShowRequest.Reply(FindingRecord(finding), rows: history.map(EventFields.init)),
                 version: version)
         }
     }
@@ -252,24 +252,4 @@ extension FindingRecord {
 extension Finding {
     /// The finding as a `finding` record (FindingRecord's fields), for the replies not yet declared by a spec.
     var record: Record { FindingRecord(self).record(version: ProtocolVersion.supported.upperBound) }
-}
-
-extension AuditEventRecord {
-    /// The event's record: `finding` its finding's number, `screen` the screen it is about, `screens` those it
-    /// counts for (present, maybe empty, whenever `screen` is).
-    init(_ event: Event) {
-        self.init()
-        seq = Int(event.seq)
-        project = event.project
-        kind = event.kind
-        subject = event.subject
-        from = event.from
-        to = event.to
-        reason = event.reason
-        actor = event.actor
-        at = event.at.postgresText
-        finding = event.findingNumber
-        screen = event.screen
-        screens = event.screen == nil ? nil : event.screens
-    }
 }

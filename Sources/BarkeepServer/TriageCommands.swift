@@ -65,7 +65,7 @@ enum TriageCommands {
             let event = try FindingStore.comment(
                 project: request.project, number: request.number.value, text: request.text, actor: actor,
                 on: connection)
-            return CommandResult(FindingCommentRequest.Reply([AuditEventRecord(event)]), version: version)
+            return CommandResult(FindingCommentRequest.Reply([EventFields(event)]), version: version)
         }
     }
 

@@ -329,7 +329,7 @@ struct FindingShowCommand: RunnableCommand {
     }
 
     /// What an event of a finding's history changed, for the table.
-    static func change(_ event: AuditEventRecord, of finding: FindingRecord) -> String {
+    static func change(_ event: EventFields, of finding: FindingRecord) -> String {
         switch EventKind(rawValue: event.kind) {
         case .findingNew: finding.source == "manual" ? "added (\(event.to ?? ""))" : "found"
         case .findingStatus: "\(event.from ?? "∅") → \(event.to ?? "∅")"

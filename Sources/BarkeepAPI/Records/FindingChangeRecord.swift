@@ -18,6 +18,9 @@ public struct FindingChangeRecord: WireFields {
     /// An empty record, filled by decoding.
     public init() {}
 
+    /// docs/protocol.md's name for it.
+    public static let recordName: String? = "finding"
+
     /// The fields, in wire order: the finding's, then the change's.
     public static let fields: [Field<FindingChangeRecord>] =
         FindingRecord.fields.map { Field($0, in: \.finding) } + [

@@ -57,6 +57,9 @@ public struct FindingRecord: WireFields {
     /// An empty record, filled by decoding.
     public init() {}
 
+    /// docs/protocol.md's name for it.
+    public static let recordName: String? = "finding"
+
     /// The fields, in wire order.
     public static let fields: [Field<FindingRecord>] = [
         Field("id", \.id, "Its number in the project."),

@@ -41,6 +41,9 @@ public struct RunRecord: WireFields {
     /// An empty record, filled by decoding.
     public init() {}
 
+    /// docs/protocol.md's name for it.
+    public static let recordName: String? = "run"
+
     /// The fields, in wire order.
     public static let fields: [Field<RunRecord>] = [
         Field("id", \.id, "The run's number in its project."),

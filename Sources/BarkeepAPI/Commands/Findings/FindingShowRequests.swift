@@ -4,7 +4,7 @@ import BarkeepProtocol
 /// `FINDING SHOW PROJECT N`.
 public struct FindingShowRequest: CommandRequest {
     /// The `finding` record, then an event record per change of it, oldest first.
-    public typealias Reply = HeadReply<FindingRecord, AuditEventRecord>
+    public typealias Reply = HeadReply<FindingRecord, EventFields>
 
     /// The project.
     public var project = ""
@@ -32,7 +32,7 @@ public struct FindingShowRequest: CommandRequest {
 /// `FINDING COMMENT PROJECT N TEXT`.
 public struct FindingCommentRequest: CommandRequest {
     /// The comment's event record.
-    public typealias Reply = RecordsReply<AuditEventRecord>
+    public typealias Reply = RecordsReply<EventFields>
 
     /// The project.
     public var project = ""
@@ -64,7 +64,7 @@ public struct FindingCommentRequest: CommandRequest {
     ]
 }
 
-extension HeadReply where Head == FindingRecord, Row == AuditEventRecord {
+extension HeadReply where Head == FindingRecord, Row == EventFields {
     /// The JSON object `barkeep finding show --json` prints (and MCP's finding_detail): the finding as `barkeep
     /// findings --json` prints it, with its project, message and reason, and its history as `barkeep watch --json`
     /// prints events.

@@ -32,12 +32,12 @@ public struct FindingSetRequest: CommandRequest {
     public static let spec = CommandSpec(
         "FINDING SET", role: .writer, effect: .write(isDestructive: true, isIdempotent: true),
         summary: "Triages findings: by numbers, or every finding the filters choose.",
-        shapes: [Shape("project", "numbers", "new-status"), Shape("project", "new-status", requiring: "where")])
+        shapes: [Shape("project", "number", "new-status"), Shape("project", "new-status", requiring: "where")])
     /// Its arguments.
     public static let fields: [Field<FindingSetRequest>] =
         [
             .argument("project", \.project, "The project.", names: .project),
-            Field("numbers", \.numbers, "The findings' numbers (not with where).", placement: .positional),
+            Field("number", \.numbers, "The findings' numbers (not with where).", placement: .positional),
             .argument("new-status", \.newStatus, "The status to set."),
             Field("where", \.isWhere, "yes: the filters choose the findings."),
         ] + FindingFilters.fields.map { Field($0, in: \.filters) } + [
@@ -72,12 +72,12 @@ public struct FindingAssignRequest: CommandRequest {
     public static let spec = CommandSpec(
         "FINDING ASSIGN", role: .writer, effect: .write(isDestructive: true, isIdempotent: true),
         summary: "Assigns findings to someone or to no one: by numbers, or every finding the filters choose.",
-        shapes: [Shape("project", "numbers", "name"), Shape("project", "name", requiring: "where")])
+        shapes: [Shape("project", "number", "name"), Shape("project", "name", requiring: "where")])
     /// Its arguments.
     public static let fields: [Field<FindingAssignRequest>] =
         [
             .argument("project", \.project, "The project.", names: .project),
-            Field("numbers", \.numbers, "The findings' numbers (not with where).", placement: .positional),
+            Field("number", \.numbers, "The findings' numbers (not with where).", placement: .positional),
             .argument("name", \.name, "Who: a name like a token's, or none to unassign."),
             Field("where", \.isWhere, "yes: the filters choose the findings."),
         ] + FindingFilters.fields.map { Field($0, in: \.filters) } + [
