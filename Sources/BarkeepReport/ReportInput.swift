@@ -34,14 +34,14 @@ public struct ReportInput: Sendable, Equatable {
 
     /// Reads the input from the replies the CLI collects: `STATUS`, `FINDINGS`, `POSES`, the checklist steps (the
     /// records of `STEPS`, or `SCREEN SHOW` replies one after the other: only their `type=step` records are read),
-    /// `BURNDOWN` and `SCREEN LIST`.
+    /// `SCREEN LIST`; the burndown as BURNDOWN's records carry it.
     public init(
         statusReply: [Record], findingsReply: [Record], posesReply: [Record], stepsReply: [Record] = [],
-        burndownReply: [Record] = [], screensReply: [Record] = []
+        burndown: [BurndownPoint] = [], screensReply: [Record] = []
     ) throws(ReportError) {
         self.init(
             status: try ProjectStatusReply(records: statusReply), findings: try ReportFinding.decode(findingsReply),
             poses: try PoseCellRecord.decode(posesReply), steps: StepLine.byScreen(try StepLine.decode(stepsReply)),
-            burndown: try BurndownPoint.decode(burndownReply), screens: try ReportScreen.decode(screensReply))
+            burndown: burndown, screens: try ReportScreen.decode(screensReply))
     }
 }

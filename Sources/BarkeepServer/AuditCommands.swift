@@ -1,3 +1,4 @@
+import BarkeepAPI
 import BarkeepCore
 import BarkeepProtocol
 import BarkeepStore
@@ -6,223 +7,139 @@ import BarkeepStore
 enum AuditCommands {
     static let all: [Command] = [item, itemSet, itemRemove, sdk, blocked, pose, poseHistory, poses]
 
-    static let severities = Severity.allCases.map(\.rawValue)
-
-    static let item = Command(
-        "ITEM ADD",
-        positional: 1...1,
-        keys: ["severity", "sdk"],
-        requiredKeys: ["screen", "step", "title"],
-        repeatableKeys: ["needs"],
-        minimumRole: .writer
-    ) { input throws(CommandError) in
-        let project = input.argument(0)
-        let stepText = input.keyword("step") ?? ""
-        let title = try itemTitle(input.keyword("title") ?? "")
-        let severity = try itemSeverity(input.keyword("severity") ?? Severity.medium.rawValue)
-        let needs = try itemNeeds(input.keywords("needs"))
-        let sdk = try version(input.keyword("sdk"), key: "sdk")
-        let screen = input.keyword("screen") ?? ""
-        let actor = input.session.actor
+    static let item = Command(ItemAddRequest.self) { request, input in
+        let (actor, version) = (input.session.actor, input.session.protocolVersion)
         return .database { connection in
             let newItem = NewItem(
-                screen: screen, step: try ItemStore.step(stepText), title: title, needs: needs,
-                severity: severity, sdkForUnknown: sdk)
-            return CommandResult(
-                .records([try ItemStore.add(newItem, to: project, actor: actor, on: connection).record]))
+                screen: request.screen, step: try ItemStore.step(request.step.text), title: request.title,
+                needs: request.needs.map(\.name), severity: (request.severity ?? .medium).rawValue,
+                sdkForUnknown: request.sdk)
+            let item = try ItemStore.add(newItem, to: request.project, actor: actor, on: connection)
+            return CommandResult(ItemAddRequest.Reply([FindingRecord(item)]), version: version)
         }
     }
 
-    static let itemSet = Command(
-        "ITEM SET",
-        positional: 2...2,
-        keys: ["title", "step", "severity", "sdk"],
-        repeatableKeys: ["needs"],
-        minimumRole: .writer
-    ) { input throws(CommandError) in
-        let (project, number) = (input.argument(0), try FindingCommands.number(input.argument(1), of: "item"))
-        let needsGiven = input.request.keywordList.contains { $0.key == "needs" }
+    static let itemSet = Command(ItemSetRequest.self) { request, input throws(CommandError) in
         let changes = ItemChanges(
-            title: try input.keyword("title").map { text throws(CommandError) in try itemTitle(text) },
-            step: input.keyword("step"),
-            severity: try input.keyword("severity").map { text throws(CommandError) in try itemSeverity(text) },
-            // needs= with no value clears them.
-            needs: needsGiven ? try itemNeeds(input.keywords("needs").filter { !$0.isEmpty }) : nil,
-            sdkForUnknown: try version(input.keyword("sdk"), key: "sdk"))
+            title: request.title, step: request.step, severity: request.severity?.rawValue,
+            needs: request.neededSymbols,
+            sdkForUnknown: request.sdk)
         guard !changes.isEmpty else {
             throw CommandError(.badArgument, "ITEM SET needs title=, step=, severity= or needs=")
         }
-        let actor = input.session.actor
+        let (actor, version) = (input.session.actor, input.session.protocolVersion)
         return .database { connection in
-            CommandResult(
-                .records([
-                    try ItemStore.update(project: project, number: number, changes, actor: actor, on: connection).record
-                ]))
+            let item = try ItemStore.update(
+                project: request.project, number: request.number.value, changes, actor: actor, on: connection)
+            return CommandResult(ItemSetRequest.Reply([FindingRecord(item)]), version: version)
         }
     }
 
-    static let itemRemove = Command("ITEM REMOVE", positional: 2...2, minimumRole: .writer) {
-        input throws(CommandError) in
-        let (project, number) = (input.argument(0), try FindingCommands.number(input.argument(1), of: "item"))
-        let actor = input.session.actor
+    static let itemRemove = Command(ItemRemoveRequest.self) { request, input in
+        let (actor, version) = (input.session.actor, input.session.protocolVersion)
         return .database { connection in
-            try ItemStore.remove(project: project, number: number, actor: actor, on: connection)
-            return CommandResult(.ok(["removed": String(number)]))
+            try ItemStore.remove(project: request.project, number: request.number.value, actor: actor, on: connection)
+            return CommandResult(ItemRemoveRequest.Reply(ItemRemoved(removed: request.number.value)), version: version)
         }
     }
 
-    private static func itemTitle(_ title: String) throws(CommandError) -> String {
-        guard !title.isEmpty, title.utf8.count <= 500 else {
-            throw CommandError(.badArgument, "title must be 1 to 500 bytes")
-        }
-        return title
-    }
-
-    private static func itemSeverity(_ severity: String) throws(CommandError) -> String {
-        guard severities.contains(severity) else {
-            throw CommandError(.badArgument, "severity must be one of " + severities.joined(separator: ", "))
-        }
-        return severity
-    }
-
-    private static func itemNeeds(_ needs: [String]) throws(CommandError) -> [String] {
-        for symbol in needs where !Names.isValidSymbol(symbol) {
-            throw CommandError(
-                .badArgument,
-                "needs must be an SDK symbol (letters, digits, '_', '.', ':', '(' or ')'), not \(ValueExcerpt.quoted(symbol))"
-            )
-        }
-        return needs
-    }
-
-    static let sdk = Command("SDK SET", positional: 2...2, minimumRole: .admin) { input throws(CommandError) in
-        let project = input.argument(0)
-        guard let version = try version(input.argument(1), key: "the SDK") else {
-            throw CommandError(.badArgument, "SDK SET needs a version")
-        }
-        let actor = input.session.actor
+    static let sdk = Command(SDKSetRequest.self) { request, input in
+        let sdk = request.version.version
+        let (actor, version) = (input.session.actor, input.session.protocolVersion)
         return .database { connection in
-            let update = try SDKStore.setSDK(project: project, to: version, actor: actor, on: connection)
+            let update = try SDKStore.setSDK(project: request.project, to: sdk, actor: actor, on: connection)
+            let changes = update.itemChanges.map(ItemChangeRecord.init)
             return CommandResult(
-                .summarizedRecords(
-                    update.itemChanges.map(\.record),
-                    summary: Record([
-                        "sdk": update.project.sdk, "previous": update.previous.sdk,
-                        "unblocked": String(update.itemChanges.filter { $0.to != .blocked }.count),
-                        "blocked": String(update.itemChanges.filter { $0.to == .blocked }.count),
-                    ])
-                )
-            )
+                SDKSetRequest.Reply(
+                    changes,
+                    summary: SDKChange(sdk: update.project.sdk, previous: update.previous.sdk, changes: changes)),
+                version: version)
         }
     }
 
-    static let blocked = Command("BLOCKED", positional: 1...1, minimumRole: .reader) { input in
-        let project = input.argument(0)
+    static let blocked = Command(BlockedRequest.self) { request, input in
+        let version = input.session.protocolVersion
         return .database { connection in
-            CommandResult(
-                .records(
-                    try SDKStore.blocked(project: project, on: connection).map { entry in
-                        Record([
-                            "sdk": entry.sdk?.description ?? "none",
-                            "symbol": entry.symbol.isEmpty ? nil : entry.symbol,
-                        ]).merging(entry.finding.record)
-                    }
-                )
-            )
+            let blocked = try SDKStore.blocked(project: request.project, on: connection).map { entry in
+                BlockedRecord(
+                    sdk: entry.sdk?.description ?? BlockedRecord.noSDK,
+                    symbol: entry.symbol.isEmpty ? nil : entry.symbol,
+                    finding: FindingRecord(entry.finding))
+            }
+            return CommandResult(BlockedRequest.Reply(blocked), version: version)
         }
     }
 
-    /// `POSE RECORD PROJECT SCREEN POSE RESULT [screenshot= finding= item= reason= build= device=]` records one
-    /// result; `POSE RECORD PROJECT [SCREEN] POSE[,POSE…] RESULT [screens=GLOB] [dry-run=yes] …` records it for
-    /// every pose listed on the screen, or on every screen the glob matches (components and the app area skipped,
-    /// `skipped=yes why=…`), one record per screen and pose with the result it replaces (`from=`).
-    static let pose = Command(
-        "POSE RECORD",
-        positional: 3...4,
-        arguments: [.project, .screenKey],
-        keys: ["screenshot", "finding", "item", "reason", "build", "device", "screens", "dry-run"],
-        minimumRole: .writer
-    ) { input throws(CommandError) in
-        let isKeyed = input.request.arguments.count == 4
-        let project = input.argument(0)
-        let selection = try ScreenCommands.screenSelection(
-            key: isKeyed ? input.argument(1) : nil, input, keys: ["screens"])
-        let (poseText, resultText) =
-            isKeyed ? (input.argument(2), input.argument(3)) : (input.argument(1), input.argument(2))
-        var listed: [String] = []
-        for text in poseText.split(separator: ",", omittingEmptySubsequences: false) {
-            let pose = try poseName(String(text))
-            if !listed.contains(pose) { listed.append(pose) }
-        }
-        let poses = listed
-        let isDryRun = try ScreenCommands.yesNo(input.keyword("dry-run"), key: "dry-run")
-        guard let result = PoseResult(rawValue: resultText) else {
-            throw CommandError(
-                .badArgument, "a pose result is " + PoseResult.allCases.map(\.rawValue).joined(separator: ", "))
-        }
-        let finding = try input.keyword("finding").map { text throws(CommandError) in
-            try FindingCommands.number(text, of: "finding")
-        }
-        for key in ["screenshot", "item", "reason", "build", "device"] {
-            if let value = input.keyword(key), value.utf8.count > 1000 {
-                throw CommandError(.badArgument, "\(key) must be at most 1000 bytes")
+    /// `POSE RECORD` (PoseRecordRequest) records one result; with several poses, a glob or `dry-run=yes` it records
+    /// the result for every pose listed on the screen, or on every screen the glob matches (components and the app
+    /// area skipped, `skipped=yes why=…`), one record per screen and pose with the result it replaces (`from=`).
+    static let pose = Command(PoseRecordRequest.self) { request, input throws(CommandError) in
+        let selection: ScreenSelection
+        if let screen = request.screen {
+            guard request.screens == nil else {
+                throw CommandError(.badArgument, "give a screen key or screens=, not both")
             }
+            selection = .key(screen)
+        } else {
+            guard let text = request.screens else {
+                throw CommandError(.badArgument, "name the screens: a key, or one of screens=")
+            }
+            guard let glob = KeyGlob(text) else {
+                throw CommandError(.badArgument, PoseRecordRequest.globProblem.message)
+            }
+            selection = .keys(glob)
         }
+        let poses = request.poses.poses.map(\.rawValue)
+        guard let first = poses.first else { throw CommandError(.badArgument, "POSE RECORD needs a pose") }
         let new = NewPoseResult(
-            screen: isKeyed ? input.argument(1) : "", pose: poses[0], result: result,
-            screenshot: input.keyword("screenshot"), finding: finding, itemTitle: input.keyword("item"),
-            reason: input.keyword("reason"), build: input.keyword("build"), device: input.keyword("device"))
-        let actor = input.session.actor
+            screen: request.screen ?? "", pose: first, result: request.result, screenshot: request.screenshot,
+            finding: request.finding?.value, itemTitle: request.item, reason: request.reason, build: request.build,
+            device: request.device)
+        let (project, actor, isDryRun) = (request.project, input.session.actor, request.isDryRun)
+        let version = input.session.protocolVersion
         guard !selection.isSingleKey || poses.count > 1 || isDryRun else {
             return .database { connection in
-                CommandResult(
-                    .records([try PoseStore.record(new, project: project, actor: actor, on: connection).record]))
+                let record = try PoseStore.record(new, project: project, actor: actor, on: connection)
+                return CommandResult(
+                    PoseRecordRequest.Reply([.first(PoseRecordedRow(PoseResultRecord(record)))], summary: nil),
+                    version: version)
             }
         }
         return .database { connection in
             let outcomes = try PoseStore.record(
                 new, poses: poses, screens: selection, project: project, actor: actor, isDryRun: isDryRun,
                 on: connection)
-            let recorded = outcomes.filter { $0.record != nil }
-            return CommandResult(
-                .summarizedRecords(
-                    outcomes.map { outcome in
-                        guard let record = outcome.record else {
-                            return Record([
-                                "screen": outcome.screen, "kind": outcome.kind.rawValue, "pose": outcome.pose,
-                                "skipped": "yes", "why": outcome.reason,
-                            ])
-                        }
-                        return Record(["kind": outcome.kind.rawValue]).merging(record.record).merging(
-                            Record(["from": outcome.previous?.rawValue ?? "none"]))
-                    },
-                    summary: Record([
-                        "recorded": String(recorded.count),
-                        "skipped": String(Set(outcomes.filter { $0.record == nil }.map(\.screen)).count),
-                        "dry-run": isDryRun ? "yes" : nil,
-                    ])))
+            let rows = outcomes.map { outcome -> PoseRecordRow in
+                guard let record = outcome.record else {
+                    return .second(
+                        PoseSkippedRow(
+                            screen: outcome.screen, kind: outcome.kind, poses: outcome.pose, why: outcome.reason ?? ""))
+                }
+                return .first(
+                    PoseRecordedRow(
+                        PoseResultRecord(record), kind: outcome.kind, from: PoseCellResult(outcome.previous)))
+            }
+            let summary = PoseRecordSummary(
+                recorded: outcomes.filter { $0.record != nil }.count,
+                skipped: Set(outcomes.filter { $0.record == nil }.map(\.screen)).count, isDryRun: isDryRun)
+            return CommandResult(PoseRecordRequest.Reply(rows, summary: summary), version: version)
         }
     }
 
-    static let poseHistory = Command(
-        "POSE HISTORY", positional: 2...3, arguments: [.project, .screenKey], minimumRole: .reader
-    ) {
-        input throws(CommandError) in
-        let (project, screen) = (input.argument(0), input.argument(1))
-        let pose = input.request.arguments.count > 2 ? try poseName(input.argument(2)) : nil
+    static let poseHistory = Command(PoseHistoryRequest.self) { request, input in
+        let version = input.session.protocolVersion
         return .database { connection in
-            CommandResult(
-                .records(
-                    try PoseStore.history(project: project, screen: screen, pose: pose, on: connection).map(\.record)))
+            let history = try PoseStore.history(
+                project: request.project, screen: request.screen, pose: request.pose?.rawValue, on: connection)
+            return CommandResult(PoseHistoryRequest.Reply(history.map(PoseResultRecord.init)), version: version)
         }
     }
 
-    static let poses = Command("POSES", positional: 1...1, keys: ["screen"], minimumRole: .reader) { input in
-        let project = input.argument(0)
-        let screen = input.keyword("screen")
+    static let poses = Command(PosesRequest.self) { request, input in
+        let version = input.session.protocolVersion
         return .database { connection in
-            CommandResult(
-                .records(try PoseStore.matrix(project: project, screen: screen, on: connection).map(\.record)))
+            let cells = try PoseStore.matrix(project: request.project, screen: request.screen, on: connection)
+            return CommandResult(PosesRequest.Reply(cells.map(PoseResultRecord.init)), version: version)
         }
     }
 
@@ -244,12 +161,80 @@ enum AuditCommands {
     }
 }
 
+extension PoseResultRecord {
+    /// The `pose` record of a result recorded.
+    init(_ record: PoseRecord) {
+        self.init()
+        screen = record.screen
+        pose = Pose(record.pose) ?? .p1
+        result = PoseCellResult(record.result)
+        screenshot = record.screenshot
+        finding = record.finding.map(ProjectNumber.init)
+        reason = record.reason
+        build = record.build
+        device = record.device
+        actor = record.actor
+        recorded = record.recordedAt.postgresText
+    }
+
+    /// The `pose` record of a cell of the matrix: its latest result, or `result=none` alone.
+    init(_ cell: PoseCell) {
+        guard let latest = cell.latest else {
+            self.init()
+            screen = cell.screen
+            pose = Pose(cell.pose) ?? .p1
+            return
+        }
+        self.init(latest)
+    }
+}
+
+extension ItemChangeRecord {
+    /// The `item` record of a change.
+    init(_ change: ItemChange) {
+        self.init()
+        id = change.number
+        title = change.title
+        screen = change.screen ?? AuditArea.unmapped
+        from = change.from
+        to = change.to
+        reason = change.reason
+        gate = change.gate
+    }
+}
+
 extension ItemChange {
-    /// The change as an `item` record.
-    var record: Record {
-        Record([
-            "id": String(number), "title": title, "screen": screen ?? AuditArea.unmapped, "from": from.rawValue,
-            "to": to.rawValue, "reason": reason, "gate": gate?.description,
-        ])
+    /// The change as an `item` record (PROJECT SET and INGEST, until they are declared by a spec).
+    var record: Record { ItemChangeRecord(self).record(version: ProtocolVersion.supported.upperBound) }
+}
+
+extension FindingRecord {
+    /// The `finding` record of a finding or an item.
+    init(_ finding: Finding) {
+        self.init()
+        id = finding.number
+        project = finding.project
+        source = finding.source
+        rule = finding.rule
+        severity = finding.severity
+        identity = finding.identity
+        file = finding.file
+        line = finding.line
+        snippet = finding.snippet
+        status = finding.status
+        reason = finding.reason
+        screen = finding.screen ?? AuditArea.unmapped
+        title = finding.title
+        message = finding.message
+        firstSeenRun = finding.firstSeenRun
+        lastSeenRun = finding.lastSeenRun
+        step = finding.step
+        needs = finding.needs.isEmpty ? nil : finding.needs
+        gate = finding.gate
+        tier = finding.tier
+        assignee = finding.assignee
+        stillReportedRun = finding.isReportedAfterVerified ? finding.lastSeenRun : nil
+        unmapped = finding.unmapped?.rawValue
+        excluded = finding.excludedBy
     }
 }

@@ -1,3 +1,4 @@
+import BarkeepAPI
 import BarkeepCore
 import BarkeepProtocol
 
@@ -78,8 +79,13 @@ public final class Command: Sendable {
         }
     }
 
+    /// Declares the command `R` specifies, which takes nothing, needs no role and always answers `reply`.
+    public convenience init<R: CommandRequest>(_ type: R.Type, constantReply reply: R.Reply) {
+        self.init(R.spec.name, constantReply: reply.reply(version: ProtocolVersion.current), request: R.self)
+    }
+
     /// Declares a command that takes nothing, needs no role and always answers `reply`.
-    public init(_ name: String, constantReply reply: Reply) {
+    public init(_ name: String, constantReply reply: Reply, request: (any CommandRequest.Type)? = nil) {
         self.name = name.uppercased()
         positional = 0...0
         arguments = []
@@ -88,7 +94,7 @@ public final class Command: Sendable {
         repeatableKeys = []
         minimumRole = nil
         takesPayload = false
-        request = nil
+        self.request = request
         handler = { _ in .done(CommandResult(reply)) }
         var bytes: [UInt8] = []
         reply.encode(into: &bytes)
@@ -159,9 +165,9 @@ public struct CommandTable: Sendable {
 
     /// The commands every server answers without a database: `PING` and `QUIT`.
     public static let basic = CommandTable([
-        Command("PING", constantReply: .ok("PONG")),
-        Command("QUIT", minimumRole: nil) { _ in
-            var result = CommandResult(.ok("BYE"))
+        Command(PingRequest.self, constantReply: PingRequest.Reply()),
+        Command(QuitRequest.self) { _, input in
+            var result = CommandResult(QuitRequest.Reply(), version: input.session.protocolVersion)
             result.closesConnection = true
             return .done(result)
         },

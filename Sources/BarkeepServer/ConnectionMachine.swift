@@ -1,3 +1,5 @@
+import BarkeepAPI
+
 // Only the protocol's framing and reply types: the fuzz target `framer` (scripts/fuzz.sh) compiles this file together
 // with those sources into one module, where there is no BarkeepProtocol to import.
 #if canImport(BarkeepProtocol)
@@ -215,9 +217,9 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
                 guard let line = nextLine() else { return waiting() }
                 guard let bytes = line, let request = decodeRequest(bytes) else { continue }
                 switch request.verb {
-                case "PING": answer(.ok("PONG"))
-                case "QUIT":
-                    answer(.ok("BYE"))
+                case PingRequest.spec.name: answer(PingRequest.Reply().reply(version: ProtocolVersion.current))
+                case QuitRequest.spec.name:
+                    answer(QuitRequest.Reply().reply(version: ProtocolVersion.current))
                     isClosing = true
                 default: answer(.error(.badArgument, "the connection is watching; send PING or QUIT"))
                 }

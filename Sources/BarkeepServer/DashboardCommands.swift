@@ -1,3 +1,4 @@
+import BarkeepAPI
 import BarkeepCore
 import BarkeepProtocol
 import BarkeepStore
@@ -76,24 +77,12 @@ enum DashboardCommands {
         ].joined(separator: " ")
     }
 
-    static let burndown = Command("BURNDOWN", positional: 1...1, keys: ["by"], minimumRole: .reader) {
-        input throws(CommandError) in
-        let project = input.argument(0)
-        guard let by = Burndown.Granularity(rawValue: input.keyword("by") ?? "run") else {
-            throw CommandError(.badArgument, "by must be \(Burndown.Granularity.names)")
-        }
+    static let burndown = Command(BurndownRequest.self) { request, input in
+        let version = input.session.protocolVersion
         return .database { connection in
-            let points = try EventLog.burndown(project: project, by: by, on: connection)
-            return CommandResult(
-                .records(
-                    points.map { point in
-                        Record([
-                            "label": point.label, "at": point.at.postgresText, "needs-work": String(point.needsWork),
-                            "blocked": String(point.blocked),
-                        ])
-                    }
-                )
-            )
+            let points = try EventLog.burndown(
+                project: request.project, by: request.granularity ?? .run, on: connection)
+            return CommandResult(BurndownRequest.Reply(points.map(BurndownRecord.init)), version: version)
         }
     }
 }

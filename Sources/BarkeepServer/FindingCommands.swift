@@ -218,37 +218,6 @@ extension ScanRun {
     var record: Record { RunRecord(self).record(version: ProtocolVersion.supported.upperBound) }
 }
 
-extension FindingRecord {
-    /// The finding's record.
-    init(_ finding: Finding) {
-        self.init()
-        id = finding.number
-        project = finding.project
-        source = finding.source
-        rule = finding.rule
-        severity = finding.severity
-        identity = finding.identity
-        file = finding.file
-        line = finding.line
-        snippet = finding.snippet
-        status = finding.status
-        reason = finding.reason
-        screen = finding.screen ?? AuditArea.unmapped
-        title = finding.title
-        message = finding.message
-        firstSeenRun = finding.firstSeenRun
-        lastSeenRun = finding.lastSeenRun
-        step = finding.step
-        needs = finding.needs.isEmpty ? nil : finding.needs
-        gate = finding.gate?.description
-        tier = finding.tier
-        assignee = finding.assignee
-        stillReportedRun = finding.isReportedAfterVerified ? finding.lastSeenRun : nil
-        unmapped = finding.unmapped
-        excluded = finding.excludedBy
-    }
-}
-
 extension Finding {
     /// The finding as a `finding` record (FindingRecord's fields), for the replies not yet declared by a spec.
     var record: Record { FindingRecord(self).record(version: ProtocolVersion.supported.upperBound) }

@@ -1,3 +1,4 @@
+import BarkeepAPI
 import BarkeepCore
 import BarkeepProtocol
 import BarkeepStore
@@ -10,20 +11,21 @@ enum SessionCommands {
     /// connections, a peer is limited by the server's FailedHelloLimiter.)
     static let maximumFailedHellos = 10
 
-    static let hello = Command("HELLO", keys: ["protocol", "token"], minimumRole: nil) { input throws(CommandError) in
-        let version = try protocolVersion(input.keyword("protocol"))
+    static let hello = Command(HelloRequest.self) { request, input in
+        let version = request.protocolVersion?.number ?? ProtocolVersion.assumed
         let server = input.server
         @Sendable func greeting(_ role: Role?) -> CommandResult {
-            var result = CommandResult(
-                .ok([
-                    "protocol": String(version), "server": server.serverID, "version": BarkeepVersion.current,
-                    "role": role?.rawValue ?? "none",
-                    UploadLimit.helloKey: String(server.configuration.maximumPayload),
-                ]))
+            var greeting = Greeting()
+            greeting.protocolVersion = version
+            greeting.server = server.serverID
+            greeting.version = BarkeepVersion.current
+            greeting.role = role?.rawValue ?? "none"
+            greeting.maximumUpload = server.configuration.maximumPayload
+            var result = CommandResult(HelloRequest.Reply(greeting), version: version)
             result.protocolVersion = version
             return result
         }
-        guard let secret = input.keyword("token") else {
+        guard let secret = request.token else {
             var result = greeting(input.session.baseRole)
             result.authentication = .cleared
             return .done(result)
@@ -80,44 +82,30 @@ enum SessionCommands {
         }
     }
 
-    /// The protocol version a HELLO's `protocol=` names (`ProtocolVersion.assumed` without one); `BADARG` for one
-    /// this server does not speak.
-    static func protocolVersion(_ text: String?) throws(CommandError) -> Int {
-        guard let text else { return ProtocolVersion.assumed }
-        guard let version = ProtocolVersion.spoken(text) else {
-            throw CommandError(
-                .badArgument,
-                "protocol \(ValueExcerpt.quoted(text)) is not supported; this server speaks "
-                    + ProtocolVersion.supported.map(String.init).joined(separator: " and ")
-                    + (text == "1" ? " (runs and findings are numbered per project: upgrade barkeep)" : "")
-            )
-        }
-        return version
-    }
-
-    static let stats = Command("STATS", minimumRole: .reader) { input in
+    static let stats = Command(StatsRequest.self) { _, input in
         let server = input.server
+        let version = input.session.protocolVersion
         // Answered from memory, so it works when the database does not (when it is most wanted); only a token
         // needs the database, to be re-checked.
         let statistics: @Sendable () -> CommandResult = {
             let statistics = server.statistics
-            var record = Record()
-            record.append("server", server.serverID)
-            record.append("version", BarkeepVersion.current)
-            record.append("uptime", String(Int(server.uptime.seconds)))
-            record.append("connections", String(statistics.connections))
-            record.append("accepted", String(statistics.accepted))
-            record.append("commands", String(statistics.commandsServed))
-            record.append("watchers", String(statistics.watchers))
-            record.append("status-kept-loop", String(statistics.keptStatusOnLoop))
-            record.append("status-kept-pool", String(statistics.keptStatusToPool))
+            var record = StatsRecord()
+            record.server = server.serverID
+            record.version = BarkeepVersion.current
+            record.uptime = Int(server.uptime.seconds)
+            record.connections = statistics.connections
+            record.accepted = statistics.accepted
+            record.commands = statistics.commandsServed
+            record.watchers = statistics.watchers
+            record.statusKeptLoop = statistics.keptStatusOnLoop
+            record.statusKeptPool = statistics.keptStatusToPool
             if let pool = server.poolUsage {
-                record.append("pool-size", String(pool.size))
-                record.append("pool-busy", String(pool.busy))
-                record.append("pool-queued", String(pool.queued))
-                record.append("pool-rejected", String(pool.rejected))
+                record.poolSize = pool.size
+                record.poolBusy = pool.busy
+                record.poolQueued = pool.queued
+                record.poolRejected = pool.rejected
             }
-            return CommandResult(.records([record]))
+            return CommandResult(StatsRequest.Reply([record]), version: version)
         }
         return input.session.tokenID == nil ? .done(statistics()) : .database { _ in statistics() }
     }
@@ -163,7 +151,12 @@ enum SessionCommands {
 
     /// The `screen=` of a request that follows events: a screen or component key, `app` or `unmapped`, or nil.
     static func eventScreen(_ input: CommandInput) throws(CommandError) -> String? {
-        guard let screen = input.keyword("screen") else { return nil }
+        try eventScreen(input.keyword("screen"))
+    }
+
+    /// A `screen=` value of a request that follows events (WATCH, HOOK ADD), checked; nil when not given.
+    static func eventScreen(_ screen: String?) throws(CommandError) -> String? {
+        guard let screen else { return nil }
         guard Names.isValidScreenKey(screen) || AuditArea.isReserved(screen) else {
             throw CommandError(
                 .badArgument,

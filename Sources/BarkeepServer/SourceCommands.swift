@@ -1,53 +1,53 @@
+import BarkeepAPI
 import BarkeepCore
 import BarkeepProtocol
 import BarkeepSources
 import BarkeepStore
 import Foundation
 
-/// SOURCE ADD, LIST, SHOW, PAUSE, RESUME, RUN and REMOVE: the sources the daemons pull scans from (docs/sources.md).
+/// SOURCE ADD, LIST, SHOW, PAUSE, RESUME, RUN and REMOVE: the sources the daemons pull scans from (docs/sources.md),
+/// declared by their specs (BarkeepAPI).
 enum SourceCommands {
     static let all: [Command] = [add, list, show, pause, resume, run, remove]
 
     /// The keys only an inbox takes, and those only a repository takes.
-    static let inboxKeys: Set<String> = ["settle"]
-    static let repoKeys: Set<String> = ["scanner", "branch", "every", "timeout", "max-output"]
+    static let inboxKeys: [(key: String, value: @Sendable (SourceAddRequest) -> String?)] = [("settle", \.settle)]
+    static let repoKeys: [(key: String, value: @Sendable (SourceAddRequest) -> String?)] = [
+        ("branch", \.branch), ("every", \.every), ("max-output", \.maximumOutput), ("scanner", \.scanner),
+        ("timeout", \.timeout),
+    ]
 
     /// `SOURCE ADD PROJECT inbox=DIR|repo=PATH …`. The paths are checked on a database thread: looking at the file
     /// system (and asking git) may block, which the event loop must not.
-    static let add = Command(
-        "SOURCE ADD",
-        positional: 1...1,
-        keys: Set(["inbox", "repo", "format"]).union(inboxKeys).union(repoKeys),
-        minimumRole: .admin
-    ) { input throws(CommandError) in
-        let project = input.argument(0)
-        let settings = try settings(input)
+    static let add = Command(SourceAddRequest.self) { request, input throws(CommandError) in
+        let settings = try settings(request)
         let actor = input.session.actor
+        let version = input.session.protocolVersion
         let protected = input.server.configuration.protectedDirectories
         return .database { connection in
             let checked = try checkPaths(settings, protected: protected)
-            let source = try SourceStore.add(checked, to: project, actor: actor, on: connection)
-            return CommandResult(.records([source.record]))
+            let source = try SourceStore.add(checked, to: request.project, actor: actor, on: connection)
+            return CommandResult(SourceAddRequest.Reply([SourceRecord(source)]), version: version)
         }
     }
 
-    static let list = LeasedCommands<Source>.list(minimumRole: .reader)
+    static let list = LeasedCommands<Source>.list
 
-    static let show = Command("SOURCE SHOW", positional: 1...1, arguments: [.other], minimumRole: .reader) {
-        input throws(CommandError) in
-        let id = try sourceID(input.argument(0))
+    static let show = Command(SourceShowRequest.self) { request, input in
+        let version = input.session.protocolVersion
         return .database { connection in
-            let source = try SourceStore.require(id, on: connection)
+            let source = try SourceStore.require(request.id.value, on: connection)
             let events = try SourceStore.events(of: source, on: connection)
-            return CommandResult(.records([source.record] + events.map(\.record)))
+            return CommandResult(
+                SourceShowRequest.Reply(SourceRecord(source), rows: events.map(EventFields.init)), version: version)
         }
     }
 
-    static let pause = LeasedCommands<Source>.pausing(true, minimumRole: .writer)
+    static let pause = LeasedCommands<Source>.pausing(Pausing.self)
     /// RESUME: an inbox is resumed only if InboxGuard accepts its directory as it is now (a daemon pauses an inbox
     /// whose directory became one it refuses; resuming it as it is would only pause it again).
     static let resume = LeasedCommands<Source>.pausing(
-        false, minimumRole: .writer,
+        Resuming.self,
         check: { input in
             let protected = input.server.configuration.protectedDirectories
             return { id, connection in
@@ -59,53 +59,52 @@ enum SourceCommands {
             }
         })
 
-    static let run = Command("SOURCE RUN", positional: 1...1, arguments: [.other], minimumRole: .writer) {
-        input throws(CommandError) in
-        let id = try sourceID(input.argument(0))
+    static let run = Command(SourceRunRequest.self) { request, input in
         let actor = input.session.actor
+        let version = input.session.protocolVersion
         return .database { connection in
-            CommandResult(.records([try SourceStore.requestRun(id, actor: actor, on: connection).record]))
+            let source = try SourceStore.requestRun(request.id.value, actor: actor, on: connection)
+            return CommandResult(SourceRunRequest.Reply([SourceRecord(source)]), version: version)
         }
     }
 
-    static let remove = LeasedCommands<Source>.remove(minimumRole: .admin)
+    static let remove = LeasedCommands<Source>.remove
 
     // MARK: - Checking what SOURCE ADD was given
 
     /// The settings a `SOURCE ADD` line asks for, checked but for the file system.
-    static func settings(_ input: CommandInput) throws(CommandError) -> SourceSettings {
-        let formatText = input.keyword("format") ?? ScanFormat.duoScan.rawValue
+    static func settings(_ request: SourceAddRequest) throws(CommandError) -> SourceSettings {
+        let formatText = request.format ?? ScanFormat.duoScan.rawValue
         guard let format = ScanFormat(rawValue: formatText) else {
             throw CommandError(
                 .badArgument, "format must be " + ScanFormat.allCases.map(\.rawValue).joined(separator: ", "))
         }
-        switch (input.keyword("inbox"), input.keyword("repo")) {
+        switch (request.inbox, request.repo) {
         case (let inbox?, nil):
-            if let key = repoKeys.sorted().first(where: { input.keyword($0) != nil }) {
+            if let key = repoKeys.first(where: { $0.value(request) != nil })?.key {
                 throw CommandError(.badArgument, "\(key) is for a repository source, not an inbox")
             }
-            let settle = try duration(input.keyword("settle"), key: "settle", default: 5, range: 0...3600)
+            let settle = try duration(request.settle, key: "settle", default: 5, range: 0...3600)
             return .inbox(try absolutePath(inbox, key: "inbox"), format: format.rawValue, settleSeconds: settle)
         case (nil, let repo?):
-            if let key = inboxKeys.sorted().first(where: { input.keyword($0) != nil }) {
+            if let key = inboxKeys.first(where: { $0.value(request) != nil })?.key {
                 throw CommandError(.badArgument, "\(key) is for an inbox source, not a repository")
             }
-            guard let scanner = input.keyword("scanner"), !scanner.allSatisfy(\.isWhitespace) else {
+            guard let scanner = request.scanner, !scanner.allSatisfy(\.isWhitespace) else {
                 throw CommandError(.badArgument, "a repository source needs scanner=COMMAND")
             }
             guard !scanner.contains(where: { $0.isNewline || $0 == "\0" }) else {
                 throw CommandError(.badArgument, "scanner must be one line")
             }
-            let branch = input.keyword("branch") ?? "main"
+            let branch = request.branch ?? "main"
             guard GitRepository.isValidBranchName(branch) else {
                 throw CommandError(.badArgument, "\(ValueExcerpt.quoted(branch)) is not a valid branch name")
             }
-            let maximumOutput = try byteCount(input.keyword("max-output"))
+            let maximumOutput = try byteCount(request.maximumOutput)
             return .repo(
                 try absolutePath(repo, key: "repo"), format: format.rawValue, branch: branch, scanner: scanner,
-                everySeconds: try duration(input.keyword("every"), key: "every", default: 600, range: 10...604_800),
-                timeoutSeconds: try duration(
-                    input.keyword("timeout"), key: "timeout", default: 600, range: 1...86_400),
+                everySeconds: try duration(request.every, key: "every", default: 600, range: 10...604_800),
+                timeoutSeconds: try duration(request.timeout, key: "timeout", default: 600, range: 1...86_400),
                 maximumOutput: maximumOutput
             )
         case (nil, nil), (_?, _?):
@@ -132,8 +131,6 @@ enum SourceCommands {
         }
         return settings
     }
-
-    static func sourceID(_ text: String) throws(CommandError) -> Int64 { try LeasedCommands<Source>.id(text) }
 
     /// The longest path a source takes, in bytes: the system's own limit (PATH_MAX). A path within it is shown
     /// whole in messages; a longer one only by a short excerpt.
@@ -180,28 +177,42 @@ enum SourceCommands {
     }
 }
 
-extension Source: LeasedRecord {
+extension Source: LeasedWire {
+    /// Sources.
+    typealias Noun = SourceNoun
     /// The source as a `source` record.
-    var record: Record {
-        var record = Record([
-            "id": String(id), "project": project, "kind": settings.kind.rawValue, "format": settings.format,
-            "state": PauseState(isPaused: isPaused).rawValue, "inbox": settings.inbox,
-            "settle": settings.settleSeconds.map(String.init), "repo": settings.repo, "branch": settings.branch,
-            "scanner": settings.scanner, "every": settings.everySeconds.map(String.init),
-            "timeout": settings.timeoutSeconds.map(String.init), "max-output": settings.maximumOutput.map(String.init),
-            "created": createdAt.postgresText, "created-by": createdBy,
-        ])
-        let leaseIsLive = leaseUntil.map { $0 > Date() } ?? false
-        record.append("holder", leaseIsLive ? holder : nil)
-        record.append("lease-until", leaseIsLive ? leaseUntil?.postgresText : nil)
-        record.append("last-run", lastRunAt?.postgresText)
-        record.append("last-outcome", lastOutcome?.rawValue)
-        record.append("last-error", lastError)
-        record.append("last-scan-run", lastScanRun.map(String.init))
-        record.append("last-commit", lastCommit)
-        record.append("failures", lastRunAt == nil ? nil : String(failures))
-        record.append("next-run", isPaused ? nil : nextRunAt.postgresText)
-        record.append("run-requested", isRunRequested ? "yes" : nil)
-        return record
+    var wireRecord: SourceRecord { SourceRecord(self) }
+}
+
+extension SourceRecord {
+    /// The record of `source`: its lease only while it lasts, its next run only while it is active.
+    init(_ source: Source) {
+        self.init()
+        id = Int(source.id)
+        project = source.project
+        kind = source.settings.kind
+        format = source.settings.format
+        state = PauseState(isPaused: source.isPaused)
+        inbox = source.settings.inbox
+        settle = source.settings.settleSeconds
+        repo = source.settings.repo
+        branch = source.settings.branch
+        scanner = source.settings.scanner
+        every = source.settings.everySeconds
+        timeout = source.settings.timeoutSeconds
+        maximumOutput = source.settings.maximumOutput
+        created = source.createdAt.postgresText
+        createdBy = source.createdBy
+        let leaseIsLive = source.leaseUntil.map { $0 > Date() } ?? false
+        holder = leaseIsLive ? source.holder : nil
+        leaseUntil = leaseIsLive ? source.leaseUntil?.postgresText : nil
+        lastRun = source.lastRunAt?.postgresText
+        lastOutcome = source.lastOutcome
+        lastError = source.lastError
+        lastScanRun = source.lastScanRun
+        lastCommit = source.lastCommit
+        failures = source.lastRunAt == nil ? nil : source.failures
+        nextRun = source.isPaused ? nil : source.nextRunAt.postgresText
+        isRunRequested = source.isRunRequested ? true : nil
     }
 }

@@ -1,3 +1,4 @@
+import BarkeepAPI
 import BarkeepCommandLine
 import BarkeepCore
 import BarkeepProtocol
@@ -6,29 +7,33 @@ import Foundation
 /// Prints the `item` records of an SDK change: what became workable, what needs an availability gate, what is
 /// blocked now.
 enum ItemChanges {
-    /// The JSON object of one change.
-    static func json(_ record: Record) -> [String: Any] {
-        var object = record.json(integers: ["id"])
-        object["gate"] = record["gate"] ?? NSNull()
-        return object
+    /// The JSON object of one change, from the reply of a command not yet declared by a spec (PROJECT SET, INGEST).
+    static func json(_ record: Record) -> [String: Any] { change(record).listJSON }
+
+    /// Prints the changes of a reply not yet declared by a spec (PROJECT SET, INGEST).
+    static func print(_ records: [Record]) { print(records.map(change)) }
+
+    /// A record read as a change (its fields the typed layer's; a field it cannot read left at its default).
+    private static func change(_ record: Record) -> ItemChangeRecord {
+        (try? ItemChangeRecord(record: record, version: ProtocolVersion.current, context: "item")) ?? ItemChangeRecord()
     }
 
     /// A sentence and a table; nothing when no item changed.
-    static func print(_ records: [Record]) {
-        let unblocked = records.filter { $0["to"] != "blocked" }
-        let blocked = records.filter { $0["to"] == "blocked" }
-        if records.isEmpty { Swift.print("No item changed.") }
+    static func print(_ changes: [ItemChangeRecord]) {
+        let unblocked = changes.filter { !$0.isBlocked }
+        let blocked = changes.filter(\.isBlocked)
+        if changes.isEmpty { Swift.print("No item changed.") }
         if !unblocked.isEmpty {
-            let gated = unblocked.filter { $0["gate"] != nil }.count
+            let gated = unblocked.filter { $0.gate != nil }.count
             Swift.print(
                 "Unblocked \(Output.count(unblocked.count, "item")), now workable"
                     + (gated > 0 ? "; \(gated) of them \(gated == 1 ? "needs" : "need") an availability gate:" : ":"))
             Output.table(
                 ["#", "SCREEN", "ITEM", "NOW", "GATE"],
-                unblocked.map { record in
+                unblocked.map { change in
                     [
-                        record["id"] ?? "", record["screen"] ?? "", record["title"] ?? "", record["to"] ?? "",
-                        record["gate"].map { "if #available(iOS \($0), *)" } ?? "-",
+                        String(change.id), change.screen, change.title, change.to.rawValue,
+                        change.gate.map { "if #available(iOS \($0), *)" } ?? "-",
                     ]
                 }
             )
@@ -37,18 +42,45 @@ enum ItemChanges {
             Swift.print("Blocked \(Output.count(blocked.count, "item")):")
             Output.table(
                 ["#", "SCREEN", "ITEM", "WAS", "WHY"],
-                blocked.map { record in
-                    [
-                        record["id"] ?? "", record["screen"] ?? "", record["title"] ?? "", record["from"] ?? "",
-                        record["reason"] ?? "",
-                    ]
+                blocked.map { change in
+                    [String(change.id), change.screen, change.title, change.from.rawValue, change.reason ?? ""]
                 }
             )
         }
     }
 }
 
+/// A value of a request's field read from the command line as the daemon would read it: a bad one is refused with
+/// the daemon's words and code, before anything is sent.
+func wireValue<V: WireValue>(_ text: String, key: String) throws(CLIError) -> V {
+    do {
+        return try V(wire: text)
+    } catch {
+        throw .refused(.badArgument, FieldProblem(key: key, jsonName: key, problem: error).message)
+    }
+}
+
 // MARK: - item
+
+/// The options of `item add` and `item set` whose values the daemon refuses in its own words: kept as given, read
+/// into the request when the command runs.
+struct ItemOptionValues {
+    /// `--severity`.
+    let severity: String?
+    /// `--needs`, each symbol.
+    let needs: [String]
+    /// `--sdk`.
+    let sdk: String?
+
+    /// The values read as the request's fields; a bad one refused as the daemon would refuse it.
+    func read<Symbol: WireValue>() throws(CLIError) -> (severity: Severity?, needs: [Symbol], sdk: SDKVersion?) {
+        (
+            try severity.map { text throws(CLIError) in try wireValue(text, key: "severity") },
+            try needs.map { text throws(CLIError) in try wireValue(text, key: "needs") },
+            try sdk.map { text throws(CLIError) in try wireValue(text, key: "sdk") }
+        )
+    }
+}
 
 /// `barkeep item …`.
 struct ItemGroup: ParsableCommand {
@@ -83,45 +115,40 @@ struct ItemAddCommand: RunnableCommand {
         ]
     )
 
-    let project: String
-    let keywords: [(key: String, value: String)]
+    /// The request, less the values the daemon's words refuse (read when it runs).
+    let request: ItemAddRequest
+    let values: ItemOptionValues
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
-        project = parsed.value("project") ?? ""
-        var keywords: [(key: String, value: String)] = []
+        var required: [String] = []
         for key in ["screen", "step", "title"] {
             guard let value = parsed.value(key) else {
                 throw UsageError("item add needs --\(key)", commandPath: parsed.commandPath)
             }
-            keywords.append((key, value))
+            required.append(value)
         }
         try checkStep(parsed.value("step"), parsed)
-        for key in ["severity", "sdk"] { if let value = parsed.value(key) { keywords.append((key, value)) } }
-        keywords += parsed.values("needs").flatMap { $0.split(separator: ",") }.map { ("needs", String($0)) }
-        self.keywords = keywords
-    }
-
-    /// The JSON object of an item: as `barkeep findings --json` prints a finding, with its reason (why it is
-    /// blocked, when it is).
-    static func json(_ item: Record) -> [String: Any] {
-        var object = FindingsCommand.json(item)
-        object["reason"] = item["reason"] ?? NSNull()
-        return object
+        request = ItemAddRequest(
+            project: parsed.value("project") ?? "", screen: required[0], step: required[1], title: required[2])
+        values = ItemOptionValues(
+            severity: parsed.value("severity"),
+            needs: parsed.values("needs").flatMap { $0.split(separator: ",") }.map(String.init),
+            sdk: parsed.value("sdk"))
     }
 
     func run(_ context: CLIContext) throws {
-        var request = Request(verb: "ITEM", arguments: ["ADD", project])
-        request.keywordList = keywords
-        let records = try context.request(request).records
-        guard let item = records.first else { throw CLIError.badReply("ITEM ADD returned nothing") }
+        var request = request
+        (request.severity, request.needs, request.sdk) = try values.read()
+        guard let item = try context.send(request).rows.first else {
+            throw CLIError.badReply("ITEM ADD returned nothing")
+        }
         if context.isJSON {
-            try Output.json(Self.json(item))
+            try Output.json(item.itemJSON)
             return
         }
-        let number = Int(item["id"] ?? "").map(FindingNumber.label) ?? "?"
-        var line = "Added item \(number) to \(item["screen"] ?? "?"): \(item["status"] ?? "?")"
-        if let reason = item["reason"] { line += " (\(reason))" }
-        if let gate = item["gate"] { line += "; its code needs if #available(iOS \(gate), *)" }
+        var line = "Added item \(FindingNumber.label(item.id)) to \(item.screen): \(item.status.rawValue)"
+        if let reason = item.reason { line += " (\(reason))" }
+        if let gate = item.gate { line += "; its code needs if #available(iOS \(gate), *)" }
         print(line + ".")
     }
 }
@@ -149,41 +176,40 @@ struct ItemSetCommand: RunnableCommand, NamesNumberInProject {
     )
 
     let target: NumberInProject
-    let keywords: [(key: String, value: String)]
+    /// The request, less the values the daemon's words refuse (read when it runs).
+    let request: ItemSetRequest
+    let values: ItemOptionValues
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
         target = try NumberInProject.finding(parsed)
-        var keywords: [(key: String, value: String)] = []
-        for key in ["title", "step", "severity", "sdk"] {
-            if let value = parsed.value(key) { keywords.append((key, value)) }
-        }
+        var request = ItemSetRequest(project: target.project, number: Int(target.number) ?? 0)
+        (request.title, request.step) = (parsed.value("title"), parsed.value("step"))
         try checkStep(parsed.value("step"), parsed)
-        let needs = parsed.values("needs")
-        if !needs.isEmpty {
-            let symbols = needs.flatMap { $0.split(separator: ",") }.map(String.init)
-            // One empty value says "needs nothing".
-            keywords += symbols.isEmpty ? [("needs", "")] : symbols.map { ("needs", $0) }
-        }
-        guard keywords.contains(where: { $0.key != "sdk" }) else {
+        let given = parsed.values("needs")
+        let symbols = given.flatMap { $0.split(separator: ",") }.map(String.init)
+        // One empty value says "needs nothing".
+        values = ItemOptionValues(
+            severity: parsed.value("severity"), needs: given.isEmpty ? [] : symbols.isEmpty ? [""] : symbols,
+            sdk: parsed.value("sdk"))
+        guard request.title != nil || request.step != nil || values.severity != nil || !values.needs.isEmpty else {
             throw UsageError(
                 "item set needs --title, --step, --severity or --needs", commandPath: parsed.commandPath)
         }
-        self.keywords = keywords
+        self.request = request
     }
 
     func run(_ context: CLIContext) throws {
-        var request = Request(verb: "ITEM", arguments: ["SET", project, number])
-        request.keywordList = keywords
-        guard let item = try context.request(request).records.first else {
+        var request = request
+        (request.severity, request.needs, request.sdk) = try values.read()
+        guard let item = try context.send(request).rows.first else {
             throw CLIError.badReply("ITEM SET returned nothing")
         }
         if context.isJSON {
-            try Output.json(ItemAddCommand.json(item))
+            try Output.json(item.itemJSON)
             return
         }
-        let label = Int(item["id"] ?? "").map(FindingNumber.label) ?? number
-        var line = "Item \(label) of \(project): \(item["title"] ?? "?"), \(item["status"] ?? "?")"
-        if let reason = item["reason"] { line += " (\(reason))" }
+        var line = "Item \(FindingNumber.label(item.id)) of \(project): \(item.title ?? "?"), \(item.status.rawValue)"
+        if let reason = item.reason { line += " (\(reason))" }
         print(line + ".")
     }
 }
@@ -215,9 +241,9 @@ struct ItemRemoveCommand: RunnableCommand, NamesNumberInProject {
     }
 
     func run(_ context: CLIContext) throws {
-        _ = try context.request(Request(verb: "ITEM", arguments: ["REMOVE", project, number]))
+        let removed = try context.send(ItemRemoveRequest(project: project, number: Int(number) ?? 0)).summary
         if context.isJSON {
-            try Output.json(["removed": Int(number) ?? 0])
+            try Output.json(["removed": removed.removed])
         } else {
             print("Removed item \(number) of \(project).")
         }
@@ -260,23 +286,21 @@ struct SDKSetCommand: RunnableCommand {
     }
 
     func run(_ context: CLIContext) throws {
-        let response = try context.request(Request(verb: "SDK", arguments: ["SET", project, version]))
-        let fields = response.fields
+        let reply = try context.send(
+            SDKSetRequest(project: project, version: (try wireValue(version, key: "version") as NewSDK).version))
+        guard let change = reply.summary else { throw CLIError.badReply("SDK SET sent no sdk") }
         if context.isJSON {
             try Output.json([
-                "sdk": fields["sdk"] ?? version, "previous": fields["previous"] ?? "",
-                "changes": response.records.map(ItemChanges.json),
+                "sdk": change.sdk, "previous": change.previous, "changes": reply.rows.map(\.listJSON),
             ])
             return
         }
-        if fields["sdk"] == fields["previous"] {
-            print("\(project) already builds with the iOS \(fields["sdk"] ?? version) SDK.")
+        if change.sdk == change.previous {
+            print("\(project) already builds with the iOS \(change.sdk) SDK.")
         } else {
-            print(
-                "\(project) now builds with the iOS \(fields["sdk"] ?? version) SDK (was \(fields["previous"] ?? "?"))."
-            )
+            print("\(project) now builds with the iOS \(change.sdk) SDK (was \(change.previous)).")
         }
-        ItemChanges.print(response.records)
+        ItemChanges.print(reply.rows)
     }
 }
 
@@ -296,20 +320,10 @@ struct BlockedCommand: RunnableCommand {
 
     init(_ parsed: ParsedCommand) throws(UsageError) { project = parsed.value("project") ?? "" }
 
-    /// The JSON object of a `blocked` record: {sdk, symbol, id, title, rule, screen, status, reason}.
-    static func json(_ record: Record) -> [String: Any] {
-        var object: [String: Any] = [:]
-        for key in ["sdk", "symbol", "title", "screen", "status", "reason", "rule"] {
-            object[key] = record[key] ?? NSNull()
-        }
-        object["id"] = record["id"].flatMap { Int64($0) } ?? NSNull()
-        return object
-    }
-
     func run(_ context: CLIContext) throws {
-        let records = try context.request(Request(verb: "BLOCKED", arguments: [project])).records
+        let records = try context.send(BlockedRequest(project: project)).rows
         if context.isJSON {
-            try Output.json(records.map(Self.json))
+            try Output.json(records.map(\.listJSON))
             return
         }
         guard !records.isEmpty else {
@@ -318,18 +332,17 @@ struct BlockedCommand: RunnableCommand {
         }
         var group: String?
         for record in records {
-            let sdk = record["sdk"] ?? "none"
             let heading =
-                sdk == "none"
-                ? "No iOS SDK declares \(record["symbol"] ?? "?")"
-                : "iOS \(sdk) SDK — \(record["symbol"] ?? "no symbol")"
+                record.sdk == BlockedRecord.noSDK
+                ? "No iOS SDK declares \(record.symbol ?? "?")"
+                : "iOS \(record.sdk) SDK — \(record.symbol ?? "no symbol")"
             if heading != group {
                 if group != nil { print("") }
                 print(Output.bold(heading))
                 group = heading
             }
-            let what = record["title"] ?? record["rule"] ?? ""
-            print(Output.plain("  \(record["id"] ?? "?")  \(record["screen"] ?? "")  \(what)"))
+            let what = record.finding.title ?? record.finding.rule ?? ""
+            print(Output.plain("  \(record.finding.id)  \(record.finding.screen)  \(what)"))
         }
     }
 }
@@ -378,83 +391,91 @@ struct PoseRecordCommand: RunnableCommand {
         ] + BulkConfirmation.arguments("with several results: each screen and pose, from → to, or skipped")
     )
 
-    let project: String
-    let arguments: [String]
-    let keywords: [(key: String, value: String)]
+    /// The request, less its poses (read when it runs: an unknown pose is the daemon's refusal).
+    let request: PoseRecordRequest
+    let poses: String
     let confirmation: BulkConfirmation
-    let isBulk: Bool
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
-        project = parsed.value("project") ?? ""
         let target = parsed.values("target")
         let glob = parsed.value("screens")
         guard target.count == (glob == nil ? 3 : 2) else {
             throw UsageError(
                 "give SCREEN POSE RESULT, or POSE RESULT with --screens GLOB", commandPath: parsed.commandPath)
         }
-        arguments = target
-        var keywords = ["screens", "screenshot", "item", "reason", "build", "device"].compactMap { key in
-            parsed.value(key).map { (key, $0) }
-        }
-        if let finding = parsed.value("finding") {
-            keywords.append(("finding", String(try NumberInProject.findingNumber(finding, parsed))))
-        }
-        self.keywords = keywords
-        guard let result = target.last, PoseResult(rawValue: result) != nil else {
+        guard let result = target.last.flatMap(PoseResult.init(rawValue:)) else {
             throw UsageError(
                 "result must be " + PoseResult.allCases.map(\.rawValue).joined(separator: ", ")
                     + ", not \(ValueExcerpt.quoted(target.last ?? ""))",
                 commandPath: parsed.commandPath)
         }
-        isBulk = glob != nil || target[target.count - 2].contains(",")
-        confirmation = try BulkConfirmation(parsed, isBulk: isBulk)
+        var request = PoseRecordRequest(
+            project: parsed.value("project") ?? "", screen: glob == nil ? target[0] : nil, poses: [], result: result,
+            screens: glob)
+        (request.screenshot, request.item, request.reason) =
+            (parsed.value("screenshot"), parsed.value("item"), parsed.value("reason"))
+        (request.build, request.device) = (parsed.value("build"), parsed.value("device"))
+        if let finding = parsed.value("finding") {
+            request.finding = ProjectNumber(try NumberInProject.findingNumber(finding, parsed))
+        }
+        poses = target[target.count - 2]
+        confirmation = try BulkConfirmation(parsed, isBulk: glob != nil || poses.contains(","))
+        request.dryRun = confirmation.isDryRun ? true : nil
+        self.request = request
     }
 
     func run(_ context: CLIContext) throws {
-        var request = Request(verb: "POSE", arguments: ["RECORD", project] + arguments)
-        request.keywordList = keywords + confirmation.keywords
-        let response = try context.request(request)
-        let records = response.records
+        var request = request
+        do {
+            request.poses = try PoseList(wire: poses)
+        } catch {
+            throw CLIError.refused(.badArgument, error.message)
+        }
+        let reply = try context.send(request)
         // The daemon answers one result (one screen, one pose once duplicates are gone: `P1,p1`) with its record
         // alone, and several with a summary: the reply, not the arguments, says which.
-        guard response.fields["recorded"] != nil else {
-            guard let pose = records.first else { throw CLIError.badReply("POSE RECORD returned nothing") }
+        guard let summary = reply.summary else {
+            guard case .first(let row) = reply.rows.first else {
+                throw CLIError.badReply("POSE RECORD returned no result")
+            }
+            let pose = row.pose
             if context.isJSON {
-                try Output.json(PosesCommand.json(pose))
+                try Output.json(pose.json)
                 return
             }
-            var line = "Recorded \(pose["pose"] ?? "?") \(pose["result"] ?? "?") for \(pose["screen"] ?? "?")"
-            if let finding = pose["finding"] { line += ", mapped to finding \(finding)" }
+            var line = "Recorded \(pose.pose.rawValue) \(pose.result.wire) for \(pose.screen)"
+            if let finding = pose.finding { line += ", mapped to finding \(finding.value)" }
             print(line + ".")
             return
         }
-        let recorded = Int(response.fields["recorded"] ?? "") ?? 0
-        let skipped = Int(response.fields["skipped"] ?? "") ?? 0
         if context.isJSON {
             try Output.json([
-                "dry_run": confirmation.isDryRun, "recorded": recorded, "skipped": skipped,
-                "results": records.map { record in
-                    var object = PosesCommand.json(record)
-                    object["skipped"] = record["skipped"] == "yes"
+                "dry_run": confirmation.isDryRun, "recorded": summary.recorded, "skipped": summary.skipped,
+                "results": reply.rows.map { row in
+                    var object = row.json
+                    if case .first = row { object["skipped"] = false }
                     return object
                 },
             ])
         } else {
-            let result = arguments[arguments.count - 1]
             print(
-                "\(confirmation.isDryRun ? "Would record" : "Recorded") \(Output.count(recorded, "result")) "
-                    + "(\(result))" + (skipped > 0 ? "; \(Output.count(skipped, "row")) skipped" : "") + ":")
+                "\(confirmation.isDryRun ? "Would record" : "Recorded") \(Output.count(summary.recorded, "result")) "
+                    + "(\(request.result.rawValue))"
+                    + (summary.skipped > 0 ? "; \(Output.count(summary.skipped, "row")) skipped" : "") + ":")
             Output.table(
                 ["SCREEN", "POSE", "RESULT", "WHY"],
-                records.map { record in
-                    [
-                        record["screen"] ?? "", record["pose"] ?? "",
-                        record["skipped"] == "yes" ? "-" : "\(record["from"] ?? "none") → \(record["result"] ?? "")",
-                        record["skipped"] == "yes" ? "skipped: \(record["why"] ?? "")" : "",
-                    ]
+                reply.rows.map { row in
+                    switch row {
+                    case .first(let recorded):
+                        [
+                            recorded.pose.screen, recorded.pose.pose.rawValue,
+                            "\(recorded.from?.wire ?? PoseCellResult.noneWord) → \(recorded.pose.result.wire)", "",
+                        ]
+                    case .second(let skipped): [skipped.screen, skipped.poses, "-", "skipped: \(skipped.why)"]
+                    }
                 })
         }
-        try confirmation.finish("\(Output.count(recorded, "result")) would be recorded")
+        try confirmation.finish("\(Output.count(summary.recorded, "result")) would be recorded")
     }
 }
 
@@ -469,16 +490,27 @@ struct PoseHistoryCommand: RunnableCommand {
         ]
     )
 
-    let arguments: [String]
+    let request: PoseHistoryRequest
+    let pose: String?
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
-        arguments = ["project", "screen", "pose"].compactMap { parsed.value($0) }
+        request = PoseHistoryRequest(
+            project: parsed.value("project") ?? "", screen: parsed.value("screen") ?? "", pose: nil)
+        pose = parsed.value("pose")
     }
 
     func run(_ context: CLIContext) throws {
-        let records = try context.request(Request(verb: "POSE", arguments: ["HISTORY"] + arguments)).records
+        var request = request
+        if let pose {
+            do {
+                request.pose = try Pose(wire: pose)
+            } catch {
+                throw CLIError.refused(.badArgument, error.message)
+            }
+        }
+        let records = try context.send(request).rows
         if context.isJSON {
-            try Output.json(records.map(PosesCommand.json))
+            try Output.json(records.map(\.json))
         } else if records.isEmpty {
             print("No results recorded.")
         } else {
@@ -486,10 +518,8 @@ struct PoseHistoryCommand: RunnableCommand {
                 ["RECORDED", "POSE", "RESULT", "BY", "DEVICE", "EVIDENCE"],
                 records.map { record in
                     [
-                        String((record["recorded"] ?? "").prefix(16)), record["pose"] ?? "", record["result"] ?? "",
-                        record["actor"] ?? "", record["device"] ?? "",
-                        [record["screenshot"], record["finding"].map { "finding \($0)" }, record["reason"]]
-                            .compactMap { $0 }.joined(separator: "; "),
+                        record.recordedMinute, record.pose.rawValue, record.result.wire, record.actor ?? "",
+                        record.device ?? "", record.evidence,
                     ]
                 }
             )
@@ -512,41 +542,33 @@ struct PosesCommand: RunnableCommand {
         ]
     )
 
-    let project: String
-    let screen: String?
+    let request: PosesRequest
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
-        project = parsed.value("project") ?? ""
-        screen = parsed.value("screen")
+        request = PosesRequest(project: parsed.value("project") ?? "", screen: parsed.value("screen"))
     }
 
-    /// A pose record as JSON.
-    static func json(_ record: Record) -> [String: Any] { record.json(integers: ["finding"]) }
-
     func run(_ context: CLIContext) throws {
-        var request = Request(verb: "POSES", arguments: [project])
-        if let screen { request.keywordList.append(("screen", screen)) }
-        let records = try context.request(request).records
+        let records = try context.send(request).rows
         if context.isJSON {
-            try Output.json(records.map(Self.json))
+            try Output.json(records.map(\.json))
             return
         }
         guard !records.isEmpty else {
-            print("No screens yet. Add one with: barkeep screen add \(project) KEY --path GLOB")
+            print("No screens yet. Add one with: barkeep screen add \(request.project) KEY --path GLOB")
             return
         }
-        var poses: [String] = []
-        var rows: [String: [String: String]] = [:]
+        var poses: [Pose] = []
+        var rows: [String: [Pose: PoseResult]] = [:]
         var screens: [String] = []
         for record in records {
-            let (screen, pose) = (record["screen"] ?? "", record["pose"] ?? "")
-            if !poses.contains(pose) { poses.append(pose) }
-            if rows[screen] == nil { screens.append(screen) }
-            rows[screen, default: [:]][pose] = record["result"]
+            if !poses.contains(record.pose) { poses.append(record.pose) }
+            if rows[record.screen] == nil { screens.append(record.screen) }
+            rows[record.screen, default: [:]][record.pose] = record.result.result
         }
         /// A cell's mark, by Core's results: a result added there cannot go without one.
-        func symbol(_ result: String?) -> String {
-            switch result.flatMap(PoseResult.init(rawValue:)) {
+        func symbol(_ result: PoseResult?) -> String {
+            switch result {
             case .passed: "✓"
             case .failed: "✗"
             case .notRun: "–"
@@ -555,7 +577,7 @@ struct PosesCommand: RunnableCommand {
             }
         }
         Output.table(
-            ["SCREEN"] + poses,
+            ["SCREEN"] + poses.map(\.rawValue),
             screens.map { screen in [screen] + poses.map { symbol(rows[screen]?[$0]) } }
         )
     }

@@ -63,10 +63,9 @@ struct CLIContext {
     func connect() throws(CLIError) -> Client {
         if token != nil, tls == nil, !server.isLoopback { throw .tokenInClearText(server) }
         let client = try Client(address: server, tls: tls)
-        var hello = Request(verb: "HELLO", keywords: ["protocol": String(ProtocolVersion.current)])
-        if let token { hello.keywordList.append((key: "token", value: token)) }
         do {
-            client.greeting = try client.send(hello).fields
+            client.greeting = try client.send(HelloRequest(protocolVersion: ProtocolVersion.current, token: token))
+                .summary
         } catch .server(.noAuth, _) {
             throw .server(.noAuth, "the token was refused: it is unknown or revoked")
         }

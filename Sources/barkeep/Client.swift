@@ -26,8 +26,8 @@ final class Client {
     /// Whether any byte came from the server yet: a plain connection it closes before saying anything may be
     /// one to a port that requires TLS.
     private var hasReceived = false
-    /// The fields of the server's reply to `HELLO` (`role`, `max-upload`, …); empty before it.
-    var greeting: [String: String] = [:]
+    /// The server's reply to `HELLO` (its protocol version, the role, the upload limit); nil before it.
+    var greeting: Greeting?
 
     /// Connects, waiting at most `timeout` for the connection and for each reply. With `tls`, a TCP connection
     /// runs the TLS handshake and verifies the server's certificate before anything else (a Unix socket stays
@@ -83,8 +83,9 @@ final class Client {
     /// reply field is read by key outside it). The protocol version is the one the server said it speaks.
     func send<R: CommandRequest>(_ request: R) throws(CLIError) -> R.Reply {
         let response = try send(request.wireRequest)
-        let version = greeting["protocol"].flatMap(ProtocolVersion.spoken) ?? ProtocolVersion.assumed
+        let version = greeting?.protocolVersion ?? ProtocolVersion.assumed
         do {
+            try R.Reply.check(finalText: response.text, command: R.spec.name)
             return try R.Reply(
                 records: response.records, final: response.fields, version: version, command: R.spec.name)
         } catch {

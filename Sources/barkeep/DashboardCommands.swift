@@ -207,19 +207,20 @@ struct BurndownCommand: RunnableCommand {
     )
 
     let project: String
-    let granularity: String
+    let granularity: Burndown.Granularity
     let svg: String?
     let width: Int
     let height: Int
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
         project = parsed.value("project") ?? ""
-        granularity = parsed.valueOrDefault("by") ?? ""
-        guard Burndown.Granularity(rawValue: granularity) != nil else {
+        let by = parsed.valueOrDefault("by") ?? ""
+        guard let granularity = Burndown.Granularity(rawValue: by) else {
             throw UsageError(
-                "--by must be \(Burndown.Granularity.names), not \(ValueExcerpt.quoted(granularity))",
+                "--by must be \(Burndown.Granularity.names), not \(ValueExcerpt.quoted(by))",
                 commandPath: parsed.commandPath)
         }
+        self.granularity = granularity
         svg = parsed.value("svg")
         guard let width = Int(parsed.valueOrDefault("width") ?? ""), (20...400).contains(width),
             let height = Int(parsed.valueOrDefault("height") ?? ""), (4...100).contains(height)
@@ -231,12 +232,10 @@ struct BurndownCommand: RunnableCommand {
     }
 
     func run(_ context: CLIContext) throws {
-        let records = try context.request(
-            Request(verb: "BURNDOWN", arguments: [project], keywords: ["by": granularity])
-        ).records
-        let points = try decoded { () throws(ReportError) in try BurndownPoint.decode(records) }
+        let records = try context.send(BurndownRequest(project: project, granularity: granularity)).rows
+        let points = records.map(\.point)
         if let svg {
-            let document = BurndownChart.svg(points, title: "\(project): work left by \(granularity)")
+            let document = BurndownChart.svg(points, title: "\(project): work left by \(granularity.rawValue)")
             do {
                 try Data(document.utf8).write(to: URL(fileURLWithPath: svg))
             } catch {
@@ -244,7 +243,7 @@ struct BurndownCommand: RunnableCommand {
             }
         }
         if context.isJSON {
-            try Output.json(records.map { $0.json(integers: ["needs-work", "blocked"]) })
+            try Output.json(records.map(\.json))
         } else if points.isEmpty {
             print("No history yet: ingest a scan or add an item.")
         } else {
@@ -334,27 +333,36 @@ struct ReportCommand: RunnableCommand {
                 throw context.explained(error)
             }
         }
+        func typed<R: CommandRequest>(_ request: R) throws(CLIError) -> R.Reply {
+            do {
+                return try client.send(request)
+            } catch {
+                throw context.explained(error)
+            }
+        }
+        let version = client.greeting?.protocolVersion ?? ProtocolVersion.assumed
         let status = try records(Request(verb: "STATUS", arguments: [project]))
         // Every status: the settled sections (verified, kept, declined, false positives) list findings that need
         // no more work, which FINDINGS leaves out without a status.
-        let findings: [Record]
+        var filters = FindingFilters()
+        filters.status = FindingQuery.allWord
+        let findings = try typed(FindingsRequest(project: project, filters: filters)).rows.map {
+            $0.record(version: version)
+        }
+        // Report still decodes records (its own decoders); the request and the reply are typed.
+        let poses = try typed(PosesRequest(project: project)).rows.map { $0.record(version: version) }
+        let steps = try records(Request(verb: "STEPS", arguments: [project]))
+        let burndown: [BurndownPoint]
         do {
-            var filters = FindingFilters()
-            filters.status = FindingQuery.allWord
-            findings = try client.send(FindingsRequest(project: project, filters: filters)).rows.map {
-                $0.record(version: ProtocolVersion.supported.upperBound)
-            }
+            burndown = try client.send(BurndownRequest(project: project, granularity: .run)).rows.map(\.point)
         } catch {
             throw context.explained(error)
         }
-        let poses = try records(Request(verb: "POSES", arguments: [project]))
-        let steps = try records(Request(verb: "STEPS", arguments: [project]))
-        let burndown = try records(Request(verb: "BURNDOWN", arguments: [project], keywords: ["by": "run"]))
         let screens = try records(Request(verb: "SCREEN", arguments: ["LIST", project]))
         let input = try decoded { () throws(ReportError) in
             try ReportInput(
                 statusReply: status, findingsReply: findings, posesReply: poses, stepsReply: steps,
-                burndownReply: burndown, screensReply: screens)
+                burndown: burndown, screensReply: screens)
         }
         var selection = self.selection
         let rows = selection.rows

@@ -60,14 +60,14 @@ func typedOption<V: WireValue>(_ name: String, _ parsed: ParsedCommand) throws(U
 }
 
 /// The positional `number` read as a finding's (or item's) number: `12` or `F-12` (NumberInProject.findingNumber).
-func findingNumber(_ parsed: ParsedCommand) throws(UsageError) -> ProjectNumber<FindingNumbering> {
+func findingNumber(_ parsed: ParsedCommand) throws(UsageError) -> ProjectNumber {
     ProjectNumber(try NumberInProject.findingNumber(parsed.value("number") ?? "", parsed))
 }
 
-/// The positional `number` read as a request's number in the project: what the field refuses is a usage error.
-func projectNumber<Kind>(_ parsed: ParsedCommand) throws(UsageError) -> ProjectNumber<Kind> {
+/// The positional `number` read as a run's number: what the field refuses is a usage error.
+func runNumber(_ parsed: ParsedCommand) throws(UsageError) -> RunNumber {
     do {
-        return try ProjectNumber(wire: parsed.value("number") ?? "")
+        return try RunNumber(wire: parsed.value("number") ?? "")
     } catch {
         throw UsageError(error.message, commandPath: parsed.commandPath)
     }
@@ -110,7 +110,7 @@ struct RunShowCommand: RunnableCommand {
     let request: RunShowRequest
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
-        request = RunShowRequest(project: parsed.value("project") ?? "", number: try projectNumber(parsed))
+        request = RunShowRequest(project: parsed.value("project") ?? "", number: try runNumber(parsed))
     }
 
     func run(_ context: CLIContext) throws {
@@ -233,14 +233,14 @@ struct FindingsCommand: RunnableCommand {
 
     /// Why a finding is unmapped, for the table: the reason, and the excluded path for `excluded`.
     static func unmappedCell(_ finding: FindingRecord) -> String {
-        guard let reason = finding.unmapped?.rawValue else { return "" }
+        guard let reason = finding.unmapped else { return "" }
         return finding.excluded.map { "\(reason) (\($0))" } ?? reason
     }
 
     /// The last lines of a listing holding unmapped findings: how many of them for each reason (Core's
     /// UnmappedReason, in its order), what it means and what to do.
     static func printUnmappedReasons(_ findings: [FindingRecord]) {
-        let reasons = findings.compactMap(\.unmapped)
+        let reasons = findings.compactMap { $0.unmapped.flatMap(UnmappedReason.init(rawValue:)) }
         guard !reasons.isEmpty else { return }
         print("\nUnmapped: \(Output.count(reasons.count, "finding")) no screen counts.")
         for reason in UnmappedReason.allCases {

@@ -1,3 +1,4 @@
+import BarkeepAPI
 import BarkeepCommandLine
 import BarkeepCore
 import BarkeepProtocol
@@ -14,31 +15,16 @@ struct HookGroup: ParsableCommand {
             HookRemoveCommand.self, HookTestCommand.self,
         ]
     )
-
-    /// A `hook` record as a JSON object: its numbers as numbers, `kinds` a list.
-    static func json(_ record: Record) -> [String: Any] {
-        var object = record.json(integers: ["id", "delivered", "failures"], lists: ["kinds"])
-        object.removeValue(forKey: "type")
-        return object
-    }
 }
 
 /// `hook pause|resume ID`: a leased action on a hook.
-protocol HookActionCommand: LeasedActionCommand {}
+protocol HookActionCommand: LeasedActionCommand where Request.Noun == HookNoun {}
 
 extension HookActionCommand {
-    /// `HOOK`.
-    static var noun: String { "HOOK" }
-
-    /// A `hook` record as a JSON object.
-    static func json(_ record: Record) -> [String: Any] { HookGroup.json(record) }
-
     /// The hook's state (and why, when paused), and the event it delivers again after.
-    func sentence(_ record: Record) -> String {
-        let state = record["state"] ?? (Self.verb == "PAUSE" ? PauseState.paused : PauseState.active).rawValue
-        let reason = record["paused"].map { " (\($0)); resumed," } ?? ";"
-        let delivered = record["delivered"] ?? "?"
-        return "Hook \(record["id"] ?? id) is \(state)\(reason) it delivers again after event #\(delivered)."
+    func sentence(_ hook: HookRecord) -> String {
+        let reason = hook.paused.map { " (\($0)); resumed," } ?? ";"
+        return "Hook \(hook.id) is \(hook.state.rawValue)\(reason) it delivers again after event #\(hook.delivered)."
     }
 }
 
@@ -66,15 +52,11 @@ struct HookAddCommand: RunnableCommand {
         ]
     )
 
-    let project: String
-    let url: String
-    let keywords: [(key: String, value: String)]
+    let request: HookAddRequest
     let secretFile: String?
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
-        project = parsed.value("project") ?? ""
-        url = parsed.value("url") ?? ""
-        var keywords: [(key: String, value: String)] = []
+        var request = HookAddRequest(project: parsed.value("project") ?? "", url: parsed.value("url") ?? "")
         if let text = parsed.value("kinds") {
             let kinds: [EventKind]
             do throws(CoreError) {
@@ -82,28 +64,26 @@ struct HookAddCommand: RunnableCommand {
             } catch {
                 throw UsageError(error.description, commandPath: parsed.commandPath)
             }
-            keywords.append(("kinds", kinds.map(\.rawValue).joined(separator: ",")))
+            request.kinds = kinds.map(\.rawValue).joined(separator: ",")
         }
-        if let screen = parsed.value("screen") { keywords.append(("screen", screen)) }
+        request.screen = parsed.value("screen")
         if let format = parsed.value("format") {
             guard HookFormat(rawValue: format) != nil else {
                 throw UsageError("--format must be \(HookFormat.allNames)", commandPath: parsed.commandPath)
             }
-            keywords.append(("format", format))
+            request.format = format
         }
-        self.keywords = keywords
+        self.request = request
         secretFile = parsed.value("secret-file")
     }
 
     func run(_ context: CLIContext) throws {
-        var request = Request(verb: "HOOK", arguments: ["ADD", project, url])
-        request.keywordList = keywords
-        if let secretFile { request.keywordList.append(("secret", try Self.secret(from: secretFile))) }
-        let response = try context.request(request)
-        try context.printRecord(of: "hook", in: response, json: HookGroup.json) { record in
-            "Added hook \(record["id"] ?? "?") to \(record["project"] ?? project): \(record["url"] ?? url) "
-                + "(\(record["format"] ?? "json")\(record["signed"] == "yes" ? ", signed" : "")). "
-                + "Events from now on are delivered."
+        var request = request
+        if let secretFile { request.secret = try Self.secret(from: secretFile) }
+        let hook = try context.send(request).rows.first
+        try context.printRecord(hook, of: HookNoun.noun) { hook in
+            "Added hook \(hook.id) to \(hook.project): \(hook.url) "
+                + "(\(hook.format.rawValue)\(hook.isSigned ? ", signed" : "")). Events from now on are delivered."
         }
     }
 
@@ -135,31 +115,31 @@ struct HookListCommand: RunnableCommand {
     init(_ parsed: ParsedCommand) throws(UsageError) { project = parsed.value("project") }
 
     func run(_ context: CLIContext) throws {
-        let response = try context.request(Request(verb: "HOOK", arguments: ["LIST"] + (project.map { [$0] } ?? [])))
+        let hooks = try context.send(HookListRequest(project: project)).rows
         if context.isJSON {
-            try Output.json(response.records.map(HookGroup.json))
-        } else if response.records.isEmpty {
+            try Output.json(hooks.map(\.listJSON))
+        } else if hooks.isEmpty {
             print("No hooks. Add one with: barkeep hook add PROJECT URL [--kinds K,…] [--secret-file FILE]")
         } else {
             Output.table(
                 ["ID", "PROJECT", "URL", "SENDS", "FORMAT", "STATE", "DELIVERED", "FAILURES", "HOLDER"],
-                response.records.map { record in
-                    var sends = record["kinds"].flatMap { $0.isEmpty ? nil : $0 } ?? "all events"
-                    if let screen = record["screen"] { sends += " of \(screen)" }
+                hooks.map { hook in
+                    var sends = hook.kinds.isEmpty ? "all events" : hook.kinds.joined(separator: ",")
+                    if let screen = hook.screen { sends += " of \(screen)" }
                     // The last error is shown once: a hook paused by its failures names it in its reason, which
                     // STATE shows; an active one that failed shows it beside its failures.
-                    var state = record["state"] ?? ""
-                    var failures = record["failures"] ?? "0"
-                    if let reason = record["paused"] {
+                    var state = hook.state.rawValue
+                    var failures = String(hook.failures)
+                    if let reason = hook.paused {
                         state += ": " + Self.cut(reason)
                     }
-                    if let error = record["last-error"], !(record["paused"]?.contains(error) ?? false) {
+                    if let error = hook.lastError, !(hook.paused?.contains(error) ?? false) {
                         failures += " (\(Self.cut(error)))"
                     }
                     return [
-                        record["id"] ?? "", record["project"] ?? "", record["url"] ?? "", sends,
-                        (record["format"] ?? "") + (record["signed"] == "yes" ? ", signed" : ""), state,
-                        "#" + (record["delivered"] ?? "0"), failures, record["holder"] ?? "none",
+                        String(hook.id), hook.project, hook.url, sends,
+                        hook.format.rawValue + (hook.isSigned ? ", signed" : ""), state, "#\(hook.delivered)",
+                        failures, hook.holder ?? "none",
                     ]
                 }
             )
@@ -191,29 +171,29 @@ struct HookRemoveCommand: RunnableCommand {
     init(_ parsed: ParsedCommand) throws(UsageError) { id = parsed.value("id") ?? "" }
 
     func run(_ context: CLIContext) throws {
-        _ = try context.request(Request(verb: "HOOK", arguments: ["REMOVE", id]))
+        let removed = try context.send(HookRemoveRequest(id: try LeasedID.given(id))).summary
         if context.isJSON {
-            try Output.json(["removed": Int(id) ?? 0])
+            try Output.json(removed.json)
         } else {
-            print("Removed hook \(id).")
+            print("Removed hook \(removed.removed).")
         }
     }
 }
 
 /// `barkeep hook pause ID`.
 struct HookPauseCommand: HookActionCommand {
+    typealias Request = HookPauseRequest
     static let configuration = action(
         "pause", "Pause a webhook by hand: nothing is sent until it is resumed, and nothing that matches is skipped.")
-    static let verb = "PAUSE"
 
     let id: String
 }
 
 /// `barkeep hook resume ID`.
 struct HookResumeCommand: HookActionCommand {
+    typealias Request = HookResumeRequest
     static let configuration = action(
         "resume", "Resume a paused webhook: it delivers again from the last event delivered, nothing skipped.")
-    static let verb = "RESUME"
 
     let id: String
 }
@@ -231,17 +211,13 @@ struct HookTestCommand: RunnableCommand {
     init(_ parsed: ParsedCommand) throws(UsageError) { id = parsed.value("id") ?? "" }
 
     func run(_ context: CLIContext) throws {
-        let response = try context.request(Request(verb: "HOOK", arguments: ["TEST", id]))
-        guard let record = response.records.first else { throw CLIError.badReply("HOOK TEST returned nothing") }
-        let isDelivered = record["delivered"] == "yes"
+        let reply = try context.send(HookTestRequest(id: try LeasedID.given(id)))
+        guard let test = reply.rows.first else { throw CLIError.badReply("HOOK TEST returned nothing") }
         if context.isJSON {
-            var object = record.json(integers: ["hook"])
-            object.removeValue(forKey: "type")
-            object["delivered"] = isDelivered
-            try Output.json(object)
+            try Output.json(test.listJSON)
         } else {
-            print(Output.plain("Sent a test event to hook \(id) (\(record["url"] ?? "")): \(record["answer"] ?? "?")."))
+            print(Output.plain("Sent a test event to hook \(test.hook) (\(test.url)): \(test.answer)."))
         }
-        if !isDelivered { throw CLIError.partial("the test event was not delivered") }
+        if !test.isDelivered { throw CLIError.partial("the test event was not delivered") }
     }
 }

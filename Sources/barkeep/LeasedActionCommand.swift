@@ -1,26 +1,24 @@
+import BarkeepAPI
 import BarkeepCommandLine
 import BarkeepProtocol
 
-/// `hook pause|resume ID`, `source pause|resume|run-now ID`: one request naming a leased resource by id, answered by
-/// its record, told in one sentence (or printed as JSON).
+/// `hook pause|resume ID`, `source pause|resume|run-now ID`: one typed request naming a leased resource by id,
+/// answered by its record, told in one sentence (or printed as JSON). Generic over the request (`HookPauseRequest`,
+/// `SourceRunRequest`…), so every leased kind shares it.
 protocol LeasedActionCommand: RunnableCommand {
-    /// The protocol verb, the resource's noun in upper case (`HOOK`).
-    static var noun: String { get }
-    /// The subcommand sent (`PAUSE`).
-    static var verb: String { get }
-    /// The resource's record as a JSON object.
-    static func json(_ record: Record) -> [String: Any]
+    /// The request sent.
+    associatedtype Request: LeasedRecordRequest
     /// The id given.
     var id: String { get }
     /// A command for the id given.
     init(id: String)
     /// What the command did, from the record it returned.
-    func sentence(_ record: Record) -> String
+    func sentence(_ record: Request.Noun.Record) -> String
 }
 
 extension LeasedActionCommand {
     /// The one positional argument: the resource's id.
-    static var idArgument: [ArgumentDefinition] { [.positional("id", help: "The \(noun.lowercased())'s id.")] }
+    static var idArgument: [ArgumentDefinition] { [.positional("id", help: "The \(Request.Noun.noun)'s id.")] }
 
     /// The configuration of an action named `name`: its abstract, and the id as its one argument.
     static func action(_ name: String, _ abstract: String) -> CommandConfiguration {
@@ -28,30 +26,36 @@ extension LeasedActionCommand {
     }
 
     /// The protocol command it sends.
-    static var requests: [String]? { ["\(noun) \(verb)"] }
+    static var requests: [String]? { [Request.spec.name] }
 
     init(_ parsed: ParsedCommand) throws(UsageError) { self.init(id: parsed.value("id") ?? "") }
 
     func run(_ context: CLIContext) throws {
-        let response = try context.request(Request(verb: Self.noun, arguments: [Self.verb, id]))
-        try context.printRecord(of: Self.noun, in: response, json: Self.json, sentence)
+        let reply = try context.send(Request(id: try LeasedID.given(id)))
+        try context.printRecord(reply.rows.first, of: Request.Noun.noun, sentence)
+    }
+}
+
+extension LeasedID {
+    /// The id a user gave, read as the daemon reads it: one that is no id is refused before anything is sent, with
+    /// the daemon's words and code (`a hook id is a number (BADARG)`).
+    static func given(_ text: String) throws(CLIError) -> LeasedID {
+        do {
+            return try LeasedID(wire: text)
+        } catch {
+            throw .refused(.badArgument, error.message)
+        }
     }
 }
 
 extension CLIContext {
-    /// Prints the one record of a leased resource (`noun`) a command replied with: as JSON, through `json`, or as
-    /// the sentence.
-    func printRecord(
-        of noun: String,
-        in response: Response,
-        json: (Record) -> [String: Any],
-        _ sentence: (Record) -> String
+    /// Prints the one record of a leased resource (`noun`) a command replied with: its JSON object, or the sentence.
+    func printRecord<Record: LeasedRecord>(
+        _ record: Record?, of noun: String, _ sentence: (Record) -> String
     ) throws {
-        guard let record = response.records.first else {
-            throw CLIError.badReply("no \(noun.lowercased()) record in the reply")
-        }
+        guard let record else { throw CLIError.badReply("no \(noun) record in the reply") }
         if isJSON {
-            try Output.json(json(record))
+            try Output.json(record.listJSON)
         } else {
             print(Output.plain(sentence(record)))
         }

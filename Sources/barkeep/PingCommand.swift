@@ -1,3 +1,4 @@
+import BarkeepAPI
 import BarkeepCommandLine
 import BarkeepCore
 import BarkeepProtocol
@@ -16,9 +17,9 @@ struct PingCommand: RunnableCommand {
     func run(_ context: CLIContext) throws {
         let client = try context.connect()
         let started = ContinuousClock.now
-        let reply = try client.send(Request(verb: "PING")).text
+        _ = try client.send(PingRequest())
         let elapsed = ContinuousClock.now - started
-        guard reply == "PONG" else { throw CLIError.badReply("PING answered \(ValueExcerpt.quoted(reply))") }
+        let reply = Pong.word
         if context.isJSON {
             let milliseconds = elapsed.milliseconds
             let object: [String: Any] = [

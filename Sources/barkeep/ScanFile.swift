@@ -1,3 +1,4 @@
+import BarkeepAPI
 import BarkeepCore
 import BarkeepProtocol
 import Foundation
@@ -65,9 +66,9 @@ final class ScanFile {
     /// Refuses the upload unless the role the daemon's `HELLO` answered (`greeting`) may ingest: before a byte
     /// of the file is read, `FORBIDDEN` for a reader, `NOAUTH` for a connection with no role (`hasToken`: whether a
     /// token was given, else the refusal says how to give one).
-    static func checkRole(_ greeting: [String: String], hasToken: Bool) throws(CLIError) {
+    static func checkRole(_ greeting: Greeting?, hasToken: Bool) throws(CLIError) {
         let needed = Role.leastToIngest
-        guard let role = greeting["role"].flatMap(Role.init(rawValue:)) else {
+        guard let role = greeting?.grantedRole else {
             throw .refused(
                 .noAuth, "INGEST needs a token" + (hasToken ? "" : ": pass --token or set BARKEEP_TOKEN"))
         }
@@ -82,8 +83,8 @@ final class ScanFile {
     /// The upload limit to check against: the daemon's (its `HELLO` says it), lowered to `override`
     /// (`--max-upload`) when that is smaller; a daemon that does not say is taken to have `override`, else the
     /// default limit.
-    static func limit(override: Int?, greeting: [String: String]) -> Int {
-        guard let daemons = greeting[UploadLimit.helloKey].flatMap({ Int($0) }) else {
+    static func limit(override: Int?, greeting: Greeting?) -> Int {
+        guard let daemons = greeting?.maximumUpload else {
             return override ?? UploadLimit.defaultBytes
         }
         return min(daemons, override ?? daemons)

@@ -1,3 +1,4 @@
+import BarkeepAPI
 import BarkeepCommandLine
 import BarkeepCore
 import BarkeepProtocol
@@ -197,7 +198,7 @@ struct ScreenShowCommand: RunnableCommand {
         return [
             "screen": of("screen").first.map(screenJSON) ?? [:],
             "steps": of("step").map { strip(StepSetCommand.json($0)) },
-            "poses": of("pose").map { strip(PosesCommand.json($0)) },
+            "poses": of("pose").map { strip($0.json(integers: ["finding"])) },
             "findings": of("finding").map(FindingsCommand.json),
             "why": of("why").map { ["topic": $0["topic"] ?? "", "text": $0["text"] ?? ""] },
             "history": of("event").map(WatchCommand.json),
@@ -292,8 +293,8 @@ extension ScreenShowCommand {
             poses.map { record in
                 [
                     record["pose"] ?? "", record["result"] ?? "", String((record["recorded"] ?? "").prefix(16)),
-                    [record["screenshot"], record["finding"].map { "finding \($0)" }, record["reason"]]
-                        .compactMap { $0 }.joined(separator: "; "),
+                    (try? PoseResultRecord(record: record, version: ProtocolVersion.current, context: "SCREEN SHOW"))?
+                        .evidence ?? "",
                 ]
             }
         )

@@ -1,3 +1,4 @@
+import BarkeepAPI
 import BarkeepCommandLine
 import BarkeepCore
 import BarkeepProtocol
@@ -15,24 +16,6 @@ struct SourceGroup: ParsableCommand {
             SourceResumeCommand.self, SourceRunNowCommand.self, SourceRemoveCommand.self,
         ]
     )
-
-    /// The integer fields of a `source` record, for JSON.
-    static let integers: Set<String> = [
-        "id", "settle", "every", "timeout", "max-output", "last-scan-run", "failures",
-    ]
-
-    /// A `source` record as a JSON object: its numbers as numbers, `run_requested` as `true` when present.
-    static func json(_ record: Record) -> [String: Any] {
-        var object = record.json(integers: integers)
-        if object["run_requested"] != nil { object["run_requested"] = true }
-        return object
-    }
-
-    /// What the source reads, in a few words.
-    static func target(_ record: Record) -> String {
-        if let inbox = record["inbox"] { return "inbox \(inbox)" }
-        return "repo \(record["repo"] ?? "") @\(record["branch"] ?? "")"
-    }
 
     /// `2026-12-01 10:04:05` from a record's time.
     static func time(_ text: String?) -> String? { text.map { String($0.prefix(19)) } }
@@ -66,11 +49,9 @@ struct SourceAddCommand: RunnableCommand {
         ]
     )
 
-    let project: String
-    let keywords: [(key: String, value: String)]
+    let request: SourceAddRequest
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
-        project = parsed.value("project") ?? ""
         let inbox = parsed.value("inbox")
         let repo = parsed.value("repo")
         guard (inbox == nil) != (repo == nil) else {
@@ -90,13 +71,17 @@ struct SourceAddCommand: RunnableCommand {
                     commandPath: parsed.commandPath)
             }
         }
-        var keywords: [(key: String, value: String)] = []
-        if let inbox { keywords.append(("inbox", Self.absolute(inbox))) }
-        if let repo { keywords.append(("repo", Self.absolute(repo))) }
-        for key in ["format", "settle", "scanner", "branch", "every", "timeout", "max-output"] {
-            if let value = parsed.value(key) { keywords.append((key, value)) }
-        }
-        self.keywords = keywords
+        var request = SourceAddRequest(project: parsed.value("project") ?? "")
+        request.inbox = inbox.map(Self.absolute)
+        request.repo = repo.map(Self.absolute)
+        request.format = parsed.value("format")
+        request.settle = parsed.value("settle")
+        request.scanner = parsed.value("scanner")
+        request.branch = parsed.value("branch")
+        request.every = parsed.value("every")
+        request.timeout = parsed.value("timeout")
+        request.maximumOutput = parsed.value("max-output")
+        self.request = request
     }
 
     /// `path` made absolute from the current directory, `.` and `..` resolved.
@@ -105,12 +90,10 @@ struct SourceAddCommand: RunnableCommand {
     }
 
     func run(_ context: CLIContext) throws {
-        var request = Request(verb: "SOURCE", arguments: ["ADD", project])
-        request.keywordList = keywords
-        let response = try context.request(request)
-        try context.printRecord(of: "source", in: response, json: SourceGroup.json) { record in
-            "Added source \(record["id"] ?? "?") to \(record["project"] ?? project): \(SourceGroup.target(record)) "
-                + "(\(record["format"] ?? "")). A daemon running sources takes it up at once."
+        let source = try context.send(request).rows.first
+        try context.printRecord(source, of: SourceNoun.noun) { source in
+            "Added source \(source.id) to \(source.project): \(source.target) (\(source.format)). "
+                + "A daemon running sources takes it up at once."
         }
     }
 }
@@ -127,22 +110,20 @@ struct SourceListCommand: RunnableCommand {
     init(_ parsed: ParsedCommand) throws(UsageError) { project = parsed.value("project") }
 
     func run(_ context: CLIContext) throws {
-        let response = try context.request(Request(verb: "SOURCE", arguments: ["LIST"] + (project.map { [$0] } ?? [])))
+        let sources = try context.send(SourceListRequest(project: project)).rows
         if context.isJSON {
-            try Output.json(response.records.map(SourceGroup.json))
-        } else if response.records.isEmpty {
+            try Output.json(sources.map(\.listJSON))
+        } else if sources.isEmpty {
             print("No sources. Add one with: barkeep source add PROJECT --inbox DIR, or --repo PATH --scanner CMD")
         } else {
             Output.table(
                 ["ID", "PROJECT", "READS", "FORMAT", "STATE", "LAST RUN", "OUTCOME", "NEXT RUN", "HOLDER"],
-                response.records.map { record in
+                sources.map { source in
                     [
-                        record["id"] ?? "", record["project"] ?? "", SourceGroup.target(record), record["format"] ?? "",
-                        record["state"] ?? "", SourceGroup.time(record["last-run"]) ?? "never",
-                        record["last-outcome"] ?? "-",
-                        record["kind"] == SourceKind.repo.rawValue
-                            ? SourceGroup.time(record["next-run"]) ?? "-" : "on arrival",
-                        record["holder"] ?? "none",
+                        String(source.id), source.project, source.target, source.format, source.state.rawValue,
+                        SourceGroup.time(source.lastRun) ?? "never", source.lastOutcome?.rawValue ?? "-",
+                        source.kind == .repo ? SourceGroup.time(source.nextRun) ?? "-" : "on arrival",
+                        source.holder ?? "none",
                     ]
                 }
             )
@@ -162,42 +143,36 @@ struct SourceShowCommand: RunnableCommand {
     init(_ parsed: ParsedCommand) throws(UsageError) { id = parsed.value("id") ?? "" }
 
     func run(_ context: CLIContext) throws {
-        let records = try context.request(Request(verb: "SOURCE", arguments: ["SHOW", id])).records
-        guard let source = records.first else { throw CLIError.badReply("SOURCE SHOW returned nothing") }
-        let history = records.dropFirst()
+        let reply = try context.send(SourceShowRequest(id: try LeasedID.given(id)))
+        let source = reply.head
+        let history = reply.rows
         if context.isJSON {
-            var object = SourceGroup.json(source)
-            object["history"] = history.map(WatchCommand.json)
+            var object = source.listJSON
+            object["history"] = history.map(\.json)
             try Output.json(object)
             return
         }
-        func seconds(_ key: String) -> String {
-            source[key].flatMap(Int.init).map { QuantityText.describe(seconds: $0) } ?? "?"
-        }
+        func seconds(_ value: Int?) -> String { value.map { QuantityText.describe(seconds: $0) } ?? "?" }
         let limits =
-            source["kind"] == SourceKind.repo.rawValue
-            ? "checks every \(seconds("every")), scanner killed after \(seconds("timeout")) or "
-                + (source["max-output"].flatMap(Int.init).map { QuantityText.describe(bytes: $0) } ?? "?")
-                + " of output"
-            : "a file written in place settles after \(seconds("settle"))"
+            source.kind == .repo
+            ? "checks every \(seconds(source.every)), scanner killed after \(seconds(source.timeout)) or "
+                + (source.maximumOutput.map { QuantityText.describe(bytes: $0) } ?? "?") + " of output"
+            : "a file written in place settles after \(seconds(source.settle))"
         Output.fields([
-            ("Source", source["id"]), ("Project", source["project"]), ("Reads", SourceGroup.target(source)),
-            ("Scanner", source["scanner"]), ("Format", source["format"]), ("Limits", limits),
-            ("State", source["state"]),
-            (
-                "Holder",
-                source["holder"].map { "\($0) until \(SourceGroup.time(source["lease-until"]) ?? "?")" } ?? "none"
-            ),
+            ("Source", String(source.id)), ("Project", source.project), ("Reads", source.target),
+            ("Scanner", source.scanner), ("Format", source.format), ("Limits", limits),
+            ("State", source.state.rawValue),
+            ("Holder", source.holder.map { "\($0) until \(SourceGroup.time(source.leaseUntil) ?? "?")" } ?? "none"),
             (
                 "Last run",
-                SourceGroup.time(source["last-run"]).map { "\($0), \(source["last-outcome"] ?? "")" } ?? "never"
+                SourceGroup.time(source.lastRun).map { "\($0), \(source.lastOutcome?.rawValue ?? "")" } ?? "never"
             ),
-            ("Last error", source["last-error"]), ("Last scan run", source["last-scan-run"]),
-            ("Last commit", source["last-commit"]),
-            ("Failures", source["failures"].flatMap { $0 == "0" ? nil : "\($0) in a row" }),
-            ("Next run", source["kind"] == SourceKind.repo.rawValue ? SourceGroup.time(source["next-run"]) : nil),
-            ("Run asked", source["run-requested"]),
-            ("Added", SourceGroup.time(source["created"]).map { "\($0) by \(source["created-by"] ?? "?")" }),
+            ("Last error", source.lastError), ("Last scan run", source.lastScanRun.map(String.init)),
+            ("Last commit", source.lastCommit),
+            ("Failures", source.failures.flatMap { $0 == 0 ? nil : "\($0) in a row" }),
+            ("Next run", source.kind == .repo ? SourceGroup.time(source.nextRun) : nil),
+            ("Run asked", source.isRunRequested?.wire),
+            ("Added", SourceGroup.time(source.created).map { "\($0) by \(source.createdBy)" }),
         ])
         guard !history.isEmpty else { return }
         print("")
@@ -205,58 +180,47 @@ struct SourceShowCommand: RunnableCommand {
             ["SEQ", "AT", "EVENT", "OUTCOME", "DETAIL"],
             history.map { event in
                 [
-                    event["seq"] ?? "", SourceGroup.time(event["at"]) ?? "",
-                    (event["kind"] ?? "").replacingOccurrences(of: "source.", with: ""),
-                    event["to"] ?? "", event["reason"] ?? event["from"] ?? "",
+                    String(event.seq), SourceGroup.time(event.at) ?? "",
+                    event.kind.replacingOccurrences(of: "source.", with: ""), event.to ?? "",
+                    event.reason ?? event.from ?? "",
                 ]
             }
         )
     }
 }
 
-/// `source pause|resume|run-now ID`: a leased action on a source.
-protocol SourceActionCommand: LeasedActionCommand {}
-
-extension SourceActionCommand {
-    /// `SOURCE`.
-    static var noun: String { "SOURCE" }
-
-    /// A `source` record as a JSON object.
-    static func json(_ record: Record) -> [String: Any] { SourceGroup.json(record) }
-}
-
-struct SourcePauseCommand: SourceActionCommand {
+struct SourcePauseCommand: LeasedActionCommand {
+    typealias Request = SourcePauseRequest
     static let configuration = action(
         "pause", "Stop a source's runs until resumed; a scan running is stopped (writer).")
-    static let verb = "PAUSE"
 
     let id: String
 
-    func sentence(_ source: Record) -> String { "Paused source \(source["id"] ?? id)." }
+    func sentence(_ source: SourceRecord) -> String { "Paused source \(source.id)." }
 }
 
-struct SourceResumeCommand: SourceActionCommand {
+struct SourceResumeCommand: LeasedActionCommand {
+    typealias Request = SourceResumeRequest
     static let configuration = action(
         "resume", "Start a paused source's runs again; it is due at once (writer).")
-    static let verb = "RESUME"
 
     let id: String
 
-    func sentence(_ source: Record) -> String { "Resumed source \(source["id"] ?? id)." }
+    func sentence(_ source: SourceRecord) -> String { "Resumed source \(source.id)." }
 }
 
-struct SourceRunNowCommand: SourceActionCommand {
+struct SourceRunNowCommand: LeasedActionCommand {
+    typealias Request = SourceRunRequest
     static let configuration = action(
         "run-now",
         "Run a source as soon as its daemon can: scan the repository even if its head did not move, "
             + "or list the inbox again (writer).")
-    static let verb = "RUN"
 
     let id: String
 
-    func sentence(_ source: Record) -> String {
-        "Asked for a run of source \(source["id"] ?? id); "
-            + (source["holder"].map { "\($0) starts it now." }
+    func sentence(_ source: SourceRecord) -> String {
+        "Asked for a run of source \(source.id); "
+            + (source.holder.map { "\($0) starts it now." }
                 ?? "no daemon holds it now: it runs once one takes it up.")
     }
 }
@@ -271,11 +235,11 @@ struct SourceRemoveCommand: RunnableCommand {
     init(_ parsed: ParsedCommand) throws(UsageError) { id = parsed.value("id") ?? "" }
 
     func run(_ context: CLIContext) throws {
-        let response = try context.request(Request(verb: "SOURCE", arguments: ["REMOVE", id]))
+        let removed = try context.send(SourceRemoveRequest(id: try LeasedID.given(id))).summary
         if context.isJSON {
-            try Output.json(["removed": Int(response.fields["removed"] ?? id) ?? 0])
+            try Output.json(removed.json)
         } else {
-            print("Removed source \(response.fields["removed"] ?? id).")
+            print("Removed source \(removed.removed).")
         }
     }
 }

@@ -1,3 +1,4 @@
+import BarkeepAPI
 import BarkeepCommandLine
 import BarkeepCore
 import BarkeepProtocol
@@ -12,34 +13,28 @@ struct StatsCommand: RunnableCommand {
     init(_ parsed: ParsedCommand) throws(UsageError) {}
 
     func run(_ context: CLIContext) throws {
-        let response = try context.request(Request(verb: "STATS"))
-        guard let record = response.records.first else { throw CLIError.badReply("STATS returned no record") }
+        guard let stats = try context.send(StatsRequest()).rows.first else {
+            throw CLIError.badReply("STATS returned no record")
+        }
         if context.isJSON {
-            try Output.json(
-                record.json(integers: [
-                    "uptime", "connections", "accepted", "commands", "watchers", "status-kept-loop",
-                    "status-kept-pool", "pool-size", "pool-busy", "pool-queued", "pool-rejected",
-                ])
-            )
+            try Output.json(stats.json)
             return
         }
-        let uptime = Int(record["uptime"] ?? "") ?? 0
+        let uptime = stats.uptime
         Output.fields([
-            ("Server", record["server"]), ("Version", record["version"]),
+            ("Server", stats.server), ("Version", stats.version),
             ("Uptime", "\(uptime / 86_400)d \(uptime / 3600 % 24)h \(uptime / 60 % 60)m \(uptime % 60)s"),
-            ("Connections", record["connections"].map { "\($0) open, \(record["accepted"] ?? "?") accepted" }),
-            ("Commands", record["commands"]), ("Watchers", record["watchers"]),
+            ("Connections", "\(stats.connections) open, \(stats.accepted) accepted"),
+            ("Commands", String(stats.commands)), ("Watchers", String(stats.watchers)),
             (
                 "Kept STATUS",
-                record["status-kept-loop"].map {
-                    "\($0) answered on the event loop, \(record["status-kept-pool"] ?? "?") through the pool"
-                }
+                "\(stats.statusKeptLoop) answered on the event loop, \(stats.statusKeptPool) through the pool"
             ),
             (
                 "Database pool",
-                record["pool-size"].map {
-                    "\($0) connections, \(record["pool-busy"] ?? "?") busy, \(record["pool-queued"] ?? "?") queued, "
-                        + "\(record["pool-rejected"] ?? "?") refused"
+                stats.poolSize.map {
+                    "\($0) connections, \(stats.poolBusy ?? 0) busy, \(stats.poolQueued ?? 0) queued, "
+                        + "\(stats.poolRejected ?? 0) refused"
                 }
             ),
         ])

@@ -147,10 +147,10 @@ enum Fixtures {
     }
 
     /// A `BURNDOWN app by=run` reply.
-    static let burndownRecords: [Record] = [
-        Record(["label": "run 10", "at": "2026-11-27T12:00:00.000000Z", "needs-work": "9", "blocked": "2"]),
-        Record(["label": "run 11", "at": "2026-11-28T12:00:00.000000Z", "needs-work": "7", "blocked": "1"]),
-        Record(["label": "run 12", "at": "2026-11-29T12:00:00.123456Z", "needs-work": "5", "blocked": "1"]),
+    static let burndownPoints: [BurndownPoint] = [
+        BurndownPoint(label: "run 10", at: time("2026-11-27T12:00:00Z"), needsWork: 9, blocked: 2),
+        BurndownPoint(label: "run 11", at: time("2026-11-28T12:00:00Z"), needsWork: 7, blocked: 1),
+        BurndownPoint(label: "run 12", at: time("2026-11-29T12:00:00.123456Z"), needsWork: 5, blocked: 1),
     ]
 
     /// The report's input from the fixture replies.
@@ -160,7 +160,7 @@ enum Fixtures {
                 status: try status, findings: try ReportFinding.decode(findingRecords),
                 poses: try PoseCellRecord.decode(poseRecords),
                 steps: StepLine.byScreen(try StepLine.decode(stepRecords)),
-                burndown: try BurndownPoint.decode(burndownRecords))
+                burndown: burndownPoints)
         }
     }
 }

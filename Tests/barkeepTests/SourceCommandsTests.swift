@@ -331,6 +331,25 @@ struct SourceCommandsTests {
         try expectRefusal(daemon, ["source", "list", "ghost"], "no project named 'ghost'", "NOTFOUND")
     }
 
+    @Test("a malformed id is refused by the CLI itself, in the daemon's words, before it connects (leased commands)")
+    func malformedIDsRefusedBeforeConnecting() throws {
+        let nowhere = ["--server", "unix:/nonexistent/barkeep.sock"]
+        let commands = [
+            ("source", ["show", "pause", "resume", "run-now", "remove"]),
+            ("hook", ["pause", "resume", "remove", "test"]),
+        ]
+        for (noun, verbs) in commands {
+            for verb in verbs {
+                for id in ["abc", "0", "1x"] {
+                    let result = try Subprocess.run(barkeep, nowhere + [noun, verb, id])
+                    #expect(result.status == 1, "\(noun) \(verb) \(id)")
+                    #expect(result.output.isEmpty)
+                    #expect(result.error == "barkeep: a \(noun) id is a number (BADARG)\n", "\(result.error)")
+                }
+            }
+        }
+    }
+
     // MARK: - Roles
 
     @Test("roles: only an admin adds or removes; a writer pauses, resumes and runs; a reader only reads")

@@ -15,10 +15,6 @@ struct SpecWalkTests {
     /// The commands of the table not declared by a spec yet (issue 26's noun branches convert them).
     static let pending: Set<String> = [
         // Session
-        "PING",
-        "QUIT",
-        "HELLO",
-        "STATS",
         "WATCH",
         // Projects
         "PROJECT SET",
@@ -42,31 +38,9 @@ struct SpecWalkTests {
         "STEPS",
         "CHECKLIST",
         // Audit
-        "ITEM ADD",
-        "ITEM SET",
-        "ITEM REMOVE",
-        "SDK SET",
-        "BLOCKED",
-        "POSE RECORD",
-        "POSE HISTORY",
-        "POSES",
         // Dashboard
         "STATUS",
-        "BURNDOWN",
         // Automation
-        "SOURCE ADD",
-        "SOURCE LIST",
-        "SOURCE SHOW",
-        "SOURCE PAUSE",
-        "SOURCE RESUME",
-        "SOURCE RUN",
-        "SOURCE REMOVE",
-        "HOOK ADD",
-        "HOOK LIST",
-        "HOOK PAUSE",
-        "HOOK REMOVE",
-        "HOOK RESUME",
-        "HOOK TEST",
     ]
 
     @Test("every table command is declared by a spec or pending; every spec's command is in the table, derived")
@@ -185,13 +159,148 @@ struct SpecWalkTests {
                 #expect(!text.contains(literal), "\(file) builds \(request.spec.name) by hand")
             }
         }
+        for file in ["TokenCommands.swift", "SourceCommands.swift", "HookCommands.swift", "LeasedActionCommand.swift"] {
+            let text = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
+            #expect(!text.contains("record["), "\(file) reads a reply field by key")
+            #expect(!text.contains("fields["), "\(file) reads an OK line's field by key")
+            #expect(!text.contains("Request(verb:"), "\(file) builds a request by hand")
+        }
+        // The audit commands (POSE RECORD's keys among them) are declared once: no key or reply field read by name.
+        let root = CLIReferenceTests.root
         for file in [
-            "TokenCommands.swift", "FindingCommands.swift", "FindingsExport.swift", "FindingFilterOptions.swift",
+            "Sources/barkeep/AuditCommands.swift", "Sources/barkeep/MCP/Tools/AuditTools.swift",
+            "Sources/BarkeepServer/AuditCommands.swift",
+        ] {
+            let text = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
+            for read in ["record[", ".fields[", "keyword(", "keywordList", "Request(verb:", "call.string("] {
+                #expect(!text.contains(read), "\(file) reads \(read)")
+            }
+        }
+        // The findings and scans commands: no reply field read by key in their CLI files and tools.
+        for file in [
+            "FindingCommands.swift", "FindingsExport.swift", "FindingFilterOptions.swift",
             "MCP/Tools/FindingTools.swift",
         ] {
             let text = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
             for read in ["record[\"", "fields[\"", "run[\"", "finding[\"", "event[\""] {
                 #expect(!text.contains(read), "\(file) reads a reply field by key")
+            }
+        }
+    }
+
+    /// docs/protocol.md's command table (section 10): each row's command, positional, keys, role and reply cells.
+    static let commandRows: [(name: String, positional: String, keys: String, role: String, reply: String)] = {
+        guard let text = try? String(contentsOf: docsURL, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").compactMap { line in
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
+            guard cells.count >= 7, cells[1].hasPrefix("`"), cells[1].hasSuffix("`") else { return nil }
+            return (
+                String(cells[1].dropFirst().dropLast()), cells[2], cells[3], cells[4],
+                cells[5...].joined(separator: "|")
+            )
+        }
+    }()
+
+    /// docs/protocol.md's record bullets (`- \`token\`: …`), each with its continuation lines, by record name.
+    static let recordBullets: [String: String] = {
+        guard let text = try? String(contentsOf: docsURL, encoding: .utf8) else { return [:] }
+        var bullets: [String: String] = [:]
+        var current: String?
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("- `"), let end = line.dropFirst(3).firstIndex(of: "`") {
+                current = String(line[line.index(line.startIndex, offsetBy: 3)..<end])
+            } else if line.hasPrefix("- An event record") {
+                current = "event"
+            } else if line.hasPrefix("- A scanner's `finding`") {
+                current = "finding"
+            } else if !line.hasPrefix("  ") {
+                current = nil
+            }
+            if let current { bullets[current, default: ""] += line + "\n" }
+        }
+        // A record made of another's fields (`blocked`: … then the fields of the blocked item's `finding` record)
+        // is described by that one's bullet too.
+        for (name, text) in bullets {
+            guard let range = text.range(of: #"fields of [^`]*`([a-z]+)` record"#, options: .regularExpression),
+                let other = text[range].split(separator: "`").dropFirst().first
+            else { continue }
+            bullets[name, default: ""] += bullets[String(other)] ?? ""
+        }
+        return bullets
+    }()
+
+    static let docsURL = CLIReferenceTests.root.appendingPathComponent("docs/protocol.md")
+
+    /// The layouts a positional cell documents: `PROJECT, [SCREEN], POSE[,POSE…], RESULT` is PROJECT, SCREEN,
+    /// POSE, RESULT and PROJECT, POSE, RESULT (a bracketed word may be left out); `N` names a field `number`; the
+    /// upload's SIZE is the payload's, not a field.
+    static func positionalLayouts(_ cell: String) -> [[String]] {
+        guard cell != "—" else { return [[]] }
+        var layouts: [[String]] = [[]]
+        for word in cell.components(separatedBy: ", ") where !word.hasPrefix("SIZE") {
+            let isOptional = word.hasPrefix("[") && word.hasSuffix("]")
+            var name = word.replacingOccurrences(of: "[", with: "").replacingOccurrences(of: "]", with: "")
+            if let comma = name.firstIndex(of: ",") { name = String(name[..<comma]) }
+            if name == "N" { name = "NUMBER" }
+            let extended = layouts.map { $0 + [name] }
+            layouts = isOptional ? layouts + extended : extended
+        }
+        return layouts
+    }
+
+    @Test("docs/protocol.md describes every declared command as its spec does, field by field")
+    func documented() throws {
+        #expect(!Self.commandRows.isEmpty && !Self.recordBullets.isEmpty)
+        for request in API.commands { Self.checkDocs(request) }
+    }
+
+    private static func checkDocs<R: CommandRequest>(_ request: R.Type) {
+        let name = R.spec.name
+        let rows = commandRows.filter { $0.name == name }
+        guard !rows.isEmpty else {
+            Issue.record("docs/protocol.md's command table has no row for \(name)")
+            return
+        }
+        // Each layout of positionals is a row's positional cell, named as the fields are.
+        let layouts =
+            R.spec.shapes.isEmpty
+            ? [R.positionals.map(\.key)] : R.spec.shapes.map(\.positionals)
+        for layout in layouts {
+            let words = layout.map { $0.uppercased() }
+            let found = rows.contains { row in positionalLayouts(row.positional).contains(words) }
+            #expect(found, "\(name): no row of docs/protocol.md takes \(words)")
+        }
+        // Every key is in a row's keys cell, and the role is each row's.
+        let keysText = rows.map(\.keys).joined(separator: " ")
+        for field in R.fields where field.placement != .positional {
+            #expect(keysText.contains("`\(field.key)`"), "\(name): docs/protocol.md does not list key \(field.key)")
+        }
+        let role = R.spec.role?.rawValue ?? "none"
+        for row in rows { #expect(row.role == role, "\(name): docs/protocol.md says \(row.role), the spec \(role)") }
+        // The OK line's fields are in a row's reply cell; each record's fields in its record's bullet.
+        let replyText = rows.map(\.reply).joined(separator: " ")
+        if let summary = R.Reply.summaryType {
+            for key in summary.fieldKeys {
+                #expect(replyText.contains("\(key)="), "\(name): docs/protocol.md's reply does not give \(key)=")
+            }
+        }
+        // A record's field is described in its record's bullet, or in the command's reply cell (a field only this
+        // reply adds, a record only this command sends).
+        for record in R.Reply.recordTypes {
+            var text = replyText
+            if let recordName = record.recordName {
+                guard let bullet = recordBullets[recordName] else {
+                    Issue.record("\(name): docs/protocol.md describes no `\(recordName)` record")
+                    continue
+                }
+                text += bullet
+            }
+            for key in record.fieldKeys {
+                #expect(
+                    text.contains("`\(key)`") || text.contains("\(key)="),
+                    "\(name): the \(record.recordName ?? "reply's") record's \(key) is not documented")
             }
         }
     }

@@ -2,32 +2,32 @@ import BarkeepCore
 import BarkeepProtocol
 import Foundation
 
-/// A `finding` record: a scanner's finding or a checklist item of a project (FINDINGS, FINDING SHOW, and the
-/// finding part of the records that carry one). `listJSON` is what `barkeep findings --json` prints for it.
-public struct FindingRecord: WireFields {
+/// A `finding` record: a scanner's finding or an item added by hand (ITEM ADD and ITEM SET answer one; BLOCKED
+/// carries its fields after the SDK and symbol it waits for).
+public struct FindingRecord: WireFields, Equatable {
     /// Its number in the project.
     public var id = 0
     /// The project.
     public var project = ""
-    /// Who reported it: a scanner's name, or `manual` for an item.
+    /// scanner or manual.
     public var source = ""
-    /// The scanner's rule (`DUO007`); nil for an item.
+    /// The scanner's rule.
     public var rule: String?
-    /// How bad it is.
+    /// Its severity.
     public var severity = ""
-    /// The identity the scanner's reports are matched by; nil for an item.
+    /// The scanner's identity of it.
     public var identity: String?
-    /// The file, when it names one.
+    /// The file.
     public var file: String?
-    /// The line in it.
+    /// The line.
     public var line: Int?
-    /// The code at that line.
+    /// The code at the line.
     public var snippet: String?
-    /// Where triage stands.
+    /// Its status.
     public var status = FindingStatus.proposed
-    /// Why its status was set, when given.
+    /// Why it has its status (a blocked item: the SDK it waits for).
     public var reason: String?
-    /// The screen that owns it (the app area when none does).
+    /// The screen counting it; `unmapped` for none.
     public var screen = ""
     /// An item's title.
     public var title: String?
@@ -37,21 +37,21 @@ public struct FindingRecord: WireFields {
     public var firstSeenRun: Int?
     /// The run that last reported it.
     public var lastSeenRun: Int?
-    /// The checklist step an item belongs to.
+    /// Its checklist step.
     public var step: Int?
-    /// The SDK symbols it needs; nil: none (the wire leaves the key out).
+    /// The SDK symbols its fix needs.
     public var needs: [String]?
-    /// The iOS version to wrap its code in `if #available` for.
-    public var gate: String?
+    /// The iOS version its code needs an availability gate for.
+    public var gate: SDKVersion?
     /// Its tier.
     public var tier: Int?
-    /// Who is assigned it.
+    /// Who it is assigned to.
     public var assignee: String?
-    /// For a verified finding a later scan still reports: the latest run that did.
+    /// The run still reporting it after it was verified.
     public var stillReportedRun: Int?
-    /// Why no screen counts it, when none does.
-    public var unmapped: UnmappedReason?
-    /// The excluded path holding its file, when that is why.
+    /// Why no screen counts it.
+    public var unmapped: String?
+    /// The excluded path holding its file.
     public var excluded: String?
 
     /// An empty record, filled by decoding.
@@ -64,54 +64,48 @@ public struct FindingRecord: WireFields {
     public static let fields: [Field<FindingRecord>] = [
         Field("id", \.id, "Its number in the project."),
         Field("project", \.project, "The project."),
-        Field("source", \.source, "A scanner's name, or manual for an item."),
-        Field("rule", \.rule, "The scanner's rule; absent for an item."),
-        Field("severity", \.severity, "How bad it is."),
-        Field("identity", \.identity, "The identity scans are matched by; absent for an item."),
-        Field("file", \.file, "The file, when it names one."),
-        Field("line", \.line, "The line in it."),
-        Field("snippet", \.snippet, "The code at that line."),
-        Field("status", \.status, "Where triage stands."),
-        Field("reason", \.reason, "Why its status was set, when given."),
-        Field("screen", \.screen, "The screen that owns it (the app area when none does)."),
+        Field("source", \.source, "scanner or manual."),
+        Field("rule", \.rule, "The scanner's rule."),
+        Field("severity", \.severity, "Its severity."),
+        Field("identity", \.identity, "The scanner's identity of it."),
+        Field("file", \.file, "The file."),
+        Field("line", \.line, "The line."),
+        Field("snippet", \.snippet, "The code at the line."),
+        Field("status", \.status, "Its status."),
+        Field("reason", \.reason, "Why it has its status."),
+        Field("screen", \.screen, "The screen counting it; unmapped for none."),
         Field("title", \.title, "An item's title."),
         Field("message", \.message, "The scanner's message."),
         Field("first-seen-run", \.firstSeenRun, "The run that first reported it."),
         Field("last-seen-run", \.lastSeenRun, "The run that last reported it."),
-        Field("step", \.step, "The checklist step an item belongs to."),
-        Field("needs", \.needs, "The SDK symbols it needs (comma-separated on the wire; absent: none)."),
-        Field("gate", \.gate, "The iOS version to wrap its code in if #available for."),
+        Field("step", \.step, "Its checklist step."),
+        Field("needs", \.needs, "The SDK symbols its fix needs."),
+        Field("gate", \.gate, "The iOS version its code needs an availability gate for."),
         Field("tier", \.tier, "Its tier."),
-        Field("assignee", \.assignee, "Who is assigned it."),
-        Field("still-reported-run", \.stillReportedRun, "For a verified finding a later scan reports: that run."),
-        Field("unmapped", \.unmapped, "Why no screen counts it, when none does."),
-        Field("excluded", \.excluded, "The excluded path holding its file, when that is why."),
+        Field("assignee", \.assignee, "Who it is assigned to."),
+        Field("still-reported-run", \.stillReportedRun, "The run still reporting it after it was verified."),
+        Field("unmapped", \.unmapped, "Why no screen counts it."),
+        Field("excluded", \.excluded, "The excluded path holding its file."),
     ]
 
-    /// The JSON object `barkeep findings --json` prints (and MCP's list_findings): exactly the documented keys, an
-    /// absent value null, `needs` an array (empty for none).
+    /// The object `barkeep findings --json` prints for a finding: exactly its documented keys, null where absent;
+    /// `barkeep item add --json` adds the reason (`itemJSON`).
     public var listJSON: [String: Any] {
-        func nullable(_ value: Any?) -> Any { value ?? NSNull() }
+        func value(_ value: Any?) -> Any { value ?? NSNull() }
         return [
-            "id": id, "source": source, "rule": nullable(rule), "title": nullable(title), "severity": severity,
-            "file": nullable(file), "line": nullable(line), "snippet": nullable(snippet), "status": status.rawValue,
-            "screen": screen, "assignee": nullable(assignee), "step": nullable(step), "needs": needs ?? [],
-            "gate": nullable(gate), "first_seen_run": nullable(firstSeenRun), "last_seen_run": nullable(lastSeenRun),
-            "still_reported_run": nullable(stillReportedRun), "unmapped": nullable(unmapped?.rawValue),
-            "excluded": nullable(excluded),
+            "source": source, "rule": value(rule), "title": value(title), "severity": severity, "file": value(file),
+            "snippet": value(snippet), "status": status.rawValue, "screen": screen, "assignee": value(assignee),
+            "gate": value(gate?.description), "unmapped": value(unmapped), "excluded": value(excluded),
+            "id": id, "line": value(line), "step": value(step), "first_seen_run": value(firstSeenRun),
+            "last_seen_run": value(lastSeenRun), "still_reported_run": value(stillReportedRun),
+            "needs": needs ?? [],
         ]
     }
 
-    /// Its status as people read it: `verified, still reported in run 7` for a verified finding a later scan still
-    /// reports, else the status.
-    public var statusText: String {
-        guard let run = stillReportedRun else { return status.rawValue }
-        return FindingLifecycle.verifiedStillReported(inRun: String(run))
-    }
-
-    /// Where it is: `file:line` for a scanner's, `step N` for an item of a checklist step, else empty.
-    public var place: String {
-        if let file { return "\(file):\(line.map { String($0) } ?? "")" }
-        return step.map { "step \($0)" } ?? ""
+    /// The object `barkeep item add --json` and `item set --json` print: `listJSON` with the reason.
+    public var itemJSON: [String: Any] {
+        var object = listJSON
+        object["reason"] = reason ?? NSNull()
+        return object
     }
 }

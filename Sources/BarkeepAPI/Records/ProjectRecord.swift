@@ -16,6 +16,9 @@ public struct ProjectRecord: WireFields {
     /// An empty record, filled by decoding.
     public init() {}
 
+    /// docs/protocol.md's name for it.
+    public static let recordName: String? = "project"
+
     /// The fields, in wire order.
     public static let fields: [Field<ProjectRecord>] = [
         Field("name", \.name, "The project's name."),

@@ -21,6 +21,9 @@ public struct TokenRecord: WireFields {
     /// An empty record, filled by decoding.
     public init() {}
 
+    /// docs/protocol.md's name for it.
+    public static let recordName: String? = "token"
+
     /// The fields, in wire order.
     public static let fields: [Field<TokenRecord>] = [
         Field("name", \.name, "What the token is for."),

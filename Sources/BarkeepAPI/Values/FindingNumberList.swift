@@ -14,7 +14,7 @@ public struct FindingNumberList: WireValue, Hashable {
     public init(wire: String) throws(ValueProblem) {
         var numbers: [Int] = []
         for word in wire.split(separator: ",", omittingEmptySubsequences: false) {
-            numbers.append(try ProjectNumber<FindingNumbering>(wire: String(word)).value)
+            numbers.append(try ProjectNumber(wire: String(word)).value)
         }
         self.numbers = numbers
     }
@@ -26,7 +26,7 @@ public struct FindingNumberList: WireValue, Hashable {
             throw ValueProblem(predicate: "must be an array of integers")
         }
         var numbers: [Int] = []
-        for element in array { numbers.append(try ProjectNumber<FindingNumbering>(json: element).value) }
+        for element in array { numbers.append(try ProjectNumber(json: element).value) }
         self.numbers = numbers
     }
     /// The numbers.

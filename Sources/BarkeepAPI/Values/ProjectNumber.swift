@@ -1,54 +1,35 @@
 import BarkeepCore
 import BarkeepProtocol
 
-/// What a number in a project numbers (a run, a finding), for the refusal of a number that cannot be one.
-public protocol NumberedInProject: Sendable {
-    /// The noun, after `a`: `run`, `finding`.
-    static var noun: String { get }
-}
-
-/// Runs are numbered from 1 in each project.
-public enum RunNumbering: NumberedInProject {
-    /// `run`.
-    public static let noun = "run"
-}
-
-/// Findings and items share one numbering in each project.
-public enum FindingNumbering: NumberedInProject {
-    /// `finding`.
-    public static let noun = "finding"
-}
-
-/// A run's or a finding's number in its project: 1 to 2147483647 (numbers are 32-bit in the database), sent bare.
-public struct ProjectNumber<Kind: NumberedInProject>: WireValue, Hashable {
+/// The number of a finding or an item in its project (`finding=12`): 1 to 2147483647, the database's 32 bits.
+public struct ProjectNumber: WireValue, Equatable {
     /// The number.
     public var value: Int
 
-    /// The number `value`, which the caller knows to be in range (a number read from a reply, or parsed).
+    /// The number `value` (1 to `FindingNumber.maximum`).
     public init(_ value: Int) { self.value = value }
 
-    /// Decimal digits naming 1 to 2147483647; anything else is refused as the protocol always refused it.
+    /// Why a text is not a finding's number, as the server words it.
+    public static let problem = ValueProblem("a finding is named by its number in the project: 1 to 2147483647")
+
+    /// Decimal digits, 1 to 2147483647.
     public init(wire: String) throws(ValueProblem) {
-        guard let number = Int32(wire), number > 0 else { throw Self.refusal }
+        guard let number = Int32(wire), number > 0 else { throw Self.problem }
         value = Int(number)
     }
     /// Decimal.
     public var wire: String { String(value) }
-    /// A JSON integer from 1 to 2147483647.
+    /// A JSON integer, 1 to 2147483647.
     public init(json: Any) throws(ValueProblem) {
-        guard let number = JSONInteger.value(json) else { throw ValueProblem(predicate: "must be an integer") }
-        guard (1...FindingNumber.maximum).contains(number) else { throw Self.refusal }
+        guard let number = JSONInteger.value(json), (1...FindingNumber.maximum).contains(number) else {
+            throw Self.problem
+        }
         value = number
     }
     /// The number.
     public var json: Any { value }
-    /// An integer of at least 1 (the upper bound is checked on reading, as the tools always did).
+    /// An integer of 1 or more.
     public static var schema: ValueSchema { .integer(minimum: 1) }
-    /// 7.
-    public static var example: ProjectNumber { ProjectNumber(7) }
-
-    /// `a finding is named by its number in the project: 1 to 2147483647`.
-    static var refusal: ValueProblem {
-        ValueProblem("a \(Kind.noun) is named by its number in the project: 1 to \(FindingNumber.maximum)")
-    }
+    /// A number past the byte cache of small ones.
+    public static var example: ProjectNumber { ProjectNumber(1234) }
 }

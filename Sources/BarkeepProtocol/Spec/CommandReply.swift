@@ -8,6 +8,21 @@ public protocol CommandReply: Sendable {
     init(records: [Record], final: [String: String], version: Int, command: String) throws(ProtocolError)
     /// A value with every field set, for the spec walk's round trips.
     static var example: Self { get }
+    /// Checks the text after `OK` as a whole, for a reply whose final line is not `key=value` fields (`OK PONG`).
+    static func check(finalText: String, command: String) throws(ProtocolError)
+    /// The types of the records it sends (the docs name and describe each).
+    static var recordTypes: [any WireFields.Type] { get }
+    /// The type of the fields its `OK` line carries besides `count`; nil: none.
+    static var summaryType: (any WireFields.Type)? { get }
+}
+
+extension CommandReply {
+    /// Fields only: nothing to check beyond them.
+    public static func check(finalText: String, command: String) throws(ProtocolError) {}
+    /// No records.
+    public static var recordTypes: [any WireFields.Type] { [] }
+    /// No fields on the `OK` line.
+    public static var summaryType: (any WireFields.Type)? { nil }
 }
 
 /// Records of one type, then `OK count=N`.
@@ -35,6 +50,9 @@ public struct RecordsReply<Row: WireRow>: CommandReply {
     /// The rows' JSON objects.
     public var json: [[String: Any]] { rows.map(\.json) }
 
+    /// The row's record types.
+    public static var recordTypes: [any WireFields.Type] { Row.recordKinds }
+
     /// Two example rows.
     public static var example: RecordsReply<Row> { RecordsReply([Row.example, Row.example]) }
 }
@@ -61,6 +79,9 @@ public struct OKReply<Summary: WireFields>: CommandReply {
 
     /// An example summary.
     public static var example: OKReply<Summary> { OKReply(Summary.example) }
+
+    /// The `OK` line's fields.
+    public static var summaryType: (any WireFields.Type)? { Summary.self }
 }
 
 /// A record of a reply: a `WireFields` value, or a row that is one of two records (`OneOf`).
@@ -73,9 +94,14 @@ public protocol WireRow: Sendable {
     var json: [String: Any] { get }
     /// An example row.
     static var example: Self { get }
+    /// The record types a row may be.
+    static var recordKinds: [any WireFields.Type] { get }
 }
 
 extension WireFields {
+    /// The type itself.
+    public static var recordKinds: [any WireFields.Type] { [Self.self] }
+
     /// A value with every field set to its type's example, optional ones included: for the walk's round trips.
     public static var example: Self {
         var value = Self()

@@ -150,4 +150,15 @@ public protocol WireFields: WireRow {
     init()
     /// Its fields, in wire order.
     static var fields: [Field<Self>] { get }
+    /// The name docs/protocol.md gives a record of this type (`token`, `project`); nil for the fields of an `OK`
+    /// line or a request.
+    static var recordName: String? { get }
+}
+
+extension WireFields {
+    /// No record name: the fields of an `OK` line or a request.
+    public static var recordName: String? { nil }
+
+    /// Its fields' wire keys, in order.
+    public static var fieldKeys: [String] { fields.map(\.key) }
 }

@@ -37,6 +37,11 @@ public struct SummarizedReply<Row: WireRow, Summary: WireFields>: CommandReply {
     public static var example: SummarizedReply {
         SummarizedReply([Row.example, Row.example], summary: Summary.example)
     }
+
+    /// The rows' record types.
+    public static var recordTypes: [any WireFields.Type] { Row.recordKinds }
+    /// The summary's fields.
+    public static var summaryType: (any WireFields.Type)? { Summary.self }
 }
 
 /// A head record, then rows of another type (FINDING SHOW: the finding, then its events); `OK count=N` counts
@@ -76,6 +81,9 @@ public struct HeadReply<Head: WireRow, Row: WireRow>: CommandReply {
 
     /// An example head and two rows.
     public static var example: HeadReply { HeadReply(Head.example, rows: [Row.example, Row.example]) }
+
+    /// The head's and the rows' record types.
+    public static var recordTypes: [any WireFields.Type] { Head.recordKinds + Row.recordKinds }
 }
 
 /// A row that is one of two records, told apart by whether the record carries `discriminator` (POSE RECORD's
@@ -113,6 +121,9 @@ public enum OneOf<First: WireFields, Second: WireFields & Discriminated>: WireRo
 
     /// An example of the second kind (the walk's round trip then reads the discriminator back).
     public static var example: OneOf { .second(Second.example) }
+
+    /// Both kinds.
+    public static var recordKinds: [any WireFields.Type] { [First.self, Second.self] }
 }
 
 /// A record kind that a key present only in it tells apart from another (`OneOf`).

@@ -10,6 +10,11 @@ public indirect enum ValueSchema: Sendable, Equatable {
     case boolean
     /// An array of values of one schema.
     case array(ValueSchema)
+    /// A value matching any of these (a checklist step: its number or its key).
+    case anyOf([ValueSchema])
+    /// A schema with its own description (an array's items, an alternative of `anyOf`); a field's summary, when
+    /// given, describes it instead.
+    case described(String, ValueSchema)
 
     /// The schema as a JSON object, with `description` when given.
     public func json(description: String? = nil) -> [String: Any] {
@@ -26,6 +31,8 @@ public indirect enum ValueSchema: Sendable, Equatable {
             if let maximum { schema["maximum"] = maximum }
         case .boolean: schema = ["type": "boolean"]
         case .array(let items): schema = ["type": "array", "items": items.json()]
+        case .anyOf(let alternatives): schema = ["anyOf": alternatives.map { $0.json() }]
+        case .described(let text, let schema): return schema.json(description: description ?? text)
         }
         if let description { schema["description"] = description }
         return schema
@@ -36,6 +43,8 @@ public indirect enum ValueSchema: Sendable, Equatable {
         switch self {
         case .string: 1
         case .integer, .boolean, .array: "x"
+        case .anyOf: true
+        case .described(_, let schema): schema.wrongExample
         }
     }
 }

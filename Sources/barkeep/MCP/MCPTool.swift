@@ -113,19 +113,26 @@ extension MCPTool {
     /// A tool bound to `R` end to end: its input schema is `R`'s arguments by JSON name (less `hiding`, with the
     /// renames of `renaming`, tool name → field JSON name), `project` optional (the server's `--project`); a call
     /// is decoded into an `R` through the spec (an unknown, mistyped or invalid argument refused naming the tool's
-    /// argument), sent, and its typed reply shown by `present`. No per-tool argument code.
+    /// argument), sent, and its typed reply shown by `present`. No per-tool argument code. Required arguments are
+    /// listed in the order of the request's fields.
     static func bound<R: CommandRequest>(
         _ request: R.Type, name: String, title: String, description: String, hiding: Set<String> = [],
         renaming: [String: String] = [:], output: [String: Any],
         present: @escaping (R.Reply, R) throws -> MCPToolOutput
     ) -> MCPTool {
         let toolName = Dictionary(uniqueKeysWithValues: renaming.map { ($0.value, $0.key) })
+        // Of a command with several layouts, the tool takes the first whose required key it does not hide: its
+        // positionals are required.
+        let shape = R.spec.shapes.first { shape in
+            shape.requiredKey.map { !hiding.contains($0.replacingOccurrences(of: "-", with: "_")) } ?? true
+        }
         var arguments: [String: [String: Any]] = [:]
         var required: [String] = []
         for field in R.fields where !hiding.contains(field.jsonName) {
             let argument = toolName[field.jsonName] ?? field.jsonName
             arguments[argument] = field.schema.json(description: field.summary)
-            if field.isRequired && field.jsonName != "project" { required.append(argument) }
+            let isRequired = field.isRequired || shape?.positionals.contains(field.key) == true
+            if isRequired && field.jsonName != "project" { required.append(argument) }
         }
         let effect: Effect =
             switch R.spec.effect {
@@ -134,7 +141,7 @@ extension MCPTool {
                 .write(isDestructive: isDestructive, isIdempotent: isIdempotent)
             }
         return MCPTool(
-            name: name, title: title, description: description, arguments: arguments, required: required.sorted(),
+            name: name, title: title, description: description, arguments: arguments, required: required,
             output: output, effect: effect
         ) { call in
             var json: [String: Any] = [:]

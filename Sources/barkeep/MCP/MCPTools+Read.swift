@@ -10,7 +10,7 @@ extension MCPTools {
     static var readTools: [MCPTool] {
         [
             listProjects, projectStatus, listScreens, screenDetail, FindingTools.listFindings,
-            FindingTools.findingDetail, blockedItems, poseMatrix, checklist, readinessReport,
+            FindingTools.findingDetail, AuditTools.blockedItems, poseMatrix, checklist, readinessReport,
         ]
     }
 
@@ -196,35 +196,6 @@ extension MCPTools {
         }
     }
 
-    /// The `blocked_items` tool.
-    static var blockedItems: MCPTool {
-        MCPTool(
-            name: "blocked_items", title: "Blocked items",
-            description: "The items blocked on the iOS SDK, by SDK and symbol, as `barkeep blocked --json` (an item "
-                + "waiting for several symbols appears under each).",
-            arguments: [:], required: [],
-            output: MCPSchema.object(
-                [
-                    "blocked": MCPSchema.array(
-                        MCPSchema.object(
-                            [
-                                "sdk": MCPSchema.types("string", "null"), "symbol": MCPSchema.types("string", "null"),
-                                "id": MCPSchema.types("integer", "null"), "title": MCPSchema.types("string", "null"),
-                                "rule": MCPSchema.types("string", "null"), "screen": MCPSchema.types("string", "null"),
-                                "status": MCPSchema.types("string", "null"),
-                                "reason": MCPSchema.types("string", "null"),
-                            ], required: ["sdk", "symbol", "id"]))
-                ], required: ["blocked"]),
-            effect: .read
-        ) { call in
-            let blocked = try call.send(Request(verb: "BLOCKED", arguments: [try call.project()])).records
-            let items = Set(blocked.compactMap { $0["id"] })
-            return MCPToolOutput(
-                structured: ["blocked": blocked.map(BlockedCommand.json)],
-                summary: items.isEmpty ? "Nothing is blocked." : "\(Output.count(items.count, "item")) blocked.")
-        }
-    }
-
     /// The `pose_matrix` tool.
     static var poseMatrix: MCPTool {
         var arguments = MCPPage.arguments("screens")
@@ -245,14 +216,14 @@ extension MCPTools {
             let page = try MCPPage(call)
             let glob = try screensGlob(call)
             let owner = try call.string("owner")
-            var request = Request(verb: "POSES", arguments: [project])
+            var request = PosesRequest(project: project)
             // The screens of the page, by key: one named, or those the owner and the glob choose.
             let keys: [String]
             if let screen = try call.string("screen") {
                 guard glob == nil && owner == nil else {
                     throw MCPArgumentError(message: "screen names one screen: give screens or owner without it")
                 }
-                request.keywordList.append(("screen", screen))
+                request.screen = screen
                 keys = [screen]
             } else {
                 var listing = Request(
@@ -261,10 +232,10 @@ extension MCPTools {
                 keys = try call.send(listing).records.compactMap { $0["key"] }.filter { glob?.matches($0) ?? true }
             }
             let shown = Set(page.rows(of: keys))
-            let poses = try call.send(request).records.filter { shown.contains($0["screen"] ?? "") }
-            let settled = poses.filter { PoseResult(rawValue: $0["result"] ?? "")?.isSettled == true }.count
+            let poses = try call.send(request).rows.filter { shown.contains($0.screen) }
+            let settled = poses.filter { $0.result.result?.isSettled == true }.count
             return MCPToolOutput(
-                structured: ["poses": poses.map(PosesCommand.json), "page": page.json(total: keys.count)],
+                structured: ["poses": poses.map(\.json), "page": page.json(total: keys.count)],
                 summary: "\(settled) of \(Output.count(poses.count, "required pose")) settled. "
                     + page.sentence("screen", shown: shown.count, total: keys.count))
         }

@@ -7,7 +7,10 @@ extension MCPTools {
     /// The tools that change the audit (a writer's token; left out under `--read-only`), each sending the request
     /// of the CLI command named in its description.
     static var writeTools: [MCPTool] {
-        [setFindingStatus, assignFindings, FindingTools.commentFinding, setStep, addItem, recordPose, ingestScan]
+        [
+            setFindingStatus, assignFindings, FindingTools.commentFinding, setStep, AuditTools.addItem,
+            AuditTools.recordPose, ingestScan,
+        ]
     }
 
     /// How the bulk tools choose findings: `numbers`, or the filter keys (not both, one of them).
@@ -167,98 +170,6 @@ extension MCPTools {
                 structured: StepSetCommand.json(record),
                 summary: "Step \(record["step"] ?? "?") (\(record["key"] ?? "?")) of \(screen) is now "
                     + "\(record["state"] ?? "?").")
-        }
-    }
-
-    /// The `add_item` tool.
-    static var addItem: MCPTool {
-        var output = MCPSchema.finding
-        if var properties = output["properties"] as? [String: Any] {
-            properties["reason"] = MCPSchema.types("string", "null")
-            properties["blocked"] = MCPSchema.boolean("Whether it waits for an SDK the project does not build with.")
-            properties["why"] = MCPSchema.types("string", "null")
-            output["properties"] = properties
-            output["required"] = ["id", "status", "needs", "blocked"]
-        }
-        return MCPTool(
-            name: "add_item", title: "Add an audit item",
-            description: "Add an audit item to a screen, as `barkeep item add`. An item whose needs name a symbol "
-                + "the project's SDK does not declare is blocked from the start: blocked and why say so, and gate "
-                + "names the iOS version its code needs an if #available for.",
-            arguments: [
-                "screen": MCPSchema.string("The screen it belongs to.", minLength: 1), "step": MCPSchema.step,
-                "title": MCPSchema.string("What to do.", minLength: 1),
-                "needs": MCPSchema.array(
-                    MCPSchema.string("An SDK symbol (axisBehavior).", minLength: 1), "The SDK symbols the fix needs."),
-                "severity": MCPSchema.string("Default medium.", values: MCPSchema.severities),
-                "sdk": MCPSchema.string("The SDK declaring needed symbols the symbol table lacks.", minLength: 1),
-            ],
-            required: ["screen", "step", "title"], output: output,
-            effect: .write(isDestructive: false, isIdempotent: false)
-        ) { call in
-            var request = Request(verb: "ITEM", arguments: ["ADD", try call.project()])
-            request.keywordList = [
-                ("screen", try call.requiredString("screen")),
-                ("step", try call.step("step")),
-                ("title", try call.requiredString("title")),
-            ]
-            for key in ["severity", "sdk"] {
-                if let value = try call.string(key) { request.keywordList.append((key, value)) }
-            }
-            request.keywordList += (try call.strings("needs") ?? []).map { ("needs", $0) }
-            guard let item = try call.send(request).records.first else {
-                throw CLIError.badReply("ITEM ADD returned nothing")
-            }
-            var object = ItemAddCommand.json(item)
-            let isBlocked = item["status"] == FindingStatus.blocked.rawValue
-            object["blocked"] = isBlocked
-            object["why"] = isBlocked ? item["reason"] ?? NSNull() : NSNull()
-            var summary = "Added item \(item["id"] ?? "?") to \(item["screen"] ?? "?"): \(item["status"] ?? "?")"
-            if let reason = item["reason"], isBlocked { summary += " (\(reason))" }
-            if let gate = item["gate"] { summary += "; its code needs if #available(iOS \(gate), *)" }
-            return MCPToolOutput(structured: object, summary: summary + ".")
-        }
-    }
-
-    /// The `record_pose` tool.
-    static var recordPose: MCPTool {
-        MCPTool(
-            name: "record_pose", title: "Record a pose result",
-            description: "Record the result of verifying a screen in a pose, as `barkeep pose record`. failed needs "
-                + "a screenshot and the finding it maps to (finding, or item to create one); not_run and "
-                + "not_applicable need a reason; a device-only pose passes only with a device that is not a "
-                + "simulator. A component is refused (BADARG), naming the screens that use it: record for them.",
-            arguments: [
-                "screen": MCPSchema.string("The screen's key.", minLength: 1),
-                "pose": MCPSchema.string("The pose.", values: MCPSchema.poses),
-                "result": MCPSchema.string("The result.", values: MCPSchema.poseResults),
-                "screenshot": MCPSchema.string("The screenshot showing a failure.", minLength: 1),
-                "finding": MCPSchema.integer("The finding (or item) a failure maps to.", minimum: 1),
-                "item": MCPSchema.string("Create an item with this title for the failure.", minLength: 1),
-                "reason": MCPSchema.string("Why it was not run or does not apply.", minLength: 1),
-                "build": MCPSchema.string("The build verified.", minLength: 1),
-                "device": MCPSchema.string("The device or simulator used.", minLength: 1),
-            ],
-            required: ["screen", "pose", "result"], output: MCPSchema.pose,
-            effect: .write(isDestructive: false, isIdempotent: false)
-        ) { call in
-            let result = try call.requiredString("result")
-            var request = Request(
-                verb: "POSE",
-                arguments: [
-                    "RECORD", try call.project(), try call.requiredString("screen"), try call.requiredString("pose"),
-                    result,
-                ])
-            for key in ["screenshot", "item", "reason", "build", "device"] {
-                if let value = try call.string(key) { request.keywordList.append((key, value)) }
-            }
-            if let finding = try call.integer("finding") { request.keywordList.append(("finding", String(finding))) }
-            guard let pose = try call.send(request).records.first else {
-                throw CLIError.badReply("POSE RECORD returned nothing")
-            }
-            var summary = "Recorded \(pose["pose"] ?? "?") \(pose["result"] ?? "?") for \(pose["screen"] ?? "?")"
-            if let finding = pose["finding"] { summary += ", mapped to finding \(finding)" }
-            return MCPToolOutput(structured: PosesCommand.json(pose), summary: summary + ".")
         }
     }
 

@@ -9,12 +9,12 @@ public struct FindingShowRequest: CommandRequest {
     /// The project.
     public var project = ""
     /// The finding's (or item's) number in it.
-    public var number = ProjectNumber<FindingNumbering>(1)
+    public var number = ProjectNumber(1)
 
     /// An empty request, filled by decoding.
     public init() {}
     /// A request showing finding `number` of `project`.
-    public init(project: String, number: ProjectNumber<FindingNumbering>) {
+    public init(project: String, number: ProjectNumber) {
         self.project = project
         self.number = number
     }
@@ -37,14 +37,14 @@ public struct FindingCommentRequest: CommandRequest {
     /// The project.
     public var project = ""
     /// The finding's (or item's) number in it.
-    public var number = ProjectNumber<FindingNumbering>(1)
+    public var number = ProjectNumber(1)
     /// The comment: one line (FindingComment's rule).
     public var text = ""
 
     /// An empty request, filled by decoding.
     public init() {}
     /// A request commenting `text` on finding `number` of `project`.
-    public init(project: String, number: ProjectNumber<FindingNumbering>, text: String) {
+    public init(project: String, number: ProjectNumber, text: String) {
         self.project = project
         self.number = number
         self.text = text

@@ -39,12 +39,12 @@ public struct RunShowRequest: CommandRequest {
     /// The project.
     public var project = ""
     /// The run's number in it.
-    public var number = ProjectNumber<RunNumbering>(1)
+    public var number = RunNumber(1)
 
     /// An empty request, filled by decoding.
     public init() {}
     /// A request showing run `number` of `project`.
-    public init(project: String, number: ProjectNumber<RunNumbering>) {
+    public init(project: String, number: RunNumber) {
         self.project = project
         self.number = number
     }

@@ -1,0 +1,54 @@
+import BarkeepProtocol
+
+/// STATS's record: one daemon's counters since it started.
+public struct StatsRecord: WireFields {
+    /// The daemon's id.
+    public var server = ""
+    /// Its version.
+    public var version = ""
+    /// Seconds since it started.
+    public var uptime = 0
+    /// Connections open now.
+    public var connections = 0
+    /// Connections accepted since it started.
+    public var accepted = 0
+    /// Commands answered.
+    public var commands = 0
+    /// Connections watching events.
+    public var watchers = 0
+    /// Kept STATUS replies answered on the event loop.
+    public var statusKeptLoop = 0
+    /// Kept STATUS replies that needed the pool.
+    public var statusKeptPool = 0
+    /// The database pool's connections; nil without a pool.
+    public var poolSize: Int?
+    /// Those busy.
+    public var poolBusy: Int?
+    /// Jobs waiting for one.
+    public var poolQueued: Int?
+    /// Jobs refused (BUSY).
+    public var poolRejected: Int?
+
+    /// An empty record, filled by decoding.
+    public init() {}
+
+    /// docs/protocol.md's name for it.
+    public static let recordName: String? = "stats"
+
+    /// The fields, in wire order.
+    public static let fields: [Field<StatsRecord>] = [
+        Field("server", \.server, "The daemon's id."),
+        Field("version", \.version, "Its version."),
+        Field("uptime", \.uptime, "Seconds since it started."),
+        Field("connections", \.connections, "Connections open now."),
+        Field("accepted", \.accepted, "Connections accepted since it started."),
+        Field("commands", \.commands, "Commands answered."),
+        Field("watchers", \.watchers, "Connections watching events."),
+        Field("status-kept-loop", \.statusKeptLoop, "Kept STATUS replies answered on the event loop."),
+        Field("status-kept-pool", \.statusKeptPool, "Kept STATUS replies that needed the database pool."),
+        Field("pool-size", \.poolSize, "The database pool's connections."),
+        Field("pool-busy", \.poolBusy, "Those busy."),
+        Field("pool-queued", \.poolQueued, "Jobs waiting for one."),
+        Field("pool-rejected", \.poolRejected, "Jobs refused (BUSY)."),
+    ]
+}
