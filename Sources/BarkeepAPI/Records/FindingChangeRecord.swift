@@ -23,7 +23,7 @@ public struct FindingChangeRecord: WireFields {
 
     /// The fields, in wire order: the finding's, then the change's.
     public static let fields: [Field<FindingChangeRecord>] =
-        FindingRecord.fields.map { Field($0, in: \.finding) } + [
+        Field.group(\.finding, FindingRecord.fields) + [
             Field("change", \.change, "changed, would-change (dry run), unchanged or refused."),
             Field("from", \.from, "The value before."),
             Field("to", \.to, "The value after."),

@@ -60,7 +60,7 @@ public struct FindingCommentRequest: CommandRequest {
         .argument("number", \.number, "The finding's number in the project."),
         .argument(
             "text", \.text, "The comment.", check: { text in FindingComment.refusal(of: text).map { ValueProblem($0) } }
-        ),
+        ).withSchema(.string(minLength: 1)),
     ]
 }
 

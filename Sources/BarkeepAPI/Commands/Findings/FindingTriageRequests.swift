@@ -40,7 +40,7 @@ public struct FindingSetRequest: CommandRequest {
             Field("number", \.numbers, "The findings' numbers (not with where).", placement: .positional),
             .argument("new-status", \.newStatus, "The status to set."),
             Field("where", \.isWhere, "yes: the filters choose the findings."),
-        ] + FindingFilters.fields.map { Field($0, in: \.filters) } + [
+        ] + Field.group(\.filters, FindingFilters.fields) + [
             Field("reason", \.reason, "Why (required for \(FindingStatus.verdictsNeedingReason))."),
             Field("dry-run", \.isDryRun, "List what would change; change nothing."),
         ]
@@ -80,7 +80,7 @@ public struct FindingAssignRequest: CommandRequest {
             Field("number", \.numbers, "The findings' numbers (not with where).", placement: .positional),
             .argument("name", \.name, "Who: a name like a token's, or none to unassign."),
             Field("where", \.isWhere, "yes: the filters choose the findings."),
-        ] + FindingFilters.fields.map { Field($0, in: \.filters) } + [
+        ] + Field.group(\.filters, FindingFilters.fields) + [
             Field("dry-run", \.isDryRun, "List what would change; change nothing.")
         ]
 }

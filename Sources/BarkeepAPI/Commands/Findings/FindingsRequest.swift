@@ -26,5 +26,5 @@ public struct FindingsRequest: CommandRequest {
     /// Its arguments: the project, then the filter language.
     public static let fields: [Field<FindingsRequest>] =
         [.argument("project", \.project, "The project.", names: .project)]
-        + FindingFilters.fields.map { Field($0, in: \.filters) }
+        + Field.group(\.filters, FindingFilters.fields)
 }
