@@ -40,31 +40,25 @@ enum ProjectCommands {
         }
     }
 
-    static let set = Command(
-        "PROJECT SET",
-        positional: 1...1,
-        keys: ["sdk", "deployment-target", "poses"],
-        minimumRole: .admin
-    ) { input throws(CommandError) in
-        let name = input.argument(0)
-        let sdk = try AuditCommands.version(input.keyword("sdk"), key: "sdk")?.description
-        let target = try AuditCommands.version(input.keyword("deployment-target"), key: "deployment-target")?
-            .description
-        let poses = try poseList(input.keyword("poses"))
-        guard sdk != nil || target != nil || poses != nil else {
+    static let set = Command(ProjectSetRequest.self) { request, input throws(CommandError) in
+        guard request.changesSomething else {
             throw CommandError(.badArgument, "PROJECT SET needs sdk=…, deployment-target=… or poses=…")
         }
         let actor = input.session.actor
+        let version = input.session.protocolVersion
         return .database { connection in
             let update = try ProjectStore.update(
-                name: name,
-                sdk: sdk,
-                deploymentTarget: target,
-                requiredPoses: poses,
+                name: request.name,
+                sdk: request.sdk?.description,
+                deploymentTarget: request.deploymentTarget?.description,
+                requiredPoses: request.poses?.poses.map(\.rawValue),
                 actor: actor,
                 on: connection
             )
-            return CommandResult(.records([update.project.record] + update.itemChanges.map(\.record)))
+            return CommandResult(
+                ProjectSetRequest.Reply(
+                    ProjectRecord(update.project), rows: update.itemChanges.map(ItemChangeRecord.init)),
+                version: version)
         }
     }
 

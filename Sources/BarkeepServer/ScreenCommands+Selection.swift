@@ -15,7 +15,23 @@ extension ScreenCommands {
         _ input: CommandInput,
         keys: [String] = ["screens", "owner", "all"]
     ) throws(CommandError) -> ScreenSelection {
-        let given = keys.filter { input.keyword($0) != nil }
+        // `all=` is read only when it is the one selection key given, as it always was.
+        let picksAll = keys.contains("all") && input.keyword("all") != nil
+        let all: Bool? =
+            picksAll ? (key == nil ? try yesNo(input.keyword("all"), key: "all") : false) : nil
+        return try screenSelection(
+            key: key, screens: keys.contains("screens") ? input.keyword("screens") : nil,
+            owner: keys.contains("owner") ? input.keyword("owner") : nil, all: all, keys: keys)
+    }
+
+    /// The screens a request picks: `key` when given, else exactly one of `screens`, `owner` and `all` (of the
+    /// selection keys the command accepts, `keys`).
+    static func screenSelection(
+        key: String?, screens: String?, owner: String?, all: Bool?,
+        keys: [String] = ["screens", "owner", "all"]
+    ) throws(CommandError) -> ScreenSelection {
+        let values: [String: Bool] = ["screens": screens != nil, "owner": owner != nil, "all": all != nil]
+        let given = keys.filter { values[$0] == true }
         if let key {
             guard given.isEmpty else {
                 throw CommandError(.badArgument, "give a screen key or \(given[0])=, not both")
@@ -31,17 +47,17 @@ extension ScreenCommands {
         }
         switch given[0] {
         case "screens":
-            guard let glob = KeyGlob(input.keyword("screens") ?? "") else {
+            guard let glob = KeyGlob(screens ?? "") else {
                 throw CommandError(
                     .badArgument, "screens= is a glob of screen keys: 1 to 128 of A-Z a-z 0-9 . _ - * ?")
             }
             return .keys(glob)
         case "owner":
-            let owner = input.keyword("owner") ?? ""
+            let owner = owner ?? ""
             guard !owner.isEmpty else { throw CommandError(.badArgument, "owner= needs a name") }
             return .owner(owner)
         default:
-            guard try yesNo(input.keyword("all"), key: "all") else {
+            guard all == true else {
                 throw CommandError(.badArgument, "all= must be yes to pick every screen")
             }
             return .all

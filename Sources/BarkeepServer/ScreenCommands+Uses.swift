@@ -1,3 +1,4 @@
+import BarkeepAPI
 import BarkeepCore
 import BarkeepProtocol
 import BarkeepStore
@@ -5,85 +6,68 @@ import BarkeepStore
 extension ScreenCommands {
     /// `SCREEN USES PROJECT KEY COMPONENT[,COMPONENT…] [remove=yes]`: the screen or component KEY uses each
     /// component (its key, or a glob), or no longer does; one transaction.
-    static let uses = Command(
-        "SCREEN USES", positional: 3...3, arguments: [.project, .screenKey], keys: ["remove"], minimumRole: .writer
-    ) {
-        input throws(CommandError) in
-        let (project, screen) = (input.argument(0), input.argument(1))
-        let components = input.argument(2).split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-        guard components.allSatisfy({ !$0.isEmpty }), components.count <= maximumUses else {
-            throw CommandError(
-                .badArgument, "COMPONENT is a key or a glob, or up to \(maximumUses) of them comma-separated")
-        }
-        let isRemoving = try yesNo(input.keyword("remove"), key: "remove")
+    static let uses = Command(ScreenUsesRequest.self) { request, input in
         let actor = input.session.actor
+        let version = input.session.protocolVersion
         return .database { connection in
             let updated = try ScreenStore.setUses(
-                project: project, user: screen, components: components, isRemoving: isRemoving, actor: actor,
-                on: connection)
-            return CommandResult(.records([updated.record]))
+                project: request.project, user: request.screen, components: request.components,
+                isRemoving: request.isRemoving ?? false, actor: actor, on: connection)
+            return CommandResult(ScreenUsesRequest.Reply([ScreenRecord(updated)]), version: version)
         }
     }
 
-    /// The most components one `SCREEN USES` names.
-    static let maximumUses = 1_000
-
     /// `SCREEN EXCLUDE PROJECT PATH[,PATH…] [why=TEXT] [undo=yes]`: the paths (directories or files) are excluded
     /// from the audit, or no longer; an `exclusion` record per path changed.
-    static let exclude = Command(
-        "SCREEN EXCLUDE", positional: 2...2, arguments: [.project], keys: ["why", "undo"], minimumRole: .writer
-    ) {
-        input throws(CommandError) in
-        let project = input.argument(0)
-        let paths = input.argument(1).split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-        let isUndoing = try yesNo(input.keyword("undo"), key: "undo")
-        let why = input.keyword("why")
-        if isUndoing && why != nil { throw CommandError(.badArgument, "undo=yes takes no why=") }
+    static let exclude = Command(ScreenExcludeRequest.self) { request, input throws(CommandError) in
+        let isUndoing = request.isUndoing ?? false
+        if isUndoing && request.why != nil { throw CommandError(.badArgument, "undo=yes takes no why=") }
         let actor = input.session.actor
+        let version = input.session.protocolVersion
         return .database { connection in
             let changed = try ScreenStore.exclude(
-                project: project, paths: paths, why: why, isUndoing: isUndoing, actor: actor, on: connection)
+                project: request.project, paths: request.paths, why: request.why, isUndoing: isUndoing, actor: actor,
+                on: connection)
+            var summary = ExclusionSummary()
+            if isUndoing { summary.included = changed.count } else { summary.excluded = changed.count }
             return CommandResult(
-                .summarizedRecords(
-                    changed.map(\.record),
-                    summary: Record([isUndoing ? "included" : "excluded": String(changed.count)])))
+                ScreenExcludeRequest.Reply(changed.map(ExclusionRecord.init), summary: summary), version: version)
         }
     }
 
     /// `SCREEN EXCLUSIONS PROJECT`: the paths excluded from the audit, by path.
-    static let exclusions = Command("SCREEN EXCLUSIONS", positional: 1...1, minimumRole: .reader) { input in
-        let project = input.argument(0)
+    static let exclusions = Command(ScreenExclusionsRequest.self) { request, input in
+        let version = input.session.protocolVersion
         return .database { connection in
-            CommandResult(.records(try ScreenStore.exclusions(project: project, on: connection).map(\.record)))
+            CommandResult(
+                ScreenExclusionsRequest.Reply(
+                    try ScreenStore.exclusions(project: request.project, on: connection).map(ExclusionRecord.init)),
+                version: version)
         }
     }
 
     /// `SCREEN DISMISS PROJECT KEY [undo=yes]`: discovery no longer proposes KEY, or again does.
-    static let dismiss = Command(
-        "SCREEN DISMISS", positional: 2...2, arguments: [.project, .screenKey], keys: ["undo"], minimumRole: .writer
-    ) {
-        input throws(CommandError) in
-        let (project, key) = (input.argument(0), input.argument(1))
-        let isUndoing = try yesNo(input.keyword("undo"), key: "undo")
+    static let dismiss = Command(ScreenDismissRequest.self) { request, input in
+        let isUndoing = request.isUndoing ?? false
         let actor = input.session.actor
+        let version = input.session.protocolVersion
         return .database { connection in
-            try ScreenStore.dismiss(project: project, key: key, isUndoing: isUndoing, actor: actor, on: connection)
-            return CommandResult(.ok([isUndoing ? "undismissed" : "dismissed": key]))
+            try ScreenStore.dismiss(
+                project: request.project, key: request.key, isUndoing: isUndoing, actor: actor, on: connection)
+            var dismissed = ScreenDismissed()
+            if isUndoing { dismissed.undismissed = request.key } else { dismissed.dismissed = request.key }
+            return CommandResult(ScreenDismissRequest.Reply(dismissed), version: version)
         }
     }
 
     /// `SCREEN DISMISSALS PROJECT`: the keys discovery does not propose.
-    static let dismissals = Command("SCREEN DISMISSALS", positional: 1...1, minimumRole: .reader) { input in
-        let project = input.argument(0)
+    static let dismissals = Command(ScreenDismissalsRequest.self) { request, input in
+        let version = input.session.protocolVersion
         return .database { connection in
             CommandResult(
-                .records(
-                    try ScreenStore.dismissals(project: project, on: connection).map { dismissal in
-                        Record([
-                            "key": dismissal.key, "actor": dismissal.actor,
-                            "dismissed": dismissal.dismissedAt.postgresText,
-                        ])
-                    }))
+                ScreenDismissalsRequest.Reply(
+                    try ScreenStore.dismissals(project: request.project, on: connection).map(DismissalRecord.init)),
+                version: version)
         }
     }
 
@@ -107,9 +91,23 @@ extension ScreenCommands {
     }
 }
 
-extension ScreenExclusion {
-    /// The exclusion as an `exclusion` record.
-    var record: Record {
-        Record(["path": path, "why": why, "actor": actor, "excluded": excludedAt.postgresText])
+extension ExclusionRecord {
+    /// The exclusion's record.
+    init(_ exclusion: ScreenExclusion) {
+        self.init()
+        path = exclusion.path
+        why = exclusion.why
+        actor = exclusion.actor
+        excluded = exclusion.excludedAt.postgresText
+    }
+}
+
+extension DismissalRecord {
+    /// The dismissal's record.
+    init(_ dismissal: ScreenDismissal) {
+        self.init()
+        key = dismissal.key
+        actor = dismissal.actor
+        dismissed = dismissal.dismissedAt.postgresText
     }
 }

@@ -1,3 +1,4 @@
+import BarkeepAPI
 import BarkeepCore
 import BarkeepProtocol
 import BarkeepStore
@@ -8,46 +9,34 @@ enum ScreenCommands {
         add, list, show, set, remove, uses, dismiss, dismissals, exclude, exclusions, step, steps, checklist,
     ]
 
-    static let add = Command(
-        "SCREEN ADD",
-        positional: 2...2,
-        keys: ["title", "owner", "kind"],
-        requiredKeys: ["path"],
-        repeatableKeys: ["path"],
-        minimumRole: .writer
-    ) { input throws(CommandError) in
-        let project = input.argument(0)
-        let key = try screenKey(input.argument(1))
-        let paths = try globs(input.keywords("path"), key: "path")
-        let (title, owner) = (input.keyword("title"), try ownerName(input.keyword("owner")))
-        let kind = try addableKind(input.keyword("kind")) ?? .screen
+    static let add = Command(ScreenAddRequest.self) { request, input in
         let actor = input.session.actor
+        let version = input.session.protocolVersion
         return .database { connection in
             let (screen, moved) = try ScreenStore.add(
-                project: project, key: key, kind: kind, title: title, owner: owner, paths: paths, actor: actor,
-                on: connection)
-            var record = screen.record
-            record.append("reattributed", String(moved))
-            return CommandResult(.records([record]))
+                project: request.project, key: request.key, kind: request.kind?.kind ?? .screen, title: request.title,
+                owner: request.owner, paths: request.paths, actor: actor, on: connection)
+            var record = ScreenRecord(screen)
+            record.reattributed = moved
+            return CommandResult(ScreenAddRequest.Reply([record]), version: version)
         }
     }
 
     /// `SCREEN LIST PROJECT [owner=] [not-done=yes] [sort=] [limit=] [kind=]`: the rows a listing picks, in its
     /// order; `OK matched=N count=N`.
-    static let list = Command(
-        "SCREEN LIST", positional: 1...1, keys: ["owner", "not-done", "sort", "limit", "kind"], minimumRole: .reader
-    ) { input throws(CommandError) in
-        let project = input.argument(0)
-        let listing = try screenListing(input, allowsKind: true)
+    static let list = Command(ScreenListRequest.self) { request, input in
+        let listing = request.listing
+        let version = input.session.protocolVersion
         return .database { connection in
-            let summaries = try ScreenStore.list(project: project, on: connection)
+            let summaries = try ScreenStore.list(project: request.project, on: connection)
             let (shown, matched) = listing.apply(summaries) { summary in
                 ScreenListing.Row(
                     key: summary.screen.key, kind: summary.screen.kind, owner: summary.screen.owner,
                     isDone: summary.readiness.isDone, needsWork: summary.openFindings)
             }
             return CommandResult(
-                .summarizedRecords(shown.map(\.record), summary: Record(["matched": String(matched)])))
+                ScreenListRequest.Reply(shown.map(ScreenRecord.init), summary: ScreenListSummary(matched: matched)),
+                version: version)
         }
     }
 
@@ -78,19 +67,11 @@ enum ScreenCommands {
     /// `SCREEN SET PROJECT KEY …` changes one screen; `SCREEN SET PROJECT screens=GLOB [unowned=yes] owner=…
     /// poses=… [dry-run=yes]` every row whose key the glob matches (and that no one owns), each taking what its kind
     /// allows (`skipped=`, `why=`).
-    static let set = Command(
-        "SCREEN SET",
-        positional: 1...2,
-        arguments: [.project, .screenKey],
-        keys: ["title", "owner", "poses", "kind", "screens", "unowned", "dry-run"],
-        repeatableKeys: ["path", "add-path", "remove-path"],
-        minimumRole: .writer
-    ) { input throws(CommandError) in
-        let project = input.argument(0)
+    static let set = Command(ScreenSetRequest.self) { request, input throws(CommandError) in
         let picked = try screenSelection(
-            key: input.request.arguments.count > 1 ? input.argument(1) : nil, input, keys: ["screens"])
+            key: request.key, screens: request.screens, owner: nil, all: nil, keys: ["screens"])
         let selection: ScreenSelection
-        if try yesNo(input.keyword("unowned"), key: "unowned") {
+        if request.unowned == true {
             guard case .keys(let glob) = picked else {
                 throw CommandError(.badArgument, "unowned=yes narrows screens=GLOB: give screens= with it")
             }
@@ -98,210 +79,127 @@ enum ScreenCommands {
         } else {
             selection = picked
         }
-        let isDryRun = try yesNo(input.keyword("dry-run"), key: "dry-run")
-        let replacing = input.keywords("path")
+        let isDryRun = request.isDryRun
         let change = ScreenChange(
-            title: input.keyword("title"),
-            owner: try ownerName(input.keyword("owner")),
-            paths: replacing.isEmpty ? nil : try globs(replacing, key: "path"),
-            addPaths: try globs(input.keywords("add-path"), key: "add-path"),
-            removePaths: try globs(input.keywords("remove-path"), key: "remove-path"),
-            poses: try poseRequirement(input.keyword("poses")),
-            kind: try addableKind(input.keyword("kind"))
+            title: request.title,
+            owner: request.owner,
+            paths: request.paths.isEmpty ? nil : request.paths,
+            addPaths: request.addPaths,
+            removePaths: request.removePaths,
+            poses: try poseRequirement(request.poses),
+            kind: request.kind?.kind
         )
         guard change != ScreenChange() else {
             throw CommandError(
                 .badArgument, "SCREEN SET needs title=, owner=, path=, add-path=, remove-path=, poses= or kind=")
         }
         let actor = input.session.actor
+        let version = input.session.protocolVersion
         return .database { connection in
             let updates = try ScreenStore.update(
-                project: project, screens: selection, change: change, actor: actor, isDryRun: isDryRun,
+                project: request.project, screens: selection, change: change, actor: actor, isDryRun: isDryRun,
                 on: connection)
             guard !selection.isSingleKey || isDryRun else {
-                return CommandResult(
-                    .records(
-                        updates.map { update in
-                            var record = update.screen.record
-                            record.append("reattributed", String(update.reattributed))
-                            return record
-                        }))
+                let rows = updates.map { update in
+                    var record = ScreenRecord(update.screen)
+                    record.reattributed = update.reattributed
+                    return record
+                }
+                return CommandResult(ScreenSetRequest.Reply(rows, summary: nil), version: version)
             }
-            return CommandResult(
-                .summarizedRecords(
-                    updates.map { update in
-                        var record = update.screen.record
-                        record.append("changed", update.isChanged ? "yes" : "no")
-                        record.append("from-owner", update.before.owner)
-                        record.append("from-poses", update.before.record["poses"])
-                        if !update.skipped.isEmpty {
-                            record.append("skipped", update.skipped.map(\.rawValue).joined(separator: ","))
-                            record.append("why", update.reason)
-                        }
-                        return record
-                    },
-                    summary: Record([
-                        "changed": String(updates.filter(\.isChanged).count),
-                        "skipped": String(updates.filter { !$0.skipped.isEmpty }.count),
-                        "dry-run": isDryRun ? "yes" : nil,
-                    ])))
+            let rows = updates.map { update in
+                var record = ScreenRecord(update.screen)
+                record.isChanged = update.isChanged
+                record.fromOwner = update.before.owner
+                record.fromPoses = ScreenRecord(update.before).poses
+                if !update.skipped.isEmpty {
+                    record.skipped = update.skipped.map(\.rawValue).joined(separator: ",")
+                    record.why = update.reason
+                }
+                return record
+            }
+            var summary = ScreenSetSummary()
+            summary.changed = updates.filter(\.isChanged).count
+            summary.skipped = updates.filter { !$0.skipped.isEmpty }.count
+            summary.dryRun = isDryRun ? true : nil
+            return CommandResult(ScreenSetRequest.Reply(rows, summary: summary), version: version)
         }
     }
 
     /// `SCREEN REMOVE PROJECT KEY`, or `SCREEN REMOVE PROJECT screens=GLOB`: every screen and component whose key
     /// the glob matches (the app area is skipped). With a glob or `dry-run=yes`, a record per picked row with what
     /// goes with it (`findings`, `steps-done`, `pose-results`) and `removed=yes|no` (`why=` when left).
-    static let remove = Command(
-        "SCREEN REMOVE", positional: 1...2, arguments: [.project, .screenKey], keys: ["screens", "dry-run"],
-        minimumRole: .writer
-    ) {
-        input throws(CommandError) in
-        let project = input.argument(0)
+    static let remove = Command(ScreenRemoveRequest.self) { request, input throws(CommandError) in
         let selection = try screenSelection(
-            key: input.request.arguments.count > 1 ? input.argument(1) : nil, input, keys: ["screens"])
-        let isDryRun = try yesNo(input.keyword("dry-run"), key: "dry-run")
+            key: request.key, screens: request.screens, owner: nil, all: nil, keys: ["screens"])
+        let isDryRun = request.isDryRun
         let actor = input.session.actor
+        let version = input.session.protocolVersion
         return .database { connection in
             let removals = try ScreenStore.remove(
-                project: project, screens: selection, actor: actor, isDryRun: isDryRun, on: connection)
+                project: request.project, screens: selection, actor: actor, isDryRun: isDryRun, on: connection)
             let findings = removals.filter { $0.reason == nil }.map(\.findings).reduce(0, +)
             if case .key(let key) = selection, !isDryRun {
-                return CommandResult(.ok(["removed": key, "findings": String(findings)]))
+                var removed = ScreenRemoved()
+                removed.removed = key
+                removed.findings = findings
+                return CommandResult(ScreenRemoveRequest.Reply.ok(removed), version: version)
             }
+            var summary = RemovalSummary()
+            summary.findings = findings
+            summary.removed = removals.filter { $0.reason == nil }.count
+            summary.dryRun = isDryRun ? true : nil
             return CommandResult(
-                .summarizedRecords(
-                    removals.map { removal in
-                        Record([
-                            "key": removal.key, "kind": removal.kind.rawValue,
-                            "paths": removal.paths.joined(separator: ","), "findings": String(removal.findings),
-                            "steps-done": String(removal.stepsDone), "pose-results": String(removal.poseResults),
-                            "removed": removal.reason == nil ? "yes" : "no", "why": removal.reason,
-                        ])
-                    },
-                    summary: Record([
-                        "findings": String(findings),
-                        "removed": String(removals.filter { $0.reason == nil }.count),
-                        "dry-run": isDryRun ? "yes" : nil,
-                    ])))
+                ScreenRemoveRequest.Reply.records(removals.map(RemovalRecord.init), summary: summary),
+                version: version)
         }
     }
 
     /// `STEP SET PROJECT SCREEN STEP STATE` sets one screen's step; `STEP SET PROJECT STEP STATE` with
     /// `screens=GLOB`, `owner=NAME` or `all=yes` (and `dry-run=yes` to change nothing) every picked screen's,
     /// leaving alone (and reporting) those where `done` is refused and the components and app area it picked.
-    static let step = Command(
-        "STEP SET", positional: 3...4, arguments: [.project, .screenKey],
-        keys: ["note", "screens", "owner", "all", "dry-run"], minimumRole: .writer
-    ) { input throws(CommandError) in
-        let project = input.argument(0)
-        let isKeyed = input.request.arguments.count == 4
-        let selection = try screenSelection(key: isKeyed ? input.argument(1) : nil, input)
-        let isDryRun = try yesNo(input.keyword("dry-run"), key: "dry-run")
-        let (step, stateText) =
-            isKeyed ? (input.argument(2), input.argument(3)) : (input.argument(1), input.argument(2))
-        guard let state = StepState(rawValue: stateText) else {
-            throw CommandError(
-                .badArgument, "a step state is " + StepState.allCases.map(\.rawValue).joined(separator: ", "))
-        }
-        let note = input.keyword("note")
+    static let step = Command(StepSetRequest.self) { request, input throws(CommandError) in
+        let selection = try screenSelection(
+            key: request.screen, screens: request.screens, owner: request.owner, all: request.all)
+        let isDryRun = request.isDryRun
         let actor = input.session.actor
+        let version = input.session.protocolVersion
         return .database { connection in
             let changes = try StepStore.set(
-                project: project, screens: selection, step: step, to: state, note: note, actor: actor,
-                isDryRun: isDryRun, on: connection)
-            let records = changes.map { change in
-                guard change.outcome != .skipped else {
-                    return Record([
-                        "screen": change.screen, "step": String(change.status.step.number),
-                        "key": change.status.step.key, "outcome": change.outcome.rawValue, "why": change.reason,
-                    ])
-                }
-                var record = change.status.record(screen: change.screen)
-                record.append("outcome", change.outcome.rawValue)
-                record.append("from", change.previous.rawValue)
-                if change.outcome == .refused,
-                    let refusal = change.status.step.refusalOfDone(on: change.screen, blockers: change.status.blockers)
-                {
-                    record.append("refusal", refusal)
-                }
-                return record
+                project: request.project, screens: selection, step: request.step.text, to: request.state,
+                note: request.note, actor: actor, isDryRun: isDryRun, on: connection)
+            let rows = changes.map(StepSetRow.init)
+            guard request.screen == nil || isDryRun else {
+                return CommandResult(StepSetRequest.Reply(rows, summary: nil), version: version)
             }
-            guard !isKeyed || isDryRun else { return CommandResult(.records(records)) }
-            func count(_ outcome: StepOutcome) -> String { String(changes.filter { $0.outcome == outcome }.count) }
-            return CommandResult(
-                .summarizedRecords(
-                    records,
-                    summary: Record([
-                        "changed": count(.changed), "unchanged": count(.unchanged), "refused": count(.refused),
-                        "skipped": count(.skipped), "dry-run": isDryRun ? "yes" : nil,
-                    ])))
+            func count(_ outcome: StepOutcome) -> Int { changes.filter { $0.outcome == outcome }.count }
+            var summary = StepSetSummary()
+            summary.changed = count(.changed)
+            summary.unchanged = count(.unchanged)
+            summary.refused = count(.refused)
+            summary.skipped = count(.skipped)
+            summary.dryRun = isDryRun ? true : nil
+            return CommandResult(StepSetRequest.Reply(rows, summary: summary), version: version)
         }
     }
 
     /// `STEPS PROJECT`: every checklist step of every screen, for the readiness report.
-    static let steps = Command("STEPS", positional: 1...1, minimumRole: .reader) { input in
-        let project = input.argument(0)
+    static let steps = Command(StepsRequest.self) { request, input in
+        let version = input.session.protocolVersion
         return .database { connection in
-            CommandResult(
-                .records(
-                    try ScreenStore.list(project: project, on: connection).flatMap { summary in
-                        summary.readiness.steps.map { $0.record(screen: summary.screen.key) }
-                    }
-                )
-            )
+            let steps = try ScreenStore.list(project: request.project, on: connection).flatMap { summary in
+                summary.readiness.steps.map { StepRecord($0, screen: summary.screen.key) }
+            }
+            return CommandResult(StepsRequest.Reply(steps), version: version)
         }
     }
 
     /// `CHECKLIST`: the twelve steps of the audit checklist, each with the scanner rules that evidence it.
-    static let checklist = Command("CHECKLIST", positional: 0...0, arguments: [], minimumRole: .reader) { _ in
-        .database { _ in
-            CommandResult(
-                .records(
-                    ChecklistStep.all.map { step in
-                        Record([
-                            "step": String(step.number), "key": step.key,
-                            "rules": step.rules.isEmpty ? nil : step.rules.joined(separator: ","),
-                        ])
-                    }
-                )
-            )
+    static let checklist = Command(ChecklistRequest.self) { _, input in
+        let version = input.session.protocolVersion
+        return .database { _ in
+            CommandResult(ChecklistRequest.Reply(ChecklistStep.all.map(ChecklistStepRecord.init)), version: version)
         }
-    }
-
-    /// The `kind=` value of SCREEN ADD and SCREEN SET: `screen` or `component` (the app area is built in); nil when
-    /// not given.
-    private static func addableKind(_ text: String?) throws(CommandError) -> ScreenKind? {
-        guard let text else { return nil }
-        let kinds: [ScreenKind] = [.screen, .component]
-        guard let kind = ScreenKind(rawValue: text), kinds.contains(kind) else {
-            throw CommandError(.badArgument, "kind must be " + kinds.map(\.rawValue).joined(separator: " or "))
-        }
-        return kind
-    }
-
-    /// The `owner=` value of SCREEN ADD and SCREEN SET; `BADARG` for the word that means no owner
-    /// (`ScreenOwner.refusal(ofOwner:)`).
-    private static func ownerName(_ value: String?) throws(CommandError) -> String? {
-        if let value, let refusal = ScreenOwner.refusal(ofOwner: value) { throw CommandError(.badArgument, refusal) }
-        return value
-    }
-
-    private static func screenKey(_ key: String) throws(CommandError) -> String {
-        guard Names.isValidScreenKey(key) else {
-            throw CommandError(
-                .badArgument,
-                "a screen key is 1 to 128 letters, digits, '.', '_' or '-', starting with a letter or digit, "
-                    + "and not '\(AuditArea.unmapped)' or '\(AuditArea.app)'")
-        }
-        return key
-    }
-
-    private static func globs(_ globs: [String], key: String) throws(CommandError) -> [String] {
-        for glob in globs where !Names.isValidGlob(glob) {
-            throw CommandError(
-                .badArgument, "\(key) must be a path glob of up to 1024 bytes without commas or control characters")
-        }
-        return globs
     }
 }
 
@@ -314,42 +212,110 @@ extension Record {
     }
 }
 
-extension ScreenSummary {
-    /// The screen as a `screen` record.
-    var record: Record {
-        let steps = readiness.stepCounts
-        return screen.record.merging(
-            Record([
-                "findings": String(openFindings),
-                "steps-done": String(steps.done), "steps-applicable": String(steps.applicable),
-                "poses-passed": String(readiness.passedPoses.count),
-                "poses-required": String(readiness.requiredPoses.count),
-                "done": readiness.isDone ? "yes" : "no",
-            ]))
+extension ScreenRecord {
+    /// The screen alone (after a change).
+    init(_ screen: Screen) {
+        self.init()
+        key = screen.key
+        kind = screen.kind
+        title = screen.title
+        owner = screen.owner
+        paths = screen.paths
+        poses = screen.requiredPoses.map { $0.isEmpty ? "none" : $0.joined(separator: ",") }
+        uses = screen.uses.isEmpty ? nil : screen.uses
+        components = screen.kind == .component && !screen.components.isEmpty ? screen.components : nil
+        created = screen.createdAt.postgresText
+    }
+
+    /// The screen with where it stands.
+    init(_ summary: ScreenSummary) {
+        self.init(summary.screen)
+        let steps = summary.readiness.stepCounts
+        findings = summary.openFindings
+        stepsDone = steps.done
+        stepsApplicable = steps.applicable
+        posesPassed = summary.readiness.passedPoses.count
+        posesRequired = summary.readiness.requiredPoses.count
+        isDone = summary.readiness.isDone
     }
 }
 
+extension RemovalRecord {
+    /// The row removed (or left, with why).
+    init(_ removal: ScreenRemoval) {
+        self.init()
+        key = removal.key
+        kind = removal.kind
+        paths = removal.paths
+        findings = removal.findings
+        stepsDone = removal.stepsDone
+        poseResults = removal.poseResults
+        isRemoved = removal.reason == nil
+        why = removal.reason
+    }
+}
+
+extension ScreenSummary {
+    /// The screen as a `screen` record (MINE, SCREEN SHOW, still pending their specs).
+    var record: Record { ScreenRecord(self).record(version: ProtocolVersion.supported.upperBound) }
+}
+
 extension Screen {
-    /// The screen alone as a `screen` record (after a change).
-    var record: Record {
-        Record([
-            "key": key, "kind": kind.rawValue, "title": title, "owner": owner, "paths": paths.joined(separator: ","),
-            "poses": requiredPoses.map { $0.isEmpty ? "none" : $0.joined(separator: ",") },
-            "uses": uses.isEmpty ? nil : uses.joined(separator: ","),
-            "components": kind == .component && !components.isEmpty ? components.joined(separator: ",") : nil,
-            "created": createdAt.postgresText,
-        ])
+    /// The screen alone as a `screen` record (after a change; SCREEN SET, still pending its spec).
+    var record: Record { ScreenRecord(self).record(version: ProtocolVersion.supported.upperBound) }
+}
+
+extension StepRecord {
+    /// The step of `screen`.
+    init(_ status: StepStatus, screen: String) {
+        self.init()
+        self.screen = screen
+        step = status.step.number
+        key = status.step.key
+        state = status.effective
+        recorded = status.recorded
+        blockers = status.blockers.isEmpty ? nil : status.blockers.map { String($0.number) }
+    }
+}
+
+extension StepSetRow {
+    /// The row of a change: the step with its outcome, or the row skipped.
+    init(_ change: StepChange) {
+        guard change.outcome != .skipped else {
+            var skipped = StepSkippedRecord()
+            skipped.screen = change.screen
+            skipped.step = change.status.step.number
+            skipped.key = change.status.step.key
+            skipped.outcome = change.outcome.rawValue
+            skipped.why = change.reason ?? ""
+            self = .second(skipped)
+            return
+        }
+        var record = StepChangeRecord()
+        record.step = StepRecord(change.status, screen: change.screen)
+        record.outcome = change.outcome.rawValue
+        record.from = change.previous
+        if change.outcome == .refused {
+            record.refusal = change.status.step.refusalOfDone(on: change.screen, blockers: change.status.blockers)
+        }
+        self = .first(record)
+    }
+}
+
+extension ChecklistStepRecord {
+    /// The step with its rules.
+    init(_ checklistStep: ChecklistStep) {
+        self.init()
+        step = checklistStep.number
+        key = checklistStep.key
+        rules = checklistStep.rules.isEmpty ? nil : checklistStep.rules
     }
 }
 
 extension StepStatus {
-    /// The step as a `step` record.
+    /// The step as a `step` record (SCREEN SHOW and STEP SET, still pending their specs).
     func record(screen: String) -> Record {
-        Record([
-            "screen": screen, "step": String(step.number), "key": step.key, "state": effective.rawValue,
-            "recorded": recorded.rawValue,
-            "blockers": blockers.isEmpty ? nil : blockers.map { String($0.number) }.joined(separator: ","),
-        ])
+        StepRecord(self, screen: screen).record(version: ProtocolVersion.supported.upperBound)
     }
 }
 

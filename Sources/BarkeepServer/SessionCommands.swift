@@ -110,59 +110,35 @@ enum SessionCommands {
         return input.session.tokenID == nil ? .done(statistics()) : .database { _ in statistics() }
     }
 
-    static let watch = Command(
-        "WATCH", positional: 1...1, keys: ["since", "kinds", "screen", "finding"], minimumRole: .reader
-    ) { input throws(CommandError) in
-        let name = input.argument(0)
-        let since: Int64?
-        if let text = input.keyword("since") {
-            guard let value = Int64(text), value >= 0, text.allSatisfy(\.isNumber) else {
-                throw CommandError(.badArgument, "since must be a sequence number (0 or more)")
-            }
-            since = value
-        } else {
-            since = nil
-        }
-        var filter = EventFilter(screen: try eventScreen(input))
-        if let kinds = try eventKinds(input) { filter.kinds = Set(kinds) }
-        if let text = input.keyword("finding") { filter.finding = try FindingCommands.number(text, of: "finding") }
+    static let watch = Command(WatchRequest.self) { request, input in
+        let name = request.project
+        let since = request.since?.value
+        var filter = EventFilter(screen: request.screen?.key)
+        if let kinds = request.kinds?.kinds { filter.kinds = Set(kinds) }
+        filter.finding = request.finding?.value
         let chosen = filter
+        let version = input.session.protocolVersion
         return .database { connection in
             let project = try ProjectStore.require(name, on: connection)
             if let screen = chosen.screen, screen != AuditArea.unmapped {
                 _ = try ScreenStore.require(screen, projectID: project.id, on: connection)
             }
             let start = try since ?? EventLog.head(on: connection)
-            var result = CommandResult(.ok("watching project=\(Quoting.quoteValue(project.name)) since=\(start)"))
+            var result = CommandResult(
+                WatchRequest.Reply(project: project.name, since: start), version: version)
             result.watch = WatchStart(projectID: project.id, project: project.name, since: start, filter: chosen)
             return result
         }
     }
 
-    /// The `kinds=` of a request that follows events (`WATCH`, `HOOK ADD`): the event kinds it names, or nil.
-    static func eventKinds(_ input: CommandInput) throws(CommandError) -> [EventKind]? {
-        guard let text = input.keyword("kinds") else { return nil }
-        do throws(CoreError) {
-            return try EventKind.kinds(parsing: text)
-        } catch {
-            throw CommandError(.badArgument, error.description)
-        }
-    }
-
-    /// The `screen=` of a request that follows events: a screen or component key, `app` or `unmapped`, or nil.
-    static func eventScreen(_ input: CommandInput) throws(CommandError) -> String? {
-        try eventScreen(input.keyword("screen"))
-    }
-
-    /// A `screen=` value of a request that follows events (WATCH, HOOK ADD), checked; nil when not given.
+    /// A `screen=` value of a request that follows events (HOOK ADD, as WATCH's `EventScreen`), checked; nil when
+    /// not given.
     static func eventScreen(_ screen: String?) throws(CommandError) -> String? {
         guard let screen else { return nil }
-        guard Names.isValidScreenKey(screen) || AuditArea.isReserved(screen) else {
-            throw CommandError(
-                .badArgument,
-                "screen \(ValueExcerpt.quoted(screen)) is not a screen key, \(AuditArea.app) or \(AuditArea.unmapped)"
-            )
+        do throws(ValueProblem) {
+            return try EventScreen(wire: screen).key
+        } catch {
+            throw CommandError(.badArgument, error.message)
         }
-        return screen
     }
 }

@@ -482,7 +482,7 @@ public final class PostgresCluster {
         let inData = URL(fileURLWithPath: options.dataDirectory).standardizedFileURL.path
         if (inData + socketName).utf8.count <= 100 { return inData }
         // Too long for a socket address: a private directory named after the data directory instead.
-        let digest = SHA256.hexDigest(of: inData.utf8).prefix(16)
+        let digest = ContentDigest.hex(of: Array(inData.utf8)).prefix(16)
         return FileManager.default.temporaryDirectory.path + "/barkeep-pg-\(digest)"
     }
 

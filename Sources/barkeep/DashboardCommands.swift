@@ -115,7 +115,7 @@ struct StatusCommand: RunnableCommand {
             return
         }
         var isStale = false
-        try EventFollower(project: project, quiet: .milliseconds(250)).run(
+        try EventFollower(request: WatchRequest(project: project), quiet: .milliseconds(250)).run(
             context,
             onConnected: { try draw(try fetch(context), context: context, clearing: true) },
             onEvent: { _ in isStale = true },
@@ -349,21 +349,24 @@ struct ReportCommand: RunnableCommand {
         let findings = try typed(FindingsRequest(project: project, filters: filters)).rows.map {
             $0.record(version: version)
         }
-        // Report still decodes records (its own decoders); the request and the reply are typed.
+        // Report still decodes POSES records (its own decoder); the request and the reply are typed.
         let poses = try typed(PosesRequest(project: project)).rows.map { $0.record(version: version) }
-        let steps = try records(Request(verb: "STEPS", arguments: [project]))
+        let steps: [StepRecord]
         let burndown: [BurndownPoint]
+        let screens: [ScreenRecord]
         do {
+            steps = try client.send(StepsRequest(project: project)).rows
             burndown = try client.send(BurndownRequest(project: project, granularity: .run)).rows.map(\.point)
+            screens = try client.send(ScreenListRequest(project: project)).rows
         } catch {
             throw context.explained(error)
         }
-        let screens = try records(Request(verb: "SCREEN", arguments: ["LIST", project]))
-        let input = try decoded { () throws(ReportError) in
+        var input = try decoded { () throws(ReportError) in
             try ReportInput(
-                statusReply: status, findingsReply: findings, posesReply: poses, stepsReply: steps,
-                burndown: burndown, screensReply: screens)
+                statusReply: status, findingsReply: findings, posesReply: poses, burndown: burndown)
         }
+        input.steps = StepLine.byScreen(steps.map(StepLine.init))
+        input.screens = screens.map(ReportScreen.init)
         var selection = self.selection
         let rows = selection.rows
         selection.rows = nil

@@ -1,3 +1,4 @@
+import BarkeepAPI
 import BarkeepProtocol
 import Foundation
 
@@ -5,14 +6,11 @@ import Foundation
 /// resumes after the last event it handed on, so nothing is lost or repeated. `watch` prints the events; `status
 /// --watch` redraws when they stop coming.
 struct EventFollower {
-    /// The project.
-    let project: String
-    /// Resume after this sequence number; nil: from now.
-    var since: Int64?
+    /// The WATCH to send: the project and the filters that choose the events (`kinds`, `screen`, `finding`), and
+    /// `since` (nil: from now) for the first connection; later ones resume after the last event handed on.
+    var request: WatchRequest
     /// How long without an event counts as quiet (then `onQuiet` runs); nil: never.
     var quiet: Duration?
-    /// The WATCH keys that choose the events (`kinds`, `screen`, `finding`); empty: every event.
-    var filter: [(String, String)] = []
 
     /// Follows until an error that reconnecting cannot mend (a first connection that fails, a deleted project, a
     /// revoked token). `onConnected` runs after each (re)connection, `onEvent` for each event, `onQuiet` after
@@ -23,7 +21,7 @@ struct EventFollower {
         onEvent: (Record) throws -> Void,
         onQuiet: () throws -> Void = {}
     ) throws {
-        var last = since
+        var last = request.since?.value
         var hasConnected = false
         var delay = Duration.milliseconds(200)
         while true {
@@ -52,17 +50,17 @@ struct EventFollower {
         _ onQuiet: () throws -> Void
     ) throws {
         let client = try context.connect()
-        var request = Request(verb: "WATCH", arguments: [project])
+        var request = self.request
         // The filter is the daemon's: resuming after the last event handed on skips nothing it would pass.
-        request.keywordList = filter
-        if let last { request.keywordList.append(("since", String(last))) }
-        let response: Response
+        if let last { request.since = SequenceNumber(last) }
+        let started: WatchReply
         do {
-            response = try client.send(request)
+            started = try client.send(request)
         } catch {
             throw context.explained(error)
         }
-        if last == nil { last = response.fields["since"].flatMap { Int64($0) } }
+        if last == nil { last = started.since }
+        let version = client.greeting?.protocolVersion ?? ProtocolVersion.assumed
         if hasConnected { FileHandle.standardError.write(Data("barkeep: reconnected, resuming\n".utf8)) }
         hasConnected = true
         client.startStreaming()
@@ -88,12 +86,14 @@ struct EventFollower {
                 continue
             }
             let record: Record
+            let event: EventFields
             do {
                 record = try Record(parsing: line)
+                event = try EventFields(record: record, version: version, context: WatchRequest.spec.name)
             } catch {
                 throw CLIError.badReply(error.description)
             }
-            if let seq = record["seq"].flatMap({ Int64($0) }) { last = seq }
+            last = Int64(event.seq)
             try onEvent(record)
         }
     }

@@ -50,14 +50,6 @@ private func versionOption(_ name: String, _ parsed: ParsedCommand) throws(Usage
     }
 }
 
-/// Reads `--sdk` and `--deployment-target` as request keywords (PROJECT SET, still pending its spec).
-private func versionKeywords(_ parsed: ParsedCommand) -> [(key: String, value: String)] {
-    var keywords: [(key: String, value: String)] = []
-    if let sdk = parsed.value("sdk") { keywords.append(("sdk", sdk)) }
-    if let target = parsed.value("deployment-target") { keywords.append(("deployment-target", target)) }
-    return keywords
-}
-
 struct ProjectCreateCommand: RunnableCommand {
     static let configuration = CommandConfiguration(
         name: "create",
@@ -135,39 +127,37 @@ struct ProjectSetCommand: RunnableCommand {
     )
 
     let name: String
-    let keywords: [(key: String, value: String)]
+    let sdk: SDKVersion?
+    let deploymentTarget: SDKVersion?
+    let poses: String?
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
         name = parsed.value("name") ?? ""
-        var keywords = versionKeywords(parsed)
+        sdk = try versionOption("sdk", parsed)
+        deploymentTarget = try versionOption("deployment-target", parsed)
         let poses = parsed.values("poses")
-        if !poses.isEmpty { keywords.append(("poses", poses.joined(separator: ","))) }
-        guard !keywords.isEmpty else {
+        self.poses = poses.isEmpty ? nil : poses.joined(separator: ",")
+        guard sdk != nil || deploymentTarget != nil || self.poses != nil else {
             throw UsageError("give --sdk, --deployment-target or --poses", commandPath: parsed.commandPath)
         }
-        self.keywords = keywords
     }
 
     func run(_ context: CLIContext) throws {
-        var request = Request(verb: "PROJECT", arguments: ["SET", name])
-        request.keywordList = keywords
-        let response = try context.request(request)
+        // A pose the daemon would refuse is refused here, in its words, before anything is sent.
+        let poses: PoseList? = try poses.map { text throws(CLIError) in try wireValue(text, key: "poses") }
+        let reply = try context.send(
+            ProjectSetRequest(name: name, sdk: sdk, deploymentTarget: deploymentTarget, poses: poses))
         // The project's record comes first; items the new SDK moved follow.
-        let projects = response.records.filter { $0["name"] != nil }
-        let changes = response.records.filter { $0["name"] == nil }
         if context.isJSON {
-            var object = projects.first?.json(lists: ["required-poses"]) ?? [:]
-            object["changes"] = changes.map(ItemChanges.json)
+            var object = reply.head.json
+            object["changes"] = reply.rows.map(\.listJSON)
             try Output.json(object)
             return
         }
-        try printProjects(
-            try projects.map { record throws(ProtocolError) in
-                try ProjectRecord(record: record, version: ProtocolVersion.current, context: "PROJECT SET")
-            }, context: context, single: true)
-        if !changes.isEmpty {
+        try printProjects([reply.head], context: context, single: true)
+        if !reply.rows.isEmpty {
             print("")
-            ItemChanges.print(changes)
+            ItemChanges.print(reply.rows)
         }
     }
 }

@@ -50,6 +50,16 @@ private func screenKeywords(_ parsed: ParsedCommand, globOptions: [String]) -> [
     return keywords
 }
 
+/// `--kind`, refused by the CLI as the request's field refuses it.
+private func addableKind(_ parsed: ParsedCommand) throws(UsageError) -> AddableScreenKind? {
+    guard let text = parsed.value("kind") else { return nil }
+    do {
+        return try AddableScreenKind(wire: text)
+    } catch {
+        throw UsageError("--kind \(error.message), not \(ValueExcerpt.quoted(text))", commandPath: parsed.commandPath)
+    }
+}
+
 struct ScreenAddCommand: RunnableCommand {
     static let configuration = CommandConfiguration(
         name: "add",
@@ -70,31 +80,28 @@ struct ScreenAddCommand: RunnableCommand {
         ]
     )
 
-    let project: String
-    let key: String
-    let keywords: [(key: String, value: String)]
+    let request: ScreenAddRequest
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
-        project = parsed.value("project") ?? ""
-        key = parsed.value("key") ?? ""
-        keywords = screenKeywords(parsed, globOptions: ["path"])
-        guard keywords.contains(where: { $0.key == "path" }) else {
+        let paths = parsed.values("path").flatMap { $0.split(separator: ",") }.map(String.init)
+        guard !paths.isEmpty else {
             throw UsageError("screen add needs at least one --path GLOB", commandPath: parsed.commandPath)
         }
+        let kind = try addableKind(parsed)
+        request = ScreenAddRequest(
+            project: parsed.value("project") ?? "", key: parsed.value("key") ?? "", paths: paths,
+            title: parsed.value("title"), owner: parsed.value("owner"), kind: kind)
     }
 
     func run(_ context: CLIContext) throws {
-        var request = Request(verb: "SCREEN", arguments: ["ADD", project, key])
-        request.keywordList = keywords
-        let records = try context.request(request).records
-        guard let screen = records.first else { throw CLIError.badReply("SCREEN ADD returned nothing") }
+        let screens = try context.send(request).rows
+        guard let screen = screens.first else { throw CLIError.badReply("SCREEN ADD returned nothing") }
         if context.isJSON {
-            try Output.json(screenJSON(screen))
+            try Output.json(screen.listJSON)
         } else {
             print(
-                "Added screen \(Output.bold(key)) owning "
-                    + "\((screen["paths"] ?? "").replacingOccurrences(of: ",", with: " ")); "
-                    + "\(Output.count(Int(screen["reattributed"] ?? "") ?? 0, "finding")) attributed to it.")
+                "Added screen \(Output.bold(request.key)) owning \(screen.paths.joined(separator: " ")); "
+                    + "\(Output.count(screen.reattributed ?? 0, "finding")) attributed to it.")
         }
     }
 }
@@ -116,51 +123,60 @@ struct ScreenListCommand: RunnableCommand {
         ]
     )
 
-    let project: String
-    let filters: [(key: String, value: String)]
+    let request: ScreenListRequest
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
-        project = parsed.value("project") ?? ""
-        filters = try ScreenFilterOptions.keywords(parsed)
+        // Checked as status checks them; the daemon refuses what only it can tell (a limit past its largest).
+        _ = try ScreenFilterOptions.keywords(parsed)
+        request = ScreenListRequest(
+            project: parsed.value("project") ?? "", owner: parsed.value("owner"),
+            isNotDoneOnly: parsed.flag("not-done"),
+            sort: parsed.value("sort").flatMap(ScreenOrder.init(rawValue:)),
+            limit: parsed.value("limit").flatMap { Int($0) }.map(RowLimit.init),
+            kind: parsed.value("kind").flatMap(ScreenKind.init(rawValue:)))
+    }
+
+    /// Whether an option chose the rows or their order.
+    private var isFiltered: Bool {
+        request.owner != nil || request.isNotDoneOnly != nil || request.sort != nil || request.limit != nil
+            || request.kind != nil
     }
 
     func run(_ context: CLIContext) throws {
-        var request = Request(verb: "SCREEN", arguments: ["LIST", project])
-        request.keywordList = filters
-        let response = try context.request(request)
-        let records = response.records
-        let matched = Int(response.fields["matched"] ?? "") ?? records.count
+        let reply = try context.send(request)
+        let screens = reply.rows
+        let matched = reply.summary?.matched ?? screens.count
         if context.isJSON {
-            try Output.json(records.map(screenJSON))
-        } else if records.isEmpty && filters.isEmpty {
+            try Output.json(screens.map(\.listJSON))
+        } else if screens.isEmpty && !isFiltered {
             print(
-                "No screens yet. Add one with: barkeep screen add \(project) KEY --path GLOB, or find them with: "
-                    + "barkeep screen discover \(project) SOURCE-DIR")
-        } else if records.isEmpty {
+                "No screens yet. Add one with: barkeep screen add \(request.project) KEY --path GLOB, or find them "
+                    + "with: barkeep screen discover \(request.project) SOURCE-DIR")
+        } else if screens.isEmpty {
             print("No screen matches the filters.")
         } else {
             // Unless an order is asked for, screens come first, then the app area, then the components.
-            let order: [String] = ScreenKind.allCases.map(\.rawValue)
+            let order = ScreenKind.allCases
             let sorted =
-                filters.contains { $0.key == "sort" }
-                ? records
-                : records.enumerated().sorted { left, right in
-                    let (a, b) = (left.element["kind"] ?? "screen", right.element["kind"] ?? "screen")
-                    return (order.firstIndex(of: a) ?? 0, left.offset) < (order.firstIndex(of: b) ?? 0, right.offset)
+                request.sort != nil
+                ? screens
+                : screens.enumerated().sorted { left, right in
+                    (order.firstIndex(of: left.element.kind) ?? 0, left.offset)
+                        < (order.firstIndex(of: right.element.kind) ?? 0, right.offset)
                 }.map(\.element)
             Output.table(
                 ["SCREEN", "KIND", "TITLE", "OWNER", "FINDINGS", "STEPS", "POSES", "DONE", "PATHS"],
-                sorted.map { record in
+                sorted.map { screen in
                     [
-                        record["key"] ?? "", record["kind"] ?? "screen", record["title"] ?? "-",
-                        record["owner"] ?? "-", record["findings"] ?? "",
-                        "\(record["steps-done"] ?? "0")/\(record["steps-applicable"] ?? "0")",
-                        "\(record["poses-passed"] ?? "0")/\(record["poses-required"] ?? "0")",
-                        record["done"] ?? "", (record["paths"] ?? "").replacingOccurrences(of: ",", with: " "),
+                        screen.key, screen.kind.rawValue, screen.title ?? "-", screen.owner ?? "-",
+                        screen.findings.map(String.init) ?? "",
+                        "\(screen.stepsDone ?? 0)/\(screen.stepsApplicable ?? 0)",
+                        "\(screen.posesPassed ?? 0)/\(screen.posesRequired ?? 0)",
+                        screen.isDone.map { $0 ? "yes" : "no" } ?? "", screen.paths.joined(separator: " "),
                     ]
                 }
             )
-            if matched > records.count { print("(\(records.count) of \(matched) rows: --limit)") }
+            if matched > screens.count { print("(\(screens.count) of \(matched) rows: --limit)") }
         }
     }
 }
@@ -197,7 +213,7 @@ struct ScreenShowCommand: RunnableCommand {
         }
         return [
             "screen": of("screen").first.map(screenJSON) ?? [:],
-            "steps": of("step").map { strip(StepSetCommand.json($0)) },
+            "steps": of("step").map { strip($0.json(integers: ["step"], lists: ["blockers"])) },
             "poses": of("pose").map { strip($0.json(integers: ["finding"])) },
             "findings": of("finding").map(FindingsCommand.json),
             "why": of("why").map { ["topic": $0["topic"] ?? "", "text": $0["text"] ?? ""] },
@@ -333,17 +349,13 @@ struct ScreenSetCommand: RunnableCommand {
         ] + BulkConfirmation.arguments("with --screens: each match, its owner and poses from → to")
     )
 
-    let project: String
+    let request: ScreenSetRequest
     let target: ScreenTarget
-    let keywords: [(key: String, value: String)]
     let confirmation: BulkConfirmation
-    /// `--unowned`: with `--screens`, only the rows no one owns.
-    let isUnownedOnly: Bool
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
-        project = parsed.value("project") ?? ""
         target = try ScreenTarget(parsed)
-        keywords = screenKeywords(parsed, globOptions: ["path", "add-path", "remove-path"])
+        let keywords = screenKeywords(parsed, globOptions: ["path", "add-path", "remove-path"])
         guard !keywords.isEmpty else {
             throw UsageError(
                 "give --title, --owner, --kind, --path, --add-path, --remove-path or --poses",
@@ -354,30 +366,39 @@ struct ScreenSetCommand: RunnableCommand {
                 "--screens changes --owner and --poses only: paths, titles and kinds are set one screen at a time",
                 commandPath: parsed.commandPath)
         }
-        isUnownedOnly = parsed.flag("unowned")
+        let isUnownedOnly = parsed.flag("unowned")
         if isUnownedOnly && !target.isGlob {
             throw UsageError(
                 "--unowned narrows --screens GLOB: give --screens with it", commandPath: parsed.commandPath)
         }
         confirmation = try BulkConfirmation(parsed, isBulk: target.isGlob)
+        var request = ScreenSetRequest(project: parsed.value("project") ?? "", key: target.key, screens: target.glob)
+        request.title = parsed.value("title")
+        request.owner = parsed.value("owner")
+        request.kind = try addableKind(parsed)
+        request.poses = parsed.value("poses")
+        func globs(_ option: String) -> [String] { keywords.filter { $0.key == option }.map(\.value) }
+        request.paths = globs("path")
+        request.addPaths = globs("add-path")
+        request.removePaths = globs("remove-path")
+        request.unowned = isUnownedOnly ? true : nil
+        request.dryRun = confirmation.isDryRun ? true : nil
+        self.request = request
     }
 
     func run(_ context: CLIContext) throws {
-        var request = Request(verb: "SCREEN", arguments: ["SET", project] + target.arguments)
-        request.keywordList =
-            target.keywords + (isUnownedOnly ? [("unowned", "yes")] : []) + keywords + confirmation.keywords
-        let response = try context.request(request)
-        let records = response.records
+        let reply = try context.send(request)
+        let screens = reply.rows
         if case .glob = target {
-            let changed = records.filter { $0["changed"] == "yes" }
+            let changed = screens.filter { $0.isChanged == true }
             if context.isJSON {
-                try Output.json(records.map(screenJSON))
+                try Output.json(screens.map(\.listJSON))
             } else {
-                let skipped = Int(response.fields["skipped"] ?? "") ?? 0
+                let skipped = reply.summary?.skipped ?? 0
                 print(
                     "\(confirmation.isDryRun ? "Would change" : "Changed") \(changed.count) of "
-                        + "\(Output.count(records.count, "row")) matching \(target.name)"
-                        + (isUnownedOnly ? " that no one owned" : "")
+                        + "\(Output.count(screens.count, "row")) matching \(target.name)"
+                        + (request.unowned == true ? " that no one owned" : "")
                         + (skipped > 0 ? " (\(skipped) skipped in part or whole: see WHY)" : "") + ":")
                 func poses(_ text: String?) -> String {
                     text?.replacingOccurrences(of: ",", with: " ") ?? "the project's"
@@ -385,32 +406,29 @@ struct ScreenSetCommand: RunnableCommand {
                 func fromTo(_ from: String, _ to: String) -> String { from == to ? to : "\(from) → \(to)" }
                 Output.table(
                     ["SCREEN", "KIND", "OWNER", "POSES", "CHANGE", "WHY"],
-                    records.map { record in
+                    screens.map { screen in
                         [
-                            record["key"] ?? "", record["kind"] ?? "screen",
-                            fromTo(record["from-owner"] ?? "-", record["owner"] ?? "-"),
-                            record["kind"] == ScreenKind.screen.rawValue
-                                ? fromTo(poses(record["from-poses"]), poses(record["poses"])) : "-",
-                            record["changed"] ?? "",
-                            record["skipped"].map { "\($0) skipped: \(record["why"] ?? "")" } ?? "",
+                            screen.key, screen.kind.rawValue, fromTo(screen.fromOwner ?? "-", screen.owner ?? "-"),
+                            screen.kind == .screen ? fromTo(poses(screen.fromPoses), poses(screen.poses)) : "-",
+                            screen.isChanged.map { $0 ? "yes" : "no" } ?? "",
+                            screen.skipped.map { "\($0) skipped: \(screen.why ?? "")" } ?? "",
                         ]
                     })
             }
             try confirmation.finish("\(Output.count(changed.count, "row")) would change")
             return
         }
-        guard let screen = records.first else { throw CLIError.badReply("SCREEN SET returned nothing") }
+        guard let screen = screens.first else { throw CLIError.badReply("SCREEN SET returned nothing") }
         if context.isJSON {
-            try Output.json(screenJSON(screen))
+            try Output.json(screen.listJSON)
         } else {
-            let paths = (screen["paths"] ?? "").replacingOccurrences(of: ",", with: " ")
+            let paths = screen.paths.joined(separator: " ")
             print("Screen \(Output.bold(target.name)):")
             Output.fields([
-                ("Kind", screen["kind"] ?? ScreenKind.screen.rawValue),
-                ("Title", screen["title"] ?? "-"), ("Owner", screen["owner"] ?? "-"),
+                ("Kind", screen.kind.rawValue), ("Title", screen.title ?? "-"), ("Owner", screen.owner ?? "-"),
                 ("Paths", paths.isEmpty ? "none" : paths),
-                ("Poses", screen["poses"].map { $0.replacingOccurrences(of: ",", with: " ") } ?? "the project's"),
-                ("Re-attributed", Output.count(Int(screen["reattributed"] ?? "") ?? 0, "finding")),
+                ("Poses", screen.poses.map { $0.replacingOccurrences(of: ",", with: " ") } ?? "the project's"),
+                ("Re-attributed", Output.count(screen.reattributed ?? 0, "finding")),
             ])
         }
     }
@@ -434,16 +452,16 @@ enum ScreenTarget {
         }
     }
 
-    /// The request's positional arguments after the project.
-    var arguments: [String] {
-        if case .key(let key) = self { return [key] }
-        return []
+    /// The key; nil for a glob.
+    var key: String? {
+        if case .key(let key) = self { return key }
+        return nil
     }
 
-    /// The request's selection keywords.
-    var keywords: [(key: String, value: String)] {
-        if case .glob(let glob) = self { return [("screens", glob)] }
-        return []
+    /// The glob (`screens=`); nil for a key.
+    var glob: String? {
+        if case .glob(let glob) = self { return glob }
+        return nil
     }
 
     /// Whether it is a glob (many rows).
@@ -490,11 +508,11 @@ struct ScreenRemoveCommand: RunnableCommand {
     }
 
     func run(_ context: CLIContext) throws {
-        var request = Request(verb: "SCREEN", arguments: ["REMOVE", project] + target.arguments)
-        request.keywordList = target.keywords + confirmation.keywords
-        let response = try context.request(request)
-        let findings = Int(response.fields["findings"] ?? "") ?? 0
-        if !target.isGlob && !confirmation.isDryRun {
+        let request = ScreenRemoveRequest(
+            project: project, key: target.key, screens: target.glob, isDryRun: confirmation.isDryRun)
+        let reply = try context.send(request)
+        guard case .records(let rows, let summary) = reply else {
+            let findings = if case .ok(let removed) = reply { removed.findings } else { 0 }
             if context.isJSON {
                 try Output.json(["removed": target.name, "findings": findings] as [String: Any])
             } else {
@@ -504,47 +522,42 @@ struct ScreenRemoveCommand: RunnableCommand {
             }
             return
         }
-        let records = response.records
-        let gone = records.filter { $0["removed"] == "yes" }
-        let number = { (record: Record, key: String) in Int(record[key] ?? "") ?? 0 }
+        let gone = rows.filter(\.isRemoved)
         if context.isJSON {
-            try Output.json([
-                "dry_run": confirmation.isDryRun,
-                "removed": gone.map { record in
-                    [
-                        "key": record["key"] ?? "", "kind": record["kind"] ?? "",
-                        "paths": (record["paths"] ?? "").split(separator: ",").map(String.init),
-                        "findings": number(record, "findings"), "steps_done": number(record, "steps-done"),
-                        "pose_results": number(record, "pose-results"),
-                    ] as [String: Any]
-                },
-                "skipped": records.filter { $0["removed"] != "yes" }.map {
-                    ["key": $0["key"] ?? "", "why": $0["why"] ?? ""]
-                },
-                "findings": findings,
-            ])
+            try Output.json(Self.json(rows, summary: summary, isDryRun: confirmation.isDryRun))
         } else {
-            let steps = gone.map { number($0, "steps-done") }.reduce(0, +)
-            let poses = gone.map { number($0, "pose-results") }.reduce(0, +)
+            let steps = gone.map(\.stepsDone).reduce(0, +)
+            let poses = gone.map(\.poseResults).reduce(0, +)
+            let rowsWord = target.isGlob ? "matching \(target.name)" : target.name
             print(
                 "\(confirmation.isDryRun ? "Would remove" : "Removed") \(Output.count(gone.count, "row")) "
-                    + (target.isGlob ? "matching \(target.name)" : target.name) + " with "
-                    + "\(Output.count(steps, "step")) done and \(Output.count(poses, "pose result")); "
-                    + "their \(Output.count(findings, "finding")) "
+                    + rowsWord + " with \(Output.count(steps, "step")) done and \(Output.count(poses, "pose result")); "
+                    + "their \(Output.count(summary.findings, "finding")) "
                     + "\(confirmation.isDryRun ? "would go" : "went") to other screens or unmapped:")
             Output.table(
                 ["SCREEN", "KIND", "PATHS", "FINDINGS", "STEPS DONE", "POSE RESULTS", "WHY"],
-                records.map { record in
+                rows.map { row in
                     [
-                        record["key"] ?? "", record["kind"] ?? "",
-                        (record["paths"] ?? "").replacingOccurrences(of: ",", with: " "), record["findings"] ?? "",
-                        record["steps-done"] ?? "", record["pose-results"] ?? "",
-                        record["removed"] == "yes" ? "" : "skipped: \(record["why"] ?? "")",
+                        row.key, row.kind.rawValue, row.paths.joined(separator: " "), String(row.findings),
+                        String(row.stepsDone), String(row.poseResults),
+                        row.isRemoved ? "" : "skipped: \(row.why ?? "")",
                     ]
                 })
         }
         try confirmation.finish(
             "\(Output.count(gone.count, "row")) would be removed with their step states and pose results")
+    }
+
+    /// The `--json` object of a removal of many (or a dry run): the rows removed, those skipped and their findings.
+    private static func json(_ rows: [RemovalRecord], summary: RemovalSummary, isDryRun: Bool) -> [String: Any] {
+        let removed: [[String: Any]] = rows.filter(\.isRemoved).map { row in
+            [
+                "key": row.key, "kind": row.kind.rawValue, "paths": row.paths, "findings": row.findings,
+                "steps_done": row.stepsDone, "pose_results": row.poseResults,
+            ]
+        }
+        let skipped: [[String: String]] = rows.filter { !$0.isRemoved }.map { ["key": $0.key, "why": $0.why ?? ""] }
+        return ["dry_run": isDryRun, "removed": removed, "skipped": skipped, "findings": summary.findings]
     }
 }
 
@@ -570,31 +583,29 @@ struct ScreenUsesCommand: RunnableCommand {
         ]
     )
 
-    let arguments: [String]
-    let isRemoving: Bool
+    let request: ScreenUsesRequest
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
-        arguments = ["project", "screen", "component"].map { parsed.value($0) ?? "" }
-        isRemoving = parsed.flag("remove")
+        request = ScreenUsesRequest(
+            project: parsed.value("project") ?? "", screen: parsed.value("screen") ?? "",
+            components: [parsed.value("component") ?? ""], isRemoving: parsed.flag("remove"))
     }
 
     func run(_ context: CLIContext) throws {
-        var request = Request(verb: "SCREEN", arguments: ["USES"] + arguments)
-        if isRemoving { request.keywordList.append(("remove", "yes")) }
-        guard let screen = try context.request(request).records.first else {
+        guard let screen = try context.send(request).rows.first else {
             throw CLIError.badReply("SCREEN USES returned nothing")
         }
         if context.isJSON {
-            try Output.json(screenJSON(screen))
-        } else if screen["kind"] == ScreenKind.component.rawValue {
-            let uses = (screen["components"] ?? "").replacingOccurrences(of: ",", with: " ")
-            let users = (screen["uses"] ?? "").replacingOccurrences(of: ",", with: " ")
+            try Output.json(screen.listJSON)
+        } else if screen.kind == .component {
+            let uses = (screen.components ?? []).joined(separator: " ")
+            let users = (screen.uses ?? []).joined(separator: " ")
             print(
-                "Component \(Output.bold(arguments[1])) uses " + (uses.isEmpty ? "no component" : uses)
+                "Component \(Output.bold(request.screen)) uses " + (uses.isEmpty ? "no component" : uses)
                     + (users.isEmpty ? "; no screen uses it yet." : "; its findings count for \(users)."))
         } else {
-            let uses = (screen["uses"] ?? "").replacingOccurrences(of: ",", with: " ")
-            print("Screen \(Output.bold(arguments[1])) uses " + (uses.isEmpty ? "no component." : uses + "."))
+            let uses = (screen.uses ?? []).joined(separator: " ")
+            print("Screen \(Output.bold(request.screen)) uses " + (uses.isEmpty ? "no component." : uses + "."))
         }
     }
 }
@@ -634,21 +645,18 @@ struct ScreenDismissCommand: RunnableCommand {
 
     func run(_ context: CLIContext) throws {
         guard let key else {
-            let records = try context.request(Request(verb: "SCREEN", arguments: ["DISMISSALS", project])).records
+            let dismissals = try context.send(ScreenDismissalsRequest(project: project)).rows
             if context.isJSON {
-                try Output.json(records.map { $0.json(integers: []) })
-            } else if records.isEmpty {
+                try Output.json(dismissals.map(\.json))
+            } else if dismissals.isEmpty {
                 print("Nothing is dismissed.")
             } else {
                 Output.table(
-                    ["KEY", "BY", "WHEN"],
-                    records.map { [$0["key"] ?? "", $0["actor"] ?? "", String(($0["dismissed"] ?? "").prefix(16))] })
+                    ["KEY", "BY", "WHEN"], dismissals.map { [$0.key, $0.actor, String($0.dismissed.prefix(16))] })
             }
             return
         }
-        var request = Request(verb: "SCREEN", arguments: ["DISMISS", project, key])
-        if isUndoing { request.keywordList.append(("undo", "yes")) }
-        _ = try context.request(request)
+        _ = try context.send(ScreenDismissRequest(project: project, key: key, isUndoing: isUndoing))
         if context.isJSON {
             try Output.json([isUndoing ? "undismissed" : "dismissed": key])
         } else {

@@ -86,20 +86,17 @@ struct ScreenDiscoverCommand: RunnableCommand {
         }
         // One connection for the list and every add: a large app proposes hundreds of screens.
         let client = try context.connect()
-        let existing: [Record]
+        let existing: [ScreenRecord]
         let dismissed: Set<String>
         do {
-            existing = try client.send(Request(verb: "SCREEN", arguments: ["LIST", project])).records
-            dismissed = Set(
-                try client.send(Request(verb: "SCREEN", arguments: ["DISMISSALS", project])).records.compactMap {
-                    $0["key"]
-                })
+            existing = try client.send(ScreenListRequest(project: project)).rows
+            dismissed = Set(try client.send(ScreenDismissalsRequest(project: project)).rows.map(\.key))
         } catch {
             throw context.explained(error)
         }
 
-        let keys = Set(existing.compactMap { $0["key"] })
-        let globs = Set(existing.flatMap { ($0["paths"] ?? "").split(separator: ",").map(String.init) })
+        let keys = Set(existing.map(\.key))
+        let globs = Set(existing.flatMap(\.paths))
         let proposals = result.screens
         var statuses = proposals.map { proposal in
             if dismissed.contains(proposal.key) { return Status.dismissed }
@@ -133,12 +130,9 @@ struct ScreenDiscoverCommand: RunnableCommand {
     }
 
     /// Adds a screen or component; `exists` when another run created it (or took a glob) since the list.
-    private func add(_ key: String, kind: ScreenKind, globs: [String], _ client: Client) throws -> Status {
-        var request = Request(
-            verb: "SCREEN", arguments: ["ADD", project, key], keywords: ["kind": kind.rawValue])
-        request.keywordList += globs.map { ("path", $0) }
+    private func add(_ key: String, kind: AddableScreenKind, globs: [String], _ client: Client) throws -> Status {
         do {
-            _ = try client.send(request)
+            _ = try client.send(ScreenAddRequest(project: project, key: key, paths: globs, kind: kind))
             return .created
         } catch {
             guard case .server(.conflict, _) = error else { throw error }
@@ -201,11 +195,11 @@ struct ScreenDiscoverCommand: RunnableCommand {
         }
         for screen in screens {
             let used = Set(screen.uses.map(\.key)).intersection(present).subtracting([screen.key]).sorted()
-            // One request per screen, in bounded lists: the wire takes up to ScreenCommands.maximumUses at once.
+            // One request per screen, in bounded lists: the wire takes up to ScreenUsesRequest.maximumUses at once.
             for start in stride(from: 0, to: used.count, by: 500) {
-                let list = used[start..<min(used.count, start + 500)].joined(separator: ",")
+                let list = Array(used[start..<min(used.count, start + 500)])
                 do {
-                    _ = try client.send(Request(verb: "SCREEN", arguments: ["USES", project, screen.key, list]))
+                    _ = try client.send(ScreenUsesRequest(project: project, screen: screen.key, components: list))
                 } catch {
                     // A component that could not be added (its glob is a screen's): nothing to use.
                     guard case .server(let code, _) = error, code == .notFound || code == .badArgument else {
@@ -255,10 +249,9 @@ struct ScreenDiscoverCommand: RunnableCommand {
         for reason in Set(leftOut.map(\.reason)).sorted(by: { $0.rawValue < $1.rawValue }) {
             let paths = leftOut.filter { $0.reason == reason }.map(\.directory).filter { Names.isValidGlob($0) }
             for start in stride(from: 0, to: paths.count, by: 200) {
-                let list = paths[start..<min(paths.count, start + 200)].joined(separator: ",")
-                var request = Request(verb: "SCREEN", arguments: ["EXCLUDE", project, list])
-                request.keywordList.append(("why", reason.rawValue))
-                count += Int(try client.send(request).fields["excluded"] ?? "") ?? 0
+                let list = Array(paths[start..<min(paths.count, start + 200)])
+                let request = ScreenExcludeRequest(project: project, paths: list, why: reason.rawValue)
+                count += try client.send(request).summary?.excluded ?? 0
             }
         }
         return count
@@ -269,8 +262,8 @@ struct ScreenDiscoverCommand: RunnableCommand {
         let attribution = ScreenAttribution(globs.enumerated().map { (Int64($0.offset), $0.element) })
         let missing = files.filter { !globs.contains($0) && attribution.screen(for: $0) == nil }
         guard !missing.isEmpty else { return 0 }
-        var request = Request(verb: "SCREEN", arguments: ["SET", project, AuditArea.app])
-        request.keywordList = missing.map { ("add-path", $0) }
+        var request = ScreenSetRequest(project: project, key: AuditArea.app)
+        request.addPaths = missing
         do {
             _ = try client.send(request)
             return missing.count

@@ -1,3 +1,4 @@
+import BarkeepAPI
 import BarkeepCommandLine
 import BarkeepCore
 import BarkeepProtocol
@@ -44,43 +45,28 @@ struct ScreenExcludeCommand: RunnableCommand {
         }
     }
 
-    /// The JSON object of an `exclusion` record.
-    static func json(_ record: Record) -> [String: Any] {
-        [
-            "path": record["path"] ?? "", "why": record["why"] ?? NSNull(), "actor": record["actor"] ?? "",
-            "excluded": record["excluded"] ?? "",
-        ]
-    }
-
     func run(_ context: CLIContext) throws {
         guard let paths else {
-            let records = try context.request(Request(verb: "SCREEN", arguments: ["EXCLUSIONS", project])).records
+            let exclusions = try context.send(ScreenExclusionsRequest(project: project)).rows
             if context.isJSON {
-                try Output.json(records.map(Self.json))
-            } else if records.isEmpty {
+                try Output.json(exclusions.map(\.listJSON))
+            } else if exclusions.isEmpty {
                 print("No path is excluded.")
             } else {
                 Output.table(
                     ["PATH", "WHY", "BY", "WHEN"],
-                    records.map {
-                        [
-                            $0["path"] ?? "", $0["why"] ?? "-", $0["actor"] ?? "",
-                            String(($0["excluded"] ?? "").prefix(16)),
-                        ]
-                    })
+                    exclusions.map { [$0.path, $0.why ?? "-", $0.actor, String($0.excluded.prefix(16))] })
             }
             return
         }
-        var request = Request(verb: "SCREEN", arguments: ["EXCLUDE", project, paths])
-        if let why { request.keywordList.append(("why", why)) }
-        if isUndoing { request.keywordList.append(("undo", "yes")) }
-        let records = try context.request(request).records
+        let request = ScreenExcludeRequest(project: project, paths: [paths], why: why, isUndoing: isUndoing)
+        let changed = try context.send(request).rows
         if context.isJSON {
-            try Output.json([isUndoing ? "included" : "excluded": records.map(Self.json)])
-        } else if records.isEmpty {
+            try Output.json([isUndoing ? "included" : "excluded": changed.map(\.listJSON)])
+        } else if changed.isEmpty {
             print(isUndoing ? "Nothing changed." : "Already excluded: nothing changed.")
         } else {
-            let listed = Output.plain(records.compactMap { $0["path"] }.joined(separator: ", "))
+            let listed = Output.plain(changed.map(\.path).joined(separator: ", "))
             print(isUndoing ? "Included again: \(listed)." : "Excluded from the audit: \(listed).")
         }
     }

@@ -1,3 +1,4 @@
+import BarkeepAPI
 import BarkeepCommandLine
 import BarkeepCore
 import BarkeepProtocol
@@ -63,17 +64,11 @@ struct StepSetCommand: RunnableCommand {
         "\(ChecklistStep.numbers.lowerBound) to \(ChecklistStep.numbers.upperBound)"
     }
 
-    let project: String
-    let screen: String?
+    let request: StepSetRequest
     let confirmation: BulkConfirmation
-    let selection: [(key: String, value: String)]
-    let step: String
-    let state: String
-    let note: String?
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
-        project = parsed.value("project") ?? ""
-        selection =
+        let selection =
             [
                 ("screens", parsed.value("screens")), ("owner", parsed.value("owner")),
                 ("all", parsed.flag("all") ? "yes" : nil),
@@ -83,9 +78,10 @@ struct StepSetCommand: RunnableCommand {
             throw UsageError("give one of --screens, --owner and --all", commandPath: parsed.commandPath)
         }
         let target = parsed.values("target")
+        let (screen, step, stateText): (String?, String, String)
         switch (target.count, selection.isEmpty) {
-        case (3, true): (screen, step, state) = (target[0], target[1], target[2])
-        case (2, false): (screen, step, state) = (nil, target[0], target[1])
+        case (3, true): (screen, step, stateText) = (target[0], target[1], target[2])
+        case (2, false): (screen, step, stateText) = (nil, target[0], target[1])
         case (_, true):
             throw UsageError(
                 "give SCREEN STEP STATE (or STEP STATE with --screens, --owner or --all)",
@@ -93,65 +89,71 @@ struct StepSetCommand: RunnableCommand {
         default:
             throw UsageError("with --screens, --owner or --all give STEP STATE only", commandPath: parsed.commandPath)
         }
-        note = parsed.value("note")
         try checkStep(step, parsed)
         confirmation = try BulkConfirmation(parsed, isBulk: screen == nil)
-        guard StepState(rawValue: state) != nil else {
+        guard let state = StepState(rawValue: stateText) else {
             throw UsageError(
-                "state must be todo, done or not_applicable, not \(ValueExcerpt.quoted(state))",
+                "state must be todo, done or not_applicable, not \(ValueExcerpt.quoted(stateText))",
                 commandPath: parsed.commandPath)
         }
+        request = StepSetRequest(
+            project: parsed.value("project") ?? "", screen: screen, step: step, state: state,
+            note: parsed.value("note"), screens: parsed.value("screens"), owner: parsed.value("owner"),
+            all: parsed.flag("all"), isDryRun: confirmation.isDryRun)
     }
 
     func run(_ context: CLIContext) throws {
-        var request = Request(verb: "STEP", arguments: ["SET", project] + (screen.map { [$0] } ?? []) + [step, state])
-        request.keywordList = selection + confirmation.keywords
-        if let note { request.keywordList.append(("note", note)) }
-        let response = try context.request(request)
-        let records = response.records
-        guard let screen else {
-            try report(records, context: context)
+        let rows = try context.send(request).rows
+        guard let screen = request.screen else {
+            try report(rows, context: context)
             return
         }
-        guard let step = records.first else { throw CLIError.badReply("STEP SET returned nothing") }
+        guard case .first(let change) = rows.first else { throw CLIError.badReply("STEP SET returned nothing") }
+        let step = change.step
         if context.isJSON {
-            try Output.json(Self.json(step))
+            try Output.json(change.json)
         } else {
-            print("Step \(step["step"] ?? "?") (\(step["key"] ?? "?")) of \(screen) is now \(step["state"] ?? "?").")
+            print("Step \(step.step) (\(step.key)) of \(screen) is now \(step.state.rawValue).")
         }
     }
 
-    /// The JSON object of a `step` record.
-    static func json(_ record: Record) -> [String: Any] { record.json(integers: ["step"], lists: ["blockers"]) }
-
     /// What a step set over many screens did (or would do): the screens changed, those already so, those refused
     /// (then exit 1) and the rows skipped, which have no steps.
-    private func report(_ records: [Record], context: CLIContext) throws {
-        func of(_ outcome: String) -> [Record] { records.filter { $0["outcome"] == outcome } }
-        let (refused, skipped) = (of("refused"), of("skipped"))
+    private func report(_ rows: [StepSetRow], context: CLIContext) throws {
+        let changes = rows.compactMap { row -> StepChangeRecord? in
+            guard case .first(let change) = row else { return nil }
+            return change
+        }
+        let skipped = rows.compactMap { row -> StepSkippedRecord? in
+            guard case .second(let skipped) = row else { return nil }
+            return skipped
+        }
+        func of(_ outcome: String) -> [StepChangeRecord] { changes.filter { $0.outcome == outcome } }
+        let refused = of("refused")
         if context.isJSON {
-            try Output.json(records.map(Self.json))
+            try Output.json(rows.map(\.json))
         } else {
-            let first = records.first
-            let name = "step \(first?["step"] ?? "?") (\(first?["key"] ?? "?"))"
+            let name =
+                changes.first.map { "step \($0.step.step) (\($0.step.key))" } ?? skipped.first.map {
+                    "step \($0.step) (\($0.key))"
+                }
+                ?? "step ? (?)"
             print(
-                "\(confirmation.isDryRun ? "Would set" : "Set") \(name) to \(state) on "
+                "\(confirmation.isDryRun ? "Would set" : "Set") \(name) to \(request.state.rawValue) on "
                     + "\(Output.count(of("changed").count, "screen")); \(of("unchanged").count) already so; "
                     + "\(refused.count) refused" + (skipped.isEmpty ? "." : "; \(skipped.count) skipped."))
             if confirmation.isDryRun && !of("changed").isEmpty {
                 Output.table(
                     ["SCREEN", "STATE"],
-                    of("changed").map { [$0["screen"] ?? "", "\($0["from"] ?? "") → \(state)"] })
+                    of("changed").map { [$0.step.screen, "\($0.from.rawValue) → \(request.state.rawValue)"] })
             }
             if !refused.isEmpty || !skipped.isEmpty {
                 Output.table(
                     ["SCREEN", "OUTCOME", "OPEN FINDINGS", "WHY"],
-                    (refused + skipped).map {
-                        [
-                            $0["screen"] ?? "", $0["outcome"] ?? "", $0["blockers"] ?? "",
-                            $0["refusal"] ?? $0["why"] ?? "",
-                        ]
-                    })
+                    refused.map {
+                        [$0.step.screen, $0.outcome, ($0.step.blockers ?? []).joined(separator: ","), $0.refusal ?? ""]
+                    }
+                        + skipped.map { [$0.screen, $0.outcome, "", $0.why] })
             }
         }
         try confirmation.finish("\(Output.count(of("changed").count, "screen")) would change")

@@ -1,3 +1,4 @@
+import BarkeepAPI
 import BarkeepCommandLine
 import BarkeepCore
 import BarkeepProtocol
@@ -35,8 +36,11 @@ struct WatchCommand: RunnableCommand {
 
     let project: String
     let since: Int64?
-    /// The WATCH keys that choose the events.
-    let filter: [(String, String)]
+    /// The kinds chosen; nil: every kind.
+    let kinds: [EventKind]?
+    /// The screen and the finding chosen, as given (checked as the daemon checks them, before anything is sent).
+    let screen: String?
+    let finding: String?
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
         project = parsed.value("project") ?? ""
@@ -48,24 +52,27 @@ struct WatchCommand: RunnableCommand {
         } else {
             since = nil
         }
-        var filter: [(String, String)] = []
         let kinds = parsed.values("kind")
-        if !kinds.isEmpty {
-            let parsedKinds: [EventKind]
+        if kinds.isEmpty {
+            self.kinds = nil
+        } else {
             do throws(CoreError) {
-                parsedKinds = try EventKind.kinds(parsing: kinds.joined(separator: ","))
+                self.kinds = try EventKind.kinds(parsing: kinds.joined(separator: ","))
             } catch {
                 throw UsageError(error.description, commandPath: parsed.commandPath)
             }
-            filter.append(("kinds", parsedKinds.map(\.rawValue).joined(separator: ",")))
         }
-        if let screen = parsed.value("screen") { filter.append(("screen", screen)) }
-        if let finding = parsed.value("finding") { filter.append(("finding", finding)) }
-        self.filter = filter
+        screen = parsed.value("screen")
+        finding = parsed.value("finding")
     }
 
     func run(_ context: CLIContext) throws {
-        try EventFollower(project: project, since: since, filter: filter).run(context) { record in
+        var request = WatchRequest(project: project)
+        request.since = since.map(SequenceNumber.init)
+        request.kinds = kinds.map(EventKindList.init)
+        request.screen = try screen.map { text throws(CLIError) in try wireValue(text, key: "screen") }
+        request.finding = try finding.map { text throws(CLIError) in try wireValue(text, key: "finding") }
+        try EventFollower(request: request).run(context) { record in
             printEvent(record, context: context)
         }
     }

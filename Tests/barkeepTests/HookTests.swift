@@ -388,7 +388,7 @@ struct HookTests {
             ])
         #expect(eventually { !receiver.delivered.isEmpty })
         let protocolText = try String(contentsOf: root.appendingPathComponent("docs/protocol.md"), encoding: .utf8)
-        let start = try #require(protocolText.range(of: "- `hook`: "))
+        let start = try #require(protocolText.range(of: "- `hook` (each starts with `type=hook`): "))
         let end = try #require(protocolText.range(of: "\n- ", range: start.upperBound..<protocolText.endIndex))
         let documented = protocolText[start.upperBound..<end.lowerBound]
         let keys = Set(try hooks(daemon).flatMap(\.keys)).map { $0.replacingOccurrences(of: "_", with: "-") }

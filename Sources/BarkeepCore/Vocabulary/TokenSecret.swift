@@ -1,5 +1,6 @@
-/// API token secrets: shown once, stored only as their SHA-256. Core knows their shape; the random bytes come from
-/// the store (`TokenSecret.generate` in BarkeepStore), since Core draws no randomness.
+/// API token secrets: shown once, stored only as their SHA-256. Core knows their shape; the random bytes and the
+/// hash come from the store (`TokenSecret.generate` and `TokenSecret.hash` in BarkeepStore, by libcrypto), since
+/// Core draws no randomness and links no C library.
 public enum TokenSecret {
     /// The prefix every token starts with, so a leaked one is easy to recognise (and to search for).
     public static let prefix = "bk_"
@@ -12,9 +13,6 @@ public enum TokenSecret {
     public static func token(of bytes: [UInt8]) -> String {
         prefix + base64URL(bytes)
     }
-
-    /// The hex SHA-256 under which a token is stored and looked up.
-    public static func hash(_ token: String) -> String { SHA256.hexDigest(of: token.utf8) }
 
     /// Whether `text` has the shape of a token (it may still be unknown or revoked).
     public static func isWellFormed(_ text: String) -> Bool {

@@ -144,18 +144,24 @@ extension MCPTools {
         ) { call in
             let page = try MCPPage(call)
             let glob = try screensGlob(call)
-            var request = Request(verb: "SCREEN", arguments: ["LIST", try call.project()])
-            request.keywordList = try screenKeywords(call, page: page, glob: glob)
-            if let kind = try call.string("kind") { request.keywordList.append(("kind", kind)) }
-            let response = try call.send(request)
-            var rows = response.records
-            var matched = Int(response.fields["matched"] ?? "") ?? rows.count
+            // The daemon's own filters and, unless the glob chooses rows after it answers, the rows up to the
+            // page's end, so that the reply holds no more than the page and what comes before it.
+            let request = ScreenListRequest(
+                project: try call.project(), owner: try call.string("owner"),
+                isNotDoneOnly: try call.boolean("not_done") == true,
+                sort: try call.string("sort").flatMap(ScreenOrder.init(rawValue:)),
+                limit: glob == nil && page.end <= ScreenListing.maximumLimit ? RowLimit(page.end) : nil,
+                kind: try call.string("kind").flatMap(ScreenKind.init(rawValue:)))
+            let reply = try call.send(request)
+            var rows = reply.rows
+            var matched = reply.summary?.matched ?? rows.count
             if let glob {
-                rows = rows.filter { glob.matches($0["key"] ?? "") }
+                rows = rows.filter { glob.matches($0.key) }
                 matched = rows.count
             }
-            let screens = page.rows(of: rows).map(screenJSON)
-            let done = screens.filter { $0["done"] as? Bool == true }.count
+            let shown = page.rows(of: rows)
+            let screens = shown.map(\.listJSON)
+            let done = shown.filter { $0.isDone == true }.count
             return MCPToolOutput(
                 structured: ["screens": screens, "matched": matched, "page": page.json(total: matched)],
                 summary: page.sentence("row", shown: screens.count, total: matched) + " \(done) of these done.")
@@ -226,10 +232,8 @@ extension MCPTools {
                 request.screen = screen
                 keys = [screen]
             } else {
-                var listing = Request(
-                    verb: "SCREEN", arguments: ["LIST", project], keywords: ["kind": ScreenKind.screen.rawValue])
-                if let owner { listing.keywordList.append(("owner", owner)) }
-                keys = try call.send(listing).records.compactMap { $0["key"] }.filter { glob?.matches($0) ?? true }
+                let listing = ScreenListRequest(project: project, owner: owner, kind: .screen)
+                keys = try call.send(listing).rows.map(\.key).filter { glob?.matches($0) ?? true }
             }
             let shown = Set(page.rows(of: keys))
             let poses = try call.send(request).rows.filter { shown.contains($0.screen) }
@@ -273,12 +277,10 @@ extension MCPTools {
     /// The checklist's steps as checklist answers them: the daemon's rules (CHECKLIST) beside what each asks
     /// (Core's ChecklistStep).
     static func checklistSteps(_ call: MCPToolCall) throws -> [[String: Any]] {
-        try call.send(Request(verb: "CHECKLIST")).records.map { record in
-            let number = Int(record["step"] ?? "") ?? 0
-            return [
-                "step": number, "key": record["key"] ?? "",
-                "asks": ChecklistStep.numbered(number)?.asks ?? "",
-                "rules": record["rules"].map { $0.split(separator: ",").map(String.init) } ?? [String](),
+        try call.send(ChecklistRequest()).rows.map { step in
+            [
+                "step": step.step, "key": step.key, "asks": ChecklistStep.numbered(step.step)?.asks ?? "",
+                "rules": step.rules ?? [],
             ]
         }
     }

@@ -8,7 +8,7 @@ extension MCPTools {
     /// of the CLI command named in its description.
     static var writeTools: [MCPTool] {
         [
-            setFindingStatus, assignFindings, FindingTools.commentFinding, setStep, AuditTools.addItem,
+            setFindingStatus, assignFindings, FindingTools.commentFinding, ScreenTools.setStep, AuditTools.addItem,
             AuditTools.recordPose, ingestScan,
         ]
     }
@@ -141,35 +141,6 @@ extension MCPTools {
                 summary: bulkSummary(
                     object, verb: "assign", past: "assigned", project: selection.project,
                     to: name.lowercased() == Assignee.none ? "no one" : name))
-        }
-    }
-
-    /// The `set_step` tool.
-    static var setStep: MCPTool {
-        MCPTool(
-            name: "set_step", title: "Set a checklist step",
-            description: "Set where a checklist step of a screen stands, as `barkeep step set`. A step with an open "
-                + "finding of its rules cannot be done (CONFLICT).",
-            arguments: [
-                "screen": MCPSchema.string("The screen's key.", minLength: 1), "step": MCPSchema.step,
-                "state": MCPSchema.string("The state.", values: StepState.allCases.map(\.rawValue)),
-                "note": MCPSchema.string("Why, for the history.", minLength: 1),
-            ],
-            required: ["screen", "step", "state"], output: MCPSchema.screenStep,
-            effect: .write(isDestructive: true, isIdempotent: true)
-        ) { call in
-            let screen = try call.requiredString("screen")
-            let step = try call.step("step")
-            let state = try call.requiredString("state")
-            var request = Request(verb: "STEP", arguments: ["SET", try call.project(), screen, step, state])
-            if let note = try call.string("note") { request.keywordList.append(("note", note)) }
-            guard let record = try call.send(request).records.first else {
-                throw CLIError.badReply("STEP SET returned nothing")
-            }
-            return MCPToolOutput(
-                structured: StepSetCommand.json(record),
-                summary: "Step \(record["step"] ?? "?") (\(record["key"] ?? "?")) of \(screen) is now "
-                    + "\(record["state"] ?? "?").")
         }
     }
 

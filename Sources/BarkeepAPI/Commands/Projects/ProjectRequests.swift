@@ -3,9 +3,10 @@ import BarkeepProtocol
 
 /// The project commands (PROJECT SET is still pending: its reply carries item records).
 public enum ProjectAPI {
-    /// PROJECT CREATE, LIST, SHOW and DELETE.
+    /// PROJECT CREATE, LIST, SHOW, SET and DELETE.
     public static let all: [any CommandRequest.Type] = [
-        ProjectCreateRequest.self, ProjectListRequest.self, ProjectShowRequest.self, ProjectDeleteRequest.self,
+        ProjectCreateRequest.self, ProjectListRequest.self, ProjectShowRequest.self, ProjectSetRequest.self,
+        ProjectDeleteRequest.self,
     ]
 }
 
@@ -75,6 +76,45 @@ public struct ProjectShowRequest: CommandRequest {
     /// Its argument.
     public static let fields: [Field<ProjectShowRequest>] = [
         .argument("name", \.name, "The project.", names: .project)
+    ]
+}
+
+/// `PROJECT SET NAME [sdk=V] [deployment-target=V] [poses=P1,P2…]`: at least one of them.
+public struct ProjectSetRequest: CommandRequest {
+    /// The project's record, then an `item` record per item a new SDK moved.
+    public typealias Reply = HeadReply<ProjectRecord, ItemChangeRecord>
+    /// The project's name.
+    public var name = ""
+    /// The iOS SDK the team now builds with.
+    public var sdk: SDKVersion?
+    /// The lowest iOS the app now supports.
+    public var deploymentTarget: SDKVersion?
+    /// The poses every screen must now pass.
+    public var poses: PoseList?
+
+    /// An empty request, filled by decoding.
+    public init() {}
+    /// A change of project `name`.
+    public init(name: String, sdk: SDKVersion?, deploymentTarget: SDKVersion?, poses: PoseList?) {
+        self.name = name
+        self.sdk = sdk
+        self.deploymentTarget = deploymentTarget
+        self.poses = poses
+    }
+
+    /// Whether it changes anything (the server refuses a request that does not).
+    public var changesSomething: Bool { sdk != nil || deploymentTarget != nil || poses != nil }
+
+    /// The command.
+    public static let spec = CommandSpec(
+        "PROJECT SET", role: .admin, effect: .write(isDestructive: false, isIdempotent: true),
+        summary: "Changes a project's SDK, deployment target or required poses; a new SDK unblocks or blocks items.")
+    /// Its arguments.
+    public static let fields: [Field<ProjectSetRequest>] = [
+        .argument("name", \.name, "The project.", names: .project),
+        Field("sdk", \.sdk, "The iOS SDK the team now builds with."),
+        Field("deployment-target", \.deploymentTarget, "The lowest iOS the app now supports."),
+        Field("poses", \.poses, "The poses every screen must now pass, comma-separated."),
     ]
 }
 
