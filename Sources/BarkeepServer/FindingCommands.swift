@@ -1,9 +1,11 @@
+import BarkeepAPI
 import BarkeepCore
 import BarkeepProtocol
 import BarkeepStore
 import Foundation
 
-/// INGEST, RUNS, FINDINGS and FINDING SHOW; the triage commands are TriageCommands'.
+/// INGEST, RUNS, RUN SHOW, FINDINGS and FINDING SHOW; the triage commands are TriageCommands'. RUNS, RUN SHOW and
+/// FINDING SHOW are declared by their specs (BarkeepAPI).
 enum FindingCommands {
     static let all: [Command] = [ingest, runs, runShow, findings, show] + TriageCommands.all
 
@@ -93,21 +95,22 @@ enum FindingCommands {
         }
     }
 
-    /// `RUNS PROJECT [limit=N]`: the project's runs, newest first, at most N (100 unless given, up to a million):
-    /// streamed as FINDINGS is.
-    static let runs = Command("RUNS", positional: 1...1, keys: ["limit"], minimumRole: .reader) {
-        input throws(CommandError) in
-        let project = input.argument(0)
-        let limit = try positiveInteger(input.keyword("limit"), key: "limit") ?? 100
+    /// `RUNS PROJECT [limit=N]`: the project's runs, newest first, at most N (`RunsRequest.defaultLimit` unless
+    /// given): streamed as FINDINGS is, each page encoded through `RunRecord`'s fields.
+    static let runs = Command(RunsRequest.self) { request, input in
+        let limit = request.limit?.value ?? RunsRequest.defaultLimit
+        let version = input.session.protocolVersion
         return .streamed(
             StreamedReply(positions: RunsPosition.self) { connection, position, page in
                 var sent = position?.sent ?? 0
                 try ScanStore.runPages(
-                    of: project, limit: limit - sent, after: position?.id, pageSize: StreamedReply.recordsPerPage,
-                    on: connection
+                    of: request.project, limit: limit - sent, after: position?.id,
+                    pageSize: StreamedReply.recordsPerPage, on: connection
                 ) { runs, isLast in
                     sent += runs.count
-                    return try page(runs.map(\.record), runs.last.map { RunsPosition(id: $0.id, sent: sent) }, isLast)
+                    return try page(
+                        runs.map { RunRecord($0).record(version: version) },
+                        runs.last.map { RunsPosition(id: $0.id, sent: sent) }, isLast)
                 }
             })
     }
@@ -121,23 +124,31 @@ enum FindingCommands {
     }
 
     /// `FINDINGS PROJECT [FILTERS…]`: the filter language of FindingQuery; without `status`, the findings that need
-    /// work. Streamed: a page of findings is read only once the client has read enough of the ones before.
-    static let findings = Command(
-        "FINDINGS",
-        positional: 1...1,
-        keys: Set(FindingQuery.keys),
-        minimumRole: .reader
-    ) { input throws(CommandError) in
-        let (project, query) = (input.argument(0), try query(input.request))
+    /// work. Streamed: a page of findings is read only once the client has read enough of the ones before, and
+    /// encoded through `FindingRecord`'s fields.
+    static let findings = Command(FindingsRequest.self) { request, input throws(CommandError) in
+        let query = try FindingCommands.query(request.filters)
+        let version = input.session.protocolVersion
         return .streamed(
             StreamedReply(positions: FindingListPosition.self) { connection, position, page in
                 try FindingStore.pages(
-                    project: project, query: query, after: position, pageSize: StreamedReply.recordsPerPage,
+                    project: request.project, query: query, after: position, pageSize: StreamedReply.recordsPerPage,
                     on: connection
                 ) { findings, isLast in
-                    try page(findings.map(\.record), findings.last?.listPosition, isLast)
+                    try page(
+                        findings.map { FindingRecord($0).record(version: version) }, findings.last?.listPosition,
+                        isLast)
                 }
             })
+    }
+
+    /// The query `filters` make; what FindingQuery refuses is `BADARG`.
+    static func query(_ filters: FindingFilters) throws(CommandError) -> FindingQuery {
+        do throws(CoreError) {
+            return try filters.query()
+        } catch {
+            throw CommandError(.badArgument, error.description)
+        }
     }
 
     /// The filter keys of `request` as a query; what FindingQuery refuses is `BADARG`.
@@ -149,18 +160,22 @@ enum FindingCommands {
         }
     }
 
-    static let runShow = Command("RUN SHOW", positional: 2...2, minimumRole: .reader) { input throws(CommandError) in
-        let (project, number) = (input.argument(0), try number(input.argument(1), of: "run"))
+    static let runShow = Command(RunShowRequest.self) { request, input in
+        let version = input.session.protocolVersion
         return .database { connection in
-            CommandResult(.records([try ScanStore.run(project: project, number: number, on: connection).record]))
+            let run = try ScanStore.run(project: request.project, number: request.number.value, on: connection)
+            return CommandResult(RunShowRequest.Reply([RunRecord(run)]), version: version)
         }
     }
 
-    static let show = Command("FINDING SHOW", positional: 2...2, minimumRole: .reader) { input throws(CommandError) in
-        let (project, number) = (input.argument(0), try number(input.argument(1), of: "finding"))
+    static let show = Command(FindingShowRequest.self) { request, input in
+        let version = input.session.protocolVersion
         return .database { connection in
-            let (finding, history) = try FindingStore.show(project: project, number: number, on: connection)
-            return CommandResult(.records([finding.record] + history.map(\.record)))
+            let (finding, history) = try FindingStore.show(
+                project: request.project, number: request.number.value, on: connection)
+            return CommandResult(
+                FindingShowRequest.Reply(FindingRecord(finding), rows: history.map(EventFields.init)),
+                version: version)
         }
     }
 
@@ -172,44 +187,38 @@ enum FindingCommands {
         return Int(number)
     }
 
-    private static func positiveInteger(_ text: String?, key: String) throws(CommandError) -> Int? {
-        guard let text else { return nil }
-        guard let value = Int(text), value > 0, value <= 1_000_000 else {
-            throw CommandError(.badArgument, "\(key) must be a number from 1 to 1000000")
-        }
-        return value
+}
+
+extension RunRecord {
+    /// The run's record.
+    init(_ run: ScanRun) {
+        self.init()
+        id = run.number
+        format = run.format
+        tool = run.tool
+        toolVersion = run.toolVersion
+        commit = run.commit
+        commitTime = run.commitTime?.postgresText
+        scope = run.scope.isEmpty ? nil : run.scope
+        filesScanned = run.filesScanned
+        new = run.counts.new
+        fixed = run.counts.fixed
+        reopened = run.counts.reopened
+        unchanged = run.counts.unchanged
+        moved = run.counts.moved
+        changed = run.counts.changed
+        actor = run.actor
+        ingested = run.ingestedAt.postgresText
+        lifecycle = run.lifecycle
     }
 }
 
 extension ScanRun {
-    /// The run as a `run` record.
-    var record: Record {
-        Record([
-            "id": String(number), "format": format, "tool": tool, "tool-version": toolVersion, "commit": commit,
-            "commit-time": commitTime?.postgresText,
-            "scope": scope.isEmpty ? nil : scope, "files-scanned": filesScanned.map(String.init),
-            "new": String(counts.new), "fixed": String(counts.fixed), "reopened": String(counts.reopened),
-            "unchanged": String(counts.unchanged), "moved": String(counts.moved), "changed": String(counts.changed),
-            "actor": actor,
-            "ingested": ingestedAt.postgresText, "lifecycle": lifecycle,
-        ])
-    }
+    /// The run as a `run` record (RunRecord's fields), for STATUS's scan part, not yet declared by a spec.
+    var record: Record { RunRecord(self).record(version: ProtocolVersion.supported.upperBound) }
 }
 
 extension Finding {
-    /// The finding as a `finding` record.
-    var record: Record {
-        Record([
-            "id": String(number), "project": project, "source": source, "rule": rule, "severity": severity,
-            "identity": identity,
-            "file": file,
-            "line": line.map(String.init), "snippet": snippet, "status": status.rawValue, "reason": reason,
-            "screen": screen ?? AuditArea.unmapped, "title": title, "message": message,
-            "first-seen-run": firstSeenRun.map(String.init), "last-seen-run": lastSeenRun.map(String.init),
-            "step": step.map(String.init), "needs": needs.isEmpty ? nil : needs.joined(separator: ","),
-            "gate": gate?.description, "tier": tier.map(String.init), "assignee": assignee,
-            "still-reported-run": isReportedAfterVerified ? lastSeenRun.map(String.init) : nil,
-            "unmapped": unmapped?.rawValue, "excluded": excludedBy,
-        ])
-    }
+    /// The finding as a `finding` record (FindingRecord's fields), for the replies not yet declared by a spec.
+    var record: Record { FindingRecord(self).record(version: ProtocolVersion.supported.upperBound) }
 }

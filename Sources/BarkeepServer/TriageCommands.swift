@@ -1,3 +1,4 @@
+import BarkeepAPI
 import BarkeepCore
 import BarkeepProtocol
 import BarkeepStore
@@ -8,64 +9,63 @@ enum TriageCommands {
     static let all: [Command] = [set, assign, comment, mine]
 
     /// The keys of a command that changes many findings: its filter keys, `where` and `dry-run`.
-    static let bulkKeys = Set(FindingQuery.keys + ["where", "dry-run"])
+    static let bulkKeys = Set(FindingFilters.fields.map(\.key) + ["where", "dry-run"])
 
     /// `FINDING SET PROJECT N[,N…] STATUS [reason=…] [dry-run=yes]`, or
     /// `FINDING SET PROJECT STATUS where=yes FILTERS… [reason=…] [dry-run=yes]`.
-    static let set = Command(
-        "FINDING SET", positional: 2...3, keys: bulkKeys.union(["reason"]), minimumRole: .writer
-    ) { input throws(CommandError) in
-        let target = try BulkTarget(input)
+    static let set = Command(FindingSetRequest.self) { request, input throws(CommandError) in
+        let target = try BulkTarget(
+            project: request.project, numbers: request.numbers, isWhere: request.isWhere, filters: request.filters,
+            isDryRun: request.isDryRun ?? false)
         let settable = FindingLifecycle.personStatuses
-        guard let status = FindingStatus(rawValue: target.value), settable.contains(status) else {
+        guard let status = FindingStatus(rawValue: request.newStatus), settable.contains(status) else {
             throw CommandError(
                 .badArgument, "status must be one of " + settable.map(\.rawValue).joined(separator: ", "))
         }
-        let reason = input.keyword("reason").flatMap { $0.isEmpty ? nil : $0 }
+        let reason = request.reason.flatMap { $0.isEmpty ? nil : $0 }
         if status.requiresReason && reason == nil {
             throw CommandError(.badArgument, "\(status.rawValue) needs reason=…")
         }
-        let (actor, role) = (input.session.actor, input.session.role ?? .reader)
+        let (actor, role, version) = (input.session.actor, input.session.role ?? .reader, input.session.protocolVersion)
         return .database { connection in
             let result = try FindingStore.setStatus(
                 project: target.project, of: target.selector, to: status, reason: reason, role: role, actor: actor,
                 isDryRun: target.isDryRun, on: connection)
-            return try target.reply(result)
+            return try target.reply(result, version: version)
         }
     }
 
     /// `FINDING ASSIGN PROJECT N[,N…] NAME|none [dry-run=yes]`, or
     /// `FINDING ASSIGN PROJECT NAME|none where=yes FILTERS… [dry-run=yes]`.
-    static let assign = Command("FINDING ASSIGN", positional: 2...3, keys: bulkKeys, minimumRole: .writer) {
-        input throws(CommandError) in
-        let target = try BulkTarget(input)
+    static let assign = Command(FindingAssignRequest.self) { request, input throws(CommandError) in
+        let target = try BulkTarget(
+            project: request.project, numbers: request.numbers, isWhere: request.isWhere, filters: request.filters,
+            isDryRun: request.isDryRun ?? false)
         let assignee: String?
-        if target.value.lowercased() == Assignee.none {
+        if request.name.lowercased() == Assignee.none {
             assignee = nil
-        } else if Assignee.isValid(target.value) {
-            assignee = target.value
+        } else if Assignee.isValid(request.name) {
+            assignee = request.name
         } else {
-            throw CommandError(.badArgument, Assignee.rule(for: target.value))
+            throw CommandError(.badArgument, Assignee.rule(for: request.name))
         }
-        let actor = input.session.actor
+        let (actor, version) = (input.session.actor, input.session.protocolVersion)
         return .database { connection in
             let result = try FindingStore.assign(
                 project: target.project, of: target.selector, to: assignee, actor: actor,
                 isDryRun: target.isDryRun, on: connection)
-            return try target.reply(result)
+            return try target.reply(result, version: version)
         }
     }
 
     /// `FINDING COMMENT PROJECT N TEXT`: the comment's event record.
-    static let comment = Command("FINDING COMMENT", positional: 3...3, minimumRole: .writer) {
-        input throws(CommandError) in
-        let (project, number) = (input.argument(0), try FindingCommands.number(input.argument(1), of: "finding"))
-        let (text, actor) = (input.argument(2), input.session.actor)
-        if let refusal = FindingComment.refusal(of: text) { throw CommandError(.badArgument, refusal) }
+    static let comment = Command(FindingCommentRequest.self) { request, input in
+        let (actor, version) = (input.session.actor, input.session.protocolVersion)
         return .database { connection in
             let event = try FindingStore.comment(
-                project: project, number: number, text: text, actor: actor, on: connection)
-            return CommandResult(.records([event.record]))
+                project: request.project, number: request.number.value, text: request.text, actor: actor,
+                on: connection)
+            return CommandResult(FindingCommentRequest.Reply([EventFields(event)]), version: version)
         }
     }
 
@@ -107,78 +107,64 @@ enum TriageCommands {
 }
 
 /// What a command changing one finding or many names: the project, the findings (numbers, or `where=yes` and the
-/// filter keys), the value to set and whether it is a dry run.
+/// filter keys) and whether it is a dry run.
 struct BulkTarget: Sendable {
     /// The project.
     let project: String
     /// The findings.
     let selector: FindingSelector
-    /// The status or name to set, as given.
-    let value: String
     /// `dry-run=yes`: report what would change, change nothing.
     let isDryRun: Bool
     /// One number, no dry run: a refusal is the command's error, as for one finding it always was.
     let isSingle: Bool
 
-    /// Reads `PROJECT N[,N…] VALUE`, or `PROJECT VALUE where=yes FILTERS…`.
-    init(_ input: CommandInput) throws(CommandError) {
-        project = input.argument(0)
-        switch input.keyword("dry-run") {
-        case nil, "no": isDryRun = false
-        case "yes": isDryRun = true
-        default: throw CommandError(.badArgument, "dry-run must be yes or no")
-        }
-        let filterKeys = input.request.keywordList.map(\.key).filter(FindingQuery.keys.contains)
-        switch input.keyword("where") {
-        case "yes":
-            guard input.request.arguments.count == 2 else {
+    /// Reads `PROJECT N[,N…] VALUE`, or `PROJECT VALUE where=yes FILTERS…`, as the request decoded them.
+    init(
+        project: String, numbers: FindingNumberList?, isWhere: Bool?, filters: FindingFilters, isDryRun: Bool
+    ) throws(CommandError) {
+        self.project = project
+        self.isDryRun = isDryRun
+        if isWhere == true {
+            guard numbers == nil else {
                 throw CommandError(.badArgument, "with where=yes the findings are chosen by keys: give PROJECT VALUE")
             }
-            selector = .query(try FindingCommands.query(input.request))
-            value = input.argument(1)
+            selector = .query(try FindingCommands.query(filters))
             isSingle = false
-        case nil, "no":
-            guard input.request.arguments.count == 3 else {
+        } else {
+            guard let numbers else {
                 throw CommandError(.badArgument, "give PROJECT N[,N…] VALUE, or PROJECT VALUE where=yes and filters")
             }
-            if let key = filterKeys.first {
+            if let key = filters.keywords.first?.key {
                 throw CommandError(.badArgument, "\(key)= chooses findings only with where=yes")
             }
-            var numbers: [Int] = []
-            for word in input.argument(1).split(separator: ",", omittingEmptySubsequences: false) {
-                let number = try FindingCommands.number(String(word), of: "finding")
-                if !numbers.contains(number) { numbers.append(number) }
-            }
-            selector = .numbers(numbers)
-            value = input.argument(2)
-            isSingle = numbers.count == 1 && !isDryRun && !input.argument(1).contains(",")
-        default:
-            throw CommandError(.badArgument, "where must be yes or no")
+            var unique: [Int] = []
+            for number in numbers.numbers where !unique.contains(number) { unique.append(number) }
+            selector = .numbers(unique)
+            isSingle = numbers.numbers.count == 1 && !isDryRun
         }
     }
 
     /// The reply: a `finding` record per selected finding with `change` (and `from`, `to`, `refusal`), then
     /// `OK changed=N unchanged=N refused=N dry-run=yes|no count=N` (a dry run counts `would-change` as changed).
     /// For one number without a dry run, a refusal is the error it always was.
-    func reply(_ result: BulkChange) throws -> CommandResult {
+    func reply(_ result: BulkChange, version: Int) throws -> CommandResult {
         if isSingle, let refusal = result.changes.first?.refusal { throw StoreError(refusal) }
-        let summary = Record([
-            "changed": String(result.count(.changed) + result.count(.wouldChange)),
-            "unchanged": String(result.count(.unchanged)), "refused": String(result.count(.refused)),
-            "dry-run": result.isDryRun ? "yes" : "no",
-        ])
-        return CommandResult(.summarizedRecords(result.changes.map(\.record), summary: summary))
+        let summary = BulkChangeSummary(
+            changed: result.count(.changed) + result.count(.wouldChange), unchanged: result.count(.unchanged),
+            refused: result.count(.refused), isDryRun: result.isDryRun)
+        return CommandResult(
+            BulkChangeReply(result.changes.map(FindingChangeRecord.init), summary: summary), version: version)
     }
 }
 
-extension FindingChange {
+extension FindingChangeRecord {
     /// The finding's record with what happened to it: `change`, `from`, `to`, `refusal`.
-    var record: Record {
-        var record = finding.record
-        record.append("change", outcome.rawValue)
-        if let from { record.append("from", from) }
-        if let to { record.append("to", to) }
-        if let refusal { record.append("refusal", refusal.message) }
-        return record
+    init(_ change: FindingChange) {
+        self.init()
+        finding = FindingRecord(change.finding)
+        self.change = change.outcome.rawValue
+        from = change.from
+        to = change.to
+        refusal = change.refusal?.message
     }
 }

@@ -344,8 +344,11 @@ struct ReportCommand: RunnableCommand {
         let status = try records(Request(verb: "STATUS", arguments: [project]))
         // Every status: the settled sections (verified, kept, declined, false positives) list findings that need
         // no more work, which FINDINGS leaves out without a status.
-        let findings = try records(
-            Request(verb: "FINDINGS", arguments: [project], keywords: ["status": FindingQuery.allWord]))
+        var filters = FindingFilters()
+        filters.status = FindingQuery.allWord
+        let findings = try typed(FindingsRequest(project: project, filters: filters)).rows.map {
+            $0.record(version: version)
+        }
         // Report still decodes POSES records (its own decoder); the request and the reply are typed.
         let poses = try typed(PosesRequest(project: project)).rows.map { $0.record(version: version) }
         let steps: [StepRecord]

@@ -1,3 +1,4 @@
+import BarkeepAPI
 import BarkeepCommandLine
 import BarkeepCore
 import BarkeepProtocol
@@ -14,50 +15,66 @@ struct RunsCommand: RunnableCommand {
         ]
     )
 
-    let project: String
-    let limit: String?
+    let request: RunsRequest
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
-        project = parsed.value("project") ?? ""
-        limit = parsed.value("limit")
+        request = RunsRequest(project: parsed.value("project") ?? "", limit: try typedOption("limit", parsed))
     }
 
     func run(_ context: CLIContext) throws {
-        var request = Request(verb: "RUNS", arguments: [project])
-        if let limit { request.keywordList.append(("limit", limit)) }
-        let records = try context.request(request).records
+        let runs = try context.send(request).rows
         if context.isJSON {
-            try Output.json(records.map(Self.json))
-        } else if records.isEmpty {
-            print("No runs yet. Upload one with: barkeep ingest \(project) FILE")
+            try Output.json(runs.map(\.json))
+        } else if runs.isEmpty {
+            print("No runs yet. Upload one with: barkeep ingest \(request.project) FILE")
         } else {
             Output.table(
                 [
                     "RUN", "INGESTED", "TOOL", "COMMIT", "COMMITTED", "SCOPE", "NEW", "FIXED", "REOPENED",
                     "UNCHANGED", "MOVED", "CHANGED",
                 ],
-                records.map { record in
+                runs.map { run in
                     [
-                        record["id"] ?? "", String((record["ingested"] ?? "").prefix(16)),
-                        [record["tool"], record["tool-version"]].compactMap { $0 }.joined(separator: " "),
-                        String((record["commit"] ?? "").prefix(8)), String((record["commit-time"] ?? "").prefix(16)),
-                        record["scope"] ?? "", record["new"] ?? "",
-                        record["fixed"] ?? "", record["reopened"] ?? "", record["unchanged"] ?? "",
-                        record["moved"] ?? "", record["changed"] ?? "",
+                        String(run.id), String(run.ingested.prefix(16)),
+                        [run.tool, run.toolVersion].compactMap { $0 }.joined(separator: " "),
+                        String((run.commit ?? "").prefix(8)), String((run.commitTime ?? "").prefix(16)),
+                        run.scope ?? "", String(run.new), String(run.fixed), String(run.reopened),
+                        String(run.unchanged), String(run.moved), String(run.changed),
                     ]
                 }
             )
         }
     }
+}
 
-    /// The JSON object of one run.
-    static func json(_ record: Record) -> [String: Any] {
-        record.json(integers: ["id", "files-scanned", "new", "fixed", "reopened", "unchanged", "moved", "changed"])
+/// The option `--NAME` read as the request's field reads it: what the field refuses is a usage error, worded as the
+/// daemon words it.
+func typedOption<V: WireValue>(_ name: String, _ parsed: ParsedCommand) throws(UsageError) -> V? {
+    guard let text = parsed.value(name) else { return nil }
+    do {
+        return try V(wire: text)
+    } catch {
+        throw UsageError(
+            error.isPredicate ? "--\(name) \(error.message)" : error.message, commandPath: parsed.commandPath)
+    }
+}
+
+/// The positional `number` read as a finding's (or item's) number: `12` or `F-12` (NumberInProject.findingNumber).
+func findingNumber(_ parsed: ParsedCommand) throws(UsageError) -> ProjectNumber {
+    ProjectNumber(try NumberInProject.findingNumber(parsed.value("number") ?? "", parsed))
+}
+
+/// The positional `number` read as a run's number: what the field refuses is a usage error.
+func runNumber(_ parsed: ParsedCommand) throws(UsageError) -> RunNumber {
+    do {
+        return try RunNumber(wire: parsed.value("number") ?? "")
+    } catch {
+        throw UsageError(error.message, commandPath: parsed.commandPath)
     }
 }
 
 /// `barkeep run PROJECT N`: one run, by its number in the project; `barkeep run show PROJECT N` says the same.
-struct RunGroup: RunnableCommand, NamesNumberInProject {
+struct RunGroup: RunnableCommand {
     static let configuration = CommandConfiguration(
         name: "run",
         abstract: "Show one scan run of a project: what was scanned, by whom, and what it changed.",
@@ -70,19 +87,19 @@ struct RunGroup: RunnableCommand, NamesNumberInProject {
     /// `RUN SHOW`, which the words `run` alone do not name.
     static var requests: [String]? { ["RUN SHOW"] }
 
-    let target: NumberInProject
+    let show: RunShowCommand
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
-        target = NumberInProject(parsed)
+        show = try RunShowCommand(parsed)
     }
 
     func run(_ context: CLIContext) throws {
-        try RunShowCommand(target: target).run(context)
+        try show.run(context)
     }
 }
 
 /// `barkeep run show PROJECT N`: one run, by its number in the project (as `barkeep run PROJECT N`).
-struct RunShowCommand: RunnableCommand, NamesNumberInProject {
+struct RunShowCommand: RunnableCommand {
     static let configuration = CommandConfiguration(
         name: "show",
         abstract: "Show a scan run: what was scanned, by whom, and what it changed.",
@@ -90,33 +107,32 @@ struct RunShowCommand: RunnableCommand, NamesNumberInProject {
         arguments: NumberInProject.arguments("The run's number in the project (from barkeep runs).")
     )
 
-    let target: NumberInProject
+    let request: RunShowRequest
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
-        target = NumberInProject(parsed)
-    }
-
-    /// The command for `target`, made without a command line (`barkeep run PROJECT N`).
-    init(target: NumberInProject) {
-        self.target = target
+        request = RunShowRequest(project: parsed.value("project") ?? "", number: try runNumber(parsed))
     }
 
     func run(_ context: CLIContext) throws {
-        let records = try context.request(Request(verb: "RUN", arguments: ["SHOW", project, number])).records
-        guard let run = records.first else { throw CLIError.badReply("RUN SHOW returned nothing") }
+        guard let run = try context.send(request).rows.first else {
+            throw CLIError.badReply("RUN SHOW returned nothing")
+        }
         if context.isJSON {
-            try Output.json(RunsCommand.json(run))
+            try Output.json(run.json)
             return
         }
-        let counts = ["new", "fixed", "reopened", "unchanged", "moved", "changed"].map { "\(run[$0] ?? "0") \($0)" }
+        let counts = [
+            ("new", run.new), ("fixed", run.fixed), ("reopened", run.reopened), ("unchanged", run.unchanged),
+            ("moved", run.moved), ("changed", run.changed),
+        ].map { "\($0.1) \($0.0)" }
         Output.fields([
-            ("Run", run["id"]), ("Project", project), ("Ingested", run["ingested"]), ("By", run["actor"]),
-            ("Format", run["format"]),
-            ("Tool", [run["tool"], run["tool-version"]].compactMap { $0 }.joined(separator: " ")),
-            ("Commit", run["commit"]), ("Commit time", run["commit-time"]),
-            ("Scope", run["scope"] ?? "the whole project"),
-            ("Files scanned", run["files-scanned"]), ("Lifecycle", run["lifecycle"]),
-            ("Changed", run["format"] == "sdk-check" ? nil : counts.joined(separator: ", ")),
+            ("Run", String(run.id)), ("Project", request.project), ("Ingested", run.ingested), ("By", run.actor),
+            ("Format", run.format),
+            ("Tool", [run.tool, run.toolVersion].compactMap { $0 }.joined(separator: " ")),
+            ("Commit", run.commit), ("Commit time", run.commitTime),
+            ("Scope", run.scope ?? "the whole project"),
+            ("Files scanned", run.filesScanned.map { String($0) }), ("Lifecycle", run.lifecycle),
+            ("Changed", run.format == "sdk-check" ? nil : counts.joined(separator: ", ")),
         ])
     }
 }
@@ -149,16 +165,16 @@ struct FindingsCommand: RunnableCommand {
         ]
     )
 
-    let project: String
-    let keywords: [(key: String, value: String)]
+    let request: FindingsRequest
     /// `--format csv|sarif`; nil for the text table.
     let export: FindingsExport?
     /// `--limit N`: at most N findings listed.
     let limit: Int?
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
-        project = parsed.value("project") ?? ""
-        keywords = try FindingFilterOptions.keywords(parsed)
+        request = FindingsRequest(
+            project: parsed.value("project") ?? "",
+            filters: FindingFilters(keywords: try FindingFilterOptions.keywords(parsed)))
         export = try FindingsExport(parsed)
         if let text = parsed.value("limit") {
             guard let number = Int(text), number > 0 else {
@@ -176,66 +192,55 @@ struct FindingsCommand: RunnableCommand {
     }
 
     func run(_ context: CLIContext) throws {
-        var request = Request(verb: "FINDINGS", arguments: [project])
-        request.keywordList = keywords
         if let export { return try export.run(request, context) }
-        let records = try context.request(request).records
-        let shown = limit.map { Array(records.prefix($0)) } ?? records
+        let findings = try context.send(request).rows
+        let shown = limit.map { Array(findings.prefix($0)) } ?? findings
         if context.isJSON {
-            try Output.json(shown.map(Self.json))
+            try Output.json(shown.map(\.listJSON))
             // The count stays out of the array a script reads, on standard error.
-            if shown.count < records.count {
+            if shown.count < findings.count {
                 FileHandle.standardError.write(
                     Data(
-                        "barkeep: \(records.count - shown.count) more (\(Output.count(records.count, "finding")) in all)\n"
+                        "barkeep: \(findings.count - shown.count) more (\(Output.count(findings.count, "finding")) in all)\n"
                             .utf8))
             }
-        } else if records.isEmpty {
+        } else if findings.isEmpty {
             print("No findings.")
         } else {
             Self.table(shown)
-            if shown.count < records.count {
-                print("… \(records.count - shown.count) more (\(Output.count(records.count, "finding")) in all)")
+            if shown.count < findings.count {
+                print("… \(findings.count - shown.count) more (\(Output.count(findings.count, "finding")) in all)")
             }
-            Self.printUnmappedReasons(records)
+            Self.printUnmappedReasons(findings)
         }
     }
 
     /// Prints findings as the table of `barkeep findings`: with an UNMAPPED column when any is unmapped.
-    static func table(_ records: [Record]) {
-        let isExplaining = records.contains { $0["unmapped"] != nil }
+    static func table(_ findings: [FindingRecord]) {
+        let isExplaining = findings.contains { $0.unmapped != nil }
         Output.table(
             ["#", "STATUS", "SEVERITY", "RULE", "SCREEN"] + (isExplaining ? ["UNMAPPED"] : [])
                 + ["ASSIGNEE", "WHERE", "SNIPPET"],
-            records.map { record in
-                [
-                    record["id"] ?? "", statusText(record), record["severity"] ?? "", record["rule"] ?? "item",
-                    record["screen"] ?? "",
-                ] + (isExplaining ? [unmappedCell(record)] : []) + [
-                    record["assignee"] ?? "-", place(record),
-                    String((record["snippet"] ?? record["title"] ?? "").prefix(60)),
-                ]
+            findings.map { finding in
+                [String(finding.id), finding.statusText, finding.severity, finding.rule ?? "item", finding.screen]
+                    + (isExplaining ? [unmappedCell(finding)] : []) + [
+                        finding.assignee ?? "-", finding.place,
+                        String((finding.snippet ?? finding.title ?? "").prefix(60)),
+                    ]
             }
         )
     }
 
-    /// A finding's status as people read it: `verified, still reported in run 7` for a verified finding a later scan
-    /// still reports, else the status.
-    static func statusText(_ record: Record) -> String {
-        guard let run = record["still-reported-run"] else { return record["status"] ?? "" }
-        return FindingLifecycle.verifiedStillReported(inRun: run)
-    }
-
     /// Why a finding is unmapped, for the table: the reason, and the excluded path for `excluded`.
-    static func unmappedCell(_ record: Record) -> String {
-        guard let reason = record["unmapped"] else { return "" }
-        return record["excluded"].map { "\(reason) (\($0))" } ?? reason
+    static func unmappedCell(_ finding: FindingRecord) -> String {
+        guard let reason = finding.unmapped else { return "" }
+        return finding.excluded.map { "\(reason) (\($0))" } ?? reason
     }
 
     /// The last lines of a listing holding unmapped findings: how many of them for each reason (Core's
     /// UnmappedReason, in its order), what it means and what to do.
-    static func printUnmappedReasons(_ records: [Record]) {
-        let reasons = records.compactMap { $0["unmapped"].flatMap(UnmappedReason.init(rawValue:)) }
+    static func printUnmappedReasons(_ findings: [FindingRecord]) {
+        let reasons = findings.compactMap { $0.unmapped.flatMap(UnmappedReason.init(rawValue:)) }
         guard !reasons.isEmpty else { return }
         print("\nUnmapped: \(Output.count(reasons.count, "finding")) no screen counts.")
         for reason in UnmappedReason.allCases {
@@ -245,28 +250,21 @@ struct FindingsCommand: RunnableCommand {
         }
     }
 
-    /// Where a finding is: `file:line` for a scanner's, `step N` for an item of a checklist step.
-    static func place(_ record: Record) -> String {
-        if let file = record["file"] { return "\(file):\(record["line"] ?? "")" }
-        return record["step"].map { "step \($0)" } ?? ""
+    /// A `finding` record of a reply not yet declared by a spec (MINE, BLOCKED, SCREEN SHOW, bulk changes) read
+    /// through FindingRecord's fields: the one decoding of a finding.
+    static func finding(_ record: Record) -> FindingRecord {
+        (try? FindingRecord(record: record, version: ProtocolVersion.supported.upperBound, context: "finding"))
+            ?? FindingRecord()
     }
 
-    /// The JSON object of one finding: exactly the documented keys.
-    static func json(_ record: Record) -> [String: Any] {
-        var object: [String: Any] = [:]
-        for key in [
-            "source", "rule", "title", "severity", "file", "snippet", "status", "screen", "assignee", "gate",
-            "unmapped",
-            "excluded",
-        ] {
-            object[key] = record[key] ?? NSNull()
-        }
-        for key in ["id", "line", "step", "first-seen-run", "last-seen-run", "still-reported-run"] {
-            object[key.replacingOccurrences(of: "-", with: "_")] = record[key].flatMap { Int64($0) } ?? NSNull()
-        }
-        object["needs"] = record["needs"].map { $0.split(separator: ",").map(String.init) } ?? []
-        return object
-    }
+    /// Prints such records as the table of `barkeep findings`.
+    static func table(_ records: [Record]) { table(records.map(finding)) }
+
+    /// Where such a finding is: `file:line`, or `step N` for an item of a checklist step.
+    static func place(_ record: Record) -> String { finding(record).place }
+
+    /// The JSON object of such a finding: exactly the documented keys (FindingRecord.listJSON).
+    static func json(_ record: Record) -> [String: Any] { finding(record).listJSON }
 }
 
 /// `barkeep finding …`.
@@ -281,41 +279,40 @@ struct FindingGroup: ParsableCommand {
 }
 
 /// `barkeep finding show PROJECT N`: one finding and its history.
-struct FindingShowCommand: RunnableCommand, NamesNumberInProject {
+struct FindingShowCommand: RunnableCommand {
     static let configuration = CommandConfiguration(
         name: "show",
         abstract: "Show a finding and its history.",
         arguments: NumberInProject.arguments("The finding's (or item's) number in the project, 12 or F-12.")
     )
 
-    let target: NumberInProject
+    let request: FindingShowRequest
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
-        target = try NumberInProject.finding(parsed)
+        request = FindingShowRequest(project: parsed.value("project") ?? "", number: try findingNumber(parsed))
     }
 
     func run(_ context: CLIContext) throws {
-        let records = try context.request(Request(verb: "FINDING", arguments: ["SHOW", project, number])).records
-        guard let finding = records.first else { throw CLIError.badReply("FINDING SHOW returned nothing") }
-        let history = records.dropFirst()
+        let reply = try context.send(request)
+        let (finding, history) = (reply.head, reply.rows)
         if context.isJSON {
-            try Output.json(Self.json(finding, history: history))
+            try Output.json(reply.detailJSON)
             return
         }
         Output.fields([
-            ("Finding", finding["id"]), ("Project", finding["project"]),
-            ("Status", FindingsCommand.statusText(finding)),
-            ("Reason", finding["reason"]), ("Rule", finding["rule"]), ("Title", finding["title"]),
-            ("Severity", finding["severity"]), ("Screen", finding["screen"]), ("Assignee", finding["assignee"]),
-            ("Where", finding["file"].map { "\($0):\(finding["line"] ?? "")" }), ("Step", finding["step"]),
-            ("Snippet", finding["snippet"]), ("Message", finding["message"]),
-            ("Needs", finding["needs"]?.replacingOccurrences(of: ",", with: " ")),
-            ("Gate", finding["gate"].map { "if #available(iOS \($0), *)" }),
+            ("Finding", String(finding.id)), ("Project", finding.project), ("Status", finding.statusText),
+            ("Reason", finding.reason), ("Rule", finding.rule), ("Title", finding.title),
+            ("Severity", finding.severity), ("Screen", finding.screen), ("Assignee", finding.assignee),
+            ("Where", finding.file.map { "\($0):\(finding.line.map { String($0) } ?? "")" }),
+            ("Step", finding.step.map { String($0) }), ("Snippet", finding.snippet), ("Message", finding.message),
+            ("Needs", finding.needs?.joined(separator: " ")),
+            ("Gate", finding.gate.map { "if #available(iOS \($0), *)" }),
             (
                 "Runs",
-                finding["source"] == "manual"
+                finding.source == "manual"
                     ? nil
-                    : "first seen in \(finding["first-seen-run"] ?? "-"), last in \(finding["last-seen-run"] ?? "-")"
+                    : "first seen in \(finding.firstSeenRun.map { String($0) } ?? "-"), last in "
+                        + "\(finding.lastSeenRun.map { String($0) } ?? "-")"
             ),
         ])
         guard !history.isEmpty else { return }
@@ -323,32 +320,25 @@ struct FindingShowCommand: RunnableCommand, NamesNumberInProject {
         Output.table(
             ["SEQ", "AT", "CHANGE", "BY", "REASON"],
             history.map { event in
-                let change =
-                    switch EventKind(rawValue: event["kind"] ?? "") {
-                    case .findingNew: finding["source"] == "manual" ? "added (\(event["to"] ?? ""))" : "found"
-                    case .findingStatus: "\(event["from"] ?? "∅") → \(event["to"] ?? "∅")"
-                    case .findingChanged: "line edited: \(event["from"] ?? "") → \(event["to"] ?? "")"
-                    case .findingPersisted: "verified, still reported"
-                    case .findingAssigned:
-                        "assigned \(event["from"] ?? Assignee.none) → \(event["to"] ?? Assignee.none)"
-                    case .findingComment: "comment"
-                    case .poseRecorded: "pose \(event["subject"] ?? "") \(event["to"] ?? "")"
-                    default: "\(event["kind"] ?? "") \(event["subject"] ?? "")"
-                    }
-                return [
-                    event["seq"] ?? "", String((event["at"] ?? "").prefix(19)), change, event["actor"] ?? "",
-                    event["reason"] ?? "",
+                [
+                    String(event.seq), String(event.at.prefix(19)), Self.change(event, of: finding), event.actor,
+                    event.reason ?? "",
                 ]
             }
         )
     }
 
-    /// The JSON object of a `FINDING SHOW` reply: the finding as `barkeep findings --json` prints it, with its
-    /// project, message and reason, and its history (comments included) as `barkeep watch --json` prints events.
-    static func json(_ finding: Record, history: ArraySlice<Record>) -> [String: Any] {
-        var object = FindingsCommand.json(finding)
-        for key in ["project", "message", "reason"] { object[key] = finding[key] }
-        object["history"] = history.map(WatchCommand.json)
-        return object
+    /// What an event of a finding's history changed, for the table.
+    static func change(_ event: EventFields, of finding: FindingRecord) -> String {
+        switch EventKind(rawValue: event.kind) {
+        case .findingNew: finding.source == "manual" ? "added (\(event.to ?? ""))" : "found"
+        case .findingStatus: "\(event.from ?? "∅") → \(event.to ?? "∅")"
+        case .findingChanged: "line edited: \(event.from ?? "") → \(event.to ?? "")"
+        case .findingPersisted: "verified, still reported"
+        case .findingAssigned: "assigned \(event.from ?? Assignee.none) → \(event.to ?? Assignee.none)"
+        case .findingComment: "comment"
+        case .poseRecorded: "pose \(event.subject) \(event.to ?? "")"
+        default: "\(event.kind) \(event.subject)"
+        }
     }
 }

@@ -1,3 +1,4 @@
+import BarkeepAPI
 import BarkeepCommandLine
 import BarkeepCore
 import BarkeepProtocol
@@ -46,12 +47,12 @@ struct FindingsExport {
 
     /// Sends `request` (for a SARIF log without `--status`, asking for every status the log exports) and prints the
     /// export.
-    func run(_ request: Request, _ context: CLIContext) throws {
+    func run(_ request: FindingsRequest, _ context: CLIContext) throws {
         switch format {
         case .text:
             return
         case .csv:
-            print(FindingsCSV.document(try context.request(request).records), terminator: "")
+            print(FindingsCSV.document(try Self.records(request, context)), terminator: "")
         case .sarif:
             let records = try sarifRecords(request, context)
             let export = try decoded { () throws(ReportError) in try FindingsSARIF.export(records) }
@@ -70,12 +71,17 @@ struct FindingsExport {
 
     /// The records a SARIF log is made of: those of `request` when `--status` chose, else those of every status the
     /// log exports (open findings and verdicts), in one request.
-    private func sarifRecords(_ request: Request, _ context: CLIContext) throws(CLIError) -> [Record] {
+    private func sarifRecords(_ request: FindingsRequest, _ context: CLIContext) throws(CLIError) -> [Record] {
         var request = request
         if !hasStatus {
-            let statuses = FindingsSARIF.exportedStatuses.map(\.rawValue).joined(separator: ",")
-            request.keywordList = request.keywordList.filter { $0.key != "status" } + [("status", statuses)]
+            request.filters.status = FindingsSARIF.exportedStatuses.map(\.rawValue).joined(separator: ",")
         }
-        return try context.request(request).records
+        return try Self.records(request, context)
+    }
+
+    /// The findings `request` selects, as the records the exports (Report) read: each typed finding written through
+    /// FindingRecord's fields.
+    static func records(_ request: FindingsRequest, _ context: CLIContext) throws(CLIError) -> [Record] {
+        try context.send(request).rows.map { $0.record(version: ProtocolVersion.supported.upperBound) }
     }
 }

@@ -227,11 +227,9 @@ struct ScreenDiscoverCommand: RunnableCommand {
             candidates[component.key] = candidates[component.key] ?? component.globs
         }
         guard !candidates.isEmpty else { return 0 }
-        let files = try client.send(
-            Request(
-                verb: "FINDINGS", arguments: [project],
-                keywords: ["screen": AuditArea.unmapped, "status": FindingQuery.allWord])
-        ).records.compactMap { $0["file"] }
+        var filters = FindingFilters()
+        (filters.screen, filters.status) = (AuditArea.unmapped, FindingQuery.allWord)
+        let files = try client.send(FindingsRequest(project: project, filters: filters)).rows.compactMap(\.file)
         let keys = candidates.keys.sorted()
         let attribution = ScreenAttribution(
             keys.enumerated().flatMap { index, key in candidates[key, default: []].map { (Int64(index), $0) } })

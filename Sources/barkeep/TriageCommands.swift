@@ -1,3 +1,4 @@
+import BarkeepAPI
 import BarkeepCommandLine
 import BarkeepCore
 import BarkeepProtocol
@@ -8,12 +9,12 @@ import Foundation
 struct BulkSelection {
     /// The project.
     let project: String
-    /// `N[,N…]`, each bare (`F-12` read as 12); nil with `--where`.
-    let numbers: String?
+    /// The findings' numbers (`F-12` read as 12); nil with `--where`.
+    let numbers: FindingNumberList?
     /// The status or name to set.
     let value: String
-    /// The filters, as wire keys (with `--where`).
-    let filters: [(key: String, value: String)]
+    /// The filters (with `--where`).
+    let filters: FindingFilters
     /// `--dry-run`: list what would change, change nothing.
     let isDryRun: Bool
 
@@ -32,9 +33,7 @@ struct BulkSelection {
     }
 
     /// A selection made without a command line (the MCP tools): `numbers` or else `filters`.
-    init(
-        project: String, numbers: String?, value: String, filters: [(key: String, value: String)], isDryRun: Bool
-    ) {
+    init(project: String, numbers: FindingNumberList?, value: String, filters: FindingFilters, isDryRun: Bool) {
         self.project = project
         self.numbers = numbers
         self.value = value
@@ -59,73 +58,77 @@ struct BulkSelection {
             }
             numbers = nil
             value = only
-            filters = try FindingFilterOptions.keywords(parsed)
+            filters = FindingFilters(keywords: try FindingFilterOptions.keywords(parsed))
         } else {
             guard let numbers = parsed.value("numbers"), let value = parsed.value(valueKey) else {
                 throw usage("give N[,N…] and the \(valueKey.uppercased()), or --where and filter options")
             }
             if FindingFilterOptions.isGiven(parsed) { throw usage("filter options choose findings only after --where") }
             // `12,F-15`: each as the CLI prints it, sent bare.
-            var bare: [String] = []
+            var bare: [Int] = []
             for text in numbers.split(separator: ",", omittingEmptySubsequences: false) {
-                bare.append(String(try NumberInProject.findingNumber(String(text), parsed)))
+                bare.append(try NumberInProject.findingNumber(String(text), parsed))
             }
-            self.numbers = bare.joined(separator: ",")
+            self.numbers = FindingNumberList(bare)
             self.value = value
-            filters = []
+            filters = FindingFilters()
         }
     }
 
     /// One number without a dry run: the command's reply and output are those of one finding.
-    var isSingle: Bool { !isDryRun && numbers.map { !$0.contains(",") } == true }
+    var isSingle: Bool { !isDryRun && numbers?.numbers.count == 1 }
 
-    /// The request `FINDING SUBVERB …` for this selection, with `keywords` of the command's own.
-    func request(_ subverb: String, _ keywords: [(key: String, value: String)] = []) -> Request {
-        var request = Request(verb: "FINDING", arguments: [subverb, project] + (numbers.map { [$0] } ?? []) + [value])
-        if numbers == nil { request.keywordList.append(("where", "yes")) }
-        request.keywordList += filters + keywords
-        if isDryRun { request.keywordList.append(("dry-run", "yes")) }
+    /// The `FINDING SET` request for this selection.
+    func setRequest(reason: String?) -> FindingSetRequest {
+        var request = FindingSetRequest()
+        (request.project, request.numbers, request.newStatus) = (project, numbers, value)
+        (request.isWhere, request.filters) = (numbers == nil ? true : nil, filters)
+        (request.reason, request.isDryRun) = (reason, isDryRun ? true : nil)
+        return request
+    }
+
+    /// The `FINDING ASSIGN` request for this selection.
+    func assignRequest() -> FindingAssignRequest {
+        var request = FindingAssignRequest()
+        (request.project, request.numbers, request.name) = (project, numbers, value)
+        (request.isWhere, request.filters) = (numbers == nil ? true : nil, filters)
+        request.isDryRun = isDryRun ? true : nil
         return request
     }
 
     /// The JSON object of a bulk reply: {dry_run, changed, unchanged, refused, findings (each with change, from,
     /// to, refusal)}.
-    func json(_ response: Response) -> [String: Any] {
-        let count = { (key: String) in Int(response.fields[key] ?? "") ?? 0 }
+    func json(_ reply: BulkChangeReply) -> [String: Any] {
+        let summary = reply.summary ?? BulkChangeSummary()
         return [
-            "dry_run": isDryRun, "changed": count("changed"), "unchanged": count("unchanged"),
-            "refused": count("refused"),
-            "findings": response.records.map { record in
-                var object = FindingsCommand.json(record)
-                for key in ["change", "from", "to", "refusal"] { object[key] = record[key] ?? NSNull() }
-                return object
-            },
+            "dry_run": isDryRun, "changed": summary.changed, "unchanged": summary.unchanged,
+            "refused": summary.refused, "findings": reply.rows.map(\.listJSON),
         ]
     }
 
     /// Prints a bulk reply: a row per finding (`column` heads the from → to column), then `summary`; with
     /// --json an object. Findings refused leave the command failing (exit 1).
-    func report(_ response: Response, column: String, summary: String, context: CLIContext) throws {
-        let count = { (key: String) in Int(response.fields[key] ?? "") ?? 0 }
-        let refused = count("refused")
+    func report(_ reply: BulkChangeReply, column: String, summary: String, context: CLIContext) throws {
+        let counts = reply.summary ?? BulkChangeSummary()
+        let refused = counts.refused
         if context.isJSON {
-            try Output.json(json(response))
+            try Output.json(json(reply))
         } else {
-            if !response.records.isEmpty {
+            if !reply.rows.isEmpty {
                 // WHY only when something was refused.
                 let why = refused > 0 ? ["WHY"] : []
                 Output.table(
                     ["#", "CHANGE", column, "RULE", "SCREEN", "WHERE"] + why,
-                    response.records.map { record in
+                    reply.rows.map { row in
                         [
-                            record["id"] ?? "", record["change"] ?? "",
-                            "\(record["from"] ?? Assignee.none) → \(record["to"] ?? Assignee.none)",
-                            record["rule"] ?? "item", record["screen"] ?? "", FindingsCommand.place(record),
-                        ] + why.map { _ in record["refusal"] ?? "" }
+                            String(row.finding.id), row.change,
+                            "\(row.from ?? Assignee.none) → \(row.to ?? Assignee.none)",
+                            row.finding.rule ?? "item", row.finding.screen, row.finding.place,
+                        ] + why.map { _ in row.refusal ?? "" }
                     })
             }
-            print(summary + " (\(count("unchanged")) unchanged, \(refused) refused).")
-            if isDryRun && numbers == nil && count("changed") > 0 { print("Run it again with --yes to change them.") }
+            print(summary + " (\(counts.unchanged) unchanged, \(refused) refused).")
+            if isDryRun && numbers == nil && counts.changed > 0 { print("Run it again with --yes to change them.") }
         }
         if refused > 0 {
             // The list first, then the error after it, even when both go to one pipe.
@@ -137,8 +140,8 @@ struct BulkSelection {
     }
 
     /// `N findings of PROJECT`, from the reply's `changed` count.
-    func counted(_ response: Response) -> String {
-        "\(Output.count(Int(response.fields["changed"] ?? "") ?? 0, "finding")) of \(project)"
+    func counted(_ reply: BulkChangeReply) -> String {
+        "\(Output.count(reply.summary?.changed ?? 0, "finding")) of \(project)"
     }
 }
 
@@ -181,20 +184,22 @@ struct FindingSetCommand: RunnableCommand {
     }
 
     func run(_ context: CLIContext) throws {
-        let response = try context.request(selection.request("SET", reason.map { [("reason", $0)] } ?? []))
+        let reply = try context.send(selection.setRequest(reason: reason))
         let status = selection.value
         if selection.isSingle {
-            guard let finding = response.records.first else { throw CLIError.badReply("FINDING SET returned nothing") }
+            guard let finding = reply.rows.first?.finding else {
+                throw CLIError.badReply("FINDING SET returned nothing")
+            }
             if context.isJSON {
-                try Output.json(FindingsCommand.json(finding))
+                try Output.json(finding.listJSON)
             } else {
-                print("Finding \(finding["id"] ?? "") of \(selection.project) is now \(finding["status"] ?? status).")
+                print("Finding \(finding.id) of \(selection.project) is now \(finding.status.rawValue).")
             }
             return
         }
         let verb = selection.isDryRun ? "Would change" : "Changed"
         try selection.report(
-            response, column: "STATUS", summary: "\(verb) \(selection.counted(response)) to \(status)",
+            reply, column: "STATUS", summary: "\(verb) \(selection.counted(reply)) to \(status)",
             context: context)
     }
 }
@@ -224,29 +229,29 @@ struct FindingAssignCommand: RunnableCommand {
     }
 
     func run(_ context: CLIContext) throws {
-        let response = try context.request(selection.request("ASSIGN"))
+        let reply = try context.send(selection.assignRequest())
         let name = selection.value.lowercased() == Assignee.none ? nil : selection.value
         if selection.isSingle {
-            guard let finding = response.records.first else {
+            guard let finding = reply.rows.first?.finding else {
                 throw CLIError.badReply("FINDING ASSIGN returned nothing")
             }
             if context.isJSON {
-                try Output.json(FindingsCommand.json(finding))
+                try Output.json(finding.listJSON)
             } else {
                 let who = name.map { "assigned to \($0)" } ?? "assigned to no one"
-                print("Finding \(finding["id"] ?? "") of \(selection.project) is now \(who).")
+                print("Finding \(finding.id) of \(selection.project) is now \(who).")
             }
             return
         }
         let verb = selection.isDryRun ? "Would assign" : "Assigned"
         try selection.report(
-            response, column: "ASSIGNEE",
-            summary: "\(verb) \(selection.counted(response)) to \(name ?? "no one")", context: context)
+            reply, column: "ASSIGNEE",
+            summary: "\(verb) \(selection.counted(reply)) to \(name ?? "no one")", context: context)
     }
 }
 
 /// `barkeep finding comment PROJECT N TEXT`: a comment in a finding's history.
-struct FindingCommentCommand: RunnableCommand, NamesNumberInProject {
+struct FindingCommentCommand: RunnableCommand {
     static let configuration = CommandConfiguration(
         name: "comment",
         abstract: "Comment on a finding: a line in its history, not a change of status (writer).",
@@ -256,23 +261,23 @@ struct FindingCommentCommand: RunnableCommand, NamesNumberInProject {
         ]
     )
 
-    let target: NumberInProject
-    let text: String
+    let request: FindingCommentRequest
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
-        target = try NumberInProject.finding(parsed)
-        text = parsed.value("text") ?? ""
+        let number = try findingNumber(parsed)
+        let text = parsed.value("text") ?? ""
         if let refusal = FindingComment.refusal(of: text) { throw UsageError(refusal, commandPath: parsed.commandPath) }
+        request = FindingCommentRequest(project: parsed.value("project") ?? "", number: number, text: text)
     }
 
     func run(_ context: CLIContext) throws {
-        let records = try context.request(Request(verb: "FINDING", arguments: ["COMMENT", project, number, text]))
-            .records
-        guard let event = records.first else { throw CLIError.badReply("FINDING COMMENT returned nothing") }
+        guard let event = try context.send(request).rows.first else {
+            throw CLIError.badReply("FINDING COMMENT returned nothing")
+        }
         if context.isJSON {
-            try Output.json(event.json(integers: ["seq"]))
+            try Output.json(event.commentJSON)
         } else {
-            print("Commented on finding \(number) of \(project) (event \(event["seq"] ?? "")).")
+            print("Commented on finding \(request.number.value) of \(request.project) (event \(event.seq)).")
         }
     }
 }

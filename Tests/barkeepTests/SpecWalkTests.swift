@@ -18,14 +18,7 @@ struct SpecWalkTests {
         // Projects
         // Scans
         "INGEST",
-        "RUNS",
-        "RUN SHOW",
         // Findings
-        "FINDINGS",
-        "FINDING SHOW",
-        "FINDING SET",
-        "FINDING ASSIGN",
-        "FINDING COMMENT",
         "MINE",
         // Screens
         "SCREEN SHOW",
@@ -124,6 +117,20 @@ struct SpecWalkTests {
         }
     }
 
+    @Test("the filter language is declared once: FindingFilters' keys are Core's FindingQuery keys, in order")
+    func findingFilters() {
+        #expect(FindingFilters.fields.map(\.key) == FindingQuery.keys)
+        #expect(FindingFilters.fields.allSatisfy { !$0.isRequired && $0.placement == .key })
+        for request in [FindingsRequest.self, FindingSetRequest.self, FindingAssignRequest.self]
+            as [any CommandRequest.Type]
+        {
+            #expect(Set(FindingQuery.keys).isSubset(of: request.keys), "\(request.spec.name)")
+        }
+        // Every filter reaches Core's parser as it was given, and back.
+        let keywords = FindingQuery.keys.map { ($0, $0 == "blocked" ? "yes" : "x") }
+        #expect(FindingFilters(keywords: keywords).keywords.map(\.value) == keywords.map(\.1))
+    }
+
     @Test("the CLI builds no converted command's request by hand")
     func cliUsesTheSpec() throws {
         let directory = CLIReferenceTests.root.appendingPathComponent("Sources/barkeep")
@@ -153,6 +160,16 @@ struct SpecWalkTests {
             let text = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
             for read in ["record[", ".fields[", "keyword(", "keywordList", "Request(verb:", "call.string("] {
                 #expect(!text.contains(read), "\(file) reads \(read)")
+            }
+        }
+        // The findings and scans commands: no reply field read by key in their CLI files and tools.
+        for file in [
+            "FindingCommands.swift", "FindingsExport.swift", "FindingFilterOptions.swift",
+            "MCP/Tools/FindingTools.swift",
+        ] {
+            let text = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
+            for read in ["record[\"", "fields[\"", "run[\"", "finding[\"", "event[\""] {
+                #expect(!text.contains(read), "\(file) reads a reply field by key")
             }
         }
     }

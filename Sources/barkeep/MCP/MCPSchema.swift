@@ -77,12 +77,9 @@ enum MCPSchema {
         ]
     }
 
-    /// The argument a filter key of the wire is under in the tools: `new-in` is `new_in`, as JSON names go.
-    static func argumentName(_ key: String) -> String {
-        key.replacingOccurrences(of: "-", with: "_")
-    }
-
-    /// The filter language (FindingQuery.keys), as top-level arguments of the tools that select findings.
+    /// The filter language, as top-level arguments of the tools that select findings, typed for agents (lists as
+    /// arrays, `blocked` a boolean): a schema per FindingFilters field, by its JSON name (a walk test holds the keys
+    /// to the fields).
     static var findingFilters: [String: [String: Any]] {
         [
             "status": array(

@@ -100,25 +100,28 @@ struct MCPToolCall {
         }
     }
 
-    /// The filter language's keys given at top level, as the wire keys of the query they make (checked by Core's
-    /// FindingQuery, as `barkeep findings` checks its options).
-    func findingFilters() throws(MCPArgumentError) -> [(key: String, value: String)] {
+    /// The filter language's arguments given at top level (FindingFilters' fields, by JSON name, typed as
+    /// MCPSchema.findingFilters types them), as the filters of a request; Core's FindingQuery checks them, as
+    /// `barkeep findings` checks its options.
+    func findingFilters() throws(MCPArgumentError) -> FindingFilters {
         var given: [(key: String, value: String)] = []
-        for key in FindingQuery.keys {
+        for field in FindingFilters.fields {
+            let (key, name) = (field.key, field.jsonName)
+            guard let argument = arguments[name], !(argument is NSNull) else { continue }
             if FindingQuery.listKeys.contains(key) {
-                if let values = try strings(key) { given.append((key, values.joined(separator: ","))) }
+                if let values = try strings(name) { given.append((key, values.joined(separator: ","))) }
             } else if key == "blocked" {
-                if let value = try boolean(key) { given.append((key, value ? "yes" : "no")) }
-            } else if key == "step", arguments[key] != nil, !(arguments[key] is NSNull) {
-                given.append((key, try step(key)))
+                if let value = try boolean(name) { given.append((key, value ? "yes" : "no")) }
+            } else if key == "step" {
+                given.append((key, try step(name)))
             } else if key == "new-in" {
-                if let run = try integer(MCPSchema.argumentName(key)) { given.append((key, String(run))) }
-            } else if let value = try string(key) {
+                if let run = try integer(name) { given.append((key, String(run))) }
+            } else if let value = try string(name) {
                 given.append((key, value))
             }
         }
         do {
-            return try FindingQuery.parse(keywords: given).keywords
+            return FindingFilters(keywords: try FindingQuery.parse(keywords: given).keywords)
         } catch {
             throw MCPArgumentError(message: error.description)
         }

@@ -9,9 +9,8 @@ extension MCPTools {
     /// answering the JSON that command's `--json` prints.
     static var readTools: [MCPTool] {
         [
-            listProjects, projectStatus, listScreens, screenDetail, listFindings, findingDetail,
-            AuditTools.blockedItems,
-            poseMatrix, checklist, readinessReport,
+            listProjects, projectStatus, listScreens, screenDetail, FindingTools.listFindings,
+            FindingTools.findingDetail, AuditTools.blockedItems, poseMatrix, checklist, readinessReport,
         ]
     }
 
@@ -200,80 +199,6 @@ extension MCPTools {
                     ? "\(key) is done."
                     : "\(key) is not done (\(Output.count(findings, "finding")) needing work):\n"
                         + why.joined(separator: "\n"))
-        }
-    }
-
-    /// The most findings list_findings returns unless told otherwise.
-    static let defaultFindingLimit = 200
-
-    /// The `list_findings` tool.
-    static var listFindings: MCPTool {
-        var arguments = MCPSchema.findingFilters
-        arguments["limit"] = MCPSchema.integer(
-            "At most this many findings, by file and line (default \(defaultFindingLimit)).", minimum: 1)
-        return MCPTool(
-            name: "list_findings", title: "List findings",
-            description: "A project's findings, by file and line, as `barkeep findings --json`: by default those "
-                + "that need work (status open). Filters combine (all must hold); list filters take arrays.",
-            arguments: arguments, required: [],
-            output: MCPSchema.object(
-                [
-                    "findings": MCPSchema.array(MCPSchema.finding),
-                    "count": MCPSchema.integer("How many findings the filters chose (before limit)."),
-                    "truncated": MCPSchema.boolean("Whether limit left some out."),
-                ], required: ["findings", "count", "truncated"]),
-            effect: .read
-        ) { call in
-            var request = Request(verb: "FINDINGS", arguments: [try call.project()])
-            request.keywordList = try call.findingFilters()
-            let limit = try call.integer("limit") ?? defaultFindingLimit
-            let records = try call.send(request).records
-            let findings = records.prefix(limit).map(FindingsCommand.json)
-            var summary = "\(Output.count(records.count, "finding"))"
-            if records.count > limit { summary += " (the first \(limit) listed)" }
-            let bySeverity = Dictionary(grouping: records, by: { $0["severity"] ?? "none" })
-            if !bySeverity.isEmpty {
-                summary +=
-                    ": "
-                    + Severity.allCases.compactMap { severity in
-                        bySeverity[severity.rawValue].map { "\($0.count) \(severity.rawValue)" }
-                    }.joined(separator: ", ")
-            }
-            return MCPToolOutput(
-                structured: ["findings": findings, "count": records.count, "truncated": records.count > limit],
-                summary: summary + ".")
-        }
-    }
-
-    /// The `finding_detail` tool.
-    static var findingDetail: MCPTool {
-        var finding = MCPSchema.finding
-        if var properties = finding["properties"] as? [String: Any] {
-            properties["message"] = ["type": "string"]
-            properties["reason"] = ["type": "string"]
-            properties["project"] = ["type": "string"]
-            properties["history"] = MCPSchema.array(MCPSchema.event, "Its events, comments included, oldest first.")
-            finding["properties"] = properties
-            finding["required"] = ["id", "status", "needs", "history"]
-        }
-        return MCPTool(
-            name: "finding_detail", title: "Finding detail",
-            description: "One finding or item, as `barkeep finding show --json`: rule, severity, where, snippet, "
-                + "message, status and reason, and its history with comments.",
-            arguments: ["number": MCPSchema.integer("The finding's number in the project.", minimum: 1)],
-            required: ["number"], output: finding, effect: .read
-        ) { call in
-            let number = try call.requiredInteger("number")
-            let records = try call.send(
-                Request(verb: "FINDING", arguments: ["SHOW", try call.project(), String(number)])
-            ).records
-            guard let first = records.first else { throw CLIError.badReply("FINDING SHOW returned nothing") }
-            let detail = FindingShowCommand.json(first, history: records.dropFirst())
-            let what = first["rule"].map { "\($0) \(first["file"] ?? ""):\(first["line"] ?? "")" } ?? first["title"]
-            return MCPToolOutput(
-                structured: detail,
-                summary: "Finding \(number): \(what ?? ""), \(first["status"] ?? "?")"
-                    + (first["reason"].map { " (\($0))" } ?? "") + "; \(Output.count(records.count - 1, "event")).")
         }
     }
 

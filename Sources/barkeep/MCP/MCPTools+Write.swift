@@ -8,7 +8,7 @@ extension MCPTools {
     /// of the CLI command named in its description.
     static var writeTools: [MCPTool] {
         [
-            setFindingStatus, assignFindings, commentFinding, ScreenTools.setStep, AuditTools.addItem,
+            setFindingStatus, assignFindings, FindingTools.commentFinding, ScreenTools.setStep, AuditTools.addItem,
             AuditTools.recordPose, ingestScan,
         ]
     }
@@ -21,9 +21,9 @@ extension MCPTools {
         let numbers = try call.integers("numbers")
         // The filter keys as the tool names them (`current_status` for `status` where that is the value to set).
         var filters: [String: Any] = [:]
-        for key in FindingQuery.keys {
-            let name = renamed.first { $0.value == key }?.key ?? MCPSchema.argumentName(key)
-            if let value = call.arguments[name], !(value is NSNull) { filters[MCPSchema.argumentName(key)] = value }
+        for field in FindingFilters.fields {
+            let name = renamed.first { $0.value == field.key }?.key ?? field.jsonName
+            if let value = call.arguments[name], !(value is NSNull) { filters[field.jsonName] = value }
         }
         let filterCall = MCPToolCall(arguments: filters, defaultProject: nil, context: call.context)
         let isFiltered = !filters.isEmpty
@@ -31,12 +31,12 @@ extension MCPTools {
         switch (numbers, isFiltered) {
         case (let numbers?, false):
             return BulkSelection(
-                project: project, numbers: numbers.map(String.init).joined(separator: ","), value: value,
-                filters: [], isDryRun: isDryRun)
+                project: project, numbers: FindingNumberList(numbers), value: value, filters: FindingFilters(),
+                isDryRun: isDryRun)
         case (nil, true):
             return BulkSelection(
-                project: project, numbers: nil, value: value, filters: try filterCall.findingFilters(),
-                isDryRun: isDryRun)
+                project: project, numbers: nil, value: value,
+                filters: try filterCall.findingFilters(), isDryRun: isDryRun)
         case (_?, true): throw MCPArgumentError(message: "give numbers or filters, not both")
         case (nil, false):
             throw MCPArgumentError(message: "give numbers, or filters (an empty filter would choose every finding)")
@@ -112,7 +112,7 @@ extension MCPTools {
                 throw MCPArgumentError(message: "\(status) needs a reason")
             }
             let selection = try selection(call, value: status, renamed: ["current_status": "status"])
-            let object = selection.json(try call.send(selection.request("SET", reason.map { [("reason", $0)] } ?? [])))
+            let object = selection.json(try call.send(selection.setRequest(reason: reason)))
             return MCPToolOutput(
                 structured: object,
                 summary: bulkSummary(object, verb: "change", past: "changed", project: selection.project, to: status))
@@ -135,38 +135,12 @@ extension MCPTools {
                 throw MCPArgumentError(message: "to: " + Assignee.rule(for: name))
             }
             let selection = try selection(call, value: name)
-            let object = selection.json(try call.send(selection.request("ASSIGN")))
+            let object = selection.json(try call.send(selection.assignRequest()))
             return MCPToolOutput(
                 structured: object,
                 summary: bulkSummary(
                     object, verb: "assign", past: "assigned", project: selection.project,
                     to: name.lowercased() == Assignee.none ? "no one" : name))
-        }
-    }
-
-    /// The `comment_finding` tool.
-    static var commentFinding: MCPTool {
-        MCPTool(
-            name: "comment_finding", title: "Comment on a finding",
-            description: "Add a comment to a finding's history (not a change of status), as `barkeep finding "
-                + "comment`. One line of at most 4096 bytes.",
-            arguments: [
-                "number": MCPSchema.integer("The finding's number in the project.", minimum: 1),
-                "text": MCPSchema.string("The comment.", minLength: 1),
-            ],
-            required: ["number", "text"],
-            output: MCPSchema.event, effect: .write(isDestructive: false, isIdempotent: false)
-        ) { call in
-            let number = try call.requiredInteger("number")
-            let text = try call.requiredString("text")
-            if let refusal = FindingComment.refusal(of: text) { throw MCPArgumentError(message: "text: \(refusal)") }
-            let records = try call.send(
-                Request(verb: "FINDING", arguments: ["COMMENT", try call.project(), String(number), text])
-            ).records
-            guard let event = records.first else { throw CLIError.badReply("FINDING COMMENT returned nothing") }
-            return MCPToolOutput(
-                structured: event.json(integers: ["seq"]),
-                summary: "Commented on finding \(number) (event \(event["seq"] ?? "")).")
         }
     }
 

@@ -1,0 +1,78 @@
+import BarkeepCore
+import BarkeepProtocol
+
+/// The filter language of the commands that select findings (FINDINGS; FINDING SET and FINDING ASSIGN with
+/// `where=yes`), declared once: its keys, their documentation and JSON names. The values travel as the wire writes
+/// them; Core's `FindingQuery.parse` reads them (and words every refusal), so the language's rules stay in Core.
+public struct FindingFilters: WireFields {
+    /// `status=S[,S…]`: statuses, `open` or `all`.
+    public var status: String?
+    /// `severity=S[,S…]`.
+    public var severity: String?
+    /// `rule=R[,R…]`.
+    public var rule: String?
+    /// `screen=KEY[,KEY…]`.
+    public var screen: String?
+    /// `owner=NAME`.
+    public var owner: String?
+    /// `assignee=NAME|none`.
+    public var assignee: String?
+    /// `source=scanner|manual`.
+    public var source: String?
+    /// `step=N|KEY`.
+    public var step: String?
+    /// `file=PATH`.
+    public var file: String?
+    /// `blocked=yes|no`.
+    public var blocked: String?
+    /// `new-in=RUN`.
+    public var newIn: String?
+
+    /// No filter: the findings that need work.
+    public init() {}
+
+    /// The filters of `keywords` (the wire's keys; others ignored).
+    public init(keywords: [(key: String, value: String)]) {
+        let values = Dictionary(keywords.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+        // Every filter's value is text on the wire: reading them cannot fail.
+        self =
+            (try? FindingFilters(
+                reading: { values[$0] }, version: ProtocolVersion.supported.upperBound, context: "filters"))
+            ?? FindingFilters()
+    }
+
+    /// The filters as wire keys, in the order of the fields.
+    public var keywords: [(key: String, value: String)] {
+        record(version: ProtocolVersion.supported.upperBound).fields
+    }
+
+    /// The query they make; what FindingQuery refuses is `invalidArgument` naming the key.
+    public func query() throws(CoreError) -> FindingQuery { try FindingQuery.parse(keywords: keywords) }
+
+    /// The fields, in the order of FindingQuery.keys (the walk checks they agree). The summaries are the CLI's help.
+    public static let fields: [Field<FindingFilters>] = [
+        Field(
+            "status", \.status,
+            "Only these statuses: open (needs work; the default), all, "
+                + FindingStatus.allCases.map(\.rawValue).joined(separator: ", ") + "."),
+        Field(
+            "severity", \.severity,
+            "Only these severities: " + Severity.allCases.map(\.rawValue).joined(separator: ", ") + "."),
+        Field("rule", \.rule, "Only these rules (DUO003,DUO007)."),
+        Field(
+            "screen", \.screen,
+            "Only the findings counting for these screens (their own and their components'); 'unmapped' for "
+                + "no screen's."),
+        Field(
+            "owner", \.owner,
+            "Only the findings counting for the screens NAME owns; '\(ScreenOwner.nobody)': those no one owns."),
+        Field("assignee", \.assignee, "Only the findings assigned to NAME; 'none': to no one."),
+        Field("source", \.source, "Only scanner findings, or only manual items."),
+        Field("step", \.step, "Only the findings of checklist step N (1 to 12, or its key)."),
+        Field(
+            "file", \.file,
+            "Only the file PATH and the files under PATH/ (only those with a trailing /); no globs."),
+        Field("blocked", \.blocked, "Only the findings blocked on the SDK."),
+        Field("new-in", \.newIn, "Only the findings first seen in run RUN (new in it)."),
+    ]
+}

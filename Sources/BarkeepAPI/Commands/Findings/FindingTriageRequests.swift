@@ -1,0 +1,86 @@
+import BarkeepCore
+import BarkeepProtocol
+
+/// What FINDING SET and FINDING ASSIGN answer: a row per finding chosen, then the counts.
+public typealias BulkChangeReply = SummarizedReply<FindingChangeRecord, BulkChangeSummary>
+
+/// `FINDING SET PROJECT N[,N…] STATUS [reason=…] [dry-run=yes]`, or
+/// `FINDING SET PROJECT STATUS where=yes FILTERS… [reason=…] [dry-run=yes]`.
+public struct FindingSetRequest: CommandRequest {
+    /// A row per finding chosen, then `OK changed=N unchanged=N refused=N dry-run=yes|no count=N`.
+    public typealias Reply = BulkChangeReply
+
+    /// The project.
+    public var project = ""
+    /// The findings, by number (not with `where`).
+    public var numbers: FindingNumberList?
+    /// The status to set (one a person may set: FindingLifecycle.personStatuses; the handler checks it).
+    public var newStatus = ""
+    /// `where=yes`: the filters choose the findings.
+    public var isWhere: Bool?
+    /// The filters, with `where=yes`.
+    public var filters = FindingFilters()
+    /// Why (required for the verdicts that need one).
+    public var reason: String?
+    /// `dry-run=yes`: report what would change, change nothing.
+    public var isDryRun: Bool?
+
+    /// An empty request, filled by decoding.
+    public init() {}
+
+    /// The command.
+    public static let spec = CommandSpec(
+        "FINDING SET", role: .writer, effect: .write(isDestructive: true, isIdempotent: true),
+        summary: "Triages findings: by numbers, or every finding the filters choose.",
+        shapes: [Shape("project", "number", "new-status"), Shape("project", "new-status", requiring: "where")])
+    /// Its arguments.
+    public static let fields: [Field<FindingSetRequest>] =
+        [
+            .argument("project", \.project, "The project.", names: .project),
+            Field("number", \.numbers, "The findings' numbers (not with where).", placement: .positional),
+            .argument("new-status", \.newStatus, "The status to set."),
+            Field("where", \.isWhere, "yes: the filters choose the findings."),
+        ] + Field.group(\.filters, FindingFilters.fields) + [
+            Field("reason", \.reason, "Why (required for \(FindingStatus.verdictsNeedingReason))."),
+            Field("dry-run", \.isDryRun, "List what would change; change nothing."),
+        ]
+}
+
+/// `FINDING ASSIGN PROJECT N[,N…] NAME|none [dry-run=yes]`, or
+/// `FINDING ASSIGN PROJECT NAME|none where=yes FILTERS… [dry-run=yes]`.
+public struct FindingAssignRequest: CommandRequest {
+    /// A row per finding chosen, then the counts.
+    public typealias Reply = BulkChangeReply
+
+    /// The project.
+    public var project = ""
+    /// The findings, by number (not with `where`).
+    public var numbers: FindingNumberList?
+    /// Who: a name like a token's, or `none` (the handler checks it).
+    public var name = ""
+    /// `where=yes`: the filters choose the findings.
+    public var isWhere: Bool?
+    /// The filters, with `where=yes`.
+    public var filters = FindingFilters()
+    /// `dry-run=yes`: report what would change, change nothing.
+    public var isDryRun: Bool?
+
+    /// An empty request, filled by decoding.
+    public init() {}
+
+    /// The command.
+    public static let spec = CommandSpec(
+        "FINDING ASSIGN", role: .writer, effect: .write(isDestructive: true, isIdempotent: true),
+        summary: "Assigns findings to someone or to no one: by numbers, or every finding the filters choose.",
+        shapes: [Shape("project", "number", "name"), Shape("project", "name", requiring: "where")])
+    /// Its arguments.
+    public static let fields: [Field<FindingAssignRequest>] =
+        [
+            .argument("project", \.project, "The project.", names: .project),
+            Field("number", \.numbers, "The findings' numbers (not with where).", placement: .positional),
+            .argument("name", \.name, "Who: a name like a token's, or none to unassign."),
+            Field("where", \.isWhere, "yes: the filters choose the findings."),
+        ] + Field.group(\.filters, FindingFilters.fields) + [
+            Field("dry-run", \.isDryRun, "List what would change; change nothing.")
+        ]
+}

@@ -1,0 +1,43 @@
+import BarkeepCore
+import BarkeepProtocol
+import Foundation
+
+/// A row of FINDING SET's and FINDING ASSIGN's reply: the finding's record with what happened to it.
+public struct FindingChangeRecord: WireFields {
+    /// The finding, as it is now (or would be, for a dry run).
+    public var finding = FindingRecord()
+    /// `changed`, `would-change`, `unchanged` or `refused`.
+    public var change = ""
+    /// The value before.
+    public var from: String?
+    /// The value after.
+    public var to: String?
+    /// Why the change is not allowed, when refused.
+    public var refusal: String?
+
+    /// An empty record, filled by decoding.
+    public init() {}
+
+    /// docs/protocol.md's name for it.
+    public static let recordName: String? = "finding"
+
+    /// The fields, in wire order: the finding's, then the change's.
+    public static let fields: [Field<FindingChangeRecord>] =
+        Field.group(\.finding, FindingRecord.fields) + [
+            Field("change", \.change, "changed, would-change (dry run), unchanged or refused."),
+            Field("from", \.from, "The value before."),
+            Field("to", \.to, "The value after."),
+            Field("refusal", \.refusal, "Why the change is not allowed, when refused."),
+        ]
+
+    /// The JSON object of the row in `barkeep finding set --json` (and the bulk MCP tools): the finding as `barkeep
+    /// findings --json` prints it, with `change`, `from`, `to` and `refusal` (null when absent).
+    public var listJSON: [String: Any] {
+        var object = finding.listJSON
+        object["change"] = change
+        object["from"] = from ?? NSNull()
+        object["to"] = to ?? NSNull()
+        object["refusal"] = refusal ?? NSNull()
+        return object
+    }
+}
