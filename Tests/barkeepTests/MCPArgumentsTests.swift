@@ -119,7 +119,7 @@ struct MCPArgumentsTests {
     /// own; every other tool is bound to its command's request.
     static let composite: Set<String> = [
         "project_status", "list_screens", "pose_matrix", "readiness_report", "checklist", "screen_detail",
-        "list_findings", "finding_detail", "set_finding_status", "assign_findings", "comment_finding", "ingest_scan",
+        "list_findings", "set_finding_status", "assign_findings", "ingest_scan",
     ]
 
     @Test("every tool but the composite ones is bound to its command's spec: its arguments are the request's fields")

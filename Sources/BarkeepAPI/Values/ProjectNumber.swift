@@ -21,7 +21,7 @@ public struct ProjectNumber: WireValue, Equatable {
     public var wire: String { String(value) }
     /// A JSON integer, 1 to 2147483647.
     public init(json: Any) throws(ValueProblem) {
-        guard let number = JSONInteger.value(json), (1...FindingNumber.maximum).contains(number) else {
+        guard let number = Int(jsonNumber: json), (1...FindingNumber.maximum).contains(number) else {
             throw Self.problem
         }
         value = number

@@ -20,7 +20,7 @@ public struct RecordLimit: WireValue, Hashable {
     public var wire: String { String(value) }
     /// A JSON integer from 1 to a million.
     public init(json: Any) throws(ValueProblem) {
-        guard let value = JSONInteger.value(json) else { throw ValueProblem(predicate: "must be an integer") }
+        guard let value = Int(jsonNumber: json) else { throw ValueProblem(predicate: "must be an integer") }
         guard (1...Self.maximum).contains(value) else { throw Self.refusal }
         self.value = value
     }

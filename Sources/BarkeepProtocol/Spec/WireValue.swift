@@ -1,4 +1,5 @@
 import BarkeepCore
+import Foundation
 
 /// A type a field of a request or a reply holds: how it is written on the wire (`key=value`, a positional) and in
 /// JSON, and its JSON Schema. Parsing refuses with today's wording; a Core rule stays Core's (the conformance calls
@@ -44,10 +45,25 @@ extension Int: WireValue {
     }
     /// Decimal.
     public var wire: String { String(self) }
-    /// A JSON integer.
+    /// A JSON integer, as JSONSerialization gives it: an NSNumber that is not a boolean and holds a whole number
+    /// (on Linux an NSNumber of 0 or 1 also casts to Bool, so `is Bool` cannot tell them apart).
     public init(json: Any) throws(ValueProblem) {
-        guard let value = json as? Int, !(json is Bool) else { throw ValueProblem(predicate: "must be an integer") }
+        guard let value = Int(jsonNumber: json) else { throw ValueProblem(predicate: "must be an integer") }
         self = value
+    }
+
+    /// The whole number a JSON value holds; nil for a boolean, a fraction or anything else.
+    public init?(jsonNumber json: Any) {
+        if let number = json as? NSNumber {
+            guard String(cString: number.objCType) != "c" else { return nil }
+            let double = number.doubleValue
+            guard double == double.rounded(), abs(double) < 9e15 else { return nil }
+            self = number.intValue
+        } else if let value = json as? Int {
+            self = value
+        } else {
+            return nil
+        }
     }
     /// The number.
     public var json: Any { self }
@@ -70,6 +86,10 @@ extension Bool: WireValue {
     public var wire: String { self ? "yes" : "no" }
     /// A JSON boolean.
     public init(json: Any) throws(ValueProblem) {
+        // An NSNumber is a boolean only when made from one (on Linux 0 and 1 cast to Bool too).
+        if let number = json as? NSNumber, String(cString: number.objCType) != "c" {
+            throw ValueProblem(predicate: "must be true or false")
+        }
         guard let value = json as? Bool else { throw ValueProblem(predicate: "must be true or false") }
         self = value
     }
