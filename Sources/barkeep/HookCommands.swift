@@ -103,47 +103,35 @@ struct HookAddCommand: RunnableCommand {
 }
 
 /// `barkeep hook list [PROJECT]`.
-struct HookListCommand: RunnableCommand {
-    static let configuration = CommandConfiguration(
-        name: "list",
-        abstract: "List the webhooks of a project, or of every project: what they send, how far, and why paused.",
-        arguments: [.positional("project", optional: true, help: "Only this project's hooks.")]
-    )
+struct HookListCommand: LeasedListCommand {
+    typealias Noun = HookNoun
+
+    static let configuration = listing(
+        "List the webhooks of a project, or of every project: what they send, how far, and why paused.")
+    static let columns = ["ID", "PROJECT", "URL", "SENDS", "FORMAT", "STATE", "DELIVERED", "FAILURES", "HOLDER"]
+    static let emptyMessage = "No hooks. Add one with: barkeep hook add PROJECT URL [--kinds K,…] [--secret-file FILE]"
 
     let project: String?
 
-    init(_ parsed: ParsedCommand) throws(UsageError) { project = parsed.value("project") }
+    init(project: String?) { self.project = project }
 
-    func run(_ context: CLIContext) throws {
-        let hooks = try context.send(HookListRequest(project: project)).rows
-        if context.isJSON {
-            try Output.json(hooks.map(\.listJSON))
-        } else if hooks.isEmpty {
-            print("No hooks. Add one with: barkeep hook add PROJECT URL [--kinds K,…] [--secret-file FILE]")
-        } else {
-            Output.table(
-                ["ID", "PROJECT", "URL", "SENDS", "FORMAT", "STATE", "DELIVERED", "FAILURES", "HOLDER"],
-                hooks.map { hook in
-                    var sends = hook.kinds.isEmpty ? "all events" : hook.kinds.joined(separator: ",")
-                    if let screen = hook.screen { sends += " of \(screen)" }
-                    // The last error is shown once: a hook paused by its failures names it in its reason, which
-                    // STATE shows; an active one that failed shows it beside its failures.
-                    var state = hook.state.rawValue
-                    var failures = String(hook.failures)
-                    if let reason = hook.paused {
-                        state += ": " + Self.cut(reason)
-                    }
-                    if let error = hook.lastError, !(hook.paused?.contains(error) ?? false) {
-                        failures += " (\(Self.cut(error)))"
-                    }
-                    return [
-                        String(hook.id), hook.project, hook.url, sends,
-                        hook.format.rawValue + (hook.isSigned ? ", signed" : ""), state, "#\(hook.delivered)",
-                        failures, hook.holder ?? "none",
-                    ]
-                }
-            )
+    static func row(_ hook: HookRecord) -> [String] {
+        var sends = hook.kinds.isEmpty ? "all events" : hook.kinds.joined(separator: ",")
+        if let screen = hook.screen { sends += " of \(screen)" }
+        // The last error is shown once: a hook paused by its failures names it in its reason, which STATE shows;
+        // an active one that failed shows it beside its failures.
+        var state = hook.state.rawValue
+        var failures = String(hook.failures)
+        if let reason = hook.paused {
+            state += ": " + cut(reason)
         }
+        if let error = hook.lastError, !(hook.paused?.contains(error) ?? false) {
+            failures += " (\(cut(error)))"
+        }
+        return [
+            String(hook.id), hook.project, hook.url, sends, hook.format.rawValue + (hook.isSigned ? ", signed" : ""),
+            state, "#\(hook.delivered)", failures, hook.holder ?? "none",
+        ]
     }
 }
 

@@ -36,6 +36,45 @@ extension LeasedActionCommand {
     }
 }
 
+/// `hook list [PROJECT]`, `source list [PROJECT]`: the resources of one project or of every project, as a table (or
+/// JSON). Each kind says only its columns, its row and what to print when there is none.
+protocol LeasedListCommand: RunnableCommand {
+    /// The kind listed.
+    associatedtype Noun: LeasedNoun
+    /// Only this project's; nil: every project's.
+    var project: String? { get }
+    /// A command listing `project`'s (nil: every project's).
+    init(project: String?)
+    /// The table's columns.
+    static var columns: [String] { get }
+    /// What to print when there is none.
+    static var emptyMessage: String { get }
+    /// A resource's row.
+    static func row(_ record: Noun.Record) -> [String]
+}
+
+extension LeasedListCommand {
+    /// The configuration of a list that `abstract` describes, with the project as its one optional argument.
+    static func listing(_ abstract: String) -> CommandConfiguration {
+        CommandConfiguration(
+            name: "list", abstract: abstract,
+            arguments: [.positional("project", optional: true, help: "Only this project's \(Noun.noun)s.")])
+    }
+
+    init(_ parsed: ParsedCommand) throws(UsageError) { self.init(project: parsed.value("project")) }
+
+    func run(_ context: CLIContext) throws {
+        let records = try context.send(LeasedListRequest<Noun>(project: project)).rows
+        if context.isJSON {
+            try Output.json(records.map(\.listJSON))
+        } else if records.isEmpty {
+            print(Self.emptyMessage)
+        } else {
+            Output.table(Self.columns, records.map(Self.row))
+        }
+    }
+}
+
 extension LeasedID {
     /// The id a user gave, read as the daemon reads it: one that is no id is refused before anything is sent, with
     /// the daemon's words and code (`a hook id is a number (BADARG)`).

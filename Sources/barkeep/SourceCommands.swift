@@ -98,36 +98,25 @@ struct SourceAddCommand: RunnableCommand {
     }
 }
 
-struct SourceListCommand: RunnableCommand {
-    static let configuration = CommandConfiguration(
-        name: "list",
-        abstract: "List the sources of a project, or of every project: last run, next run and holder.",
-        arguments: [.positional("project", optional: true, help: "Only this project's sources.")]
-    )
+struct SourceListCommand: LeasedListCommand {
+    typealias Noun = SourceNoun
+
+    static let configuration = listing(
+        "List the sources of a project, or of every project: last run, next run and holder.")
+    static let columns = ["ID", "PROJECT", "READS", "FORMAT", "STATE", "LAST RUN", "OUTCOME", "NEXT RUN", "HOLDER"]
+    static let emptyMessage =
+        "No sources. Add one with: barkeep source add PROJECT --inbox DIR, or --repo PATH --scanner CMD"
 
     let project: String?
 
-    init(_ parsed: ParsedCommand) throws(UsageError) { project = parsed.value("project") }
+    init(project: String?) { self.project = project }
 
-    func run(_ context: CLIContext) throws {
-        let sources = try context.send(SourceListRequest(project: project)).rows
-        if context.isJSON {
-            try Output.json(sources.map(\.listJSON))
-        } else if sources.isEmpty {
-            print("No sources. Add one with: barkeep source add PROJECT --inbox DIR, or --repo PATH --scanner CMD")
-        } else {
-            Output.table(
-                ["ID", "PROJECT", "READS", "FORMAT", "STATE", "LAST RUN", "OUTCOME", "NEXT RUN", "HOLDER"],
-                sources.map { source in
-                    [
-                        String(source.id), source.project, source.target, source.format, source.state.rawValue,
-                        SourceGroup.time(source.lastRun) ?? "never", source.lastOutcome?.rawValue ?? "-",
-                        source.kind == .repo ? SourceGroup.time(source.nextRun) ?? "-" : "on arrival",
-                        source.holder ?? "none",
-                    ]
-                }
-            )
-        }
+    static func row(_ source: SourceRecord) -> [String] {
+        [
+            String(source.id), source.project, source.target, source.format, source.state.rawValue,
+            SourceGroup.time(source.lastRun) ?? "never", source.lastOutcome?.rawValue ?? "-",
+            source.kind == .repo ? SourceGroup.time(source.nextRun) ?? "-" : "on arrival", source.holder ?? "none",
+        ]
     }
 }
 
