@@ -19,7 +19,6 @@ struct SpecWalkTests {
         // Scans
         "INGEST",
         // Findings
-        "MINE",
         // Screens
         "SCREEN SHOW",
         // Steps
