@@ -106,7 +106,7 @@ let package = Package(
             name: "BarkeepSourcesTests", dependencies: ["BarkeepSources", "BarkeepCore", "BarkeepTestSupport"]),
         .testTarget(
             name: "BarkeepServerTests",
-            dependencies: ["BarkeepServer", "BarkeepStore", "BarkeepProtocol", "BarkeepTestSupport"],
+            dependencies: ["BarkeepAPI", "BarkeepServer", "BarkeepStore", "BarkeepProtocol", "BarkeepTestSupport"],
             // Inputs of the framer fuzz target (FuzzRegressionTests), read from the source tree.
             exclude: ["FuzzRegressions"]
         ),

@@ -217,8 +217,3 @@ extension ScanRun {
     /// The run as a `run` record (RunRecord's fields), for STATUS's scan part, not yet declared by a spec.
     var record: Record { RunRecord(self).record(version: ProtocolVersion.supported.upperBound) }
 }
-
-extension Finding {
-    /// The finding as a `finding` record (FindingRecord's fields), for the replies not yet declared by a spec.
-    var record: Record { FindingRecord(self).record(version: ProtocolVersion.supported.upperBound) }
-}

@@ -40,27 +40,24 @@ enum ScreenCommands {
         }
     }
 
-    static let show = Command(
-        "SCREEN SHOW", positional: 2...2, arguments: [.project, .screenKey], minimumRole: .reader
-    ) { input in
-        let (project, key) = (input.argument(0), input.argument(1))
+    /// `SCREEN SHOW PROJECT KEY`: the screen, its steps, its poses' latest results, its findings needing work, its
+    /// history and why it is not done.
+    static let show = Command(ScreenShowRequest.self) { request, input in
+        let (project, key) = (request.project, request.key)
+        let version = input.session.protocolVersion
         return .database { connection in
             let summary = try ScreenStore.show(project: project, key: key, on: connection)
             let findings = try FindingStore.list(
                 project: project, query: FindingQuery(statuses: FindingQuery.defaultStatuses, screens: [key]),
                 on: connection)
             let poses = try PoseStore.matrix(project: project, screen: key, on: connection)
-            var records = [Record(["type": "screen"]).merging(summary.record)]
-            records += summary.readiness.steps.map { Record(["type": "step"]).merging($0.record(screen: key)) }
-            records += poses.map { Record(["type": "pose"]).merging($0.record) }
-            records += findings.map { Record(["type": "finding"]).merging($0.record) }
-            records += try ScreenStore.history(project: project, key: key, on: connection).map {
-                Record(["type": "event"]).merging($0.record)
-            }
-            records += summary.readiness.reasons.map { reason in
-                Record(["type": "why", "topic": reason.topic, "text": reason.description])
-            }
-            return CommandResult(.records(records))
+            let history = try ScreenStore.history(project: project, key: key, on: connection)
+            let detail = ScreenDetail(
+                screen: ScreenRecord(summary), steps: summary.readiness.steps.map { StepRecord($0, screen: key) },
+                poses: poses.map(PoseResultRecord.init), findings: findings.map(FindingRecord.init),
+                history: history.map(EventFields.init),
+                why: summary.readiness.reasons.map { ScreenReasonRecord(topic: $0.topic, text: $0.description) })
+            return CommandResult(ScreenShowRequest.Reply(detail), version: version)
         }
     }
 
@@ -203,15 +200,6 @@ enum ScreenCommands {
     }
 }
 
-extension Record {
-    /// This record's fields followed by `other`'s.
-    func merging(_ other: Record) -> Record {
-        var merged = self
-        for field in other.fields { merged.append(field.key, field.value) }
-        return merged
-    }
-}
-
 extension ScreenRecord {
     /// The screen alone (after a change).
     init(_ screen: Screen) {
@@ -253,16 +241,6 @@ extension RemovalRecord {
         isRemoved = removal.reason == nil
         why = removal.reason
     }
-}
-
-extension ScreenSummary {
-    /// The screen as a `screen` record (MINE, SCREEN SHOW, still pending their specs).
-    var record: Record { ScreenRecord(self).record(version: ProtocolVersion.supported.upperBound) }
-}
-
-extension Screen {
-    /// The screen alone as a `screen` record (after a change; SCREEN SET, still pending its spec).
-    var record: Record { ScreenRecord(self).record(version: ProtocolVersion.supported.upperBound) }
 }
 
 extension StepRecord {
@@ -309,31 +287,5 @@ extension ChecklistStepRecord {
         step = checklistStep.number
         key = checklistStep.key
         rules = checklistStep.rules.isEmpty ? nil : checklistStep.rules
-    }
-}
-
-extension StepStatus {
-    /// The step as a `step` record (SCREEN SHOW and STEP SET, still pending their specs).
-    func record(screen: String) -> Record {
-        StepRecord(self, screen: screen).record(version: ProtocolVersion.supported.upperBound)
-    }
-}
-
-extension PoseCell {
-    /// The cell as a `pose` record: the latest result's fields, or `result=none`.
-    var record: Record {
-        guard let latest else { return Record(["screen": screen, "pose": pose, "result": "none"]) }
-        return latest.record
-    }
-}
-
-extension PoseRecord {
-    /// The result as a `pose` record.
-    var record: Record {
-        Record([
-            "screen": screen, "pose": pose, "result": result.rawValue, "screenshot": screenshot,
-            "finding": finding.map(String.init), "reason": reason, "build": build, "device": device,
-            "actor": actor, "recorded": recordedAt.postgresText,
-        ])
     }
 }

@@ -71,12 +71,9 @@ enum TriageCommands {
 
     /// `MINE PROJECT [as=NAME]`: the screens NAME owns and the findings needing work assigned to NAME (by default
     /// the session's person: `token:NAME` or `local:USER`).
-    static let mine = Command("MINE", positional: 1...1, keys: ["as"], minimumRole: .reader) {
-        input throws(CommandError) in
-        let project = input.argument(0)
+    static let mine = Command(MineRequest.self) { request, input throws(CommandError) in
         let name: String
-        if let given = input.keyword("as") {
-            guard Assignee.isValid(given) else { throw CommandError(.badArgument, Assignee.rule(for: given)) }
+        if let given = request.person {
             name = given
         } else if let person = Assignee.name(ofActor: input.session.actor) {
             name = person
@@ -84,23 +81,26 @@ enum TriageCommands {
             throw CommandError(.badArgument, "MINE needs as=NAME: this session is no one's (\(input.session.actor))")
         }
         let query = FindingQuery(statuses: FindingQuery.defaultStatuses, assignee: .name(name))
-        // Streamed as FINDINGS is: the screens lead the first page, the findings follow a page at a time.
+        let version = input.session.protocolVersion
+        // Streamed as FINDINGS is: the screens lead the first page, the findings follow a page at a time; each page
+        // is encoded as the reply's parts.
         return .streamed(
-            StreamedReply(summary: Record(["name": name]), positions: FindingListPosition.self) {
-                connection, position, page in
-                var screens: [Record] = []
+            StreamedReply(
+                summary: MineSummary(name: name).record(version: version), positions: FindingListPosition.self
+            ) { connection, position, page in
+                var screens: [ScreenRecord] = []
                 if position == nil {
-                    screens = try ScreenStore.list(project: project, on: connection)
+                    screens = try ScreenStore.list(project: request.project, on: connection)
                         .filter { ScreenOwner.matches($0.screen.owner, kind: $0.screen.kind, filter: name) }
-                        .map { Record(["type": "screen"]).merging($0.record) }
+                        .map(ScreenRecord.init)
                 }
                 try FindingStore.pages(
-                    project: project, query: query, after: position, pageSize: StreamedReply.recordsPerPage,
+                    project: request.project, query: query, after: position, pageSize: StreamedReply.recordsPerPage,
                     on: connection
                 ) { findings, isLast in
-                    let records = screens + findings.map { Record(["type": "finding"]).merging($0.record) }
+                    let parts = MineParts(screens: screens, findings: findings.map(FindingRecord.init))
                     screens = []
-                    return try page(records, findings.last?.listPosition, isLast)
+                    return try page(parts.records(version: version), findings.last?.listPosition, isLast)
                 }
             })
     }

@@ -249,22 +249,6 @@ struct FindingsCommand: RunnableCommand {
             print("  \(count) \(reason.rawValue): \(reason.explanation); \(reason.remedy).")
         }
     }
-
-    /// A `finding` record of a reply not yet declared by a spec (MINE, BLOCKED, SCREEN SHOW, bulk changes) read
-    /// through FindingRecord's fields: the one decoding of a finding.
-    static func finding(_ record: Record) -> FindingRecord {
-        (try? FindingRecord(record: record, version: ProtocolVersion.supported.upperBound, context: "finding"))
-            ?? FindingRecord()
-    }
-
-    /// Prints such records as the table of `barkeep findings`.
-    static func table(_ records: [Record]) { table(records.map(finding)) }
-
-    /// Where such a finding is: `file:line`, or `step N` for an item of a checklist step.
-    static func place(_ record: Record) -> String { finding(record).place }
-
-    /// The JSON object of such a finding: exactly the documented keys (FindingRecord.listJSON).
-    static func json(_ record: Record) -> [String: Any] { finding(record).listJSON }
 }
 
 /// `barkeep finding …`.

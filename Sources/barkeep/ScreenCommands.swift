@@ -17,29 +17,6 @@ struct ScreenGroup: ParsableCommand {
     )
 }
 
-/// The JSON object of a `screen` record.
-func screenJSON(_ record: Record) -> [String: Any] {
-    var object = record.json(
-        integers: ["findings", "steps-done", "steps-applicable", "poses-passed", "poses-required", "reattributed"],
-        lists: ["paths", "uses", "components"]
-    )
-    if object["uses"] == nil { object["uses"] = [String]() }
-    if record["kind"] == ScreenKind.component.rawValue && object["components"] == nil {
-        object["components"] = [String]()
-    }
-    // The poses a screen must pass (and, after a change of many, had to) when not the project's: a list (empty for
-    // none); absent, the project's.
-    for key in ["poses", "from-poses"] {
-        guard let poses = record[key] else { continue }
-        object[key.replacingOccurrences(of: "-", with: "_")] =
-            poses == "none" ? [] : poses.split(separator: ",").map(String.init)
-    }
-    if let done = record["done"] { object["done"] = done == "yes" }
-    if let changed = record["changed"] { object["changed"] = changed == "yes" }
-    object.removeValue(forKey: "type")
-    return object
-}
-
 /// `--title`, `--owner`, `--kind`, `--poses` and the glob options as request keywords; each glob option's values
 /// are also split at commas (a glob never holds one).
 private func screenKeywords(_ parsed: ParsedCommand, globOptions: [String]) -> [(key: String, value: String)] {
@@ -195,122 +172,92 @@ struct ScreenShowCommand: RunnableCommand {
         ]
     )
 
-    let project: String
-    let key: String
+    let request: ScreenShowRequest
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
-        project = parsed.value("project") ?? ""
-        key = parsed.value("key") ?? ""
-    }
-
-    /// The JSON object of a `SCREEN SHOW` reply: {screen, steps, poses, findings, why, history}.
-    static func json(_ records: [Record]) -> [String: Any] {
-        func of(_ type: String) -> [Record] { records.filter { $0["type"] == type } }
-        func strip(_ object: [String: Any]) -> [String: Any] {
-            var object = object
-            object.removeValue(forKey: "type")
-            return object
-        }
-        return [
-            "screen": of("screen").first.map(screenJSON) ?? [:],
-            "steps": of("step").map { strip($0.json(integers: ["step"], lists: ["blockers"])) },
-            "poses": of("pose").map { strip($0.json(integers: ["finding"])) },
-            "findings": of("finding").map(FindingsCommand.json),
-            "why": of("why").map { ["topic": $0["topic"] ?? "", "text": $0["text"] ?? ""] },
-            "history": of("event").map(WatchCommand.json),
-        ]
+        request = ScreenShowRequest(project: parsed.value("project") ?? "", key: parsed.value("key") ?? "")
     }
 
     func run(_ context: CLIContext) throws {
-        let records = try context.request(Request(verb: "SCREEN", arguments: ["SHOW", project, key])).records
-        func of(_ type: String) -> [Record] { records.filter { $0["type"] == type } }
-        guard let screen = of("screen").first else { throw CLIError.badReply("SCREEN SHOW returned no screen") }
+        let detail = try context.send(request).parts
         if context.isJSON {
-            try Output.json(Self.json(records))
+            try Output.json(detail.detailJSON)
             return
         }
-        let kind = ScreenKind(rawValue: screen["kind"] ?? "") ?? .screen
+        let screen = detail.screen
+        let kind = screen.kind
+        func words(_ list: [String]?) -> String? { list.map { $0.joined(separator: " ") } }
         Output.fields([
-            ("Screen", screen["key"]), ("Kind", kind == .screen ? nil : kind.rawValue), ("Title", screen["title"]),
-            ("Owner", screen["owner"]), ("Paths", screen["paths"]?.replacingOccurrences(of: ",", with: " ")),
-            (kind == .component ? "Used by" : "Uses", screen["uses"]?.replacingOccurrences(of: ",", with: " ")),
-            ("Uses", kind == .component ? screen["components"]?.replacingOccurrences(of: ",", with: " ") : nil),
-            ("Poses", screen["poses"].map { $0 == "none" ? "none" : $0.replacingOccurrences(of: ",", with: " ") }),
-            ("Done", screen["done"] == "yes" ? "yes" : "no"),
+            ("Screen", screen.key), ("Kind", kind == .screen ? nil : kind.rawValue), ("Title", screen.title),
+            ("Owner", screen.owner), ("Paths", words(screen.paths)),
+            (kind == .component ? "Used by" : "Uses", words(screen.uses)),
+            ("Uses", kind == .component ? words(screen.components) : nil),
+            ("Poses", screen.poses.map { $0 == "none" ? "none" : $0.replacingOccurrences(of: ",", with: " ") }),
+            ("Done", screen.isDone == true ? "yes" : "no"),
         ])
-        let findings = of("finding")
-        if !findings.isEmpty {
+        if !detail.findings.isEmpty {
             // A screen's findings include those of the components it uses: SCREEN says whose each is.
             print("\n" + Output.bold("Findings needing work"))
             Output.table(
                 ["#", "STATUS", "SEVERITY", "WHAT", "SCREEN", "WHERE"],
-                findings.map { record in
+                detail.findings.map { finding in
                     [
-                        record["id"] ?? "", record["status"] ?? "", record["severity"] ?? "",
-                        record["rule"] ?? record["title"] ?? "", record["screen"] ?? "",
-                        record["file"].map { "\($0):\(record["line"] ?? "")" } ?? "",
+                        String(finding.id), finding.status.rawValue, finding.severity,
+                        finding.rule ?? finding.title ?? "", finding.screen,
+                        finding.file.map { "\($0):\(finding.line.map(String.init) ?? "")" } ?? "",
                     ]
                 }
             )
         }
         // A component and the app area have no checklist, and poses only when given some.
-        if !of("step").isEmpty {
+        if !detail.steps.isEmpty {
             print(
-                "\n"
-                    + Output.bold(
-                        "Checklist (\(screen["steps-done"] ?? "0") of \(screen["steps-applicable"] ?? "0") done)")
-            )
+                "\n" + Output.bold("Checklist (\(screen.stepsDone ?? 0) of \(screen.stepsApplicable ?? 0) done)"))
             Output.table(
                 ["STEP", "KEY", "STATE", "OPEN FINDINGS"],
-                of("step").map { record in
-                    [record["step"] ?? "", record["key"] ?? "", record["state"] ?? "", record["blockers"] ?? ""]
+                detail.steps.map { step in
+                    [String(step.step), step.key, step.state.rawValue, step.blockers?.joined(separator: ",") ?? ""]
                 }
             )
         }
-        printPoses(screen, of("pose"))
-        let history = of("event")
-        if !history.isEmpty {
-            print("\n" + Output.bold(history.count >= 100 ? "History (the latest 100 events)" : "History"))
-            Output.table(
-                ["SEQ", "AT", "WHAT", "CHANGE", "BY"],
-                history.map { event in
-                    var change =
-                        [event["from"], event["to"]].allSatisfy { $0 == nil }
-                        ? "" : "\(event["from"] ?? "∅") → \(event["to"] ?? "∅")"
-                    if let reason = event["reason"] { change += change.isEmpty ? reason : " (\(reason))" }
-                    return [
-                        event["seq"] ?? "", String((event["at"] ?? "").prefix(16)),
-                        "\(event["kind"] ?? "") \(event["subject"] ?? "")", change, event["actor"] ?? "",
-                    ]
-                }
-            )
-        }
-        let why = of("why")
-        if why.isEmpty {
-            print("\n\(key) is done.")
+        printPoses(screen, detail.poses)
+        printHistory(detail.history)
+        if detail.why.isEmpty {
+            print("\n\(request.key) is done.")
         } else {
-            print("\n" + Output.bold("Why \(key) is not done"))
-            for reason in why { print("  - " + Output.plain(reason["text"] ?? "")) }
+            print("\n" + Output.bold("Why \(request.key) is not done"))
+            for reason in detail.why { print("  - " + Output.plain(reason.text)) }
         }
     }
 }
 
 extension ScreenShowCommand {
     /// The poses the screen must pass, with their latest results; nothing when it must pass none.
-    fileprivate func printPoses(_ screen: Record, _ poses: [Record]) {
+    fileprivate func printPoses(_ screen: ScreenRecord, _ poses: [PoseResultRecord]) {
         guard !poses.isEmpty else { return }
         print(
             "\n"
                 + Output.bold(
-                    "Poses (\(screen["poses-passed"] ?? "0") of \(screen["poses-required"] ?? "0") "
-                        + "\(PoseResult.settledWord))"))
+                    "Poses (\(screen.posesPassed ?? 0) of \(screen.posesRequired ?? 0) \(PoseResult.settledWord))"))
         Output.table(
             ["POSE", "RESULT", "RECORDED", "EVIDENCE"],
-            poses.map { record in
-                [
-                    record["pose"] ?? "", record["result"] ?? "", String((record["recorded"] ?? "").prefix(16)),
-                    (try? PoseResultRecord(record: record, version: ProtocolVersion.current, context: "SCREEN SHOW"))?
-                        .evidence ?? "",
+            poses.map { pose in [pose.pose.rawValue, pose.result.wire, pose.recordedMinute, pose.evidence] }
+        )
+    }
+
+    /// The screen's history: its events and its findings', the latest 100.
+    fileprivate func printHistory(_ history: [EventFields]) {
+        guard !history.isEmpty else { return }
+        print("\n" + Output.bold(history.count >= 100 ? "History (the latest 100 events)" : "History"))
+        Output.table(
+            ["SEQ", "AT", "WHAT", "CHANGE", "BY"],
+            history.map { event in
+                var change =
+                    [event.from, event.to].allSatisfy { $0 == nil } ? "" : "\(event.from ?? "∅") → \(event.to ?? "∅")"
+                if let reason = event.reason { change += change.isEmpty ? reason : " (\(reason))" }
+                return [
+                    String(event.seq), String(event.at.prefix(16)), "\(event.kind) \(event.subject)", change,
+                    event.actor,
                 ]
             }
         )

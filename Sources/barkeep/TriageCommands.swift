@@ -298,39 +298,32 @@ struct MineCommand: RunnableCommand {
         ]
     )
 
-    let project: String
-    let name: String?
+    let request: MineRequest
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
-        project = parsed.value("project") ?? ""
-        name = parsed.value("as")
+        let name = parsed.value("as")
         if let name, !Assignee.isValid(name) {
             throw UsageError(Assignee.rule(for: name), commandPath: parsed.commandPath)
         }
+        request = MineRequest(project: parsed.value("project") ?? "", person: name)
     }
 
     func run(_ context: CLIContext) throws {
-        var request = Request(verb: "MINE", arguments: [project])
-        if let name { request.keywordList.append(("as", name)) }
-        let response = try context.request(request)
-        let who = response.fields["name"] ?? name ?? ""
-        let screens = response.records.filter { $0["type"] == "screen" }
-        let findings = response.records.filter { $0["type"] == "finding" }
+        let reply = try context.send(request)
         if context.isJSON {
-            try Output.json([
-                "name": who, "screens": screens.map(screenJSON), "findings": findings.map(FindingsCommand.json),
-            ])
+            try Output.json(reply.mineJSON)
             return
         }
-        print("Screens \(who) owns in \(project): \(screens.count)")
+        let (who, screens, findings) = (reply.summary.name, reply.screens, reply.findings)
+        print("Screens \(who) owns in \(request.project): \(screens.count)")
         if !screens.isEmpty {
             Output.table(
                 ["SCREEN", "KIND", "FINDINGS", "STEPS", "POSES", "DONE"],
-                screens.map { record in
+                screens.map { screen in
                     [
-                        record["key"] ?? "", record["kind"] ?? "screen", record["findings"] ?? "",
-                        "\(record["steps-done"] ?? "0")/\(record["steps-applicable"] ?? "0")",
-                        "\(record["poses-passed"] ?? "0")/\(record["poses-required"] ?? "0")", record["done"] ?? "",
+                        screen.key, screen.kind.rawValue, screen.findings.map(String.init) ?? "",
+                        "\(screen.stepsDone ?? 0)/\(screen.stepsApplicable ?? 0)",
+                        "\(screen.posesPassed ?? 0)/\(screen.posesRequired ?? 0)", screen.isDone.map(\.wire) ?? "",
                     ]
                 })
         }

@@ -77,10 +77,6 @@ struct WatchCommand: RunnableCommand {
         }
     }
 
-    /// An event record as a JSON object, as `watch --json` prints it and the histories of `finding show`, `screen
-    /// show` and `source show` hold it (EventRecord, shared with the daemon's webhooks).
-    static func json(_ record: Record) -> [String: Any] { EventRecord.json(record) }
-
     private func printEvent(_ record: Record, context: CLIContext) {
         if context.isJSON {
             if let line = try? EventRecord.jsonText(record) { print(line) }

@@ -1,3 +1,4 @@
+import BarkeepAPI
 import BarkeepCore
 import BarkeepProtocol
 import BarkeepStore
@@ -45,8 +46,8 @@ struct StreamedReplyTests {
     static func wholeFindings(_ database: PostgresConfiguration, _ query: FindingQuery) throws -> String {
         let connection = try PostgresConnection(configuration: database)
         defer { connection.close() }
-        return Reply.records(try FindingStore.list(project: "app", query: query, on: connection).map(\.record))
-            .encoded
+        let findings = try FindingStore.list(project: "app", query: query, on: connection)
+        return FindingsRequest.Reply(findings.map(FindingRecord.init)).reply(version: 2).encoded
     }
 
     /// The reply `MINE app as=dana` had when it was built whole.
@@ -55,12 +56,12 @@ struct StreamedReplyTests {
         defer { connection.close() }
         let screens = try ScreenStore.list(project: "app", on: connection)
             .filter { ScreenOwner.matches($0.screen.owner, kind: $0.screen.kind, filter: "dana") }
-            .map { Record(["type": "screen"]).merging($0.record) }
+            .map(ScreenRecord.init)
         let findings = try FindingStore.list(
             project: "app", query: FindingQuery(statuses: FindingQuery.defaultStatuses, assignee: .name("dana")),
             on: connection)
-        let records = screens + findings.map { Record(["type": "finding"]).merging($0.record) }
-        return Reply.summarizedRecords(records, summary: Record(["name": "dana"])).encoded
+        let parts = MineParts(screens: screens, findings: findings.map(FindingRecord.init))
+        return MineRequest.Reply(parts, summary: MineSummary(name: "dana")).reply(version: 2).encoded
     }
 
     /// Reads lines from `client` up to and including the final line, `pause` called after every `every` lines.

@@ -118,7 +118,7 @@ struct MCPArgumentsTests {
     /// The tools composed of several commands (or of a command not yet declared by a spec), with arguments of their
     /// own; every other tool is bound to its command's request.
     static let composite: Set<String> = [
-        "project_status", "list_screens", "pose_matrix", "readiness_report", "checklist", "screen_detail",
+        "project_status", "list_screens", "pose_matrix", "readiness_report", "checklist",
         "list_findings", "set_finding_status", "assign_findings", "ingest_scan",
     ]
 

@@ -19,9 +19,7 @@ struct SpecWalkTests {
         // Scans
         "INGEST",
         // Findings
-        "MINE",
         // Screens
-        "SCREEN SHOW",
         // Steps
         // Audit
         // Dashboard
@@ -162,10 +160,12 @@ struct SpecWalkTests {
                 #expect(!text.contains(read), "\(file) reads \(read)")
             }
         }
-        // The findings and scans commands: no reply field read by key in their CLI files and tools.
+        // The findings, scans and screen commands (MINE and SCREEN SHOW among them, with screen_detail and the
+        // audit_screen prompt): no reply field read by key in their CLI files and tools.
         for file in [
             "FindingCommands.swift", "FindingsExport.swift", "FindingFilterOptions.swift",
-            "MCP/Tools/FindingTools.swift",
+            "MCP/Tools/FindingTools.swift", "TriageCommands.swift", "ScreenCommands.swift",
+            "MCP/Tools/ScreenTools.swift", "MCP/MCPTools.swift",
         ] {
             let text = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
             for read in ["record[\"", "fields[\"", "run[\"", "finding[\"", "event[\""] {
@@ -272,10 +272,10 @@ struct SpecWalkTests {
                 #expect(replyText.contains("\(key)="), "\(name): docs/protocol.md's reply does not give \(key)=")
             }
         }
-        // A record's field is described in its record's bullet, or in the command's reply cell (a field only this
-        // reply adds, a record only this command sends).
+        // A record's field is described in its record's bullet, or in the command's reply cell or its own bullet
+        // (a field only this reply adds, a record only this command sends: SCREEN SHOW's `type=why`).
         for record in R.Reply.recordTypes {
-            var text = replyText
+            var text = replyText + (recordBullets[name] ?? "")
             if let recordName = record.recordName {
                 guard let bullet = recordBullets[recordName] else {
                     Issue.record("\(name): docs/protocol.md describes no `\(recordName)` record")

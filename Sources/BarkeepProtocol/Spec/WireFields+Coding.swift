@@ -4,10 +4,15 @@ extension WireFields {
     /// The value as a record of the reply, at protocol `version`: its fields in order, absent ones left out.
     public func record(version: Int) -> Record {
         var record = Record()
-        let fields = Self.fields
-        record.reserveCapacity(fields.count)
-        for field in fields where field.versions.contains(version) { record.append(field.key, field.write(self)) }
+        append(to: &record, version: version)
         return record
+    }
+
+    /// Appends the value's fields at protocol `version` to `record`, after those it holds (a typed reply's `type=`).
+    public func append(to record: inout Record, version: Int) {
+        let fields = Self.fields
+        record.reserveCapacity(record.fields.count + fields.count)
+        for field in fields where field.versions.contains(version) { record.append(field.key, field.write(self)) }
     }
 
     /// Reads a record (or the fields of an `OK` line) as the client gets it: the one place a reply's fields are

@@ -9,7 +9,7 @@ extension MCPTools {
     /// answering the JSON that command's `--json` prints.
     static var readTools: [MCPTool] {
         [
-            listProjects, projectStatus, listScreens, screenDetail, FindingTools.listFindings,
+            listProjects, projectStatus, listScreens, ScreenTools.screenDetail, FindingTools.listFindings,
             FindingTools.findingDetail, AuditTools.blockedItems, poseMatrix, checklist, readinessReport,
         ]
     }
@@ -165,40 +165,6 @@ extension MCPTools {
             return MCPToolOutput(
                 structured: ["screens": screens, "matched": matched, "page": page.json(total: matched)],
                 summary: page.sentence("row", shown: screens.count, total: matched) + " \(done) of these done.")
-        }
-    }
-
-    /// The `screen_detail` tool.
-    static var screenDetail: MCPTool {
-        MCPTool(
-            name: "screen_detail", title: "Screen detail",
-            description: "One screen, as `barkeep screen show --json`: its checklist steps, latest pose results, the "
-                + "findings needing work of the screen and of the components it uses, its history, and why it is "
-                + "not done.",
-            arguments: ["screen": MCPSchema.string("The screen's key.", minLength: 1)], required: ["screen"],
-            output: MCPSchema.object(
-                [
-                    "screen": MCPSchema.screen, "steps": MCPSchema.array(MCPSchema.screenStep),
-                    "poses": MCPSchema.array(MCPSchema.pose), "findings": MCPSchema.array(MCPSchema.finding),
-                    "why": MCPSchema.array(
-                        MCPSchema.object(
-                            ["topic": ["type": "string"], "text": ["type": "string"]], required: ["topic", "text"]),
-                        "Why it is not done; empty when it is."),
-                    "history": MCPSchema.array(MCPSchema.event),
-                ], required: ["screen", "steps", "poses", "findings", "why", "history"]),
-            effect: .read
-        ) { call in
-            let key = try call.requiredString("screen")
-            let detail = ScreenShowCommand.json(
-                try call.send(Request(verb: "SCREEN", arguments: ["SHOW", try call.project(), key])).records)
-            let why = (detail["why"] as? [[String: String]] ?? []).map { "- \($0["text"] ?? "")" }
-            let findings = (detail["findings"] as? [Any])?.count ?? 0
-            return MCPToolOutput(
-                structured: detail,
-                summary: why.isEmpty
-                    ? "\(key) is done."
-                    : "\(key) is not done (\(Output.count(findings, "finding")) needing work):\n"
-                        + why.joined(separator: "\n"))
         }
     }
 

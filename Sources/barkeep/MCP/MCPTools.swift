@@ -1,3 +1,4 @@
+import BarkeepAPI
 import BarkeepCore
 import BarkeepProtocol
 import BarkeepReport
@@ -34,13 +35,13 @@ enum MCPTools {
     static func auditScreen(_ call: MCPToolCall) throws -> [String: Any] {
         let project = try call.project()
         let key = try call.requiredString("screen")
-        let detail = try screenDetail.run(call)
+        let detail = try call.send(ScreenShowRequest(project: project, key: key)).parts
         let steps = try checklistSteps(call)
         let report = try ReportCommand(
             project: project, isHTML: false, selection: ReportSelection(keyGlob: key)
         ).document(call.context)
         let state = try JSONSerialization.data(
-            withJSONObject: detail.structured, options: [.sortedKeys, .withoutEscapingSlashes])
+            withJSONObject: detail.detailJSON, options: [.sortedKeys, .withoutEscapingSlashes])
         let checklist = steps.map { step in
             let rules = (step["rules"] as? [String] ?? []).joined(separator: ", ")
             return "\(step["step"] ?? "") \(step["key"] ?? ""): \(step["asks"] ?? "")"

@@ -5,6 +5,6 @@ public enum FindingAPI {
     /// The requests, in the order docs/protocol.md gives them.
     public static let all: [any CommandRequest.Type] = [
         FindingsRequest.self, FindingShowRequest.self, FindingSetRequest.self, FindingAssignRequest.self,
-        FindingCommentRequest.self,
+        FindingCommentRequest.self, MineRequest.self,
     ]
 }
