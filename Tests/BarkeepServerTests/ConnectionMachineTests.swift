@@ -1,4 +1,5 @@
 import BarkeepAPI
+import Foundation
 import BarkeepCore
 import BarkeepProtocol
 import Testing
@@ -397,5 +398,15 @@ struct ConnectionMachineTests {
         ended.complete(.ok("watching"), startsWatching: true)
         let keepsOpen = ended.machine.endInput()
         #expect(!keepsOpen)
+    }
+
+    @Test("the machine imports no module unconditionally: the framer fuzz target compiles it alone (make fuzz)")
+    func compilesAlone() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let text = try String(
+            contentsOf: root.appendingPathComponent("Sources/BarkeepServer/ConnectionMachine.swift"), encoding: .utf8)
+        let imports = text.split(separator: "\n").filter { $0.hasPrefix("import ") }
+        #expect(imports.isEmpty, "\(imports)")
     }
 }
