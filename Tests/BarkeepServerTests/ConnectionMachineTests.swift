@@ -1,7 +1,7 @@
 import BarkeepAPI
-import Foundation
 import BarkeepCore
 import BarkeepProtocol
+import Foundation
 import Testing
 
 @testable import BarkeepServer
