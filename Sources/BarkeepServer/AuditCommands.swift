@@ -203,11 +203,6 @@ extension ItemChangeRecord {
     }
 }
 
-extension ItemChange {
-    /// The change as an `item` record (PROJECT SET and INGEST, until they are declared by a spec).
-    var record: Record { ItemChangeRecord(self).record(version: ProtocolVersion.supported.upperBound) }
-}
-
 extension FindingRecord {
     /// The `finding` record of a finding or an item.
     init(_ finding: Finding) {

@@ -67,7 +67,7 @@ public final class Command: Sendable {
         self.init(
             R.spec.name, positional: R.positionalRange, arguments: R.argumentKinds, keys: R.keys,
             requiredKeys: R.requiredKeys, repeatableKeys: R.repeatableKeys, minimumRole: R.spec.role,
-            request: R.self
+            takesPayload: R.spec.payload, request: R.self
         ) { input throws(CommandError) in
             let request: R
             do throws(FieldProblem) {

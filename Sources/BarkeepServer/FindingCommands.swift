@@ -4,95 +4,45 @@ import BarkeepProtocol
 import BarkeepStore
 import Foundation
 
-/// INGEST, RUNS, RUN SHOW, FINDINGS and FINDING SHOW; the triage commands are TriageCommands'. RUNS, RUN SHOW and
-/// FINDING SHOW are declared by their specs (BarkeepAPI).
+/// INGEST, RUNS, RUN SHOW, FINDINGS and FINDING SHOW, each declared by its spec (BarkeepAPI); the triage commands
+/// are TriageCommands'.
 enum FindingCommands {
     static let all: [Command] = [ingest, runs, runShow, findings, show] + TriageCommands.all
 
     /// `INGEST PROJECT format=… [commit=SHA [commit-time=ISO8601]] [scope=PREFIX] [force=yes] SIZE` and SIZE bytes
-    /// of scanner output. The upload is parsed and synced on a database thread, never on the event loop.
-    static let ingest = Command(
-        "INGEST",
-        positional: 2...2,
-        keys: ["commit", "commit-time", "scope", "force"],
-        requiredKeys: ["format"],
-        minimumRole: Role.leastToIngest,
-        takesPayload: true
-    ) { input throws(CommandError) in
-        let project = input.argument(0)
-        guard let formatText = input.keyword("format"), let format = ScanFormat(rawValue: formatText) else {
-            throw CommandError(
-                .badArgument,
-                "format must be " + ScanFormat.allCases.map(\.rawValue).joined(separator: " or ")
-            )
+    /// of scanner output, declared by `IngestUploadRequest`. The upload is parsed and synced on a database thread,
+    /// never on the event loop.
+    static let ingest = Command(IngestUploadRequest.self) { request, input throws(CommandError) in
+        if request.commitTime != nil && request.commit == nil {
+            throw CommandError(.badArgument, "commit-time needs commit")
         }
-        let commit = input.keyword("commit")?.lowercased()
-        if let commit, commit.count < 4 || commit.count > 64 || !commit.allSatisfy(\.isHexDigit) {
-            throw CommandError(.badArgument, "commit must be a hexadecimal commit id")
-        }
-        let commitTime = try commitTime(input.keyword("commit-time"), commit: commit)
-        let isForced: Bool
-        switch input.keyword("force") {
-        case nil, "no": isForced = false
-        case "yes": isForced = true
-        default: throw CommandError(.badArgument, "force must be yes or no")
-        }
-        let scope = input.keyword("scope") ?? ""
         // The ingest lets go of the bytes once parsed, and gives what it freed back to the system.
         let upload = ScanUpload(input.payload ?? [])
         let actor = input.session.actor
+        let version = input.session.protocolVersion
         return .database { connection in
             // Built here, on a database thread: the request digests the upload.
-            let request = IngestRequest(
-                upload, format: format, project: project, commit: commit, commitTime: commitTime, scope: scope,
-                isForced: isForced, actor: actor)
-            return try ingestUpload(request, on: connection)
+            let ingest = IngestRequest(
+                upload, format: request.format, project: request.project, commit: request.commit?.text.lowercased(),
+                commitTime: request.commitTime?.date, scope: request.scope ?? "", isForced: request.isForced ?? false,
+                actor: actor)
+            return try ingestUpload(ingest, version: version, on: connection)
         }
-    }
-
-    /// The `commit-time` key's value: strict ISO 8601 with an offset, and only beside a commit.
-    private static func commitTime(_ text: String?, commit: String?) throws(CommandError) -> Date? {
-        guard let text else { return nil }
-        guard let time = CommitTime.parse(text) else {
-            throw CommandError(
-                .badArgument, "commit-time must be an ISO 8601 time with an offset (2026-11-30T10:00:00+01:00)")
-        }
-        guard commit != nil else { throw CommandError(.badArgument, "commit-time needs commit") }
-        return time
     }
 
     /// Ingests an upload through the store's `Ingestor` and replies with what it did: a scan's counts, or an SDK
     /// check's summary and the items it changed. A document that does not parse is `BADARG` naming the place in it;
     /// a stale scan is `CONFLICT`; neither stores anything.
-    static func ingestUpload(_ request: IngestRequest, on connection: PostgresConnection) throws -> CommandResult {
-        let outcome = try Ingestor.ingest(request, on: connection)
-        switch outcome {
-        case .scan(let result):
-            // What this call changed: a repeat changed nothing, whatever its run's counts say.
-            let counts = result.counts
-            return CommandResult(
-                .ok([
-                    "run": String(result.run.number), "new": String(counts.new), "fixed": String(counts.fixed),
-                    "reopened": String(counts.reopened), "unchanged": String(counts.unchanged),
-                    "moved": String(counts.moved), "changed": String(counts.changed), "open": String(result.open),
-                    "repeat": result.isRepeat ? "yes" : "no",
-                ])
-            )
+    static func ingestUpload(
+        _ request: IngestRequest, version: Int, on connection: PostgresConnection
+    ) throws -> CommandResult {
+        let reply: IngestUploadRequest.Reply
+        switch try Ingestor.ingest(request, on: connection) {
+        case .scan(let result): reply = .ok(ScanIngestSummary(result))
         case .check(let result):
-            return CommandResult(
-                .summarizedRecords(
-                    result.itemChanges.map(\.record),
-                    summary: Record([
-                        "run": String(result.run.number), "sdk": result.checkedSDK.description,
-                        "project-sdk": result.projectSDK,
-                        "symbols": String(result.symbols), "found": String(result.found),
-                        "unblocked": String(result.unblockedCount),
-                        "blocked": String(result.blockedCount),
-                        "repeat": result.isRepeat ? "yes" : "no",
-                    ])
-                )
-            )
+            reply = .records(result.itemChanges.map(ItemChangeRecord.init), summary: SDKCheckSummary(result))
         }
+        return CommandResult(reply, version: version)
     }
 
     /// `RUNS PROJECT [limit=N]`: the project's runs, newest first, at most N (`RunsRequest.defaultLimit` unless
@@ -216,4 +166,30 @@ extension RunRecord {
 extension ScanRun {
     /// The run as a `run` record (RunRecord's fields), for STATUS's scan part, not yet declared by a spec.
     var record: Record { RunRecord(self).record(version: ProtocolVersion.supported.upperBound) }
+}
+
+extension ScanIngestSummary {
+    /// What a scan's ingest changed (a repeat changed nothing, whatever its run's counts say).
+    init(_ result: IngestResult) {
+        self.init()
+        run = result.run.number
+        counts = result.counts
+        open = result.open
+        isRepeat = result.isRepeat
+    }
+}
+
+extension SDKCheckSummary {
+    /// What an SDK check found and changed.
+    init(_ result: SDKCheckResult) {
+        self.init()
+        run = result.run.number
+        sdk = result.checkedSDK
+        projectSDK = result.projectSDK
+        symbols = result.symbols
+        found = result.found
+        unblocked = result.unblockedCount
+        blocked = result.blockedCount
+        isRepeat = result.isRepeat
+    }
 }

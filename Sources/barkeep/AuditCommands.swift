@@ -7,17 +7,6 @@ import Foundation
 /// Prints the `item` records of an SDK change: what became workable, what needs an availability gate, what is
 /// blocked now.
 enum ItemChanges {
-    /// The JSON object of one change, from the reply of a command not yet declared by a spec (PROJECT SET, INGEST).
-    static func json(_ record: Record) -> [String: Any] { change(record).listJSON }
-
-    /// Prints the changes of a reply not yet declared by a spec (PROJECT SET, INGEST).
-    static func print(_ records: [Record]) { print(records.map(change)) }
-
-    /// A record read as a change (its fields the typed layer's; a field it cannot read left at its default).
-    private static func change(_ record: Record) -> ItemChangeRecord {
-        (try? ItemChangeRecord(record: record, version: ProtocolVersion.current, context: "item")) ?? ItemChangeRecord()
-    }
-
     /// A sentence and a table; nothing when no item changed.
     static func print(_ changes: [ItemChangeRecord]) {
         let unblocked = changes.filter { !$0.isBlocked }

@@ -82,7 +82,11 @@ final class Client {
     /// Sends a typed request and reads its reply into the request's typed reply: the CLI's one decoding layer (no
     /// reply field is read by key outside it). The protocol version is the one the server said it speaks.
     func send<R: CommandRequest>(_ request: R) throws(CLIError) -> R.Reply {
-        let response = try send(request.wireRequest)
+        try typedReply(send(request.wireRequest), of: R.self)
+    }
+
+    /// A response read into `R`'s typed reply.
+    private func typedReply<R: CommandRequest>(_ response: Response, of type: R.Type) throws(CLIError) -> R.Reply {
         let version = greeting?.protocolVersion ?? ProtocolVersion.assumed
         do {
             try R.Reply.check(finalText: response.text, command: R.spec.name)
@@ -91,6 +95,16 @@ final class Client {
         } catch {
             throw .badReply(error.description)
         }
+    }
+
+    /// Uploads `payload` with a typed request (an upload's spec, INGEST), as `upload(_:payload:progress:)` does,
+    /// and reads the reply into the request's typed reply.
+    func upload<R: CommandRequest>(
+        _ request: R,
+        payload: [UInt8],
+        progress: (Int) -> Void = { _ in }
+    ) throws(CLIError) -> R.Reply {
+        try typedReply(upload(request.wireRequest, payload: payload, progress: progress), of: R.self)
     }
 
     /// Sends a request whose line ends with the payload's size, then the payload in 1 MiB pieces (calling

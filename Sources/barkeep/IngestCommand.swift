@@ -1,3 +1,4 @@
+import BarkeepAPI
 import BarkeepCommandLine
 import BarkeepCore
 import BarkeepProtocol
@@ -111,23 +112,23 @@ struct IngestCommand: RunnableCommand {
         self.maximumUpload = nil
     }
 
-    /// The counts of a scan's reply, in the order `--json` prints them.
-    static let countKeys = ["run", "new", "fixed", "reopened", "unchanged", "moved", "changed", "open"]
+    /// The counts of a scan's reply, in the order `--json` prints them: the JSON names of its summary's fields.
+    static let countKeys = ScanIngestSummary.fields.map(\.jsonName).filter { $0 != "repeat" }
 
     /// The JSON object of an ingest's reply: {run, new, fixed, …, open, repeat} for a scan, the SDK check's
     /// object for one.
-    static func json(_ response: Response, format: ScanFormat) -> [String: Any] {
-        let fields = response.fields
-        guard format != .sdkCheck else { return checkJSON(response) }
-        var object: [String: Any] = ["repeat": fields["repeat"] == "yes"]
-        for key in countKeys { object[key] = Int(fields[key] ?? "") ?? 0 }
-        return object
+    static func json(_ reply: IngestUploadRequest.Reply) -> [String: Any] {
+        switch reply {
+        case .ok(let scan): scan.json
+        case .records(let changes, let check): checkJSON(check, changes: changes)
+        }
     }
 
-    /// Uploads the file and returns its format and the daemon's reply. What ScanFile refuses is refused before
-    /// the file is read: what is not a regular file before the daemon is asked, then a role that may not ingest
-    /// and a file over the upload limit (both from the daemon's HELLO).
-    func upload(_ context: CLIContext) throws -> (ScanFormat, Response) {
+    /// Uploads the file and returns the daemon's typed reply. What ScanFile refuses is refused
+    /// before the file is read: what is not a regular file before the daemon is asked, then a role that may not
+    /// ingest and a file over the upload limit (both from the daemon's HELLO). A commit or commit time the daemon
+    /// would refuse is refused in its words before the upload.
+    func upload(_ context: CLIContext) throws -> IngestUploadRequest.Reply {
         let input = try file == "-" ? ScanFile.standardInput() : ScanFile.open(file)
         let client = try context.connect()
         try ScanFile.checkRole(client.greeting, hasToken: context.token != nil)
@@ -135,24 +136,22 @@ struct IngestCommand: RunnableCommand {
         try input.checkSize(limit: limit)
         let bytes = try input.read(limit: limit)
         let format = self.format ?? Self.guessFormat(bytes)
-        var request = Request(verb: "INGEST", arguments: [project], keywords: ["format": format.rawValue])
+        var request = IngestUploadRequest(project: project, format: format, scope: scope, isForced: isForced)
         if let commit {
-            request.keywordList.append(("commit", commit))
+            request.commit = try wireValue(commit, key: "commit")
             let environment = ProcessInfo.processInfo.environment
-            // Given, it wins (the daemon checks its form); else git's, when git knows the commit.
+            // Given, it wins (checked as the daemon checks it); else git's, when git knows the commit.
             if let time = commitTime ?? CommitTimeLookup.committerTime(of: commit, environment: environment) {
-                request.keywordList.append(("commit-time", time))
+                request.commitTime = try wireValue(time, key: "commit-time")
             }
         }
-        if isForced { request.keywordList.append(("force", "yes")) }
-        if let scope { request.keywordList.append(("scope", scope)) }
 
         // A large sync takes a while after the upload: wait for it.
         client.setReplyTimeout(.seconds(600))
         let showsProgress = bytes.count >= 4 << 20 && isatty(STDERR_FILENO) == 1
-        let response: Response
+        let reply: IngestUploadRequest.Reply
         do {
-            response = try client.upload(request, payload: bytes) { sent in
+            reply = try client.upload(request, payload: bytes) { sent in
                 guard showsProgress else { return }
                 let percent = sent * 100 / max(bytes.count, 1)
                 FileHandle.standardError.write(
@@ -166,70 +165,60 @@ struct IngestCommand: RunnableCommand {
             throw context.explained(error)
         }
         if showsProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-        return (format, response)
+        return reply
     }
 
     func run(_ context: CLIContext) throws {
-        let (format, response) = try upload(context)
-        let fields = response.fields
-        func number(_ key: String) -> Int { Int(fields[key] ?? "") ?? 0 }
-        if format == .sdkCheck {
-            try printCheck(response, context: context)
-            return
-        }
-        if context.isJSON {
+        let reply = try upload(context)
+        switch reply {
+        case .records(let changes, let check):
+            try printCheck(check, changes: changes, context: context)
+        case .ok(let scan) where context.isJSON:
             // Exactly these keys, in this order.
-            let keys = Self.countKeys
-            let repeated = fields["repeat"] == "yes" ? "true" : "false"
+            let counts = scan.counts
             print(
-                "{" + keys.map { "\"\($0)\":\(number($0))" }.joined(separator: ",") + ",\"repeat\":\(repeated)}")
-            return
+                "{\"run\":\(scan.run),\"new\":\(counts.new),\"fixed\":\(counts.fixed),"
+                    + "\"reopened\":\(counts.reopened),\"unchanged\":\(counts.unchanged),\"moved\":\(counts.moved),"
+                    + "\"changed\":\(counts.changed),\"open\":\(scan.open),\"repeat\":\(scan.isRepeat)}")
+        case .ok(let scan):
+            print(Self.sentence(scan))
         }
-        print(Self.sentence(fields))
     }
 
     /// What a scan's upload did, in one sentence (`Run 2: 0 new, 2 fixed, …. 25 findings need work.`).
-    static func sentence(_ fields: [String: String]) -> String {
-        func number(_ key: String) -> Int { Int(fields[key] ?? "") ?? 0 }
-        let open = "\(Output.count(number("open"), "finding")) \(number("open") == 1 ? "needs" : "need") work."
-        if fields["repeat"] == "yes" {
-            return "Run \(number("run")) already has this content: nothing changed. " + open
+    static func sentence(_ scan: ScanIngestSummary) -> String {
+        let open = "\(Output.count(scan.open, "finding")) \(scan.open == 1 ? "needs" : "need") work."
+        if scan.isRepeat {
+            return "Run \(scan.run) already has this content: nothing changed. " + open
         }
-        return "Run \(number("run")): \(number("new")) new, \(number("fixed")) fixed, \(number("reopened")) reopened, "
-            + "\(number("unchanged")) unchanged (\(number("moved")) moved), \(number("changed")) changed. " + open
+        let counts = scan.counts
+        return "Run \(scan.run): \(counts.new) new, \(counts.fixed) fixed, \(counts.reopened) reopened, "
+            + "\(counts.unchanged) unchanged (\(counts.moved) moved), \(counts.changed) changed. " + open
     }
 
-    /// The JSON object of an SDK check's reply.
-    private static func checkJSON(_ response: Response) -> [String: Any] {
-        let fields = response.fields
-        var object: [String: Any] = [
-            "sdk": fields["sdk"] ?? "", "project_sdk": fields["project-sdk"] ?? "",
-            "repeat": fields["repeat"] == "yes",
-        ]
-        for key in ["run", "symbols", "found", "unblocked", "blocked"] { object[key] = Int(fields[key] ?? "") ?? 0 }
-        object["changes"] = response.records.map(ItemChanges.json)
+    /// The JSON object of an SDK check's reply: its summary's fields and the items it moved.
+    private static func checkJSON(_ check: SDKCheckSummary, changes: [ItemChangeRecord]) -> [String: Any] {
+        var object = check.json
+        object["changes"] = changes.map(\.listJSON)
         return object
     }
 
     /// What an SDK check changed.
-    private func printCheck(_ response: Response, context: CLIContext) throws {
-        let fields = response.fields
+    private func printCheck(_ check: SDKCheckSummary, changes: [ItemChangeRecord], context: CLIContext) throws {
         if context.isJSON {
-            try Output.json(Self.checkJSON(response))
+            try Output.json(Self.checkJSON(check, changes: changes))
             return
         }
-        let again = fields["repeat"] == "yes" ? " (the same check as before: nothing changed)" : ""
+        let again = check.isRepeat ? " (the same check as before: nothing changed)" : ""
         print(
-            "SDK check, run \(fields["run"] ?? "?"): \(fields["found"] ?? "0") of \(fields["symbols"] ?? "0") symbols "
-                + "found in the iOS \(fields["sdk"] ?? "?") SDK\(again).")
-        if let projectSDK = fields["project-sdk"], let checked = fields["sdk"],
-            SDKVersion(projectSDK) != SDKVersion(checked)
-        {
+            "SDK check, run \(check.run): \(check.found) of \(check.symbols) symbols "
+                + "found in the iOS \(check.sdk) SDK\(again).")
+        if SDKVersion(check.projectSDK) != check.sdk {
             print(
-                "The project builds with the iOS \(projectSDK) SDK: this check decides nothing until it moves to "
-                    + "\(checked) (barkeep sdk set \(project) \(checked)).")
+                "The project builds with the iOS \(check.projectSDK) SDK: this check decides nothing until it moves "
+                    + "to \(check.sdk) (barkeep sdk set \(project) \(check.sdk)).")
         }
-        ItemChanges.print(response.records)
+        ItemChanges.print(changes)
     }
 
     /// SARIF documents carry `"runs"` and their version; duo_scan's carry `"findings"`; SDK checks `"symbols"`.

@@ -17,13 +17,12 @@ struct SpecWalkTests {
         // Session
         // Projects
         // Scans
-        "INGEST",
         // Findings
         // Screens
         // Steps
         // Audit
         // Dashboard
-        "STATUS",
+        "STATUS"
         // Automation
     ]
 
@@ -143,7 +142,10 @@ struct SpecWalkTests {
                 #expect(!text.contains(literal), "\(file) builds \(request.spec.name) by hand")
             }
         }
-        for file in ["TokenCommands.swift", "SourceCommands.swift", "HookCommands.swift", "LeasedActionCommand.swift"] {
+        for file in [
+            "TokenCommands.swift", "SourceCommands.swift", "HookCommands.swift", "LeasedActionCommand.swift",
+            "IngestCommand.swift",
+        ] {
             let text = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
             #expect(!text.contains("record["), "\(file) reads a reply field by key")
             #expect(!text.contains("fields["), "\(file) reads an OK line's field by key")
@@ -221,11 +223,11 @@ struct SpecWalkTests {
 
     /// The layouts a positional cell documents: `PROJECT, [SCREEN], POSE[,POSE…], RESULT` is PROJECT, SCREEN,
     /// POSE, RESULT and PROJECT, POSE, RESULT (a bracketed word may be left out); `N` names a field `number`; the
-    /// upload's SIZE is the payload's, not a field.
+    /// upload's SIZE (`SIZE, then SIZE bytes`) is the payload's, not a field.
     static func positionalLayouts(_ cell: String) -> [[String]] {
         guard cell != "—" else { return [[]] }
         var layouts: [[String]] = [[]]
-        for word in cell.components(separatedBy: ", ") where !word.hasPrefix("SIZE") {
+        for word in cell.components(separatedBy: ", ") where !word.hasPrefix("SIZE") && !word.hasPrefix("then ") {
             let isOptional = word.hasPrefix("[") && word.hasSuffix("]")
             var name = word.replacingOccurrences(of: "[", with: "").replacingOccurrences(of: "]", with: "")
             if let comma = name.firstIndex(of: ",") { name = String(name[..<comma]) }

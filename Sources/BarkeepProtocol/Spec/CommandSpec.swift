@@ -38,14 +38,20 @@ public struct CommandSpec: Sendable {
     /// Its layouts of positional arguments; empty: one, every positional field in order (trailing optional ones
     /// may be left out).
     public let shapes: [Shape]
+    /// Whether it is an upload: its line ends with the payload's size in bytes (a positional argument of the
+    /// table's, no field's), and that many bytes follow the line.
+    public let payload: Bool
 
-    /// Declares a command.
-    public init(_ name: String, role: Role?, effect: Effect, summary: String, shapes: [Shape] = []) {
+    /// Declares a command; `payload`: an upload (`INGEST PROJECT … SIZE` then SIZE bytes).
+    public init(
+        _ name: String, role: Role?, effect: Effect, summary: String, shapes: [Shape] = [], payload: Bool = false
+    ) {
         self.name = name
         self.role = role
         self.effect = effect
         self.summary = summary
         self.shapes = shapes
+        self.payload = payload
     }
 }
 
@@ -61,12 +67,15 @@ extension CommandRequest {
     /// The positional fields, in order.
     public static var positionals: [Field<Self>] { fields.filter { $0.placement == .positional } }
 
-    /// How many positional arguments it takes.
+    /// How many positional arguments it takes (an upload's SIZE included).
     public static var positionalRange: ClosedRange<Int> {
+        let size = spec.payload ? 1 : 0
         let shapes = spec.shapes
-        guard !shapes.isEmpty else { return positionals.filter(\.isRequired).count...positionals.count }
+        guard !shapes.isEmpty else {
+            return positionals.filter(\.isRequired).count + size...positionals.count + size
+        }
         let counts = shapes.map(\.positionals.count)
-        return (counts.min() ?? 0)...(counts.max() ?? 0)
+        return (counts.min() ?? 0) + size...(counts.max() ?? 0) + size
     }
 
     /// The keys it accepts.
@@ -115,6 +124,7 @@ extension CommandRequest {
         let layout = Self.positionalFields(count: request.arguments.count) { key in
             keywords.contains { $0.key == key }
         }
+        // An upload's size, last, is past every field: the table reads it.
         for (field, argument) in zip(layout, request.arguments) {
             try Self.read(argument, into: &self, field: field)
         }

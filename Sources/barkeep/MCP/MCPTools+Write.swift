@@ -192,14 +192,14 @@ extension MCPTools {
                 project: try call.project(), file: path, format: try call.string("format").flatMap(ScanFormat.init),
                 commit: try call.string("commit"), commitTime: try call.string("commit_time"),
                 isForced: try call.boolean("force") ?? false, scope: try call.string("scope"))
-            let (chosen, response) = try command.upload(call.context)
-            let object = IngestCommand.json(response, format: chosen)
-            let count = { (key: String) in object[key] as? Int ?? 0 }
+            let reply = try command.upload(call.context)
             let summary =
-                chosen == .sdkCheck
-                ? "SDK check, run \(count("run")): \(count("unblocked")) unblocked, \(count("blocked")) blocked."
-                : IngestCommand.sentence(response.fields)
-            return MCPToolOutput(structured: object, summary: summary)
+                switch reply {
+                case .ok(let scan): IngestCommand.sentence(scan)
+                case .records(_, let check):
+                    "SDK check, run \(check.run): \(check.unblocked) unblocked, \(check.blocked) blocked."
+                }
+            return MCPToolOutput(structured: IngestCommand.json(reply), summary: summary)
         }
     }
 }

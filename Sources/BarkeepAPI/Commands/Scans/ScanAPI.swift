@@ -3,5 +3,7 @@ import BarkeepProtocol
 /// The commands of this noun declared by a spec: INGEST, RUNS and RUN SHOW, as they are converted.
 public enum ScanAPI {
     /// The requests, in the order docs/protocol.md gives them.
-    public static let all: [any CommandRequest.Type] = [RunsRequest.self, RunShowRequest.self]
+    public static let all: [any CommandRequest.Type] = [
+        IngestUploadRequest.self, RunsRequest.self, RunShowRequest.self,
+    ]
 }

@@ -1,0 +1,53 @@
+import BarkeepCore
+import BarkeepProtocol
+
+/// `INGEST PROJECT format=… [commit=SHA [commit-time=ISO8601]] [scope=PREFIX] [force=yes] SIZE` and SIZE bytes of
+/// scanner output (or of an SDK check).
+public struct IngestUploadRequest: CommandRequest {
+    /// A scan's counts on the `OK` line alone; an SDK check's `item` records, then its summary before `count`.
+    public typealias Reply = OKOrRecordsReply<ScanIngestSummary, ItemChangeRecord, SDKCheckSummary>
+
+    /// The project.
+    public var project = ""
+    /// What the upload holds.
+    public var format = ScanFormat.duoScan
+    /// The commit that was scanned.
+    public var commit: CommitID?
+    /// The commit's committer time (only beside `commit`).
+    public var commitTime: CommitTimeText?
+    /// The path prefix the scan covered; nil: everything.
+    public var scope: String?
+    /// Whether to ingest a scan of an old or already ingested commit anyway.
+    public var isForced: Bool?
+
+    /// An empty request, filled by decoding.
+    public init() {}
+    /// An upload of `format` to `project`.
+    public init(
+        project: String, format: ScanFormat, commit: CommitID? = nil, commitTime: CommitTimeText? = nil,
+        scope: String? = nil, isForced: Bool = false
+    ) {
+        self.project = project
+        self.format = format
+        self.commit = commit
+        self.commitTime = commitTime
+        self.scope = scope
+        self.isForced = isForced ? true : nil
+    }
+
+    /// The command.
+    public static let spec = CommandSpec(
+        "INGEST", role: Role.leastToIngest, effect: .write(isDestructive: true, isIdempotent: true),
+        summary: "Upload a scanner run and sync the project's findings with it, or an SDK check.", payload: true)
+    /// Its arguments (the upload's size, last, is the table's).
+    public static let fields: [Field<IngestUploadRequest>] = [
+        .argument("project", \.project, "The project.", names: .project),
+        Field("format", \.format, "What the upload holds."),
+        Field("commit", \.commit, "The commit that was scanned (hexadecimal)."),
+        Field(
+            "commit-time", \.commitTime,
+            "The commit's committer time, ISO 8601 with an offset (2026-11-30T10:00:00+01:00); only with commit."),
+        Field("scope", \.scope, "The path prefix the scan covered (default: everything)."),
+        Field("force", \.isForced, "Ingest a scan of a commit already ingested or older than the latest run's."),
+    ]
+}
