@@ -25,11 +25,9 @@ enum DashboardCommands {
 
     /// `STATUS PROJECT [owner=] [not-done=yes] [sort=] [limit=]`: the dashboard; the filters choose the screen
     /// rows (and the owner rows, for `owner=`), never the totals.
-    static let status = Command(
-        "STATUS", positional: 1...1, keys: ["owner", "not-done", "sort", "limit"], minimumRole: .reader
-    ) { input throws(CommandError) in
-        let project = input.argument(0)
-        let listing = try ScreenCommands.screenListing(input)
+    static let status = Command(StatusRequest.self) { request, input in
+        let project = request.project
+        let listing = request.listing
         let version = input.session.protocolVersion
         // The token is checked in the statement that looks the status version up: a kept reply costs one round trip.
         let work: @Sendable (PostgresConnection, Int64?) throws -> CommandResult = { connection, tokenID in
@@ -57,12 +55,8 @@ enum DashboardCommands {
         try cache.value(
             project: project, variant: variant(listing, version: version), checkingToken: tokenID, on: connection
         ) { status in
-            var records = status.records(listing)
-            if CompactRecords.applies(to: Self.status.name, version: version) {
-                records = records.map(CompactRecords.compacted)
-            }
             var bytes: [UInt8] = []
-            Reply.records(records).encode(into: &bytes)
+            StatusReply(StatusParts(status, listing: listing)).reply(version: version).encode(into: &bytes)
             return bytes
         }
     }
@@ -87,93 +81,88 @@ enum DashboardCommands {
     }
 }
 
-extension WorkCounts {
-    /// Appends the counts to `record`: needing work by severity (`critical` …), then the untriaged and the in
-    /// progress ones by severity (`untriaged-critical` …, `in-progress-critical` …), then `blocked`.
-    func append(to record: inout Record) {
-        for (index, severity) in DashboardCommands.severities.enumerated() {
-            record.append(severity, DashboardCommands.decimal(count(severity: index)))
+extension WorkCountFields {
+    /// The counts of `work`: needing work by severity, proposed and in progress by severity, blocked.
+    init(_ work: WorkCounts) {
+        self.init()
+        for index in Severity.allCases.indices {
+            needsWork[index] = work.count(severity: index)
+            untriaged[index] = work.count(severity: index, stage: .untriaged)
+            inProgress[index] = work.count(severity: index, stage: .inProgress)
         }
-        for (keys, stage) in zip(CompactRecords.stageKeys, [WorkStage.untriaged, .inProgress]) {
-            for index in keys.indices {
-                record.append(keys[index], DashboardCommands.decimal(count(severity: index, stage: stage)))
-            }
-        }
-        record.append("blocked", DashboardCommands.decimal(blocked))
+        blocked = work.blocked
     }
 }
 
-extension ProjectStatus {
+extension StatusParts {
     /// The typed records of `STATUS` (docs/protocol.md), the screen rows (and owners) `listing` picks.
-    func records(_ listing: ScreenListing = ScreenListing()) -> [Record] {
-        var records = [
-            Record([
-                "type": "project", "name": project.name, "sdk": project.sdk,
-                "deployment-target": project.deploymentTarget,
-                "required-poses": project.requiredPoses.joined(separator: ","),
-            ])
-        ]
-        if let scan = lastScan {
-            var record = Record(["type": "scan", "run": String(scan.number)])
-            for field in scan.record.fields where field.key != "id" { record.append(field.key, field.value) }
-            records.append(record)
+    init(_ status: ProjectStatus, listing: ScreenListing = ScreenListing()) {
+        self.init()
+        project.name = status.project.name
+        project.sdk = status.project.sdk
+        project.deploymentTarget = status.project.deploymentTarget
+        project.requiredPoses = status.project.requiredPoses
+        if let scan = status.lastScan {
+            var part = StatusScanPart()
+            part.number = scan.number
+            part.run = RunRecord(scan)
+            scans = [part]
         }
-        var totals = Record(["type": "totals"])
-        for status in FindingStatus.allCases { totals.append(status.rawValue, String(byStatus[status] ?? 0)) }
-        let needsWork = FindingStatus.allCases.filter(\.needsWork).reduce(0) { $0 + (byStatus[$1] ?? 0) }
-        var appScreens = 0
-        var appScreensDone = 0
-        var stepsDone = 0
-        var stepsApplicable = 0
-        var posesPassed = 0
-        var posesRequired = 0
-        for index in screens.indices {
-            let tally = screens[index].tally
-            if screens[index].kind == .screen {
-                appScreens += 1
-                appScreensDone += tally.isDone ? 1 : 0
+        for (index, state) in FindingStatus.allCases.enumerated() {
+            totals.byStatus[index] = status.byStatus[state] ?? 0
+        }
+        totals.needsWork = FindingStatus.allCases.filter(\.needsWork).reduce(0) { $0 + (status.byStatus[$1] ?? 0) }
+        for screen in status.screens {
+            let tally = screen.tally
+            if screen.kind == .screen {
+                totals.screens += 1
+                totals.screensDone += tally.isDone ? 1 : 0
             }
-            stepsDone += tally.stepsDone
-            stepsApplicable += tally.stepsApplicable
-            posesPassed += tally.posesPassed
-            posesRequired += screens[index].requiredPoses.count
+            totals.stepsDone += tally.stepsDone
+            totals.stepsApplicable += tally.stepsApplicable
+            totals.posesPassed += tally.posesPassed
+            totals.posesRequired += screen.requiredPoses.count
         }
-        totals.append("needs-work", String(needsWork))
-        totals.append("screens", String(appScreens))
-        totals.append("screens-done", String(appScreensDone))
-        totals.append("steps-done", String(stepsDone))
-        totals.append("steps-applicable", String(stepsApplicable))
-        totals.append("poses-passed", String(posesPassed))
-        totals.append("poses-required", String(posesRequired))
-        totals.append("unmapped", String(unmapped.total))
-        totals.append("verified-still-reported", String(verifiedReported))
-        records.append(totals)
-        records += blocked.map { group in
-            Record(["type": "blocked", "sdk": group.sdk?.description ?? "none", "items": String(group.items)])
+        totals.unmapped = status.unmapped.total
+        totals.verifiedStillReported = status.verifiedReported
+        blocked = status.blocked.map { group in
+            var part = StatusBlockedPart()
+            part.sdk = group.sdk?.description ?? "none"
+            part.items = group.items
+            return part
         }
-        for summary in owners where listing.owner.map({ ScreenOwner.matches(summary.owner, filter: $0) }) ?? true {
-            var record = Record([
-                "type": "owner", "owner": summary.owner, "screens": String(summary.screens),
-                "screens-done": String(summary.done), "needs-work": String(summary.work.total),
-            ])
-            summary.work.append(to: &record)
-            records.append(record)
+        for summary in status.owners
+        where listing.owner.map({ ScreenOwner.matches(summary.owner, filter: $0) }) ?? true {
+            var part = StatusOwnerPart()
+            part.owner = summary.owner
+            part.screens = summary.screens
+            part.screensDone = summary.done
+            part.needsWork = summary.work.total
+            part.work = WorkCountFields(summary.work)
+            owners.append(part)
         }
+        let screens = status.screens
         let (shown, matched) = listing.apply(Array(screens.indices)) { index in
             ScreenListing.Row(
                 key: screens[index].key, kind: screens[index].kind, owner: screens[index].owner,
                 isDone: screens[index].tally.isDone, needsWork: screens[index].work.total)
         }
-        records.append(listing.record(matched: matched, shown: shown.count))
-        records.reserveCapacity(records.count + shown.count + 1)
+        selection.owner = listing.owner
+        selection.isNotDoneOnly = listing.isNotDoneOnly ? true : nil
+        selection.kind = listing.kind?.rawValue
+        selection.sort = listing.order.rawValue
+        selection.limit = listing.limit
+        selection.matched = matched
+        selection.shown = shown.count
+        self.screens.reserveCapacity(shown.count)
         for index in shown {
             let screen = screens[index]
-            var record = Record([
-                "type": "screen", "key": screen.key, "kind": screen.kind == .screen ? nil : screen.kind.rawValue,
-                "title": screen.title, "owner": screen.owner,
-            ])
-            record.reserveCapacity(32)  // the fields below
-            screen.work.append(to: &record)
+            var part = StatusScreenPart()
+            part.key = screen.key
+            part.kind = screen.kind == .screen ? nil : screen.kind.rawValue
+            part.title = screen.title
+            part.owner = screen.owner
+            part.work = WorkCountFields(screen.work)
             let tally = screen.tally
             var failed: [String] = []
             var missing: [String] = []
@@ -181,18 +170,15 @@ extension ProjectStatus {
                 if result == .failed { failed.append(pose) }
                 if result == nil || result == .notRun { missing.append(pose) }
             }
-            record.append("steps-done", DashboardCommands.decimal(tally.stepsDone))
-            record.append("steps-applicable", DashboardCommands.decimal(tally.stepsApplicable))
-            record.append("poses-passed", DashboardCommands.decimal(tally.posesPassed))
-            record.append("poses-required", DashboardCommands.decimal(screen.requiredPoses.count))
-            record.append("failed-poses", failed.isEmpty ? nil : failed.joined(separator: ","))
-            record.append("missing-poses", missing.isEmpty ? nil : missing.joined(separator: ","))
-            record.append("done", tally.isDone ? "yes" : "no")
-            records.append(record)
+            part.stepsDone = tally.stepsDone
+            part.stepsApplicable = tally.stepsApplicable
+            part.posesPassed = tally.posesPassed
+            part.posesRequired = screen.requiredPoses.count
+            part.failedPoses = failed.isEmpty ? nil : failed
+            part.missingPoses = missing.isEmpty ? nil : missing
+            part.isDone = tally.isDone
+            self.screens.append(part)
         }
-        var unmappedRecord = Record(["type": "unmapped"])
-        unmapped.append(to: &unmappedRecord)
-        records.append(unmappedRecord)
-        return records
+        unmapped.work = WorkCountFields(status.unmapped)
     }
 }

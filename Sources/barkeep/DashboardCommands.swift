@@ -101,12 +101,19 @@ struct StatusCommand: RunnableCommand {
 
     let project: String
     let isWatching: Bool
-    let filters: [(key: String, value: String)]
+    let request: StatusRequest
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
         project = parsed.value("project") ?? ""
         isWatching = parsed.flag("watch")
-        filters = try ScreenFilterOptions.keywords(parsed)
+        // Checked as screen list checks them; the daemon refuses what only it can tell (a limit past its largest).
+        _ = try ScreenFilterOptions.keywords(parsed)
+        var request = StatusRequest(project: project)
+        request.owner = parsed.value("owner")
+        request.isNotDoneOnly = parsed.flag("not-done") ? true : nil
+        request.sort = parsed.value("sort").flatMap(ScreenOrder.init(rawValue:))
+        request.limit = parsed.value("limit").flatMap { Int($0) }.map(RowLimit.init)
+        self.request = request
     }
 
     func run(_ context: CLIContext) throws {
@@ -128,10 +135,9 @@ struct StatusCommand: RunnableCommand {
         )
     }
 
+    /// The status's records, as Report reads them (its decoders take records until it renders typed values).
     private func fetch(_ context: CLIContext) throws(CLIError) -> [Record] {
-        var request = Request(verb: "STATUS", arguments: [project])
-        request.keywordList = filters
-        return try context.request(request).records
+        try context.send(request).parts.records(version: ProtocolVersion.current)
     }
 
     private func draw(_ records: [Record], context: CLIContext, clearing: Bool) throws {
@@ -341,7 +347,7 @@ struct ReportCommand: RunnableCommand {
             }
         }
         let version = client.greeting?.protocolVersion ?? ProtocolVersion.assumed
-        let status = try records(Request(verb: "STATUS", arguments: [project]))
+        let status = try typed(StatusRequest(project: project)).parts.records(version: version)
         // Every status: the settled sections (verified, kept, declined, false positives) list findings that need
         // no more work, which FINDINGS leaves out without a status.
         var filters = FindingFilters()

@@ -22,7 +22,6 @@ struct SpecWalkTests {
         // Steps
         // Audit
         // Dashboard
-        "STATUS"
         // Automation
     ]
 

@@ -41,18 +41,23 @@ extension MCPTools {
         return glob
     }
 
-    /// The request keywords of the screen listing arguments for `page`: the daemon's own filters and, unless a
+    /// The STATUS request of the screen listing arguments for `page`: the daemon's own filters and, unless a
     /// `screens` glob chooses rows after it answers, the rows up to the page's end (`limit`), so that the reply
     /// holds no more than the page and what comes before it.
-    private static func screenKeywords(
+    private static func statusRequest(
         _ call: MCPToolCall, page: MCPPage, glob: KeyGlob?
-    ) throws(MCPArgumentError) -> [(key: String, value: String)] {
-        var keywords: [(key: String, value: String)] = []
-        if let owner = try call.string("owner") { keywords.append(("owner", owner)) }
-        if try call.boolean("not_done") == true { keywords.append(("not-done", "yes")) }
-        if let sort = try call.string("sort") { keywords.append(("sort", sort)) }
-        if glob == nil, page.end <= ScreenListing.maximumLimit { keywords.append(("limit", String(page.end))) }
-        return keywords
+    ) throws(MCPArgumentError) -> StatusRequest {
+        var request = StatusRequest(project: try call.project())
+        request.owner = try call.string("owner")
+        request.isNotDoneOnly = try call.boolean("not_done") == true ? true : nil
+        if let sort = try call.string("sort") {
+            guard let order = ScreenOrder(rawValue: sort) else {
+                throw MCPArgumentError(message: "sort must be key, work or owner, not \(ValueExcerpt.quoted(sort))")
+            }
+            request.sort = order
+        }
+        if glob == nil, page.end <= ScreenListing.maximumLimit { request.limit = RowLimit(page.end) }
+        return request
     }
 
     /// The `list_projects` tool.
@@ -95,9 +100,8 @@ extension MCPTools {
             let project = try call.project()
             let page = try MCPPage(call)
             let glob = try screensGlob(call)
-            var request = Request(verb: "STATUS", arguments: [project])
-            request.keywordList = try screenKeywords(call, page: page, glob: glob)
-            var records = try call.send(request).records
+            var records = try call.send(try statusRequest(call, page: page, glob: glob)).parts
+                .records(version: ProtocolVersion.current)
             let status = try decoded { () throws(ReportError) in try ProjectStatusReply(records: records) }
             // The rows the filters chose, before the daemon's limit (the page's end).
             var total = status.selection?.matched ?? status.screens.count
