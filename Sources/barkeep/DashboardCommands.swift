@@ -41,21 +41,35 @@ enum ScreenFilterOptions {
         .option("limit", valueName: "N", help: "At most N rows, after the order."),
     ]
 
-    /// The request keywords of the options given (and `--kind`, where the command has it), checked.
-    static func keywords(_ parsed: ParsedCommand) throws(UsageError) -> [(key: String, value: String)] {
-        var keywords: [(key: String, value: String)] = []
+    /// What the options given choose (and `--kind`, where the command has it), checked.
+    struct Chosen {
+        /// `--owner`.
+        var owner: String?
+        /// `--not-done`.
+        var isNotDoneOnly = false
+        /// `--sort`.
+        var sort: ScreenOrder?
+        /// `--limit`.
+        var limit: RowLimit?
+        /// `--kind`.
+        var kind: ScreenKind?
+    }
+
+    /// The options given, checked; the daemon refuses what only it can tell (a limit past its largest).
+    static func chosen(_ parsed: ParsedCommand) throws(UsageError) -> Chosen {
+        var chosen = Chosen()
         if let owner = parsed.value("owner") {
             guard !owner.isEmpty else { throw UsageError("--owner needs a name", commandPath: parsed.commandPath) }
-            keywords.append(("owner", owner))
+            chosen.owner = owner
         }
-        if parsed.flag("not-done") { keywords.append(("not-done", "yes")) }
+        chosen.isNotDoneOnly = parsed.flag("not-done")
         if let sort = parsed.value("sort") {
-            guard ScreenOrder(rawValue: sort) != nil else {
+            guard let order = ScreenOrder(rawValue: sort) else {
                 throw UsageError(
                     "--sort must be key, work or owner, not \(ValueExcerpt.quoted(sort))",
                     commandPath: parsed.commandPath)
             }
-            keywords.append(("sort", sort))
+            chosen.sort = order
         }
         if let limit = parsed.value("limit") {
             guard let number = Int(limit), number > 0 else {
@@ -63,17 +77,17 @@ enum ScreenFilterOptions {
                     "--limit must be a positive number, not \(ValueExcerpt.quoted(limit))",
                     commandPath: parsed.commandPath)
             }
-            keywords.append(("limit", String(number)))
+            chosen.limit = RowLimit(number)
         }
         if let kind = parsed.value("kind") {
-            guard ScreenKind(rawValue: kind) != nil else {
+            guard let screenKind = ScreenKind(rawValue: kind) else {
                 throw UsageError(
                     "--kind must be screen, component or area, not \(ValueExcerpt.quoted(kind))",
                     commandPath: parsed.commandPath)
             }
-            keywords.append(("kind", kind))
+            chosen.kind = screenKind
         }
-        return keywords
+        return chosen
     }
 }
 
@@ -106,13 +120,12 @@ struct StatusCommand: RunnableCommand {
     init(_ parsed: ParsedCommand) throws(UsageError) {
         project = parsed.value("project") ?? ""
         isWatching = parsed.flag("watch")
-        // Checked as screen list checks them; the daemon refuses what only it can tell (a limit past its largest).
-        _ = try ScreenFilterOptions.keywords(parsed)
+        let chosen = try ScreenFilterOptions.chosen(parsed)
         var request = StatusRequest(project: project)
-        request.owner = parsed.value("owner")
-        request.isNotDoneOnly = parsed.flag("not-done") ? true : nil
-        request.sort = parsed.value("sort").flatMap(ScreenOrder.init(rawValue:))
-        request.limit = parsed.value("limit").flatMap { Int($0) }.map(RowLimit.init)
+        request.owner = chosen.owner
+        request.isNotDoneOnly = chosen.isNotDoneOnly ? true : nil
+        request.sort = chosen.sort
+        request.limit = chosen.limit
         self.request = request
     }
 

@@ -103,14 +103,10 @@ struct ScreenListCommand: RunnableCommand {
     let request: ScreenListRequest
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
-        // Checked as status checks them; the daemon refuses what only it can tell (a limit past its largest).
-        _ = try ScreenFilterOptions.keywords(parsed)
+        let chosen = try ScreenFilterOptions.chosen(parsed)
         request = ScreenListRequest(
-            project: parsed.value("project") ?? "", owner: parsed.value("owner"),
-            isNotDoneOnly: parsed.flag("not-done"),
-            sort: parsed.value("sort").flatMap(ScreenOrder.init(rawValue:)),
-            limit: parsed.value("limit").flatMap { Int($0) }.map(RowLimit.init),
-            kind: parsed.value("kind").flatMap(ScreenKind.init(rawValue:)))
+            project: parsed.value("project") ?? "", owner: chosen.owner, isNotDoneOnly: chosen.isNotDoneOnly,
+            sort: chosen.sort, limit: chosen.limit, kind: chosen.kind)
     }
 
     /// Whether an option chose the rows or their order.

@@ -19,23 +19,12 @@ public struct StatusRequest: CommandRequest {
 
     /// An empty request, filled by decoding.
     public init() {}
-    /// The status of `project` with the rows `listing` picks.
-    public init(project: String, listing: ScreenListing = ScreenListing()) {
-        self.project = project
-        owner = listing.owner
-        isNotDoneOnly = listing.isNotDoneOnly ? true : nil
-        sort = listing.order == ScreenListing().order ? nil : listing.order
-        limit = listing.limit.map(RowLimit.init)
-    }
+    /// The status of `project`, every row.
+    public init(project: String) { self.project = project }
 
     /// The listing it asks for (Core's rule picks and orders the rows).
     public var listing: ScreenListing {
-        var listing = ScreenListing()
-        listing.owner = owner
-        listing.isNotDoneOnly = isNotDoneOnly ?? false
-        if let sort { listing.order = sort }
-        listing.limit = limit?.value
-        return listing
+        ScreenListing(owner: owner, isNotDoneOnly: isNotDoneOnly, sort: sort, limit: limit)
     }
 
     /// The command.

@@ -84,13 +84,7 @@ public struct ScreenListRequest: CommandRequest {
 
     /// The listing it asks for (Core's rule picks and orders the rows).
     public var listing: ScreenListing {
-        var listing = ScreenListing()
-        listing.owner = owner
-        listing.isNotDoneOnly = isNotDoneOnly ?? false
-        if let sort { listing.order = sort }
-        listing.limit = limit?.value
-        listing.kind = kind?.kind
-        return listing
+        ScreenListing(owner: owner, isNotDoneOnly: isNotDoneOnly, sort: sort, limit: limit, kind: kind?.kind)
     }
 
     /// The command.
