@@ -291,4 +291,15 @@ struct SpecWalkTests {
             }
         }
     }
+
+    @Test("a JSON 1 is a number to every value that takes one (on Linux it also casts to Bool)")
+    func jsonOne() throws {
+        let one = try #require(
+            (try JSONSerialization.jsonObject(with: Data(#"{"v":1}"#.utf8)) as? [String: Any])?["v"])
+        #expect(try RowLimit(json: one).value == 1)
+        #expect(try SequenceNumber(json: one).value == 1)
+        #expect(try ProjectNumber(json: one).value == 1)
+        #expect(throws: Never.self) { try ChecklistStepName(json: one) }
+        #expect(throws: Never.self) { try LeasedID<HookNoun>(json: one) }
+    }
 }

@@ -18,7 +18,7 @@ public struct ChecklistStepName: WireValue, Equatable {
     public init(json: Any) throws(ValueProblem) {
         if let key = json as? String {
             text = key
-        } else if let number = json as? Int, !(json is Bool) {
+        } else if let number = Int(jsonNumber: json) {
             text = String(number)
         } else {
             throw ValueProblem(predicate: "must be a checklist step: its number or its key")

@@ -19,7 +19,7 @@ public struct RowLimit: WireValue, Equatable {
     public var wire: String { String(value) }
     /// A JSON integer from 1 to the largest limit.
     public init(json: Any) throws(ValueProblem) {
-        guard let value = json as? Int, !(json is Bool), (1...ScreenListing.maximumLimit).contains(value) else {
+        guard let value = Int(jsonNumber: json), (1...ScreenListing.maximumLimit).contains(value) else {
             throw Self.problem
         }
         self.value = value

@@ -57,7 +57,7 @@ public struct LeasedID<Noun: LeasedNoun>: WireValue, Hashable {
     public var wire: String { String(value) }
     /// A positive JSON integer.
     public init(json: Any) throws(ValueProblem) {
-        guard let value = json as? Int, !(json is Bool), value > 0 else { throw Self.problem }
+        guard let value = Int(jsonNumber: json), value > 0 else { throw Self.problem }
         self.value = Int64(value)
     }
     /// The number.

@@ -97,7 +97,7 @@ public struct SequenceNumber: WireValue, Equatable {
     public var wire: String { String(value) }
     /// A JSON integer of 0 or more.
     public init(json: Any) throws(ValueProblem) {
-        guard let value = json as? Int, !(json is Bool), value >= 0 else {
+        guard let value = Int(jsonNumber: json), value >= 0 else {
             throw ValueProblem(predicate: "must be a sequence number (0 or more)")
         }
         self.value = Int64(value)
