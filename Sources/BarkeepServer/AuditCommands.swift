@@ -150,15 +150,6 @@ enum AuditCommands {
         }
         return pose.rawValue
     }
-
-    /// A version as given, checked, in its canonical form.
-    static func version(_ text: String?, key: String) throws(CommandError) -> SDKVersion? {
-        guard let text else { return nil }
-        guard let version = SDKVersion(text) else {
-            throw CommandError(.badArgument, "\(key) must be a version such as 27.1, not \(ValueExcerpt.quoted(text))")
-        }
-        return version
-    }
 }
 
 extension PoseResultRecord {

@@ -129,14 +129,6 @@ enum FindingCommands {
         }
     }
 
-    /// A finding's, an item's or a run's number in its project (`what` names which, for the error).
-    static func number(_ text: String, of what: String) throws(CommandError) -> Int {
-        guard let number = Int32(text), number > 0 else {
-            throw CommandError(.badArgument, "a \(what) is named by its number in the project: 1 to 2147483647")
-        }
-        return Int(number)
-    }
-
 }
 
 extension RunRecord {

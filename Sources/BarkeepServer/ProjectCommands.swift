@@ -94,8 +94,3 @@ extension ProjectRecord {
         created = project.createdAt.postgresText
     }
 }
-
-extension Project {
-    /// The project as a `project` record (PROJECT SET, still pending its spec).
-    var record: Record { ProjectRecord(self).record(version: ProtocolVersion.supported.upperBound) }
-}

@@ -5,8 +5,6 @@ import BarkeepStore
 /// How requests name many screens at once (`STEP SET`, `SCREEN SET`, `SCREEN REMOVE`) and which rows a listing
 /// shows (`STATUS`, `SCREEN LIST`).
 extension ScreenCommands {
-    /// The largest `limit=` of a listing.
-    static let maximumLimit = ScreenListing.maximumLimit
 
     /// The screens a request picks: `key` when given, else exactly one of `screens`, `owner` and `all` (of the
     /// selection keys the command accepts, `keys`).
@@ -46,48 +44,5 @@ extension ScreenCommands {
             }
             return .all
         }
-    }
-
-    /// The rows a listing shows: `owner=NAME`, `not-done=yes`, `sort=key|work|owner`, `limit=N` and, when
-    /// `allowsKind`, `kind=screen|component|area`.
-    static func screenListing(_ input: CommandInput, allowsKind: Bool = false) throws(CommandError) -> ScreenListing {
-        var listing = ScreenListing()
-        if let owner = input.keyword("owner") {
-            guard !owner.isEmpty else { throw CommandError(.badArgument, "owner= needs a name") }
-            listing.owner = owner
-        }
-        listing.isNotDoneOnly = try yesNo(input.keyword("not-done"), key: "not-done")
-        if let sort = input.keyword("sort") {
-            guard let order = ScreenOrder(rawValue: sort) else {
-                throw CommandError(
-                    .badArgument, "sort must be " + ScreenOrder.allCases.map(\.rawValue).joined(separator: ", "))
-            }
-            listing.order = order
-        }
-        if let text = input.keyword("limit") {
-            guard let limit = Int(text), (1...maximumLimit).contains(limit) else {
-                throw CommandError(.badArgument, "limit must be a number from 1 to \(maximumLimit)")
-            }
-            listing.limit = limit
-        }
-        if allowsKind, let text = input.keyword("kind") {
-            guard let kind = ScreenKind(rawValue: text) else {
-                throw CommandError(
-                    .badArgument, "kind must be " + ScreenKind.allCases.map(\.rawValue).joined(separator: ", "))
-            }
-            listing.kind = kind
-        }
-        return listing
-    }
-}
-
-extension ScreenListing {
-    /// The `selection` record of a listing: the filters given, how many rows passed them and how many are shown.
-    func record(matched: Int, shown: Int) -> Record {
-        Record([
-            "type": "selection", "owner": owner, "not-done": isNotDoneOnly ? "yes" : nil,
-            "kind": kind?.rawValue, "sort": order.rawValue, "limit": limit.map(String.init),
-            "matched": String(matched), "shown": String(shown),
-        ])
     }
 }

@@ -80,15 +80,6 @@ extension ScreenCommands {
         default: return .poses(try ProjectCommands.poseList(text) ?? [])
         }
     }
-
-    /// `yes` or `no` (absent: no).
-    static func yesNo(_ text: String?, key: String) throws(CommandError) -> Bool {
-        switch text {
-        case nil, "no": return false
-        case "yes": return true
-        default: throw CommandError(.badArgument, "\(key) must be yes or no")
-        }
-    }
 }
 
 extension ExclusionRecord {

@@ -8,9 +8,6 @@ enum TriageCommands {
     /// The commands, for the command table.
     static let all: [Command] = [set, assign, comment, mine]
 
-    /// The keys of a command that changes many findings: its filter keys, `where` and `dry-run`.
-    static let bulkKeys = Set(FindingFilters.fields.map(\.key) + ["where", "dry-run"])
-
     /// `FINDING SET PROJECT N[,N…] STATUS [reason=…] [dry-run=yes]`, or
     /// `FINDING SET PROJECT STATUS where=yes FILTERS… [reason=…] [dry-run=yes]`.
     static let set = Command(FindingSetRequest.self) { request, input throws(CommandError) in

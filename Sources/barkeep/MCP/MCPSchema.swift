@@ -162,9 +162,6 @@ enum MCPSchema {
     /// Every pose result.
     static var poseResults: [String] { PoseResult.allCases.map(\.rawValue) }
 
-    /// The poses, as the enum of a pose argument.
-    static var poses: [String] { Pose.allCases.map(\.rawValue) }
-
     /// A step record of a screen.
     static var screenStep: [String: Any] {
         object(

@@ -65,12 +65,6 @@ struct MCPToolCall {
         }
     }
 
-    /// An integer argument that must be there.
-    func requiredInteger(_ key: String) throws(MCPArgumentError) -> Int {
-        guard let value = try integer(key) else { throw MCPArgumentError(message: "\(key) is required") }
-        return value
-    }
-
     /// A list of integers; nil when absent.
     func integers(_ key: String) throws(MCPArgumentError) -> [Int]? {
         guard let list = arguments[key], !(list is NSNull) else { return nil }
