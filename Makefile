@@ -25,11 +25,11 @@ run: build
 	exec $$($(SWIFT) build --show-bin-path)/barkeepd --data-dir $(DATA_DIR) $(ARGS)
 
 ## test: build and run every test, the PostgreSQL ones against a throwaway server the tests start (the export
-## tests' Python packages go into .build/python-tools)
+## tests' Python packages go into .build/python-tools; on a failure the failing tests are repeated at the end)
 test: deps
 	@scripts/python-test-tools.sh >/dev/null
 	$(SWIFT) build --build-tests $(STRICT)
-	$(SWIFT) test --skip-build
+	SWIFT=$(SWIFT) scripts/run-tests.sh
 
 ## bench: PING throughput of barkeepd against redis-server, same client, same run (see docs/performance.md)
 bench: deps
