@@ -75,7 +75,7 @@ enum DashboardCommands {
         let version = input.session.protocolVersion
         return .database { connection in
             let points = try EventLog.burndown(
-                project: request.project, by: request.granularity ?? .run, on: connection)
+                project: request.project, by: request.granularity ?? .standard, on: connection)
             return CommandResult(BurndownRequest.Reply(points.map(BurndownRecord.init)), version: version)
         }
     }

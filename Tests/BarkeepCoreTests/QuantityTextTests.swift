@@ -146,4 +146,11 @@ struct QuantityTextTests {
     func bytesRoundTrip(bytes: Int) {
         #expect(QuantityText.bytes(QuantityText.describe(bytes: bytes)) == bytes)
     }
+
+    @Test("a closed set is offered in its declaration order, its default marked")
+    func choices() {
+        #expect(QuantityText.choices(ScreenOrder.self, default: .standard) == "key (the default), work or owner")
+        #expect(QuantityText.choices(Burndown.Granularity.self, default: .week) == "run, day or week (the default)")
+        #expect(QuantityText.choices(HookFormat.self) == "json or slack")
+    }
 }

@@ -76,7 +76,7 @@ public struct SourceRecord: LeasedRecord {
         Field("project", \.project, "Its project."),
         Field("kind", \.kind, "inbox or repo."),
         Field("format", \.format, "The format of the scans it reads."),
-        Field("state", \.state, "active or paused."),
+        Field("state", \.state, QuantityText.choices(PauseState.self) + "."),
         Field("inbox", \.inbox, "An inbox's directory."),
         Field("settle", \.settle, "An inbox's settling time, in seconds."),
         Field("repo", \.repo, "A repository's path."),

@@ -18,7 +18,7 @@ public struct NumberOf<Noun: NumberedNoun>: WireValue, Equatable {
 
     /// Why a text is not such a number, as the server words it.
     public static var problem: ValueProblem {
-        ValueProblem("a \(Noun.noun) is named by its number in the project: 1 to 2147483647")
+        ValueProblem("a \(Noun.noun) is named by its number in the project: 1 to \(FindingNumber.maximum)")
     }
 
     /// Decimal digits, 1 to 2147483647.

@@ -10,7 +10,8 @@ public struct ProjectNumber: WireValue, Equatable {
     public init(_ value: Int) { self.value = value }
 
     /// Why a text is not a finding's number, as the server words it.
-    public static let problem = ValueProblem("a finding is named by its number in the project: 1 to 2147483647")
+    public static let problem = ValueProblem(
+        "a finding is named by its number in the project: 1 to \(FindingNumber.maximum)")
 
     /// Decimal digits, 1 to 2147483647.
     public init(wire: String) throws(ValueProblem) {

@@ -78,6 +78,9 @@ public enum Burndown {
         /// At the end of each ISO 8601 week (Monday to Sunday, UTC) in which something changed.
         case week
 
+        /// The granularity a burndown takes when none is asked for.
+        public static let standard = Granularity.run
+
         /// The granularities, as usage messages list them: `run, day or week`.
         public static let names = QuantityText.alternatives(allCases.map(\.rawValue))
 

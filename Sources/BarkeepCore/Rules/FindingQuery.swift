@@ -218,7 +218,7 @@ public struct FindingQuery: Sendable, Equatable {
             throw CoreError.invalidArgument(
                 key: "screen",
                 problem:
-                    "\(ValueExcerpt.quoted(word)) is not a screen key (1 to 128 of A-Z a-z 0-9 . _ -, or \(AuditArea.unmapped))"
+                    "\(ValueExcerpt.quoted(word)) is not a screen key (1 to \(Names.maximumScreenKeyLength) of A-Z a-z 0-9 . _ -, or \(AuditArea.unmapped))"
             )
         }
         return word

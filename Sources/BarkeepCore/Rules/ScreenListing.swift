@@ -6,6 +6,9 @@ public enum ScreenOrder: String, Sendable, CaseIterable {
     case work
     /// By owner (screens nobody owns last), then by key.
     case owner
+
+    /// The order a list takes when none is asked for.
+    public static let standard = ScreenOrder.key
 }
 
 /// Which rows of a project's screens a view shows and in what order: `status` and `screen list` take the same
@@ -50,7 +53,7 @@ public struct ScreenListing: Sendable, Equatable {
 
     /// A listing; the default shows every row by key.
     public init(
-        owner: String? = nil, isNotDoneOnly: Bool = false, order: ScreenOrder = .key, limit: Int? = nil,
+        owner: String? = nil, isNotDoneOnly: Bool = false, order: ScreenOrder = .standard, limit: Int? = nil,
         kind: ScreenKind? = nil
     ) {
         self.owner = owner

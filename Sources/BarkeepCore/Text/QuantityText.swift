@@ -5,6 +5,14 @@ public enum QuantityText {
         listed(words, lastSeparator: " or ")
     }
 
+    /// The raw values of a closed set as a sentence offers them, in declaration order, its default marked:
+    /// `key (the default), work or owner`.
+    public static func choices<Choice: CaseIterable & RawRepresentable & Equatable>(
+        _ type: Choice.Type, default standard: Choice? = nil
+    ) -> String where Choice.RawValue == String {
+        alternatives(type.allCases.map { $0 == standard ? $0.rawValue + " (the default)" : $0.rawValue })
+    }
+
     /// `words` joined for a sentence that names them all: `a, b and c`; one word alone; empty for none.
     public static func conjunction(_ words: [String]) -> String {
         listed(words, lastSeparator: " and ")

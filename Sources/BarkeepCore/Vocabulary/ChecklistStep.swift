@@ -131,6 +131,9 @@ public struct ChecklistStep: Sendable, Equatable {
     /// The steps' numbers: 1 to the number of steps.
     public static let numbers = 1...all.count
 
+    /// The steps' numbers as a sentence says them: `1 to 12`.
+    public static let numbersSpoken = "\(numbers.lowerBound) to \(numbers.upperBound)"
+
     /// The step numbered `number`, if any.
     public static func numbered(_ number: Int) -> ChecklistStep? {
         numbers.contains(number) ? all[number - 1] : nil
@@ -153,7 +156,7 @@ public struct ChecklistStep: Sendable, Equatable {
             && word.allSatisfy { ("a"..."z").contains($0) || $0 == "-" }
         guard isKeyShaped else {
             return
-                "\(ValueExcerpt.quoted(word)) is not a checklist step: steps are \(numbers.lowerBound) to \(numbers.upperBound), "
+                "\(ValueExcerpt.quoted(word)) is not a checklist step: steps are \(numbersSpoken), "
                 + "or a step's key (order)"
         }
         return nil

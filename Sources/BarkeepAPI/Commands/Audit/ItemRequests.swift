@@ -41,7 +41,7 @@ public struct ItemAddRequest: CommandRequest {
         Field("screen", \.screen, "The screen it belongs to.").withSchema(.string(minLength: 1)),
         Field(
             "step", \.step,
-            "A checklist step: its number (\(ChecklistStep.numbers.lowerBound) to \(ChecklistStep.numbers.upperBound)) "
+            "A checklist step: its number (\(ChecklistStep.numbersSpoken)) "
                 + "or its key."),
         Field("title", \.title, "What to do.", check: ItemFields.title).withSchema(.string(minLength: 1)),
         .repeated("needs", \.needs, "The SDK symbols the fix needs."),
@@ -96,7 +96,7 @@ public struct ItemSetRequest: CommandRequest {
         .argument("project", \.project, "The project.", names: .project),
         .argument("number", \.number, "The item's number in the project."),
         Field("title", \.title, "A new title.", check: ItemFields.title),
-        Field("step", \.step, "A new checklist step: its number (1 to 12) or its key."),
+        Field("step", \.step, "A new checklist step: its number (\(ChecklistStep.numbersSpoken)) or its key."),
         Field("severity", \.severity, "A new severity."),
         .repeated("needs", \.needs, "The SDK symbols the fix needs, replacing them; one empty value: none."),
         Field("sdk", \.sdk, "The SDK declaring needed symbols the symbol table lacks."),

@@ -26,7 +26,7 @@ public struct BurndownRequest: CommandRequest {
     /// Its arguments.
     public static let fields: [Field<BurndownRequest>] = [
         .argument("project", \.project, "The project.", names: .project),
-        Field("by", \.granularity, "run (the default), day or week."),
+        Field("by", \.granularity, QuantityText.choices(Burndown.Granularity.self, default: .standard) + "."),
     ]
 }
 

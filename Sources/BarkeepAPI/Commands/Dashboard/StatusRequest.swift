@@ -35,7 +35,7 @@ public struct StatusRequest: CommandRequest {
         .argument("project", \.project, "The project.", names: .project),
         Field("owner", \.owner, "Only the rows this person owns.", check: ScreenFieldChecks.listingOwner),
         Field("not-done", \.isNotDoneOnly, "Only the rows not done."),
-        Field("sort", \.sort, "key (the default), work or owner."),
+        Field("sort", \.sort, QuantityText.choices(ScreenOrder.self, default: .standard) + "."),
         Field("limit", \.limit, "At most this many rows, after the order."),
     ]
 }

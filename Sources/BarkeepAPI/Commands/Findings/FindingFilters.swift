@@ -68,7 +68,7 @@ public struct FindingFilters: WireFields {
             "Only the findings counting for the screens NAME owns; '\(ScreenOwner.nobody)': those no one owns."),
         Field("assignee", \.assignee, "Only the findings assigned to NAME; 'none': to no one."),
         Field("source", \.source, "Only scanner findings, or only manual items."),
-        Field("step", \.step, "Only the findings of checklist step N (1 to 12, or its key)."),
+        Field("step", \.step, "Only the findings of checklist step N (\(ChecklistStep.numbersSpoken), or its key)."),
         Field(
             "file", \.file,
             "Only the file PATH and the files under PATH/ (only those with a trailing /); no globs."),

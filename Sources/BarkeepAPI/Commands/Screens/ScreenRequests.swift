@@ -95,7 +95,7 @@ public struct ScreenListRequest: CommandRequest {
         .argument("project", \.project, "The project.", names: .project),
         Field("owner", \.owner, "Only the rows this person owns.", check: ScreenFieldChecks.listingOwner),
         Field("not-done", \.isNotDoneOnly, "Only the rows not done."),
-        Field("sort", \.sort, "key (the default), work or owner."),
+        Field("sort", \.sort, QuantityText.choices(ScreenOrder.self, default: .standard) + "."),
         Field("limit", \.limit, "At most this many rows, after the order."),
         Field("kind", \.kind, "Only rows of this kind."),
     ]

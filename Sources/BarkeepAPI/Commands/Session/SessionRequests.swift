@@ -130,7 +130,7 @@ public struct Greeting: WireFields {
         Field("protocol", \.protocolVersion, "The protocol version the connection speaks."),
         Field("server", \.server, "The daemon's id."),
         Field("version", \.version, "The daemon's version."),
-        Field("role", \.role, "reader, writer, admin, or none."),
+        Field("role", \.role, QuantityText.alternatives(Role.allCases.map(\.rawValue) + ["none"]) + "."),
         Field(UploadLimit.helloKey, \.maximumUpload, "The largest upload one request may announce, in bytes."),
     ]
 }

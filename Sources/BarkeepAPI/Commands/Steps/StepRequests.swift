@@ -90,7 +90,7 @@ public struct StepSetRequest: CommandRequest {
         .argument("project", \.project, "The project.", names: .project),
         Field("screen", \.screen, "The screen's key.", placement: .positional, names: .screenKey)
             .withSchema(.string(minLength: 1)),
-        .argument("step", \.step, "A checklist step: its number (\(stepRange)) or its key."),
+        .argument("step", \.step, "A checklist step: its number (\(ChecklistStep.numbersSpoken)) or its key."),
         .argument("state", \.state, "The state."),
         Field("note", \.note, "Why, for the history.").withSchema(.string(minLength: 1)),
         Field("screens", \.screens, "Every screen whose key the glob matches (not with a screen)."),
@@ -98,11 +98,6 @@ public struct StepSetRequest: CommandRequest {
         Field("all", \.all, "yes: every screen of the project (not with a screen)."),
         Field("dry-run", \.dryRun, "yes: list what would change, and change nothing."),
     ]
-
-    /// `1 to 12`.
-    private static var stepRange: String {
-        "\(ChecklistStep.numbers.lowerBound) to \(ChecklistStep.numbers.upperBound)"
-    }
 }
 
 /// A row of STEP SET's reply: the screen's step with what happened to it, or a row skipped (a component or the app
