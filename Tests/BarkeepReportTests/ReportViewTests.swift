@@ -259,6 +259,27 @@ struct ReportViewTests {
     }
 }
 
+@Test("Report, and the CLI's dashboard, report and exports, read no reply field by key: BarkeepAPI decodes")
+func noKeyReads() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    let report = root.appendingPathComponent("Sources/BarkeepReport")
+    let files =
+        try FileManager.default.contentsOfDirectory(atPath: report.path).filter { $0.hasSuffix(".swift") }.map {
+            report.appendingPathComponent($0)
+        }
+        + ["DashboardCommands.swift", "FindingsExport.swift"].map {
+            root.appendingPathComponent("Sources/barkeep").appendingPathComponent($0)
+        }
+    #expect(files.count > 20)
+    for file in files {
+        let text = try String(contentsOf: file, encoding: .utf8)
+        for read in ["record[", "$0[\"", "fields[\"", "init(record:", "RecordDecodable"] {
+            #expect(!text.contains(read), "\(file.lastPathComponent) reads \(read)")
+        }
+    }
+}
+
 @Suite("ReportInput")
 struct ReportInputTests {
     @Test("reads the typed replies the CLI collects into the report's views, once")
