@@ -37,7 +37,8 @@ let package = Package(
             dependencies: ["BarkeepCore", "CLibpq", "CBarkeepTLS", "CBarkeepSystem"],
             plugins: ["EmbedSchema"]
         ),
-        .target(name: "BarkeepReport", dependencies: ["BarkeepCore", "BarkeepProtocol"]),
+        // Renders the dashboard and the report from the typed replies of BarkeepAPI (no decoding of its own).
+        .target(name: "BarkeepReport", dependencies: ["BarkeepAPI", "BarkeepCore", "BarkeepProtocol"]),
         // Sync sources: inboxes, repository watch, scanner processes; they ingest through the store's Ingestor.
         .target(name: "BarkeepSources", dependencies: ["BarkeepCore", "BarkeepStore", "CBarkeepSystem"]),
         // Code of the executables only: the argument parser and the logger's standard-error sink (both executables),
@@ -99,7 +100,7 @@ let package = Package(
         .testTarget(name: "BarkeepProtocolTests", dependencies: ["BarkeepProtocol"]),
         .testTarget(
             name: "BarkeepReportTests",
-            dependencies: ["BarkeepReport", "BarkeepProtocol", "BarkeepCore", "BarkeepTestSupport"]
+            dependencies: ["BarkeepAPI", "BarkeepReport", "BarkeepProtocol", "BarkeepCore", "BarkeepTestSupport"]
         ),
         .testTarget(name: "BarkeepStoreTests", dependencies: ["BarkeepStore", "BarkeepTestSupport"]),
         .testTarget(

@@ -1,4 +1,4 @@
-import BarkeepProtocol
+import BarkeepAPI
 import Foundation
 
 /// `findings --format csv`: one row per `finding` record, for spreadsheets.
@@ -12,31 +12,31 @@ import Foundation
 /// (`'=HYPERLINK(…)`), so that a spreadsheet shows it as text rather than evaluating it: snippets, titles and reasons
 /// are written by whoever controls the scanned code or the triage. The apostrophe is part of the exported value.
 public enum FindingsCSV {
-    /// The columns: the header and the record key each is read from.
-    public static let columns: [(header: String, key: String)] = [
-        ("number", "id"), ("status", "status"), ("severity", "severity"), ("rule", "rule"), ("title", "title"),
-        ("screen", "screen"), ("file", "file"), ("line", "line"), ("snippet", "snippet"), ("reason", "reason"),
-        ("step", "step"), ("needs", "needs"), ("first_seen_run", "first-seen-run"),
-        ("last_seen_run", "last-seen-run"), ("assignee", "assignee"),
+    /// The columns: the header and the record's value as the wire writes it (empty when absent).
+    public static let columns: [(header: String, value: @Sendable (FindingRecord) -> String)] = [
+        ("number", { String($0.id) }), ("status", { $0.status.rawValue }), ("severity", \.severity),
+        ("rule", { $0.rule ?? "" }), ("title", { $0.title ?? "" }), ("screen", \.screen),
+        ("file", { $0.file ?? "" }), ("line", { text($0.line) }), ("snippet", { $0.snippet ?? "" }),
+        ("reason", { $0.reason ?? "" }), ("step", { text($0.step) }),
+        // Space-separated: a comma would only make the cell quoted.
+        ("needs", { ($0.needs ?? []).joined(separator: " ") }), ("first_seen_run", { text($0.firstSeenRun) }),
+        ("last_seen_run", { text($0.lastSeenRun) }), ("assignee", { $0.assignee ?? "" }),
     ]
 
     /// The characters that make a spreadsheet read a cell as a formula when it starts with one.
     public static let formulaPrefixes: Set<Character> = ["=", "+", "-", "@", "\t", "\r"]
 
     /// The whole document: the header row and a row per record, in the records' order.
-    public static func document(_ records: [Record]) -> String {
+    public static func document(_ records: [FindingRecord]) -> String {
         var text = row(columns.map(\.header))
         for record in records {
-            text += row(columns.map { column in value(of: column.key, in: record) })
+            text += row(columns.map { column in column.value(record) })
         }
         return text
     }
 
-    /// One column's value: `needs` space-separated (a comma would only make the cell quoted), others as sent.
-    private static func value(of key: String, in record: Record) -> String {
-        let value = record[key] ?? ""
-        return key == "needs" ? value.split(separator: ",").joined(separator: " ") : value
-    }
+    /// A number as the wire writes it; empty when absent.
+    private static func text(_ number: Int?) -> String { number.map(String.init) ?? "" }
 
     /// One row: the fields, formula-guarded and quoted where needed, separated by commas, ended by CR LF.
     public static func row(_ fields: [String]) -> String {

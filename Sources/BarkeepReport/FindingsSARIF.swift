@@ -1,5 +1,5 @@
+import BarkeepAPI
 import BarkeepCore
-import BarkeepProtocol
 import Foundation
 
 /// `findings --format sarif`: the findings of `finding` records as one SARIF 2.1.0 log that GitHub code scanning
@@ -43,14 +43,14 @@ public enum FindingsSARIF {
         public var closed: Int
     }
 
-    /// The log of `records` (`finding` records, in any order), with `version` as the driver's version.
-    public static func export(_ records: [Record], version: String = BarkeepVersion.current) throws(ReportError)
-        -> Export
+    /// The log of `records` (typed `finding` records, in any order), with `version` as the driver's version.
+    public static func export(_ records: [FindingRecord], version: String = BarkeepVersion.current)
+        throws(ReportError) -> Export
     {
-        var findings: [(finding: ReportFinding, record: Record)] = []
+        var findings: [(finding: ReportFinding, record: FindingRecord)] = []
         var (withoutFile, closed) = (0, 0)
         for record in records {
-            let finding = try ReportFinding(record: record)
+            let finding = try ReportFinding(record)
             if !exportedStatuses.contains(finding.status) {
                 closed += 1
             } else if finding.rule == nil || (finding.file ?? "").isEmpty {
@@ -110,18 +110,18 @@ public enum FindingsSARIF {
     }
 
     /// The result of one finding.
-    private static func result(of finding: ReportFinding, record: Record, ruleIndex: Int?) -> Result {
+    private static func result(of finding: ReportFinding, record: FindingRecord, ruleIndex: Int?) -> Result {
         let rule = finding.rule ?? ""
         let region = finding.line.map { Region(startLine: $0, snippet: finding.snippet.map(Message.init(text:))) }
         let location = Location(
             physicalLocation: PhysicalLocation(
                 artifactLocation: ArtifactLocation(uri: uri(finding.file ?? ""), uriBaseId: "%SRCROOT%"),
                 region: region))
-        let message = [record["message"], finding.title].compactMap { $0 }.first { !$0.isEmpty } ?? rule
+        let message = [record.message, finding.title].compactMap { $0 }.first { !$0.isEmpty } ?? rule
         return Result(
             ruleId: rule, ruleIndex: ruleIndex, level: SARIFLevel(severity: finding.severity.rawValue).rawValue,
             message: Message(text: message), locations: [location],
-            partialFingerprints: record["identity"].map { [fingerprintKey: $0] },
+            partialFingerprints: record.identity.map { [fingerprintKey: $0] },
             suppressions: finding.status.isSticky
                 ? [Suppression(kind: "external", justification: finding.reason ?? finding.status.rawValue)] : nil,
             properties: ResultProperties(

@@ -1,11 +1,8 @@
+import BarkeepAPI
 import BarkeepCore
-import BarkeepProtocol
 
 /// One owner's screens: a `type=owner` record of `STATUS`.
-public struct OwnerStatus: Sendable, Equatable, RecordDecodable {
-    /// `owner`.
-    public static let recordType = "owner"
-
+public struct OwnerStatus: Sendable, Equatable {
     /// The owner; nil for the screens nobody owns.
     public var owner: String?
     /// How many screens they own.
@@ -35,13 +32,11 @@ public struct OwnerStatus: Sendable, Equatable, RecordDecodable {
         self.blocked = blocked
     }
 
-    /// Reads a `type=owner` record.
-    public init(record: Record) throws(ReportError) {
-        let fields = RecordFields(record: record, type: Self.recordType)
-        owner = fields.optionalString("owner")
-        screens = try fields.count("screens")
-        screensDone = try fields.count("screens-done")
-        needsWork = try fields.count("needs-work")
-        (untriaged, inProgress, blocked) = try fields.workStages()
+    /// The line of STATUS's `type=owner` part.
+    init(_ part: StatusOwnerPart) {
+        self.init(
+            owner: ReportValues.nonEmpty(part.owner), screens: part.screens, screensDone: part.screensDone,
+            needsWork: part.needsWork, untriaged: SeverityCounts(part.work.untriaged),
+            inProgress: SeverityCounts(part.work.inProgress), blocked: part.work.blocked)
     }
 }

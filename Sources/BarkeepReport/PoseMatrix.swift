@@ -1,26 +1,32 @@
+import BarkeepAPI
+import BarkeepCore
+
 /// The screens × required poses matrix of the HTML report, as an inline `<svg id="pose-matrix">`: one `<rect>` per
 /// cell, coloured by its latest result and carrying `data-screen`, `data-pose` and `data-result`, with the screen
 /// keys and pose ids as `<text>` labels.
 enum PoseMatrix {
+    /// What a cell can hold, in the legend's order: each of Core's results, then none recorded.
+    static let results: [PoseCellResult] = PoseResult.allCases.map { PoseCellResult($0) } + [PoseCellResult(nil)]
+
     /// Fill colours by result.
-    static func color(_ result: PoseCellResult) -> String {
-        switch result {
+    static func color(_ cell: PoseCellResult) -> String {
+        switch cell.result {
         case .passed: "#2e7d32"
         case .failed: "#c62828"
         case .notRun: "#f0a500"
         case .notApplicable: "#78909c"
-        case .noResult: "#9e9e9e"
+        case nil: "#9e9e9e"
         }
     }
 
     /// How people read a result.
-    static func label(_ result: PoseCellResult) -> String {
-        switch result {
+    static func label(_ cell: PoseCellResult) -> String {
+        switch cell.result {
         case .passed: "passed"
         case .failed: "failed"
         case .notRun: "not run"
         case .notApplicable: "not applicable"
-        case .noResult: "no result"
+        case nil: "no result"
         }
     }
 
@@ -36,17 +42,18 @@ enum PoseMatrix {
     /// screen requires. A screen has a cell for each pose it requires (the cells say which); one that it does not
     /// require is left empty.
     static func svg(
-        screens statuses: [ScreenStatusRecord], cells: [PoseCellRecord], required: [String], escape: (String) -> String
+        screens statuses: [ScreenStatusRecord], cells: [PoseResultRecord], required: [String],
+        escape: (String) -> String
     ) -> String {
         var poses = required
-        poses += Set(cells.map(\.pose)).subtracting(poses).sorted {
+        poses += Set(cells.map(\.pose.rawValue)).subtracting(poses).sorted {
             (Int($0.dropFirst()) ?? 0, $0) < (Int($1.dropFirst()) ?? 0, $1)
         }
         var screens = statuses.filter { $0.posesRequired > 0 }.map(\.key)
         let known = Set(statuses.map(\.key))
         screens += Set(cells.map(\.screen)).subtracting(known).sorted()
         var results: [String: [String: PoseCellResult]] = [:]
-        for cell in cells { results[cell.screen, default: [:]][cell.pose] = cell.result }
+        for cell in cells { results[cell.screen, default: [:]][cell.pose.rawValue] = cell.result }
 
         let longest = min(labelCharacters, screens.map(\.count).max() ?? 0)
         let labelWidth = max(60, longest * 7 + 12)
@@ -76,7 +83,7 @@ enum PoseMatrix {
                 lines.append(
                     "<rect x=\"\(x)\" y=\"\(y)\" width=\"\(cellWidth)\" height=\"\(cellHeight)\""
                         + " fill=\"\(color(result))\" data-screen=\"\(escape(screen))\" data-pose=\"\(escape(pose))\""
-                        + " data-result=\"\(result.rawValue)\"><title>\(escape("\(screen) \(pose): \(label(result))"))"
+                        + " data-result=\"\(result.wire)\"><title>\(escape("\(screen) \(pose): \(label(result))"))"
                         + "</title></rect>")
             }
         }

@@ -1,13 +1,14 @@
+import BarkeepAPI
 import BarkeepCore
 import BarkeepProtocol
 import Foundation
 
-/// Everything the team dashboard shows, read from the typed records of a `STATUS PROJECT` reply.
+/// Everything the team dashboard shows: the view of a typed `STATUS` reply (BarkeepAPI's `StatusParts`), built once,
+/// its versions and times read into Core's types.
 ///
 /// The reply holds one `type=project`, at most one `type=scan`, one `type=totals`, any number of `type=blocked`,
-/// `type=owner` and `type=screen` records, at most one `type=selection`, and one `type=unmapped`. Records of other
-/// types are ignored (a later server may add some), as are unknown keys. The server's side of the same data is
-/// BarkeepStore's `ProjectStatus`; this is its decoding on the client.
+/// `type=owner` and `type=screen` records, one `type=selection`, and one `type=unmapped`; BarkeepAPI's decoding
+/// reads them (records of other types and unknown keys are passed over there).
 public struct ProjectStatusReply: Sendable, Equatable {
     /// The project and its toolchain.
     public var project: ProjectInfo
@@ -42,50 +43,28 @@ public struct ProjectStatusReply: Sendable, Equatable {
         self.selection = selection
     }
 
-    /// Reads the records of a `STATUS PROJECT` reply.
-    public init(records: [Record]) throws(ReportError) {
-        var project: ProjectInfo?
-        var scan: ScanSummary?
-        var totals: StatusTotals?
-        var unmapped: UnmappedStatus?
-        var blocked: [BlockedGroupRecord] = []
-        var screens: [ScreenStatusRecord] = []
-        var owners: [OwnerStatus] = []
-        var selection: StatusSelection?
-        for record in records {
-            guard let type = record["type"] else { throw .missingField(record: "status", key: "type") }
-            switch type {
-            case ProjectInfo.recordType:
-                guard project == nil else { throw .duplicateRecord(type: type) }
-                project = try ProjectInfo(record: record)
-            case ScanSummary.recordType:
-                guard scan == nil else { throw .duplicateRecord(type: type) }
-                scan = try ScanSummary(record: record)
-            case StatusTotals.recordType:
-                guard totals == nil else { throw .duplicateRecord(type: type) }
-                totals = try StatusTotals(record: record)
-            case UnmappedStatus.recordType:
-                guard unmapped == nil else { throw .duplicateRecord(type: type) }
-                unmapped = try UnmappedStatus(record: record)
-            case BlockedGroupRecord.recordType:
-                blocked.append(try BlockedGroupRecord(record: record))
-            case ScreenStatusRecord.recordType:
-                screens.append(try ScreenStatusRecord(record: record))
-            case OwnerStatus.recordType:
-                owners.append(try OwnerStatus(record: record))
-            case StatusSelection.recordType:
-                guard selection == nil else { throw .duplicateRecord(type: type) }
-                selection = try StatusSelection(record: record)
-            default:
-                continue
-            }
-        }
-        guard let project else { throw .missingRecord(type: ProjectInfo.recordType) }
-        guard let totals else { throw .missingRecord(type: StatusTotals.recordType) }
-        guard let unmapped else { throw .missingRecord(type: UnmappedStatus.recordType) }
+    /// The dashboard of a typed `STATUS` reply's parts, its versions and times read once.
+    public init(_ parts: StatusParts) throws(ReportError) {
         self.init(
-            project: project, scan: scan, totals: totals, blocked: blocked, screens: screens, unmapped: unmapped,
-            owners: owners, selection: selection)
+            project: try ProjectInfo(parts.project), scan: try parts.scans.first.map(ScanSummary.init),
+            totals: StatusTotals(parts.totals), blocked: try parts.blocked.map(BlockedGroupRecord.init),
+            screens: try parts.screens.map(ScreenStatusRecord.init), unmapped: UnmappedStatus(parts.unmapped),
+            owners: parts.owners.map(OwnerStatus.init), selection: StatusSelection(parts.selection))
+    }
+
+    /// The dashboard of a `STATUS` reply's records, read through the typed reply: MCP's project_status reads its
+    /// records until it pages the typed parts.
+    public init(records: [Record]) throws(ReportError) {
+        let parts: StatusParts
+        do {
+            parts = try StatusReply(
+                records: records, final: ["count": String(records.count)], version: ProtocolVersion.current,
+                command: StatusRequest.spec.name
+            ).parts
+        } catch {
+            throw .badReply(error.description)
+        }
+        try self.init(parts)
     }
 
     /// Findings needing work by severity, over every screen and the unmapped bucket.
@@ -95,7 +74,7 @@ public struct ProjectStatusReply: Sendable, Equatable {
 }
 
 /// The project and the toolchain it builds with: the `type=project` record.
-public struct ProjectInfo: Sendable, Equatable, RecordDecodable {
+public struct ProjectInfo: Sendable, Equatable {
     /// `project`.
     public static let recordType = "project"
 
@@ -116,18 +95,18 @@ public struct ProjectInfo: Sendable, Equatable, RecordDecodable {
         self.requiredPoses = requiredPoses
     }
 
-    /// Reads a `project` record (typed or not).
-    public init(record: Record) throws(ReportError) {
-        let fields = RecordFields(record: record, type: Self.recordType)
-        name = try fields.string("name")
-        sdk = try fields.version("sdk")
-        deploymentTarget = try fields.version("deployment-target")
-        requiredPoses = fields.list("required-poses")
+    /// The project of STATUS's `type=project` part.
+    init(_ part: StatusProjectPart) throws(ReportError) {
+        name = part.name
+        sdk = try ReportValues.version(part.sdk, record: Self.recordType, key: "sdk")
+        deploymentTarget = try ReportValues.version(
+            part.deploymentTarget, record: Self.recordType, key: "deployment-target")
+        requiredPoses = part.requiredPoses
     }
 }
 
 /// The latest scan run: the `type=scan` record.
-public struct ScanSummary: Sendable, Equatable, RecordDecodable {
+public struct ScanSummary: Sendable, Equatable {
     /// `scan`.
     public static let recordType = "scan"
 
@@ -176,21 +155,15 @@ public struct ScanSummary: Sendable, Equatable, RecordDecodable {
         self.moved = moved
     }
 
-    /// Reads a `type=scan` record.
-    public init(record: Record) throws(ReportError) {
-        let fields = RecordFields(record: record, type: Self.recordType)
-        run = try fields.identifier("run")
-        tool = try fields.string("tool")
-        toolVersion = fields.optionalString("tool-version")
-        commit = fields.optionalString("commit")
-        ingested = try fields.time("ingested")
-        filesScanned = try fields.optionalCount("files-scanned")
-        lifecycle = fields.optionalString("lifecycle")
-        new = try fields.optionalCount("new")
-        fixed = try fields.optionalCount("fixed")
-        reopened = try fields.optionalCount("reopened")
-        unchanged = try fields.optionalCount("unchanged")
-        moved = try fields.optionalCount("moved")
+    /// The scan of STATUS's `type=scan` part.
+    init(_ part: StatusScanPart) throws(ReportError) {
+        let run = part.run
+        self.init(
+            run: Int64(part.number), tool: run.tool, toolVersion: ReportValues.nonEmpty(run.toolVersion),
+            commit: ReportValues.nonEmpty(run.commit),
+            ingested: try ReportValues.time(run.ingested, record: Self.recordType, key: "ingested"),
+            filesScanned: run.filesScanned, lifecycle: ReportValues.nonEmpty(run.lifecycle), new: run.new,
+            fixed: run.fixed, reopened: run.reopened, unchanged: run.unchanged, moved: run.moved)
     }
 
     /// The run's sync counts that were sent, in the order `new fixed reopened unchanged moved`.
@@ -201,7 +174,7 @@ public struct ScanSummary: Sendable, Equatable, RecordDecodable {
 }
 
 /// Counts over the whole project: the `type=totals` record.
-public struct StatusTotals: Sendable, Equatable, RecordDecodable {
+public struct StatusTotals: Sendable, Equatable {
     /// `totals`.
     public static let recordType = "totals"
 
@@ -245,23 +218,15 @@ public struct StatusTotals: Sendable, Equatable, RecordDecodable {
         self.verifiedStillReported = verifiedStillReported
     }
 
-    /// Reads a `type=totals` record.
-    public init(record: Record) throws(ReportError) {
-        let fields = RecordFields(record: record, type: Self.recordType)
+    /// The totals of STATUS's `type=totals` part.
+    init(_ part: StatusTotalsPart) {
         var byStatus: [FindingStatus: Int] = [:]
-        for status in FindingStatus.allCases {
-            byStatus[status] = try fields.count(status.rawValue)
-        }
-        self.byStatus = byStatus
-        needsWork = try fields.count("needs-work")
-        screens = try fields.count("screens")
-        screensDone = try fields.count("screens-done")
-        stepsDone = try fields.count("steps-done")
-        stepsApplicable = try fields.count("steps-applicable")
-        posesPassed = try fields.count("poses-passed")
-        posesRequired = try fields.count("poses-required")
-        unmapped = try fields.count("unmapped")
-        verifiedStillReported = try fields.optionalCount("verified-still-reported") ?? 0
+        for (status, count) in zip(FindingStatus.allCases, part.byStatus) { byStatus[status] = count }
+        self.init(
+            byStatus: byStatus, needsWork: part.needsWork, screens: part.screens, screensDone: part.screensDone,
+            stepsDone: part.stepsDone, stepsApplicable: part.stepsApplicable, posesPassed: part.posesPassed,
+            posesRequired: part.posesRequired, unmapped: part.unmapped,
+            verifiedStillReported: part.verifiedStillReported)
     }
 
     /// The statuses with a nonzero count, in the order of `FindingStatus.allCases`.
@@ -274,7 +239,7 @@ public struct StatusTotals: Sendable, Equatable, RecordDecodable {
 }
 
 /// Blocked items waiting for one SDK: a `type=blocked` record.
-public struct BlockedGroupRecord: Sendable, Equatable, RecordDecodable {
+public struct BlockedGroupRecord: Sendable, Equatable {
     /// `blocked`.
     public static let recordType = "blocked"
 
@@ -289,16 +254,10 @@ public struct BlockedGroupRecord: Sendable, Equatable, RecordDecodable {
         self.items = items
     }
 
-    /// Reads a `type=blocked` record.
-    public init(record: Record) throws(ReportError) {
-        let fields = RecordFields(record: record, type: Self.recordType)
-        let sdk = try fields.string("sdk")
-        if sdk == "none" {
-            self.sdk = nil
-        } else {
-            self.sdk = try fields.version("sdk")
-        }
-        items = try fields.count("items")
+    /// The group of STATUS's `type=blocked` part: `sdk=none` when no known SDK declares the symbols.
+    init(_ part: StatusBlockedPart) throws(ReportError) {
+        sdk = part.sdk == "none" ? nil : try ReportValues.version(part.sdk, record: Self.recordType, key: "sdk")
+        items = part.items
     }
 
     /// `the iOS 27.1 SDK`, or `no SDK yet`.

@@ -37,7 +37,7 @@ extension ReadinessReport {
                 }),
             "<h3>Poses</h3>",
             "<p class=\"legend\">"
-                + PoseCellResult.allCases.map { result in
+                + PoseMatrix.results.map { result in
                     "<span class=\"swatch\" style=\"background: \(PoseMatrix.color(result))\"></span>"
                         + PoseMatrix.label(result)
                 }.joined(separator: " ") + "</p>",

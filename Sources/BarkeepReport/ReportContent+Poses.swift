@@ -1,3 +1,4 @@
+import BarkeepAPI
 import BarkeepCore
 
 extension ReportContent {
@@ -15,17 +16,19 @@ extension ReportContent {
             let status = scope.screens.first { $0.key == key }
             return (status?.failedPoses ?? []).map { FailedPose(pose: $0, screenshot: nil, finding: nil) }
         }
-        return cells.filter { $0.result == .failed }
-            .sorted { poseOrder($0.pose, required: required) < poseOrder($1.pose, required: required) }
+        return cells.filter { $0.result.result == .failed }
+            .sorted {
+                poseOrder($0.pose.rawValue, required: required) < poseOrder($1.pose.rawValue, required: required)
+            }
             .map { cell in
                 FailedPose(
-                    pose: cell.pose, screenshot: cell.screenshot, finding: cell.finding.map { findingLabel($0, input) })
+                    pose: cell.pose.rawValue, screenshot: cell.screenshot,
+                    finding: cell.finding.map { findingLabel($0.value, input) })
             }
     }
 
     /// `F-12 (proposed)`: the finding a failed pose maps to, with its status when the report knows the finding.
-    private static func findingLabel(_ reference: String, _ input: ReportInput) -> String {
-        guard let number = Int(reference) else { return reference }
+    private static func findingLabel(_ number: Int, _ input: ReportInput) -> String {
         let label = FindingNumber.label(number)
         guard let finding = input.findings.first(where: { $0.number == number }) else { return label }
         return "\(label) (\(statusText(finding.status)))"
@@ -53,17 +56,17 @@ extension ReportContent {
             }
             if let cells = cellsByScreen[key] {
                 screensWithPoses += 1
-                guard !cells.allSatisfy({ $0.result == .noResult }) else {
+                guard !cells.allSatisfy({ $0.result.result == nil }) else {
                     withoutResult.append(key)
                     continue
                 }
                 let ordered = cells.sorted {
-                    poseOrder($0.pose, required: required) < poseOrder($1.pose, required: required)
+                    poseOrder($0.pose.rawValue, required: required) < poseOrder($1.pose.rawValue, required: required)
                 }
                 for cell in ordered {
-                    switch cell.result {
-                    case .notRun: add(cell.pose, PoseMatrix.label(.notRun), cell.reason)
-                    case .noResult: add(cell.pose, PoseMatrix.label(.noResult), nil)
+                    switch cell.result.result {
+                    case .notRun: add(cell.pose.rawValue, PoseMatrix.label(cell.result), cell.reason)
+                    case nil: add(cell.pose.rawValue, PoseMatrix.label(cell.result), nil)
                     case .passed, .failed, .notApplicable: continue
                     }
                 }

@@ -1,3 +1,4 @@
+import BarkeepAPI
 import BarkeepCore
 
 extension ReportContent {
@@ -112,7 +113,7 @@ extension ReportContent.Verdict {
     /// are unknown), the checklist steps still to do; and its verified findings a later scan still reports.
     init(
         key: String, items: [ReportContent.Item], findings: [Int: ReportFinding], failed: [ReportContent.FailedPose],
-        status: ScreenStatusRecord?, steps: [StepLine]?, stillReported: [ReportContent.Item], project: ProjectInfo
+        status: ScreenStatusRecord?, steps: [StepRecord]?, stillReported: [ReportContent.Item], project: ProjectInfo
     ) {
         var toFix: [Int: Int] = [:]
         var rulesOfNoStep: Set<String> = []

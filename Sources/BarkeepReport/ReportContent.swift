@@ -1,3 +1,4 @@
+import BarkeepAPI
 import BarkeepCore
 import Foundation
 
@@ -224,7 +225,7 @@ struct ReportContent: Sendable {
     /// The screens (with the app area) the report covers, in the status's order: the rows of the pose matrix.
     var screens: [ScreenStatusRecord]
     /// Their pose cells.
-    var poses: [PoseCellRecord]
+    var poses: [PoseResultRecord]
 
     /// What the tiers cover, by tier.
     static let tierNames = ["blockers", "correctness on the inner display", "bars", "richer adoption"]
@@ -413,7 +414,7 @@ struct ReportContent: Sendable {
     /// `1 screen`, `3 screens`.
     static func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)" + (count == 1 ? "" : "s") }
 
-    private static func stepRows(_ steps: [String: [StepLine]]) -> [StepRow] {
+    private static func stepRows(_ steps: [String: [StepRecord]]) -> [StepRow] {
         let lines = steps.values.flatMap { $0 }
         return ChecklistStep.all.map { step in
             guard !steps.isEmpty else { return StepRow(step: step, done: nil, applicable: nil) }

@@ -1,8 +1,9 @@
+import BarkeepAPI
 import BarkeepCore
-import BarkeepProtocol
 
-/// A finding as the readiness report lists it: a record of `FINDINGS PROJECT`.
-public struct ReportFinding: Sendable, Equatable, RecordDecodable {
+/// A finding as the readiness report and the exports list it: the view of a typed `finding` record of `FINDINGS`
+/// (BarkeepAPI's `FindingRecord`), its source and severity read into Core's types once.
+public struct ReportFinding: Sendable, Equatable {
     /// `finding`.
     public static let recordType = "finding"
 
@@ -69,35 +70,29 @@ public struct ReportFinding: Sendable, Equatable, RecordDecodable {
         self.stillReportedRun = stillReportedRun
     }
 
-    /// Reads a `finding` record.
-    public init(record: Record) throws(ReportError) {
-        let fields = RecordFields(record: record, type: Self.recordType)
-        number = try fields.count("id")
-        source = try fields.choice("source", as: FindingSource.self)
-        rule = fields.optionalString("rule")
-        tier = try fields.optionalCount("tier")
-        if let tier, !(0...3).contains(tier) {
-            throw .badValue(record: Self.recordType, key: "tier", value: String(tier), expected: "a tier from 0 to 3")
+    /// The finding of a typed `finding` record (FINDINGS), its source, severity, tier and step checked once.
+    public init(_ record: FindingRecord) throws(ReportError) {
+        let type = Self.recordType
+        if let tier = record.tier, !(0...3).contains(tier) {
+            throw .badValue(record: type, key: "tier", value: String(tier), expected: "a tier from 0 to 3")
         }
-        severity = try fields.choice("severity", as: Severity.self)
-        file = fields.optionalString("file")
-        line = try fields.optionalCount("line")
-        // A snippet may legitimately be white space; only an absent field is no snippet.
-        snippet = record["snippet"]
-        status = try fields.choice("status", as: FindingStatus.self)
-        reason = fields.optionalString("reason")
-        screen = fields.optionalString("screen") ?? Self.unmappedScreen
-        title = fields.optionalString("title")
-        step = try fields.optionalCount("step")
-        if let step, ChecklistStep.numbered(step) == nil {
+        if let step = record.step, ChecklistStep.numbered(step) == nil {
             throw .badValue(
-                record: Self.recordType, key: "step", value: String(step),
+                record: type, key: "step", value: String(step),
                 expected:
                     "a step number from \(ChecklistStep.numbers.lowerBound) to \(ChecklistStep.numbers.upperBound)")
         }
-        needs = fields.list("needs")
-        gate = try fields.optionalVersion("gate")
-        stillReportedRun = try fields.optionalCount("still-reported-run")
+        self.init(
+            number: record.id,
+            source: try ReportValues.choice(record.source, as: FindingSource.self, record: type, key: "source"),
+            rule: ReportValues.nonEmpty(record.rule), tier: record.tier,
+            severity: try ReportValues.choice(record.severity, as: Severity.self, record: type, key: "severity"),
+            file: ReportValues.nonEmpty(record.file), line: record.line,
+            // A snippet may legitimately be white space; only an absent field is no snippet.
+            snippet: record.snippet, status: record.status, reason: ReportValues.nonEmpty(record.reason),
+            screen: ReportValues.nonEmpty(record.screen) ?? Self.unmappedScreen,
+            title: ReportValues.nonEmpty(record.title), step: record.step, needs: record.needs ?? [],
+            gate: record.gate, stillReportedRun: record.stillReportedRun)
     }
 
     /// `F-7`: the label people quote, the finding's number in the project.

@@ -1,28 +1,29 @@
+import BarkeepAPI
 import BarkeepCore
-import BarkeepProtocol
 
-/// Everything the readiness report is made from, each part decoded from one reply.
+/// Everything the readiness report is made from: the typed replies the CLI collects, the status and the findings
+/// read once into the report's views.
 public struct ReportInput: Sendable, Equatable {
     /// The dashboard's status (`STATUS PROJECT`).
     public var status: ProjectStatusReply
     /// The project's findings (`FINDINGS PROJECT`), in any order: the report sorts them.
     public var findings: [ReportFinding]
     /// The pose matrix (`POSES PROJECT`).
-    public var poses: [PoseCellRecord]
-    /// Each screen's checklist steps (the `type=step` records of `SCREEN SHOW`) by screen key; a screen without an
+    public var poses: [PoseResultRecord]
+    /// Each screen's checklist steps (`STEPS PROJECT`) by screen key, each screen's by number; a screen without an
     /// entry is taken to have every step still applying.
-    public var steps: [String: [StepLine]]
+    public var steps: [String: [StepRecord]]
     /// The burndown (`BURNDOWN PROJECT`), oldest first.
     public var burndown: [BurndownPoint]
     /// The project's screens, components and app area (`SCREEN LIST PROJECT`): which components each screen uses.
     /// Without them a component's findings are listed under the component's own key.
-    public var screens: [ReportScreen]
+    public var screens: [ScreenRecord]
 
     /// The report's input.
     public init(
-        status: ProjectStatusReply, findings: [ReportFinding], poses: [PoseCellRecord],
-        steps: [String: [StepLine]] = [:],
-        burndown: [BurndownPoint] = [], screens: [ReportScreen] = []
+        status: ProjectStatusReply, findings: [ReportFinding], poses: [PoseResultRecord],
+        steps: [String: [StepRecord]] = [:],
+        burndown: [BurndownPoint] = [], screens: [ScreenRecord] = []
     ) {
         self.status = status
         self.findings = findings
@@ -32,16 +33,22 @@ public struct ReportInput: Sendable, Equatable {
         self.screens = screens
     }
 
-    /// Reads the input from the replies the CLI collects: `STATUS`, `FINDINGS`, `POSES`, the checklist steps (the
-    /// records of `STEPS`, or `SCREEN SHOW` replies one after the other: only their `type=step` records are read),
-    /// `SCREEN LIST`; the burndown as BURNDOWN's records carry it.
+    /// The input of the typed replies the CLI collects: `STATUS`'s parts, `FINDINGS`' and `POSES`' rows, the
+    /// records of `STEPS`, the burndown as BURNDOWN's records carry it, `SCREEN LIST`'s rows.
     public init(
-        statusReply: [Record], findingsReply: [Record], posesReply: [Record], stepsReply: [Record] = [],
-        burndown: [BurndownPoint] = [], screensReply: [Record] = []
+        status: StatusParts, findings: [FindingRecord], poses: [PoseResultRecord], steps: [StepRecord] = [],
+        burndown: [BurndownPoint] = [], screens: [ScreenRecord] = []
     ) throws(ReportError) {
+        var views: [ReportFinding] = []
+        views.reserveCapacity(findings.count)
+        for finding in findings { views.append(try ReportFinding(finding)) }
         self.init(
-            status: try ProjectStatusReply(records: statusReply), findings: try ReportFinding.decode(findingsReply),
-            poses: try PoseCellRecord.decode(posesReply), steps: StepLine.byScreen(try StepLine.decode(stepsReply)),
-            burndown: burndown, screens: try ReportScreen.decode(screensReply))
+            status: try ProjectStatusReply(status), findings: views, poses: poses, steps: Self.byScreen(steps),
+            burndown: burndown, screens: screens)
+    }
+
+    /// Step records by screen key, each screen's by number.
+    public static func byScreen(_ steps: [StepRecord]) -> [String: [StepRecord]] {
+        Dictionary(grouping: steps, by: \.screen).mapValues { $0.sorted { $0.step < $1.step } }
     }
 }

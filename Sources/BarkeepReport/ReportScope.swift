@@ -1,3 +1,4 @@
+import BarkeepAPI
 import BarkeepCore
 
 /// What one readiness report covers, worked out once from its input and selection: the screens, the findings and the
@@ -20,7 +21,7 @@ struct ReportScope: Sendable {
     /// The findings listed anywhere in the report, whatever their status, by number.
     let findings: [ReportFinding]
     /// The pose cells of the covered screens.
-    let poses: [PoseCellRecord]
+    let poses: [PoseResultRecord]
 
     /// The scope of `selection` in `input`.
     init(_ input: ReportInput, selection: ReportSelection) {
@@ -32,8 +33,8 @@ struct ReportScope: Sendable {
         var components: [String: [String]] = [:]
         for screen in input.screens {
             switch screen.kind {
-            case .component: users[screen.key] = screen.uses
-            case .screen, .area: components[screen.key] = screen.uses
+            case .component: users[screen.key] = (screen.uses ?? []).sorted()
+            case .screen, .area: components[screen.key] = (screen.uses ?? []).sorted()
             }
         }
         usersOfComponent = users

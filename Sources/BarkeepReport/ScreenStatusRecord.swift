@@ -1,9 +1,10 @@
+import BarkeepAPI
 import BarkeepCore
 import BarkeepProtocol
 
 /// One screen's line of the dashboard: a `type=screen` record of `STATUS`.
-public struct ScreenStatusRecord: Sendable, Equatable, RecordDecodable {
-    /// `screen`.
+public struct ScreenStatusRecord: Sendable, Equatable {
+    /// `screen`: the `type=` of its STATUS records (MCP's project_status pages them).
     public static let recordType = "screen"
 
     /// The screen's key (`Inbox`).
@@ -62,33 +63,23 @@ public struct ScreenStatusRecord: Sendable, Equatable, RecordDecodable {
         self.isDone = isDone
     }
 
-    /// Reads a `type=screen` record.
-    public init(record: Record) throws(ReportError) {
-        let fields = RecordFields(record: record, type: Self.recordType)
-        key = try fields.string("key")
-        guard !key.isEmpty else {
-            throw .badValue(record: Self.recordType, key: "key", value: key, expected: "a screen key")
+    /// The line of STATUS's `type=screen` part.
+    init(_ part: StatusScreenPart) throws(ReportError) {
+        guard !part.key.isEmpty else {
+            throw .badValue(record: Self.recordType, key: "key", value: part.key, expected: "a screen key")
         }
-        kind = fields.optionalString("kind").flatMap(ScreenKind.init(rawValue:)) ?? .screen
-        title = fields.optionalString("title")
-        owner = fields.optionalString("owner")
-        needsWork = try SeverityCounts(fields)
-        (untriaged, inProgress, blocked) = try fields.workStages()
-        stepsDone = try fields.count("steps-done")
-        stepsApplicable = try fields.count("steps-applicable")
-        posesPassed = try fields.count("poses-passed")
-        posesRequired = try fields.count("poses-required")
-        failedPoses = fields.list("failed-poses")
-        missingPoses = fields.list("missing-poses")
-        isDone = try fields.flag("done")
+        self.init(
+            key: part.key, kind: part.kind.flatMap(ScreenKind.init(rawValue:)) ?? .screen,
+            title: ReportValues.nonEmpty(part.title), owner: ReportValues.nonEmpty(part.owner),
+            needsWork: SeverityCounts(part.work.needsWork), untriaged: SeverityCounts(part.work.untriaged),
+            inProgress: SeverityCounts(part.work.inProgress), blocked: part.work.blocked, stepsDone: part.stepsDone,
+            stepsApplicable: part.stepsApplicable, posesPassed: part.posesPassed, posesRequired: part.posesRequired,
+            failedPoses: part.failedPoses ?? [], missingPoses: part.missingPoses ?? [], isDone: part.isDone)
     }
 }
 
 /// The findings needing work that no screen owns: the `type=unmapped` record of `STATUS`.
-public struct UnmappedStatus: Sendable, Equatable, RecordDecodable {
-    /// `unmapped`.
-    public static let recordType = AuditArea.unmapped
-
+public struct UnmappedStatus: Sendable, Equatable {
     /// Unmapped findings needing work, by severity.
     public var needsWork: SeverityCounts
     /// Of those, the untriaged ones (proposed).
@@ -109,26 +100,13 @@ public struct UnmappedStatus: Sendable, Equatable, RecordDecodable {
         self.blocked = blocked
     }
 
-    /// Reads a `type=unmapped` record.
-    public init(record: Record) throws(ReportError) {
-        let fields = RecordFields(record: record, type: Self.recordType)
-        needsWork = try SeverityCounts(fields)
-        (untriaged, inProgress, blocked) = try fields.workStages()
+    /// The bucket of STATUS's `type=unmapped` part.
+    init(_ part: StatusUnmappedPart) {
+        self.init(
+            needsWork: SeverityCounts(part.work.needsWork), untriaged: SeverityCounts(part.work.untriaged),
+            inProgress: SeverityCounts(part.work.inProgress), blocked: part.work.blocked)
     }
 
     /// Whether anything is unmapped: the dashboard shows the bucket only then.
     public var isEmpty: Bool { needsWork.total == 0 && blocked == 0 }
-}
-
-extension RecordFields {
-    /// The fields every line of `STATUS` (screen, owner, unmapped) breaks its work into, read in one place: the
-    /// untriaged and in-progress findings by severity (`untriaged-high=`, `in-progress-low=`, …) and the blocked
-    /// items.
-    func workStages() throws(ReportError) -> (untriaged: SeverityCounts, inProgress: SeverityCounts, blocked: Int) {
-        (
-            try SeverityCounts(self, prefix: WorkStage.untriaged.rawValue),
-            try SeverityCounts(self, prefix: WorkStage.inProgress.rawValue),
-            try count("blocked")
-        )
-    }
 }

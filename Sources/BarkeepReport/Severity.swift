@@ -43,20 +43,14 @@ public struct SeverityCounts: Sendable, Equatable {
             low: lhs.low + rhs.low, info: lhs.info + rhs.info)
     }
 
-    /// Reads the five counts, each keyed by its severity's name.
-    init(_ fields: RecordFields) throws(ReportError) {
-        self.init(
-            critical: try fields.count("critical"), high: try fields.count("high"), medium: try fields.count("medium"),
-            low: try fields.count("low"), info: try fields.count("info"))
-    }
-
-    /// Reads the five counts keyed `PREFIX-critical` …; an absent one (an older server's record) counts 0.
-    init(_ fields: RecordFields, prefix: String) throws(ReportError) {
-        func count(_ severity: Severity) throws(ReportError) -> Int {
-            try fields.optionalCount("\(prefix)-\(severity.rawValue)") ?? 0
+    /// The counts of a STATUS record's work fields: one per severity, in Core's order (`Severity.allCases`).
+    init(_ counts: [Int]) {
+        func count(_ severity: Severity) -> Int {
+            guard let index = Severity.allCases.firstIndex(of: severity), index < counts.count else { return 0 }
+            return counts[index]
         }
         self.init(
-            critical: try count(.critical), high: try count(.high), medium: try count(.medium), low: try count(.low),
-            info: try count(.info))
+            critical: count(.critical), high: count(.high), medium: count(.medium), low: count(.low),
+            info: count(.info))
     }
 }

@@ -1,8 +1,8 @@
-import BarkeepProtocol
+import BarkeepAPI
 
 /// Which screen rows a `STATUS` reply holds: its `type=selection` record.
-public struct StatusSelection: Sendable, Equatable, RecordDecodable {
-    /// `selection`.
+public struct StatusSelection: Sendable, Equatable {
+    /// `selection`: the `type=` of its STATUS record (MCP's project_status leaves it out of its page).
     public static let recordType = "selection"
 
     /// Only this owner's rows.
@@ -31,15 +31,12 @@ public struct StatusSelection: Sendable, Equatable, RecordDecodable {
         self.shown = shown
     }
 
-    /// Reads a `type=selection` record.
-    public init(record: Record) throws(ReportError) {
-        let fields = RecordFields(record: record, type: Self.recordType)
-        owner = fields.optionalString("owner")
-        isNotDoneOnly = fields.optionalString("not-done") == "yes"
-        sort = fields.optionalString("sort") ?? "key"
-        limit = try fields.optionalCount("limit")
-        matched = try fields.count("matched")
-        shown = try fields.count("shown")
+    /// The selection of STATUS's `type=selection` part.
+    init(_ part: StatusSelectionPart) {
+        self.init(
+            owner: ReportValues.nonEmpty(part.owner), isNotDoneOnly: part.isNotDoneOnly == true,
+            sort: ReportValues.nonEmpty(part.sort) ?? "key", limit: part.limit, matched: part.matched,
+            shown: part.shown)
     }
 
     /// Whether the rows are a part of the project's, or in another order than by key.

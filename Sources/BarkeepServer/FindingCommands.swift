@@ -155,11 +155,6 @@ extension RunRecord {
     }
 }
 
-extension ScanRun {
-    /// The run as a `run` record (RunRecord's fields), for STATUS's scan part, not yet declared by a spec.
-    var record: Record { RunRecord(self).record(version: ProtocolVersion.supported.upperBound) }
-}
-
 extension ScanIngestSummary {
     /// What a scan's ingest changed (a repeat changed nothing, whatever its run's counts say).
     init(_ result: IngestResult) {

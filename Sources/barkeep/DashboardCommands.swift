@@ -19,7 +19,7 @@ func drawingTime() throws(CLIError) -> Date {
     return date
 }
 
-/// Decodes a reply's records for the report module, or says the reply was not what this CLI understands.
+/// Reads a typed reply into the report module's views, or says the reply was not what this CLI understands.
 func decoded<T>(_ decode: () throws(ReportError) -> T) throws(CLIError) -> T {
     do {
         return try decode()
@@ -148,17 +148,17 @@ struct StatusCommand: RunnableCommand {
         )
     }
 
-    /// The status's records, as Report reads them (its decoders take records until it renders typed values).
-    private func fetch(_ context: CLIContext) throws(CLIError) -> [Record] {
-        try context.send(request).parts.records(version: ProtocolVersion.current)
+    /// The status's typed parts.
+    private func fetch(_ context: CLIContext) throws(CLIError) -> StatusParts {
+        try context.send(request).parts
     }
 
-    private func draw(_ records: [Record], context: CLIContext, clearing: Bool) throws {
+    private func draw(_ parts: StatusParts, context: CLIContext, clearing: Bool) throws {
         if context.isJSON {
-            try Output.json(Self.json(records))
+            try Output.json(parts.statusJSON)
             return
         }
-        let status = try decoded { () throws(ReportError) in try ProjectStatusReply(records: records) }
+        let status = try decoded { () throws(ReportError) in try ProjectStatusReply(parts) }
         // On a terminal a redraw replaces the screen; into a pipe each drawing follows the last after a blank line.
         if clearing { print(isatty(STDOUT_FILENO) == 1 ? "\u{1B}[H\u{1B}[2J" : "\n", terminator: "") }
         print(
@@ -168,39 +168,20 @@ struct StatusCommand: RunnableCommand {
         fflush(nil)
     }
 
-    /// The JSON of a STATUS reply: one member per record type, numbers as numbers, lists as arrays, the untriaged
-    /// and in-progress counts as objects by severity.
+    /// The JSON of a STATUS reply's records (`StatusParts.statusJSON`), read through the typed reply: MCP's
+    /// project_status pages the records and leaves out the selection (given back empty here, for it drops it)
+    /// until it pages the typed parts.
     static func json(_ records: [Record]) -> [String: Any] {
-        let lists: Set<String> = ["required-poses", "failed-poses", "missing-poses"]
-        let strings: Set<String> = [
-            "type", "name", "sdk", "deployment-target", "tool", "tool-version", "commit", "ingested", "lifecycle",
-            "format", "scope", "actor", "key", "title", "owner", "done", "kind", "sort", "not-done",
-        ]
-        let stages = WorkStage.allCases.filter { $0 != .blocked }.map(\.rawValue)
-        func object(_ record: Record) -> [String: Any] {
-            var object = record.json(
-                integers: Set(record.fields.map(\.key)).subtracting(strings).subtracting(lists), lists: lists)
-            object.removeValue(forKey: "type")
-            if let done = record["done"] { object["done"] = done == "yes" }
-            if record["not-done"] != nil { object["not_done"] = true }
-            for stage in stages where record.fields.contains(where: { $0.key.hasPrefix(stage + "-") }) {
-                var counts: [String: Any] = [:]
-                for field in record.fields where field.key.hasPrefix(stage + "-") {
-                    let severity = String(field.key.dropFirst(stage.count + 1))
-                    counts[severity] = Int(field.value) ?? 0
-                    object.removeValue(forKey: field.key.replacingOccurrences(of: "-", with: "_"))
-                }
-                object[stage.replacingOccurrences(of: "-", with: "_")] = counts
-            }
-            return object
+        func parts(_ records: [Record]) -> StatusParts? {
+            try? StatusReply(
+                records: records, final: ["count": String(records.count)], version: ProtocolVersion.current,
+                command: StatusRequest.spec.name
+            ).parts
         }
-        func of(_ type: String) -> [[String: Any]] { records.filter { $0["type"] == type }.map(object) }
-        return [
-            "project": of("project").first ?? [:], "last_scan": of("scan").first ?? NSNull(),
-            "totals": of("totals").first ?? [:], "blocked": of("blocked"), "owners": of("owner"),
-            "selection": of("selection").first ?? NSNull(), "screens": of("screen"),
-            AuditArea.unmapped: of(AuditArea.unmapped).first ?? [:],
-        ]
+        var selection = Record()
+        selection.append("type", StatusSelection.recordType)
+        StatusSelectionPart().append(to: &selection, version: ProtocolVersion.current)
+        return (parts(records) ?? parts(records + [selection]))?.statusJSON ?? [:]
     }
 }
 
@@ -345,13 +326,6 @@ struct ReportCommand: RunnableCommand {
     /// report of them all; one past the last is refused.
     func make(_ context: CLIContext) throws -> (document: String, chosen: Int) {
         let client = try context.connect()
-        func records(_ request: Request) throws(CLIError) -> [Record] {
-            do {
-                return try client.send(request).records
-            } catch {
-                throw context.explained(error)
-            }
-        }
         func typed<R: CommandRequest>(_ request: R) throws(CLIError) -> R.Reply {
             do {
                 return try client.send(request)
@@ -359,33 +333,20 @@ struct ReportCommand: RunnableCommand {
                 throw context.explained(error)
             }
         }
-        let version = client.greeting?.protocolVersion ?? ProtocolVersion.assumed
-        let status = try typed(StatusRequest(project: project)).parts.records(version: version)
+        let status = try typed(StatusRequest(project: project)).parts
         // Every status: the settled sections (verified, kept, declined, false positives) list findings that need
         // no more work, which FINDINGS leaves out without a status.
         var filters = FindingFilters()
         filters.status = FindingQuery.allWord
-        let findings = try typed(FindingsRequest(project: project, filters: filters)).rows.map {
-            $0.record(version: version)
-        }
-        // Report still decodes POSES records (its own decoder); the request and the reply are typed.
-        let poses = try typed(PosesRequest(project: project)).rows.map { $0.record(version: version) }
-        let steps: [StepRecord]
-        let burndown: [BurndownPoint]
-        let screens: [ScreenRecord]
-        do {
-            steps = try client.send(StepsRequest(project: project)).rows
-            burndown = try client.send(BurndownRequest(project: project, granularity: .run)).rows.map(\.point)
-            screens = try client.send(ScreenListRequest(project: project)).rows
-        } catch {
-            throw context.explained(error)
-        }
-        var input = try decoded { () throws(ReportError) in
+        let findings = try typed(FindingsRequest(project: project, filters: filters)).rows
+        let poses = try typed(PosesRequest(project: project)).rows
+        let steps = try typed(StepsRequest(project: project)).rows
+        let burndown = try typed(BurndownRequest(project: project, granularity: .run)).rows.map(\.point)
+        let screens = try typed(ScreenListRequest(project: project)).rows
+        let input = try decoded { () throws(ReportError) in
             try ReportInput(
-                statusReply: status, findingsReply: findings, posesReply: poses, burndown: burndown)
+                status: status, findings: findings, poses: poses, steps: steps, burndown: burndown, screens: screens)
         }
-        input.steps = StepLine.byScreen(steps.map(StepLine.init))
-        input.screens = screens.map(ReportScreen.init)
         var selection = self.selection
         let rows = selection.rows
         selection.rows = nil

@@ -52,7 +52,7 @@ struct FindingsExport {
         case .text:
             return
         case .csv:
-            print(FindingsCSV.document(try Self.records(request, context)), terminator: "")
+            print(FindingsCSV.document(try context.send(request).rows), terminator: "")
         case .sarif:
             let records = try sarifRecords(request, context)
             let export = try decoded { () throws(ReportError) in try FindingsSARIF.export(records) }
@@ -71,17 +71,11 @@ struct FindingsExport {
 
     /// The records a SARIF log is made of: those of `request` when `--status` chose, else those of every status the
     /// log exports (open findings and verdicts), in one request.
-    private func sarifRecords(_ request: FindingsRequest, _ context: CLIContext) throws(CLIError) -> [Record] {
+    private func sarifRecords(_ request: FindingsRequest, _ context: CLIContext) throws(CLIError) -> [FindingRecord] {
         var request = request
         if !hasStatus {
             request.filters.status = FindingsSARIF.exportedStatuses.map(\.rawValue).joined(separator: ",")
         }
-        return try Self.records(request, context)
-    }
-
-    /// The findings `request` selects, as the records the exports (Report) read: each typed finding written through
-    /// FindingRecord's fields.
-    static func records(_ request: FindingsRequest, _ context: CLIContext) throws(CLIError) -> [Record] {
-        try context.send(request).rows.map { $0.record(version: ProtocolVersion.supported.upperBound) }
+        return try context.send(request).rows
     }
 }

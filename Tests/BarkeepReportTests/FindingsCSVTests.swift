@@ -1,3 +1,4 @@
+import BarkeepAPI
 import BarkeepProtocol
 import BarkeepTestSupport
 import Foundation
@@ -29,7 +30,7 @@ struct FindingsCSVTests {
     }
 
     /// Findings with every awkward value a spreadsheet meets.
-    static let records: [Record] = [
+    static let wireRecords: [Record] = [
         Record([
             "id": "3", "identity": String(repeating: "a", count: 64), "project": "app", "source": "scanner",
             "rule": "DUO007", "severity": "medium", "file": "Sources/My View, Inc.swift", "line": "12",
@@ -39,20 +40,27 @@ struct FindingsCSVTests {
             "step": "1", "tier": "2", "a-future-key": "ignored",
         ]),
         Record([
-            "id": "7", "source": "manual", "severity": "high", "status": "blocked", "screen": "unmapped",
+            "id": "7", "project": "app", "source": "manual", "severity": "high", "status": "blocked",
+            "screen": "unmapped",
             "title": "=HYPERLINK(\"http://example.invalid\",\"click\")", "reason": "-needs the SDK", "step": "5",
             "needs": "axisBehavior,toolbarVerticalEdge", "assignee": "@alice",
         ]),
         Record([
-            "id": "9", "source": "scanner", "rule": "DUO011", "severity": "low", "file": "Sources/Ünïcode.m",
+            "id": "9", "project": "app", "source": "scanner", "rule": "DUO011", "severity": "low",
+            "file": "Sources/Ünïcode.m",
             "line": "3", "snippet": "- (void)viewDidLoad { [self addMenu:@\"…\"]; }", "status": "proposed",
             "screen": "unmapped", "first-seen-run": "2", "last-seen-run": "2",
         ]),
     ]
 
+    /// The records as the CLI reads FINDINGS' rows.
+    static var records: [FindingRecord] {
+        get throws { try Fixtures.rows(wireRecords) }
+    }
+
     @Test("Python's csv module reads back every value, formulas guarded, columns by name")
     func pythonReadsItBack() throws {
-        let text = FindingsCSV.document(Self.records)
+        let text = FindingsCSV.document(try Self.records)
         #expect(text.hasPrefix("number,status,severity,rule,title,screen,file,line,snippet,reason,step,needs,"))
         #expect(text.hasSuffix("\r\n"))
         let path = try TemporaryDirectory.make(prefix: "barkeep-csv") + "/findings.csv"

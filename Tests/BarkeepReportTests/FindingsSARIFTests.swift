@@ -1,3 +1,4 @@
+import BarkeepAPI
 import BarkeepCore
 import BarkeepProtocol
 import BarkeepTestSupport
@@ -24,7 +25,7 @@ struct FindingsSARIFTests {
     }
 
     /// One finding of each kind: open ones of every severity, each verdict, closed ones, an item.
-    static let records: [Record] = [
+    static let wireRecords: [Record] = [
         finding(
             5, rule: "DUO007", severity: "high", file: "Sources/Inbox View.swift", line: 9,
             title: "Standalone bar instance", tier: "1", step: "1"),
@@ -38,10 +39,16 @@ struct FindingsSARIFTests {
         finding(8, rule: "DUO003", status: "fixed", file: "Sources/C.swift", line: 5),
         finding(9, rule: "DUO003", status: "verified", file: "Sources/C.swift", line: 6),
         Record([
-            "id": "10", "source": "manual", "severity": "medium", "status": "proposed", "screen": "Inbox",
+            "id": "10", "project": "app", "source": "manual", "severity": "medium", "status": "proposed",
+            "screen": "Inbox",
             "title": "Filter menu clipped", "step": "5",
         ]),
     ]
+
+    /// The records as the CLI reads FINDINGS' rows.
+    static var records: [FindingRecord] {
+        get throws { try Fixtures.rows(wireRecords) }
+    }
 
     /// The export as JSON objects.
     static func log(_ export: FindingsSARIF.Export) throws -> [String: Any] {
@@ -50,7 +57,7 @@ struct FindingsSARIFTests {
 
     @Test("one run, open results and suppressed verdicts; fixed, verified and items without a file left out")
     func contents() throws {
-        let export = try FindingsSARIF.export(Self.records, version: "9.9.9")
+        let export = try FindingsSARIF.export(try Self.records, version: "9.9.9")
         #expect(export.results == 6 && export.suppressed == 3 && export.withoutFile == 1 && export.closed == 2)
         let log = try Self.log(export)
         #expect(log["version"] as? String == "2.1.0")
@@ -88,7 +95,8 @@ struct FindingsSARIFTests {
         #expect((inbox["message"] as? [String: String])?["text"] == "Move items to the navigation controller.")
         let fingerprints = try #require(inbox["partialFingerprints"] as? [String: String])
         #expect(Array(fingerprints.keys) == [FindingsSARIF.fingerprintKey])
-        #expect(fingerprints[FindingsSARIF.fingerprintKey] == Self.records[0]["identity"])
+        let identity = try Self.records[0].identity
+        #expect(fingerprints[FindingsSARIF.fingerprintKey] == identity)
         #expect(inbox["suppressions"] == nil)
         #expect(property(inbox, "status") as? String == "proposed" && property(inbox, "screen") as? String == "Inbox")
 
@@ -101,22 +109,22 @@ struct FindingsSARIFTests {
 
     @Test("the same records in another order give the same log, byte for byte")
     func stable() throws {
-        let one = try FindingsSARIF.export(Self.records)
-        let other = try FindingsSARIF.export(Self.records.reversed())
+        let one = try FindingsSARIF.export(try Self.records)
+        let other = try FindingsSARIF.export(try Self.records.reversed())
         #expect(one == other)
     }
 
     @Test("valid against the official SARIF 2.1.0 schema (jsonschema), even with no result")
     func schema() throws {
         let directory = try TemporaryDirectory.make(prefix: "barkeep-sarif")
-        for (name, records) in [("all", Self.records), ("none", [])] {
+        for (name, records) in [("all", try Self.records), ("none", [FindingRecord]())] {
             let path = directory + "/\(name).sarif"
             try Data(try FindingsSARIF.export(records).log.utf8).write(to: URL(fileURLWithPath: path))
             #expect(try PythonTools.sarifSchemaErrors(file: path) == [])
         }
         // The check has teeth: a result without its message is refused.
         let broken = directory + "/broken.sarif"
-        let log = try FindingsSARIF.export(Self.records).log
+        let log = try FindingsSARIF.export(try Self.records).log
         try Data(log.replacingOccurrences(of: "\"message\"", with: "\"massage\"").utf8)
             .write(to: URL(fileURLWithPath: broken))
         #expect(try PythonTools.sarifSchemaErrors(file: broken).contains { $0.contains("'message' is a required") })
@@ -124,7 +132,7 @@ struct FindingsSARIFTests {
 
     @Test("Barkeep's own SARIF parser reads it back: rules, files, lines, snippets, titles, severities")
     func roundTrip() throws {
-        let export = try FindingsSARIF.export(Self.records)
+        let export = try FindingsSARIF.export(try Self.records)
         let report = try SARIFParser.parse(Array(export.log.utf8))
         #expect(report.tool == "barkeep" && report.toolVersion == BarkeepVersion.current)
         #expect(report.findings.count == export.results)
@@ -134,7 +142,8 @@ struct FindingsSARIFTests {
         #expect(first.severity == "high" && first.message == "Move items to the navigation controller.")
         #expect(report.findings.map(\.severity) == ["low", "high", "low", "medium", "medium", "high"])
         let fingerprints = try #require(first.fingerprints)
-        #expect(fingerprints.contains(Self.records[0]["identity"] ?? "?"))
+        let identity = try Self.records[0].identity ?? "?"
+        #expect(fingerprints.contains(identity))
     }
 
     @Test(
@@ -145,8 +154,8 @@ struct FindingsSARIFTests {
         ])
     func uri(path: String, expected: String) throws {
         #expect(FindingsSARIF.uri(path) == expected)
-        let record = Self.finding(1, rule: "DUO001", file: path, line: 1)
-        let report = try SARIFParser.parse(Array(try FindingsSARIF.export([record]).log.utf8))
+        let records = try Fixtures.rows([Self.finding(1, rule: "DUO001", file: path, line: 1)], as: FindingRecord.self)
+        let report = try SARIFParser.parse(Array(try FindingsSARIF.export(records).log.utf8))
         #expect(report.findings.map(\.file) == [path])
     }
 

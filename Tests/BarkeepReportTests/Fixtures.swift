@@ -1,3 +1,4 @@
+import BarkeepAPI
 import BarkeepCore
 import BarkeepProtocol
 import Foundation
@@ -5,7 +6,8 @@ import Testing
 
 @testable import BarkeepReport
 
-/// Small, hand-checked replies shared by the tests.
+/// Small, hand-checked replies shared by the tests, as the daemon sends them; the report reads them as the CLI does,
+/// through BarkeepAPI's typed replies.
 enum Fixtures {
     /// `2026-11-29T15:00:30Z`: three hours after the fixture's scan.
     static let now = time("2026-11-29T15:00:30Z")
@@ -26,17 +28,19 @@ enum Fixtures {
             "required-poses": "P1,P2,P3,P4,P11",
         ]),
         Record([
-            "type": "scan", "run": "12", "tool": "duo_scan", "tool-version": "1.2.2", "commit": "1a2b3c4d5e6f7a8b",
-            "ingested": "2026-11-29T12:00:00.123456Z", "files-scanned": "240", "lifecycle": "scene", "new": "3",
-            "fixed": "5", "reopened": "1", "unchanged": "40", "moved": "2",
+            "type": "scan", "run": "12", "format": "duo-scan", "tool": "duo_scan", "tool-version": "1.2.2",
+            "commit": "1a2b3c4d5e6f7a8b", "files-scanned": "240", "new": "3", "fixed": "5", "reopened": "1",
+            "unchanged": "40", "moved": "2", "changed": "0", "actor": "local:alice",
+            "ingested": "2026-11-29T12:00:00.123456Z", "lifecycle": "scene",
         ]),
         Record([
             "type": "totals", "proposed": "3", "approved": "1", "applied": "0", "verified": "2", "blocked": "1",
             "declined": "0", "kept": "1", "false_positive": "1", "fixed": "9", "needs-work": "5", "screens": "2",
             "screens-done": "1", "steps-done": "14", "steps-applicable": "20", "poses-passed": "6",
-            "poses-required": "10", "unmapped": "1",
+            "poses-required": "10", "unmapped": "1", "verified-still-reported": "0",
         ]),
         Record(["type": "blocked", "sdk": "27.1", "items": "1"]),
+        Record(["type": "selection", "sort": "key", "matched": "2", "shown": "2"]),
         Record([
             "type": "screen", "key": "Inbox", "owner": "alice", "critical": "1", "high": "1", "medium": "2", "low": "0",
             "info": "0", "blocked": "1", "steps-done": "4", "steps-applicable": "10", "poses-passed": "1",
@@ -52,64 +56,87 @@ enum Fixtures {
         ]),
     ]
 
+    /// `records` read as the CLI reads a STATUS reply's: BarkeepAPI's typed parts.
+    static func statusParts(_ records: [Record]) throws -> StatusParts {
+        try StatusReply(
+            records: records, final: ["count": String(records.count)], version: ProtocolVersion.current,
+            command: StatusRequest.spec.name
+        ).parts
+    }
+
     /// The status of `statusRecords`.
     static var status: ProjectStatusReply {
-        get throws { try ProjectStatusReply(records: statusRecords) }
+        get throws { try ProjectStatusReply(try statusParts(statusRecords)) }
+    }
+
+    /// `records` read as the CLI reads a reply's rows: through `Row`'s fields.
+    static func rows<Row: WireFields>(_ records: [Record], as: Row.Type = Row.self) throws -> [Row] {
+        try records.map { try Row(record: $0, version: ProtocolVersion.current, context: "fixture") }
+    }
+
+    /// The findings of `findingRecords`, typed.
+    static var findingRows: [FindingRecord] {
+        get throws { try rows(findingRecords) }
+    }
+
+    /// The report's findings of `findingRecords`.
+    static var findings: [ReportFinding] {
+        get throws { try findingRows.map { try ReportFinding($0) } }
     }
 
     /// A `FINDINGS app` reply: every tier, a verified item of tiers 1 and 2, kept and false positive, one fixed
     /// (left out of the report), and snippets and titles that need escaping.
     static let findingRecords: [Record] = [
         Record([
-            "id": "1", "source": "scanner", "rule": "DUO005", "tier": "0", "severity": "critical",
+            "project": "app", "id": "1", "source": "scanner", "rule": "DUO005", "tier": "0", "severity": "critical",
             "file": "Sources/Inbox/AppDelegate.swift", "line": "3",
             "snippet": "class AppDelegate: UIResponder, UIApplicationDelegate {", "status": "proposed",
             "screen": "Inbox", "title": "App lifecycle without scene lifecycle",
         ]),
         Record([
-            "id": "2", "source": "scanner", "rule": "DUO001", "tier": "1", "severity": "high",
+            "project": "app", "id": "2", "source": "scanner", "rule": "DUO001", "tier": "1", "severity": "high",
             "file": "Sources/Inbox/InboxView.swift", "line": "40", "snippet": "let width = UIScreen.main.bounds.width",
             "status": "approved", "screen": "Inbox", "title": "Main screen reference",
         ]),
         Record([
-            "id": "3", "source": "scanner", "rule": "DUO007", "tier": "2", "severity": "medium",
+            "project": "app", "id": "3", "source": "scanner", "rule": "DUO007", "tier": "2", "severity": "medium",
             "file": "Sources/Inbox/InboxView.swift", "line": "12", "snippet": "let bar = UIToolbar() // a | b",
             "status": "proposed", "screen": "Inbox", "title": "Standalone bar instance", "step": "1",
         ]),
         Record([
-            "id": "4", "source": "manual", "severity": "medium", "status": "blocked",
+            "project": "app", "id": "4", "source": "manual", "severity": "medium", "status": "blocked",
             "reason": "needs the iOS 27.1 SDK (axisBehavior)", "screen": "Inbox",
             "title": "Compose keeps its `axis` <shape> & size", "step": "5", "needs": "axisBehavior",
         ]),
         Record([
-            "id": "5", "source": "scanner", "rule": "DUO010", "severity": "medium",
+            "project": "app", "id": "5", "source": "scanner", "rule": "DUO010", "severity": "medium",
             "file": "Shared/SceneRouter.swift", "line": "31",
             "snippet": "requestSceneSessionActivation(nil, userActivity: `default`, options: nil)",
             "status": "proposed", "screen": "unmapped", "title": "Scene activation without error handling",
         ]),
         Record([
-            "id": "6", "source": "manual", "severity": "medium", "status": "verified",
+            "project": "app", "id": "6", "source": "manual", "severity": "medium", "status": "verified",
             "screen": "Inbox", "title": "P3: toolbar overlaps the list",
         ]),
         Record([
-            "id": "7", "source": "scanner", "rule": "DUO011", "tier": "2", "severity": "low",
+            "project": "app", "id": "7", "source": "scanner", "rule": "DUO011", "tier": "2", "severity": "low",
             "file": "Sources/Settings/SettingsView.swift", "line": "88", "snippet": "Image(systemName: \"ellipsis\")",
             "status": "verified", "screen": "Settings", "step": "7",
         ]),
         Record([
-            "id": "8", "source": "scanner", "rule": "DUO021", "severity": "info",
+            "project": "app", "id": "8", "source": "scanner", "rule": "DUO021", "severity": "info",
             "file": "App/Info.plist",
             "status": "kept", "reason": "portrait-only by design", "screen": "unmapped",
             "title": "Portrait-only supported orientations",
         ]),
         Record([
-            "id": "9", "source": "scanner", "rule": "DUO008", "severity": "low",
+            "project": "app", "id": "9", "source": "scanner", "rule": "DUO008", "severity": "low",
             "file": "Sources/Settings/About.swift", "line": "5", "snippet": "NavigationView {",
             "status": "false_positive",
             "reason": "behind `#if os(macOS)`", "screen": "Settings",
         ]),
         Record([
-            "id": "10", "source": "scanner", "rule": "DUO002", "tier": "1", "severity": "high",
+            "project": "app", "id": "10", "source": "scanner", "rule": "DUO002", "tier": "1", "severity": "high",
             "file": "Sources/Settings/SettingsView.swift", "line": "20", "snippet": "UIScreen.main.bounds",
             "status": "fixed",
             "screen": "Settings",
@@ -130,7 +157,7 @@ enum Fixtures {
             Record(["screen": "Inbox", "pose": "P11", "result": "none"]),
         ] + ["P1", "P2", "P3", "P4", "P11"].map { Record(["screen": "Settings", "pose": $0, "result": "passed"]) }
 
-    /// `SCREEN SHOW app Inbox`'s steps (Settings' are not given: the report then lists all 12).
+    /// `STEPS app`'s records of Inbox (Settings' are not given: the report then lists all 12).
     static let stepRecords: [Record] = [
         ("1", "container", "todo", "done", "103"), ("2", "order", "done", nil, nil),
         ("3", "title-and-symbol", "done", nil, nil), ("4", "informative-text", "done", nil, nil),
@@ -141,7 +168,7 @@ enum Fixtures {
         ("12", "sheets", "todo", nil, nil),
     ].map { step, key, state, recorded, blockers in
         Record([
-            "type": "step", "screen": "Inbox", "step": step, "key": key, "state": state, "recorded": recorded,
+            "screen": "Inbox", "step": step, "key": key, "state": state, "recorded": recorded ?? state,
             "blockers": blockers,
         ])
     }
@@ -157,10 +184,50 @@ enum Fixtures {
     static var input: ReportInput {
         get throws {
             ReportInput(
-                status: try status, findings: try ReportFinding.decode(findingRecords),
-                poses: try PoseCellRecord.decode(poseRecords),
-                steps: StepLine.byScreen(try StepLine.decode(stepRecords)),
-                burndown: burndownPoints)
+                status: try status, findings: try findings, poses: try rows(poseRecords),
+                steps: ReportInput.byScreen(try rows(stepRecords)), burndown: burndownPoints)
         }
+    }
+
+    /// A pose cell as POSES sends it; a pose that is not one fails the test that uses it.
+    static func cell(
+        _ screen: String, _ pose: String, _ result: PoseResult?, reason: String? = nil, screenshot: String? = nil,
+        finding: Int? = nil
+    ) -> PoseResultRecord {
+        var cell = PoseResultRecord()
+        cell.screen = screen
+        if let known = Pose(pose) {
+            cell.pose = known
+        } else {
+            Issue.record("bad fixture pose \(pose)")
+        }
+        cell.result = PoseCellResult(result)
+        cell.reason = reason
+        cell.screenshot = screenshot
+        cell.finding = finding.map(ProjectNumber.init)
+        return cell
+    }
+
+    /// A step as STEPS sends it, recorded as it counts.
+    static func step(_ screen: String, _ number: Int, _ key: String, _ state: StepState) -> StepRecord {
+        var step = StepRecord()
+        step.screen = screen
+        step.step = number
+        step.key = key
+        step.state = state
+        step.recorded = state
+        return step
+    }
+
+    /// A row of SCREEN LIST.
+    static func screen(
+        _ key: String, kind: ScreenKind = .screen, owner: String? = nil, uses: [String]? = nil
+    ) -> ScreenRecord {
+        var screen = ScreenRecord()
+        screen.key = key
+        screen.kind = kind
+        screen.owner = owner
+        screen.uses = uses
+        return screen
     }
 }

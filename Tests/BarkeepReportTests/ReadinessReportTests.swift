@@ -1,3 +1,4 @@
+import BarkeepAPI
 import BarkeepCore
 import BarkeepProtocol
 import BarkeepTestSupport
@@ -152,8 +153,8 @@ struct ReadinessReportTests {
         input.screens.reverse()
         input.steps = input.steps.mapValues { $0.reversed() }
         #expect(ReadinessReport.markdown(input, now: Fixtures.now) == Self.expected)
-        // StepLine.byScreen sorts; a caller that does not is still read by step number.
-        input.steps = StepLine.byScreen(input.steps.values.flatMap { $0 })
+        // ReportInput.byScreen sorts; a caller that does not is still read by step number.
+        input.steps = ReportInput.byScreen(input.steps.values.flatMap { $0 })
         #expect(ReadinessReport.markdown(input, now: Fixtures.now) == Self.expected)
     }
 
@@ -276,8 +277,7 @@ struct ReadinessReportTests {
     func failedPoses() throws {
         var input = try Self.input
         input.poses.append(
-            PoseCellRecord(
-                screen: "Inbox", pose: "P13", result: .failed, screenshot: "shots/p13 | odd.png", finding: "99"))
+            Fixtures.cell("Inbox", "P13", .failed, screenshot: "shots/p13 | odd.png", finding: 99))
         let markdown = ReadinessReport.markdown(input, now: Fixtures.now)
         #expect(
             markdown.contains(
@@ -305,16 +305,16 @@ struct ReadinessReportTests {
                 }),
             findings: [],
             poses: keys.flatMap { key in
-                project.requiredPoses.map { PoseCellRecord(screen: key, pose: $0, result: .noResult) }
+                project.requiredPoses.map { Fixtures.cell(key, $0, nil) }
             })
         let section = { (markdown: String) in markdown.components(separatedBy: "## Not verified\n\n").last ?? "" }
         #expect(
             section(ReadinessReport.markdown(input, now: Fixtures.now)) == "No pose has a result yet on 150 screens.\n")
 
         // Two screens with results: a line each; the other 148 share one line.
-        input.poses[0].result = .passed
-        input.poses[7] = PoseCellRecord(screen: keys[1], pose: "P2", result: .notRun, reason: "simulator only")
-        input.poses[10] = PoseCellRecord(screen: keys[1], pose: "P11", result: .notRun, reason: "simulator only")
+        input.poses[0].result = PoseCellResult(.passed)
+        input.poses[7] = Fixtures.cell(keys[1], "P2", .notRun, reason: "simulator only")
+        input.poses[10] = Fixtures.cell(keys[1], "P11", .notRun, reason: "simulator only")
         let lines = section(ReadinessReport.markdown(input, now: Fixtures.now)).split(separator: "\n")
         #expect(lines.count == 3)
         #expect(lines.first == "- Screen001: P2, P3, P4, P11, P12 no result")
@@ -368,25 +368,24 @@ struct ReadinessReportTests {
             html.elements(named: "rect").map { $0.attributes["data-screen"] } == Array(repeating: "Inbox", count: 5))
     }
 
-    @Test("SCREEN LIST records give each row's kind and uses; a reply without them lists a component under its key")
+    @Test("SCREEN LIST rows give each screen's components; without them a component is listed under its key")
     func screenRecords() throws {
-        let rows = try ReportScreen.decode([
-            Record(["key": "Inbox", "kind": "screen", "owner": "alice", "uses": "Row,Badge", "findings": "3"]),
-            Record(["key": "Row", "kind": "component", "uses": "Inbox"]),
-            Record(["key": "Legacy"]),
-        ])
-        #expect(
-            rows == [
-                ReportScreen(key: "Inbox", owner: "alice", uses: ["Badge", "Row"]),
-                ReportScreen(key: "Row", kind: .component, uses: ["Inbox"]), ReportScreen(key: "Legacy"),
-            ])
-        #expect(
-            throws: ReportError.badValue(
-                record: "screen", key: "kind", value: "widget", expected: "one of screen, component, area")
-        ) {
-            try ReportScreen(record: Record(["key": "X", "kind": "widget"]))
-        }
+        let rows = try Fixtures.rows(
+            [
+                Record([
+                    "key": "Badge", "kind": "component", "paths": "Sources/Shared/Badge.swift", "uses": "Inbox",
+                    "created": "2026-11-29 10:00", "findings": "1",
+                ]),
+                Record(["key": "Legacy", "kind": "screen", "paths": "", "created": "2026-11-29 10:00"]),
+            ], as: ScreenRecord.self)
+        #expect(rows.map(\.uses) == [["Inbox"], nil])
+        // Badge, now used by Inbox, has its finding listed under Inbox instead of under unmapped.
         var input = try Self.input
+        input.screens = rows + input.screens.filter { $0.key != "Badge" }
+        let sections = ReadinessReport.markdown(input, now: Fixtures.now).components(separatedBy: "\n### ")
+        #expect(sections.first { $0.hasPrefix("Inbox") }?.contains("F-12") == true)
+        #expect(sections.first { $0.hasPrefix("unmapped") }?.contains("F-12") == false)
+        input = try Self.input
         input.screens = []
         let markdown = ReadinessReport.markdown(input, now: Fixtures.now)
         #expect(
@@ -410,11 +409,11 @@ struct ReadinessReportTests {
                 failedPoses: ["P3"]),
         ]
         input.steps["Compose"] = [
-            StepLine(screen: "Compose", step: 1, key: "container", state: .done),
-            StepLine(screen: "Compose", step: 3, key: "title-and-symbol", state: .todo),
-            StepLine(screen: "Compose", step: 6, key: "custom-views-fit", state: .notApplicable),
-            StepLine(screen: "Compose", step: 7, key: "overflow", state: .done),
-            StepLine(screen: "Compose", step: 11, key: "backgrounds", state: .todo),
+            Fixtures.step("Compose", 1, "container", .done),
+            Fixtures.step("Compose", 3, "title-and-symbol", .todo),
+            Fixtures.step("Compose", 6, "custom-views-fit", .notApplicable),
+            Fixtures.step("Compose", 7, "overflow", .done),
+            Fixtures.step("Compose", 11, "backgrounds", .todo),
         ]
         return input
     }
@@ -545,7 +544,7 @@ struct ReadinessReportTests {
         let poses = input.status.project.requiredPoses
         #expect(rects.count == screens.count * poses.count)
         let expected = Dictionary(
-            uniqueKeysWithValues: input.poses.map { ("\($0.screen) \($0.pose)", $0.result.rawValue) })
+            uniqueKeysWithValues: input.poses.map { ("\($0.screen) \($0.pose.rawValue)", $0.result.wire) })
         for rect in rects {
             let key = "\(rect.attributes["data-screen"] ?? "?") \(rect.attributes["data-pose"] ?? "?")"
             #expect(rect.attributes["data-result"] == expected[key], "\(key)")
@@ -565,8 +564,8 @@ struct ReadinessReportTests {
     @Test("a pose a screen does not require (no cell in POSES) is left empty; one only a screen requires is a column")
     func poseMatrixGaps() throws {
         var input = try Fixtures.input
-        input.poses.removeAll { $0.screen == "Settings" && $0.pose == "P3" }
-        input.poses.append(try PoseCellRecord(record: Record(["screen": "Inbox", "pose": "P13", "result": "none"])))
+        input.poses.removeAll { $0.screen == "Settings" && $0.pose == .p3 }
+        input.poses.append(try Fixtures.rows([Record(["screen": "Inbox", "pose": "P13", "result": "none"])])[0])
         let document = try XMLDocumentScan(ReadinessReport.html(input, now: Fixtures.now))
         func cell(_ screen: String, _ pose: String) -> String? {
             document.elements(named: "rect").first {
@@ -613,10 +612,10 @@ struct ReadinessReportTests {
     static var input: ReportInput {
         get throws {
             var input = try Fixtures.input
-            let mapped = ["P3": "3", "P4": "4"]
+            let mapped: [Pose: Int] = [.p3: 3, .p4: 4]
             input.poses = input.poses.map { cell in
                 var cell = cell
-                if cell.screen == "Inbox", let number = mapped[cell.pose] { cell.finding = number }
+                if cell.screen == "Inbox", let number = mapped[cell.pose] { cell.finding = ProjectNumber(number) }
                 return cell
             }
             input.findings += [
@@ -634,10 +633,9 @@ struct ReadinessReportTests {
             input.status.screens.append(
                 ScreenStatusRecord(key: AuditArea.app, kind: .area, needsWork: SeverityCounts(info: 1)))
             input.screens = [
-                ReportScreen(key: "Badge", kind: .component), ReportScreen(key: "Inbox", owner: "alice", uses: ["Row"]),
-                ReportScreen(key: "Row", kind: .component, uses: ["Inbox"]),
-                ReportScreen(key: "Settings", owner: "bob"),
-                ReportScreen(key: AuditArea.app, kind: .area),
+                Fixtures.screen("Badge", kind: .component), Fixtures.screen("Inbox", owner: "alice", uses: ["Row"]),
+                Fixtures.screen("Row", kind: .component, uses: ["Inbox"]), Fixtures.screen("Settings", owner: "bob"),
+                Fixtures.screen(AuditArea.app, kind: .area),
             ]
             return input
         }

@@ -139,7 +139,7 @@ struct StreamedReplyTests {
             """)
         var whole: [Record] = []
         try ScanStore.runPages(of: "app", limit: 5000, after: nil, pageSize: 9000, on: connection) { runs, _ in
-            whole = runs.map(\.record)
+            whole = runs.map { RunRecord($0).record(version: ProtocolVersion.supported.upperBound) }
             return true
         }
         #expect(whole.count == 5000 && whole.first?["id"] == "6000")

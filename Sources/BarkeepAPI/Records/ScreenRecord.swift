@@ -3,7 +3,7 @@ import BarkeepProtocol
 
 /// A `screen` record: a screen, component or the app area, with where it stands (SCREEN LIST, SCREEN SHOW) or what
 /// a change did (SCREEN ADD, SET, USES). Fields absent from a reply are nil.
-public struct ScreenRecord: WireFields {
+public struct ScreenRecord: WireFields, Equatable {
     /// Its key.
     public var key = ""
     /// Screen, component or the app area.

@@ -2,7 +2,7 @@ import BarkeepCore
 import BarkeepProtocol
 
 /// One checklist step of a screen: a `step` record of STEPS, SCREEN SHOW and STEP SET.
-public struct StepRecord: WireFields {
+public struct StepRecord: WireFields, Equatable {
     /// The screen's key.
     public var screen = ""
     /// The step's number.
