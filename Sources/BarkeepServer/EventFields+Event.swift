@@ -1,4 +1,5 @@
 import BarkeepAPI
+import BarkeepProtocol
 import BarkeepStore
 
 extension EventFields {
@@ -18,4 +19,11 @@ extension EventFields {
         screen = event.screen
         screens = event.screen == nil ? nil : event.screens
     }
+}
+
+extension Event {
+    /// The event as a WATCH record: `finding` its finding's number, `screen` the screen it is about, `screens` those
+    /// it counts for, comma-separated (present, maybe empty, whenever `screen` is). Its fields are the same at every
+    /// protocol version.
+    var record: Record { EventFields(self).record(version: ProtocolVersion.current) }
 }

@@ -96,15 +96,3 @@ extension EventLoop {
         requestPageIfDue(connection)
     }
 }
-
-extension Event {
-    /// The event as a WATCH record: `finding` its finding's number, `screen` the screen it is about, `screens` those
-    /// it counts for, comma-separated (present, maybe empty, whenever `screen` is).
-    var record: Record {
-        Record([
-            "seq": String(seq), "project": project, "kind": kind, "subject": subject, "from": from, "to": to,
-            "reason": reason, "actor": actor, "at": at.postgresText, "finding": findingNumber.map(String.init),
-            "screen": screen, "screens": screen == nil ? nil : screens.joined(separator: ","),
-        ])
-    }
-}

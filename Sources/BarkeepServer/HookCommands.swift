@@ -52,7 +52,7 @@ enum HookCommands {
         return .database { connection in
             let hook = try HookStore.require(id, on: connection)
             let url = try WebhookURL(parsing: hook.url)
-            let payload = try HookPayload(record: HookPayload.testRecord(hook: hook, actor: actor), hook: hook)
+            let payload = try HookPayload(event: HookPayload.testEvent(hook: hook, actor: actor), hook: hook)
             let outcome = WebhookClient(timeout: timeout).post(url, body: payload.body, headers: payload.headers)
             var record = HookTestRecord()
             record.hook = Int(id)

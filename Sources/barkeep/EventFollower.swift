@@ -18,7 +18,7 @@ struct EventFollower {
     func run(
         _ context: CLIContext,
         onConnected: () throws -> Void = {},
-        onEvent: (Record) throws -> Void,
+        onEvent: (EventFields) throws -> Void,
         onQuiet: () throws -> Void = {}
     ) throws {
         var last = request.since?.value
@@ -46,7 +46,7 @@ struct EventFollower {
         last: inout Int64?,
         hasConnected: inout Bool,
         _ onConnected: () throws -> Void,
-        _ onEvent: (Record) throws -> Void,
+        _ onEvent: (EventFields) throws -> Void,
         _ onQuiet: () throws -> Void
     ) throws {
         let client = try context.connect()
@@ -85,16 +85,15 @@ struct EventFollower {
                 }
                 continue
             }
-            let record: Record
             let event: EventFields
             do {
-                record = try Record(parsing: line)
-                event = try EventFields(record: record, version: version, context: WatchRequest.spec.name)
+                event = try EventFields(
+                    record: try Record(parsing: line), version: version, context: WatchRequest.spec.name)
             } catch {
                 throw CLIError.badReply(error.description)
             }
             last = Int64(event.seq)
-            try onEvent(record)
+            try onEvent(event)
         }
     }
 }

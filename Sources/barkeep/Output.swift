@@ -73,12 +73,3 @@ enum Output {
         fflush(nil)
     }
 }
-
-extension Record {
-    /// The record with every value made `plain`, for printers that build lines from its fields.
-    var plain: Record {
-        var record = Record()
-        for (key, value) in fields { record.append(key, Output.plain(value)) }
-        return record
-    }
-}

@@ -72,17 +72,17 @@ struct WatchCommand: RunnableCommand {
         request.kinds = kinds.map(EventKindList.init)
         request.screen = try screen.map { text throws(CLIError) in try wireValue(text, key: "screen") }
         request.finding = try finding.map { text throws(CLIError) in try wireValue(text, key: "finding") }
-        try EventFollower(request: request).run(context) { record in
-            printEvent(record, context: context)
+        try EventFollower(request: request).run(context) { event in
+            printEvent(event, context: context)
         }
     }
 
-    private func printEvent(_ record: Record, context: CLIContext) {
+    private func printEvent(_ event: EventFields, context: CLIContext) {
         if context.isJSON {
-            if let line = try? EventRecord.jsonText(record) { print(line) }
+            if let line = try? event.jsonText() { print(line) }
         } else {
             print(
-                EventRecord.line(record.plain) { text, part in
+                event.line(clean: Output.plain) { text, part in
                     part == .kind ? Output.bold(text) : Output.dim(text)
                 })
         }

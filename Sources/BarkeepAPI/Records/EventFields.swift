@@ -1,7 +1,8 @@
 import BarkeepProtocol
 
 /// An event record, as WATCH streams it and the histories of SOURCE SHOW (and FINDING SHOW, SCREEN SHOW) list it.
-/// Its JSON object is `EventRecord.json`'s: `seq` and `finding` numbers, `screens` an array.
+/// Its JSON object (`json`) is what `barkeep watch --json` prints and a webhook POSTs: `seq` and `finding` numbers,
+/// `screens` an array.
 public struct EventFields: WireFields {
     /// Its sequence number.
     public var seq = 0

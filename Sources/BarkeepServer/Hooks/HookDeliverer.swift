@@ -1,3 +1,4 @@
+import BarkeepAPI
 import BarkeepCore
 import BarkeepProtocol
 import BarkeepSources
@@ -191,7 +192,7 @@ public final class HookDeliverer: Sendable {
                 guard let last = events.last else { return }
                 for event in events where event.matches(filter) {
                     guard !deliverer.isStopping, ContinuousClock.now < heldUntil else { return }
-                    let payload = try HookPayload(record: event.record, hook: hook)
+                    let payload = try HookPayload(event: EventFields(event), hook: hook)
                     let outcome = client.post(url, body: payload.body, headers: payload.headers)
                     guard outcome.isDelivered else {
                         try failed(hook, event: event, outcome: outcome, on: connection)

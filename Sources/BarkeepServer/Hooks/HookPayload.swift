@@ -1,3 +1,4 @@
+import BarkeepAPI
 import BarkeepCore
 import BarkeepProtocol
 import BarkeepStore
@@ -19,18 +20,18 @@ struct HookPayload: Sendable, Equatable {
         left.body == right.body && left.headers.elementsEqual(right.headers) { $0 == $1 }
     }
 
-    /// The payload of `record` (an event's WATCH record) for `hook`: the JSON object `barkeep watch --json` prints,
-    /// or a Slack message with the line `barkeep watch` prints; signed when the hook has a secret.
-    init(record: Record, hook: Hook) throws {
+    /// The payload of `event` for `hook`: the JSON object `barkeep watch --json` prints, or a Slack message with the
+    /// line `barkeep watch` prints; signed when the hook has a secret.
+    init(event: EventFields, hook: Hook) throws {
         let text: String
         switch hook.format {
-        case .json: text = try EventRecord.jsonText(record)
-        case .slack: text = try Record.jsonText(["text": EventRecord.line(record)])
+        case .json: text = try event.jsonText()
+        case .slack: text = try Record.jsonText(["text": event.line()])
         }
         body = Array(text.utf8)
         headers = [
             ("Content-Type", "application/json"), ("User-Agent", "barkeepd/\(BarkeepVersion.current)"),
-            ("X-Barkeep-Event", record["kind"] ?? ""), ("X-Barkeep-Delivery", "\(hook.id)-\(record["seq"] ?? "0")"),
+            ("X-Barkeep-Event", event.kind), ("X-Barkeep-Delivery", "\(hook.id)-\(event.seq)"),
         ]
         if let secret = hook.secret {
             headers.append((Self.signatureHeader, "sha256=" + Self.hexHMAC(key: Array(secret.utf8), message: body)))
@@ -50,12 +51,16 @@ struct HookPayload: Sendable, Equatable {
         return SHA256.hex(digest)
     }
 
-    /// The record of the test event `HOOK TEST` sends: kind `hook.test`, sequence number 0, now.
-    static func testRecord(hook: Hook, actor: String, at: Date = Date()) -> Record {
-        Record([
-            "seq": "0", "project": hook.project, "kind": testKind, "subject": hook.subject,
-            "reason": "a test delivery asked for by \(actor)", "actor": actor, "at": at.postgresText,
-        ])
+    /// The test event `HOOK TEST` sends: kind `hook.test`, sequence number 0, now.
+    static func testEvent(hook: Hook, actor: String, at: Date = Date()) -> EventFields {
+        var event = EventFields()
+        event.project = hook.project
+        event.kind = testKind
+        event.subject = hook.subject
+        event.reason = "a test delivery asked for by \(actor)"
+        event.actor = actor
+        event.at = at.postgresText
+        return event
     }
 
     /// The kind of the test event; never stored in the event log.
