@@ -26,21 +26,24 @@ let package = Package(
 
         // MARK: - Libraries
         .target(name: "BarkeepCore"),
+        // SHA-256 and HMAC-SHA256 by libcrypto (the CBarkeepTLS shim): finding identities (`LibcryptoHasher`, which
+        // Core's `FindingIdentity` is handed), uploads, tokens, migration checksums, webhook signatures.
+        .target(name: "BarkeepHashing", dependencies: ["BarkeepCore", "CBarkeepTLS"]),
         .target(name: "BarkeepProtocol", dependencies: ["BarkeepCore"]),
         // The catalogue of commands: each command's request and reply types, declared once (issue 26); the server,
         // the CLI and MCP take tables, decoding, encoding and schemas from it.
         .target(name: "BarkeepAPI", dependencies: ["BarkeepCore", "BarkeepProtocol"]),
         .target(
             name: "BarkeepStore",
-            // CBarkeepTLS for libcrypto's SHA-256 of an upload (ContentDigest), part of the ingest service;
             // CBarkeepSystem to give a large ingest's freed memory back to the system (FreedMemory).
-            dependencies: ["BarkeepCore", "CLibpq", "CBarkeepTLS", "CBarkeepSystem"],
+            dependencies: ["BarkeepCore", "BarkeepHashing", "CLibpq", "CBarkeepSystem"],
             plugins: ["EmbedSchema"]
         ),
         // Renders the dashboard and the report from the typed replies of BarkeepAPI (no decoding of its own).
         .target(name: "BarkeepReport", dependencies: ["BarkeepAPI", "BarkeepCore", "BarkeepProtocol"]),
         // Sync sources: inboxes, repository watch, scanner processes; they ingest through the store's Ingestor.
-        .target(name: "BarkeepSources", dependencies: ["BarkeepCore", "BarkeepStore", "CBarkeepSystem"]),
+        .target(
+            name: "BarkeepSources", dependencies: ["BarkeepCore", "BarkeepHashing", "BarkeepStore", "CBarkeepSystem"]),
         // Code of the executables only: the argument parser and the logger's standard-error sink (both executables),
         // screen discovery and its lexer (`barkeep screen discover`). Libraries so that the tests import them.
         .target(name: "BarkeepCommandLine", dependencies: ["BarkeepCore"]),
@@ -48,8 +51,8 @@ let package = Package(
         .target(
             name: "BarkeepServer",
             dependencies: [
-                "BarkeepAPI", "BarkeepCore", "BarkeepProtocol", "BarkeepSources", "BarkeepStore", "CBarkeepSystem",
-                "CBarkeepTLS",
+                "BarkeepAPI", "BarkeepCore", "BarkeepHashing", "BarkeepProtocol", "BarkeepSources", "BarkeepStore",
+                "CBarkeepSystem", "CBarkeepTLS",
             ]
         ),
 
@@ -72,7 +75,7 @@ let package = Package(
 
         // MARK: - Benchmarks (make bench)
         .executableTarget(name: "barkeep-bench", dependencies: ["CBarkeepSystem"]),
-        .executableTarget(name: "barkeep-sync-bench", dependencies: ["BarkeepCore", "BarkeepStore"]),
+        .executableTarget(name: "barkeep-sync-bench", dependencies: ["BarkeepCore", "BarkeepHashing", "BarkeepStore"]),
         .executableTarget(
             name: "barkeep-status-bench", dependencies: ["BarkeepCore", "BarkeepProtocol", "BarkeepStore"]),
 
@@ -83,15 +86,17 @@ let package = Package(
         // MARK: - Tests
         .target(
             name: "BarkeepTestSupport",
-            dependencies: ["BarkeepStore", "CBarkeepTLS"],
+            dependencies: ["BarkeepHashing", "BarkeepStore", "CBarkeepTLS"],
             path: "Tests/BarkeepTestSupport"
         ),
         .testTarget(
             name: "BarkeepCoreTests",
-            dependencies: ["BarkeepCore", "BarkeepTestSupport"],
+            dependencies: ["BarkeepCore", "BarkeepHashing", "BarkeepTestSupport"],
             // Inputs of the fuzz targets (FuzzRegressionTests), read from the source tree.
             exclude: ["FuzzRegressions"]
         ),
+        .testTarget(
+            name: "BarkeepHashingTests", dependencies: ["BarkeepHashing", "BarkeepCore", "BarkeepTestSupport"]),
         .testTarget(name: "BarkeepCommandLineTests", dependencies: ["BarkeepCommandLine", "BarkeepCore"]),
         .testTarget(
             name: "BarkeepDiscoveryTests",
@@ -100,21 +105,28 @@ let package = Package(
         .testTarget(name: "BarkeepProtocolTests", dependencies: ["BarkeepProtocol"]),
         .testTarget(
             name: "BarkeepReportTests",
-            dependencies: ["BarkeepAPI", "BarkeepReport", "BarkeepProtocol", "BarkeepCore", "BarkeepTestSupport"]
+            dependencies: [
+                "BarkeepAPI", "BarkeepReport", "BarkeepProtocol", "BarkeepCore", "BarkeepHashing", "BarkeepTestSupport",
+            ]
         ),
-        .testTarget(name: "BarkeepStoreTests", dependencies: ["BarkeepStore", "BarkeepTestSupport"]),
+        .testTarget(
+            name: "BarkeepStoreTests", dependencies: ["BarkeepStore", "BarkeepHashing", "BarkeepTestSupport"]),
         .testTarget(
             name: "BarkeepSourcesTests", dependencies: ["BarkeepSources", "BarkeepCore", "BarkeepTestSupport"]),
         .testTarget(
             name: "BarkeepServerTests",
-            dependencies: ["BarkeepAPI", "BarkeepServer", "BarkeepStore", "BarkeepProtocol", "BarkeepTestSupport"],
+            dependencies: [
+                "BarkeepAPI", "BarkeepHashing", "BarkeepServer", "BarkeepStore", "BarkeepProtocol",
+                "BarkeepTestSupport",
+            ],
             // Inputs of the framer fuzz target (FuzzRegressionTests), read from the source tree.
             exclude: ["FuzzRegressions"]
         ),
         .testTarget(
             name: "barkeepTests",
             dependencies: [
-                "barkeep", "barkeepd", "BarkeepAPI", "BarkeepCommandLine", "BarkeepCore", "BarkeepProtocol",
+                "barkeep", "barkeepd", "BarkeepAPI", "BarkeepCommandLine", "BarkeepCore", "BarkeepHashing",
+                "BarkeepProtocol",
                 "BarkeepServer",
                 "BarkeepStore", "BarkeepTestSupport",
             ],

@@ -1,13 +1,14 @@
 // libFuzzer target `identity`: a duo_scan document that parses is identified and synced against itself
-// (scripts/fuzz.sh compiles it with the BarkeepCore files it uses). The same scan ingested twice must plan nothing
-// new and nothing fixed, and a scan's identities must not depend on the order of its findings.
+// (scripts/fuzz.sh compiles it with the BarkeepCore files it uses and BarkeepHashing's libcrypto hasher). The same
+// scan ingested twice must plan nothing new and nothing fixed, and a scan's identities must not depend on the order
+// of its findings.
 
 /// The fuzzer's entry point.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
     guard let report = try? DuoScanParser.parse(bytes) else { return 0 }
-    let scan = FindingIdentity.identify(report.findings, tool: report.tool)
+    let scan = FindingIdentity.identify(report.findings, tool: report.tool, hasher: LibcryptoHasher())
     require(scan.count == report.findings.count, "identify lost findings")
 
     // Within one scan (rule, file, normalized snippet, occurrence) never repeats, so neither may an identity.
@@ -31,7 +32,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
             file: finding.finding.file
         )
     }
-    let again = FindingIdentity.identify(report.findings, tool: report.tool)
+    let again = FindingIdentity.identify(report.findings, tool: report.tool, hasher: LibcryptoHasher())
     require(again == scan, "identify is not deterministic")
     let second = SyncPlanner.plan(scan: again, stored: stored)
     let reopened = stored.filter { $0.status == .fixed }.count
@@ -41,7 +42,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     )
 
     // The order of the findings in the file changes no identity.
-    let reversed = FindingIdentity.identify(Array(report.findings.reversed()), tool: report.tool)
+    let reversed = FindingIdentity.identify(
+        Array(report.findings.reversed()), tool: report.tool, hasher: LibcryptoHasher())
     require(Set(reversed.map(\.identity)) == identities, "identities depend on the order")
     return 0
 }

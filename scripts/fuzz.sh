@@ -39,7 +39,7 @@ sources() {
         duoscan) names="$json DuoScanParser ScanTable Severity" ;;
         sarif) names="$json SARIFLevel SARIFParser Severity" ;;
         sdkcheck) names="$json Names ScreenKind SDKCheckParser SDKVersion" ;;
-        identity) names="$json DuoScanParser ScanTable IdentityDigest Severity FindingIdentity FindingStatus QuantityText SHA256 SyncPlanner SyncPlanner+Changed" ;;
+        identity) names="$json DuoScanParser ScanTable IdentityDigest Severity FindingIdentity FindingStatus QuantityText SyncPlanner SyncPlanner+Changed" ;;
         *) return 1 ;;
     esac
     for name in $names; do source_file "$module" "$name"; done
@@ -51,6 +51,14 @@ sources() {
         source_file BarkeepCore ValueExcerpt
         source_file BarkeepCore TerminalText
     fi
+    # Identities are hashed by libcrypto, as the store hashes them: the hasher and the C shim it calls (uses_shim).
+    if [ "$1" = identity ]; then
+        source_file BarkeepHashing LibcryptoHasher
+    fi
+}
+# Whether a target links the CBarkeepTLS shim and libcrypto.
+uses_shim() {
+    [ "$1" = identity ]
 }
 dictionary() {
     case $1 in
@@ -65,18 +73,40 @@ if [ -x "$(dirname "$(command -v "$swiftc")")/ld.lld" ] || command -v ld.lld >/d
     linker=(-use-ld=lld)
 fi
 
+# The CBarkeepTLS shim as SwiftPM builds it: its object, and a module map so that `import CBarkeepTLS` finds its
+# header; linked with OpenSSL's libraries. Prints the swiftc arguments that use it.
+shim=Sources/CBarkeepTLS
+shim_arguments() {
+    local module=$out/shim/CBarkeepTLS object=$out/shim/CBarkeepTLS.o
+    mkdir -p "$module"
+    printf 'module CBarkeepTLS {\n    header "%s"\n    export *\n}\n' "$PWD/$shim/include/CBarkeepTLS.h" \
+        >"$module/module.modulemap"
+    local clang
+    clang=$(dirname "$(command -v "$swiftc")")/clang
+    [ -x "$clang" ] || clang=clang
+    "$clang" -c -O2 -I "$shim/include" "$shim/CBarkeepTLS.c" -o "$object"
+    printf '%s ' -I "$module" "$object" -lssl -lcrypto
+}
+
 build() {
     local target=$1 binary=$out/bin/$1
-    local files
+    local files inputs shim_args=()
     read -r -a files <<<"$(sources "$target")"
-    if [ -x "$binary" ] && [ -z "$(find "Fuzz/$target.swift" "${files[@]}" -newer "$binary" -print -quit)" ]; then
+    inputs=("Fuzz/$target.swift" "${files[@]}")
+    uses_shim "$target" && inputs+=("$shim/CBarkeepTLS.c" "$shim/include/CBarkeepTLS.h")
+    if [ -x "$binary" ] && [ -z "$(find "${inputs[@]}" -newer "$binary" -print -quit)" ]; then
         return 0
     fi
     echo "== building $target"
     mkdir -p "$out/bin"
+    if uses_shim "$target"; then
+        local shim_text
+        shim_text=$(shim_arguments)
+        read -r -a shim_args <<<"$shim_text"
+    fi
     "$swiftc" -O -sanitize=fuzzer,address -parse-as-library -swift-version 6 -warnings-as-errors "${linker[@]}" \
         -module-name "Fuzz_$target" -module-cache-path "$out/module-cache" \
-        "${files[@]}" "Fuzz/$target.swift" -o "$binary"
+        "${files[@]}" "Fuzz/$target.swift" "${shim_args[@]}" -o "$binary"
 }
 
 # The last value libFuzzer printed for a statistic (`cov:`, `corp:`); empty when it printed none.

@@ -3,6 +3,7 @@ extension CommandTable {
     /// against, and the CLI reference is checked against.
     public static let standard = CommandTable.basic.adding(
         SessionCommands.all + ProjectCommands.all + TokenCommands.all + FindingCommands.all + ScreenCommands.all
-            + AuditCommands.all + DashboardCommands.all + SourceCommands.all + HookCommands.all
+            + ItemCommands.all + SDKCommands.all + PoseCommands.all + DashboardCommands.all + SourceCommands.all
+            + HookCommands.all
     )
 }

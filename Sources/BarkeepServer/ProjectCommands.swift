@@ -76,7 +76,7 @@ enum ProjectCommands {
         guard let text else { return nil }
         var poses: [String] = []
         for text in text.split(separator: ",", omittingEmptySubsequences: false) {
-            let pose = try AuditCommands.poseName(String(text))
+            let pose = try PoseCommands.poseName(String(text))
             if !poses.contains(pose) { poses.append(pose) }
         }
         return poses

@@ -1,4 +1,5 @@
 import BarkeepCore
+import BarkeepHashing
 import BarkeepStore
 import CBarkeepSystem
 import Foundation
@@ -274,7 +275,7 @@ final class InboxSource {
             }
         }
         let stamp = Self.stamp(file)
-        let digest = ContentDigest.hex(of: bytes)
+        let digest = SHA256Digest.hex(of: bytes)
         let holder = runner.configuration.holder
         if let record = try SourceStore.file(name, stamp: stamp, digest: digest, of: source.id, on: connection) {
             // Dealt with before a restart, but not moved: move it now, and only that.

@@ -1,4 +1,5 @@
 import BarkeepCore
+import BarkeepHashing
 import Foundation
 
 /// One document to ingest and what it is: the upload and its declared format, its digest, the project it goes
@@ -40,7 +41,7 @@ public struct IngestRequest: Sendable {
         actor: String
     ) {
         self.upload = upload
-        self.digest = digest ?? upload.withBytes { ContentDigest.hex(of: $0) }
+        self.digest = digest ?? upload.withBytes { SHA256Digest.hex(of: $0) }
         self.format = format
         self.project = project
         self.commit = commit

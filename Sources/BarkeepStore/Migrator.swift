@@ -1,4 +1,5 @@
 import BarkeepCore
+import BarkeepHashing
 
 /// One forward-only schema migration: `Schema/NNNN_name.sql`.
 public struct Migration: Sendable, Equatable {
@@ -17,7 +18,7 @@ public struct Migration: Sendable, Equatable {
     }
 
     /// SHA-256 of the script, recorded when applied so that an edited migration is noticed.
-    public var checksum: String { ContentDigest.hex(of: Array(sql.utf8)) }
+    public var checksum: String { SHA256Digest.hex(of: Array(sql.utf8)) }
 
     /// The migrations compiled into this binary from `Schema/`.
     public static let embedded: [Migration] = EmbeddedSchema.migrations.map {

@@ -1,4 +1,5 @@
 import BarkeepCore
+import BarkeepHashing
 import Foundation
 
 #if canImport(Glibc)
@@ -482,7 +483,7 @@ public final class PostgresCluster {
         let inData = URL(fileURLWithPath: options.dataDirectory).standardizedFileURL.path
         if (inData + socketName).utf8.count <= 100 { return inData }
         // Too long for a socket address: a private directory named after the data directory instead.
-        let digest = ContentDigest.hex(of: Array(inData.utf8)).prefix(16)
+        let digest = SHA256Digest.hex(of: Array(inData.utf8)).prefix(16)
         return FileManager.default.temporaryDirectory.path + "/barkeep-pg-\(digest)"
     }
 

@@ -1,4 +1,5 @@
 import BarkeepCore
+import BarkeepHashing
 import Foundation
 
 /// A scan run as stored.

@@ -17,6 +17,7 @@
 //
 // Usage: barkeep-sync-bench [SIZE …]
 import BarkeepCore
+import BarkeepHashing
 import BarkeepStore
 import Foundation
 
@@ -108,7 +109,7 @@ struct Workload {
 /// The request a benchmark ingests `document` with (parsed by the caller): digested as an upload is.
 func benchRequest(_ document: [UInt8], project: String) -> IngestRequest {
     IngestRequest(
-        ScanUpload(document), digest: ContentDigest.hex(of: document), format: .duoScan, project: project,
+        ScanUpload(document), digest: SHA256Digest.hex(of: document), format: .duoScan, project: project,
         actor: "bench")
 }
 

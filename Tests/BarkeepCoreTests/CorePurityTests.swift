@@ -44,9 +44,11 @@ struct CorePurityTests {
         "Formats",
         // Text for people: quoting, excerpts, quantities, percentages, suggestions, log lines.
         "Text",
-        // SHA-256 (to leave Core for libcrypto in a target of its own).
-        "Hashing",
     ]
+
+    /// The modules Core may import: Foundation and the standard library's own. No C library: SHA-256 is libcrypto's,
+    /// in BarkeepHashing, and the callers of `FindingIdentity` hand in its hasher.
+    static let imports: Set<String> = ["Foundation", "Synchronization"]
 
     @Test("the walk finds every source of Core, each in one of its folders (CoreError.swift alone at the root)")
     func everySourceInAFolder() throws {
@@ -76,5 +78,22 @@ struct CorePurityTests {
                 }
             }
         }
+    }
+
+    @Test("BarkeepCore imports only Foundation and the standard library: no C library")
+    func onlyFoundation() throws {
+        var found = 0
+        for path in try Self.sourcePaths() {
+            let text = try String(contentsOf: Self.sources.appendingPathComponent(path), encoding: .utf8)
+            for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                guard let match = line.firstMatch(of: /^\s*(?:@\w+\s+)?import\s+(?:\w+\s+)?(\w+)/) else { continue }
+                let module = String(match.output.1)
+                found += 1
+                #expect(
+                    Self.imports.contains(module),
+                    "Sources/BarkeepCore/\(path):\(index + 1) imports \(module): Core stays Foundation-only")
+            }
+        }
+        #expect(found > 0, "the walk read no import at all")
     }
 }

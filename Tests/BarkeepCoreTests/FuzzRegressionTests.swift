@@ -1,4 +1,5 @@
 import BarkeepCore
+import BarkeepHashing
 import Foundation
 import Testing
 
@@ -71,7 +72,7 @@ struct FuzzRegressionTests {
     @Test("identity: the same scan synced twice plans nothing new and nothing fixed", arguments: inputs("identity"))
     func identity(path: String) throws {
         guard let report = try? DuoScanParser.parse(try Self.bytes(path)) else { return }
-        let scan = FindingIdentity.identify(report.findings, tool: report.tool)
+        let scan = FindingIdentity.identify(report.findings, tool: report.tool, hasher: LibcryptoHasher())
         #expect(Set(scan.map(\.identity)).count == scan.count)
         #expect(SyncPlanner.plan(scan: scan, stored: []).counts == SyncCounts(new: scan.count))
         let stored = scan.enumerated().map { index, finding in
@@ -80,9 +81,10 @@ struct FuzzRegressionTests {
                 line: finding.finding.line,
                 file: finding.finding.file)
         }
-        let again = FindingIdentity.identify(report.findings, tool: report.tool)
+        let again = FindingIdentity.identify(report.findings, tool: report.tool, hasher: LibcryptoHasher())
         #expect(SyncPlanner.plan(scan: again, stored: stored).counts == SyncCounts(unchanged: scan.count))
-        let reversed = FindingIdentity.identify(Array(report.findings.reversed()), tool: report.tool)
+        let reversed = FindingIdentity.identify(
+            Array(report.findings.reversed()), tool: report.tool, hasher: LibcryptoHasher())
         #expect(Set(reversed.map(\.identity)) == Set(scan.map(\.identity)))
     }
 

@@ -1,4 +1,5 @@
 import BarkeepCore
+import BarkeepHashing
 import Foundation
 import Testing
 
@@ -37,14 +38,14 @@ struct ScanTableTests {
         let findings = [(5, "a  b"), (2, "ab"), (9, "x"), (1, "a b")].map { line, snippet in
             ScanFinding(rule: "DUO001", severity: "low", file: "A.swift", line: line, snippet: snippet)
         }
-        let identified = FindingIdentity.identify(findings, tool: "duo_scan")
+        let identified = FindingIdentity.identify(findings, tool: "duo_scan", hasher: LibcryptoHasher())
         #expect(identified.map(\.occurrence) == [2, 1, 0, 0])
         for item in identified {
             #expect(
                 item.identity
                     == FindingIdentity.digest(
                         tool: "duo_scan", rule: "DUO001", file: "A.swift", normalizedSnippet: item.normalizedSnippet,
-                        occurrence: item.occurrence))
+                        occurrence: item.occurrence, hasher: LibcryptoHasher()))
         }
     }
 }

@@ -1,4 +1,5 @@
 import BarkeepCore
+import BarkeepHashing
 import BarkeepTestSupport
 import Testing
 
@@ -8,7 +9,7 @@ struct SyncPlannerTests {
     private func scan(_ items: [(String, Int, String)], rule: String = "DUO001") -> [IdentifiedFinding] {
         FindingIdentity.identify(
             items.map { ScanFinding(rule: rule, severity: "high", file: $0.0, line: $0.1, snippet: $0.2) },
-            tool: "duo_scan"
+            tool: "duo_scan", hasher: LibcryptoHasher()
         )
     }
 
@@ -35,15 +36,18 @@ struct SyncPlannerTests {
 
     @Test("a unit separator inside a part cannot merge two findings; ordinary parts are hashed as they are")
     func separatorInsideParts() {
-        let plain = FindingIdentity.digest(tool: "t", rule: "r", file: "f", normalizedSnippet: "s", occurrence: 0)
-        #expect(plain == SHA256.hexDigest(of: "t\u{1F}r\u{1F}f\u{1F}s\u{1F}0".utf8))
+        let plain = FindingIdentity.digest(
+            tool: "t", rule: "r", file: "f", normalizedSnippet: "s", occurrence: 0, hasher: LibcryptoHasher())
+        #expect(plain == SHA256Digest.hex(of: "t\u{1F}r\u{1F}f\u{1F}s\u{1F}0".utf8))
         let parts = [("a\u{1F}b", "c"), ("a", "b\u{1F}c"), ("a\u{1B}/b", "c"), ("a\u{1B}", "\u{1F}b\u{1F}c")]
         let digests = parts.map {
-            FindingIdentity.digest(tool: "t", rule: $0.0, file: $0.1, normalizedSnippet: "s", occurrence: 0)
+            FindingIdentity.digest(
+                tool: "t", rule: $0.0, file: $0.1, normalizedSnippet: "s", occurrence: 0, hasher: LibcryptoHasher())
         }
         #expect(Set(digests).count == parts.count)
         let both = FindingIdentity.identify(
-            parts.map { ScanFinding(rule: $0.0, severity: "low", file: $0.1, line: 1, snippet: "s") }, tool: "t")
+            parts.map { ScanFinding(rule: $0.0, severity: "low", file: $0.1, line: 1, snippet: "s") }, tool: "t",
+            hasher: LibcryptoHasher())
         #expect(SyncPlanner.plan(scan: both, stored: []).counts.new == parts.count)
     }
 
@@ -100,7 +104,7 @@ struct SyncPlannerTests {
         let stored = scan(previous.map { ("A.swift", $0.0, $0.1) }).enumerated().map { index, finding in
             self.stored(finding, id: Int64(index + 1), status: status)
         }
-        let identified = FindingIdentity.identify(scanned, tool: "duo_scan")
+        let identified = FindingIdentity.identify(scanned, tool: "duo_scan", hasher: LibcryptoHasher())
         let plan = SyncPlanner.plan(scan: identified, stored: stored, scope: scope)
         return (plan, stored, identified)
     }
@@ -182,7 +186,8 @@ struct SyncPlannerTests {
         // The identity ties of the table rely on this order of the digests.
         let ordered = ["e", "d", "b", "f", "h", "a", "c", "g"].map {
             FindingIdentity.digest(
-                tool: "duo_scan", rule: "DUO001", file: "A.swift", normalizedSnippet: $0, occurrence: 0)
+                tool: "duo_scan", rule: "DUO001", file: "A.swift", normalizedSnippet: $0, occurrence: 0,
+                hasher: LibcryptoHasher())
         }
         #expect(ordered == ordered.sorted())
         let (plan, stored, scan) = replan(previous: pairing.old, scanned: pairing.new.map { edit($0.0, $0.1) })
@@ -214,7 +219,8 @@ struct SyncPlannerTests {
     )
     func changeInScope(scope: String, isChanged: Bool) {
         let stored = scan([("Sources/A.swift", 10, "a")]).map { self.stored($0, id: 1, status: .approved) }
-        let scanned = FindingIdentity.identify([edit(11, "b", file: "Sources/A.swift")], tool: "duo_scan")
+        let scanned = FindingIdentity.identify(
+            [edit(11, "b", file: "Sources/A.swift")], tool: "duo_scan", hasher: LibcryptoHasher())
         let plan = SyncPlanner.plan(scan: scanned, stored: stored, scope: scope)
         // Outside the scope the stored finding was not looked at: neither fixed nor paired.
         #expect(plan.counts == (isChanged ? SyncCounts(changed: 1) : SyncCounts(new: 1)))
@@ -246,7 +252,7 @@ struct SyncPlannerTests {
         var stored: [Int64: StoredFinding] = [:]
         for (run, exactRun) in zip(pass2.runs, exact.runs) {
             let report = try DuoScanParser.parse(try Fixtures.bytes(run.path))
-            let scan = FindingIdentity.identify(report.findings, tool: report.tool)
+            let scan = FindingIdentity.identify(report.findings, tool: report.tool, hasher: LibcryptoHasher())
             let plan = SyncPlanner.plan(scan: scan, stored: stored.values.sorted { $0.id < $1.id })
             for item in plan.new.map({ scan[Int($0)] }) {
                 let id = Int64(stored.count + 1)

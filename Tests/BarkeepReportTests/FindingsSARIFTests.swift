@@ -1,5 +1,6 @@
 import BarkeepAPI
 import BarkeepCore
+import BarkeepHashing
 import BarkeepProtocol
 import BarkeepTestSupport
 import Foundation
@@ -16,7 +17,7 @@ struct FindingsSARIFTests {
         tier: String? = nil, step: String? = nil
     ) -> Record {
         Record([
-            "id": String(number), "identity": SHA256.hexDigest(of: Array("\(rule) \(file) \(snippet)".utf8)),
+            "id": String(number), "identity": SHA256Digest.hex(of: Array("\(rule) \(file) \(snippet)".utf8)),
             "project": "app", "source": "scanner", "rule": rule, "severity": severity, "file": file,
             "line": String(line), "snippet": snippet, "status": status, "reason": reason, "screen": "Inbox",
             "title": title, "message": "Move items to the navigation controller.", "first-seen-run": "1",

@@ -1,4 +1,5 @@
 import BarkeepCore
+import BarkeepHashing
 import BarkeepProtocol
 import BarkeepStore
 import BarkeepTestSupport
@@ -201,7 +202,7 @@ struct ProtocolTests {
         let database = try PostgresConnection(configuration: try #require(running.database))
         let rows = try database.query("SELECT t::text AS whole, hash FROM tokens t")
         #expect(rows.count == 1)
-        #expect(try rows[0].decode("hash", as: String.self) == SHA256.hexDigest(of: secret.utf8))
+        #expect(try rows[0].decode("hash", as: String.self) == SHA256Digest.hex(of: secret.utf8))
         let whole = try rows[0].decode("whole", as: String.self)
         #expect(!whole.contains(secret))
         #expect(!whole.contains(String(secret.dropFirst(3))))

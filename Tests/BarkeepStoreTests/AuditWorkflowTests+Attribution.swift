@@ -1,4 +1,5 @@
 import BarkeepCore
+import BarkeepHashing
 import BarkeepStore
 import BarkeepTestSupport
 import Foundation
@@ -35,7 +36,7 @@ extension AuditWorkflowTests {
             """.utf8)
         let result = try ScanStore.ingest(
             IngestRequest(
-                ScanUpload([]), digest: SHA256.hexDigest(of: document), format: .duoScan, project: "app", actor: "ci"),
+                ScanUpload([]), digest: SHA256Digest.hex(of: document), format: .duoScan, project: "app", actor: "ci"),
             scan: try DuoScanParser.parse(document), on: connection)
         #expect(result.run.counts.new == 24)
     }

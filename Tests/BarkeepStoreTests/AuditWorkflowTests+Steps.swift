@@ -1,4 +1,5 @@
 import BarkeepCore
+import BarkeepHashing
 import BarkeepStore
 import BarkeepTestSupport
 import Foundation
@@ -48,7 +49,7 @@ extension AuditWorkflowTests {
                 line: 12, snippet: "let tabs = UITabBar()"))
         let second = try ScanStore.ingest(
             IngestRequest(
-                ScanUpload([]), digest: SHA256.hexDigest(of: "all-rules plus a tab bar".utf8), format: .duoScan,
+                ScanUpload([]), digest: SHA256Digest.hex(of: "all-rules plus a tab bar".utf8), format: .duoScan,
                 project: "app", actor: "ci"), scan: report, on: connection)
         #expect(second.run.counts.new == 1 && second.run.counts.fixed == 0)
         let tabBar = try findingID("DUO007", "Sources/Screens.swift", 12)

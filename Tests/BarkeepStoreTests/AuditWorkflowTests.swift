@@ -1,4 +1,5 @@
 import BarkeepCore
+import BarkeepHashing
 import BarkeepStore
 import BarkeepTestSupport
 import Foundation
@@ -57,12 +58,12 @@ struct AuditWorkflowTests {
             ]
             _ = try ScanStore.ingest(
                 IngestRequest(
-                    ScanUpload([]), digest: SHA256.hexDigest(of: "seed".utf8), format: .duoScan, project: "app",
+                    ScanUpload([]), digest: SHA256Digest.hex(of: "seed".utf8), format: .duoScan, project: "app",
                     scope: "Seed/", actor: "ci"), scan: seed, on: connection)
         }
         let result = try ScanStore.ingest(
             IngestRequest(
-                ScanUpload([]), digest: SHA256.hexDigest(of: bytes), format: .duoScan, project: "app", actor: "ci"),
+                ScanUpload([]), digest: SHA256Digest.hex(of: bytes), format: .duoScan, project: "app", actor: "ci"),
             scan: report, on: connection)
         #expect(result.run.counts.new == 21)
         return report
@@ -259,7 +260,7 @@ struct AuditWorkflowTests {
     func ingestCheck(_ bytes: [UInt8]) throws -> SDKCheckResult {
         try SDKStore.ingestCheck(
             IngestRequest(
-                ScanUpload([]), digest: SHA256.hexDigest(of: bytes), format: .sdkCheck, project: "app", actor: "ci"),
+                ScanUpload([]), digest: SHA256Digest.hex(of: bytes), format: .sdkCheck, project: "app", actor: "ci"),
             report: try SDKCheckParser.parse(bytes), on: connection)
     }
 }

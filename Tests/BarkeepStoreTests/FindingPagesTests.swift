@@ -1,4 +1,5 @@
 import BarkeepCore
+import BarkeepHashing
 import BarkeepStore
 import BarkeepTestSupport
 import Testing
@@ -25,7 +26,7 @@ struct FindingPagesTests {
         let bytes = Array(#"{"tool":"duo_scan","findings":[\#(findings.joined(separator: ","))]}"#.utf8)
         _ = try ScanStore.ingest(
             IngestRequest(
-                ScanUpload([]), digest: SHA256.hexDigest(of: bytes), format: .duoScan, project: "app", actor: "ci"),
+                ScanUpload([]), digest: SHA256Digest.hex(of: bytes), format: .duoScan, project: "app", actor: "ci"),
             scan: try DuoScanParser.parse(bytes), on: connection)
         _ = try ScreenStore.add(
             project: "app", key: "Inbox", kind: .screen, title: nil, owner: nil, paths: ["a.swift"], actor: "ana",

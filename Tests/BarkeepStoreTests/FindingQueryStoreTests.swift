@@ -1,4 +1,5 @@
 import BarkeepCore
+import BarkeepHashing
 import BarkeepStore
 import BarkeepTestSupport
 import Foundation
@@ -33,7 +34,7 @@ struct FindingQueryStoreTests {
         let bytes = Array(#"{"tool":"duo_scan","findings":[\#(findings.joined(separator: ","))]}"#.utf8)
         _ = try ScanStore.ingest(
             IngestRequest(
-                ScanUpload([]), digest: SHA256.hexDigest(of: bytes), format: .duoScan, project: "app", actor: "ci"),
+                ScanUpload([]), digest: SHA256Digest.hex(of: bytes), format: .duoScan, project: "app", actor: "ci"),
             scan: try DuoScanParser.parse(bytes), on: connection)
         for (key, kind, owner, glob) in [
             ("Inbox", ScreenKind.screen, "ana", "Sources/Inbox/List.swift"),
@@ -149,7 +150,7 @@ struct FindingQueryStoreTests {
         let bytes = Array(#"{"tool":"duo_scan","findings":[\#(findings.joined(separator: ","))]}"#.utf8)
         _ = try ScanStore.ingest(
             IngestRequest(
-                ScanUpload([]), digest: SHA256.hexDigest(of: bytes), format: .duoScan, project: "edge", actor: "ci"),
+                ScanUpload([]), digest: SHA256Digest.hex(of: bytes), format: .duoScan, project: "edge", actor: "ci"),
             scan: try DuoScanParser.parse(bytes), on: connection)
         for (key, kind, owner, glob) in [
             ("TestsScreen", ScreenKind.screen, nil, "Tests/**"), ("Other", .screen, "ana", "tests/**"),

@@ -1,4 +1,5 @@
 import BarkeepCore
+import BarkeepHashing
 import BarkeepStore
 import BarkeepTestSupport
 import Foundation
@@ -52,7 +53,7 @@ struct QueryPlanTests {
     {
         try ScanStore.ingest(
             IngestRequest(
-                ScanUpload([]), digest: SHA256.hexDigest(of: "\(project) \(round)".utf8), format: .duoScan,
+                ScanUpload([]), digest: SHA256Digest.hex(of: "\(project) \(round)".utf8), format: .duoScan,
                 project: project, actor: "ci"), scan: report(findings), on: connection)
     }
 

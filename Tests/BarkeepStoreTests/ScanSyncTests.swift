@@ -1,4 +1,5 @@
 import BarkeepCore
+import BarkeepHashing
 import BarkeepStore
 import BarkeepTestSupport
 import Foundation
@@ -24,14 +25,14 @@ struct ScanSyncTests {
     ) throws -> IngestResult {
         try ScanStore.ingest(
             IngestRequest(
-                ScanUpload([]), digest: digest ?? SHA256.hexDigest(of: "\(report)".utf8), format: .duoScan,
+                ScanUpload([]), digest: digest ?? SHA256Digest.hex(of: "\(report)".utf8), format: .duoScan,
                 project: "app", scope: scope, actor: "ci"), scan: report, on: connection ?? self.connection)
     }
 
     private func ingestFixture(_ path: String) throws -> IngestResult {
         let bytes = try Fixtures.bytes(path)
         let report = path.hasSuffix(".sarif") ? try SARIFParser.parse(bytes) : try DuoScanParser.parse(bytes)
-        return try ingest(report, digest: SHA256.hexDigest(of: bytes))
+        return try ingest(report, digest: SHA256Digest.hex(of: bytes))
     }
 
     private func report(_ findings: [ScanFinding]) -> ScanReport {
@@ -74,9 +75,9 @@ struct ScanSyncTests {
     @Test("a scan equal to an earlier one but not to the latest is a run of its own (code removed, then restored)")
     func recurringContent() throws {
         let withFinding = report([finding("A.swift", 1, "UIScreen.main")])
-        let first = try ingest(withFinding, digest: SHA256.hexDigest(of: "with".utf8))
-        _ = try ingest(report([]), digest: SHA256.hexDigest(of: "without".utf8))
-        let again = try ingest(withFinding, digest: SHA256.hexDigest(of: "with".utf8))
+        let first = try ingest(withFinding, digest: SHA256Digest.hex(of: "with".utf8))
+        _ = try ingest(report([]), digest: SHA256Digest.hex(of: "without".utf8))
+        let again = try ingest(withFinding, digest: SHA256Digest.hex(of: "with".utf8))
         #expect(!again.isRepeat && again.run.id != first.run.id && again.run.counts.reopened == 1)
     }
 
@@ -157,7 +158,7 @@ struct ScanSyncTests {
             finding("Simplenote/SPAppDelegate.h", 12, "@interface SPAppDelegate : UIResponder", rule: "DUO007"),
             finding("Simplenote/SPAppDelegate.m", 40, "UIScreen.main.bounds"),
         ])
-        _ = try ingest(before, digest: SHA256.hexDigest(of: "before".utf8))
+        _ = try ingest(before, digest: SHA256Digest.hex(of: "before".utf8))
         let id = try #require(
             try connection.queryValue("SELECT id FROM findings WHERE rule = 'DUO007'", as: Int64.self))
         let number = try #require(
@@ -174,7 +175,7 @@ struct ScanSyncTests {
                 rule: "DUO007"),
             finding("Simplenote/SPAppDelegate.m", 41, "UIScreen.main.bounds"),
         ])
-        let changed = try ingest(after, digest: SHA256.hexDigest(of: "after".utf8))
+        let changed = try ingest(after, digest: SHA256Digest.hex(of: "after".utf8))
         #expect(
             changed.run.counts == SyncCounts(unchanged: 1, moved: 1, changed: 1) && changed.counts == changed.run.counts
         )
@@ -187,7 +188,7 @@ struct ScanSyncTests {
         #expect(try row.decode("reason", as: String.self) == "scene manifest added")
         #expect(
             try row.decode("line", as: Int.self) == 13 && row.decode("last_seen_run", as: Int64.self) == changed.run.id)
-        let identity = FindingIdentity.identify(after.findings, tool: "duo_scan")[0].identity
+        let identity = FindingIdentity.identify(after.findings, tool: "duo_scan", hasher: LibcryptoHasher())[0].identity
         #expect(try row.decode("identity", as: String.self) == identity)
         #expect(try connection.queryValue("SELECT count(*) FROM findings", as: Int.self) == 2)
 
@@ -205,7 +206,7 @@ struct ScanSyncTests {
                 == "13: @interface SPAppDelegate : UIResponder <UIApplicationDelegate>")
 
         // The same bytes again: that run, and this call changed nothing.
-        let repeated = try ingest(after, digest: SHA256.hexDigest(of: "after".utf8))
+        let repeated = try ingest(after, digest: SHA256Digest.hex(of: "after".utf8))
         #expect(repeated.isRepeat && repeated.run.id == changed.run.id && repeated.counts == SyncCounts())
         #expect(repeated.run.counts.changed == 1)
     }
@@ -275,18 +276,18 @@ struct ScanSyncTests {
     @Test("a full scan, a scoped scan, then the full scan's bytes again: a run of its own, not a repeat")
     func repeatNeedsSameScope() throws {
         let full = report([finding("Sources/Inbox/X.swift", 1, "x"), finding("Sources/Y.swift", 1, "y")])
-        let first = try ingest(full, digest: SHA256.hexDigest(of: "full".utf8))
-        _ = try ingest(report([]), digest: SHA256.hexDigest(of: "scoped".utf8), scope: "Sources/Inbox")
-        let again = try ingest(full, digest: SHA256.hexDigest(of: "full".utf8))
+        let first = try ingest(full, digest: SHA256Digest.hex(of: "full".utf8))
+        _ = try ingest(report([]), digest: SHA256Digest.hex(of: "scoped".utf8), scope: "Sources/Inbox")
+        let again = try ingest(full, digest: SHA256Digest.hex(of: "full".utf8))
         #expect(!again.isRepeat && again.run.id != first.run.id && again.run.counts.reopened == 1)
         #expect(try statuses() == ["proposed": 2])
     }
 
     @Test("a fixed finding can only get a verdict; the fix records when it was last seen")
     func fixedFindings() throws {
-        let first = try ingest(report([finding("A.swift", 1, "a")]), digest: SHA256.hexDigest(of: "1".utf8)).run.number
-        let second = try ingest(report([finding("A.swift", 1, "a")]), digest: SHA256.hexDigest(of: "2".utf8)).run.number
-        _ = try ingest(report([]), digest: SHA256.hexDigest(of: "3".utf8))
+        let first = try ingest(report([finding("A.swift", 1, "a")]), digest: SHA256Digest.hex(of: "1".utf8)).run.number
+        let second = try ingest(report([finding("A.swift", 1, "a")]), digest: SHA256Digest.hex(of: "2".utf8)).run.number
+        _ = try ingest(report([]), digest: SHA256Digest.hex(of: "3".utf8))
         let id = try #require(try connection.queryValue("SELECT number FROM findings", as: Int.self))
         let listed = try FindingStore.list(project: "app", query: FindingQuery(), on: connection)
         #expect(listed.first?.firstSeenRun == first && listed.first?.lastSeenRun == second)
@@ -393,7 +394,7 @@ struct ScanSyncTests {
         {
             _ = try ScanStore.ingest(
                 IngestRequest(
-                    ScanUpload([]), digest: SHA256.hexDigest(of: "\(scan)".utf8), format: .duoScan, project: "other",
+                    ScanUpload([]), digest: SHA256Digest.hex(of: "\(scan)".utf8), format: .duoScan, project: "other",
                     actor: "ci"), scan: report(scan), on: connection)
         }
         func identities(in project: String) throws -> [String] {
@@ -444,7 +445,7 @@ struct ScanSyncTests {
             let report = report(commit.findings)
             _ = try ScanStore.ingest(
                 IngestRequest(
-                    ScanUpload([]), digest: SHA256.hexDigest(of: "\(report)".utf8), format: .duoScan, project: "app",
+                    ScanUpload([]), digest: SHA256Digest.hex(of: "\(report)".utf8), format: .duoScan, project: "app",
                     commit: commit.sha, commitTime: CommitTime.parse(commit.time), actor: "ci"), scan: report,
                 on: connection)
             guard index == 0 else { continue }
@@ -509,13 +510,13 @@ struct ScanSyncTests {
         async let a = Task.detached {
             try ScanStore.ingest(
                 IngestRequest(
-                    ScanUpload([]), digest: SHA256.hexDigest(of: "a".utf8), format: .duoScan, project: "app",
+                    ScanUpload([]), digest: SHA256Digest.hex(of: "a".utf8), format: .duoScan, project: "app",
                     actor: "ci"), scan: first, on: try PostgresConnection(configuration: configuration))
         }.value
         async let b = Task.detached {
             try ScanStore.ingest(
                 IngestRequest(
-                    ScanUpload([]), digest: SHA256.hexDigest(of: "b".utf8), format: .duoScan, project: "app",
+                    ScanUpload([]), digest: SHA256Digest.hex(of: "b".utf8), format: .duoScan, project: "app",
                     actor: "ci"), scan: second, on: try PostgresConnection(configuration: configuration))
         }.value
         let (resultA, resultB) = try await (a, b)
@@ -534,7 +535,7 @@ struct ScanSyncTests {
         for (scan, name) in firstWasA ? [(first, "a"), (second, "b")] : [(second, "b"), (first, "a")] {
             _ = try ScanStore.ingest(
                 IngestRequest(
-                    ScanUpload([]), digest: SHA256.hexDigest(of: name.utf8), format: .duoScan, project: "app",
+                    ScanUpload([]), digest: SHA256Digest.hex(of: name.utf8), format: .duoScan, project: "app",
                     actor: "ci"), scan: scan, on: reference)
         }
         let sequentialState = try reference.query("SELECT identity, status FROM findings ORDER BY identity")
@@ -558,7 +559,7 @@ struct ScanSyncTests {
     ) throws -> IngestResult {
         try ScanStore.ingest(
             IngestRequest(
-                ScanUpload([]), digest: SHA256.hexDigest(of: "\(report)".utf8), format: .duoScan, project: "app",
+                ScanUpload([]), digest: SHA256Digest.hex(of: "\(report)".utf8), format: .duoScan, project: "app",
                 commit: commit, commitTime: day.map { Date(timeIntervalSince1970: Double($0) * 86_400) }, scope: scope,
                 isForced: isForced, actor: "ci"), scan: report, on: connection ?? self.connection)
     }
@@ -664,7 +665,7 @@ struct ScanSyncTests {
                 do {
                     _ = try ScanStore.ingest(
                         IngestRequest(
-                            ScanUpload([]), digest: SHA256.hexDigest(of: snippet.utf8), format: .duoScan,
+                            ScanUpload([]), digest: SHA256Digest.hex(of: snippet.utf8), format: .duoScan,
                             project: "app", commit: "aaaaaaaa11", actor: "ci"), scan: scan,
                         on: try PostgresConnection(configuration: configuration))
                     outcome = "applied"
@@ -730,7 +731,7 @@ struct ScreenAttributionTests {
         )
         _ = try ScanStore.ingest(
             IngestRequest(
-                ScanUpload([]), digest: SHA256.hexDigest(of: "s".utf8), format: .duoScan, project: "app", actor: "t"),
+                ScanUpload([]), digest: SHA256Digest.hex(of: "s".utf8), format: .duoScan, project: "app", actor: "t"),
             scan: scan, on: connection)
         func screens() throws -> [String: String] {
             var result: [String: String] = [:]

@@ -1,4 +1,5 @@
 import BarkeepCore
+import BarkeepHashing
 import BarkeepStore
 import BarkeepTestSupport
 import Testing
@@ -46,7 +47,7 @@ struct SchemaTests {
     ) throws {
         // The identity digest as the sync will compute it; here any stable function of the parts will do.
         let identity =
-            given ?? SHA256.hexDigest(of: "duo_scan\u{1F}DUO001\u{1F}\(file)\u{1F}\(snippet)\u{1F}\(occurrence)".utf8)
+            given ?? SHA256Digest.hex(of: "duo_scan\u{1F}DUO001\u{1F}\(file)\u{1F}\(snippet)\u{1F}\(occurrence)".utf8)
         try connection.query(
             """
             INSERT INTO findings (project_id, source, tool, rule, file, normalized_snippet, occurrence, identity, line,

@@ -1,4 +1,5 @@
 import BarkeepCore
+import BarkeepHashing
 import BarkeepStore
 import BarkeepTestSupport
 import Foundation
@@ -65,7 +66,7 @@ struct SummaryStoreTests {
             let report = Self.scan(pool, using: &random)
             _ = try ScanStore.ingest(
                 IngestRequest(
-                    ScanUpload([]), digest: SHA256.hexDigest(of: Array("\(report)".utf8)), format: .duoScan,
+                    ScanUpload([]), digest: SHA256Digest.hex(of: Array("\(report)".utf8)), format: .duoScan,
                     project: project, actor: "ci"), scan: report, on: connection)
         case 2:
             guard let number = try numbers(project).randomElement(using: &random),
@@ -176,7 +177,7 @@ struct SummaryStoreTests {
                 symbols: [SDKCheckSymbol(symbol: "axisBehavior", found: found)])
             _ = try? SDKStore.ingestCheck(
                 IngestRequest(
-                    ScanUpload([]), digest: SHA256.hexDigest(of: Array("\(check)".utf8)), format: .sdkCheck,
+                    ScanUpload([]), digest: SHA256Digest.hex(of: Array("\(check)".utf8)), format: .sdkCheck,
                     project: project, actor: "ci"), report: check, on: connection)
         }
     }

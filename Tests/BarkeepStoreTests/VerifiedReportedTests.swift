@@ -1,4 +1,5 @@
 import BarkeepCore
+import BarkeepHashing
 import BarkeepStore
 import BarkeepTestSupport
 import Foundation
@@ -27,7 +28,7 @@ struct VerifiedReportedTests {
             })
         return try ScanStore.ingest(
             IngestRequest(
-                ScanUpload([]), digest: SHA256.hexDigest(of: "\(report)".utf8), format: .duoScan, project: "app",
+                ScanUpload([]), digest: SHA256Digest.hex(of: "\(report)".utf8), format: .duoScan, project: "app",
                 actor: "ci"), scan: report, on: connection)
     }
 

@@ -1,4 +1,5 @@
 import BarkeepCore
+import BarkeepHashing
 import Foundation
 
 /// A reference tracker's answer for a history of scans (`duo_scan/history/NetNewsWire/expected.json`, exact
@@ -38,7 +39,7 @@ public struct ScanHistory: Sendable {
                 rule: item["rule"] as? String ?? "",
                 file: item["file"] as? String ?? "",
                 normalizedSnippet: item["normalized_snippet"] as? String ?? "",
-                occurrence: item["occurrence"] as? Int ?? -1
+                occurrence: item["occurrence"] as? Int ?? -1, hasher: LibcryptoHasher()
             )
         }
         var open: Set<String> = []

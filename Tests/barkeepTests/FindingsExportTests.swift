@@ -1,4 +1,5 @@
 import BarkeepCore
+import BarkeepHashing
 import BarkeepTestSupport
 import Foundation
 import Testing
@@ -143,7 +144,7 @@ struct FindingsExportTests {
         // The fingerprint is the finding's identity: no line in it.
         let identity = FindingIdentity.digest(
             tool: "duo_scan", rule: "DUO008", file: "Sources/Menu.swift", normalizedSnippet: "NavigationView{",
-            occurrence: 0)
+            occurrence: 0, hasher: LibcryptoHasher())
         #expect(before[try #require(Int(navigation))]?.0 == identity)
         #expect(try daemon.barkeep(["ingest", "app", try Self.scan(Self.findings(shift: 3, withOld: false))]).0 == 0)
         // Without --status the log asks only for what it exports: the fixed finding is not even fetched.

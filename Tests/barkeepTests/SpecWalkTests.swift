@@ -153,8 +153,15 @@ struct SpecWalkTests {
         // The audit commands (POSE RECORD's keys among them) are declared once: no key or reply field read by name.
         let root = CLIReferenceTests.root
         for file in [
-            "Sources/barkeep/AuditCommands.swift", "Sources/barkeep/MCP/Tools/AuditTools.swift",
-            "Sources/BarkeepServer/AuditCommands.swift",
+            "Sources/barkeep/ItemCommands.swift", "Sources/barkeep/SDKCommands.swift",
+            "Sources/barkeep/PoseCommands.swift",
+            "Sources/barkeep/MCP/Tools/AuditTools.swift", "Sources/BarkeepServer/ItemCommands.swift",
+            "Sources/BarkeepServer/SDKCommands.swift", "Sources/BarkeepServer/PoseCommands.swift",
+            // What the two AuditCommands.swift held besides the commands, split out with them.
+            "Sources/barkeep/ItemChanges.swift", "Sources/barkeep/WireValueOption.swift",
+            "Sources/BarkeepServer/FindingRecord+Finding.swift",
+            "Sources/BarkeepServer/ItemChangeRecord+ItemChange.swift",
+            "Sources/BarkeepServer/PoseResultRecord+PoseRecord.swift",
         ] {
             let text = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
             for read in ["record[", ".fields[", "keyword(", "keywordList", "Request(verb:", "call.string("] {

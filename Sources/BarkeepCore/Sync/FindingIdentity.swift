@@ -26,10 +26,11 @@ public enum FindingIdentity {
         return String(scalars)
     }
 
-    /// The identity digest of one finding's parts, joined by the unit separator (U+001F), as hex.
-    public static func digest(tool: String, rule: String, file: String, normalizedSnippet: String, occurrence: Int)
-        -> String
-    {
+    /// The identity digest of one finding's parts, joined by the unit separator (U+001F), hashed by `hasher`, as hex.
+    public static func digest(
+        tool: String, rule: String, file: String, normalizedSnippet: String, occurrence: Int,
+        hasher: some IdentityHasher
+    ) -> String {
         var text: [UInt8] = []
         appendEscaped(Array(tool.utf8), to: &text)
         text.append(separator)
@@ -40,7 +41,7 @@ public enum FindingIdentity {
         appendEscaped(Array(normalizedSnippet.utf8), to: &text)
         text.append(separator)
         text += Array(String(occurrence).utf8)
-        return text.withUnsafeBytes { SwiftIdentityHasher().digest($0) }.hex
+        return text.withUnsafeBytes { hasher.digest($0) }.hex
     }
 
     private static let separator: UInt8 = 0x1F
@@ -166,11 +167,12 @@ public enum FindingIdentity {
         }
     }
 
-    /// Gives every finding of one scan its identity, in the scan's order, with Core's hasher: the same identities as
+    /// Gives every finding of one scan its identity, in the scan's order, hashed by `hasher`: the same identities as
     /// `identify(_:hasher:)`, as strings (for tests and tools).
-    public static func identify(_ findings: [ScanFinding], tool: String) -> [IdentifiedFinding] {
-        let scan = identify(
-            ScanTable(ScanReport(format: .duoScan, tool: tool, findings: findings)), hasher: SwiftIdentityHasher())
+    public static func identify(_ findings: [ScanFinding], tool: String, hasher: some IdentityHasher)
+        -> [IdentifiedFinding]
+    {
+        let scan = identify(ScanTable(ScanReport(format: .duoScan, tool: tool, findings: findings)), hasher: hasher)
         return findings.indices.map { index in
             IdentifiedFinding(
                 finding: findings[index],

@@ -87,24 +87,10 @@ public struct IdentityDigest: Sendable, Hashable, Comparable {
     }
 }
 
-/// Computes SHA-256 for finding identities. Core stays free of C libraries, so the hasher is handed in: the store
-/// and the daemon pass libcrypto's (`LibcryptoHasher`, several times faster with the CPU's SHA instructions);
-/// Core's own `SHA256` serves tests, the fuzz targets and whoever has no libcrypto. Both give the same digests
-/// (a test holds them to the identity vectors).
+/// Computes SHA-256 for finding identities. Core links no C library and has no SHA-256 of its own, so every caller
+/// hands one in: `LibcryptoHasher` (BarkeepHashing, over libcrypto, which uses the CPU's SHA instructions) for the
+/// store, the daemon, the tests and the fuzz targets alike.
 public protocol IdentityHasher: Sendable {
     /// The SHA-256 of `bytes`.
     func digest(_ bytes: UnsafeRawBufferPointer) -> IdentityDigest
-}
-
-/// Core's SHA-256 in Swift as an `IdentityHasher`.
-public struct SwiftIdentityHasher: IdentityHasher {
-    /// The hasher.
-    public init() {}
-
-    /// The SHA-256 of `bytes`, by Core's `SHA256`.
-    public func digest(_ bytes: UnsafeRawBufferPointer) -> IdentityDigest {
-        var hasher = SHA256()
-        hasher.update(bytes)
-        return hasher.finalize().withUnsafeBytes { IdentityDigest($0) }
-    }
 }

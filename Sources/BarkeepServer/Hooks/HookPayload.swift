@@ -1,8 +1,8 @@
 import BarkeepAPI
 import BarkeepCore
+import BarkeepHashing
 import BarkeepProtocol
 import BarkeepStore
-import CBarkeepTLS
 import Foundation
 
 /// What a webhook POSTs for one event: the body in the hook's format, and the headers, the signature among them.
@@ -34,21 +34,9 @@ struct HookPayload: Sendable, Equatable {
             ("X-Barkeep-Event", event.kind), ("X-Barkeep-Delivery", "\(hook.id)-\(event.seq)"),
         ]
         if let secret = hook.secret {
-            headers.append((Self.signatureHeader, "sha256=" + Self.hexHMAC(key: Array(secret.utf8), message: body)))
+            headers.append(
+                (Self.signatureHeader, "sha256=" + SHA256Digest.hmacHex(key: Array(secret.utf8), message: body)))
         }
-    }
-
-    /// HMAC-SHA256 of `message` under `key` (OpenSSL), as lowercase hex.
-    static func hexHMAC(key: [UInt8], message: [UInt8]) -> String {
-        var digest = [UInt8](repeating: 0, count: 32)
-        let status = key.withUnsafeBytes { key in
-            message.withUnsafeBytes { message in
-                barkeep_hmac_sha256(key.baseAddress, key.count, message.baseAddress, message.count, &digest)
-            }
-        }
-        // An HMAC cannot fail on valid buffers; a failure would leave the digest zero and the receiver refusing it.
-        precondition(status == 0, "HMAC-SHA256 failed")
-        return SHA256.hex(digest)
     }
 
     /// The test event `HOOK TEST` sends: kind `hook.test`, sequence number 0, now.

@@ -1,16 +1,10 @@
-import BarkeepCore
-import BarkeepProtocol
-import BarkeepStore
-import BarkeepTestSupport
-import Foundation
+import BarkeepHashing
 import Testing
 
-@testable import BarkeepServer
-
-/// What a webhook POSTs: HMAC-SHA256 against RFC 4231's test vectors, and bodies that are exactly `barkeep watch`'s
-/// JSON object or text line.
-@Suite("Hook payloads")
-struct HookPayloadTests {
+/// HMAC-SHA256, which signs a webhook's body, against RFC 4231's test vectors (HookTests checks the signatures a
+/// hook's receiver gets with Python's own hmac).
+@Suite("HMAC-SHA256")
+struct HMACTests {
     /// RFC 4231, section 4: test cases 1 to 4, 6 and 7 (case 5 checks a truncated output, which a webhook never
     /// sends).
     @Test(
@@ -47,13 +41,13 @@ struct HookPayloadTests {
         ]
     )
     func hmac(key: [UInt8], message: [UInt8], expected: String) {
-        #expect(HookPayload.hexHMAC(key: key, message: message) == expected)
+        #expect(SHA256Digest.hmacHex(key: key, message: message) == expected)
     }
 
     @Test("an empty key and an empty message still sign")
     func emptyInputs() {
         #expect(
-            HookPayload.hexHMAC(key: [], message: [])
+            SHA256Digest.hmacHex(key: [], message: [])
                 == "b613679a0814d9ec772f95d778c35fc5ff1697c493715653c6c712144292c5ad")
     }
 }
