@@ -42,8 +42,9 @@ final class Connection {
     var machine: ConnectionMachine<CommandTable.SessionView>
     /// The readiness events the poller watches for now (as registered at accept: reads).
     var interest: UInt32
-    /// The TLS session of a connection accepted on a TCP listener of a server with a certificate; nil: plain text.
-    var tls: TLSSession?
+    /// How its bytes travel: plain text, or TLS for a connection accepted on a TCP listener of a server with a
+    /// certificate.
+    var transport: Transport
     /// The TLS handshake is not complete: nothing is read as requests or written as replies yet.
     var isHandshaking = false
     /// The ticket of the command on the database pool, while one is there.
@@ -66,6 +67,7 @@ final class Connection {
         self.id = id
         self.machine = machine
         self.interest = interest
+        transport = .plain(descriptor)
     }
 
     /// Who is on the other end.

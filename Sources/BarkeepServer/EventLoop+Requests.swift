@@ -11,29 +11,55 @@ import Foundation
 /// Reading and answering: bytes from the socket into the connection's machine, and the machine's actions performed
 /// (commands run here or on the database pool, uploads watched, replies written).
 extension EventLoop {
-    /// Reads what the socket holds and answers it.
+    /// Reads what the transport holds and answers it, first completing a TLS handshake. A read that leaves bytes
+    /// inside the transport (OpenSSL's buffers, which the socket will not signal again) reads on while the
+    /// connection takes requests; once it stops taking them, the connection waits in `heldInput` until it does.
     func read(_ connection: Connection) {
-        if let tls = connection.tls {
-            readTLS(connection, tls)
-            return
+        if connection.isHandshaking {
+            guard continueHandshake(connection) else { return }
         }
-        let count = readBuffer.withUnsafeMutableBytes { buffer in
-            Glibc.read(connection.descriptor, buffer.baseAddress, buffer.count)
-        }
-        if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) { return }
-        guard count > 0 else {
-            // A reset or error, or the end of a watcher's stream: nothing more can be delivered. Otherwise the
-            // client sent everything (`printf … | nc -N`, an upload then a half-close): answer it, then close.
-            if count < 0 || !connection.machine.endInput() {
+        while true {
+            switch connection.transport.read(into: &readBuffer) {
+            case .done(let count):
+                let now = ContinuousClock.now
+                connection.machine.receive(readBuffer[0..<count], now: now)
+                process(connection, now: now)
+            case .wantRead, .wantWrite:
+                return
+            case .closed:
+                // The end of a watcher's stream: nothing more can be delivered. Otherwise the client sent everything
+                // (`printf … | nc -N`, an upload then a half-close): answer it, then close.
+                guard connection.machine.endInput() else {
+                    close(connection)
+                    return
+                }
+                process(connection)
+                return
+            case .failed(let reason):
+                server.logger.debug("connection failed", ["peer": connection.session.peerName, "error": reason])
                 close(connection)
                 return
             }
-            process(connection)
-            return
+            // Plain text never holds bytes back: one read per readiness, as the poller is level-triggered.
+            guard connection.transport.hasPending, connections[connection.id] != nil else { return }
+            guard connection.interest & BARKEEP_EVENT_READ != 0 else {
+                heldInput.insert(connection.id)
+                return
+            }
         }
-        let now = ContinuousClock.now
-        connection.machine.receive(readBuffer[0..<count], now: now)
-        process(connection, now: now)
+    }
+
+    /// Reads the connections whose transport holds bytes and that take requests again.
+    func readHeldInput() {
+        for id in heldInput {
+            guard let connection = connections[id], connection.transport.hasPending else {
+                heldInput.remove(id)
+                continue
+            }
+            guard connection.interest & BARKEEP_EVENT_READ != 0 else { continue }
+            heldInput.remove(id)
+            read(connection)
+        }
     }
 
     /// Performs the connection's actions in order, writing replies as it goes, until the machine waits for bytes, a

@@ -17,7 +17,7 @@ extension EventLoop {
             server.logger.warning("cannot start a TLS session", ["peer": connection.session.peerName])
             return false
         }
-        connection.tls = session
+        connection.transport = .tls(session)
         connection.isHandshaking = true
         let timeout = configuration.tls?.handshakeTimeout ?? .seconds(10)
         handshakeDeadlines.append((connection.id, .now + timeout))
@@ -26,11 +26,14 @@ extension EventLoop {
 
     /// Runs the handshake as far as the socket allows; true once it is complete. A failure closes the connection
     /// without a reply: a client speaking plain text to this port gets nothing back.
-    private func continueHandshake(_ connection: Connection, _ tls: TLSSession) -> Bool {
-        switch tls.handshake() {
+    func continueHandshake(_ connection: Connection) -> Bool {
+        switch connection.transport.handshake() {
         case .done:
             connection.isHandshaking = false
-            server.logger.debug("TLS handshake done", ["peer": connection.session.peerName, "version": tls.version])
+            if case .tls(let session) = connection.transport {
+                server.logger.debug(
+                    "TLS handshake done", ["peer": connection.session.peerName, "version": session.version])
+            }
             setInterest(connection, BARKEEP_EVENT_READ)
             return true
         case .wantRead:
@@ -99,77 +102,6 @@ extension EventLoop {
         } else if handshakeHead >= 1024 && handshakeHead * 2 >= handshakeDeadlines.count {
             handshakeDeadlines.removeFirst(handshakeHead)
             handshakeHead = 0
-        }
-    }
-
-    // MARK: Reading and writing
-
-    /// Reads a TLS connection: first its handshake, then records, answering as it goes, until OpenSSL needs more
-    /// from the socket or the connection stops taking requests. The loop matters: OpenSSL may hold bytes already
-    /// taken from the socket, for which a level-triggered epoll will not fire again.
-    func readTLS(_ connection: Connection, _ tls: TLSSession) {
-        if connection.isHandshaking {
-            guard continueHandshake(connection, tls) else { return }
-        }
-        while true {
-            switch tls.read(into: &readBuffer) {
-            case .done(let count):
-                let now = ContinuousClock.now
-                connection.machine.receive(readBuffer[0..<count], now: now)
-                process(connection, now: now)
-            case .wantRead, .wantWrite:
-                return
-            case .closed:
-                // As for plain text: a watcher is done; anyone else gets the replies to what it sent, then the end.
-                guard connection.machine.endInput() else {
-                    close(connection)
-                    return
-                }
-                process(connection)
-                return
-            case .failed(let reason):
-                server.logger.debug("TLS connection failed", ["peer": connection.session.peerName, "error": reason])
-                close(connection)
-                return
-            }
-            guard connections[connection.id] != nil else { return }
-            // Paused (a command runs, or the client does not read its replies): bytes OpenSSL holds wait for the
-            // connection to take requests again, when `readTLSBacklog` reads them.
-            guard connection.interest & BARKEEP_EVENT_READ != 0 else {
-                if tls.hasPending { tlsBacklog.insert(connection.id) }
-                return
-            }
-        }
-    }
-
-    /// Reads the TLS connections that hold bytes inside OpenSSL and take requests again.
-    func readTLSBacklog() {
-        for id in tlsBacklog {
-            guard let connection = connections[id], let tls = connection.tls, tls.hasPending else {
-                tlsBacklog.remove(id)
-                continue
-            }
-            guard connection.interest & BARKEEP_EVENT_READ != 0 else { continue }
-            tlsBacklog.remove(id)
-            readTLS(connection, tls)
-        }
-    }
-
-    /// Writes pending output through TLS: returns the bytes written, 0 when the socket takes no more now (the
-    /// caller waits for it to become writable), nil when the connection failed and was closed.
-    func writeTLS(_ connection: Connection, _ tls: TLSSession) -> Int? {
-        let outcome = connection.machine.withPendingOutput { buffer in
-            tls.write(buffer.baseAddress, count: buffer.count)
-        }
-        switch outcome {
-        case .done(let written):
-            return written
-        case .wantWrite, .wantRead:
-            // wantRead would be a renegotiation, which the context refuses: in practice the socket is full.
-            return 0
-        case .closed, .failed:
-            close(connection)
-            return nil
         }
     }
 

@@ -55,9 +55,9 @@ final class EventLoop: @unchecked Sendable {
     /// `handshakeHead` on; entries whose connection finished or closed are skipped when reached.
     var handshakeDeadlines: [(connection: ConnectionID, deadline: ContinuousClock.Instant)] = []
     var handshakeHead = 0
-    /// TLS connections that stopped reading while OpenSSL held bytes of theirs: the socket will not signal those
-    /// again, so they are read once the connection takes requests again.
-    var tlsBacklog: Set<ConnectionID> = []
+    /// Connections that stopped reading while their transport held bytes of theirs (OpenSSL's buffers): the socket
+    /// will not signal those again, so they are read once the connection takes requests again.
+    var heldInput: Set<ConnectionID> = []
     /// Upload bytes the connections hold together (their machines' `reservedUpload`), at most `maximumPayloadTotal`.
     var uploadBytesHeld = 0
     /// Connections receiving or skipping an upload, whose stall the loop watches for.
@@ -143,7 +143,7 @@ final class EventLoop: @unchecked Sendable {
             for event in events.prefix(Int(count)) { handle(event) }
             if !handshakeDeadlines.isEmpty { expireHandshakes() }
             if !uploading.isEmpty { expireStalledUploads() }
-            if !tlsBacklog.isEmpty { readTLSBacklog() }
+            if !heldInput.isEmpty { readHeldInput() }
             if let resume = resumeListenersAt, ContinuousClock.now >= resume { resumeListeners() }
             if statusLookup != nil { tickStatusLookup() }
             publishStatistics()
@@ -232,23 +232,20 @@ final class EventLoop: @unchecked Sendable {
         if repliesQueued > 0 {
             unpublishedPeak = max(unpublishedPeak, connection.machine.pendingOutputCount)
         }
-        while connection.machine.pendingOutputCount > 0 {
-            if let tls = connection.tls {
-                guard let written = writeTLS(connection, tls) else { return false }
-                guard written > 0 else { break }
+        writing: while connection.machine.pendingOutputCount > 0 {
+            let outcome = connection.machine.withPendingOutput { buffer in
+                connection.transport.write(buffer.baseAddress, count: buffer.count)
+            }
+            switch outcome {
+            case .done(let written) where written > 0:
                 connection.machine.written(written)
-                continue
-            }
-            let written = connection.machine.withPendingOutput { buffer in
-                barkeep_send(connection.descriptor, buffer.baseAddress, buffer.count)
-            }
-            if written < 0 {
-                if errno == EINTR { continue }
-                if errno == EAGAIN || errno == EWOULDBLOCK { break }
+            case .done, .wantWrite, .wantRead:
+                // wantRead would be a TLS renegotiation, which the context refuses: in practice the socket is full.
+                break writing
+            case .closed, .failed:
                 close(connection)
                 return false
             }
-            connection.machine.written(written)
         }
         connection.machine.compactOutput()
         if connection.machine.isFinished {
@@ -274,8 +271,8 @@ final class EventLoop: @unchecked Sendable {
         connection.stream?.read?.cancel()
         if !connection.isOwner { ordinaryConnections -= 1 }
         // A best-effort close_notify, so that a TLS client can tell the end from a cut connection.
-        if let tls = connection.tls, !connection.isHandshaking { tls.shutdown() }
-        tlsBacklog.remove(connection.id)
+        if !connection.isHandshaking { connection.transport.shutdown() }
+        heldInput.remove(connection.id)
         uploading.remove(connection.id)
         // The payload may still be parsed on the pool; its bytes are counted from here on as freed.
         releaseUpload(connection)
