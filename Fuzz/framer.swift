@@ -82,6 +82,8 @@ struct ConnectionDriver {
                 events.append("end")
             case .write:
                 read()
+            case .handshake, .read, .closeSilently:
+                fatalError("a plain-text connection handshakes")
             case .wait:
                 // The framer must not hoard an unfinished line past the limit (protocol.md, section 2). Bytes that
                 // arrive once the connection is closing are not read by the server.

@@ -45,8 +45,6 @@ final class Connection {
     /// How its bytes travel: plain text, or TLS for a connection accepted on a TCP listener of a server with a
     /// certificate.
     var transport: Transport
-    /// The TLS handshake is not complete: nothing is read as requests or written as replies yet.
-    var isHandshaking = false
     /// The ticket of the command on the database pool, while one is there.
     var ticket: CommandTicket?
     /// What a streaming connection has sent, once its WATCH started.
@@ -61,13 +59,14 @@ final class Connection {
         descriptor: Int32,
         id: ConnectionID,
         machine: ConnectionMachine<CommandTable.SessionView>,
-        interest: UInt32
+        interest: UInt32,
+        transport: Transport
     ) {
         self.descriptor = descriptor
         self.id = id
         self.machine = machine
         self.interest = interest
-        transport = .plain(descriptor)
+        self.transport = transport
     }
 
     /// Who is on the other end.

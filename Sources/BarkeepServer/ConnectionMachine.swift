@@ -45,8 +45,33 @@ struct ConnectionLimits: Sendable {
 /// only while the unwritten output is below the bound, so a client that does not read holds at most the bound plus
 /// one page.
 struct ConnectionMachine<Commands: ConnectionCommands> {
+    /// A TLS handshake in progress (`State.handshaking`).
+    struct Handshake {
+        /// When it is given up.
+        var deadline: ContinuousClock.Instant
+        /// The transport waits for the socket to become writable (otherwise readable).
+        var wantsWrite = false
+        /// The last step stopped for the socket: the next waits until it is ready (`transportReady`).
+        var isBlocked = true
+        /// Why it ended without completing, once it did: the connection closes without a word.
+        var failure: SilentClose?
+    }
+
+    /// Why a connection closes without a reply (its handshake never completed, so nothing can be said).
+    enum SilentClose: Equatable {
+        /// The handshake failed (OpenSSL's reason: "wrong version number" for plain text). What the client sent is
+        /// read and dropped first, so that the close ends its stream in order rather than with a reset.
+        case failed(String)
+        /// The client left during the handshake.
+        case peerLeft
+        /// The handshake did not complete within its deadline.
+        case timedOut
+    }
+
     /// What the connection is doing.
     enum State {
+        /// Completing a TLS handshake: nothing is framed or written until it is done. Plain text starts `ready`.
+        case handshaking(Handshake)
         /// Reading and answering requests.
         case ready
         /// A command runs; later requests wait in the framer until `complete`.
@@ -67,6 +92,13 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
 
     /// What the caller does next.
     enum Action {
+        /// Runs the transport's handshake as far as the socket allows, then reports its outcome (`handshakeStepped`).
+        case handshake
+        /// The handshake completed: read the transport now (it may already hold the client's first bytes) and update
+        /// the readiness watched for.
+        case read
+        /// Closes the connection without a reply (`SilentClose` says why); nothing was framed or written.
+        case closeSilently(SilentClose)
         /// Runs the command (with its upload); the machine waits, `running`, until `complete`.
         case execute(Commands.Resolved, payload: [UInt8]?)
         /// An upload began: watch it for a stall (`uploadDeadline`); `reserved` bytes count against the server's
@@ -104,13 +136,20 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
     private(set) var lastInputAt: ContinuousClock.Instant
     /// Replies queued since `takeRepliesQueued`, for the server's counters.
     private var repliesQueued = 0
+    /// The handshake just completed: the transport is read once before the machine waits.
+    private var readsTransport = false
 
-    /// A connection that has sent nothing yet, at `now`.
-    init(commands: Commands, limits: ConnectionLimits, now: ContinuousClock.Instant) {
+    /// A connection that has sent nothing yet, at `now`; `handshakeDeadline`: it first completes a TLS handshake by
+    /// then (nil: plain text, ready at once).
+    init(
+        commands: Commands, limits: ConnectionLimits, now: ContinuousClock.Instant,
+        handshakeDeadline: ContinuousClock.Instant? = nil
+    ) {
         self.commands = commands
         self.limits = limits
         framer = LineFramer(maximumLineLength: limits.maximumLineLength)
         lastInputAt = now
+        if let handshakeDeadline { state = .handshaking(Handshake(deadline: handshakeDeadline)) }
     }
 
     // MARK: - Observing
@@ -120,6 +159,24 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
 
     /// Whether unwritten replies reached the bound: no more requests are answered (nor read) until some are written.
     var isOutputFull: Bool { pendingOutputCount >= limits.maximumPendingOutput }
+
+    /// Whether the TLS handshake is not complete: nothing is read as requests or written as replies yet.
+    var isHandshaking: Bool {
+        if case .handshaking = state { return true }
+        return false
+    }
+
+    /// Whether the socket's readability matters now: the handshake waits for it, or requests are taken.
+    var wantsReadable: Bool {
+        if case .handshaking(let handshake) = state { return !handshake.wantsWrite }
+        return wantsInput
+    }
+
+    /// Whether the socket's writability matters now: the handshake waits for it, or replies are pending.
+    var wantsWritable: Bool {
+        if case .handshaking(let handshake) = state { return handshake.wantsWrite }
+        return pendingOutputCount > 0
+    }
 
     /// Whether a command runs, its reply streaming or not.
     var isRunning: Bool {
@@ -159,6 +216,16 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
     /// When an upload that sends nothing more is dropped; nil when none is in progress.
     var uploadDeadline: ContinuousClock.Instant? { isUploading ? lastInputAt + limits.uploadTimeout : nil }
 
+    /// The earliest moment `expire(now:)` may act: the handshake's deadline, or the upload's stall. It only moves
+    /// later (an upload's bytes push it on), so a timer set for it may fire early, never late.
+    var nextDeadline: ContinuousClock.Instant? {
+        switch state {
+        case .handshaking(let handshake): handshake.failure == nil ? handshake.deadline : nil
+        case .receivingPayload, .discardingPayload: lastInputAt + limits.uploadTimeout
+        default: nil
+        }
+    }
+
     /// The number of replies queued since the last call, which it resets.
     mutating func takeRepliesQueued() -> Int {
         defer { repliesQueued = 0 }
@@ -184,17 +251,23 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
     /// The next thing to do. `uploadRoom`: upload bytes the server can still hold (an upload past it is refused
     /// `BUSY`). Call again after every action but `wait` (and after `write` once the output is below the bound).
     mutating func nextAction(now: ContinuousClock.Instant, uploadRoom: Int) -> Action {
-        // A streamed reply goes on to its end even once the connection is closing (the server drains).
-        if case .streaming(let isPageRequested) = state {
+        switch state {
+        case .streaming(let isPageRequested):
+            // A streamed reply goes on to its end even once the connection is closing (the server drains).
             if isOutputFull { return .write }
             guard !isPageRequested else { return .wait }
             state = .streaming(isPageRequested: true)
             return .fetchPage
+        case .handshaking(let handshake):
+            if let failure = handshake.failure { return .closeSilently(failure) }
+            return handshake.isBlocked ? .wait : .handshake
+        default:
+            break
         }
         while !isClosing {
             if isOutputFull { return .write }
             switch state {
-            case .running, .streaming:
+            case .running, .streaming, .handshaking:
                 return .wait
             case .discardingPayload(let remaining):
                 let left = framer.discardPayload(count: remaining)
@@ -260,6 +333,10 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
     /// Nothing complete is buffered. Once the peer's stream has ended, nothing more will come: every complete
     /// request is answered (a partial line or upload at the end is dropped), so the connection closes once written.
     private mutating func waiting() -> Action {
+        if readsTransport {
+            readsTransport = false
+            return .read
+        }
         if isInputClosed && !isRunning { isClosing = true }
         return .wait
     }
@@ -293,6 +370,44 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
     }
 
     // MARK: - Events
+
+    /// The socket became ready while the handshake waited for it: the next action steps it on.
+    mutating func transportReady() {
+        guard case .handshaking(var handshake) = state, handshake.failure == nil else { return }
+        handshake.isBlocked = false
+        state = .handshaking(handshake)
+    }
+
+    /// A handshake step (`handshake`) ended with `outcome`: complete (the connection takes requests), waiting for the
+    /// socket, or over without success (it closes silently).
+    mutating func handshakeStepped(_ outcome: TransportOutcome) {
+        guard case .handshaking(var handshake) = state, handshake.failure == nil else { return }
+        switch outcome {
+        case .done:
+            state = .ready
+            readsTransport = true
+            return
+        case .wantRead, .wantWrite:
+            handshake.isBlocked = true
+            handshake.wantsWrite = outcome == .wantWrite
+        case .closed:
+            handshake.failure = .peerLeft
+        case .failed(let reason):
+            handshake.failure = .failed(reason)
+        }
+        state = .handshaking(handshake)
+    }
+
+    /// Acts on the deadline that passed by `now`, if one did: a handshake not complete closes silently, an upload that
+    /// stalled is answered and closes (`expireUpload`). Returns false when none is due (the caller's timer fired
+    /// early, as `nextDeadline` moved on): ask `nextDeadline` again.
+    mutating func expire(now: ContinuousClock.Instant) -> Bool {
+        guard case .handshaking(var handshake) = state else { return expireUpload(now: now) }
+        guard handshake.failure == nil, now >= handshake.deadline else { return false }
+        handshake.failure = .timedOut
+        state = .handshaking(handshake)
+        return true
+    }
 
     /// A page of the running command's reply came: its record lines (encoded, each ending in LF) are queued, and the
     /// reply streams on until `complete` gives its final line.

@@ -84,21 +84,29 @@ extension EventLoop {
                 : "tcp"
             session = Session(isLocal: false, uid: nil, peerName: peer, role: nil, actor: "anonymous")
         }
+        var transport = Transport.plain(descriptor)
+        var handshakeDeadline: ContinuousClock.Instant?
+        if !listener.isUnix, let tlsContext {
+            guard let tls = TLSSession(context: tlsContext, descriptor: descriptor) else {
+                server.logger.warning("cannot start a TLS session", ["peer": session.peerName])
+                _ = Glibc.close(descriptor)
+                return
+            }
+            transport = .tls(tls)
+            handshakeDeadline = .now + (configuration.tls?.handshakeTimeout ?? .seconds(10))
+        }
         let id = nextConnectionID
         nextConnectionID = id.next
         let machine = ConnectionMachine(
             commands: CommandTable.SessionView(
                 table: commands, session: session, maximumPayload: configuration.maximumPayload),
             limits: limits,
-            now: .now
+            now: .now,
+            handshakeDeadline: handshakeDeadline
         )
-        let connection = Connection(descriptor: descriptor, id: id, machine: machine, interest: BARKEEP_EVENT_READ)
-        if !listener.isUnix, let tlsContext {
-            guard startHandshake(connection, context: tlsContext) else {
-                _ = Glibc.close(descriptor)
-                return
-            }
-        }
+        let connection = Connection(
+            descriptor: descriptor, id: id, machine: machine, interest: BARKEEP_EVENT_READ, transport: transport)
+        if let handshakeDeadline { handshakeDeadlines.append((id, handshakeDeadline)) }
         connection.isOwner = isOwner
         connections[id] = connection
         if !isOwner { ordinaryConnections += 1 }

@@ -11,13 +11,10 @@ import Foundation
 /// Reading and answering: bytes from the socket into the connection's machine, and the machine's actions performed
 /// (commands run here or on the database pool, uploads watched, replies written).
 extension EventLoop {
-    /// Reads what the transport holds and answers it, first completing a TLS handshake. A read that leaves bytes
+    /// Reads what the transport holds and answers it. A read that leaves bytes
     /// inside the transport (OpenSSL's buffers, which the socket will not signal again) reads on while the
     /// connection takes requests; once it stops taking them, the connection waits in `heldInput` until it does.
     func read(_ connection: Connection) {
-        if connection.isHandshaking {
-            guard continueHandshake(connection) else { return }
-        }
         while true {
             switch connection.transport.read(into: &readBuffer) {
             case .done(let count):
@@ -77,6 +74,15 @@ extension EventLoop {
                 uploading.remove(connection.id)
             case .fetchPage:
                 fetchPage(connection)
+            case .handshake:
+                stepHandshake(connection)
+            case .read:
+                guard flush(connection) else { return }
+                read(connection)
+                return
+            case .closeSilently(let reason):
+                closeSilently(connection, reason)
+                return
             case .write:
                 guard flush(connection), !connection.machine.isOutputFull else { return }
             case .wait:

@@ -4,52 +4,35 @@ import CBarkeepSystem
     import Glibc
 #endif
 
-/// TLS on the event loop: a connection accepted on a TCP listener of a server with a certificate first completes
-/// its handshake (within the configured timeout), then reads and writes through its session. The rest of the loop
-/// (framing, commands, output bounds, watching) is the same as for plain text.
+/// TLS on the event loop: a connection accepted on a TCP listener of a server with a certificate gets a TLS
+/// `Transport` and a machine that starts `handshaking` (with its deadline); the loop steps the handshake when the
+/// machine asks and closes silently when it says so. Reading and writing then go through the transport like plain text.
 extension EventLoop {
-    // MARK: Handshake
-
-    /// Gives a connection accepted on a TCP listener its TLS session and its handshake deadline; false when
-    /// OpenSSL cannot make a session (out of memory), and the connection should be dropped.
-    func startHandshake(_ connection: Connection, context: ServerTLSContext) -> Bool {
-        guard let session = TLSSession(context: context, descriptor: connection.descriptor) else {
-            server.logger.warning("cannot start a TLS session", ["peer": connection.session.peerName])
-            return false
+    /// Runs the handshake as far as the socket allows and tells the machine how it went.
+    func stepHandshake(_ connection: Connection) {
+        let outcome = connection.transport.handshake()
+        if case .done = outcome, case .tls(let session) = connection.transport {
+            server.logger.debug(
+                "TLS handshake done", ["peer": connection.session.peerName, "version": session.version])
         }
-        connection.transport = .tls(session)
-        connection.isHandshaking = true
-        let timeout = configuration.tls?.handshakeTimeout ?? .seconds(10)
-        handshakeDeadlines.append((connection.id, .now + timeout))
-        return true
+        connection.machine.handshakeStepped(outcome)
     }
 
-    /// Runs the handshake as far as the socket allows; true once it is complete. A failure closes the connection
-    /// without a reply: a client speaking plain text to this port gets nothing back.
-    func continueHandshake(_ connection: Connection) -> Bool {
-        switch connection.transport.handshake() {
-        case .done:
-            connection.isHandshaking = false
-            if case .tls(let session) = connection.transport {
-                server.logger.debug(
-                    "TLS handshake done", ["peer": connection.session.peerName, "version": session.version])
-            }
-            setInterest(connection, BARKEEP_EVENT_READ)
-            return true
-        case .wantRead:
-            setInterest(connection, BARKEEP_EVENT_READ)
-        case .wantWrite:
-            setInterest(connection, BARKEEP_EVENT_WRITE)
-        case .closed:
-            server.logger.debug("TLS client left during the handshake", ["peer": connection.session.peerName])
-            close(connection)
+    /// Closes a connection whose handshake did not complete, without a reply: a client speaking plain text to this
+    /// port gets nothing back.
+    func closeSilently(_ connection: Connection, _ reason: ConnectionMachine<CommandTable.SessionView>.SilentClose) {
+        let peer = connection.session.peerName
+        switch reason {
+        case .peerLeft:
+            server.logger.debug("TLS client left during the handshake", ["peer": peer])
         case .failed(let reason):
             // OpenSSL's reason ("wrong version number" for plain text), never the bytes the client sent.
-            server.logger.info("TLS handshake failed", ["peer": connection.session.peerName, "error": reason])
+            server.logger.info("TLS handshake failed", ["peer": peer, "error": reason])
             discardInput(connection)
-            close(connection)
+        case .timedOut:
+            server.logger.info("TLS handshake timed out", ["peer": peer])
         }
-        return false
+        close(connection)
     }
 
     /// Reads and drops what the client sent that OpenSSL left in the socket, so that closing ends the stream in
@@ -81,9 +64,8 @@ extension EventLoop {
         while handshakeHead < handshakeDeadlines.count, handshakeDeadlines[handshakeHead].deadline <= now {
             let id = handshakeDeadlines[handshakeHead].connection
             handshakeHead += 1
-            guard let connection = connections[id], connection.isHandshaking else { continue }
-            server.logger.info("TLS handshake timed out", ["peer": connection.session.peerName])
-            close(connection)
+            guard let connection = connections[id], connection.machine.expire(now: now) else { continue }
+            process(connection, now: now)
         }
         dropFinishedHandshakes()
     }
@@ -92,7 +74,7 @@ extension EventLoop {
     /// bounded by the handshakes in progress.
     private func dropFinishedHandshakes() {
         while handshakeHead < handshakeDeadlines.count,
-            connections[handshakeDeadlines[handshakeHead].connection]?.isHandshaking != true
+            connections[handshakeDeadlines[handshakeHead].connection]?.machine.isHandshaking != true
         {
             handshakeHead += 1
         }
@@ -103,13 +85,5 @@ extension EventLoop {
             handshakeDeadlines.removeFirst(handshakeHead)
             handshakeHead = 0
         }
-    }
-
-    /// Sets the readiness events a handshaking connection waits for (it has no output, so `updateInterest`, which
-    /// decides from the output, does not apply yet).
-    private func setInterest(_ connection: Connection, _ interest: UInt32) {
-        guard interest != connection.interest else { return }
-        connection.interest = interest
-        _ = barkeep_poller_modify(server.poller, connection.descriptor, interest, connection.id.rawValue)
     }
 }

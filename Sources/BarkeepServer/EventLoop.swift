@@ -171,8 +171,9 @@ final class EventLoop: @unchecked Sendable {
                 return
             }
             // A handshake reads and writes as OpenSSL asks, whichever way the socket became ready.
-            if connection.isHandshaking {
-                read(connection)
+            if connection.machine.isHandshaking {
+                connection.machine.transportReady()
+                process(connection)
                 return
             }
             if event.events & BARKEEP_EVENT_WRITE != 0 {
@@ -196,7 +197,7 @@ final class EventLoop: @unchecked Sendable {
         resumeListenersAt = nil
         for listener in listeners { _ = barkeep_poller_remove(server.poller, listener.descriptor) }
         for connection in Array(connections.values) {
-            if connection.machine.isWatching || connection.isHandshaking {
+            if connection.machine.isWatching || connection.machine.isHandshaking {
                 close(connection)
                 continue
             }
@@ -257,8 +258,8 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private func updateInterest(_ connection: Connection) {
-        var interest: UInt32 = connection.machine.wantsInput ? BARKEEP_EVENT_READ : 0
-        if connection.machine.pendingOutputCount > 0 { interest |= BARKEEP_EVENT_WRITE }
+        var interest: UInt32 = connection.machine.wantsReadable ? BARKEEP_EVENT_READ : 0
+        if connection.machine.wantsWritable { interest |= BARKEEP_EVENT_WRITE }
         // A system call only when something changed: most flushes leave a connection as it was.
         guard interest != connection.interest else { return }
         connection.interest = interest
@@ -271,7 +272,7 @@ final class EventLoop: @unchecked Sendable {
         connection.stream?.read?.cancel()
         if !connection.isOwner { ordinaryConnections -= 1 }
         // A best-effort close_notify, so that a TLS client can tell the end from a cut connection.
-        if !connection.isHandshaking { connection.transport.shutdown() }
+        if !connection.machine.isHandshaking { connection.transport.shutdown() }
         heldInput.remove(connection.id)
         uploading.remove(connection.id)
         // The payload may still be parsed on the pool; its bytes are counted from here on as freed.
