@@ -15,6 +15,8 @@ let payloadLimit = 64
 /// is not a number closing the connection, as the server's table does), `PING` is answered from its bytes, every
 /// other request runs.
 struct FuzzCommands: ConnectionCommands {
+    typealias Event = FuzzEvent
+
     func constantReply(for line: ArraySlice<UInt8>) -> [UInt8]? {
         line.elementsEqual("PING".utf8) ? Array("OK PONG\n".utf8) : nil
     }
@@ -31,6 +33,16 @@ struct FuzzCommands: ConnectionCommands {
         }
         return .accepted(request, payloadSize: count)
     }
+}
+
+/// A WATCH event of the fuzzed connection: the filter is a mask of kinds passed over.
+struct FuzzEvent: WatchEvent {
+    var seq: Int64
+    var kind: UInt8
+
+    func matches(_ filter: UInt8) -> Bool { kind & filter == 0 }
+
+    var watchLine: String { "seq=\(seq) kind=\(kind)" }
 }
 
 /// One connection's `ConnectionMachine`, the server's own, driven as the event loop drives it: each command
@@ -84,6 +96,8 @@ struct ConnectionDriver {
                 read()
             case .handshake, .read, .closeSilently:
                 fatalError("a plain-text connection handshakes")
+            case .requestEvents, .abandon:
+                fatalError("a connection that never watched streams events")
             case .wait:
                 // The framer must not hoard an unfinished line past the limit (protocol.md, section 2). Bytes that
                 // arrive once the connection is closing are not read by the server.

@@ -48,6 +48,7 @@ sources() {
     if [ "$1" = framer ]; then
         source_file BarkeepServer ConnectionMachine
         source_file BarkeepServer TransportOutcome
+        source_file BarkeepServer WatchMachine
         source_file BarkeepCore QuotedText
         source_file BarkeepCore ValueExcerpt
         source_file BarkeepCore TerminalText

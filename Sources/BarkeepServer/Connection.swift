@@ -6,20 +6,6 @@ import Synchronization
 /// One client connection: its socket and the loop's bookkeeping around its `machine`, which holds the framing, flow
 /// control and replies. Confined to the event loop thread, like everything it holds.
 final class Connection {
-    /// A watcher's progress.
-    struct Watch {
-        var projectID: Int64
-        var project: String
-        /// The sequence number of the last event queued to the client, or passed over by its filter.
-        var lastSent: Int64
-        /// The events the client wants.
-        var filter: EventFilter
-        /// Replaying stored events page by page; live events wait until the replay catches up.
-        var isReplaying = true
-        /// A page request is out to the dispatcher.
-        var isPageRequested = false
-    }
-
     /// A streamed reply in progress (`CommandAction.streamed`).
     struct Stream {
         /// The reply being read.
@@ -47,8 +33,6 @@ final class Connection {
     var transport: Transport
     /// The ticket of the command on the database pool, while one is there.
     var ticket: CommandTicket?
-    /// What a streaming connection has sent, once its WATCH started.
-    var watch: Watch?
     /// The daemon's owner on a Unix socket (ServerConfiguration.isOwner): admin without a token, and counted in the
     /// owner's reserve rather than against the connection limit.
     var isOwner = false

@@ -8,6 +8,8 @@
 protocol ConnectionCommands {
     /// A request that passed every check, ready to run.
     associatedtype Resolved
+    /// The events a WATCH stream carries.
+    associatedtype Event: WatchEvent
 
     /// The encoded reply when `line` is exactly a command that always answers the same (PING); nil otherwise.
     func constantReply(for line: ArraySlice<UInt8>) -> [UInt8]?
@@ -33,6 +35,9 @@ struct ConnectionLimits: Sendable {
     var maximumPendingOutput: Int
     /// How long an upload may send nothing before it is dropped.
     var uploadTimeout: Duration
+    /// Unwritten bytes past which a watcher that does not read is dropped (told where to resume); replay pages are
+    /// asked for while its unwritten output is below a quarter of it.
+    var maximumWatcherBacklog = 4 << 20
 }
 
 /// One connection's framing and flow control as a value: bytes and events in, actions out.
@@ -86,8 +91,8 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
         case payloadReceived(Commands.Resolved, payload: [UInt8])
         /// Skipping `remaining` bytes of a refused upload.
         case discardingPayload(remaining: Int)
-        /// Streaming events: only PING and QUIT are answered.
-        case watching
+        /// Streaming events (`WatchMachine`): only PING and QUIT are answered.
+        case watching(WatchMachine<Commands.Event>)
     }
 
     /// What the caller does next.
@@ -109,6 +114,11 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
         /// The streamed reply's unwritten records are below the bound: fetch its next page (`receivePage`, or
         /// `complete` with the final line when there is none); the machine waits until then.
         case fetchPage
+        /// The watcher's replay has room for its next page of stored events after `after` (`receiveEvents`).
+        case requestEvents(projectID: Int64, after: Int64)
+        /// The watcher fell behind its backlog: what the socket takes now is written (the last line says where to
+        /// resume), then the connection closes whatever is left.
+        case abandon
         /// Unwritten replies reached the bound: write, then ask again if the bound is no longer reached.
         case write
         /// Nothing to do until bytes arrive, the command completes or output drains: write what is pending.
@@ -138,6 +148,12 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
     private var repliesQueued = 0
     /// The handshake just completed: the transport is read once before the machine waits.
     private var readsTransport = false
+    /// A watcher's events were queued since the machine last looked at its backlog.
+    private var hasNewEvents = false
+    /// A watcher's output was written once before deciding that no replay page fits yet.
+    private var hasFlushedForPage = false
+    /// A watcher fell behind and is being dropped.
+    private(set) var isAbandoned = false
 
     /// A connection that has sent nothing yet, at `now`; `handshakeDeadline`: it first completes a TLS handshake by
     /// then (nil: plain text, ready at once).
@@ -196,6 +212,12 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
     var isWatching: Bool {
         if case .watching = state { return true }
         return false
+    }
+
+    /// The stream's progress, while the connection streams events.
+    var watch: WatchMachine<Commands.Event>? {
+        if case .watching(let watch) = state { return watch }
+        return nil
     }
 
     /// Whether the connection is receiving or skipping an upload's bytes.
@@ -261,6 +283,15 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
         case .handshaking(let handshake):
             if let failure = handshake.failure { return .closeSilently(failure) }
             return handshake.isBlocked ? .wait : .handshake
+        case .watching(let watch) where hasNewEvents:
+            // The backlog is judged once the events that arrived together are queued, before anything is written.
+            hasNewEvents = false
+            if !isClosing && pendingOutputCount > limits.maximumWatcherBacklog {
+                enqueue(watch.fellBehind)
+                isClosing = true
+                isAbandoned = true
+                return .abandon
+            }
         default:
             break
         }
@@ -284,8 +315,21 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
             case .payloadReceived(let resolved, let payload):
                 state = .running
                 return .execute(resolved, payload: payload)
-            case .watching:
-                guard let line = nextLine() else { return waiting() }
+            case .watching(var watch):
+                guard let line = nextLine() else {
+                    guard watch.wantsPage else { return waiting() }
+                    let lowWater = limits.maximumWatcherBacklog / 4
+                    if let after = watch.requestPage(pendingOutput: pendingOutputCount, lowWater: lowWater) {
+                        state = .watching(watch)
+                        return .requestEvents(projectID: watch.projectID, after: after)
+                    }
+                    // Over the low-water mark: what the socket takes now may bring it under.
+                    guard hasFlushedForPage else {
+                        hasFlushedForPage = true
+                        return .write
+                    }
+                    return waiting()
+                }
                 guard let bytes = line, let request = decodeRequest(bytes) else { continue }
                 switch request.verb {
                 // The words of PING's and QUIT's replies (their specs, BarkeepAPI, which this file may not import:
@@ -428,13 +472,44 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
     }
 
     /// The running command finished: its reply goes out, then the connection closes (`closesConnection`), streams
-    /// events (`startsWatching`, unless it closes), or takes its next request. After pages (`receivePage`), `reply`
-    /// is the final line alone.
-    mutating func complete(_ reply: Reply, closesConnection: Bool = false, startsWatching: Bool = false) {
+    /// events (`watch`, unless it closes), or takes its next request. After pages (`receivePage`), `reply` is the
+    /// final line alone.
+    mutating func complete(
+        _ reply: Reply, closesConnection: Bool = false, watch: WatchMachine<Commands.Event>? = nil
+    ) {
         state = .ready
         answer(reply)
         if closesConnection { isClosing = true }
-        if startsWatching && !isClosing { state = .watching }
+        if let watch, !isClosing { state = .watching(watch) }
+    }
+
+    /// A page of stored events for the watcher (`requestEvents`), in order; `isComplete` when it reached the newest.
+    mutating func receiveEvents(_ events: [Commands.Event], isComplete: Bool) {
+        guard case .watching(var watch) = state, !isClosing else { return }
+        watch.receivePage(events, isComplete: isComplete, into: &output)
+        state = .watching(watch)
+        eventsQueued()
+    }
+
+    /// A live event of the watched project: true when the stream took it (its replay caught up, and it is new).
+    mutating func receiveLiveEvent(_ event: Commands.Event) -> Bool {
+        guard case .watching(var watch) = state, !isClosing else { return false }
+        let isTaken = watch.receiveLive(event, into: &output)
+        state = .watching(watch)
+        if isTaken { eventsQueued() }
+        return isTaken
+    }
+
+    /// The stream ends with `reply` (its token was revoked, its project deleted): written, then the connection closes.
+    mutating func endStream(_ reply: Reply) {
+        guard isWatching, !isClosing else { return }
+        enqueue(reply)
+        isClosing = true
+    }
+
+    private mutating func eventsQueued() {
+        hasNewEvents = true
+        hasFlushedForPage = false
     }
 
     /// The bytes the connection's upload held against the server's total, which it no longer holds.
@@ -476,14 +551,8 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
     }
 
     /// Queues a reply that answers no request (a watcher's end).
-    mutating func enqueue(_ reply: Reply) {
+    private mutating func enqueue(_ reply: Reply) {
         reply.encode(into: &output)
-    }
-
-    /// Queues one line of a stream (a WATCH record).
-    mutating func enqueue(line: String) {
-        output.append(contentsOf: line.utf8)
-        output.append(UInt8(ascii: "\n"))
     }
 
     /// Calls `body` with the bytes not written yet.

@@ -83,6 +83,11 @@ extension EventLoop {
             case .closeSilently(let reason):
                 closeSilently(connection, reason)
                 return
+            case .requestEvents(let projectID, let after):
+                server.hub?.requestPage(connection: connection.id, projectID: projectID, after: after)
+            case .abandon:
+                abandon(connection)
+                return
             case .write:
                 guard flush(connection), !connection.machine.isOutputFull else { return }
             case .wait:
@@ -173,13 +178,13 @@ extension EventLoop {
         if let change = result.authentication { connection.session = connection.session.applying(change) }
         if let version = result.protocolVersion { connection.session = connection.session.speaking(version) }
         connection.machine.complete(
-            result.reply, closesConnection: result.closesConnection, startsWatching: result.watch != nil)
+            result.reply, closesConnection: result.closesConnection,
+            watch: result.watch.map {
+                WatchMachine(projectID: $0.projectID, project: $0.project, since: $0.since, filter: $0.filter)
+            })
         releaseUpload(connection)
-        guard let watch = result.watch, connection.machine.isWatching else { return }
-        connection.watch = Connection.Watch(
-            projectID: watch.projectID, project: watch.project, lastSent: watch.since, filter: watch.filter)
+        guard let watch = connection.machine.watch else { return }
         watchers[watch.projectID, default: []].insert(connection.id)
         server.updateStatistics { $0.watchers += 1 }
-        requestPageIfDue(connection)
     }
 }

@@ -84,7 +84,8 @@ final class EventLoop: @unchecked Sendable {
         limits = ConnectionLimits(
             maximumLineLength: configuration.maximumLineLength,
             maximumPendingOutput: configuration.maximumPendingOutput,
-            uploadTimeout: configuration.uploadTimeout
+            uploadTimeout: configuration.uploadTimeout,
+            maximumWatcherBacklog: configuration.maximumWatcherBacklog
         )
     }
 
@@ -179,9 +180,9 @@ final class EventLoop: @unchecked Sendable {
             if event.events & BARKEEP_EVENT_WRITE != 0 {
                 let wasFull = connection.machine.isOutputFull
                 guard flush(connection) else { return }
-                // The client took enough replies: answer the requests left buffered while it lagged.
-                if wasFull && !connection.machine.isOutputFull { process(connection) }
-                requestPageIfDue(connection)
+                // The client took enough replies: answer the requests left buffered while it lagged (a watcher's
+                // next replay page may fit now, too).
+                if wasFull && !connection.machine.isOutputFull || connection.machine.isWatching { process(connection) }
             }
             if event.events & (BARKEEP_EVENT_READ | BARKEEP_EVENT_HANGUP | BARKEEP_EVENT_ERROR) != 0,
                 connections[connection.id] != nil
@@ -277,7 +278,7 @@ final class EventLoop: @unchecked Sendable {
         uploading.remove(connection.id)
         // The payload may still be parsed on the pool; its bytes are counted from here on as freed.
         releaseUpload(connection)
-        if let watch = connection.watch {
+        if let watch = connection.machine.watch {
             watchers[watch.projectID]?.remove(connection.id)
             if watchers[watch.projectID]?.isEmpty == true { watchers[watch.projectID] = nil }
             server.updateStatistics { $0.watchers -= 1 }

@@ -107,6 +107,11 @@ struct MachineDriver {
             case .closeSilently(let reason):
                 log.append("close \(reason)")
                 return
+            case .requestEvents(let projectID, let after):
+                log.append("events \(projectID) after \(after)")
+            case .abandon:
+                log.append("abandon")
+                return
             case .wait:
                 return
             }
@@ -116,7 +121,9 @@ struct MachineDriver {
     /// The running command finishes with `reply`.
     mutating func complete(_ reply: Reply, closesConnection: Bool = false, startsWatching: Bool = false) {
         running = nil
-        machine.complete(reply, closesConnection: closesConnection, startsWatching: startsWatching)
+        machine.complete(
+            reply, closesConnection: closesConnection,
+            watch: startsWatching ? WatchMachine(projectID: 7, project: "p", since: 3, filter: EventFilter()) : nil)
         uploadRoom += machine.releaseUpload()
         run()
     }
@@ -388,8 +395,8 @@ struct ConnectionMachineTests {
         driver.completesAtOnce = false
         driver.send("ECHO w\n")
         driver.complete(.ok("watching"), startsWatching: true)
-        #expect(driver.machine.isWatching)
-        driver.machine.enqueue(line: "seq=1")
+        #expect(driver.machine.isWatching && driver.log == ["execute ECHO w", "events 7 after 3"])
+        driver.machine.receiveEvents([], isComplete: true)
         driver.send("PING\nECHO\nQUIT\nPING\n")
         // The words are PING's and QUIT's specs' (the machine spells them itself: the fuzz target compiles it alone).
         var pong: [UInt8] = []
@@ -398,7 +405,7 @@ struct ConnectionMachineTests {
         QuitRequest.Reply().reply(version: ProtocolVersion.current).encode(into: &bye)
         #expect(
             driver.text
-                == "OK watching\nseq=1\n\(String(decoding: pong, as: UTF8.self))ERR BADARG the connection is watching; "
+                == "OK watching\n\(String(decoding: pong, as: UTF8.self))ERR BADARG the connection is watching; "
                 + "send PING or QUIT\n\(String(decoding: bye, as: UTF8.self))")
         driver.readReplies()
         #expect(driver.machine.isFinished)
