@@ -49,6 +49,7 @@ sources() {
         source_file BarkeepServer ConnectionMachine
         source_file BarkeepServer TransportOutcome
         source_file BarkeepServer WatchMachine
+        source_file BarkeepServer DeadlineQueue
         source_file BarkeepCore QuotedText
         source_file BarkeepCore ValueExcerpt
         source_file BarkeepCore TerminalText

@@ -38,6 +38,8 @@ final class Connection {
     var isOwner = false
     /// The reply being streamed, from its command's start to its final line.
     var stream: Stream?
+    /// The loop's timer for the machine's `nextDeadline`, while one is set (at most one is current).
+    var armedDeadline: DeadlineQueue.Entry?
 
     init(
         descriptor: Int32,

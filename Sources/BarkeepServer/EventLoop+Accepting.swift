@@ -106,9 +106,9 @@ extension EventLoop {
         )
         let connection = Connection(
             descriptor: descriptor, id: id, machine: machine, interest: BARKEEP_EVENT_READ, transport: transport)
-        if let handshakeDeadline { handshakeDeadlines.append((id, handshakeDeadline)) }
         connection.isOwner = isOwner
         connections[id] = connection
+        armDeadline(connection)
         if !isOwner { ordinaryConnections += 1 }
         _ = barkeep_poller_add(server.poller, descriptor, BARKEEP_EVENT_READ, id.rawValue)
         server.updateStatistics {
@@ -143,12 +143,19 @@ extension EventLoop {
     private func pause(_ index: Int, reason: String) {
         guard pausedListeners.insert(index).inserted else { return }
         _ = barkeep_poller_remove(server.poller, listeners[index].descriptor)
-        resumeListenersAt = resumeListenersAt ?? .now + .milliseconds(250)
+        if resumeListenersAt == nil { scheduleResume(at: .now + .milliseconds(250)) }
         if ContinuousClock.now - lastShedLog >= .seconds(1) {
             server.logger.warning(
                 "not accepting for now: \(reason)", ["listener": "\(listeners[index].address)"])
             lastShedLog = .now
         }
+    }
+
+    /// Polls the paused listeners again at `instant`, or earlier if already due earlier.
+    func scheduleResume(at instant: ContinuousClock.Instant) {
+        resumeListenersAt = instant
+        deadlineGeneration += 1
+        deadlines.insert(DeadlineQueue.Entry(at: instant, key: Self.resumeKey, generation: deadlineGeneration))
     }
 
     /// Takes spares back and polls the paused listeners again.

@@ -69,9 +69,10 @@ extension EventLoop {
                 execute(resolved, payload: payload, on: connection)
             case .beginUpload(let reserved):
                 uploadBytesHeld += reserved
-                uploading.insert(connection.id)
+                armDeadline(connection)
             case .endUpload:
-                uploading.remove(connection.id)
+                // Its stall no longer matters: the timer, when it fires, finds no deadline.
+                break
             case .fetchPage:
                 fetchPage(connection)
             case .handshake:

@@ -45,45 +45,4 @@ extension EventLoop {
             if count <= 0 { return }
         }
     }
-
-    /// Milliseconds until the oldest handshake in progress runs out of time; nil when none is in progress.
-    func millisecondsToNextHandshakeDeadline() -> Int32? {
-        // Nothing to do on the plain-text hot path.
-        guard !handshakeDeadlines.isEmpty else { return nil }
-        dropFinishedHandshakes()
-        guard handshakeHead < handshakeDeadlines.count else { return nil }
-        let left = handshakeDeadlines[handshakeHead].deadline - .now
-        guard left > .zero else { return 0 }
-        let milliseconds = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1
-        return Int32(min(milliseconds, Int64(Int32.max)))
-    }
-
-    /// Closes the connections whose handshake is past its deadline.
-    func expireHandshakes() {
-        let now = ContinuousClock.now
-        while handshakeHead < handshakeDeadlines.count, handshakeDeadlines[handshakeHead].deadline <= now {
-            let id = handshakeDeadlines[handshakeHead].connection
-            handshakeHead += 1
-            guard let connection = connections[id], connection.machine.expire(now: now) else { continue }
-            process(connection, now: now)
-        }
-        dropFinishedHandshakes()
-    }
-
-    /// Skips the entries whose handshake completed or whose connection closed, and keeps the queue's storage
-    /// bounded by the handshakes in progress.
-    private func dropFinishedHandshakes() {
-        while handshakeHead < handshakeDeadlines.count,
-            connections[handshakeDeadlines[handshakeHead].connection]?.machine.isHandshaking != true
-        {
-            handshakeHead += 1
-        }
-        if handshakeHead == handshakeDeadlines.count {
-            handshakeDeadlines.removeAll(keepingCapacity: handshakeDeadlines.capacity <= 4096)
-            handshakeHead = 0
-        } else if handshakeHead >= 1024 && handshakeHead * 2 >= handshakeDeadlines.count {
-            handshakeDeadlines.removeFirst(handshakeHead)
-            handshakeHead = 0
-        }
-    }
 }

@@ -10,8 +10,9 @@ import Foundation
 
 /// The server's epoll loop: one thread that accepts, reads, answers and writes every connection.
 ///
-/// Each connection's framing and flow control is its `ConnectionMachine`; the loop performs what the machine asks
-/// (system calls, the database pool, the stall and handshake clocks) and reports back. Extensions by concern:
+/// Each connection's framing, flow control, TLS handshake, WATCH progress and deadlines are its `ConnectionMachine`;
+/// the loop performs what the machine asks (system calls through the connection's `Transport`, the database pool, the
+/// event hub) and reports back, and keeps every timer in one `DeadlineQueue`, whose head is the poll's timeout. Extensions by concern:
 /// accepting and descriptor pressure (`+Accepting`), reading and answering (`+Requests`), uploads (`+Uploads`),
 /// WATCH delivery (`+Watch`), TLS (`+TLS`), kept STATUS replies answered after a version lookup of the loop's own
 /// (`+StatusLookup`).
@@ -42,8 +43,16 @@ final class EventLoop: @unchecked Sendable {
     var pausedListeners: Set<Int> = []
     /// Open connections that count against the connection limit: all but the daemon owner's on a Unix socket.
     var ordinaryConnections = 0
-    /// When paused listeners are polled again at the latest; a connection that closes brings it forward.
+    /// When paused listeners are polled again at the latest; a connection that closes brings it forward (each time
+    /// with a timer of key `resumeKey`).
     var resumeListenersAt: ContinuousClock.Instant?
+    /// The timers: the connections' deadlines (keyed by connection) and the listeners' resumption (`resumeKey`).
+    var deadlines = DeadlineQueue()
+    /// The generation of the last timer set.
+    var deadlineGeneration: UInt64 = 0
+    /// The key of the listeners' resumption timer (no connection has it: connections count up from after the
+    /// listeners).
+    static let resumeKey: UInt64 = 0
     var isDraining = false
     var shedCount = 0
     var lastShedLog = ContinuousClock.now - .seconds(2)
@@ -51,17 +60,11 @@ final class EventLoop: @unchecked Sendable {
     var unpublishedPeak = 0
     /// The certificate and key for connections accepted on TCP listeners; nil: plain text.
     let tlsContext: ServerTLSContext?
-    /// TLS connections still in their handshake, with their deadlines, in order of acceptance (so of deadline), from
-    /// `handshakeHead` on; entries whose connection finished or closed are skipped when reached.
-    var handshakeDeadlines: [(connection: ConnectionID, deadline: ContinuousClock.Instant)] = []
-    var handshakeHead = 0
     /// Connections that stopped reading while their transport held bytes of theirs (OpenSSL's buffers): the socket
     /// will not signal those again, so they are read once the connection takes requests again.
     var heldInput: Set<ConnectionID> = []
     /// Upload bytes the connections hold together (their machines' `reservedUpload`), at most `maximumPayloadTotal`.
     var uploadBytesHeld = 0
-    /// Connections receiving or skipping an upload, whose stall the loop watches for.
-    var uploading: Set<ConnectionID> = []
     /// The bounds every connection works within.
     let limits: ConnectionLimits
     /// The status-version lookups of STATUS requests with a kept reply, on the loop's own database connection
@@ -119,18 +122,12 @@ final class EventLoop: @unchecked Sendable {
             }
             if let drainDeadline, connections.isEmpty || ContinuousClock.now >= drainDeadline { break }
             var timeout: Int32 = drainDeadline == nil ? -1 : 50
-            if let wait = millisecondsToNextHandshakeDeadline() {
-                timeout = timeout < 0 ? wait : min(timeout, wait)
-            }
-            if let wait = millisecondsToNextUploadDeadline() {
+            if let first = deadlines.first {
+                let wait = Int32(clamping: Int64(max(0, (first.at - .now).milliseconds.rounded(.up))))
                 timeout = timeout < 0 ? wait : min(timeout, wait)
             }
             if let deadline = statusLookup?.nextDeadline {
                 let wait = Int32(min(1000, max(0, (deadline - .now).milliseconds.rounded(.up))))
-                timeout = timeout < 0 ? wait : min(timeout, wait)
-            }
-            if let resume = resumeListenersAt {
-                let wait = Int32(min(1000, max(0, (resume - .now).milliseconds.rounded(.up))))
                 timeout = timeout < 0 ? wait : min(timeout, wait)
             }
             let count = events.withUnsafeMutableBufferPointer { buffer in
@@ -142,10 +139,8 @@ final class EventLoop: @unchecked Sendable {
                 break
             }
             for event in events.prefix(Int(count)) { handle(event) }
-            if !handshakeDeadlines.isEmpty { expireHandshakes() }
-            if !uploading.isEmpty { expireStalledUploads() }
+            if !deadlines.isEmpty { fireDeadlines() }
             if !heldInput.isEmpty { readHeldInput() }
-            if let resume = resumeListenersAt, ContinuousClock.now >= resume { resumeListeners() }
             if statusLookup != nil { tickStatusLookup() }
             publishStatistics()
         }
@@ -275,7 +270,6 @@ final class EventLoop: @unchecked Sendable {
         // A best-effort close_notify, so that a TLS client can tell the end from a cut connection.
         if !connection.machine.isHandshaking { connection.transport.shutdown() }
         heldInput.remove(connection.id)
-        uploading.remove(connection.id)
         // The payload may still be parsed on the pool; its bytes are counted from here on as freed.
         releaseUpload(connection)
         if let watch = connection.machine.watch {
@@ -288,6 +282,6 @@ final class EventLoop: @unchecked Sendable {
         server.updateStatistics { $0.connections -= 1 }
         // The freed slot goes to the spares first, then the paused listeners try again.
         if spareDescriptors.count < Self.spareCount { refillSpares() }
-        if resumeListenersAt != nil { resumeListenersAt = .now }
+        if let resume = resumeListenersAt, resume > .now { scheduleResume(at: .now) }
     }
 }
