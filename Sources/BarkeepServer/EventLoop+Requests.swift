@@ -33,7 +33,11 @@ extension EventLoop {
                 process(connection)
                 return
             case .failed(let reason):
-                server.logger.debug("connection failed", ["peer": connection.session.peerName, "error": reason])
+                // A reset of plain text closes silently; TLS says why (OpenSSL's reason) at debug.
+                if case .tls = connection.transport {
+                    server.logger.debug(
+                        "TLS connection failed", ["peer": connection.session.peerName, "error": reason])
+                }
                 close(connection)
                 return
             }
