@@ -40,12 +40,14 @@ struct ConnectionLimits: Sendable {
     var maximumWatcherBacklog = 4 << 20
 }
 
-/// One connection's framing and flow control as a value: bytes and events in, actions out.
+/// One connection as a value: its TLS handshake, framing, flow control, WATCH stream and deadlines; bytes and events
+/// in, actions out.
 ///
-/// No system calls and no clock: the caller passes the time in, performs the actions (runs a command, watches an
-/// upload for stalls, fetches the next page of a streamed reply, writes `pendingOutput`, closes once `isFinished`) and
-/// reports back (`complete`, `receivePage`, `written`). The event loop drives it over sockets; the tests and the fuzz
-/// target drive it with bytes alone. Replies go out strictly in order, one command at a time: while one runs, later
+/// No system calls and no clock: the caller passes the time in, performs the actions (steps the handshake, runs a
+/// command, fetches the next page of a streamed reply or of stored events, writes `pendingOutput`, closes once
+/// `isFinished`, or silently) and reports back (`handshakeStepped`, `complete`, `receivePage`, `receiveEvents`,
+/// `written`); it keeps a timer for `nextDeadline` and calls `expire(now:)` when it fires. The event loop drives it
+/// over a `Transport`; the tests and the fuzz target drive it with bytes and scripted outcomes alone. Replies go out strictly in order, one command at a time: while one runs, later
 /// requests wait in the framer. A reply that grows with the data streams: its pages are asked for one at a time, and
 /// only while the unwritten output is below the bound, so a client that does not read holds at most the bound plus
 /// one page.
@@ -243,8 +245,7 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
     var nextDeadline: ContinuousClock.Instant? {
         switch state {
         case .handshaking(let handshake): handshake.failure == nil ? handshake.deadline : nil
-        case .receivingPayload, .discardingPayload: lastInputAt + limits.uploadTimeout
-        default: nil
+        default: uploadDeadline
         }
     }
 

@@ -12,10 +12,10 @@ import Foundation
 ///
 /// Each connection's framing, flow control, TLS handshake, WATCH progress and deadlines are its `ConnectionMachine`;
 /// the loop performs what the machine asks (system calls through the connection's `Transport`, the database pool, the
-/// event hub) and reports back, and keeps every timer in one `DeadlineQueue`, whose head is the poll's timeout. Extensions by concern:
-/// accepting and descriptor pressure (`+Accepting`), reading and answering (`+Requests`), uploads (`+Uploads`),
-/// WATCH delivery (`+Watch`), TLS (`+TLS`), kept STATUS replies answered after a version lookup of the loop's own
-/// (`+StatusLookup`).
+/// event hub) and reports back, and keeps every timer in one `DeadlineQueue`, whose head is the poll's timeout.
+/// Extensions by concern: accepting and descriptor pressure (`+Accepting`), reading and answering (`+Requests`),
+/// uploads (`+Uploads`), timers (`+Deadlines`), WATCH delivery (`+Watch`), TLS (`+TLS`), streamed replies
+/// (`+Streams`), kept STATUS replies answered after a version lookup of the loop's own (`+StatusLookup`).
 ///
 /// `@unchecked Sendable`: `Server.start()` creates it and hands it to the loop thread, the only thread that touches
 /// it from then on; other threads reach it only through `Server.post`, whose work runs on the loop thread.
