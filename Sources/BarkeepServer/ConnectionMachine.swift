@@ -78,7 +78,8 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
     /// What the connection is doing.
     enum State {
         /// Completing a TLS handshake: nothing is framed or written until it is done. Plain text starts `ready`.
-        case handshaking(Handshake)
+        // Indirect, as `watching`: boxed, their payloads do not widen the state every request on the hot path copies.
+        indirect case handshaking(Handshake)
         /// Reading and answering requests.
         case ready
         /// A command runs; later requests wait in the framer until `complete`.
@@ -94,7 +95,7 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
         /// Skipping `remaining` bytes of a refused upload.
         case discardingPayload(remaining: Int)
         /// Streaming events (`WatchMachine`): only PING and QUIT are answered.
-        case watching(WatchMachine<Commands.Event>)
+        indirect case watching(WatchMachine<Commands.Event>)
     }
 
     /// What the caller does next.
