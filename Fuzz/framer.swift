@@ -7,6 +7,13 @@
 // per argument), once whole and once in chunks: both must lead to the same actions and the same replies, whatever
 // the chunks. Every line is then parsed as a request, a
 // record and a final line, and whatever parses must read back the same after re-encoding.
+//
+// The same bytes then script a TLS connection that watches (`ScriptedConnection`, with a scripted transport): each
+// byte is an operation (its top 3 bits) and an argument (the low 5): a handshake step's outcome, a step of the clock,
+// client bytes, a page of stored events, live events, the client reading, the stream's end. Its invariants: no request
+// runs and nothing is written before the handshake completes; every deadline fires once, when due; a watcher's
+// pending output stays within its backlog and one batch; its cursor never goes back; a page is asked for only when
+// none is out.
 
 /// The largest payload the simulated server accepts; larger ones are discarded, as over `--max-upload`.
 let payloadLimit = 64
@@ -15,6 +22,8 @@ let payloadLimit = 64
 /// is not a number closing the connection, as the server's table does), `PING` is answered from its bytes, every
 /// other request runs.
 struct FuzzCommands: ConnectionCommands {
+    typealias Event = FuzzEvent
+
     func constantReply(for line: ArraySlice<UInt8>) -> [UInt8]? {
         line.elementsEqual("PING".utf8) ? Array("OK PONG\n".utf8) : nil
     }
@@ -31,6 +40,16 @@ struct FuzzCommands: ConnectionCommands {
         }
         return .accepted(request, payloadSize: count)
     }
+}
+
+/// A WATCH event of the fuzzed connection: the filter is a mask of kinds passed over.
+struct FuzzEvent: WatchEvent {
+    var seq: Int64
+    var kind: UInt8
+
+    func matches(_ filter: UInt8) -> Bool { kind & filter == 0 }
+
+    var watchLine: String { "seq=\(seq) kind=\(kind)" }
 }
 
 /// One connection's `ConnectionMachine`, the server's own, driven as the event loop drives it: each command
@@ -82,6 +101,10 @@ struct ConnectionDriver {
                 events.append("end")
             case .write:
                 read()
+            case .handshake, .read, .closeSilently:
+                fatalError("a plain-text connection handshakes")
+            case .requestEvents, .abandon:
+                fatalError("a connection that never watched streams events")
             case .wait:
                 // The framer must not hoard an unfinished line past the limit (protocol.md, section 2). Bytes that
                 // arrive once the connection is closing are not read by the server.
@@ -118,6 +141,169 @@ struct ConnectionDriver {
         machine.written(bytes.count)
         machine.compactOutput()
         replies += bytes
+    }
+}
+
+/// A TLS connection driven by a script, as the event loop drives it over a transport whose every outcome the script
+/// chooses: `WATCH` streams events (since its argument count, passing over the kinds its first argument's length
+/// masks); every other request completes at once; `INGEST … SIZE` uploads as in `FuzzCommands`.
+struct ScriptedConnection {
+    static let backlog = 512
+    var machine: ConnectionMachine<FuzzCommands>
+    var now: ContinuousClock.Instant
+    /// The outcome the transport's next handshake step gives.
+    var outcome = TransportOutcome.wantRead
+    var isHandshakeDone = false
+    var isClosed = false
+    /// The cursor a page request is out for.
+    var pageAfter: Int64?
+    /// The newest event committed.
+    var head: Int64 = 0
+    var lastSent: Int64 = 0
+    /// The most bytes a batch of events queued.
+    var largestBatch = 0
+
+    init() {
+        now = ContinuousClock.now
+        machine = ConnectionMachine(
+            commands: FuzzCommands(),
+            limits: ConnectionLimits(
+                maximumLineLength: 32, maximumPendingOutput: 256, uploadTimeout: .seconds(30),
+                maximumWatcherBacklog: Self.backlog),
+            now: now,
+            handshakeDeadline: now + .seconds(10))
+    }
+
+    /// Plays `script`.
+    mutating func play(_ script: [UInt8]) {
+        var index = 0
+        while index < script.count && !isClosed {
+            let (operation, argument) = (script[index] >> 5, Int(script[index] & 31))
+            index += 1
+            switch operation {
+            case 0:
+                let outcomes: [TransportOutcome] = [.done(0), .wantRead, .wantWrite, .closed, .failed("fuzz")]
+                outcome = outcomes[argument % outcomes.count]
+                machine.transportReady()
+            case 1:
+                tick(by: .milliseconds(500 * argument))
+            case 2:
+                let bytes = script[index..<min(script.count, index + argument)]
+                index += bytes.count
+                // The loop reads only once the handshake is done and while the machine takes requests.
+                if isHandshakeDone && machine.wantsInput { machine.receive(bytes, now: now) }
+            case 3, 4:
+                guard let after = pageAfter else { break }
+                pageAfter = nil
+                // Some events at or before the cursor, as a page that overlaps live delivery would hold.
+                let first = after + 1 - Int64(argument & 3)
+                let events = (0..<Int64(argument >> 2)).map {
+                    FuzzEvent(seq: first + $0, kind: UInt8(($0 + after) % 3))
+                }
+                head = max(head, events.last?.seq ?? after)
+                queue { $0.receiveEvents(events, isComplete: operation == 4) }
+            case 5:
+                let events = (1...Int64(1 + argument % 4)).map { FuzzEvent(seq: head + $0, kind: UInt8($0 % 3)) }
+                head += Int64(events.count)
+                queue { machine in
+                    for event in events { _ = machine.receiveLiveEvent(event) }
+                }
+            case 6:
+                let count = min(machine.pendingOutputCount, argument * 16)
+                machine.written(count)
+                machine.compactOutput()
+            default:
+                if argument & 1 == 0 {
+                    machine.endStream(.error(.notFound, "project 'p' was deleted"))
+                } else if !machine.endInput() {
+                    isClosed = true
+                }
+            }
+            run()
+            check()
+        }
+    }
+
+    /// Events arrive (`deliver`), judged against the backlog and one batch.
+    mutating func queue(_ deliver: (inout ConnectionMachine<FuzzCommands>) -> Void) {
+        let before = machine.pendingOutputCount
+        deliver(&machine)
+        largestBatch = max(largestBatch, machine.pendingOutputCount - before)
+    }
+
+    /// The clock moves on: a deadline that passed fires, once.
+    mutating func tick(by step: Duration) {
+        let deadline = machine.nextDeadline
+        now += step
+        guard let deadline, now >= deadline else {
+            require(!machine.expire(now: now), "a deadline fired early")
+            return
+        }
+        require(machine.expire(now: now), "a deadline did not fire")
+        require(!machine.expire(now: now), "a deadline fired twice")
+        require(machine.nextDeadline.map { $0 > now } ?? true, "a deadline that fired is still due")
+        _ = machine.releaseUpload()
+    }
+
+    /// Performs the machine's actions until it waits.
+    mutating func run() {
+        while !isClosed {
+            switch machine.nextAction(now: now, uploadRoom: Int.max) {
+            case .handshake:
+                require(!isHandshakeDone, "a handshake after it completed")
+                machine.handshakeStepped(outcome)
+                if case .done = outcome { isHandshakeDone = true }
+                outcome = .wantRead
+            case .read:
+                require(isHandshakeDone && !machine.isHandshaking, "a read before the handshake completed")
+            case .closeSilently:
+                require(!isHandshakeDone && machine.pendingOutputCount == 0, "a silent close said something")
+                isClosed = true
+            case .execute(let request, _):
+                require(isHandshakeDone, "a request ran before the handshake completed")
+                let watch =
+                    request.verb == "WATCH"
+                    ? WatchMachine<FuzzEvent>(
+                        projectID: 1, project: "p", since: Int64(request.arguments.count),
+                        filter: UInt8(request.arguments.first?.utf8.count ?? 0) & 3) : nil
+                if let watch { lastSent = watch.lastSent }
+                machine.complete(.ok("done"), watch: watch)
+                _ = machine.releaseUpload()
+            case .requestEvents(_, let after):
+                require(pageAfter == nil, "a page asked for while one is out")
+                require(after == machine.watch?.lastSent, "a page asked for from elsewhere than the cursor")
+                pageAfter = after
+            case .abandon:
+                require(
+                    machine.withPendingOutput { String(decoding: $0, as: UTF8.self) }
+                        .hasSuffix("resume with since=\(machine.watch?.lastSent ?? -1)\n"),
+                    "a watcher dropped without where to resume")
+                isClosed = true
+            case .beginUpload, .endUpload:
+                break
+            case .fetchPage:
+                fatalError("no reply streams here")
+            case .write:
+                // The socket takes what the script says (operation 6).
+                if machine.isOutputFull { return }
+            case .wait:
+                if machine.isFinished { isClosed = true }
+                return
+            }
+        }
+    }
+
+    /// The invariants after every operation.
+    mutating func check() {
+        if machine.isHandshaking { require(machine.pendingOutputCount == 0, "output before the handshake completed") }
+        guard let watch = machine.watch else { return }
+        require(watch.lastSent >= lastSent, "the cursor went back")
+        lastSent = watch.lastSent
+        if !machine.isClosing {
+            require(
+                machine.pendingOutputCount <= Self.backlog + largestBatch + 64,
+                "a watcher holds \(machine.pendingOutputCount) bytes, backlog \(Self.backlog)")
+        }
     }
 }
 
@@ -238,6 +424,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         checkParsers(line: line)
     }
     checkFinalLine(text: String(decoding: stream, as: UTF8.self))
+
+    var scripted = ScriptedConnection()
+    scripted.play(stream)
     return 0
 }
 

@@ -43,10 +43,13 @@ sources() {
         *) return 1 ;;
     esac
     for name in $names; do source_file "$module" "$name"; done
-    # The server's connection state machine, which the framer target drives, and Core's quoting skeleton, which the
-    # protocol's quoting uses (they import nothing beyond these).
+    # The server's connection state machine and the pure types it uses, which the framer target drives, and Core's
+    # quoting skeleton, which the protocol's quoting uses (they import nothing beyond these).
     if [ "$1" = framer ]; then
         source_file BarkeepServer ConnectionMachine
+        source_file BarkeepServer TransportOutcome
+        source_file BarkeepServer WatchMachine
+        source_file BarkeepServer DeadlineQueue
         source_file BarkeepCore QuotedText
         source_file BarkeepCore ValueExcerpt
         source_file BarkeepCore TerminalText

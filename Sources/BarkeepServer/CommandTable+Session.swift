@@ -1,4 +1,5 @@
 import BarkeepProtocol
+import BarkeepStore
 
 extension CommandTable {
     /// The command table as one connection's session sees it: what its connection machine resolves requests with.
@@ -9,6 +10,9 @@ extension CommandTable {
         var session: Session
         /// The largest upload one request may announce.
         let maximumPayload: Int
+
+        /// WATCH streams carry the stored events.
+        typealias Event = BarkeepStore.Event
 
         func constantReply(for line: ArraySlice<UInt8>) -> [UInt8]? {
             table.constantReply(for: line)

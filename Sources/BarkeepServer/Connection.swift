@@ -6,20 +6,6 @@ import Synchronization
 /// One client connection: its socket and the loop's bookkeeping around its `machine`, which holds the framing, flow
 /// control and replies. Confined to the event loop thread, like everything it holds.
 final class Connection {
-    /// A watcher's progress.
-    struct Watch {
-        var projectID: Int64
-        var project: String
-        /// The sequence number of the last event queued to the client, or passed over by its filter.
-        var lastSent: Int64
-        /// The events the client wants.
-        var filter: EventFilter
-        /// Replaying stored events page by page; live events wait until the replay catches up.
-        var isReplaying = true
-        /// A page request is out to the dispatcher.
-        var isPageRequested = false
-    }
-
     /// A streamed reply in progress (`CommandAction.streamed`).
     struct Stream {
         /// The reply being read.
@@ -42,30 +28,31 @@ final class Connection {
     var machine: ConnectionMachine<CommandTable.SessionView>
     /// The readiness events the poller watches for now (as registered at accept: reads).
     var interest: UInt32
-    /// The TLS session of a connection accepted on a TCP listener of a server with a certificate; nil: plain text.
-    var tls: TLSSession?
-    /// The TLS handshake is not complete: nothing is read as requests or written as replies yet.
-    var isHandshaking = false
+    /// How its bytes travel: plain text, or TLS for a connection accepted on a TCP listener of a server with a
+    /// certificate.
+    var transport: Transport
     /// The ticket of the command on the database pool, while one is there.
     var ticket: CommandTicket?
-    /// What a streaming connection has sent, once its WATCH started.
-    var watch: Watch?
     /// The daemon's owner on a Unix socket (ServerConfiguration.isOwner): admin without a token, and counted in the
     /// owner's reserve rather than against the connection limit.
     var isOwner = false
     /// The reply being streamed, from its command's start to its final line.
     var stream: Stream?
+    /// The loop's timer for the machine's `nextDeadline`, while one is set (at most one is current).
+    var armedDeadline: DeadlineQueue.Entry?
 
     init(
         descriptor: Int32,
         id: ConnectionID,
         machine: ConnectionMachine<CommandTable.SessionView>,
-        interest: UInt32
+        interest: UInt32,
+        transport: Transport
     ) {
         self.descriptor = descriptor
         self.id = id
         self.machine = machine
         self.interest = interest
+        self.transport = transport
     }
 
     /// Who is on the other end.

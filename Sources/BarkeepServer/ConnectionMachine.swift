@@ -8,6 +8,8 @@
 protocol ConnectionCommands {
     /// A request that passed every check, ready to run.
     associatedtype Resolved
+    /// The events a WATCH stream carries.
+    associatedtype Event: WatchEvent
 
     /// The encoded reply when `line` is exactly a command that always answers the same (PING); nil otherwise.
     func constantReply(for line: ArraySlice<UInt8>) -> [UInt8]?
@@ -33,20 +35,51 @@ struct ConnectionLimits: Sendable {
     var maximumPendingOutput: Int
     /// How long an upload may send nothing before it is dropped.
     var uploadTimeout: Duration
+    /// Unwritten bytes past which a watcher that does not read is dropped (told where to resume); replay pages are
+    /// asked for while its unwritten output is below a quarter of it.
+    var maximumWatcherBacklog = 4 << 20
 }
 
-/// One connection's framing and flow control as a value: bytes and events in, actions out.
+/// One connection as a value: its TLS handshake, framing, flow control, WATCH stream and deadlines; bytes and events
+/// in, actions out.
 ///
-/// No system calls and no clock: the caller passes the time in, performs the actions (runs a command, watches an
-/// upload for stalls, fetches the next page of a streamed reply, writes `pendingOutput`, closes once `isFinished`) and
-/// reports back (`complete`, `receivePage`, `written`). The event loop drives it over sockets; the tests and the fuzz
-/// target drive it with bytes alone. Replies go out strictly in order, one command at a time: while one runs, later
+/// No system calls and no clock: the caller passes the time in, performs the actions (steps the handshake, runs a
+/// command, fetches the next page of a streamed reply or of stored events, writes `pendingOutput`, closes once
+/// `isFinished`, or silently) and reports back (`handshakeStepped`, `complete`, `receivePage`, `receiveEvents`,
+/// `written`); it keeps a timer for `nextDeadline` and calls `expire(now:)` when it fires. The event loop drives it
+/// over a `Transport`; the tests and the fuzz target drive it with bytes and scripted outcomes alone. Replies go out strictly in order, one command at a time: while one runs, later
 /// requests wait in the framer. A reply that grows with the data streams: its pages are asked for one at a time, and
 /// only while the unwritten output is below the bound, so a client that does not read holds at most the bound plus
 /// one page.
 struct ConnectionMachine<Commands: ConnectionCommands> {
+    /// A TLS handshake in progress (`State.handshaking`).
+    struct Handshake {
+        /// When it is given up.
+        var deadline: ContinuousClock.Instant
+        /// The transport waits for the socket to become writable (otherwise readable).
+        var wantsWrite = false
+        /// The last step stopped for the socket: the next waits until it is ready (`transportReady`).
+        var isBlocked = true
+        /// Why it ended without completing, once it did: the connection closes without a word.
+        var failure: SilentClose?
+    }
+
+    /// Why a connection closes without a reply (its handshake never completed, so nothing can be said).
+    enum SilentClose: Equatable {
+        /// The handshake failed (OpenSSL's reason: "wrong version number" for plain text). What the client sent is
+        /// read and dropped first, so that the close ends its stream in order rather than with a reset.
+        case failed(String)
+        /// The client left during the handshake.
+        case peerLeft
+        /// The handshake did not complete within its deadline.
+        case timedOut
+    }
+
     /// What the connection is doing.
     enum State {
+        /// Completing a TLS handshake: nothing is framed or written until it is done. Plain text starts `ready`.
+        // Indirect, as `watching`: boxed, their payloads do not widen the state every request on the hot path copies.
+        indirect case handshaking(Handshake)
         /// Reading and answering requests.
         case ready
         /// A command runs; later requests wait in the framer until `complete`.
@@ -61,12 +94,19 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
         case payloadReceived(Commands.Resolved, payload: [UInt8])
         /// Skipping `remaining` bytes of a refused upload.
         case discardingPayload(remaining: Int)
-        /// Streaming events: only PING and QUIT are answered.
-        case watching
+        /// Streaming events (`WatchMachine`): only PING and QUIT are answered.
+        indirect case watching(WatchMachine<Commands.Event>)
     }
 
     /// What the caller does next.
     enum Action {
+        /// Runs the transport's handshake as far as the socket allows, then reports its outcome (`handshakeStepped`).
+        case handshake
+        /// The handshake completed: read the transport now (it may already hold the client's first bytes) and update
+        /// the readiness watched for.
+        case read
+        /// Closes the connection without a reply (`SilentClose` says why); nothing was framed or written.
+        case closeSilently(SilentClose)
         /// Runs the command (with its upload); the machine waits, `running`, until `complete`.
         case execute(Commands.Resolved, payload: [UInt8]?)
         /// An upload began: watch it for a stall (`uploadDeadline`); `reserved` bytes count against the server's
@@ -77,6 +117,11 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
         /// The streamed reply's unwritten records are below the bound: fetch its next page (`receivePage`, or
         /// `complete` with the final line when there is none); the machine waits until then.
         case fetchPage
+        /// The watcher's replay has room for its next page of stored events after `after` (`receiveEvents`).
+        case requestEvents(projectID: Int64, after: Int64)
+        /// The watcher fell behind its backlog: what the socket takes now is written (the last line says where to
+        /// resume), then the connection closes whatever is left.
+        case abandon
         /// Unwritten replies reached the bound: write, then ask again if the bound is no longer reached.
         case write
         /// Nothing to do until bytes arrive, the command completes or output drains: write what is pending.
@@ -104,13 +149,26 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
     private(set) var lastInputAt: ContinuousClock.Instant
     /// Replies queued since `takeRepliesQueued`, for the server's counters.
     private var repliesQueued = 0
+    /// The handshake just completed: the transport is read once before the machine waits.
+    private var readsTransport = false
+    /// A watcher's events were queued since the machine last looked at its backlog.
+    private var hasNewEvents = false
+    /// A watcher's output was written once before deciding that no replay page fits yet.
+    private var hasFlushedForPage = false
+    /// A watcher fell behind and is being dropped.
+    private(set) var isAbandoned = false
 
-    /// A connection that has sent nothing yet, at `now`.
-    init(commands: Commands, limits: ConnectionLimits, now: ContinuousClock.Instant) {
+    /// A connection that has sent nothing yet, at `now`; `handshakeDeadline`: it first completes a TLS handshake by
+    /// then (nil: plain text, ready at once).
+    init(
+        commands: Commands, limits: ConnectionLimits, now: ContinuousClock.Instant,
+        handshakeDeadline: ContinuousClock.Instant? = nil
+    ) {
         self.commands = commands
         self.limits = limits
         framer = LineFramer(maximumLineLength: limits.maximumLineLength)
         lastInputAt = now
+        if let handshakeDeadline { state = .handshaking(Handshake(deadline: handshakeDeadline)) }
     }
 
     // MARK: - Observing
@@ -120,6 +178,24 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
 
     /// Whether unwritten replies reached the bound: no more requests are answered (nor read) until some are written.
     var isOutputFull: Bool { pendingOutputCount >= limits.maximumPendingOutput }
+
+    /// Whether the TLS handshake is not complete: nothing is read as requests or written as replies yet.
+    var isHandshaking: Bool {
+        if case .handshaking = state { return true }
+        return false
+    }
+
+    /// Whether the socket's readability matters now: the handshake waits for it, or requests are taken.
+    var wantsReadable: Bool {
+        if case .handshaking(let handshake) = state { return !handshake.wantsWrite }
+        return wantsInput
+    }
+
+    /// Whether the socket's writability matters now: the handshake waits for it, or replies are pending.
+    var wantsWritable: Bool {
+        if case .handshaking(let handshake) = state { return handshake.wantsWrite }
+        return pendingOutputCount > 0
+    }
 
     /// Whether a command runs, its reply streaming or not.
     var isRunning: Bool {
@@ -141,6 +217,12 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
         return false
     }
 
+    /// The stream's progress, while the connection streams events.
+    var watch: WatchMachine<Commands.Event>? {
+        if case .watching(let watch) = state { return watch }
+        return nil
+    }
+
     /// Whether the connection is receiving or skipping an upload's bytes.
     var isUploading: Bool {
         switch state {
@@ -158,6 +240,15 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
 
     /// When an upload that sends nothing more is dropped; nil when none is in progress.
     var uploadDeadline: ContinuousClock.Instant? { isUploading ? lastInputAt + limits.uploadTimeout : nil }
+
+    /// The earliest moment `expire(now:)` may act: the handshake's deadline, or the upload's stall. It only moves
+    /// later (an upload's bytes push it on), so a timer set for it may fire early, never late.
+    var nextDeadline: ContinuousClock.Instant? {
+        switch state {
+        case .handshaking(let handshake): handshake.failure == nil ? handshake.deadline : nil
+        default: uploadDeadline
+        }
+    }
 
     /// The number of replies queued since the last call, which it resets.
     mutating func takeRepliesQueued() -> Int {
@@ -184,17 +275,32 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
     /// The next thing to do. `uploadRoom`: upload bytes the server can still hold (an upload past it is refused
     /// `BUSY`). Call again after every action but `wait` (and after `write` once the output is below the bound).
     mutating func nextAction(now: ContinuousClock.Instant, uploadRoom: Int) -> Action {
-        // A streamed reply goes on to its end even once the connection is closing (the server drains).
-        if case .streaming(let isPageRequested) = state {
+        switch state {
+        case .streaming(let isPageRequested):
+            // A streamed reply goes on to its end even once the connection is closing (the server drains).
             if isOutputFull { return .write }
             guard !isPageRequested else { return .wait }
             state = .streaming(isPageRequested: true)
             return .fetchPage
+        case .handshaking(let handshake):
+            if let failure = handshake.failure { return .closeSilently(failure) }
+            return handshake.isBlocked ? .wait : .handshake
+        case .watching(let watch) where hasNewEvents:
+            // The backlog is judged once the events that arrived together are queued, before anything is written.
+            hasNewEvents = false
+            if !isClosing && pendingOutputCount > limits.maximumWatcherBacklog {
+                enqueue(watch.fellBehind)
+                isClosing = true
+                isAbandoned = true
+                return .abandon
+            }
+        default:
+            break
         }
         while !isClosing {
             if isOutputFull { return .write }
             switch state {
-            case .running, .streaming:
+            case .running, .streaming, .handshaking:
                 return .wait
             case .discardingPayload(let remaining):
                 let left = framer.discardPayload(count: remaining)
@@ -211,8 +317,21 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
             case .payloadReceived(let resolved, let payload):
                 state = .running
                 return .execute(resolved, payload: payload)
-            case .watching:
-                guard let line = nextLine() else { return waiting() }
+            case .watching(var watch):
+                guard let line = nextLine() else {
+                    guard watch.wantsPage else { return waiting() }
+                    let lowWater = limits.maximumWatcherBacklog / 4
+                    if let after = watch.requestPage(pendingOutput: pendingOutputCount, lowWater: lowWater) {
+                        state = .watching(watch)
+                        return .requestEvents(projectID: watch.projectID, after: after)
+                    }
+                    // Over the low-water mark: what the socket takes now may bring it under.
+                    guard hasFlushedForPage else {
+                        hasFlushedForPage = true
+                        return .write
+                    }
+                    return waiting()
+                }
                 guard let bytes = line, let request = decodeRequest(bytes) else { continue }
                 switch request.verb {
                 // The words of PING's and QUIT's replies (their specs, BarkeepAPI, which this file may not import:
@@ -260,6 +379,10 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
     /// Nothing complete is buffered. Once the peer's stream has ended, nothing more will come: every complete
     /// request is answered (a partial line or upload at the end is dropped), so the connection closes once written.
     private mutating func waiting() -> Action {
+        if readsTransport {
+            readsTransport = false
+            return .read
+        }
         if isInputClosed && !isRunning { isClosing = true }
         return .wait
     }
@@ -294,6 +417,44 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
 
     // MARK: - Events
 
+    /// The socket became ready while the handshake waited for it: the next action steps it on.
+    mutating func transportReady() {
+        guard case .handshaking(var handshake) = state, handshake.failure == nil else { return }
+        handshake.isBlocked = false
+        state = .handshaking(handshake)
+    }
+
+    /// A handshake step (`handshake`) ended with `outcome`: complete (the connection takes requests), waiting for the
+    /// socket, or over without success (it closes silently).
+    mutating func handshakeStepped(_ outcome: TransportOutcome) {
+        guard case .handshaking(var handshake) = state, handshake.failure == nil else { return }
+        switch outcome {
+        case .done:
+            state = .ready
+            readsTransport = true
+            return
+        case .wantRead, .wantWrite:
+            handshake.isBlocked = true
+            handshake.wantsWrite = outcome == .wantWrite
+        case .closed:
+            handshake.failure = .peerLeft
+        case .failed(let reason):
+            handshake.failure = .failed(reason)
+        }
+        state = .handshaking(handshake)
+    }
+
+    /// Acts on the deadline that passed by `now`, if one did: a handshake not complete closes silently, an upload that
+    /// stalled is answered and closes (`expireUpload`). Returns false when none is due (the caller's timer fired
+    /// early, as `nextDeadline` moved on): ask `nextDeadline` again.
+    mutating func expire(now: ContinuousClock.Instant) -> Bool {
+        guard case .handshaking(var handshake) = state else { return expireUpload(now: now) }
+        guard handshake.failure == nil, now >= handshake.deadline else { return false }
+        handshake.failure = .timedOut
+        state = .handshaking(handshake)
+        return true
+    }
+
     /// A page of the running command's reply came: its record lines (encoded, each ending in LF) are queued, and the
     /// reply streams on until `complete` gives its final line.
     mutating func receivePage(_ records: [UInt8]) {
@@ -313,13 +474,44 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
     }
 
     /// The running command finished: its reply goes out, then the connection closes (`closesConnection`), streams
-    /// events (`startsWatching`, unless it closes), or takes its next request. After pages (`receivePage`), `reply`
-    /// is the final line alone.
-    mutating func complete(_ reply: Reply, closesConnection: Bool = false, startsWatching: Bool = false) {
+    /// events (`watch`, unless it closes), or takes its next request. After pages (`receivePage`), `reply` is the
+    /// final line alone.
+    mutating func complete(
+        _ reply: Reply, closesConnection: Bool = false, watch: WatchMachine<Commands.Event>? = nil
+    ) {
         state = .ready
         answer(reply)
         if closesConnection { isClosing = true }
-        if startsWatching && !isClosing { state = .watching }
+        if let watch, !isClosing { state = .watching(watch) }
+    }
+
+    /// A page of stored events for the watcher (`requestEvents`), in order; `isComplete` when it reached the newest.
+    mutating func receiveEvents(_ events: [Commands.Event], isComplete: Bool) {
+        guard case .watching(var watch) = state, !isClosing else { return }
+        watch.receivePage(events, isComplete: isComplete, into: &output)
+        state = .watching(watch)
+        eventsQueued()
+    }
+
+    /// A live event of the watched project: true when the stream took it (its replay caught up, and it is new).
+    mutating func receiveLiveEvent(_ event: Commands.Event) -> Bool {
+        guard case .watching(var watch) = state, !isClosing else { return false }
+        let isTaken = watch.receiveLive(event, into: &output)
+        state = .watching(watch)
+        if isTaken { eventsQueued() }
+        return isTaken
+    }
+
+    /// The stream ends with `reply` (its token was revoked, its project deleted): written, then the connection closes.
+    mutating func endStream(_ reply: Reply) {
+        guard isWatching, !isClosing else { return }
+        enqueue(reply)
+        isClosing = true
+    }
+
+    private mutating func eventsQueued() {
+        hasNewEvents = true
+        hasFlushedForPage = false
     }
 
     /// The bytes the connection's upload held against the server's total, which it no longer holds.
@@ -361,14 +553,8 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
     }
 
     /// Queues a reply that answers no request (a watcher's end).
-    mutating func enqueue(_ reply: Reply) {
+    private mutating func enqueue(_ reply: Reply) {
         reply.encode(into: &output)
-    }
-
-    /// Queues one line of a stream (a WATCH record).
-    mutating func enqueue(line: String) {
-        output.append(contentsOf: line.utf8)
-        output.append(UInt8(ascii: "\n"))
     }
 
     /// Calls `body` with the bytes not written yet.

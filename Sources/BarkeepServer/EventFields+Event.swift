@@ -3,7 +3,7 @@ import BarkeepProtocol
 import BarkeepStore
 
 extension EventFields {
-    /// The event's record, as WATCH writes it (`Event.record`): `screens` present, maybe empty, whenever `screen` is.
+    /// The event's record, as WATCH writes it (`Event.watchLine`): `screens` present, maybe empty, whenever `screen` is.
     init(_ event: Event) {
         self.init()
         seq = Int(event.seq)
@@ -21,9 +21,8 @@ extension EventFields {
     }
 }
 
-extension Event {
-    /// The event as a WATCH record: `finding` its finding's number, `screen` the screen it is about, `screens` those
-    /// it counts for, comma-separated (present, maybe empty, whenever `screen` is). Its fields are the same at every
-    /// protocol version.
-    var record: Record { EventFields(self).record(version: ProtocolVersion.current) }
+extension Event: WatchEvent {
+    /// The line a watcher is sent: the event's record (`EventFields`), whose fields are the same at every protocol
+    /// version.
+    var watchLine: String { EventFields(self).record(version: ProtocolVersion.current).encoded }
 }

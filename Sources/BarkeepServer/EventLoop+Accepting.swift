@@ -84,23 +84,31 @@ extension EventLoop {
                 : "tcp"
             session = Session(isLocal: false, uid: nil, peerName: peer, role: nil, actor: "anonymous")
         }
+        var transport = Transport.plain(descriptor)
+        var handshakeDeadline: ContinuousClock.Instant?
+        if !listener.isUnix, let tlsContext {
+            guard let tls = TLSSession(context: tlsContext, descriptor: descriptor) else {
+                server.logger.warning("cannot start a TLS session", ["peer": session.peerName])
+                _ = Glibc.close(descriptor)
+                return
+            }
+            transport = .tls(tls)
+            handshakeDeadline = .now + (configuration.tls?.handshakeTimeout ?? .seconds(10))
+        }
         let id = nextConnectionID
         nextConnectionID = id.next
         let machine = ConnectionMachine(
             commands: CommandTable.SessionView(
                 table: commands, session: session, maximumPayload: configuration.maximumPayload),
             limits: limits,
-            now: .now
+            now: .now,
+            handshakeDeadline: handshakeDeadline
         )
-        let connection = Connection(descriptor: descriptor, id: id, machine: machine, interest: BARKEEP_EVENT_READ)
-        if !listener.isUnix, let tlsContext {
-            guard startHandshake(connection, context: tlsContext) else {
-                _ = Glibc.close(descriptor)
-                return
-            }
-        }
+        let connection = Connection(
+            descriptor: descriptor, id: id, machine: machine, interest: BARKEEP_EVENT_READ, transport: transport)
         connection.isOwner = isOwner
         connections[id] = connection
+        armDeadline(connection)
         if !isOwner { ordinaryConnections += 1 }
         _ = barkeep_poller_add(server.poller, descriptor, BARKEEP_EVENT_READ, id.rawValue)
         server.updateStatistics {
@@ -135,12 +143,19 @@ extension EventLoop {
     private func pause(_ index: Int, reason: String) {
         guard pausedListeners.insert(index).inserted else { return }
         _ = barkeep_poller_remove(server.poller, listeners[index].descriptor)
-        resumeListenersAt = resumeListenersAt ?? .now + .milliseconds(250)
+        if resumeListenersAt == nil { scheduleResume(at: .now + .milliseconds(250)) }
         if ContinuousClock.now - lastShedLog >= .seconds(1) {
             server.logger.warning(
                 "not accepting for now: \(reason)", ["listener": "\(listeners[index].address)"])
             lastShedLog = .now
         }
+    }
+
+    /// Polls the paused listeners again at `instant`, or earlier if already due earlier.
+    func scheduleResume(at instant: ContinuousClock.Instant) {
+        resumeListenersAt = instant
+        deadlineGeneration += 1
+        deadlines.insert(DeadlineQueue.Entry(at: instant, key: Self.resumeKey, generation: deadlineGeneration))
     }
 
     /// Takes spares back and polls the paused listeners again.

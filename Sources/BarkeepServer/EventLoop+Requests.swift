@@ -11,29 +11,56 @@ import Foundation
 /// Reading and answering: bytes from the socket into the connection's machine, and the machine's actions performed
 /// (commands run here or on the database pool, uploads watched, replies written).
 extension EventLoop {
-    /// Reads what the socket holds and answers it.
+    /// Reads what the transport holds and answers it. A read that leaves bytes
+    /// inside the transport (OpenSSL's buffers, which the socket will not signal again) reads on while the
+    /// connection takes requests; once it stops taking them, the connection waits in `heldInput` until it does.
     func read(_ connection: Connection) {
-        if let tls = connection.tls {
-            readTLS(connection, tls)
-            return
-        }
-        let count = readBuffer.withUnsafeMutableBytes { buffer in
-            Glibc.read(connection.descriptor, buffer.baseAddress, buffer.count)
-        }
-        if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) { return }
-        guard count > 0 else {
-            // A reset or error, or the end of a watcher's stream: nothing more can be delivered. Otherwise the
-            // client sent everything (`printf … | nc -N`, an upload then a half-close): answer it, then close.
-            if count < 0 || !connection.machine.endInput() {
+        while true {
+            switch connection.transport.read(into: &readBuffer) {
+            case .done(let count):
+                let now = ContinuousClock.now
+                connection.machine.receive(readBuffer[0..<count], now: now)
+                process(connection, now: now)
+            case .wantRead, .wantWrite:
+                return
+            case .closed:
+                // The end of a watcher's stream: nothing more can be delivered. Otherwise the client sent everything
+                // (`printf … | nc -N`, an upload then a half-close): answer it, then close.
+                guard connection.machine.endInput() else {
+                    close(connection)
+                    return
+                }
+                process(connection)
+                return
+            case .failed(let reason):
+                // A reset of plain text closes silently; TLS says why (OpenSSL's reason) at debug.
+                if case .tls = connection.transport {
+                    server.logger.debug(
+                        "TLS connection failed", ["peer": connection.session.peerName, "error": reason])
+                }
                 close(connection)
                 return
             }
-            process(connection)
-            return
+            // Plain text never holds bytes back: one read per readiness, as the poller is level-triggered.
+            guard connection.transport.hasPending, connections[connection.id] != nil else { return }
+            guard connection.interest & BARKEEP_EVENT_READ != 0 else {
+                heldInput.insert(connection.id)
+                return
+            }
         }
-        let now = ContinuousClock.now
-        connection.machine.receive(readBuffer[0..<count], now: now)
-        process(connection, now: now)
+    }
+
+    /// Reads the connections whose transport holds bytes and that take requests again.
+    func readHeldInput() {
+        for id in heldInput {
+            guard let connection = connections[id], connection.transport.hasPending else {
+                heldInput.remove(id)
+                continue
+            }
+            guard connection.interest & BARKEEP_EVENT_READ != 0 else { continue }
+            heldInput.remove(id)
+            read(connection)
+        }
     }
 
     /// Performs the connection's actions in order, writing replies as it goes, until the machine waits for bytes, a
@@ -46,11 +73,26 @@ extension EventLoop {
                 execute(resolved, payload: payload, on: connection)
             case .beginUpload(let reserved):
                 uploadBytesHeld += reserved
-                uploading.insert(connection.id)
+                armDeadline(connection)
             case .endUpload:
-                uploading.remove(connection.id)
+                // Its stall no longer matters: the timer, when it fires, finds no deadline.
+                break
             case .fetchPage:
                 fetchPage(connection)
+            case .handshake:
+                stepHandshake(connection)
+            case .read:
+                guard flush(connection) else { return }
+                read(connection)
+                return
+            case .closeSilently(let reason):
+                closeSilently(connection, reason)
+                return
+            case .requestEvents(let projectID, let after):
+                server.hub?.requestPage(connection: connection.id, projectID: projectID, after: after)
+            case .abandon:
+                abandon(connection)
+                return
             case .write:
                 guard flush(connection), !connection.machine.isOutputFull else { return }
             case .wait:
@@ -141,13 +183,13 @@ extension EventLoop {
         if let change = result.authentication { connection.session = connection.session.applying(change) }
         if let version = result.protocolVersion { connection.session = connection.session.speaking(version) }
         connection.machine.complete(
-            result.reply, closesConnection: result.closesConnection, startsWatching: result.watch != nil)
+            result.reply, closesConnection: result.closesConnection,
+            watch: result.watch.map {
+                WatchMachine(projectID: $0.projectID, project: $0.project, since: $0.since, filter: $0.filter)
+            })
         releaseUpload(connection)
-        guard let watch = result.watch, connection.machine.isWatching else { return }
-        connection.watch = Connection.Watch(
-            projectID: watch.projectID, project: watch.project, lastSent: watch.since, filter: watch.filter)
+        guard let watch = connection.machine.watch else { return }
         watchers[watch.projectID, default: []].insert(connection.id)
         server.updateStatistics { $0.watchers += 1 }
-        requestPageIfDue(connection)
     }
 }

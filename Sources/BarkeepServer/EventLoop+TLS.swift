@@ -4,49 +4,35 @@ import CBarkeepSystem
     import Glibc
 #endif
 
-/// TLS on the event loop: a connection accepted on a TCP listener of a server with a certificate first completes
-/// its handshake (within the configured timeout), then reads and writes through its session. The rest of the loop
-/// (framing, commands, output bounds, watching) is the same as for plain text.
+/// TLS on the event loop: a connection accepted on a TCP listener of a server with a certificate gets a TLS
+/// `Transport` and a machine that starts `handshaking` (with its deadline); the loop steps the handshake when the
+/// machine asks and closes silently when it says so. Reading and writing then go through the transport like plain text.
 extension EventLoop {
-    // MARK: Handshake
-
-    /// Gives a connection accepted on a TCP listener its TLS session and its handshake deadline; false when
-    /// OpenSSL cannot make a session (out of memory), and the connection should be dropped.
-    func startHandshake(_ connection: Connection, context: ServerTLSContext) -> Bool {
-        guard let session = TLSSession(context: context, descriptor: connection.descriptor) else {
-            server.logger.warning("cannot start a TLS session", ["peer": connection.session.peerName])
-            return false
+    /// Runs the handshake as far as the socket allows and tells the machine how it went.
+    func stepHandshake(_ connection: Connection) {
+        let outcome = connection.transport.handshake()
+        if case .done = outcome, case .tls(let session) = connection.transport {
+            server.logger.debug(
+                "TLS handshake done", ["peer": connection.session.peerName, "version": session.version])
         }
-        connection.tls = session
-        connection.isHandshaking = true
-        let timeout = configuration.tls?.handshakeTimeout ?? .seconds(10)
-        handshakeDeadlines.append((connection.id, .now + timeout))
-        return true
+        connection.machine.handshakeStepped(outcome)
     }
 
-    /// Runs the handshake as far as the socket allows; true once it is complete. A failure closes the connection
-    /// without a reply: a client speaking plain text to this port gets nothing back.
-    private func continueHandshake(_ connection: Connection, _ tls: TLSSession) -> Bool {
-        switch tls.handshake() {
-        case .done:
-            connection.isHandshaking = false
-            server.logger.debug("TLS handshake done", ["peer": connection.session.peerName, "version": tls.version])
-            setInterest(connection, BARKEEP_EVENT_READ)
-            return true
-        case .wantRead:
-            setInterest(connection, BARKEEP_EVENT_READ)
-        case .wantWrite:
-            setInterest(connection, BARKEEP_EVENT_WRITE)
-        case .closed:
-            server.logger.debug("TLS client left during the handshake", ["peer": connection.session.peerName])
-            close(connection)
+    /// Closes a connection whose handshake did not complete, without a reply: a client speaking plain text to this
+    /// port gets nothing back.
+    func closeSilently(_ connection: Connection, _ reason: ConnectionMachine<CommandTable.SessionView>.SilentClose) {
+        let peer = connection.session.peerName
+        switch reason {
+        case .peerLeft:
+            server.logger.debug("TLS client left during the handshake", ["peer": peer])
         case .failed(let reason):
             // OpenSSL's reason ("wrong version number" for plain text), never the bytes the client sent.
-            server.logger.info("TLS handshake failed", ["peer": connection.session.peerName, "error": reason])
+            server.logger.info("TLS handshake failed", ["peer": peer, "error": reason])
             discardInput(connection)
-            close(connection)
+        case .timedOut:
+            server.logger.info("TLS handshake timed out", ["peer": peer])
         }
-        return false
+        close(connection)
     }
 
     /// Reads and drops what the client sent that OpenSSL left in the socket, so that closing ends the stream in
@@ -58,126 +44,5 @@ extension EventLoop {
             }
             if count <= 0 { return }
         }
-    }
-
-    /// Milliseconds until the oldest handshake in progress runs out of time; nil when none is in progress.
-    func millisecondsToNextHandshakeDeadline() -> Int32? {
-        // Nothing to do on the plain-text hot path.
-        guard !handshakeDeadlines.isEmpty else { return nil }
-        dropFinishedHandshakes()
-        guard handshakeHead < handshakeDeadlines.count else { return nil }
-        let left = handshakeDeadlines[handshakeHead].deadline - .now
-        guard left > .zero else { return 0 }
-        let milliseconds = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1
-        return Int32(min(milliseconds, Int64(Int32.max)))
-    }
-
-    /// Closes the connections whose handshake is past its deadline.
-    func expireHandshakes() {
-        let now = ContinuousClock.now
-        while handshakeHead < handshakeDeadlines.count, handshakeDeadlines[handshakeHead].deadline <= now {
-            let id = handshakeDeadlines[handshakeHead].connection
-            handshakeHead += 1
-            guard let connection = connections[id], connection.isHandshaking else { continue }
-            server.logger.info("TLS handshake timed out", ["peer": connection.session.peerName])
-            close(connection)
-        }
-        dropFinishedHandshakes()
-    }
-
-    /// Skips the entries whose handshake completed or whose connection closed, and keeps the queue's storage
-    /// bounded by the handshakes in progress.
-    private func dropFinishedHandshakes() {
-        while handshakeHead < handshakeDeadlines.count,
-            connections[handshakeDeadlines[handshakeHead].connection]?.isHandshaking != true
-        {
-            handshakeHead += 1
-        }
-        if handshakeHead == handshakeDeadlines.count {
-            handshakeDeadlines.removeAll(keepingCapacity: handshakeDeadlines.capacity <= 4096)
-            handshakeHead = 0
-        } else if handshakeHead >= 1024 && handshakeHead * 2 >= handshakeDeadlines.count {
-            handshakeDeadlines.removeFirst(handshakeHead)
-            handshakeHead = 0
-        }
-    }
-
-    // MARK: Reading and writing
-
-    /// Reads a TLS connection: first its handshake, then records, answering as it goes, until OpenSSL needs more
-    /// from the socket or the connection stops taking requests. The loop matters: OpenSSL may hold bytes already
-    /// taken from the socket, for which a level-triggered epoll will not fire again.
-    func readTLS(_ connection: Connection, _ tls: TLSSession) {
-        if connection.isHandshaking {
-            guard continueHandshake(connection, tls) else { return }
-        }
-        while true {
-            switch tls.read(into: &readBuffer) {
-            case .done(let count):
-                let now = ContinuousClock.now
-                connection.machine.receive(readBuffer[0..<count], now: now)
-                process(connection, now: now)
-            case .wantRead, .wantWrite:
-                return
-            case .closed:
-                // As for plain text: a watcher is done; anyone else gets the replies to what it sent, then the end.
-                guard connection.machine.endInput() else {
-                    close(connection)
-                    return
-                }
-                process(connection)
-                return
-            case .failed(let reason):
-                server.logger.debug("TLS connection failed", ["peer": connection.session.peerName, "error": reason])
-                close(connection)
-                return
-            }
-            guard connections[connection.id] != nil else { return }
-            // Paused (a command runs, or the client does not read its replies): bytes OpenSSL holds wait for the
-            // connection to take requests again, when `readTLSBacklog` reads them.
-            guard connection.interest & BARKEEP_EVENT_READ != 0 else {
-                if tls.hasPending { tlsBacklog.insert(connection.id) }
-                return
-            }
-        }
-    }
-
-    /// Reads the TLS connections that hold bytes inside OpenSSL and take requests again.
-    func readTLSBacklog() {
-        for id in tlsBacklog {
-            guard let connection = connections[id], let tls = connection.tls, tls.hasPending else {
-                tlsBacklog.remove(id)
-                continue
-            }
-            guard connection.interest & BARKEEP_EVENT_READ != 0 else { continue }
-            tlsBacklog.remove(id)
-            readTLS(connection, tls)
-        }
-    }
-
-    /// Writes pending output through TLS: returns the bytes written, 0 when the socket takes no more now (the
-    /// caller waits for it to become writable), nil when the connection failed and was closed.
-    func writeTLS(_ connection: Connection, _ tls: TLSSession) -> Int? {
-        let outcome = connection.machine.withPendingOutput { buffer in
-            tls.write(buffer.baseAddress, count: buffer.count)
-        }
-        switch outcome {
-        case .done(let written):
-            return written
-        case .wantWrite, .wantRead:
-            // wantRead would be a renegotiation, which the context refuses: in practice the socket is full.
-            return 0
-        case .closed, .failed:
-            close(connection)
-            return nil
-        }
-    }
-
-    /// Sets the readiness events a handshaking connection waits for (it has no output, so `updateInterest`, which
-    /// decides from the output, does not apply yet).
-    private func setInterest(_ connection: Connection, _ interest: UInt32) {
-        guard interest != connection.interest else { return }
-        connection.interest = interest
-        _ = barkeep_poller_modify(server.poller, connection.descriptor, interest, connection.id.rawValue)
     }
 }

@@ -10,11 +10,12 @@ import Foundation
 
 /// The server's epoll loop: one thread that accepts, reads, answers and writes every connection.
 ///
-/// Each connection's framing and flow control is its `ConnectionMachine`; the loop performs what the machine asks
-/// (system calls, the database pool, the stall and handshake clocks) and reports back. Extensions by concern:
-/// accepting and descriptor pressure (`+Accepting`), reading and answering (`+Requests`), uploads (`+Uploads`),
-/// WATCH delivery (`+Watch`), TLS (`+TLS`), kept STATUS replies answered after a version lookup of the loop's own
-/// (`+StatusLookup`).
+/// Each connection's framing, flow control, TLS handshake, WATCH progress and deadlines are its `ConnectionMachine`;
+/// the loop performs what the machine asks (system calls through the connection's `Transport`, the database pool, the
+/// event hub) and reports back, and keeps every timer in one `DeadlineQueue`, whose head is the poll's timeout.
+/// Extensions by concern: accepting and descriptor pressure (`+Accepting`), reading and answering (`+Requests`),
+/// uploads (`+Uploads`), timers (`+Deadlines`), WATCH delivery (`+Watch`), TLS (`+TLS`), streamed replies
+/// (`+Streams`), kept STATUS replies answered after a version lookup of the loop's own (`+StatusLookup`).
 ///
 /// `@unchecked Sendable`: `Server.start()` creates it and hands it to the loop thread, the only thread that touches
 /// it from then on; other threads reach it only through `Server.post`, whose work runs on the loop thread.
@@ -42,8 +43,16 @@ final class EventLoop: @unchecked Sendable {
     var pausedListeners: Set<Int> = []
     /// Open connections that count against the connection limit: all but the daemon owner's on a Unix socket.
     var ordinaryConnections = 0
-    /// When paused listeners are polled again at the latest; a connection that closes brings it forward.
+    /// When paused listeners are polled again at the latest; a connection that closes brings it forward (each time
+    /// with a timer of key `resumeKey`).
     var resumeListenersAt: ContinuousClock.Instant?
+    /// The timers: the connections' deadlines (keyed by connection) and the listeners' resumption (`resumeKey`).
+    var deadlines = DeadlineQueue()
+    /// The generation of the last timer set.
+    var deadlineGeneration: UInt64 = 0
+    /// The key of the listeners' resumption timer (no connection has it: connections count up from after the
+    /// listeners).
+    static let resumeKey: UInt64 = 0
     var isDraining = false
     var shedCount = 0
     var lastShedLog = ContinuousClock.now - .seconds(2)
@@ -51,17 +60,11 @@ final class EventLoop: @unchecked Sendable {
     var unpublishedPeak = 0
     /// The certificate and key for connections accepted on TCP listeners; nil: plain text.
     let tlsContext: ServerTLSContext?
-    /// TLS connections still in their handshake, with their deadlines, in order of acceptance (so of deadline), from
-    /// `handshakeHead` on; entries whose connection finished or closed are skipped when reached.
-    var handshakeDeadlines: [(connection: ConnectionID, deadline: ContinuousClock.Instant)] = []
-    var handshakeHead = 0
-    /// TLS connections that stopped reading while OpenSSL held bytes of theirs: the socket will not signal those
-    /// again, so they are read once the connection takes requests again.
-    var tlsBacklog: Set<ConnectionID> = []
+    /// Connections that stopped reading while their transport held bytes of theirs (OpenSSL's buffers): the socket
+    /// will not signal those again, so they are read once the connection takes requests again.
+    var heldInput: Set<ConnectionID> = []
     /// Upload bytes the connections hold together (their machines' `reservedUpload`), at most `maximumPayloadTotal`.
     var uploadBytesHeld = 0
-    /// Connections receiving or skipping an upload, whose stall the loop watches for.
-    var uploading: Set<ConnectionID> = []
     /// The bounds every connection works within.
     let limits: ConnectionLimits
     /// The status-version lookups of STATUS requests with a kept reply, on the loop's own database connection
@@ -84,7 +87,8 @@ final class EventLoop: @unchecked Sendable {
         limits = ConnectionLimits(
             maximumLineLength: configuration.maximumLineLength,
             maximumPendingOutput: configuration.maximumPendingOutput,
-            uploadTimeout: configuration.uploadTimeout
+            uploadTimeout: configuration.uploadTimeout,
+            maximumWatcherBacklog: configuration.maximumWatcherBacklog
         )
     }
 
@@ -118,18 +122,12 @@ final class EventLoop: @unchecked Sendable {
             }
             if let drainDeadline, connections.isEmpty || ContinuousClock.now >= drainDeadline { break }
             var timeout: Int32 = drainDeadline == nil ? -1 : 50
-            if let wait = millisecondsToNextHandshakeDeadline() {
-                timeout = timeout < 0 ? wait : min(timeout, wait)
-            }
-            if let wait = millisecondsToNextUploadDeadline() {
+            if let first = deadlines.first {
+                let wait = Int32(clamping: Int64(max(0, (first.at - .now).milliseconds.rounded(.up))))
                 timeout = timeout < 0 ? wait : min(timeout, wait)
             }
             if let deadline = statusLookup?.nextDeadline {
                 let wait = Int32(min(1000, max(0, (deadline - .now).milliseconds.rounded(.up))))
-                timeout = timeout < 0 ? wait : min(timeout, wait)
-            }
-            if let resume = resumeListenersAt {
-                let wait = Int32(min(1000, max(0, (resume - .now).milliseconds.rounded(.up))))
                 timeout = timeout < 0 ? wait : min(timeout, wait)
             }
             let count = events.withUnsafeMutableBufferPointer { buffer in
@@ -141,10 +139,8 @@ final class EventLoop: @unchecked Sendable {
                 break
             }
             for event in events.prefix(Int(count)) { handle(event) }
-            if !handshakeDeadlines.isEmpty { expireHandshakes() }
-            if !uploading.isEmpty { expireStalledUploads() }
-            if !tlsBacklog.isEmpty { readTLSBacklog() }
-            if let resume = resumeListenersAt, ContinuousClock.now >= resume { resumeListeners() }
+            if !deadlines.isEmpty { fireDeadlines() }
+            if !heldInput.isEmpty { readHeldInput() }
             if statusLookup != nil { tickStatusLookup() }
             publishStatistics()
         }
@@ -171,16 +167,17 @@ final class EventLoop: @unchecked Sendable {
                 return
             }
             // A handshake reads and writes as OpenSSL asks, whichever way the socket became ready.
-            if connection.isHandshaking {
-                read(connection)
+            if connection.machine.isHandshaking {
+                connection.machine.transportReady()
+                process(connection)
                 return
             }
             if event.events & BARKEEP_EVENT_WRITE != 0 {
                 let wasFull = connection.machine.isOutputFull
                 guard flush(connection) else { return }
-                // The client took enough replies: answer the requests left buffered while it lagged.
-                if wasFull && !connection.machine.isOutputFull { process(connection) }
-                requestPageIfDue(connection)
+                // The client took enough replies: answer the requests left buffered while it lagged (a watcher's
+                // next replay page may fit now, too).
+                if wasFull && !connection.machine.isOutputFull || connection.machine.isWatching { process(connection) }
             }
             if event.events & (BARKEEP_EVENT_READ | BARKEEP_EVENT_HANGUP | BARKEEP_EVENT_ERROR) != 0,
                 connections[connection.id] != nil
@@ -196,7 +193,7 @@ final class EventLoop: @unchecked Sendable {
         resumeListenersAt = nil
         for listener in listeners { _ = barkeep_poller_remove(server.poller, listener.descriptor) }
         for connection in Array(connections.values) {
-            if connection.machine.isWatching || connection.isHandshaking {
+            if connection.machine.isWatching || connection.machine.isHandshaking {
                 close(connection)
                 continue
             }
@@ -232,23 +229,20 @@ final class EventLoop: @unchecked Sendable {
         if repliesQueued > 0 {
             unpublishedPeak = max(unpublishedPeak, connection.machine.pendingOutputCount)
         }
-        while connection.machine.pendingOutputCount > 0 {
-            if let tls = connection.tls {
-                guard let written = writeTLS(connection, tls) else { return false }
-                guard written > 0 else { break }
+        writing: while connection.machine.pendingOutputCount > 0 {
+            let outcome = connection.machine.withPendingOutput { buffer in
+                connection.transport.write(buffer.baseAddress, count: buffer.count)
+            }
+            switch outcome {
+            case .done(let written) where written > 0:
                 connection.machine.written(written)
-                continue
-            }
-            let written = connection.machine.withPendingOutput { buffer in
-                barkeep_send(connection.descriptor, buffer.baseAddress, buffer.count)
-            }
-            if written < 0 {
-                if errno == EINTR { continue }
-                if errno == EAGAIN || errno == EWOULDBLOCK { break }
+            case .done, .wantWrite, .wantRead:
+                // wantRead would be a TLS renegotiation, which the context refuses: in practice the socket is full.
+                break writing
+            case .closed, .failed:
                 close(connection)
                 return false
             }
-            connection.machine.written(written)
         }
         connection.machine.compactOutput()
         if connection.machine.isFinished {
@@ -260,8 +254,8 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private func updateInterest(_ connection: Connection) {
-        var interest: UInt32 = connection.machine.wantsInput ? BARKEEP_EVENT_READ : 0
-        if connection.machine.pendingOutputCount > 0 { interest |= BARKEEP_EVENT_WRITE }
+        var interest: UInt32 = connection.machine.wantsReadable ? BARKEEP_EVENT_READ : 0
+        if connection.machine.wantsWritable { interest |= BARKEEP_EVENT_WRITE }
         // A system call only when something changed: most flushes leave a connection as it was.
         guard interest != connection.interest else { return }
         connection.interest = interest
@@ -274,12 +268,11 @@ final class EventLoop: @unchecked Sendable {
         connection.stream?.read?.cancel()
         if !connection.isOwner { ordinaryConnections -= 1 }
         // A best-effort close_notify, so that a TLS client can tell the end from a cut connection.
-        if let tls = connection.tls, !connection.isHandshaking { tls.shutdown() }
-        tlsBacklog.remove(connection.id)
-        uploading.remove(connection.id)
+        if !connection.machine.isHandshaking { connection.transport.shutdown() }
+        heldInput.remove(connection.id)
         // The payload may still be parsed on the pool; its bytes are counted from here on as freed.
         releaseUpload(connection)
-        if let watch = connection.watch {
+        if let watch = connection.machine.watch {
             watchers[watch.projectID]?.remove(connection.id)
             if watchers[watch.projectID]?.isEmpty == true { watchers[watch.projectID] = nil }
             server.updateStatistics { $0.watchers -= 1 }
@@ -289,6 +282,6 @@ final class EventLoop: @unchecked Sendable {
         server.updateStatistics { $0.connections -= 1 }
         // The freed slot goes to the spares first, then the paused listeners try again.
         if spareDescriptors.count < Self.spareCount { refillSpares() }
-        if resumeListenersAt != nil { resumeListenersAt = .now }
+        if let resume = resumeListenersAt, resume > .now { scheduleResume(at: .now) }
     }
 }

@@ -3,20 +3,6 @@ import CBarkeepTLS
 /// One TCP connection's TLS session on its non-blocking socket. Confined to the event loop thread, like the
 /// connection that holds it; freeing it leaves the socket open.
 final class TLSSession {
-    /// What a read or a write did.
-    enum Outcome: Equatable {
-        /// This many bytes were read or written.
-        case done(Int)
-        /// Nothing until the socket is readable.
-        case wantRead
-        /// Nothing until the socket is writable.
-        case wantWrite
-        /// The peer closed the connection.
-        case closed
-        /// The session failed (a protocol or socket error); it can only be dropped.
-        case failed(String)
-    }
-
     private let pointer: OpaquePointer
     /// The context the session was made from, kept alive for it.
     private let context: ServerTLSContext
@@ -31,10 +17,10 @@ final class TLSSession {
     deinit { barkeep_tls_free(pointer) }
 
     /// Runs the handshake as far as the socket allows: `.done(0)` when it completed.
-    func handshake() -> Outcome { outcome(barkeep_tls_handshake(pointer), count: 0) }
+    func handshake() -> TransportOutcome { outcome(barkeep_tls_handshake(pointer), count: 0) }
 
     /// Reads decrypted bytes into `buffer`.
-    func read(into buffer: inout [UInt8]) -> Outcome {
+    func read(into buffer: inout [UInt8]) -> TransportOutcome {
         var count = 0
         let status = buffer.withUnsafeMutableBytes { bytes in
             barkeep_tls_read(pointer, bytes.baseAddress, bytes.count, &count)
@@ -44,7 +30,7 @@ final class TLSSession {
 
     /// Writes up to `count` bytes from `bytes`; a retry after `wantWrite` must offer at least the same bytes (they
     /// may have moved).
-    func write(_ bytes: UnsafeRawPointer?, count: Int) -> Outcome {
+    func write(_ bytes: UnsafeRawPointer?, count: Int) -> TransportOutcome {
         var written = 0
         return outcome(barkeep_tls_write(pointer, bytes, count, &written), count: written)
     }
@@ -59,7 +45,7 @@ final class TLSSession {
     /// The negotiated protocol version, e.g. "TLSv1.3".
     var version: String { String(cString: barkeep_tls_version(pointer)) }
 
-    private func outcome(_ status: barkeep_tls_status, count: Int) -> Outcome {
+    private func outcome(_ status: barkeep_tls_status, count: Int) -> TransportOutcome {
         switch status {
         case .BARKEEP_TLS_OK: .done(count)
         case .BARKEEP_TLS_WANT_READ: .wantRead

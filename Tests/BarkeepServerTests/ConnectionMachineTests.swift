@@ -47,7 +47,8 @@ struct MachineDriver {
         maximumPendingOutput: Int = 1 << 20,
         maximumPayload: Int = 1 << 10,
         role: Role? = .writer,
-        table: CommandTable = Self.table
+        table: CommandTable = Self.table,
+        handshakeDeadline: ContinuousClock.Instant? = nil
     ) {
         let session = Session(isLocal: false, uid: nil, peerName: "test", role: role, actor: "test")
         machine = ConnectionMachine(
@@ -55,7 +56,8 @@ struct MachineDriver {
             limits: ConnectionLimits(
                 maximumLineLength: maximumLineLength, maximumPendingOutput: maximumPendingOutput,
                 uploadTimeout: .seconds(30)),
-            now: now
+            now: now,
+            handshakeDeadline: handshakeDeadline
         )
     }
 
@@ -96,6 +98,20 @@ struct MachineDriver {
             case .write:
                 guard readsWhenFull else { return }
                 readReplies()
+            case .handshake:
+                log.append("handshake")
+                return
+            case .read:
+                log.append("read")
+                return
+            case .closeSilently(let reason):
+                log.append("close \(reason)")
+                return
+            case .requestEvents(let projectID, let after):
+                log.append("events \(projectID) after \(after)")
+            case .abandon:
+                log.append("abandon")
+                return
             case .wait:
                 return
             }
@@ -105,7 +121,9 @@ struct MachineDriver {
     /// The running command finishes with `reply`.
     mutating func complete(_ reply: Reply, closesConnection: Bool = false, startsWatching: Bool = false) {
         running = nil
-        machine.complete(reply, closesConnection: closesConnection, startsWatching: startsWatching)
+        machine.complete(
+            reply, closesConnection: closesConnection,
+            watch: startsWatching ? WatchMachine(projectID: 7, project: "p", since: 3, filter: EventFilter()) : nil)
         uploadRoom += machine.releaseUpload()
         run()
     }
@@ -377,8 +395,8 @@ struct ConnectionMachineTests {
         driver.completesAtOnce = false
         driver.send("ECHO w\n")
         driver.complete(.ok("watching"), startsWatching: true)
-        #expect(driver.machine.isWatching)
-        driver.machine.enqueue(line: "seq=1")
+        #expect(driver.machine.isWatching && driver.log == ["execute ECHO w", "events 7 after 3"])
+        driver.machine.receiveEvents([], isComplete: true)
         driver.send("PING\nECHO\nQUIT\nPING\n")
         // The words are PING's and QUIT's specs' (the machine spells them itself: the fuzz target compiles it alone).
         var pong: [UInt8] = []
@@ -387,7 +405,7 @@ struct ConnectionMachineTests {
         QuitRequest.Reply().reply(version: ProtocolVersion.current).encode(into: &bye)
         #expect(
             driver.text
-                == "OK watching\nseq=1\n\(String(decoding: pong, as: UTF8.self))ERR BADARG the connection is watching; "
+                == "OK watching\n\(String(decoding: pong, as: UTF8.self))ERR BADARG the connection is watching; "
                 + "send PING or QUIT\n\(String(decoding: bye, as: UTF8.self))")
         driver.readReplies()
         #expect(driver.machine.isFinished)
@@ -400,13 +418,75 @@ struct ConnectionMachineTests {
         #expect(!keepsOpen)
     }
 
-    @Test("the machine imports no module unconditionally: the framer fuzz target compiles it alone (make fuzz)")
+    @Test("a TLS connection frames nothing before its handshake completes, then reads at once")
+    func handshake() {
+        let start = ContinuousClock.now
+        var driver = MachineDriver(handshakeDeadline: start + .seconds(10))
+        #expect(driver.machine.isHandshaking && driver.machine.wantsReadable && !driver.machine.wantsWritable)
+        #expect(driver.machine.nextDeadline == start + .seconds(10))
+        // Bytes given early (the loop never reads them then) are not framed.
+        driver.send("PING\nECHO a\n")
+        #expect(driver.text.isEmpty && driver.log.isEmpty)
+        driver.machine.transportReady()
+        driver.run()
+        driver.machine.handshakeStepped(.wantWrite)
+        driver.run()
+        #expect(driver.log == ["handshake"] && driver.machine.wantsWritable && !driver.machine.wantsReadable)
+        driver.machine.transportReady()
+        driver.run()
+        driver.machine.handshakeStepped(.done(0))
+        #expect(!driver.machine.isHandshaking && driver.machine.nextDeadline == nil)
+        driver.run()
+        // (Bytes framed before it are answered first; in the server the framer is empty when the handshake ends.)
+        #expect(driver.log == ["handshake", "handshake", "execute ECHO a", "read"])
+        #expect(driver.text == "OK PONG\nOK ECHO a\n")
+    }
+
+    @Test(
+        "a handshake that fails, loses its client or runs out of time closes silently",
+        arguments: [
+            (TransportOutcome.failed("wrong version number"), #"close failed("wrong version number")"#),
+            (.closed, "close peerLeft"),
+        ])
+    func handshakeEnds(outcome: TransportOutcome, expected: String) {
+        var driver = MachineDriver(handshakeDeadline: .now + .seconds(10))
+        driver.machine.transportReady()
+        driver.run()
+        driver.machine.handshakeStepped(outcome)
+        driver.send("PING\n")
+        #expect(driver.log == ["handshake", expected] && driver.text.isEmpty)
+        #expect(driver.machine.nextDeadline == nil)
+    }
+
+    @Test("a handshake past its deadline closes silently, once")
+    func handshakeExpires() {
+        let start = ContinuousClock.now
+        var driver = MachineDriver(handshakeDeadline: start + .seconds(10))
+        let early = driver.machine.expire(now: start + .seconds(9))
+        let due = driver.machine.expire(now: start + .seconds(10))
+        let again = driver.machine.expire(now: start + .seconds(11))
+        #expect(!early && due && !again && driver.machine.nextDeadline == nil)
+        driver.run()
+        #expect(driver.log == ["close timedOut"] && driver.text.isEmpty)
+    }
+
+    @Test("the machine and its pure types import no module unconditionally: the framer fuzz target compiles them alone")
     func compilesAlone() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        let text = try String(
-            contentsOf: root.appendingPathComponent("Sources/BarkeepServer/ConnectionMachine.swift"), encoding: .utf8)
-        let imports = text.split(separator: "\n").filter { $0.hasPrefix("import ") }
-        #expect(imports.isEmpty, "\(imports)")
+        // The server files scripts/fuzz.sh compiles into the framer target (`source_file BarkeepServer NAME`).
+        let script = try String(contentsOf: root.appendingPathComponent("scripts/fuzz.sh"), encoding: .utf8)
+        let names = script.split(separator: "\n").compactMap { line -> String? in
+            let words = line.split(separator: " ")
+            guard words.count == 3, words[0] == "source_file", words[1] == "BarkeepServer" else { return nil }
+            return String(words[2])
+        }
+        #expect(names.contains("ConnectionMachine") && names.contains("TransportOutcome"), "\(names)")
+        for name in names {
+            let text = try String(
+                contentsOf: root.appendingPathComponent("Sources/BarkeepServer/\(name).swift"), encoding: .utf8)
+            let imports = text.split(separator: "\n").filter { $0.hasPrefix("import ") }
+            #expect(imports.isEmpty, "\(name): \(imports)")
+        }
     }
 }
