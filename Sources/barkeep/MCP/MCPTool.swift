@@ -219,7 +219,7 @@ extension MCPTool {
     }
 
     /// A field's problem in the words of the tool's argument: the field's JSON name replaced by the argument's
-    /// (`argument`, when renamed), and the argument named first when the message is a sentence of its own
+    /// (`argument`, when renamed), and the argument named first when the message does not open with it
     /// (`numbers: a finding is named by its number…`).
     private static func naming(_ problem: FieldProblem, _ argument: String?) -> String {
         guard !problem.jsonName.isEmpty else { return problem.message }
@@ -227,6 +227,9 @@ extension MCPTool {
         // The field's name as a word (a JSON name is letters and `_`), not inside another.
         let message = problem.message.replacingOccurrences(
             of: "\\b\(problem.jsonName)\\b", with: name, options: .regularExpression)
-        return message.hasPrefix(name + " ") ? message : "\(name): \(message)"
+        // Named already when it opens with the name (`owner must…`, `owner= needs a name`).
+        let next = message.dropFirst(name.count).first
+        let isNamed = message.hasPrefix(name) && !(next.map { $0.isLetter || $0 == "_" } ?? false)
+        return isNamed ? message : "\(name): \(message)"
     }
 }

@@ -37,7 +37,7 @@ public struct FindingSetRequest: CommandRequest {
     public static let fields: [Field<FindingSetRequest>] =
         [
             .argument("project", \.project, "The project.", names: .project),
-            Field("number", \.numbers, "The findings' numbers (not with where).", placement: .positional),
+            Field("number", \.numbers, "The findings' numbers (not with filters).", placement: .positional),
             .argument("new-status", \.newStatusWord, "The status to set."),
             Field("where", \.isWhere, "yes: the filters choose the findings."),
         ] + Field.group(\.filters, FindingFilters.fields) + [
@@ -85,7 +85,7 @@ public struct FindingAssignRequest: CommandRequest {
     public static let fields: [Field<FindingAssignRequest>] =
         [
             .argument("project", \.project, "The project.", names: .project),
-            Field("number", \.numbers, "The findings' numbers (not with where).", placement: .positional),
+            Field("number", \.numbers, "The findings' numbers (not with filters).", placement: .positional),
             .argument("name", \.name, "Who: a name like a token's, or none to unassign.")
                 .withSchema(.string(minLength: 1)),
             Field("where", \.isWhere, "yes: the filters choose the findings."),
