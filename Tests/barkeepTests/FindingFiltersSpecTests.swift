@@ -1,5 +1,6 @@
 import BarkeepAPI
 import BarkeepCore
+import Foundation
 import Testing
 
 @testable import barkeep
@@ -17,14 +18,17 @@ struct FindingFiltersSpecTests {
 
     @Test("MCP's filter arguments are FindingFilters' fields by JSON name, in every tool that selects findings")
     func mcpArguments() throws {
-        let names = FindingFilters.fields.map(\.jsonName)
-        #expect(Set(MCPSchema.findingFilters.keys) == Set(names))
         let tools = MCPTools.catalog(isReadOnly: false)
         for (tool, renamed) in [
             ("list_findings", [:]), ("set_finding_status", ["status": "current_status"]), ("assign_findings", [:]),
         ] {
             let listed = try #require(tools.first { $0.name == tool })
-            for name in names { #expect(listed.arguments[renamed[name] ?? name] != nil, "\(tool) \(name)") }
+            for field in FindingFilters.fields {
+                let schema = try #require(listed.arguments[renamed[field.jsonName] ?? field.jsonName], "\(tool)")
+                let expected = field.schema.json(description: field.summary)
+                #expect(
+                    try MCPArgumentsTests.text(schema) == MCPArgumentsTests.text(expected), "\(tool) \(field.jsonName)")
+            }
         }
     }
 }

@@ -1,3 +1,4 @@
+import BarkeepCommandLine
 import BarkeepCore
 import Foundation
 import Testing
@@ -105,36 +106,24 @@ struct MCPArgumentsTests {
     func bulkSummaries() throws {
         let object: [String: Any] = ["dry_run": false, "changed": 1, "unchanged": 0, "refused": 0]
         #expect(
-            MCPTools.bulkSummary(object, verb: "assign", past: "assigned", project: "app", to: "ana")
+            FindingTools.bulkSummary(object, verb: "assign", past: "assigned", project: "app", to: "ana")
                 == "Assigned 1 finding of app to ana (0 unchanged, 0 refused).")
         var dryRun = object
         dryRun["dry_run"] = true
         dryRun["changed"] = 2
         #expect(
-            MCPTools.bulkSummary(dryRun, verb: "assign", past: "assigned", project: "app", to: "ana")
+            FindingTools.bulkSummary(dryRun, verb: "assign", past: "assigned", project: "app", to: "ana")
                 == "Would assign 2 findings of app to ana (0 unchanged, 0 refused).")
     }
 
-    /// The tools composed of several commands (or of a command not yet declared by a spec), with arguments of their
-    /// own; every other tool is bound to its command's request.
-    static let composite: Set<String> = [
-        "project_status", "list_screens", "pose_matrix", "readiness_report", "checklist",
-        "list_findings", "set_finding_status", "assign_findings", "ingest_scan",
-    ]
-
-    @Test("every tool but the composite ones is bound to its command's spec: its arguments are the request's fields")
+    @Test("every tool's arguments are the fields it is declared by: a request's, or a composite's by reference")
     func toolsAreBound() throws {
         for tool in Self.tools.values {
-            guard let request = tool.request else {
-                #expect(Self.composite.contains(tool.name), "\(tool.name) has per-tool argument code")
-                continue
-            }
-            #expect(!Self.composite.contains(tool.name), "\(tool.name) is bound: take it out of composite")
             let properties = try #require(tool.inputSchema["properties"] as? [String: Any])
-            let fieldNames = Dictionary(uniqueKeysWithValues: tool.renamed.map { ($0.value, $0.key) })
+            let argumentOf = Dictionary(uniqueKeysWithValues: tool.renamed.map { ($0.value, $0.key) })
             var expected: [String: [String: Any]] = [:]
-            for field in request.argumentSchemas where !tool.hidden.contains(field.jsonName) {
-                expected[fieldNames[field.jsonName] ?? field.jsonName] = field.schema
+            for field in tool.fields where !tool.hidden.contains(field.jsonName) {
+                expected[argumentOf[field.jsonName] ?? field.jsonName] = field.schema
             }
             #expect(Set(properties.keys) == Set(expected.keys).union(["project"]), "\(tool.name)")
             for (name, schema) in expected where name != "project" {
@@ -142,6 +131,128 @@ struct MCPArgumentsTests {
                 #expect(try Self.text(listed) == Self.text(schema), "\(tool.name) \(name)")
             }
         }
+    }
+
+    /// A context whose daemon is out of reach: a call that sends anything fails UNAVAILABLE.
+    static func unreachable() throws -> CLIContext {
+        try CLIContext(CommandLineParser.parse(["--server", "127.0.0.1:1", "mcp"], root: BarkeepCommand.self))
+    }
+
+    /// A value `schema` accepts: the first of an enumeration, the least number, one item.
+    static func example(_ schema: [String: Any]) -> Any {
+        if let values = schema["enum"] as? [Any], let first = values.first { return first }
+        if let alternatives = schema["anyOf"] as? [[String: Any]], let first = alternatives.first {
+            return example(first)
+        }
+        switch schema["type"] as? String {
+        case "integer": return schema["minimum"] as? Int ?? 1
+        case "boolean": return true
+        case "array": return [example(schema["items"] as? [String: Any] ?? [:])]
+        default: return "Menu"
+        }
+    }
+
+    /// A value of the wrong JSON type for `schema`.
+    static func wrong(_ schema: [String: Any]) -> Any {
+        if schema["anyOf"] != nil { return true }
+        return schema["type"] as? String == "string" ? 1 : "x"
+    }
+
+    /// Each tool, the arguments it requires given a value its schema accepts.
+    static func validCalls() throws -> [(tool: MCPTool, arguments: [String: Any])] {
+        try tools.values.sorted { $0.name < $1.name }.map { tool in
+            let properties = try #require(tool.inputSchema["properties"] as? [String: [String: Any]])
+            var arguments: [String: Any] = [:]
+            for name in tool.required { arguments[name] = example(try #require(properties[name])) }
+            return (tool, arguments)
+        }
+    }
+
+    @Test("through MCP, every tool refuses an unknown argument and each mistyped one, naming it, sending nothing")
+    func refusedThroughTheServer() throws {
+        let server = MCPServer(
+            context: try Self.unreachable(), defaultProject: "app", isReadOnly: false,
+            logger: Logger(level: .error, clock: { Date(timeIntervalSince1970: 0) }, sink: { _ in }))
+        var id = 0
+        func call(_ tool: String, _ arguments: [String: Any]) throws -> String {
+            id += 1
+            let response = try #require(
+                server.respond(
+                    to: .request(id: id, method: "tools/call", params: ["name": tool, "arguments": arguments])
+                ))
+            let result = try #require(response["result"] as? [String: Any], "\(response)")
+            #expect(result["isError"] as? Bool == true, "\(tool) \(arguments)")
+            return ((result["content"] as? [[String: Any]])?.first?["text"] as? String) ?? ""
+        }
+        for (tool, valid) in try Self.validCalls() {
+            // dry_run misspelled, and any name the tool does not take.
+            for unknown in ["dryrun", "no_such_argument"] {
+                var arguments = valid
+                arguments[unknown] = true
+                let text = try call(tool.name, arguments)
+                #expect(text.hasPrefix("BADARG: unknown argument '\(unknown)'"), "\(tool.name): \(text)")
+            }
+            let properties = try #require(tool.inputSchema["properties"] as? [String: [String: Any]])
+            for (name, schema) in properties {
+                var arguments = valid
+                arguments[name] = Self.wrong(schema)
+                let text = try call(tool.name, arguments)
+                #expect(text.hasPrefix("BADARG: \(name) "), "\(tool.name) \(name): \(text)")
+            }
+        }
+        #expect(id > 100)
+    }
+
+    @Test("the decoding itself, without the schema check, refuses unknown and mistyped arguments of every tool")
+    func refusedByTheFields() throws {
+        let context = try Self.unreachable()
+        for (tool, valid) in try Self.validCalls() {
+            func refusal(_ arguments: [String: Any]) -> String? {
+                do {
+                    _ = try tool.run(MCPToolCall(arguments: arguments, defaultProject: "app", context: context))
+                    return nil
+                } catch let error as MCPArgumentError {
+                    return error.message
+                } catch {
+                    return "sent: \(error)"
+                }
+            }
+            var misspelt = valid
+            misspelt["dryrun"] = true
+            #expect(refusal(misspelt)?.contains("dryrun") == true, "\(tool.name): \(refusal(misspelt) ?? "accepted")")
+            let properties = try #require(tool.inputSchema["properties"] as? [String: [String: Any]])
+            for (name, schema) in properties where name != "project" {
+                var arguments = valid
+                arguments[name] = Self.wrong(schema)
+                let message = refusal(arguments)
+                let isNamed = message?.hasPrefix(name + " ") == true || message?.hasPrefix(name + ": ") == true
+                #expect(isNamed, "\(tool.name) \(name): \(message ?? "accepted")")
+            }
+        }
+    }
+
+    @Test(
+        "the bulk tools choose by numbers or by filters: neither (every finding) and both are refused, unsent",
+        arguments: ["set_finding_status", "assign_findings"])
+    func bulkLayouts(_ name: String) throws {
+        let tool = try #require(Self.tools[name])
+        let context = try Self.unreachable()
+        let value: [String: Any] = name == "assign_findings" ? ["to": "ana"] : ["status": "approved"]
+        func refusal(_ arguments: [String: Any]) -> String? {
+            do {
+                _ = try tool.run(
+                    MCPToolCall(arguments: value.merging(arguments) { $1 }, defaultProject: "app", context: context))
+                return nil
+            } catch {
+                return (error as? MCPArgumentError)?.message ?? "sent: \(error)"
+            }
+        }
+        #expect(refusal([:]) == "give numbers, or filters (an empty filter would choose every finding)")
+        #expect(refusal(["numbers": [1], "rule": ["DUO003"]]) == "give numbers or filters, not both")
+        #expect(refusal(["where": true, "rule": ["DUO003"]]) == "where is not an argument of \(name)")
+        // Numbers alone, or a filter alone, get as far as the daemon (out of reach here).
+        #expect(refusal(["numbers": [1]])?.hasPrefix("sent: ") == true)
+        #expect(refusal(["rule": ["DUO003"]])?.hasPrefix("sent: ") == true)
     }
 
     /// A JSON object as sorted JSON text, to compare two of them.

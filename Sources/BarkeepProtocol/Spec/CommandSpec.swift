@@ -179,28 +179,7 @@ extension CommandRequest {
     /// Reads a JSON object of arguments by JSON name (MCP, HTTP): unknown names and values of the wrong type are
     /// refused naming the argument, missing required ones too.
     public init(json: [String: Any]) throws(FieldProblem) {
-        self.init()
-        let fields = Self.fields
-        for name in json.keys.sorted() where !fields.contains(where: { $0.jsonName == name }) {
-            throw FieldProblem(key: name, jsonName: name, message: "\(name) is not an argument of \(Self.spec.name)")
-        }
-        for field in fields {
-            guard let value = json[field.jsonName] else {
-                guard !field.isRequired else {
-                    throw FieldProblem(
-                        key: field.key, jsonName: field.jsonName, message: "\(field.jsonName) is required")
-                }
-                continue
-            }
-            do {
-                try field.readJSON(&self, value)
-            } catch {
-                var problem = error
-                if problem.isPredicate { problem.message = field.jsonName + " " + problem.message }
-                problem.isPredicate = false
-                throw FieldProblem(key: field.key, jsonName: field.jsonName, problem: problem)
-            }
-        }
+        try self.init(json: json, argumentsOf: Self.spec.name)
         try checkShape()
     }
 

@@ -54,4 +54,32 @@ extension WireFields {
         if !required.isEmpty { schema["required"] = required }
         return schema
     }
+
+    /// Reads a JSON object of arguments by JSON name (MCP, HTTP; a request's or a tool's own): unknown names and
+    /// values of the wrong type are refused naming the argument, missing required ones too; `owner` names what they
+    /// are arguments of (`FINDING SET`, `list_screens`).
+    public init(json: [String: Any], argumentsOf owner: String) throws(FieldProblem) {
+        self.init()
+        let fields = Self.fields
+        for name in json.keys.sorted() where !fields.contains(where: { $0.jsonName == name }) {
+            throw FieldProblem(key: name, jsonName: name, message: "\(name) is not an argument of \(owner)")
+        }
+        for field in fields {
+            guard let value = json[field.jsonName] else {
+                guard !field.isRequired else {
+                    throw FieldProblem(
+                        key: field.key, jsonName: field.jsonName, message: "\(field.jsonName) is required")
+                }
+                continue
+            }
+            do {
+                try field.readJSON(&self, value)
+            } catch {
+                var problem = error
+                if problem.isPredicate { problem.message = field.jsonName + " " + problem.message }
+                problem.isPredicate = false
+                throw FieldProblem(key: field.key, jsonName: field.jsonName, problem: problem)
+            }
+        }
+    }
 }

@@ -1,4 +1,6 @@
+import BarkeepAPI
 import BarkeepCore
+import BarkeepProtocol
 import Foundation
 
 /// A page of a list of screens a tool answers: at most `limit` rows from row `offset` (0 the first), so that a
@@ -16,21 +18,47 @@ struct MCPPage {
     /// At most this many rows.
     let limit: Int
 
-    /// The page a call asks for with `offset` and `limit` (checked by the schema: see `arguments`).
-    init(_ call: MCPToolCall, defaultLimit: Int = defaultLimit) throws(MCPArgumentError) {
-        offset = try call.integer("offset") ?? 0
-        limit = try call.integer("limit") ?? defaultLimit
+    /// A page of `limit` rows from `offset`.
+    init(offset: Int, limit: Int) {
+        self.offset = offset
+        self.limit = limit
     }
 
-    /// The `offset` and `limit` arguments, for rows that are `rows` (`screen rows`).
-    static func arguments(_ rows: String, defaultLimit: Int = defaultLimit) -> [String: [String: Any]] {
-        [
-            "offset": MCPSchema.integer(
-                "Skip this many \(rows) (default 0); the reply's page.next_offset is the next page's.", minimum: 0),
-            "limit": MCPSchema.integer(
-                "At most this many \(rows), after the order (default \(defaultLimit)).", minimum: 1,
-                maximum: maximumLimit),
-        ]
+    /// What a tool that answers a page of screens takes besides its requests' fields: `offset`, `limit` and a
+    /// `screens` glob (Core's KeyGlob), declared as fields so that the schema and the checks come from them.
+    struct Arguments {
+        /// The first row asked for; nil: 0.
+        var offset: Int?
+        /// At most this many rows; nil: the tool's default.
+        var limit: Int?
+        /// Only the screens whose key the glob matches.
+        var screens: KeyGlob?
+
+        /// No page asked for, filled by decoding.
+        init() {}
+
+        /// The page asked for, `defaultLimit` rows unless `limit` says.
+        func page(defaultLimit: Int = MCPPage.defaultLimit) -> MCPPage {
+            MCPPage(offset: offset ?? 0, limit: limit ?? defaultLimit)
+        }
+
+        /// The fields, for rows that are `rows` (`screen rows`).
+        static func fields(_ rows: String, defaultLimit: Int = MCPPage.defaultLimit) -> [Field<Arguments>] {
+            [
+                Field(
+                    "offset", \.offset,
+                    "Skip this many \(rows) (default 0); the reply's page.next_offset is the next page's.",
+                    check: { $0 < 0 ? ValueProblem(predicate: "must be 0 or more") : nil }
+                ).withSchema(.integer(minimum: 0)),
+                Field(
+                    "limit", \.limit, "At most this many \(rows), after the order (default \(defaultLimit)).",
+                    check: {
+                        (1...maximumLimit).contains($0) ? nil : ValueProblem(predicate: "must be 1 to \(maximumLimit)")
+                    }
+                ).withSchema(.integer(minimum: 1, maximum: maximumLimit)),
+                Field("screens", \.screens, "Only the screens whose key matches this glob (* and ?)."),
+            ]
+        }
     }
 
     /// The row after the page's last.

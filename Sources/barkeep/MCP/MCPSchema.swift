@@ -1,9 +1,9 @@
 import BarkeepCore
 
-/// JSON Schema (draft 2020-12, MCP's default) pieces for the tools' input and output schemas. Every enumeration
-/// comes from Core's types (statuses, severities, sources, step states, pose results) or the checklist's one
-/// home, never spelled here. Input schemas use only the keywords JSONSchemaValidator checks (a test holds them to
-/// it): what a tool lists is what every call is checked against.
+/// JSON Schema (draft 2020-12, MCP's default) pieces for the tools' output schemas. Every enumeration comes from
+/// Core's types (step states, pose results, unmapped reasons), never spelled here. Input schemas are not written
+/// here: they are made from the fields that declare a tool's arguments (MCPTool.taking), in the keywords
+/// JSONSchemaValidator checks, so what a tool lists is what every call is checked against.
 enum MCPSchema {
     /// An object with these properties; `isClosed`: no others (input schemas, so a misspelt argument is refused).
     static func object(
@@ -51,61 +51,6 @@ enum MCPSchema {
 
     /// A value of one of these JSON types (`["string", "null"]`).
     static func types(_ names: String...) -> [String: Any] { ["type": names] }
-
-    // MARK: - Vocabulary from Core
-
-    /// Every finding status, and the filter language's words for groups of them (`open`, `all`).
-    static var statusWords: [String] {
-        [FindingQuery.openWord, FindingQuery.allWord] + FindingStatus.allCases.map(\.rawValue)
-    }
-
-    /// The statuses a person may set (FindingLifecycle.personStatuses).
-    static var settableStatuses: [String] { FindingLifecycle.personStatuses.map(\.rawValue) }
-
-    /// Every severity.
-    static var severities: [String] { Severity.allCases.map(\.rawValue) }
-
-    /// A checklist step: its number or its key.
-    static var step: [String: Any] {
-        let numbers = ChecklistStep.numbers
-        return [
-            "description": "A checklist step: its number (\(numbers.lowerBound) to \(numbers.upperBound)) or its key.",
-            "anyOf": [
-                integer("The step's number.", minimum: numbers.lowerBound, maximum: numbers.upperBound),
-                string("The step's key.", values: ChecklistStep.all.map(\.key)),
-            ],
-        ]
-    }
-
-    /// The filter language, as top-level arguments of the tools that select findings, typed for agents (lists as
-    /// arrays, `blocked` a boolean): a schema per FindingFilters field, by its JSON name (a walk test holds the keys
-    /// to the fields).
-    static var findingFilters: [String: [String: Any]] {
-        [
-            "status": array(
-                string("A status, open (the default: those that need work) or all.", values: statusWords),
-                "Only these statuses; default: open (the findings that need work)."),
-            "severity": array(string("A severity.", values: severities), "Only these severities."),
-            "rule": array(string("A scanner rule (DUO007).", minLength: 1), "Only these rules."),
-            "screen": array(
-                string(
-                    "A screen key, or unmapped for the findings no screen counts (each says why: unmapped).",
-                    minLength: 1),
-                "Only the findings counting for these screens (their own and their components')."),
-            "owner": string(
-                "Only the findings counting for the screens this person owns; \(ScreenOwner.nobody): those no one owns.",
-                minLength: 1),
-            "assignee": string("Only the findings assigned to this name; none: to no one.", minLength: 1),
-            "source": string(
-                "Only scanner findings, or only manual items.", values: FindingSource.allCases.map(\.rawValue)),
-            "step": step,
-            "file": string(
-                "Only this file and the files under it as a directory; only those under it when it ends with /.",
-                minLength: 1),
-            "blocked": boolean("true: only the findings blocked on the SDK; false: only the others."),
-            "new_in": integer("Only the findings first seen in this run (its number): new in it.", minimum: 1),
-        ]
-    }
 
     // MARK: - Records
 

@@ -14,62 +14,84 @@ extension MCPTools {
         ]
     }
 
-    /// The screen listing options of `status` and `screen list`, and the page, as arguments.
-    private static var screenFilters: [String: [String: Any]] {
-        var arguments = MCPPage.arguments("screen rows")
-        arguments["owner"] = MCPSchema.string(
-            "Only the screens this person owns; \(ScreenOwner.nobody): those no one owns.", minLength: 1)
-        arguments["not_done"] = MCPSchema.boolean("Only the screens not done.")
-        arguments["sort"] = MCPSchema.string(
-            "key (the default), work (most findings needing work first) or owner.",
-            values: ScreenOrder.allCases.map(\.rawValue))
-        arguments["screens"] = screensArgument
-        return arguments
+    /// project_status' and readiness_report's arguments: STATUS's project and listing fields (its `limit` is the
+    /// page's end), then the page and the `screens` glob.
+    struct StatusArguments: WireFields {
+        /// The request.
+        var status = StatusRequest()
+        /// The page and the glob.
+        var rows = MCPPage.Arguments()
+
+        /// No arguments, filled by decoding.
+        init() {}
+
+        /// STATUS's fields but `limit`, then the page's.
+        static let fields: [Field<StatusArguments>] =
+            Field.group(\.status, StatusRequest.fields.filter { $0.key != "limit" })
+            + Field.group(\.rows, MCPPage.Arguments.fields("screen rows"))
     }
 
-    /// The `screens` argument: a glob of screen keys.
-    static var screensArgument: [String: Any] {
-        MCPSchema.string("Only the screens whose key matches this glob (* and ?).", minLength: 1, maxLength: 128)
+    /// list_screens' arguments: SCREEN LIST's fields (its `limit` is the page's end), then the page and the glob.
+    struct ScreenListArguments: WireFields {
+        /// The request.
+        var listing = ScreenListRequest()
+        /// The page and the glob.
+        var rows = MCPPage.Arguments()
+
+        /// No arguments, filled by decoding.
+        init() {}
+
+        /// SCREEN LIST's fields but `limit`, then the page's.
+        static let fields: [Field<ScreenListArguments>] =
+            Field.group(\.listing, ScreenListRequest.fields.filter { $0.key != "limit" })
+            + Field.group(\.rows, MCPPage.Arguments.fields("screen rows"))
     }
 
-    /// The call's `screens` glob; nil when absent.
-    static func screensGlob(_ call: MCPToolCall) throws(MCPArgumentError) -> KeyGlob? {
-        guard let text = try call.string("screens") else { return nil }
-        guard let glob = KeyGlob(text) else {
-            throw MCPArgumentError(message: "screens is a glob of screen keys: A-Z a-z 0-9 . _ - and * ?")
-        }
-        return glob
+    /// pose_matrix' arguments: POSES' project and screen, SCREEN LIST's owner, then the page and the glob.
+    struct PoseMatrixArguments: WireFields {
+        /// The request.
+        var poses = PosesRequest()
+        /// The listing that chooses the screens without `screen`.
+        var listing = ScreenListRequest()
+        /// The page and the glob.
+        var rows = MCPPage.Arguments()
+
+        /// No arguments, filled by decoding.
+        init() {}
+
+        /// POSES' fields, SCREEN LIST's owner, the page's.
+        static let fields: [Field<PoseMatrixArguments>] =
+            Field.group(\.poses, PosesRequest.fields)
+            + Field.group(\.listing, ScreenListRequest.fields.filter { $0.key == "owner" })
+            + Field.group(\.rows, MCPPage.Arguments.fields("screens"))
     }
 
-    /// The STATUS request of the screen listing arguments for `page`: the daemon's own filters and, unless a
-    /// `screens` glob chooses rows after it answers, the rows up to the page's end (`limit`), so that the reply
-    /// holds no more than the page and what comes before it.
-    private static func statusRequest(
-        _ call: MCPToolCall, page: MCPPage, glob: KeyGlob?
-    ) throws(MCPArgumentError) -> StatusRequest {
-        var request = StatusRequest(project: try call.project())
-        request.owner = try call.string("owner")
-        request.isNotDoneOnly = try call.boolean("not_done") == true ? true : nil
-        if let sort = try call.string("sort") {
-            guard let order = ScreenOrder(rawValue: sort) else {
-                throw MCPArgumentError(message: "sort must be key, work or owner, not \(ValueExcerpt.quoted(sort))")
-            }
-            request.sort = order
-        }
-        if glob == nil, page.end <= ScreenListing.maximumLimit { request.limit = RowLimit(page.end) }
-        return request
+    /// readiness_report's arguments: STATUS's project and owner (the report's selection), then the page and the
+    /// glob.
+    struct ReportArguments: WireFields {
+        /// The project and owner.
+        var status = StatusRequest()
+        /// The page and the glob.
+        var rows = MCPPage.Arguments()
+
+        /// No arguments, filled by decoding.
+        init() {}
+
+        /// STATUS's project and owner, the page's.
+        static let fields: [Field<ReportArguments>] =
+            Field.group(\.status, StatusRequest.fields.filter { ["project", "owner"].contains($0.key) })
+            + Field.group(\.rows, MCPPage.Arguments.fields("screens", defaultLimit: reportPageLimit))
     }
 
     /// The `list_projects` tool.
     static var listProjects: MCPTool {
-        MCPTool(
-            name: "list_projects", title: "List projects",
+        MCPTool.bound(
+            ProjectListRequest.self, name: "list_projects", title: "List projects",
             description: "The projects (apps under audit) with their SDK, deployment target and required poses, "
                 + "as `barkeep project list --json`. The project argument is not used.",
-            request: ProjectListRequest.self,
             output: MCPSchema.object(["projects": MCPSchema.array(ProjectRecord.jsonSchema)], required: ["projects"])
-        ) { call in
-            let projects = try call.send(ProjectListRequest()).rows.map(\.json)
+        ) { reply, _ in
+            let projects = reply.rows.map(\.json)
             let names = projects.compactMap { $0["name"] as? String }
             return MCPToolOutput(
                 structured: ["projects": projects],
@@ -80,13 +102,13 @@ extension MCPTools {
 
     /// The `project_status` tool.
     static var projectStatus: MCPTool {
-        MCPTool(
-            name: "project_status", title: "Project status",
+        MCPTool.taking(
+            StatusArguments.self, name: "project_status", title: "Project status",
             description: "The dashboard of a project, as `barkeep status --json`: the last scan, totals, blocked "
                 + "items by SDK, a row per owner and a page of rows per screen (untriaged and in-progress findings "
                 + "by severity, steps done, required poses settled, done) and the unmapped findings. The filters "
                 + "and the page choose the screen rows; the totals stay the project's.",
-            arguments: screenFilters, required: [],
+            effect: .read,
             output: MCPSchema.object(
                 [
                     "project": MCPSchema.object([:]), "last_scan": MCPSchema.types("object", "null"),
@@ -94,13 +116,16 @@ extension MCPTools {
                     "owners": MCPSchema.array(MCPSchema.object([:])),
                     "screens": MCPSchema.array(MCPSchema.object([:])), AuditArea.unmapped: MCPSchema.object([:]),
                     "page": MCPPage.schema,
-                ], required: ["project", "totals", "screens", "page"]),
-            effect: .read
-        ) { call in
-            let project = try call.project()
-            let page = try MCPPage(call)
-            let glob = try screensGlob(call)
-            var records = try call.send(try statusRequest(call, page: page, glob: glob)).parts
+                ], required: ["project", "totals", "screens", "page"])
+        ) { arguments, call in
+            let project = arguments.status.project
+            let page = arguments.rows.page()
+            let glob = arguments.rows.screens
+            // The rows up to the page's end, unless the glob chooses rows after the daemon answers: the reply holds
+            // no more than the page and what comes before it.
+            var request = arguments.status
+            if glob == nil, page.end <= ScreenListing.maximumLimit { request.limit = RowLimit(page.end) }
+            var records = try call.send(request).parts
                 .records(version: ProtocolVersion.current)
             let status = try decoded { () throws(ReportError) in try ProjectStatusReply(records: records) }
             // The rows the filters chose, before the daemon's limit (the page's end).
@@ -129,33 +154,25 @@ extension MCPTools {
 
     /// The `list_screens` tool.
     static var listScreens: MCPTool {
-        var arguments = screenFilters
-        arguments["kind"] = MCPSchema.string(
-            "Only rows of this kind.", values: ScreenKind.allCases.map(\.rawValue))
-        return MCPTool(
-            name: "list_screens", title: "List screens",
+        MCPTool.taking(
+            ScreenListArguments.self, name: "list_screens", title: "List screens",
             description: "A project's screens (then the app area and components) with where each stands, a page at a "
                 + "time, as `barkeep screen list --json`: findings needing work, steps done of those that apply, "
                 + "poses settled, done.",
-            arguments: arguments, required: [],
+            effect: .read,
             output: MCPSchema.object(
                 [
                     "screens": MCPSchema.array(MCPSchema.screen),
                     "matched": MCPSchema.integer("How many rows the filters matched, in all pages."),
                     "page": MCPPage.schema,
-                ], required: ["screens", "matched", "page"]),
-            effect: .read
-        ) { call in
-            let page = try MCPPage(call)
-            let glob = try screensGlob(call)
+                ], required: ["screens", "matched", "page"])
+        ) { arguments, call in
+            let page = arguments.rows.page()
+            let glob = arguments.rows.screens
             // The daemon's own filters and, unless the glob chooses rows after it answers, the rows up to the
             // page's end, so that the reply holds no more than the page and what comes before it.
-            let request = ScreenListRequest(
-                project: try call.project(), owner: try call.string("owner"),
-                isNotDoneOnly: try call.boolean("not_done") == true,
-                sort: try call.string("sort").flatMap(ScreenOrder.init(rawValue:)),
-                limit: glob == nil && page.end <= ScreenListing.maximumLimit ? RowLimit(page.end) : nil,
-                kind: try call.string("kind").flatMap(ScreenKind.init(rawValue:)))
+            var request = arguments.listing
+            if glob == nil, page.end <= ScreenListing.maximumLimit { request.limit = RowLimit(page.end) }
             let reply = try call.send(request)
             var rows = reply.rows
             var matched = reply.summary?.matched ?? rows.count
@@ -174,35 +191,27 @@ extension MCPTools {
 
     /// The `pose_matrix` tool.
     static var poseMatrix: MCPTool {
-        var arguments = MCPPage.arguments("screens")
-        arguments["screen"] = MCPSchema.string("Only this screen.", minLength: 1)
-        arguments["screens"] = screensArgument
-        arguments["owner"] = MCPSchema.string(
-            "Only the screens this person owns; \(ScreenOwner.nobody): those no one owns.", minLength: 1)
-        return MCPTool(
-            name: "pose_matrix", title: "Pose matrix",
+        MCPTool.taking(
+            PoseMatrixArguments.self, name: "pose_matrix", title: "Pose matrix",
             description: "Each screen against each pose it must pass, with the latest result (none: nothing "
                 + "recorded), as `barkeep poses --json`, a page of screens (by key) at a time.",
-            arguments: arguments, required: [],
+            effect: .read,
             output: MCPSchema.object(
-                ["poses": MCPSchema.array(MCPSchema.pose), "page": MCPPage.schema], required: ["poses", "page"]),
-            effect: .read
-        ) { call in
-            let project = try call.project()
-            let page = try MCPPage(call)
-            let glob = try screensGlob(call)
-            let owner = try call.string("owner")
-            var request = PosesRequest(project: project)
+                ["poses": MCPSchema.array(MCPSchema.pose), "page": MCPPage.schema], required: ["poses", "page"])
+        ) { arguments, call in
+            let request = arguments.poses
+            let page = arguments.rows.page()
+            let glob = arguments.rows.screens
+            let owner = arguments.listing.owner
             // The screens of the page, by key: one named, or those the owner and the glob choose.
             let keys: [String]
-            if let screen = try call.string("screen") {
+            if let screen = request.screen {
                 guard glob == nil && owner == nil else {
                     throw MCPArgumentError(message: "screen names one screen: give screens or owner without it")
                 }
-                request.screen = screen
                 keys = [screen]
             } else {
-                let listing = ScreenListRequest(project: project, owner: owner, kind: .screen)
+                let listing = ScreenListRequest(project: request.project, owner: owner, kind: .screen)
                 keys = try call.send(listing).rows.map(\.key).filter { glob?.matches($0) ?? true }
             }
             let shown = Set(page.rows(of: keys))
@@ -215,13 +224,12 @@ extension MCPTools {
         }
     }
 
-    /// The `checklist` tool.
+    /// The `checklist` tool: CHECKLIST, beside what each step asks (Core's ChecklistStep).
     static var checklist: MCPTool {
-        MCPTool(
-            name: "checklist", title: "Audit checklist",
+        MCPTool.bound(
+            ChecklistRequest.self, name: "checklist", title: "Audit checklist",
             description: "The twelve steps of the bars audit checklist: what each asks of a screen and the scanner "
                 + "rules whose open findings keep it from being done. The project argument is not used.",
-            arguments: [:], required: [],
             output: MCPSchema.object(
                 [
                     "steps": MCPSchema.array(
@@ -233,10 +241,9 @@ extension MCPTools {
                                 "asks": MCPSchema.string("What the step asks of a screen."),
                                 "rules": MCPSchema.array(["type": "string"], "The scanner rules that evidence it."),
                             ], required: ["step", "key", "asks", "rules"]))
-                ], required: ["steps"]),
-            effect: .read
-        ) { call in
-            let steps = try checklistSteps(call)
+                ], required: ["steps"])
+        ) { reply, _ in
+            let steps = checklistSteps(reply)
             return MCPToolOutput(
                 structured: ["steps": steps],
                 summary: steps.map { "\($0["step"] ?? "") \($0["key"] ?? ""): \($0["asks"] ?? "")" }
@@ -246,8 +253,8 @@ extension MCPTools {
 
     /// The checklist's steps as checklist answers them: the daemon's rules (CHECKLIST) beside what each asks
     /// (Core's ChecklistStep).
-    static func checklistSteps(_ call: MCPToolCall) throws -> [[String: Any]] {
-        try call.send(ChecklistRequest()).rows.map { step in
+    static func checklistSteps(_ reply: ChecklistRequest.Reply) -> [[String: Any]] {
+        reply.rows.map { step in
             [
                 "step": step.step, "key": step.key, "asks": ChecklistStep.numbered(step.step)?.asks ?? "",
                 "rules": step.rules ?? [],
@@ -257,31 +264,26 @@ extension MCPTools {
 
     /// The `readiness_report` tool.
     static var readinessReport: MCPTool {
-        var arguments = MCPPage.arguments("screens", defaultLimit: reportPageLimit)
-        arguments["screens"] = screensArgument
-        arguments["owner"] = MCPSchema.string(
-            "Only the screens this person owns; \(ScreenOwner.nobody): those no one owns.", minLength: 1)
-        return MCPTool(
-            name: "readiness_report", title: "Readiness report",
+        MCPTool.taking(
+            ReportArguments.self, name: "readiness_report", title: "Readiness report",
             description: "The readiness report in Markdown, as `barkeep report`: the verified findings a later scan "
                 + "still reports, a recommendation for each screen with work (opening with what is left), a line "
                 + "for each screen only left to verify and for each ready one, the app area, the unmapped findings, "
                 + "the verified, kept, declined and false-positive findings with their reasons, and the poses not "
                 + "verified. screens and owner report a part; a page reports its screens (by key; the app area "
                 + "counts as one), and only the whole project's report, on one page, lists the unmapped findings.",
-            arguments: arguments, required: [],
+            effect: .read,
             output: MCPSchema.object(
                 [
                     "format": MCPSchema.string("The report's format.", values: ["markdown"]),
                     "report": MCPSchema.string("The report."), "page": MCPPage.schema,
-                ], required: ["format", "report", "page"]),
-            effect: .read
-        ) { call in
-            let page = try MCPPage(call, defaultLimit: reportPageLimit)
+                ], required: ["format", "report", "page"])
+        ) { arguments, call in
+            let page = arguments.rows.page(defaultLimit: reportPageLimit)
             let command = ReportCommand(
-                project: try call.project(), isHTML: false,
+                project: arguments.status.project, isHTML: false,
                 selection: ReportSelection(
-                    owner: try call.string("owner"), keyGlob: try screensGlob(call)?.pattern,
+                    owner: arguments.status.owner, keyGlob: arguments.rows.screens?.pattern,
                     rows: page.offset..<page.end))
             let (report, total) = try command.make(call.context)
             let shown = max(0, min(page.end, total) - page.offset)

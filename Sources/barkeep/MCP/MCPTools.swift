@@ -12,6 +12,15 @@ enum MCPTools {
         isReadOnly ? readTools : readTools + writeTools
     }
 
+    /// The tools that change the audit (a writer's token; left out under `--read-only`), each sending the request
+    /// of the CLI command named in its description.
+    static var writeTools: [MCPTool] {
+        [
+            FindingTools.setFindingStatus, FindingTools.assignFindings, FindingTools.commentFinding,
+            ScreenTools.setStep, AuditTools.addItem, AuditTools.recordPose, ScanTools.ingestScan,
+        ]
+    }
+
     // MARK: - The audit_screen prompt
 
     /// The one prompt's name.
@@ -31,12 +40,23 @@ enum MCPTools {
         ]
     }
 
-    /// The prompt's messages for a screen: its state, the checklist, and what to write.
+    /// The prompt's messages for a screen: its state, the checklist, and what to write. Its arguments are SCREEN
+    /// SHOW's, `key` named `screen` (as screen_detail names it), decoded through the request's fields.
     static func auditScreen(_ call: MCPToolCall) throws -> [String: Any] {
-        let project = try call.project()
-        let key = try call.requiredString("screen")
-        let detail = try call.send(ScreenShowRequest(project: project, key: key)).parts
-        let steps = try checklistSteps(call)
+        var json: [String: Any] = [:]
+        json["project"] = try call.project()
+        if let screen = call.arguments["screen"] { json["key"] = screen }
+        let request: ScreenShowRequest
+        do throws(FieldProblem) {
+            request = try ScreenShowRequest(json: json)
+        } catch {
+            throw MCPArgumentError(
+                message: error.message.replacingOccurrences(
+                    of: "\\bkey\\b", with: "screen", options: .regularExpression))
+        }
+        let (project, key) = (request.project, request.key)
+        let detail = try call.send(request).parts
+        let steps = checklistSteps(try call.send(ChecklistRequest()))
         let report = try ReportCommand(
             project: project, isHTML: false, selection: ReportSelection(keyGlob: key)
         ).document(call.context)

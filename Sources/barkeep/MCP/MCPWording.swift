@@ -5,7 +5,7 @@ import Foundation
 /// only give a tool's arguments (`force: true`, `commit_time`).
 ///
 /// Driven by the tool's input schema: an option or key is reworded when it names one of the tool's arguments (its
-/// name with `-` for `_`, or the tool's `wireNames`); a boolean argument reads `force: true`. A phrase about the
+/// name with `-` for `_`, or the tool's `wireKeys`, from its fields); a boolean argument reads `force: true`. A phrase about the
 /// wire's own syntax (`, sdk=VERSION on the wire`) is dropped. Options and keys that name no argument of the tool
 /// are left as they are.
 enum MCPWording {
@@ -17,7 +17,7 @@ enum MCPWording {
         // The CLI option or wire key of each argument, and back.
         var argumentOf: [String: String] = [:]
         for name in arguments.keys.sorted() {
-            argumentOf[tool.wireNames[name] ?? name.replacingOccurrences(of: "_", with: "-")] = name
+            argumentOf[tool.wireKeys[name] ?? name.replacingOccurrences(of: "_", with: "-")] = name
         }
         func isBoolean(_ name: String) -> Bool {
             ((arguments[name] as? [String: Any])?["type"] as? String) == "boolean"

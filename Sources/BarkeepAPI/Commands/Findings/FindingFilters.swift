@@ -50,29 +50,71 @@ public struct FindingFilters: WireFields {
     public func query() throws(CoreError) -> FindingQuery { try FindingQuery.parse(keywords: keywords) }
 
     /// The fields, in the order of FindingQuery.keys (the walk checks they agree). The summaries are the CLI's help.
+    /// Each value travels as the wire's text; in JSON a list is an array, `blocked` a boolean, `step` a number or a
+    /// key and `new-in` a run's number (FilterText), with the schema that says so.
     public static let fields: [Field<FindingFilters>] = [
         Field(
-            "status", \.status,
+            "status", \.statusList,
             "Only these statuses: open (needs work; the default), all, "
                 + FindingStatus.allCases.map(\.rawValue).joined(separator: ", ") + "."),
         Field(
-            "severity", \.severity,
+            "severity", \.severityList,
             "Only these severities: " + Severity.allCases.map(\.rawValue).joined(separator: ", ") + "."),
-        Field("rule", \.rule, "Only these rules (DUO003,DUO007)."),
+        Field("rule", \.ruleList, "Only these rules (DUO003,DUO007)."),
         Field(
-            "screen", \.screen,
+            "screen", \.screenList,
             "Only the findings counting for these screens (their own and their components'); 'unmapped' for "
                 + "no screen's."),
         Field(
             "owner", \.owner,
-            "Only the findings counting for the screens NAME owns; '\(ScreenOwner.nobody)': those no one owns."),
-        Field("assignee", \.assignee, "Only the findings assigned to NAME; 'none': to no one."),
-        Field("source", \.source, "Only scanner findings, or only manual items."),
-        Field("step", \.step, "Only the findings of checklist step N (\(ChecklistStep.numbersSpoken), or its key)."),
+            "Only the findings counting for the screens NAME owns; '\(ScreenOwner.nobody)': those no one owns."
+        ).withSchema(.string(minLength: 1)),
+        Field("assignee", \.assignee, "Only the findings assigned to NAME; 'none': to no one.")
+            .withSchema(.string(minLength: 1)),
+        Field("source", \.sourceWord, "Only scanner findings, or only manual items."),
+        Field(
+            "step", \.stepName, "Only the findings of checklist step N (\(ChecklistStep.numbersSpoken), or its key)."),
         Field(
             "file", \.file,
-            "Only the file PATH and the files under PATH/ (only those with a trailing /); no globs."),
-        Field("blocked", \.blocked, "Only the findings blocked on the SDK."),
-        Field("new-in", \.newIn, "Only the findings first seen in run RUN (new in it)."),
+            "Only the file PATH and the files under PATH/ (only those with a trailing /); no globs."
+        ).withSchema(.string(minLength: 1)),
+        Field("blocked", \.blockedFlag, "Only the findings blocked on the SDK."),
+        Field("new-in", \.newInRun, "Only the findings first seen in run RUN (new in it)."),
     ]
+
+    // The values as the fields hold them: the wire's text, in JSON in their FilterText form.
+    private typealias Words<W: FilterWords> = FilterText<FilterForms.List<W>>
+
+    private var statusList: Words<FilterWordSets.Statuses>? {
+        get { status.map { Words($0) } }
+        set { status = newValue?.text }
+    }
+    private var severityList: Words<FilterWordSets.Severities>? {
+        get { severity.map { Words($0) } }
+        set { severity = newValue?.text }
+    }
+    private var ruleList: Words<FilterWordSets.Names>? {
+        get { rule.map { Words($0) } }
+        set { rule = newValue?.text }
+    }
+    private var screenList: Words<FilterWordSets.Names>? {
+        get { screen.map { Words($0) } }
+        set { screen = newValue?.text }
+    }
+    private var sourceWord: FilterText<FilterForms.Word<FilterWordSets.Sources>>? {
+        get { source.map { FilterText($0) } }
+        set { source = newValue?.text }
+    }
+    private var stepName: ChecklistStepName? {
+        get { step.map { ChecklistStepName($0) } }
+        set { step = newValue?.text }
+    }
+    private var blockedFlag: FilterText<FilterForms.Flag>? {
+        get { blocked.map { FilterText($0) } }
+        set { blocked = newValue?.text }
+    }
+    private var newInRun: FilterText<FilterForms.Run>? {
+        get { newIn.map { FilterText($0) } }
+        set { newIn = newValue?.text }
+    }
 }

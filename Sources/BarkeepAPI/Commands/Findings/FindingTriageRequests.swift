@@ -37,13 +37,21 @@ public struct FindingSetRequest: CommandRequest {
     public static let fields: [Field<FindingSetRequest>] =
         [
             .argument("project", \.project, "The project.", names: .project),
-            Field("number", \.numbers, "The findings' numbers (not with where).", placement: .positional),
-            .argument("new-status", \.newStatus, "The status to set."),
+            Field("number", \.numbers, "The findings' numbers (not with filters).", placement: .positional),
+            .argument("new-status", \.newStatusWord, "The status to set."),
             Field("where", \.isWhere, "yes: the filters choose the findings."),
         ] + Field.group(\.filters, FindingFilters.fields) + [
-            Field("reason", \.reason, "Why (required for \(FindingStatus.verdictsNeedingReason))."),
+            Field("reason", \.reason, "Why (required for \(FindingStatus.verdictsNeedingReason)).")
+                .withSchema(.string(minLength: 1)),
             Field("dry-run", \.isDryRun, "List what would change; change nothing."),
         ]
+
+    /// The status to set as the field holds it: the wire's text (the handler checks it, in its words), in JSON
+    /// one of the statuses a person may set.
+    private var newStatusWord: FilterText<FilterForms.Word<FilterWordSets.SettableStatuses>> {
+        get { FilterText(newStatus) }
+        set { newStatus = newValue.text }
+    }
 }
 
 /// `FINDING ASSIGN PROJECT N[,N…] NAME|none [dry-run=yes]`, or
@@ -77,8 +85,9 @@ public struct FindingAssignRequest: CommandRequest {
     public static let fields: [Field<FindingAssignRequest>] =
         [
             .argument("project", \.project, "The project.", names: .project),
-            Field("number", \.numbers, "The findings' numbers (not with where).", placement: .positional),
-            .argument("name", \.name, "Who: a name like a token's, or none to unassign."),
+            Field("number", \.numbers, "The findings' numbers (not with filters).", placement: .positional),
+            .argument("name", \.name, "Who: a name like a token's, or none to unassign.")
+                .withSchema(.string(minLength: 1)),
             Field("where", \.isWhere, "yes: the filters choose the findings."),
         ] + Field.group(\.filters, FindingFilters.fields) + [
             Field("dry-run", \.isDryRun, "List what would change; change nothing.")

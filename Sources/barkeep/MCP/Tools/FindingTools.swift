@@ -8,29 +8,43 @@ enum FindingTools {
     /// The most findings list_findings returns unless told otherwise.
     static let defaultFindingLimit = 200
 
-    /// The `list_findings` tool: FINDINGS, with the filters as MCPSchema.findingFilters types them and a limit of
-    /// its own (the tool's page, not the wire's).
+    /// list_findings' arguments: FINDINGS' fields, and the tool's own page size.
+    struct ListArguments: WireFields {
+        /// The request, filters and all.
+        var findings = FindingsRequest()
+        /// At most this many findings listed.
+        var limit: Int?
+
+        /// No arguments, filled by decoding.
+        init() {}
+
+        /// FINDINGS' fields (the filter language with its JSON forms), then `limit`.
+        static let fields: [Field<ListArguments>] =
+            Field.group(\.findings, FindingsRequest.fields) + [
+                Field(
+                    "limit", \.limit, "At most this many findings, by file and line (default \(defaultFindingLimit)).",
+                    check: { $0 < 1 ? ValueProblem(predicate: "must be 1 or more") : nil }
+                ).withSchema(.integer(minimum: 1))
+            ]
+    }
+
+    /// The `list_findings` tool: FINDINGS, its filters typed for JSON by FindingFilters, and a limit of its own (the
+    /// tool's page, not the wire's).
     static var listFindings: MCPTool {
-        var arguments = MCPSchema.findingFilters
-        arguments["limit"] = MCPSchema.integer(
-            "At most this many findings, by file and line (default \(defaultFindingLimit)).", minimum: 1)
-        return MCPTool(
-            name: "list_findings", title: "List findings",
+        MCPTool.taking(
+            ListArguments.self, name: "list_findings", title: "List findings",
             description: "A project's findings, by file and line, as `barkeep findings --json`: by default those "
                 + "that need work (status open). Filters combine (all must hold); list filters take arrays.",
-            arguments: arguments, required: [],
+            effect: .read,
             output: MCPSchema.object(
                 [
                     "findings": MCPSchema.array(MCPSchema.finding),
                     "count": MCPSchema.integer("How many findings the filters chose (before limit)."),
                     "truncated": MCPSchema.boolean("Whether limit left some out."),
-                ], required: ["findings", "count", "truncated"]),
-            effect: .read
-        ) { call in
-            let request = FindingsRequest(
-                project: try call.project(), filters: try call.findingFilters())
-            let limit = try call.integer("limit") ?? defaultFindingLimit
-            let rows = try call.send(request).rows
+                ], required: ["findings", "count", "truncated"])
+        ) { arguments, call in
+            let limit = arguments.limit ?? defaultFindingLimit
+            let rows = try call.send(arguments.findings).rows
             var summary = "\(Output.count(rows.count, "finding"))"
             if rows.count > limit { summary += " (the first \(limit) listed)" }
             let bySeverity = Dictionary(grouping: rows, by: \.severity)
@@ -48,6 +62,92 @@ enum FindingTools {
                 ],
                 summary: summary + ".")
         }
+    }
+
+    /// The `set_finding_status` tool: FINDING SET, by numbers or (`where` implied) by the filters; the filter
+    /// `status` is `current_status`, the status to set `status`.
+    static var setFindingStatus: MCPTool {
+        MCPTool.bound(
+            FindingSetRequest.self, name: "set_finding_status", title: "Set finding status",
+            description: "Triage findings, as `barkeep finding set`: by numbers, or every finding the filters choose "
+                + "(current_status filters by status; without it, those that need work). "
+                + "\(FindingStatus.verdictsNeedingReason) need a reason; verified needs the fix applied (or the "
+                + "scanner no longer reporting it). dry_run lists what would change. Findings the change is not "
+                + "allowed for are listed as refused and left alone.",
+            hiding: ["where"], renaming: ["numbers": "number", "status": "new_status", "current_status": "status"],
+            implying: byFilters, output: bulkOutput
+        ) { reply, request in
+            let selection = BulkSelection(
+                project: request.project, numbers: request.numbers, value: request.newStatus,
+                filters: request.filters, isDryRun: request.isDryRun == true)
+            let object = selection.json(reply)
+            return MCPToolOutput(
+                structured: object,
+                summary: bulkSummary(
+                    object, verb: "change", past: "changed", project: request.project, to: request.newStatus))
+        }
+    }
+
+    /// The `assign_findings` tool: FINDING ASSIGN, by numbers or (`where` implied) by the filters; the name is `to`.
+    static var assignFindings: MCPTool {
+        MCPTool.bound(
+            FindingAssignRequest.self, name: "assign_findings", title: "Assign findings",
+            description: "Assign findings to someone or to no one, as `barkeep finding assign`: by numbers, or every "
+                + "finding the filters choose. dry_run lists what would change.",
+            hiding: ["where"], renaming: ["numbers": "number", "to": "name"], implying: byFilters,
+            output: bulkOutput
+        ) { reply, request in
+            let selection = BulkSelection(
+                project: request.project, numbers: request.numbers, value: request.name,
+                filters: request.filters, isDryRun: request.isDryRun == true)
+            let object = selection.json(reply)
+            let isNone = request.name.lowercased() == Assignee.none
+            return MCPToolOutput(
+                structured: object,
+                summary: bulkSummary(
+                    object, verb: "assign", past: "assigned", project: request.project,
+                    to: isNone ? "no one" : request.name))
+        }
+    }
+
+    /// How the bulk tools choose findings without numbers: `where=yes` when a filter is given (an empty filter would
+    /// choose every finding, so neither numbers nor a filter is refused).
+    private static var byFilters: MCPTool.ImpliedLayout {
+        MCPTool.ImpliedLayout(
+            key: "where", by: FindingFilters.fields.map(\.jsonName),
+            noun: "filters", unless: "an empty filter would choose every finding")
+    }
+
+    /// The output of the bulk tools: BulkSelection's JSON.
+    private static var bulkOutput: [String: Any] {
+        var row = MCPSchema.finding
+        if var properties = row["properties"] as? [String: Any] {
+            properties["change"] = MCPSchema.string(
+                "changed, would-change (dry run), unchanged or refused.",
+                values: ["changed", "would-change", "unchanged", "refused"])
+            for key in ["from", "to", "refusal"] { properties[key] = MCPSchema.types("string", "null") }
+            row["properties"] = properties
+        }
+        return MCPSchema.object(
+            [
+                "dry_run": MCPSchema.boolean("Whether nothing was changed."),
+                "changed": MCPSchema.integer("How many changed (or would)."),
+                "unchanged": MCPSchema.integer("How many already were so."),
+                "refused": MCPSchema.integer("How many the change is not allowed for (see refusal)."),
+                "findings": MCPSchema.array(row),
+            ], required: ["dry_run", "changed", "unchanged", "refused", "findings"])
+    }
+
+    /// `Changed 3 findings of app to approved (1 unchanged, 0 refused).`, or `Would change …` for a dry run: `verb`
+    /// is the infinitive (`change`), `past` its past tense (`changed`).
+    static func bulkSummary(
+        _ object: [String: Any], verb: String, past: String, project: String, to: String
+    ) -> String {
+        let count = { (key: String) in object[key] as? Int ?? 0 }
+        let isDryRun = object["dry_run"] as? Bool == true
+        let done = isDryRun ? "Would \(verb)" : past.prefix(1).uppercased() + past.dropFirst()
+        return "\(done) \(Output.count(count("changed"), "finding")) of \(project) to \(to) "
+            + "(\(count("unchanged")) unchanged, \(count("refused")) refused)."
     }
 
     /// The `finding_detail` tool: FINDING SHOW.
