@@ -52,21 +52,6 @@ public struct ProjectStatusReply: Sendable, Equatable {
             owners: parts.owners.map(OwnerStatus.init), selection: StatusSelection(parts.selection))
     }
 
-    /// The dashboard of a `STATUS` reply's records, read through the typed reply: MCP's project_status reads its
-    /// records until it pages the typed parts.
-    public init(records: [Record]) throws(ReportError) {
-        let parts: StatusParts
-        do {
-            parts = try StatusReply(
-                records: records, final: ["count": String(records.count)], version: ProtocolVersion.current,
-                command: StatusRequest.spec.name
-            ).parts
-        } catch {
-            throw .badReply(error.description)
-        }
-        try self.init(parts)
-    }
-
     /// Findings needing work by severity, over every screen and the unmapped bucket.
     public var needsWorkBySeverity: SeverityCounts {
         screens.reduce(unmapped.needsWork) { $0 + $1.needsWork }

@@ -2,9 +2,6 @@ import BarkeepAPI
 
 /// Which screen rows a `STATUS` reply holds: its `type=selection` record.
 public struct StatusSelection: Sendable, Equatable {
-    /// `selection`: the `type=` of its STATUS record (MCP's project_status leaves it out of its page).
-    public static let recordType = "selection"
-
     /// Only this owner's rows.
     public var owner: String?
     /// Only the rows not done.

@@ -167,22 +167,6 @@ struct StatusCommand: RunnableCommand {
             terminator: "")
         fflush(nil)
     }
-
-    /// The JSON of a STATUS reply's records (`StatusParts.statusJSON`), read through the typed reply: MCP's
-    /// project_status pages the records and leaves out the selection (given back empty here, for it drops it)
-    /// until it pages the typed parts.
-    static func json(_ records: [Record]) -> [String: Any] {
-        func parts(_ records: [Record]) -> StatusParts? {
-            try? StatusReply(
-                records: records, final: ["count": String(records.count)], version: ProtocolVersion.current,
-                command: StatusRequest.spec.name
-            ).parts
-        }
-        var selection = Record()
-        selection.append("type", StatusSelection.recordType)
-        StatusSelectionPart().append(to: &selection, version: ProtocolVersion.current)
-        return (parts(records) ?? parts(records + [selection]))?.statusJSON ?? [:]
-    }
 }
 
 /// `barkeep burndown PROJECT`: work left over time.

@@ -156,11 +156,11 @@ struct ReportViewTests {
         ]
     )
     func garbledStatus(records: [Record], key: String) {
-        // MCP's project_status reads records through `init(records:)`: the same decoding, its message kept.
+        // The CLI and MCP read a reply through the typed reply before Report sees it.
         #expect {
-            try ProjectStatusReply(records: records)
+            try Fixtures.statusParts(records)
         } throws: { error in
-            guard case .badReply(let message) = error as? ReportError else { return false }
+            guard case .badReply(let message) = error as? ProtocolError else { return false }
             return message.contains("STATUS") && message.contains(key)
         }
     }

@@ -309,8 +309,10 @@ struct ProtocolTests {
     func busy() throws {
         let running = try RunningServer.withDatabase(commands: testCommands, poolSize: 1, queueLimit: 0)
         let sleeper = try running.owner()
-        try sleeper.send("SLEEP 1\n")
-        try waitUntilSleeping(running)
+        let observer = try PostgresConnection(configuration: try #require(running.database))
+        // Long enough that a loaded machine still sees it running before it ends.
+        try sleeper.send("SLEEP 3\n")
+        try waitUntilSleeping(observer)
 
         let client = try running.owner()
         #expect(try client.request("PROJECT LIST") == "ERR BUSY the server is busy; retry later")
@@ -330,11 +332,14 @@ struct ProtocolTests {
     func gracefulShutdown() throws {
         let running = try RunningServer.withDatabase(commands: testCommands)
         let client = try running.owner()
-        try client.send("SLEEP 0.5\nPING\n")
-        try waitUntilSleeping(running)
+        let observer = try PostgresConnection(configuration: try #require(running.database))
+        // Long enough that a loaded machine still sees it running before it ends (CI once missed a 0.5 s one, and
+        // the PING behind it then ran before the shutdown).
+        try client.send("SLEEP 2\nPING\n")
+        try waitUntilSleeping(observer)
         let started = ContinuousClock.now
-        running.server.shutdown(grace: .seconds(5))
-        #expect(ContinuousClock.now - started < .seconds(4))
+        running.server.shutdown(grace: .seconds(10))
+        #expect(ContinuousClock.now - started < .seconds(8))
         // The running command's reply went out; the request behind it was not read any more.
         #expect(try client.readLine() == "OK SLEPT")
         #expect(client.isClosedByServer())
@@ -573,9 +578,9 @@ struct ProtocolTests {
 
     // MARK: - Helpers
 
-    /// Waits until a `SLEEP` command is running in the database: its `pg_sleep` is an active statement.
-    private func waitUntilSleeping(_ running: RunningServer) throws {
-        let database = try PostgresConnection(configuration: try #require(running.database))
+    /// Waits until `database` (opened before the command was sent) sees a `SLEEP` command running: its `pg_sleep` is
+    /// an active statement. The test cannot go on otherwise.
+    private func waitUntilSleeping(_ database: PostgresConnection) throws {
         let sleeping = try eventually(.seconds(10)) {
             try database.queryValue(
                 """
@@ -584,7 +589,7 @@ struct ProtocolTests {
                 """,
                 as: Int.self) == 1
         }
-        #expect(sleeping, "the SLEEP command never started")
+        try #require(sleeping, "the SLEEP command was not seen running")
     }
 
     @Test("ten failed HELLOs close the connection; their log lines are one a second per peer at most")

@@ -91,10 +91,9 @@ extension MCPTools {
                 + "as `barkeep project list --json`. The project argument is not used.",
             output: MCPSchema.object(["projects": MCPSchema.array(ProjectRecord.jsonSchema)], required: ["projects"])
         ) { reply, _ in
-            let projects = reply.rows.map(\.json)
-            let names = projects.compactMap { $0["name"] as? String }
+            let names = reply.rows.map(\.name)
             return MCPToolOutput(
-                structured: ["projects": projects],
+                structured: ["projects": reply.rows.map(\.json)],
                 summary: names.isEmpty
                     ? "No projects yet." : "\(Output.count(names.count, "project")): \(names.joined(separator: ", ")).")
         }
@@ -125,20 +124,18 @@ extension MCPTools {
             // no more than the page and what comes before it.
             var request = arguments.status
             if glob == nil, page.end <= ScreenListing.maximumLimit { request.limit = RowLimit(page.end) }
-            var records = try call.send(request).parts
-                .records(version: ProtocolVersion.current)
-            let status = try decoded { () throws(ReportError) in try ProjectStatusReply(records: records) }
+            var parts = try call.send(request).parts
+            let status = try decoded { () throws(ReportError) in try ProjectStatusReply(parts) }
             // The rows the filters chose, before the daemon's limit (the page's end).
             var total = status.selection?.matched ?? status.screens.count
-            let isRow = { (record: Record) in record["type"] == ScreenStatusRecord.recordType }
-            var rows = records.filter(isRow)
+            var rows = parts.screens
             if let glob {
-                rows = rows.filter { glob.matches($0["key"] ?? "") }
+                rows = rows.filter { glob.matches($0.key) }
                 total = rows.count
             }
             let shown = page.rows(of: rows)
-            records = records.filter { !isRow($0) && $0["type"] != StatusSelection.recordType } + shown
-            var object = StatusCommand.json(records)
+            parts.screens = Array(shown)
+            var object = parts.statusJSON
             object.removeValue(forKey: "selection")
             object["page"] = page.json(total: total)
             // The project's screens and those done, as `barkeep status` counts them (the totals, without the app
@@ -235,18 +232,16 @@ extension MCPTools {
                     "steps": MCPSchema.array(
                         MCPSchema.object(
                             [
-                                "step": MCPSchema.integer(
-                                    "\(ChecklistStep.numbers.lowerBound) to \(ChecklistStep.numbers.upperBound)."),
+                                "step": MCPSchema.integer("\(ChecklistStep.numbersSpoken)."),
                                 "key": ["type": "string"],
                                 "asks": MCPSchema.string("What the step asks of a screen."),
                                 "rules": MCPSchema.array(["type": "string"], "The scanner rules that evidence it."),
                             ], required: ["step", "key", "asks", "rules"]))
                 ], required: ["steps"])
         ) { reply, _ in
-            let steps = checklistSteps(reply)
-            return MCPToolOutput(
-                structured: ["steps": steps],
-                summary: steps.map { "\($0["step"] ?? "") \($0["key"] ?? ""): \($0["asks"] ?? "")" }
+            MCPToolOutput(
+                structured: ["steps": checklistSteps(reply)],
+                summary: reply.rows.map { "\($0.step) \($0.key): \(ChecklistStep.numbered($0.step)?.asks ?? "")" }
                     .joined(separator: "\n"))
         }
     }
