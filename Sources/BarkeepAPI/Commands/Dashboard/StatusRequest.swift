@@ -33,9 +33,9 @@ public struct StatusRequest: CommandRequest {
     /// Its arguments.
     public static let fields: [Field<StatusRequest>] = [
         .argument("project", \.project, "The project.", names: .project),
-        Field("owner", \.owner, "Only the rows this person owns.", check: ScreenFieldChecks.listingOwner),
+        Field("owner", \.owner, ScreenListingSummary.owner, check: ScreenFieldChecks.listingOwner),
         Field("not-done", \.isNotDoneOnly, "Only the rows not done."),
-        Field("sort", \.sort, QuantityText.choices(ScreenOrder.self, default: .standard) + "."),
+        Field("sort", \.sort, ScreenListingSummary.sort),
         Field("limit", \.limit, "At most this many rows, after the order."),
     ]
 }
