@@ -1,6 +1,7 @@
 import BarkeepAPI
 import BarkeepCore
 import BarkeepProtocol
+import BarkeepTestSupport
 import Foundation
 import Testing
 
@@ -261,21 +262,14 @@ struct ReportViewTests {
 
 @Test("Report, and the CLI's dashboard, report and exports, read no reply field by key: BarkeepAPI decodes")
 func noKeyReads() throws {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-    let report = root.appendingPathComponent("Sources/BarkeepReport")
     let files =
-        try FileManager.default.contentsOfDirectory(atPath: report.path).filter { $0.hasSuffix(".swift") }.map {
-            report.appendingPathComponent($0)
-        }
-        + ["DashboardCommands.swift", "FindingsExport.swift"].map {
-            root.appendingPathComponent("Sources/barkeep").appendingPathComponent($0)
-        }
+        try SourceTree.files(of: "BarkeepReport").map { ("BarkeepReport", $0) }
+        + ["DashboardCommands.swift", "FindingsExport.swift"].map { ("barkeep", $0) }
     #expect(files.count > 20)
-    for file in files {
-        let text = try String(contentsOf: file, encoding: .utf8)
+    for (module, file) in files {
+        let text = try SourceTree.text(file, of: module)
         for read in ["record[", "$0[\"", "fields[\"", "init(record:", "RecordDecodable"] {
-            #expect(!text.contains(read), "\(file.lastPathComponent) reads \(read)")
+            #expect(!text.contains(read), "\(file) reads \(read)")
         }
     }
 }

@@ -1,6 +1,7 @@
 import BarkeepAPI
 import BarkeepCore
 import BarkeepProtocol
+import BarkeepTestSupport
 import Foundation
 import Testing
 
@@ -472,10 +473,8 @@ struct ConnectionMachineTests {
 
     @Test("the machine and its pure types import no module unconditionally: the framer fuzz target compiles them alone")
     func compilesAlone() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
         // The server files scripts/fuzz.sh compiles into the framer target (`source_file BarkeepServer NAME`).
-        let script = try String(contentsOf: root.appendingPathComponent("scripts/fuzz.sh"), encoding: .utf8)
+        let script = try String(contentsOf: SourceTree.root.appendingPathComponent("scripts/fuzz.sh"), encoding: .utf8)
         let names = script.split(separator: "\n").compactMap { line -> String? in
             let words = line.split(separator: " ")
             guard words.count == 3, words[0] == "source_file", words[1] == "BarkeepServer" else { return nil }
@@ -483,8 +482,7 @@ struct ConnectionMachineTests {
         }
         #expect(names.contains("ConnectionMachine") && names.contains("TransportOutcome"), "\(names)")
         for name in names {
-            let text = try String(
-                contentsOf: root.appendingPathComponent("Sources/BarkeepServer/\(name).swift"), encoding: .utf8)
+            let text = try SourceTree.text("\(name).swift", of: "BarkeepServer")
             let imports = text.split(separator: "\n").filter { $0.hasPrefix("import ") }
             #expect(imports.isEmpty, "\(name): \(imports)")
         }

@@ -2,6 +2,7 @@ import BarkeepAPI
 import BarkeepCore
 import BarkeepProtocol
 import BarkeepServer
+import BarkeepTestSupport
 import Foundation
 import Testing
 
@@ -145,25 +146,22 @@ struct SpecWalkTests {
             "TokenCommands.swift", "SourceCommands.swift", "HookCommands.swift", "LeasedActionCommand.swift",
             "IngestCommand.swift",
         ] {
-            let text = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
+            let text = try SourceTree.text(file, of: "barkeep")
             #expect(!text.contains("record["), "\(file) reads a reply field by key")
             #expect(!text.contains("fields["), "\(file) reads an OK line's field by key")
             #expect(!text.contains("Request(verb:"), "\(file) builds a request by hand")
         }
         // The audit commands (POSE RECORD's keys among them) are declared once: no key or reply field read by name.
-        let root = CLIReferenceTests.root
-        for file in [
-            "Sources/barkeep/ItemCommands.swift", "Sources/barkeep/SDKCommands.swift",
-            "Sources/barkeep/PoseCommands.swift",
-            "Sources/barkeep/MCP/Tools/AuditTools.swift", "Sources/BarkeepServer/ItemCommands.swift",
-            "Sources/BarkeepServer/SDKCommands.swift", "Sources/BarkeepServer/PoseCommands.swift",
+        for (module, file) in [
+            ("barkeep", "ItemCommands.swift"), ("barkeep", "SDKCommands.swift"), ("barkeep", "PoseCommands.swift"),
+            ("barkeep", "MCP/Tools/AuditTools.swift"), ("BarkeepServer", "ItemCommands.swift"),
+            ("BarkeepServer", "SDKCommands.swift"), ("BarkeepServer", "PoseCommands.swift"),
             // What the two AuditCommands.swift held besides the commands, split out with them.
-            "Sources/barkeep/ItemChanges.swift", "Sources/barkeep/WireValueOption.swift",
-            "Sources/BarkeepServer/FindingRecord+Finding.swift",
-            "Sources/BarkeepServer/ItemChangeRecord+ItemChange.swift",
-            "Sources/BarkeepServer/PoseResultRecord+PoseRecord.swift",
+            ("barkeep", "ItemChanges.swift"), ("barkeep", "WireValueOption.swift"),
+            ("BarkeepServer", "FindingRecord+Finding.swift"), ("BarkeepServer", "ItemChangeRecord+ItemChange.swift"),
+            ("BarkeepServer", "PoseResultRecord+PoseRecord.swift"),
         ] {
-            let text = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
+            let text = try SourceTree.text(file, of: module)
             for read in ["record[", ".fields[", "keyword(", "keywordList", "Request(verb:", "call.string("] {
                 #expect(!text.contains(read), "\(file) reads \(read)")
             }
@@ -175,7 +173,7 @@ struct SpecWalkTests {
             "MCP/Tools/FindingTools.swift", "TriageCommands.swift", "ScreenCommands.swift",
             "MCP/Tools/ScreenTools.swift", "MCP/MCPTools.swift",
         ] {
-            let text = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
+            let text = try SourceTree.text(file, of: "barkeep")
             for read in ["record[\"", "fields[\"", "run[\"", "finding[\"", "event[\""] {
                 #expect(!text.contains(read), "\(file) reads a reply field by key")
             }
