@@ -36,6 +36,30 @@ extension AuditWorkflowTests {
         #expect(try rows("SELECT step, state, actor FROM step_states") == [["1", "done", "ana"]])
     }
 
+    @Test("a finding of a component the screen uses keeps the step open: done is refused, as the screen counts it")
+    func stepBlockedByComponentFinding() throws {
+        try ingestAllRules()
+        try addScreen("Settings", ["Sources/Unlock.swift"])
+        _ = try ScreenStore.add(
+            project: "app", key: "MenuRow", kind: .component, title: nil, owner: nil,
+            paths: ["Sources/MenuView.swift"], actor: "ana", on: connection)
+        _ = try ScreenStore.setUses(
+            project: "app", screen: "Settings", component: "MenuRow", isRemoving: false, actor: "ana", on: connection)
+        let menuOverflow = try findingID("DUO011", "Sources/MenuView.swift", 7)
+        let before = try snapshot()
+        let error = #expect(throws: StoreError.self) { try setStep("overflow", of: "Settings", to: .done) }
+        let held = "finding \(menuOverflow) (DUO011 Sources/MenuView.swift:7) is open"
+        #expect(error?.description.contains(held) == true, "\(String(describing: error))")
+        #expect(try snapshot() == before)
+        // What the screen shows agrees: the step is todo, held open by the component's finding.
+        let readiness = try ScreenStore.show(project: "app", key: "Settings", on: connection).readiness
+        let overflow = try #require(readiness.steps.first { $0.step.key == "overflow" })
+        #expect(overflow.effective == .todo && overflow.blockers.map(\.number) == [Int(menuOverflow)])
+
+        try setStatus(menuOverflow, .declined, reason: "the menu row never shows overflow")
+        #expect(try setStep("overflow", of: "Settings", to: .done).effective == .done)
+    }
+
     @Test("a step set done reads as todo once a new finding of its rule opens on the screen")
     func stepReopenedByFinding() throws {
         var report = try ingestAllRules()

@@ -76,15 +76,21 @@ public enum StepStore {
                 throw StoreError.invalid("unknown checklist step \(ValueExcerpt.quoted(stepText))")
             }
             let keys = screens.map(\.key)
-            // The screens' open findings of the step or its rules (a pre-filter, so that a step of every screen does
-            // not read every open finding); which of them keep the step open is Core's rule (`isKeptOpen`).
+            // The screens' open findings of the step or its rules, their own and those of the components they use, as
+            // the screen's readiness counts them (a pre-filter, so that a step of every screen does not read every
+            // open finding); which of them keep the step open is Core's rule (`isKeptOpen`).
             var blockers: [String: [OpenFinding]] = [:]
             for row in try connection.query(
                 """
                 SELECT s.key AS screen, f.number, f.status, f.rule, f.title, f.file, f.line, f.step
-                FROM findings f JOIN screens s ON s.id = f.screen_id
-                WHERE f.project_id = $1 AND s.key = ANY($2::text[]) AND f.status IN \(FindingStatus.needsWorkSQL)
-                  AND (f.step = $3 OR f.rule = ANY($4::text[]))
+                FROM screens s
+                CROSS JOIN LATERAL (
+                    SELECT s.id AS source_id
+                    UNION ALL SELECT u.component_id FROM screen_uses u WHERE u.screen_id = s.id
+                ) source
+                JOIN findings f ON f.screen_id = source.source_id
+                WHERE s.project_id = $1 AND s.key = ANY($2::text[]) AND f.project_id = $1
+                  AND f.status IN \(FindingStatus.needsWorkSQL) AND (f.step = $3 OR f.rule = ANY($4::text[]))
                 ORDER BY s.key, f.number
                 """,
                 [project.id, keys, step.number, step.rules]
