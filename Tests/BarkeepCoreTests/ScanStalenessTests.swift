@@ -121,6 +121,6 @@ struct ScanStalenessTests {
             unordered?.message(tool: "duo_scan", scope: "")
                 == "commit abcdef01 came without its commit time, so it cannot be ordered against commit cccccccc "
                 + "(committed 1970-01-31T00:00:00Z) of run 3, the latest run (duo_scan, whole project); give its "
-                + "commit time (commit-time, or ingest from its checkout), or --force to ingest it anyway")
+                + "commit time (--commit-time, or ingest from its checkout), or --force to ingest it anyway")
     }
 }

@@ -42,7 +42,7 @@ public enum StaleScan: Sendable, Equatable {
         case .unordered(let commit, let latest, let latestCommit, let latestTime):
             return "commit \(Self.short(commit)) came without its commit time, so it cannot be ordered against commit "
                 + "\(Self.short(latestCommit)) (committed \(CommitTime.text(latestTime))) of run \(latest.number), "
-                + "the latest run (\(runs)); give its commit time (commit-time, or ingest from its checkout), or "
+                + "the latest run (\(runs)); give its commit time (--commit-time, or ingest from its checkout), or "
                 + "--force to ingest it anyway"
         }
     }
