@@ -205,7 +205,7 @@ async def writer_session(seen):
         assert checklist["steps"][0]["rules"] == ["DUO007"] and checklist["steps"][0]["asks"], checklist
         report, text = await use("readiness_report", screens="Inbox")
         assert report["format"] == "markdown" and "### Inbox" in report["report"], report
-        assert text.startswith(report["report"]) and text.endswith("\n1 screen in all, on this page.\n"), text
+        assert text.startswith(report["report"]) and text.endswith("\n1 row in all, on this page.\n"), text
         first, text = await use("readiness_report", limit=1)
         assert first["page"] == {"offset": 0, "limit": 1, "total": 2, "next_offset": 1}, first["page"]
         assert "(1 to 1 of them by key)" in first["report"] and "the next page is offset 1" in text, text

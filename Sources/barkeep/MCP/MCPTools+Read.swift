@@ -145,7 +145,7 @@ extension MCPTools {
                 structured: object,
                 summary: "\(project): \(totals.screensDone) of \(Output.count(totals.screens, "screen")) done; "
                     + "\(Output.count(totals.needsWork, "finding")) \(totals.needsWork == 1 ? "needs" : "need") work. "
-                    + page.sentence("screen row", shown: shown.count, total: total))
+                    + page.sentence("row", shown: shown.count, total: total))
         }
     }
 
@@ -284,7 +284,7 @@ extension MCPTools {
             let shown = max(0, min(page.end, total) - page.offset)
             return MCPToolOutput(
                 structured: ["format": "markdown", "report": report, "page": page.json(total: total)],
-                summary: report + "\n" + page.sentence("screen", shown: shown, total: total) + "\n")
+                summary: report + "\n" + page.sentence("row", shown: shown, total: total) + "\n")
         }
     }
 
