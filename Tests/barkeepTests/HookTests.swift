@@ -266,6 +266,12 @@ struct HookTests {
         let daemon = try TestDaemon(arguments: ["--hook-max-backoff", "1"])
         try succeed(daemon, ["project", "create", "app"])
         try succeed(daemon, ["hook", "add", "app", receiver.url, "--kinds", "project.updated"])
+        // --kind, repeatable, as watch takes it, and --kinds are one option: the same kinds either way.
+        try succeed(daemon, ["hook", "add", "app", receiver.url, "--kind", "project.updated", "--kind", "finding.new"])
+        try succeed(daemon, ["hook", "add", "app", receiver.url, "--kinds", "project.updated,finding.new"])
+        let kinds = try hooks(daemon).dropFirst().map { $0["kinds"] as? [String] }
+        #expect(kinds == Array(repeating: ["project.updated", "finding.new"], count: 2), "\(kinds)")
+        for id in ["2", "3"] { try succeed(daemon, ["hook", "remove", id]) }
         let paused = try succeed(daemon, ["hook", "pause", "1"])
         #expect(paused.hasPrefix("Hook 1 is paused (by local:"), "\(paused)")
         let hook = try #require(try hooks(daemon).first)

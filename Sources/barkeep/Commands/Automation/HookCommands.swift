@@ -42,8 +42,9 @@ struct HookAddCommand: RunnableCommand {
             .positional("project", help: "The project whose events are sent."),
             .positional("url", help: "Where the events are POSTed."),
             .option(
-                "kinds", valueName: "KINDS",
-                help: "Only events of these kinds, comma-separated (finding.status,finding.new)."),
+                "kind", valueName: "KINDS", repeatable: true,
+                help: "Only events of these kinds, comma-separated (finding.status,finding.new), as watch takes them."),
+            .option("kinds", valueName: "KINDS", repeatable: true, help: "The same as --kind."),
             .option(
                 "screen", valueName: "KEY",
                 help: "Only events about this screen, component, app or unmapped, or counting for it."),
@@ -57,10 +58,11 @@ struct HookAddCommand: RunnableCommand {
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
         var request = HookAddRequest(project: parsed.value("project") ?? "", url: parsed.value("url") ?? "")
-        if let text = parsed.value("kinds") {
+        let given = parsed.values("kind") + parsed.values("kinds")
+        if !given.isEmpty {
             let kinds: [EventKind]
             do throws(CoreError) {
-                kinds = try EventKind.kinds(parsing: text)
+                kinds = try EventKind.kinds(parsing: given.joined(separator: ","))
             } catch {
                 throw UsageError(error.description, commandPath: parsed.commandPath)
             }
