@@ -1,6 +1,7 @@
 import BarkeepCommandLine
 import BarkeepCore
 import BarkeepServer
+import BarkeepTestSupport
 import Foundation
 import Testing
 
@@ -13,9 +14,8 @@ import Testing
 /// covered without touching this file.
 @Suite("docs/cli.md matches the CLI's configurations and the command table")
 struct CLIReferenceTests {
-    /// The repository root, from this file (`Tests/barkeepTests/…`).
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    /// The repository root.
+    static let root = SourceTree.root
 
     /// A command of `barkeep` that runs: its words after `barkeep` and its type.
     struct Leaf {

@@ -6,9 +6,8 @@ import Testing
 /// stdio framing with bad input; docs/agents.md against the tools the server lists.
 @Suite("barkeep mcp end to end")
 struct MCPServerTests {
-    /// The repository root, from this file (`Tests/barkeepTests/…`).
-    private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    /// The repository root.
+    private static let root = SourceTree.root
 
     /// A duo_scan report: a DUO007, two DUO003 (low and medium) and a DUO011, all of the Inbox screen.
     private static func scan() throws -> String {

@@ -17,6 +17,11 @@ extension TypedParts {
         for part in Self.parts { part.append(self, version, &records) }
         return records
     }
+
+    /// The `type=` word of the part holding `record` records (for messages about them); nil when no part does.
+    public static func typeWord(of record: any WireFields.Type) -> String? {
+        parts.first { ObjectIdentifier($0.recordType) == ObjectIdentifier(record) }?.type
+    }
 }
 
 /// One part of a typed reply: the `type=` word its records carry, the record type, and where the parts value holds

@@ -60,8 +60,8 @@ public struct ProjectStatusReply: Sendable, Equatable {
 
 /// The project and the toolchain it builds with: the `type=project` record.
 public struct ProjectInfo: Sendable, Equatable {
-    /// `project`.
-    public static let recordType = "project"
+    /// The `type=` word of its STATUS record.
+    static let recordType = StatusParts.typeWord(of: StatusProjectPart.self) ?? ""
 
     /// The project's name.
     public var name: String
@@ -92,8 +92,8 @@ public struct ProjectInfo: Sendable, Equatable {
 
 /// The latest scan run: the `type=scan` record.
 public struct ScanSummary: Sendable, Equatable {
-    /// `scan`.
-    public static let recordType = "scan"
+    /// The `type=` word of its STATUS record.
+    static let recordType = StatusParts.typeWord(of: StatusScanPart.self) ?? ""
 
     /// The run number.
     public var run: Int64
@@ -160,8 +160,8 @@ public struct ScanSummary: Sendable, Equatable {
 
 /// Counts over the whole project: the `type=totals` record.
 public struct StatusTotals: Sendable, Equatable {
-    /// `totals`.
-    public static let recordType = "totals"
+    /// The `type=` word of its STATUS record.
+    static let recordType = StatusParts.typeWord(of: StatusTotalsPart.self) ?? ""
 
     /// Findings per status (every status has a count, zero included).
     public var byStatus: [FindingStatus: Int]
@@ -225,8 +225,8 @@ public struct StatusTotals: Sendable, Equatable {
 
 /// Blocked items waiting for one SDK: a `type=blocked` record.
 public struct BlockedGroupRecord: Sendable, Equatable {
-    /// `blocked`.
-    public static let recordType = "blocked"
+    /// The `type=` word of its STATUS record.
+    static let recordType = StatusParts.typeWord(of: StatusBlockedPart.self) ?? ""
 
     /// The SDK that would unblock them, nil when no known SDK declares the symbol (`sdk=none`).
     public var sdk: SDKVersion?

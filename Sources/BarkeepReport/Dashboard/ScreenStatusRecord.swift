@@ -4,8 +4,8 @@ import BarkeepProtocol
 
 /// One screen's line of the dashboard: a `type=screen` record of `STATUS`.
 public struct ScreenStatusRecord: Sendable, Equatable {
-    /// `screen`: the `type=` of its STATUS records (MCP's project_status pages them).
-    public static let recordType = "screen"
+    /// The `type=` word of its STATUS record.
+    static let recordType = StatusParts.typeWord(of: StatusScreenPart.self) ?? ""
 
     /// The screen's key (`Inbox`).
     public var key: String
