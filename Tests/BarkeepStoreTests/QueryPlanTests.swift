@@ -177,6 +177,15 @@ struct QueryPlanTests {
             #expect(!history.isEmpty)
         }
 
+        let steps = "a step set done on a selection of screens"
+        try recorder.record(steps) {
+            // Its blockers: each screen's open findings of the step, its own and its components'.
+            let changes = try StepStore.set(
+                project: "app", screens: .keys(try #require(KeyGlob("Feature*"))), step: "overflow", to: .done,
+                note: nil, actor: "test", on: connection)
+            #expect(!changes.isEmpty)
+        }
+
         let reads = "webhook and watch reads"
         try recorder.record(reads) {
             let app = try ProjectStore.require("app", on: connection)
@@ -197,7 +206,7 @@ struct QueryPlanTests {
         }
 
         #expect(recorder.unreadable.isEmpty, "\(recorder.unreadable.first ?? "")")
-        for scenario in [Self.staleScenario, firstImport, sync, bulk, status, findings, reads] {
+        for scenario in [Self.staleScenario, firstImport, sync, bulk, status, findings, steps, reads] {
             #expect(!recorder.plans(of: scenario).isEmpty, "no plan recorded for \(scenario)")
         }
         // The statements the slow sync ran: its events, and the new findings' own rows.
