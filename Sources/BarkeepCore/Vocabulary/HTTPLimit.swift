@@ -1,0 +1,20 @@
+/// The HTTP listener's default bounds (docs/design/web-dashboard.md, section 1): their one home. The server's
+/// `HTTPLimits` starts from these; the docs and tests take them from here.
+public enum HTTPLimit {
+    /// The longest request line (method, target, version), in bytes, without its line end: longer is `414`.
+    public static let requestLineBytes = 8 << 10
+    /// The most bytes of header fields (the head after the request line, its blank line included): more is `431`.
+    public static let headerSectionBytes = 32 << 10
+    /// The most header fields in one request: more is `431`.
+    public static let headerFieldCount = 100
+    /// The largest request body (a JSON form or document): larger is `413`.
+    public static let bodyBytes = 1 << 20
+    /// Seconds from a request's first byte to the end of its head: past it, `408` (a slow sender).
+    public static let headSeconds = 10
+    /// Seconds a request body may send nothing: past it, `408`.
+    public static let bodyStallSeconds = 60
+    /// Seconds a kept-alive connection may wait for its next request: past it, it closes without a word.
+    public static let idleSeconds = 30
+    /// Requests one connection answers: the last is answered with `Connection: close`.
+    public static let requestsPerConnection = 1000
+}

@@ -1,0 +1,71 @@
+/// One HTTP response as the application gives it to `HTTPMachine`: the machine adds `Content-Length` and
+/// `Connection: close` and drops the body of a `HEAD`.
+struct HTTPResponse: Equatable, Sendable {
+    /// The status code.
+    var status: Int
+    /// Header fields besides `Content-Length` and `Connection`, in order.
+    var fields: [HTTPField]
+    /// The body.
+    var body: [UInt8]
+
+    /// A response of `status` with `fields` and `body`.
+    init(status: Int, fields: [HTTPField] = [], body: [UInt8] = []) {
+        self.status = status
+        self.fields = fields
+        self.body = body
+    }
+
+    /// A refusal: `status` with `reason` as its plain-text body.
+    static func refusal(_ status: Int, _ reason: String) -> HTTPResponse {
+        HTTPResponse(
+            status: status, fields: [HTTPField(name: "Content-Type", value: "text/plain; charset=utf-8")],
+            body: Array("\(reason)\n".utf8))
+    }
+
+    /// The reason phrase of `status`.
+    static func reasonPhrase(_ status: Int) -> String {
+        switch status {
+        case 100: "Continue"
+        case 200: "OK"
+        case 201: "Created"
+        case 204: "No Content"
+        case 303: "See Other"
+        case 304: "Not Modified"
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 408: "Request Timeout"
+        case 409: "Conflict"
+        case 411: "Length Required"
+        case 413: "Content Too Large"
+        case 414: "URI Too Long"
+        case 422: "Unprocessable Content"
+        case 429: "Too Many Requests"
+        case 431: "Request Header Fields Too Large"
+        case 500: "Internal Server Error"
+        case 501: "Not Implemented"
+        case 503: "Service Unavailable"
+        case 505: "HTTP Version Not Supported"
+        default: "Status"
+        }
+    }
+
+    /// Appends the response to `output`: its head with `Content-Length` (and `Connection: close` when
+    /// `closesConnection`), then its body unless `omitsBody` (the answer to a `HEAD`).
+    func encode(closesConnection: Bool, omitsBody: Bool, into output: inout [UInt8]) {
+        output.append(contentsOf: "HTTP/1.1 \(status) \(Self.reasonPhrase(status))\r\n".utf8)
+        for field in fields {
+            output.append(contentsOf: field.name.utf8)
+            output.append(contentsOf: ": ".utf8)
+            // A value never ends the line early: any CR or LF in it would split the response.
+            output.append(contentsOf: field.value.utf8.filter { $0 != 0x0D && $0 != 0x0A })
+            output.append(contentsOf: "\r\n".utf8)
+        }
+        output.append(contentsOf: "Content-Length: \(body.count)\r\n".utf8)
+        if closesConnection { output.append(contentsOf: "Connection: close\r\n".utf8) }
+        output.append(contentsOf: "\r\n".utf8)
+        if !omitsBody { output.append(contentsOf: body) }
+    }
+}
