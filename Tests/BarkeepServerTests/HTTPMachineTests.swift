@@ -1,0 +1,298 @@
+import BarkeepCore
+import Foundation
+import Testing
+
+@testable import BarkeepServer
+
+/// Drives one `HTTPMachine` as the event loop would, without a socket: bytes in, requests run at once (answered
+/// `200` with `METHOD TARGET BODY`), responses read as soon as they are written.
+struct HTTPDriver {
+    var machine: HTTPMachine
+    var now = ContinuousClock.now
+    /// The requests run, in order: `METHOD TARGET [BODY]`.
+    var log: [String] = []
+    /// Bytes written to the client so far.
+    var written: [UInt8] = []
+    /// Whether a request completes as soon as it runs.
+    var completesAtOnce = true
+    /// The most request bytes the machine held at any moment.
+    var mostBuffered = 0
+
+    init(limits: HTTPLimits = HTTPLimits()) {
+        machine = HTTPMachine(limits: limits, now: now)
+    }
+
+    var text: String { String(decoding: written, as: UTF8.self) }
+
+    /// The status codes of the responses written, in order.
+    var statuses: [Int] {
+        text.components(separatedBy: "HTTP/1.1 ").dropFirst().compactMap { Int($0.prefix(3)) }
+    }
+
+    mutating func send(_ text: String) { send(Array(text.utf8)) }
+
+    mutating func send(_ bytes: [UInt8]) {
+        machine.receive(bytes[...], now: now)
+        run()
+    }
+
+    /// Sends `bytes` `size` bytes at a time, as long as the machine reads.
+    mutating func send(_ bytes: [UInt8], chunksOf size: Int) {
+        var offset = 0
+        while offset < bytes.count && machine.wantsInput {
+            machine.receive(bytes[offset..<min(bytes.count, offset + size)], now: now)
+            offset += size
+            run()
+        }
+    }
+
+    mutating func run() {
+        while case .execute(let head, let body) = machine.nextAction(now: now) {
+            mostBuffered = max(mostBuffered, machine.bufferedInputCount)
+            let entry =
+                "\(head.method) \(head.target)" + (body.isEmpty ? "" : " \(String(decoding: body, as: UTF8.self))")
+            log.append(entry)
+            guard completesAtOnce else { break }
+            machine.complete(HTTPResponse(status: 200, body: Array(entry.utf8)), now: now)
+        }
+        mostBuffered = max(mostBuffered, machine.bufferedInputCount)
+        read()
+    }
+
+    mutating func read() {
+        let count = machine.withPendingOutput { buffer in
+            written.append(contentsOf: buffer)
+            return buffer.count
+        }
+        machine.written(count)
+    }
+}
+
+@Suite("HTTPMachine")
+struct HTTPMachineTests {
+    static let get = "GET /a HTTP/1.1\r\nHost: x\r\n\r\n"
+
+    @Test("a GET is run and answered with its length, and the connection stays open")
+    func simpleGet() {
+        var driver = HTTPDriver()
+        driver.send(Self.get)
+        #expect(driver.log == ["GET /a"])
+        #expect(driver.text == "HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\nGET /a")
+        #expect(!driver.machine.isClosing && driver.machine.wantsInput)
+    }
+
+    @Test("the head is parsed: lowercased names, trimmed values, decoded path and query")
+    func parsedHead() throws {
+        let bytes = Array("GET /p%20q/r?a=1+2&b=%C3%A9&c HTTP/1.1\r\nHOST:  x \r\nX-Thing:\tv\r\n".utf8)
+        let head = try HTTPRequestHead.parse(bytes[...], maximumFields: 100, maximumBody: 10)
+        #expect(head.pathSegments == ["p q", "r"])
+        #expect(head.query.map { "\($0.name)=\($0.value)" } == ["a=1 2", "b=é", "c="])
+        #expect(head.fields.map { "\($0.name)=\($0.value)" } == ["host=x", "x-thing=v"])
+        #expect(head.minorVersion == 1 && head.keepsAlive && head.contentLength == 0)
+    }
+
+    static let pipelined =
+        "GET /1 HTTP/1.1\r\nHost: x\r\n\r\nPOST /2 HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello"
+        + "HEAD /3 HTTP/1.1\r\nHost: x\r\n\r\nDELETE /4 HTTP/1.1\nHost: x\nContent-Length: 0\n\n"
+        + "GET /5 HTTP/1.1\r\nHost: x\r\nConnection: keep-alive, Close\r\n\r\nGET /6 HTTP/1.1\r\nHost: x\r\n\r\n"
+
+    @Test("pipelined requests are run one at a time, answered in order; Connection: close ends the connection")
+    func pipelining() {
+        var driver = HTTPDriver()
+        driver.send(Self.pipelined)
+        #expect(driver.log == ["GET /1", "POST /2 hello", "HEAD /3", "DELETE /4", "GET /5"])
+        #expect(driver.statuses == [200, 200, 200, 200, 200])
+        // HEAD keeps the length of the body it does not send; only the last response says close.
+        #expect(driver.text.contains("Content-Length: 7\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\nDELETE /4"))
+        #expect(driver.text.components(separatedBy: "Connection: close").count == 2)
+        #expect(driver.text.hasSuffix("Connection: close\r\n\r\nGET /5") && driver.machine.isFinished)
+    }
+
+    @Test("whole input and input byte by byte (or in any chunks) lead to the same requests and responses")
+    func chunkedEqualsWhole() {
+        let inputs = [
+            Self.pipelined, "GET /a HTTP/1.1\r\nHost: x\r\n\r\nBAD\r\n\r\n", "GET / HTTP/1.1\r\n Host: x\r\n\r\n",
+            "POST /a HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabcGET /b HTTP/1.0\r\n\r\nGET /c HTTP/1.1\r\n\r\n",
+            "GET /" + String(repeating: "a", count: 9000) + " HTTP/1.1\r\n\r\n",
+        ]
+        for input in inputs {
+            var whole = HTTPDriver()
+            whole.send(input)
+            for size in [1, 2, 7, 100] {
+                var chunked = HTTPDriver()
+                chunked.send(Array(input.utf8), chunksOf: size)
+                #expect(chunked.log == whole.log && chunked.written == whole.written, "chunks of \(size)")
+            }
+        }
+    }
+
+    @Test(
+        "each malformed head is refused with its status, once, with Connection: close, and nothing runs",
+        arguments: [
+            ("GET /a HTTP/1.1\r\n\r\n", 400),  // no Host
+            ("GET /a HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n", 400),
+            ("GET /a HTTP/1.1\r\nHost: x\r\nX: a\r\n  folded\r\n\r\n", 400),  // obs-fold
+            ("GET /a HTTP/1.1\r\nHost: x\r\nBad Name: v\r\n\r\n", 400),
+            ("GET /a HTTP/1.1\r\nHost: x\r\nX: a\u{1}b\r\n\r\n", 400),
+            ("GET /a HTTP/1.1\r\nHost x\r\n\r\n", 400),
+            ("GET  /a HTTP/1.1\r\nHost: x\r\n\r\n", 400),
+            ("GET http://x/a HTTP/1.1\r\nHost: x\r\n\r\n", 400),  // absolute-form
+            ("GET /a%zz HTTP/1.1\r\nHost: x\r\n\r\n", 400),
+            ("GET /a%00 HTTP/1.1\r\nHost: x\r\n\r\n", 400),
+            ("GET /a%C3 HTTP/1.1\r\nHost: x\r\n\r\n", 400),  // not UTF-8
+            ("POST /a HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400),
+            ("POST /a HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab", 400),
+            ("POST /a HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n", 400),
+            ("POST /a HTTP/1.1\r\nHost: x\r\n\r\n", 411),
+            ("POST /a HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999999999999999\r\n\r\n", 413),
+            ("PATCH /a HTTP/1.1\r\nHost: x\r\n\r\n", 501),
+            ("CONNECT x:443 HTTP/1.1\r\nHost: x\r\n\r\n", 501),
+            ("GET /a HTTP/2.0\r\nHost: x\r\n\r\n", 505),
+            ("GET /a FTP/1.1\r\nHost: x\r\n\r\n", 400),
+        ])
+    func refusals(input: String, status: Int) {
+        var driver = HTTPDriver()
+        driver.send(input + Self.get)
+        #expect(driver.log.isEmpty && driver.statuses == [status], "\(driver.text)")
+        #expect(driver.text.contains("Connection: close\r\n") && driver.machine.isFinished)
+    }
+
+    @Test("Content-Length values that agree are one length; 1.0 closes unless keep-alive")
+    func lengthsAndVersions() {
+        var driver = HTTPDriver()
+        driver.send(
+            "PUT /a HTTP/1.1\r\nHost: x\r\nContent-Length: 2, 2\r\n\r\nokGET /b HTTP/1.0\r\nConnection: keep-alive\r\n\r\n"
+        )
+        driver.send("GET /c HTTP/1.0\r\n\r\nGET /d HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(driver.log == ["PUT /a ok", "GET /b", "GET /c"] && driver.machine.isFinished)
+    }
+
+    @Test("the request line limit: its length passes, one more byte is 414, even before the line ends")
+    func requestLineLimit() {
+        var limits = HTTPLimits()
+        limits.requestLineBytes = 32
+        let line = "GET /" + String(repeating: "a", count: 32 - 14) + " HTTP/1.1"
+        #expect(line.utf8.count == 32)
+        var fits = HTTPDriver(limits: limits)
+        fits.send(line + "\r\nHost: x\r\n\r\n")
+        #expect(fits.statuses == [200])
+        var over = HTTPDriver(limits: limits)
+        over.send(Array(("GET /a" + String(repeating: "a", count: 100)).utf8), chunksOf: 1)
+        #expect(over.statuses == [414] && over.machine.isFinished && over.mostBuffered <= 34)
+    }
+
+    @Test("the header section's size and field count: at the limit it passes, past it 431")
+    func headerLimits() {
+        var limits = HTTPLimits()
+        limits.headerSectionBytes = 64
+        limits.headerFieldCount = 3
+        // "Host: x\r\n" (9) + "X: " + value + "\r\n" + "\r\n" = 64.
+        let value = String(repeating: "v", count: 64 - 9 - 5 - 2)
+        var fits = HTTPDriver(limits: limits)
+        fits.send("GET /a HTTP/1.1\r\nHost: x\r\nX: \(value)\r\n\r\n")
+        #expect(fits.statuses == [200])
+        var over = HTTPDriver(limits: limits)
+        over.send(Array("GET /a HTTP/1.1\r\nHost: x\r\nX: \(value)v\r\n\r\n".utf8), chunksOf: 1)
+        #expect(over.statuses == [431] && over.log.isEmpty)
+        var endless = HTTPDriver(limits: limits)
+        endless.send(Array(("GET /a HTTP/1.1\r\n" + String(repeating: "X: y\r\n", count: 1000)).utf8), chunksOf: 5)
+        #expect(endless.statuses == [431] && endless.mostBuffered <= limits.headBytes + 5)
+        var many = HTTPDriver(limits: limits)
+        many.send("GET /a HTTP/1.1\r\nHost: x\r\nA: 1\r\nB: 2\r\nC: 3\r\n\r\n")
+        #expect(many.statuses == [431])
+    }
+
+    @Test("a body over the limit is 413 before any of it is read; at the limit it runs")
+    func bodyLimit() {
+        var limits = HTTPLimits()
+        limits.bodyBytes = 4
+        var fits = HTTPDriver(limits: limits)
+        fits.send("POST /a HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n\r\nabcd")
+        #expect(fits.log == ["POST /a abcd"])
+        var over = HTTPDriver(limits: limits)
+        over.send("POST /a HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\n")
+        #expect(over.statuses == [413] && over.machine.isFinished)
+    }
+
+    @Test("while a request runs nothing is read; the next head waits in the buffer, bounded")
+    func noReadAhead() {
+        var driver = HTTPDriver()
+        driver.completesAtOnce = false
+        driver.send(Self.get + Self.get)
+        #expect(driver.log == ["GET /a"] && driver.machine.isRunning && !driver.machine.wantsInput)
+        #expect(driver.machine.nextDeadline == nil && driver.machine.bufferedInputCount == Self.get.utf8.count)
+        driver.machine.complete(HTTPResponse(status: 204), now: driver.now)
+        driver.run()
+        #expect(driver.log == ["GET /a", "GET /a"] && driver.statuses == [204])
+    }
+
+    @Test("the last request a connection answers says Connection: close")
+    func requestsPerConnection() {
+        var limits = HTTPLimits()
+        limits.requestsPerConnection = 2
+        var driver = HTTPDriver(limits: limits)
+        driver.send(Self.get + Self.get + Self.get)
+        #expect(driver.log.count == 2 && driver.machine.isFinished)
+        #expect(driver.text.components(separatedBy: "Connection: close").count == 2)
+    }
+
+    @Test("a slow head is 408 at its deadline, once; the deadline counts from its first byte")
+    func headDeadline() {
+        var driver = HTTPDriver()
+        let start = driver.now
+        #expect(driver.machine.nextDeadline == start + .seconds(HTTPLimit.idleSeconds))
+        driver.now = start + .seconds(5)
+        driver.send("GET /a HTTP/1.1\r\n")
+        #expect(driver.machine.nextDeadline == start + .seconds(5 + HTTPLimit.headSeconds))
+        driver.now = start + .seconds(14)
+        driver.send("Host: x\r\n")
+        let early = driver.machine.expire(now: start + .seconds(14))
+        let due = driver.machine.expire(now: start + .seconds(15))
+        let again = driver.machine.expire(now: start + .seconds(16))
+        driver.read()
+        #expect(!early && due && !again && driver.statuses == [408] && driver.machine.isFinished)
+        #expect(driver.machine.nextDeadline == nil)
+    }
+
+    @Test("a body that stalls is 408; an idle kept-alive connection closes silently, once")
+    func bodyAndIdleDeadlines() {
+        var driver = HTTPDriver()
+        let start = driver.now
+        driver.send("POST /a HTTP/1.1\r\nHost: x\r\nContent-Length: 9\r\n\r\nabc")
+        #expect(driver.machine.nextDeadline == start + .seconds(HTTPLimit.bodyStallSeconds))
+        let stalled = driver.machine.expire(now: start + .seconds(HTTPLimit.bodyStallSeconds))
+        #expect(stalled)
+        driver.read()
+        #expect(driver.statuses == [408] && driver.machine.isFinished)
+
+        var idle = HTTPDriver()
+        idle.send(Self.get)
+        let answered = idle.written.count
+        let deadline = idle.now + .seconds(HTTPLimit.idleSeconds)
+        #expect(idle.machine.nextDeadline == deadline)
+        let due = idle.machine.expire(now: deadline)
+        let again = idle.machine.expire(now: deadline + .seconds(1))
+        #expect(due && !again)
+        idle.read()
+        #expect(idle.machine.isFinished && idle.written.count == answered)
+    }
+
+    @Test("a client that half-closes gets the answers to what it sent whole, then the close")
+    func halfClose() {
+        var driver = HTTPDriver()
+        driver.machine.receive(Array((Self.get + "GET /b HT").utf8)[...], now: driver.now)
+        driver.machine.endInput()
+        driver.run()
+        #expect(driver.log == ["GET /a"] && driver.machine.isFinished)
+    }
+
+    @Test("a response's field values cannot split its head")
+    func responseFieldsStayOnOneLine() {
+        var output: [UInt8] = []
+        HTTPResponse(status: 200, fields: [HTTPField(name: "X", value: "a\r\nSet-Cookie: b")])
+            .encode(closesConnection: false, omitsBody: false, into: &output)
+        #expect(
+            String(decoding: output, as: UTF8.self)
+                == "HTTP/1.1 200 OK\r\nX: aSet-Cookie: b\r\nContent-Length: 0\r\n\r\n")
+    }
+}
