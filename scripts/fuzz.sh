@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 seconds=${FUZZ_SECONDS:-60}
-read -r -a targets <<<"${FUZZ_TARGETS:-framer duoscan sarif sdkcheck identity}"
+read -r -a targets <<<"${FUZZ_TARGETS:-framer http duoscan sarif sdkcheck identity}"
 read -r -a extra <<<"${FUZZ_ARGS:-}"
 swiftc=${SWIFTC:-swiftc}
 out=.build/fuzz
@@ -36,6 +36,7 @@ sources() {
     local module=BarkeepCore names
     case $1 in
         framer) module=BarkeepProtocol names="ErrorCode LineFramer ProtocolError Quoting Record Reply Request" ;;
+        http) names="HTTPLimit" ;;
         duoscan) names="$json DuoScanParser ScanTable Severity" ;;
         sarif) names="$json SARIFLevel SARIFParser Severity" ;;
         sdkcheck) names="$json Names ScreenKind SDKCheckParser SDKVersion" ;;
@@ -54,6 +55,14 @@ sources() {
         source_file BarkeepCore ValueExcerpt
         source_file BarkeepCore TerminalText
     fi
+    # The server's HTTP connection machine and the pure types it uses (they import nothing but Core's HTTPLimit).
+    if [ "$1" = http ]; then
+        source_file BarkeepServer HTTPMachine
+        source_file BarkeepServer HTTPLimits
+        source_file BarkeepServer HTTPRequestHead
+        source_file BarkeepServer HTTPResponse
+        source_file BarkeepServer HTTPField
+    fi
     # Identities are hashed by libcrypto, as the store hashes them: the hasher and the C shim it calls (uses_shim).
     if [ "$1" = identity ]; then
         source_file BarkeepHashing LibcryptoHasher
@@ -66,6 +75,7 @@ uses_shim() {
 dictionary() {
     case $1 in
         framer) echo Fuzz/Dictionaries/protocol.dict ;;
+        http) echo Fuzz/Dictionaries/http.dict ;;
         *) echo Fuzz/Dictionaries/json.dict ;;
     esac
 }
@@ -119,7 +129,7 @@ last_stat() {
 
 for target in "${targets[@]}"; do
     if ! sources "$target" >/dev/null || [ ! -f "Fuzz/$target.swift" ]; then
-        echo "fuzz: unknown target '$target' (known: framer duoscan sarif sdkcheck identity)" >&2
+        echo "fuzz: unknown target '$target' (known: framer http duoscan sarif sdkcheck identity)" >&2
         exit 64
     fi
     build "$target"

@@ -471,9 +471,11 @@ struct ConnectionMachineTests {
         #expect(driver.log == ["close timedOut"] && driver.text.isEmpty)
     }
 
-    @Test("the machine and its pure types import no module unconditionally: the framer fuzz target compiles them alone")
+    @Test(
+        "the machines and their pure types import no module unconditionally: the framer and http fuzz targets compile them alone"
+    )
     func compilesAlone() throws {
-        // The server files scripts/fuzz.sh compiles into the framer target (`source_file BarkeepServer NAME`).
+        // The server files scripts/fuzz.sh compiles into the framer and http targets (`source_file BarkeepServer NAME`).
         let script = try String(contentsOf: SourceTree.root.appendingPathComponent("scripts/fuzz.sh"), encoding: .utf8)
         let names = script.split(separator: "\n").compactMap { line -> String? in
             let words = line.split(separator: " ")
@@ -481,6 +483,7 @@ struct ConnectionMachineTests {
             return String(words[2])
         }
         #expect(names.contains("ConnectionMachine") && names.contains("TransportOutcome"), "\(names)")
+        #expect(names.contains("HTTPMachine") && names.contains("HTTPRequestHead"), "\(names)")
         for name in names {
             let text = try SourceTree.text("\(name).swift", of: "BarkeepServer")
             let imports = text.split(separator: "\n").filter { $0.hasPrefix("import ") }

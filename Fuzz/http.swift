@@ -1,0 +1,119 @@
+// libFuzzer target `http`: the HTTP connection machine (`HTTPMachine`, `HTTPRequestHead`, `HTTPResponse`), which
+// scripts/fuzz.sh compiles alone with Core's `HTTPLimit`.
+//
+// Input: byte 0 sets small limits (request line, header bytes and count, body), so that short inputs reach them; byte
+// 1 seeds the sizes of the chunks the rest arrives in. The rest goes through the machine twice, once whole and once in
+// chunks, each request completed at once: both must run the same requests and write the same bytes. Invariants: no
+// crash; the buffer never holds more than a head's limit, or one body, plus one chunk; nothing runs while a request
+// runs; every response is whole (a status line, a `Content-Length` that matches); a refused connection runs nothing
+// more. Then the clock: every deadline the machine names fires once, when due and not before. The rest is also parsed
+// as a head directly, which must not crash and whose accepted heads are within the limits.
+
+/// One machine driven as the event loop drives it, each request answered at once with its method and target.
+struct HTTPDriver {
+    var machine: HTTPMachine
+    let now = ContinuousClock.now
+    /// The requests run, and the bytes written, in order.
+    var log: [String] = []
+    var written: [UInt8] = []
+
+    init(limits: HTTPLimits) {
+        machine = HTTPMachine(limits: limits, now: now)
+    }
+
+    /// Appends bytes as they arrive (when the machine reads), then performs every action they lead to.
+    mutating func receive(_ bytes: ArraySlice<UInt8>) {
+        guard machine.wantsInput else { return }
+        machine.receive(bytes, now: now)
+        let limits = machine.limits
+        require(
+            machine.bufferedInputCount <= max(limits.headBytes, limits.bodyBytes) + bytes.count,
+            "\(machine.bufferedInputCount) bytes buffered after a read of \(bytes.count)")
+        while case .execute(let head, let body) = machine.nextAction(now: now) {
+            require(machine.isRunning && !machine.wantsInput, "a request runs while the machine reads")
+            require(body.count == head.contentLength && body.count <= limits.bodyBytes, "a body of the wrong size")
+            require(machine.nextDeadline == nil, "a deadline while a request runs")
+            log.append("\(head.method) \(head.target) \(body.count)")
+            machine.complete(HTTPResponse(status: 200, body: body), now: now)
+        }
+        let count = machine.withPendingOutput { buffer in
+            written.append(contentsOf: buffer)
+            return buffer.count
+        }
+        machine.written(count)
+    }
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    guard let data, size >= 2 else { return 0 }
+    let input = UnsafeBufferPointer(start: data, count: size)
+    let stream = Array(input[2...])
+    let seed = Int(input[0])
+    var limits = HTTPLimits()
+    limits.requestLineBytes = 12 + seed % 32
+    limits.headerSectionBytes = 8 + (seed / 4) % 64
+    limits.headerFieldCount = 1 + seed % 5
+    limits.bodyBytes = seed % 17
+    limits.requestsPerConnection = 1 + seed % 7
+
+    var whole = HTTPDriver(limits: limits)
+    whole.receive(stream[...])
+    var chunked = HTTPDriver(limits: limits)
+    var offset = 0
+    var chunkSeed = UInt32(input[1]) | 1
+    while offset < stream.count && chunked.machine.wantsInput {
+        chunkSeed = chunkSeed &* 1_103_515_245 &+ 12_345
+        let count = 1 + Int(chunkSeed >> 16) % 64
+        chunked.receive(stream[offset..<min(stream.count, offset + count)])
+        offset += count
+    }
+    require(chunked.log == whole.log, "chunked ran \(chunked.log), whole \(whole.log)")
+    require(chunked.written == whole.written, "chunked and whole input wrote different bytes")
+    checkResponses(whole.written)
+
+    // The clock: each deadline fires once, when due and not before.
+    var timed = HTTPDriver(limits: limits)
+    timed.receive(stream.prefix(Int(input[1]))[...])
+    if let deadline = timed.machine.nextDeadline {
+        require(!timed.machine.expire(now: deadline - .nanoseconds(1)), "a deadline fired early")
+        require(timed.machine.expire(now: deadline), "a deadline did not fire when due")
+        require(timed.machine.isClosing && timed.machine.nextDeadline == nil, "a deadline fired and left one")
+        require(!timed.machine.expire(now: deadline + .seconds(3600)), "a deadline fired twice")
+        let before = timed.log.count
+        timed.receive(stream[...])
+        require(timed.log.count == before, "a request ran after the connection expired")
+    }
+
+    if let head = try? HTTPRequestHead.parse(stream[...], maximumFields: limits.headerFieldCount, maximumBody: 16) {
+        require(head.fields.count <= limits.headerFieldCount && head.contentLength <= 16, "a head past its limits")
+        require(head.target.hasPrefix("/") && HTTPRequestHead.methods.contains(head.method), "a bad head accepted")
+    }
+    return 0
+}
+
+/// Every response written is whole: `HTTP/1.1 NNN`, fields, a blank line, then exactly `Content-Length` bytes (none
+/// after a `Connection: close`).
+func checkResponses(_ bytes: [UInt8]) {
+    var rest = bytes[...]
+    let separator = Array("\r\n\r\n".utf8)
+    while !rest.isEmpty {
+        require(rest.starts(with: "HTTP/1.1 ".utf8), "a response does not start with its status line")
+        guard let end = rest.indices.first(where: { rest[$0...].starts(with: separator) }) else {
+            return require(false, "a response head without its end")
+        }
+        let head = String(decoding: rest[..<end], as: UTF8.self)
+        let lengthLine = head.split(separator: "\r\n").first { $0.hasPrefix("Content-Length: ") }
+        guard let lengthLine, let length = Int(lengthLine.dropFirst(16)) else {
+            return require(false, "a response without Content-Length")
+        }
+        let bodyStart = end + 4
+        require(rest.endIndex - bodyStart >= length, "a response shorter than its length")
+        rest = rest[(bodyStart + length)...]
+        if head.contains("\r\nConnection: close") { require(rest.isEmpty, "bytes after Connection: close") }
+    }
+}
+
+func require(_ condition: Bool, _ message: @autoclosure () -> String) {
+    if !condition { fatalError(message()) }
+}
