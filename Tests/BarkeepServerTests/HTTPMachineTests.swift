@@ -1,4 +1,5 @@
 import BarkeepCore
+import BarkeepTestSupport
 import Foundation
 import Testing
 
@@ -294,5 +295,52 @@ struct HTTPMachineTests {
         #expect(
             String(decoding: output, as: UTF8.self)
                 == "HTTP/1.1 200 OK\r\nX: aSet-Cookie: b\r\nContent-Length: 0\r\n\r\n")
+    }
+    @Test("curl, an independent client, reuses one kept-alive connection for a GET, a HEAD and a POST")
+    func realClient() throws {
+        let listener = try Listener.open(.tcp(host: "127.0.0.1", port: 0))
+        defer { listener.close() }
+        guard case .tcp(_, let port) = listener.address else { throw TestSupportError("no TCP port") }
+        let descriptor = listener.descriptor
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+        Thread.detachNewThread { Self.serveOne(descriptor) }
+        defer { shutdown(descriptor, Int32(SHUT_RDWR)) }
+        let base = "http://127.0.0.1:\(port)"
+        let result = try Subprocess.run(
+            "/usr/bin/curl",
+            [
+                "-sS", "-v", "--http1.1", "--max-time", "20", "\(base)/a/b%20c?q=1", "--next", "-I", "\(base)/h",
+                "--next", "--data-binary", "hello", "\(base)/p",
+            ])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output.contains("GET /a/b%20c?q=1") && result.output.contains("POST /p hello"))
+        #expect(result.output.contains("HTTP/1.1 200 OK") && result.output.contains("Content-Length: 7"))
+        // One connection for all three requests.
+        #expect(result.error.components(separatedBy: "Connected to").count == 2, "\(result.error)")
+        #expect(result.error.contains("Re-using") || result.error.contains("Reusing"), "\(result.error)")
+    }
+
+    /// Accepts one connection on a blocking listening socket and serves it with an `HTTPMachine` until it ends.
+    private static func serveOne(_ listener: Int32) {
+        let client = accept(listener, nil, nil)
+        guard client >= 0 else { return }
+        defer { close(client) }
+        var driver = HTTPDriver()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !driver.machine.isFinished {
+            let count = read(client, &buffer, buffer.count)
+            driver.now = .now
+            if count <= 0 {
+                driver.machine.endInput()
+                driver.machine.receive([][...], now: driver.now)
+            } else {
+                driver.machine.receive(buffer[..<count], now: driver.now)
+            }
+            let before = driver.written.count
+            driver.run()
+            let reply = Array(driver.written[before...])
+            guard reply.withUnsafeBytes({ write(client, $0.baseAddress, $0.count) }) == reply.count else { return }
+            if count <= 0 { return }
+        }
     }
 }
