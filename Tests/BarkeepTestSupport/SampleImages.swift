@@ -21,6 +21,16 @@ public enum SampleImages {
             + "/8QAFQABAQAAAAAAAAAAAAAAAAAAAAX/xAAUEAEAAAAAAAAAAAAAAAAAAAAA/8QAFQEBAQAAAAAAAAAAAAAAAAAAAwb/xAAUEQEAAAAAAAAA"
             + "AAAAAAAAAAAA/9oADAMBAAIRAxEAPwCAANXP/9k=")
 
+    /// Writes `bytes` (the PNG by default) to a new file `name` in a new temporary directory; returns its path.
+    public static func temporaryFile(_ bytes: [UInt8] = png, named name: String = "shot.png") throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "barkeep-shot-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let file = directory.appendingPathComponent(name)
+        try Data(bytes).write(to: file)
+        return file.path
+    }
+
     private static func decode(_ base64: String) -> [UInt8] {
         // Invariant: the literals above are valid base64; an empty image would fail every test that uses it.
         Data(base64Encoded: base64).map { Array($0) } ?? []
