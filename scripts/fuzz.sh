@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 seconds=${FUZZ_SECONDS:-60}
-read -r -a targets <<<"${FUZZ_TARGETS:-framer http duoscan sarif sdkcheck identity}"
+read -r -a targets <<<"${FUZZ_TARGETS:-framer http duoscan sarif sdkcheck identity image}"
 read -r -a extra <<<"${FUZZ_ARGS:-}"
 swiftc=${SWIFTC:-swiftc}
 out=.build/fuzz
@@ -40,6 +40,7 @@ sources() {
         duoscan) names="$json DuoScanParser ScanTable Severity" ;;
         sarif) names="$json SARIFLevel SARIFParser Severity" ;;
         sdkcheck) names="$json Names ScreenKind SDKCheckParser SDKVersion" ;;
+        image) names="ImageHeader ImageProblem ScreenshotLimit" ;;
         identity) names="$json DuoScanParser ScanTable IdentityDigest Severity FindingIdentity FindingStatus QuantityText SyncPlanner SyncPlanner+Changed" ;;
         *) return 1 ;;
     esac
@@ -76,6 +77,7 @@ dictionary() {
     case $1 in
         framer) echo Fuzz/Dictionaries/protocol.dict ;;
         http) echo Fuzz/Dictionaries/http.dict ;;
+        image) echo Fuzz/Dictionaries/image.dict ;;
         *) echo Fuzz/Dictionaries/json.dict ;;
     esac
 }
@@ -129,7 +131,7 @@ last_stat() {
 
 for target in "${targets[@]}"; do
     if ! sources "$target" >/dev/null || [ ! -f "Fuzz/$target.swift" ]; then
-        echo "fuzz: unknown target '$target' (known: framer http duoscan sarif sdkcheck identity)" >&2
+        echo "fuzz: unknown target '$target' (known: framer http duoscan sarif sdkcheck identity image)" >&2
         exit 64
     fi
     build "$target"

@@ -74,7 +74,7 @@ final class Daemon {
             options.maximumConnections
             ?? ServerConfiguration.defaultMaximumConnections(
                 fileLimit: limit > 0 ? limit : 1024, poolSize: options.poolSize)
-        let serverConfiguration = ServerConfiguration(
+        var serverConfiguration = ServerConfiguration(
             addresses: [options.listen, .unix(path: options.socketPath)],
             maximumLineLength: options.maximumLineLength,
             maximumPayload: options.maximumUpload,
@@ -85,6 +85,7 @@ final class Daemon {
             serverID: Self.makeServerID(),
             tls: options.tls
         )
+        serverConfiguration.maximumScreenshot = options.maximumScreenshot
         // One command in flight per connection: every connection the server may hold can wait for the database.
         let pool = PostgresPool(
             configuration: configuration, size: options.poolSize, queueLimit: serverConfiguration.databaseQueueLimit)

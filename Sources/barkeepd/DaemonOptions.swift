@@ -54,6 +54,11 @@ struct DaemonCommand: ParsableCommand {
                 "max-upload", valueName: "BYTES", default: String(UploadLimit.defaultBytes),
                 help: "Largest upload accepted (\(QuantityText.describe(bytes: UploadLimit.defaultBytes)))."),
             .option(
+                "max-screenshot", valueName: "BYTES", default: String(ScreenshotLimit.defaultBytes),
+                help:
+                    "Largest screenshot accepted (SCREENSHOT PUT; "
+                    + "\(QuantityText.describe(bytes: ScreenshotLimit.defaultBytes)))."),
+            .option(
                 "max-upload-total",
                 valueName: "BYTES",
                 help: "Upload bytes all connections may hold at once; past it BUSY (default 4 x --max-upload)."
@@ -142,6 +147,8 @@ struct DaemonOptions {
     var maximumUpload: Int
     /// --max-connections; nil: from the descriptor limit (`ServerConfiguration.defaultMaximumConnections`).
     var maximumConnections: Int?
+    /// The largest screenshot accepted (--max-screenshot).
+    var maximumScreenshot: Int
     /// Upload bytes all connections may hold at once (--max-upload-total).
     var maximumUploadTotal: Int
     /// How long an upload may send nothing (--upload-timeout).
@@ -226,6 +233,7 @@ struct DaemonOptions {
         maximumUpload = try number("max-upload", 1024...(1 << 32), of: "bytes")
         maximumUploadTotal = try number(
             "max-upload-total", maximumUpload...(1 << 40), default: 4 * maximumUpload, of: "bytes")
+        maximumScreenshot = try number("max-screenshot", 1024...(1 << 30), of: "bytes")
         uploadTimeout = .seconds(try number("upload-timeout", 1...3600, of: "seconds"))
         maximumConnections =
             parsed.value("max-connections") == nil ? nil : try number("max-connections", 1...1_000_000, default: 0)

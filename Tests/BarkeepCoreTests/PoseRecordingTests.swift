@@ -55,4 +55,26 @@ struct PoseRecordingTests {
                 pose: "P10", result: c.result, isDeviceOnly: c.deviceOnly, screenshot: c.screenshot,
                 hasFinding: c.finding, reason: c.reason, device: c.device) == c.problem)
     }
+
+    @Test("sha256:HEX names an uploaded screenshot; any other text is a path from before uploads")
+    func uploadedScreenshots() {
+        let hex = String(repeating: "0123456789abcdef", count: 4)
+        #expect(PoseRecording.uploadedScreenshotHash("sha256:" + hex) == hex)
+        #expect(PoseRecording.uploadedScreenshot(hex) == "sha256:" + hex)
+        for text in [
+            "p1.png", "sha256:", "sha256:" + hex.uppercased(), "sha256:" + hex.dropLast(), "sha256:" + hex + "0",
+            "SHA256:" + hex, "sha256:" + hex.dropLast() + "g",
+        ] {
+            #expect(PoseRecording.uploadedScreenshotHash(text) == nil, "\(text)")
+        }
+        // A path is a path; a malformed sha256: is refused rather than kept as a path.
+        #expect(
+            PoseRecording.problem(
+                pose: "P1", result: .failed, isDeviceOnly: false, screenshot: "sha256:" + hex, hasFinding: true,
+                reason: nil, device: nil) == nil)
+        #expect(
+            PoseRecording.problem(
+                pose: "P1", result: .failed, isDeviceOnly: false, screenshot: "sha256:abc", hasFinding: true,
+                reason: nil, device: nil)?.hasPrefix("screenshot=sha256: names an uploaded screenshot") == true)
+    }
 }

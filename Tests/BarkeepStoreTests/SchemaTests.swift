@@ -144,6 +144,22 @@ struct SchemaTests {
         #expect(try checked("sources", "kind") == all(SourceKind.self))
         #expect(try checked("sources", "last_outcome") == all(SourceRunResult.self))
         #expect(try checked("source_files", "outcome") == all(SourceRunResult.self))
+        #expect(try checked("screenshots", "media_type") == all(ImageHeader.MediaType.self))
+    }
+
+    @Test("a screenshot's sides are bounded by Core's ScreenshotLimit.maximumSide, in the schema too")
+    func screenshotSides() throws {
+        for column in ["width", "height"] {
+            let definition = try connection.queryValue(
+                """
+                SELECT pg_get_constraintdef(c.oid) FROM pg_constraint c
+                WHERE c.conrelid = 'screenshots'::regclass AND c.contype = 'c'
+                  AND strpos(pg_get_constraintdef(c.oid), '(' || $1 || ' ') > 0
+                """, [column], as: String.self)
+            #expect(
+                definition == "CHECK (((\(column) >= 1) AND (\(column) <= \(ScreenshotLimit.maximumSide))))",
+                "\(definition ?? "no CHECK")")
+        }
     }
 
     @Test("the poses the schema accepts are exactly Core's: the required-poses lists, the pattern and the poses table")

@@ -8,6 +8,8 @@ an assert; on success it prints one JSON object of what it saw (the numbers it c
 """
 
 import asyncio
+import base64
+import hashlib
 import json
 import os
 import sys
@@ -239,6 +241,23 @@ async def writer_session(seen):
         refused = await tool_error(session, "ingest_scan", path="/dev/zero")
         assert refused == "BADARG: cannot read /dev/zero: not a regular file but a character device", refused
         assert time.monotonic() - started < 10
+
+        # A screenshot file is uploaded and the failure names it by its content hash; what is not an image is
+        # refused before anything is sent.
+        png = base64.b64decode(
+            "iVBORw0KGgoAAAANSUhEUgAAAAMAAAACCAYAAACddGYaAAAAEklEQVR4AWI6w2D8H4aZGJAAAAAA//8+M+ppAAAABklEQVQDAHPBBf8P8IOjAAAAAElFTkSuQmCC")
+        shots = tempfile.mkdtemp()
+        with open(os.path.join(shots, "p3.png"), "wb") as file:
+            file.write(png)
+        with open(os.path.join(shots, "notes.png"), "w") as file:
+            file.write("not an image")
+        failed, _ = await use("record_pose", screen="Inbox", pose="P3", result="failed",
+                              screenshot_path=os.path.join(shots, "p3.png"), item="Toolbar overlaps the list")
+        assert failed["result"] == "failed" and failed["screenshot"] == "sha256:" + hashlib.sha256(png).hexdigest(), failed
+        refused = await tool_error(session, "record_pose", screen="Inbox", pose="P4", result="failed",
+                                   screenshot_path=os.path.join(shots, "notes.png"), item="Clipped")
+        assert refused.endswith("notes.png is not a screenshot: a screenshot must be a PNG or JPEG image"), refused
+        assert refused.startswith("BADARG: "), refused
 
         # Arguments the schema refuses come back as tool errors, protocol misuse as JSON-RPC errors.
         assert (await tool_error(session, "list_findings", status=["bogus"])).startswith("BADARG:")

@@ -45,7 +45,8 @@ struct AuditCommandsTests {
         // A failed pose's item holds nothing of the checklist but the screen; the pose passing verifies it.
         let failed = try object(
             try daemon.barkeep([
-                "--json", "pose", "record", "app", "Inbox", "P3", "failed", "--screenshot", "p3.png", "--item",
+                "--json", "pose", "record", "app", "Inbox", "P3", "failed", "--screenshot",
+                try SampleImages.temporaryFile(), "--item",
                 "Toolbar overlaps the list",
             ]).1)
         let poseItem = String(try #require(failed["finding"] as? Int))
@@ -181,12 +182,13 @@ struct AuditCommandsTests {
         let daemon = try TestDaemon()
         _ = try daemon.barkeep(["project", "create", "app"])
         _ = try daemon.barkeep(["screen", "add", "app", "Inbox", "--path", "Sources/**"])
+        let shot = try SampleImages.temporaryFile()
         let refusals: [([String], String)] = [
             (
                 ["P1", "failed", "--item", "Bar overlaps"],
                 "a failed pose needs the path of the screenshot that shows it"
             ),
-            (["P1", "failed", "--screenshot", "p1.png"], "a failed pose needs the finding it maps to"),
+            (["P1", "failed", "--screenshot", shot], "a failed pose needs the finding it maps to"),
             (["P3", "not_run"], "a pose not run needs a reason"),
             (
                 ["P10", "passed", "--device", "iPhone Duo Simulator"],
@@ -205,7 +207,7 @@ struct AuditCommandsTests {
 
         // The same results, given what they need, are recorded; the matrix shows the latest.
         let failed = try daemon.barkeep([
-            "--json", "pose", "record", "app", "Inbox", "P1", "failed", "--screenshot", "p1.png", "--item",
+            "--json", "pose", "record", "app", "Inbox", "P1", "failed", "--screenshot", shot, "--item",
             "Bar overlaps",
         ])
         #expect(failed.0 == 0)

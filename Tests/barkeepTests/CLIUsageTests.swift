@@ -61,7 +61,8 @@ struct CLIUsageTests {
         #expect(try daemon.barkeep(["finding", "comment", "app", label, "seen"]).0 == 0)
         #expect(try daemon.barkeep(["item", "set", "app", label, "--title", "U"]).0 == 0)
         let pose = try daemon.barkeep([
-            "pose", "record", "app", "Inbox", "P3", "failed", "--screenshot", "p3.png", "--finding", label,
+            "pose", "record", "app", "Inbox", "P3", "failed", "--screenshot", try SampleImages.temporaryFile(),
+            "--finding", label,
         ])
         #expect(pose.0 == 0 && pose.1.contains("mapped to finding \(number)"), "\(pose)")
         for bad in ["F-", "F-x", "G-1", "0", "12a"] {

@@ -1,3 +1,4 @@
+import BarkeepHashing
 import BarkeepProtocol
 import BarkeepTestSupport
 import Foundation
@@ -51,7 +52,8 @@ struct DashboardTests {
         }
         try run(["pose", "record", "app", "Settings", "P1", "passed"])
         try run([
-            "pose", "record", "app", "Settings", "P3", "failed", "--screenshot", "shots/p3.png", "--item",
+            "pose", "record", "app", "Settings", "P3", "failed", "--screenshot",
+            try SampleImages.temporaryFile(SampleImages.png, named: "p3.png"), "--item",
             "Bar hides the title",
         ])
         try run(["pose", "record", "app", "Settings", "P11", "not_run", "--reason", "no right-to-left strings yet"])
@@ -150,7 +152,7 @@ struct DashboardTests {
         #expect(
             sections.filter { ["Feeds", "Settings", "Timeline"].contains($0) } == ["Feeds", "Settings", "Timeline"])
         let cells = document.elements.filter { $0.name == "td" }.map(\.text)
-        #expect(cells.contains("shots/p3.png"))
+        #expect(cells.contains("sha256:" + SHA256Digest.hex(of: SampleImages.png)))
         #expect(cells.contains("F-92 (proposed)"))
 
         // The burndown's points, run by run, are the open counts of the reference tracker (expected.json), then

@@ -1,3 +1,4 @@
+import BarkeepHashing
 import BarkeepServer
 import BarkeepTestSupport
 import Foundation
@@ -63,7 +64,14 @@ struct ProtocolTranscriptTests {
             "ITEM ADD app screen=Menu step=axis title=\"Keep the chip horizontal\" needs=axisBehavior severity=high",
             "ITEM ADD app screen=Menu step=axis title=Spare", "ITEM SET app 23 title=\"Keep the chips horizontal\"",
             "ITEM REMOVE app 23",
-            "SDK SET app 27.0", "BLOCKED app", "POSE RECORD app Menu P1 passed device=\"iPhone Duo\"",
+            "SDK SET app 27.0", "BLOCKED app",
+        ].map { Step(line: $0) }
+        // A screenshot uploaded, then named by a pose (in a dry run: the later numbers stay as they were).
+        steps.append(Step(line: "SCREENSHOT PUT app \(SampleImages.png.count)", payload: SampleImages.png))
+        let shot = "sha256:" + SHA256Digest.hex(of: SampleImages.png)
+        steps += [
+            "POSE RECORD app Menu P4 failed screenshot=\(shot) item=Clipped dry-run=yes",
+            "POSE RECORD app Menu P1 passed device=\"iPhone Duo\"",
             "POSE RECORD app P2,P3 failed screens=* screenshot=shots/p.png item=\"Bar hides the title\" dry-run=yes",
             "POSE HISTORY app Menu",
             "POSES app", "STATUS app", "STATUS app not-done=yes limit=1", "BURNDOWN app",

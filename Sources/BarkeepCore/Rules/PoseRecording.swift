@@ -7,6 +7,22 @@ public enum PoseRecording {
         device.lowercased().contains("simulator")
     }
 
+    /// How a pose's `screenshot` names an uploaded screenshot: `sha256:` and the image's lowercase hex SHA-256 (the
+    /// key it is stored under). Any other text is a path from before uploads, kept as given.
+    public static let uploadedScreenshotPrefix = "sha256:"
+
+    /// The hex SHA-256 `screenshot` names when it is `sha256:HEX` (64 lowercase hex digits), nil for any other text.
+    public static func uploadedScreenshotHash(_ screenshot: String) -> String? {
+        guard screenshot.hasPrefix(uploadedScreenshotPrefix) else { return nil }
+        let hex = screenshot.dropFirst(uploadedScreenshotPrefix.count)
+        guard hex.utf8.count == 64, hex.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
+        else { return nil }
+        return String(hex)
+    }
+
+    /// The `screenshot` value that names the uploaded screenshot of hex SHA-256 `hash`.
+    public static func uploadedScreenshot(_ hash: String) -> String { uploadedScreenshotPrefix + hash }
+
     /// What is wrong with recording `result` for `pose` with this evidence, or nil when it may be recorded.
     /// `hasFinding` says whether a finding (or an item to create) was named.
     public static func problem(
@@ -18,6 +34,10 @@ public enum PoseRecording {
         reason: String?,
         device: String?
     ) -> String? {
+        if let screenshot, screenshot.hasPrefix(uploadedScreenshotPrefix), uploadedScreenshotHash(screenshot) == nil {
+            return
+                "screenshot=sha256: names an uploaded screenshot by the 64 lowercase hex digits SCREENSHOT PUT answered"
+        }
         switch result {
         case .failed:
             if (screenshot ?? "").isEmpty {

@@ -1,3 +1,4 @@
+import BarkeepCore
 import BarkeepProtocol
 import BarkeepStore
 
@@ -10,6 +11,8 @@ extension CommandTable {
         var session: Session
         /// The largest upload one request may announce.
         let maximumPayload: Int
+        /// The largest screenshot one request may announce (`SCREENSHOT PUT`).
+        var maximumScreenshot = ScreenshotLimit.defaultBytes
 
         /// WATCH streams carry the stored events.
         typealias Event = BarkeepStore.Event
@@ -19,7 +22,9 @@ extension CommandTable {
         }
 
         func resolve(_ request: Request) -> RequestResolution<Resolved> {
-            switch table.resolve(request, session: session, maximumPayload: maximumPayload) {
+            switch table.resolve(
+                request, session: session, maximumPayload: maximumPayload, maximumScreenshot: maximumScreenshot)
+            {
             case .success(let resolved):
                 .accepted(resolved, payloadSize: resolved.payloadSize)
             case .failure(let refusal):

@@ -3,7 +3,8 @@ extension CommandTable {
     /// against, and the CLI reference is checked against.
     public static let standard = CommandTable.basic.adding(
         SessionCommands.all + ProjectCommands.all + TokenCommands.all + FindingCommands.all + ScreenCommands.all
-            + ItemCommands.all + SDKCommands.all + PoseCommands.all + DashboardCommands.all + SourceCommands.all
+            + ItemCommands.all + SDKCommands.all + PoseCommands.all + ScreenshotCommands.all + DashboardCommands.all
+            + SourceCommands.all
             + HookCommands.all
     )
 }

@@ -22,6 +22,8 @@ public final class Command: Sendable {
     public let minimumRole: Role?
     /// Whether the request line ends with a byte count and a payload follows it.
     public let takesPayload: Bool
+    /// Which limit bounds its payload.
+    public let payloadLimit: PayloadLimit
     /// Decides what to do. Runs on the event loop thread: it must not block (database work goes in
     /// `CommandAction.database`).
     public let handler: @Sendable (CommandInput) throws(CommandError) -> CommandAction
@@ -41,6 +43,7 @@ public final class Command: Sendable {
         repeatableKeys: Set<String> = [],
         minimumRole: Role?,
         takesPayload: Bool = false,
+        payloadLimit: PayloadLimit = .upload,
         request: (any CommandRequest.Type)? = nil,
         handler: @escaping @Sendable (CommandInput) throws(CommandError) -> CommandAction
     ) {
@@ -52,6 +55,7 @@ public final class Command: Sendable {
         self.repeatableKeys = repeatableKeys
         self.minimumRole = minimumRole
         self.takesPayload = takesPayload
+        self.payloadLimit = payloadLimit
         self.handler = handler
         self.constantReply = nil
         self.request = request
@@ -59,15 +63,16 @@ public final class Command: Sendable {
 
     /// Declares the command `R` specifies: its name, arity, argument kinds, keys and role come from `R`'s spec and
     /// fields; the request is decoded into an `R` (a bad value refused with `BADARG`, naming its field) before
-    /// `handler` runs.
+    /// `handler` runs. `payloadLimit` says which limit bounds an upload's size.
     public convenience init<R: CommandRequest>(
         _ type: R.Type,
+        payloadLimit: PayloadLimit = .upload,
         handler: @escaping @Sendable (R, CommandInput) throws(CommandError) -> CommandAction
     ) {
         self.init(
             R.spec.name, positional: R.positionalRange, arguments: R.argumentKinds, keys: R.keys,
             requiredKeys: R.requiredKeys, repeatableKeys: R.repeatableKeys, minimumRole: R.spec.role,
-            takesPayload: R.spec.payload, request: R.self
+            takesPayload: R.spec.payload, payloadLimit: payloadLimit, request: R.self
         ) { input throws(CommandError) in
             let request: R
             do throws(FieldProblem) {
@@ -94,6 +99,7 @@ public final class Command: Sendable {
         repeatableKeys = []
         minimumRole = nil
         takesPayload = false
+        payloadLimit = .upload
         self.request = request
         handler = { _ in .done(CommandResult(reply)) }
         var bytes: [UInt8] = []
@@ -208,8 +214,11 @@ public struct CommandTable: Sendable {
     }
 
     /// Checks `request` against the table, in the order the protocol states: the command, its arguments, the
-    /// role. `maximumPayload` bounds uploads.
-    public func resolve(_ request: Request, session: Session, maximumPayload: Int) -> Result<Resolved, Refusal> {
+    /// role. `maximumPayload` bounds uploads, `maximumScreenshot` screenshots (`PayloadLimit`).
+    public func resolve(
+        _ request: Request, session: Session, maximumPayload: Int,
+        maximumScreenshot: Int = ScreenshotLimit.defaultBytes
+    ) -> Result<Resolved, Refusal> {
         var request = request
         var name = request.verb
         let found: Command?
@@ -239,8 +248,10 @@ public struct CommandTable: Sendable {
                 refused.closesConnection = true
                 return .failure(refused)
             }
-            if size > maximumPayload {
-                var refused = refusal(.tooLong, "payload of \(size) bytes is over the limit of \(maximumPayload)")
+            let (maximum, what) =
+                command.payloadLimit == .screenshot ? (maximumScreenshot, "screenshot") : (maximumPayload, "payload")
+            if size > maximum {
+                var refused = refusal(.tooLong, "\(what) of \(size) bytes is over the limit of \(maximum)")
                 refused.payloadToDiscard = size
                 return .failure(refused)
             }

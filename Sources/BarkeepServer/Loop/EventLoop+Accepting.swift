@@ -99,7 +99,8 @@ extension EventLoop {
         nextConnectionID = id.next
         let machine = ConnectionMachine(
             commands: CommandTable.SessionView(
-                table: commands, session: session, maximumPayload: configuration.maximumPayload),
+                table: commands, session: session, maximumPayload: configuration.maximumPayload,
+                maximumScreenshot: configuration.maximumScreenshot),
             limits: limits,
             now: .now,
             handshakeDeadline: handshakeDeadline

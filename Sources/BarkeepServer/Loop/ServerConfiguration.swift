@@ -1,3 +1,4 @@
+import BarkeepCore
 import BarkeepProtocol
 
 /// What a server listens on and its limits.
@@ -8,6 +9,9 @@ public struct ServerConfiguration: Sendable {
     public var maximumLineLength: Int
     /// The largest upload accepted, in bytes.
     public var maximumPayload: Int
+    /// The largest screenshot accepted (`SCREENSHOT PUT`), in bytes (`--max-screenshot`): checked against the size
+    /// the request announces, before any byte of it is read. It counts against `maximumPayloadTotal` as any upload.
+    public var maximumScreenshot = ScreenshotLimit.defaultBytes
     /// The most upload bytes all connections together may hold, from the upload's announcement until its command
     /// finished; an upload that would pass it is refused `BUSY` and its bytes read and skipped.
     public var maximumPayloadTotal: Int

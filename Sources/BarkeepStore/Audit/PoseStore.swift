@@ -231,16 +231,23 @@ public enum PoseStore {
         }
         // Only a failure maps to a finding.
         if new.result != .failed { findingID = nil }
+        // `sha256:HEX` names an uploaded screenshot, which must be stored (and stays, locked, until this commits).
+        let uploaded = new.screenshot.flatMap(PoseRecording.uploadedScreenshotHash)
+        if let uploaded, try ScreenshotStore.header(uploaded, isLocked: true, on: connection) == nil {
+            throw StoreError.notFound(
+                "no screenshot \(PoseRecording.uploadedScreenshot(uploaded)) is stored: upload it first (SCREENSHOT PUT)"
+            )
+        }
         guard
             let id = try connection.queryValue(
                 """
                 INSERT INTO pose_results (project_id, screen_id, pose, result, screenshot, finding_id, reason, build,
-                                          device, actor)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id
+                                          device, actor, screenshot_sha256)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id
                 """,
                 [
                     project.id, screen.id, new.pose, new.result.rawValue, nonEmpty(new.screenshot), findingID,
-                    nonEmpty(new.reason), nonEmpty(new.build), nonEmpty(new.device), actor,
+                    nonEmpty(new.reason), nonEmpty(new.build), nonEmpty(new.device), actor, uploaded,
                 ],
                 as: Int64.self
             )

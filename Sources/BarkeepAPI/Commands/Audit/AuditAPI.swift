@@ -5,6 +5,6 @@ public enum AuditAPI {
     /// The requests, in the order docs/protocol.md gives them.
     public static let all: [any CommandRequest.Type] = [
         ItemAddRequest.self, ItemSetRequest.self, ItemRemoveRequest.self, SDKSetRequest.self, BlockedRequest.self,
-        PoseRecordRequest.self, PoseHistoryRequest.self, PosesRequest.self,
+        PoseRecordRequest.self, PoseHistoryRequest.self, PosesRequest.self, ScreenshotPutRequest.self,
     ]
 }

@@ -69,7 +69,9 @@ public struct PoseRecordRequest: CommandRequest {
         Field(
             "screens", \.screens, "Every screen whose key the glob matches, instead of the screen.",
             check: { KeyGlob($0) == nil ? globProblem : nil }),
-        text("screenshot", \.screenshot, "The screenshot showing a failure."),
+        text(
+            "screenshot", \.screenshot,
+            "The screenshot showing a failure: sha256:HEX of one uploaded by SCREENSHOT PUT, or a path (not uploaded)."),
         Field("finding", \.finding, "The finding (or item) a failure maps to."),
         text("item", \.item, "Create an item with this title for the failure."),
         text("reason", \.reason, "Why it was not run or does not apply."),

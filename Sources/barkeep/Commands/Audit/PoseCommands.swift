@@ -18,7 +18,8 @@ struct PoseRecordCommand: RunnableCommand {
         name: "record",
         abstract: "Record the result of verifying a screen in a pose, or in several, on one screen or many (writer).",
         discussion: """
-            failed needs --screenshot and the finding it maps to (--finding N, an open finding or item of the
+            failed needs --screenshot FILE, a PNG or JPEG image that is uploaded first (stored once by its content
+            hash, which the result names as sha256:HEX), and the finding it maps to (--finding N, an open finding or item of the
             screen, or --item TITLE to create an item on the screen); passed verifies the items failures of that
             pose on that screen created. not_run needs --reason; so does not_applicable, for a pose that cannot
             apply to the screen (it then counts as settled). A device-only pose (\(Pose.deviceOnlyList)) passes only
@@ -37,7 +38,10 @@ struct PoseRecordCommand: RunnableCommand {
                     + "several joined by commas; RESULT "
                     + "\(QuantityText.alternatives(PoseResult.allCases.map(\.rawValue)))."),
             .option("screens", valueName: "GLOB", help: "Every screen whose key matches GLOB."),
-            .option("screenshot", valueName: "PATH", help: "The screenshot showing a failure."),
+            .option(
+                "screenshot", valueName: "FILE",
+                help: "The screenshot showing a failure: a PNG or JPEG file, uploaded (at most the daemon's "
+                    + "--max-screenshot)."),
             .option("finding", valueName: "N", help: "The number of the finding (or item) a failure maps to."),
             .option("item", valueName: "TITLE", help: "Create an item for the failure and map it to it."),
             .option("reason", valueName: "TEXT", help: "Why it was not run."),
@@ -50,6 +54,8 @@ struct PoseRecordCommand: RunnableCommand {
     let request: PoseRecordRequest
     let poses: String
     let confirmation: BulkConfirmation
+    /// The screenshot to upload, read and checked before anything is sent.
+    let screenshot: ScreenshotFile?
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
         let target = parsed.values("target")
@@ -67,8 +73,12 @@ struct PoseRecordCommand: RunnableCommand {
         var request = PoseRecordRequest(
             project: parsed.value("project") ?? "", screen: glob == nil ? target[0] : nil, poses: [], result: result,
             screens: glob)
-        (request.screenshot, request.item, request.reason) =
-            (parsed.value("screenshot"), parsed.value("item"), parsed.value("reason"))
+        (request.item, request.reason) = (parsed.value("item"), parsed.value("reason"))
+        do throws(CLIError) {
+            screenshot = try parsed.value("screenshot").map(ScreenshotFile.init(path:))
+        } catch {
+            throw UsageError("--screenshot: \(error.description)", commandPath: parsed.commandPath)
+        }
         (request.build, request.device) = (parsed.value("build"), parsed.value("device"))
         if let finding = parsed.value("finding") {
             request.finding = ProjectNumber(try NumberInProject.findingNumber(finding, parsed))
@@ -86,7 +96,19 @@ struct PoseRecordCommand: RunnableCommand {
         } catch {
             throw CLIError.refused(.badArgument, error.message)
         }
-        let reply = try context.send(request)
+        let reply: PoseRecordRequest.Reply
+        if let screenshot {
+            // Uploaded on the connection that records the pose, which names it by its hash.
+            let client = try context.connect()
+            do throws(CLIError) {
+                request.screenshot = try screenshot.upload(project: request.project, on: client).reference
+                reply = try client.send(request)
+            } catch {
+                throw context.explained(error)
+            }
+        } else {
+            reply = try context.send(request)
+        }
         // The daemon answers one result (one screen, one pose once duplicates are gone: `P1,p1`) with its record
         // alone, and several with a summary: the reply, not the arguments, says which.
         guard let summary = reply.summary else {

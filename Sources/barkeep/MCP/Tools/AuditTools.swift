@@ -35,16 +35,57 @@ enum AuditTools {
         }
     }
 
-    /// `record_pose`: POSE RECORD of one screen (its first layout), one pose; no glob, no dry run.
+    /// record_pose's arguments: POSE RECORD's fields of one screen and pose (no glob, no dry run), with the
+    /// screenshot as a file this machine reads (`screenshot_path`) in place of the wire's `screenshot`.
+    struct RecordPoseArguments: WireFields {
+        /// The screenshot file's path on this machine; nil: none.
+        var screenshotPath: String?
+        /// POSE RECORD's request (its screenshot set from the upload).
+        var pose = PoseRecordRequest()
+
+        /// No arguments, filled by decoding.
+        init() {}
+
+        /// `screenshot_path`, then POSE RECORD's fields but screens, dry-run and screenshot.
+        static let fields: [Field<RecordPoseArguments>] =
+            [
+                Field(
+                    "screenshot-path", \.screenshotPath,
+                    "The screenshot showing a failure: a PNG or JPEG file on the machine barkeep mcp runs on, "
+                        + "uploaded and named by its content hash."
+                ).withSchema(.string(minLength: 1))
+            ]
+            + Field.group(
+                \.pose, PoseRecordRequest.fields.filter { !["screens", "dry-run", "screenshot"].contains($0.key) })
+    }
+
+    /// `record_pose`: POSE RECORD of one screen (its first layout), one pose; no glob, no dry run. A screenshot file
+    /// is read and checked before anything is sent, then uploaded (SCREENSHOT PUT) on the connection that records
+    /// the pose.
     static var recordPose: MCPTool {
-        MCPTool.bound(
-            PoseRecordRequest.self, name: "record_pose", title: "Record a pose result",
+        MCPTool.taking(
+            RecordPoseArguments.self, name: "record_pose", title: "Record a pose result",
             description: "Record the result of verifying a screen in a pose, as `barkeep pose record`. failed needs "
-                + "a screenshot and the finding it maps to (finding, or item to create one); not_run and "
-                + "not_applicable need a reason; a device-only pose passes only with a device that is not a "
-                + "simulator. A component is refused (BADARG), naming the screens that use it: record for them.",
-            hiding: ["screens", "dry_run"], output: MCPSchema.pose
-        ) { reply, _ in
+                + "a screenshot (screenshot_path: a PNG or JPEG file, uploaded) and the finding it maps to "
+                + "(finding, or item to create one); not_run and not_applicable need a reason; a device-only pose "
+                + "passes only with a device that is not a simulator. A component is refused (BADARG), naming the "
+                + "screens that use it: record for them.",
+            effect: PoseRecordRequest.spec.effect, required: ["screen", "pose", "result"], output: MCPSchema.pose
+        ) { arguments, call in
+            var request = arguments.pose
+            let reply: PoseRecordRequest.Reply
+            if let path = arguments.screenshotPath {
+                let file = try ScreenshotFile(path: path)
+                let client = try call.context.connect()
+                do throws(CLIError) {
+                    request.screenshot = try file.upload(project: request.project, on: client).reference
+                    reply = try client.send(request)
+                } catch {
+                    throw call.context.explained(error)
+                }
+            } else {
+                reply = try call.send(request)
+            }
             guard case .first(let row) = reply.rows.first else {
                 throw CLIError.badReply("POSE RECORD returned no result")
             }
