@@ -74,7 +74,7 @@ final class Daemon {
             options.maximumConnections
             ?? ServerConfiguration.defaultMaximumConnections(
                 fileLimit: limit > 0 ? limit : 1024, poolSize: options.poolSize)
-        let serverConfiguration = ServerConfiguration(
+        var serverConfiguration = ServerConfiguration(
             addresses: [options.listen, .unix(path: options.socketPath)],
             maximumLineLength: options.maximumLineLength,
             maximumPayload: options.maximumUpload,
@@ -85,6 +85,11 @@ final class Daemon {
             serverID: Self.makeServerID(),
             tls: options.tls
         )
+        serverConfiguration.httpAddress = options.http
+        serverConfiguration.maximumHTTPConnections =
+            options.maximumHTTPConnections
+            ?? ServerConfiguration.defaultMaximumHTTPConnections(maximumConnections: maximumConnections)
+        serverConfiguration.httpIdleTimeout = options.httpIdleTimeout
         // One command in flight per connection: every connection the server may hold can wait for the database.
         let pool = PostgresPool(
             configuration: configuration, size: options.poolSize, queueLimit: serverConfiguration.databaseQueueLimit)
@@ -161,6 +166,10 @@ final class Daemon {
             case .tcp: fields.append(("tcp", address.description))
             case .unix(let path): fields.append(("socket", path))
             }
+        }
+        if let http = server.httpAddress {
+            fields.append(("http", http.description))
+            fields.append(("http_tls", options.tls == nil ? "no" : "yes"))
         }
         if case .tcp(let host, let port) = options.metricsListen {
             let metrics = try MetricsEndpoint(host: host, port: port, server: server, logger: logger)

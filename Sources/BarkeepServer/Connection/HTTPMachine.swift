@@ -10,6 +10,9 @@
 struct HTTPMachine {
     /// What the connection is doing.
     enum State: Equatable {
+        /// Completing a TLS handshake: nothing is read as a request or written until it is done. Plain text starts
+        /// `readingHead`.
+        case handshaking(TLSHandshake)
         /// Reading a request head; `started` is when its first byte came (nil: idle, waiting for one).
         case readingHead(started: ContinuousClock.Instant?)
         /// Reading the body of a head that was accepted.
@@ -24,6 +27,12 @@ struct HTTPMachine {
     enum Action: Equatable {
         /// Runs the request (its head and body) and reports its response with `complete`.
         case execute(HTTPRequestHead, body: [UInt8])
+        /// Runs the transport's handshake as far as the socket allows, then reports it (`handshakeStepped`).
+        case handshake
+        /// The handshake completed: read the transport now (it may hold the client's first bytes already).
+        case read
+        /// Closes without a word: the handshake never completed (`SilentClose` says why).
+        case closeSilently(TLSHandshake.SilentClose)
         /// Nothing to do until bytes arrive, a request completes, output drains or a deadline passes.
         case wait
     }
@@ -47,11 +56,18 @@ struct HTTPMachine {
     private(set) var isInputClosed = false
     /// Requests answered so far.
     private(set) var requestsAnswered = 0
+    /// The handshake just completed: the transport is read once before the machine waits.
+    private var readsTransport = false
 
-    /// A connection that has sent nothing yet, at `now`.
-    init(limits: HTTPLimits = HTTPLimits(), now: ContinuousClock.Instant) {
+    /// A connection that has sent nothing yet, at `now`; `handshakeDeadline`: it first completes a TLS handshake by
+    /// then (nil: plain text).
+    init(
+        limits: HTTPLimits = HTTPLimits(), now: ContinuousClock.Instant,
+        handshakeDeadline: ContinuousClock.Instant? = nil
+    ) {
         self.limits = limits
         lastActivity = now
+        if let handshakeDeadline { state = .handshaking(TLSHandshake(deadline: handshakeDeadline)) }
     }
 
     // MARK: - Observing
@@ -68,6 +84,12 @@ struct HTTPMachine {
         return false
     }
 
+    /// Whether the TLS handshake is not complete.
+    var isHandshaking: Bool {
+        if case .handshaking = state { return true }
+        return false
+    }
+
     /// Whether the connection is ending: it reads and runs nothing more.
     var isClosing: Bool { state == .closing }
 
@@ -78,12 +100,21 @@ struct HTTPMachine {
         switch state {
         case .readingHead: return bufferedInputCount < limits.headBytes
         case .readingBody(let head): return bufferedInputCount < head.contentLength
-        case .running, .closing: return false
+        case .running, .closing, .handshaking: return false
         }
     }
 
-    /// Whether the socket's writability matters: responses are pending.
-    var wantsWritable: Bool { pendingOutputCount > 0 }
+    /// Whether the socket's readability matters: the handshake waits for it, or requests are read.
+    var wantsReadable: Bool {
+        if case .handshaking(let handshake) = state { return !handshake.wantsWrite }
+        return wantsInput
+    }
+
+    /// Whether the socket's writability matters: the handshake waits for it, or responses are pending.
+    var wantsWritable: Bool {
+        if case .handshaking(let handshake) = state { return handshake.wantsWrite }
+        return pendingOutputCount > 0
+    }
 
     /// Whether everything is said: the caller closes the connection.
     var isFinished: Bool { isClosing && pendingOutputCount == 0 }
@@ -92,6 +123,7 @@ struct HTTPMachine {
     /// the idle connection's end. Nil while a request runs or the connection closes.
     var nextDeadline: ContinuousClock.Instant? {
         switch state {
+        case .handshaking(let handshake): handshake.nextDeadline
         case .readingHead(let started?): started + limits.headTimeout
         case .readingHead(nil): lastActivity + limits.idleTimeout
         case .readingBody: lastActivity + limits.bodyStallTimeout
@@ -103,7 +135,7 @@ struct HTTPMachine {
 
     /// Bytes arrived at `now`.
     mutating func receive(_ bytes: ArraySlice<UInt8>, now: ContinuousClock.Instant) {
-        guard !bytes.isEmpty, !isClosing else { return }
+        guard !bytes.isEmpty, !isClosing, !isHandshaking else { return }
         input.append(contentsOf: bytes)
         lastActivity = now
         if case .readingHead(nil) = state { state = .readingHead(started: now) }
@@ -116,8 +148,18 @@ struct HTTPMachine {
 
     /// The next thing to do. Call again after every action but `wait`.
     mutating func nextAction(now: ContinuousClock.Instant) -> Action {
+        if readsTransport {
+            readsTransport = false
+            return .read
+        }
         while true {
             switch state {
+            case .handshaking(let handshake):
+                switch handshake.step {
+                case .handshake: return .handshake
+                case .wait: return .wait
+                case .closeSilently(let reason): return .closeSilently(reason)
+                }
             case .running, .closing:
                 return .wait
             case .readingBody(let head):
@@ -220,6 +262,26 @@ struct HTTPMachine {
 
     // MARK: - Events
 
+    /// The socket became ready while the handshake waited for it: the next action steps it on.
+    mutating func transportReady() {
+        guard case .handshaking(var handshake) = state else { return }
+        handshake.transportReady()
+        state = .handshaking(handshake)
+    }
+
+    /// A handshake step ended with `outcome` at `now`: complete (requests are read from now, the idle timeout
+    /// counting from it), waiting for the socket, or over without success (the connection closes silently).
+    mutating func handshakeStepped(_ outcome: TransportOutcome, now: ContinuousClock.Instant) {
+        guard case .handshaking(var handshake) = state else { return }
+        if handshake.stepped(outcome) {
+            state = .readingHead(started: nil)
+            lastActivity = now
+            readsTransport = true
+            return
+        }
+        state = .handshaking(handshake)
+    }
+
     /// The running request finished at `now`: its response goes out, then the next request is read (from what was
     /// pipelined), or the connection closes (`Connection: close`, HTTP/1.0, the last request it answers, or
     /// `closesConnection`).
@@ -241,6 +303,11 @@ struct HTTPMachine {
     /// answered `408` and closes; an idle connection closes without a word. Returns false when none is due (the
     /// timer fired early, as `nextDeadline` moved on).
     mutating func expire(now: ContinuousClock.Instant) -> Bool {
+        if case .handshaking(var handshake) = state {
+            guard handshake.expire(now: now) else { return false }
+            state = .handshaking(handshake)
+            return true
+        }
         guard let deadline = nextDeadline, now >= deadline else { return false }
         switch state {
         case .readingHead(started: _?):

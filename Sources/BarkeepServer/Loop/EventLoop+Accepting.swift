@@ -35,6 +35,17 @@ extension EventLoop {
                 }
                 return
             }
+            if listener.kind == .http {
+                // HTTP has its own budget: a flood of it never takes the line protocol's slots.
+                if onSpare || httpConnections.count >= configuration.maximumHTTPConnections {
+                    refuse(
+                        descriptor, on: listener, onSpare ? "out of file descriptors" : "too many HTTP connections",
+                        keepingAsSpare: onSpare)
+                } else {
+                    admitHTTP(descriptor)
+                }
+                continue
+            }
             // Who is on a Unix socket is known at once (peer credentials): the daemon's owner may use the reserve
             // beyond the limit, which every other client (TCP, or another user on the socket) shares.
             var uid: uid_t?
@@ -117,10 +128,16 @@ extension EventLoop {
         }
     }
 
-    /// Answers a connection `ERR BUSY` and closes it; `keepingAsSpare`: its slot becomes a spare descriptor.
+    /// Answers a connection `ERR BUSY` (HTTP: `503` with `Retry-After: 1`) and closes it; `keepingAsSpare`: its slot
+    /// becomes a spare descriptor. Under TLS the HTTP answer is not readable (no handshake was made): the client
+    /// sees the connection end, as it would a line client's.
     private func refuse(_ descriptor: Int32, on listener: Listener, _ reason: String, keepingAsSpare: Bool) {
         var bytes: [UInt8] = []
-        Reply.error(.busy, reason + "; retry later").encode(into: &bytes)
+        if listener.kind == .http {
+            bytes = HTTPResponse.busyConnectionBytes
+        } else {
+            Reply.error(.busy, reason + "; retry later").encode(into: &bytes)
+        }
         _ = bytes.withUnsafeBytes { barkeep_send(descriptor, $0.baseAddress, $0.count) }
         if keepingAsSpare && barkeep_replace_descriptor(nullDescriptor, descriptor) >= 0 {
             spareDescriptors.append(descriptor)

@@ -23,6 +23,10 @@ extension EventLoop {
                 if let resume = resumeListenersAt, now >= resume { resumeListeners() }
                 continue
             }
+            if let connection = httpConnections[ConnectionID(entry.key)] {
+                fire(entry, for: connection, now: now)
+                continue
+            }
             // A timer of a closed connection, or one set again since, is stale.
             guard let connection = connections[ConnectionID(entry.key)], connection.armedDeadline == entry else {
                 continue

@@ -53,6 +53,16 @@ extension EventLoop {
     /// Reads the connections whose transport holds bytes and that take requests again.
     func readHeldInput() {
         for id in heldInput {
+            if let connection = httpConnections[id] {
+                guard connection.transport.hasPending else {
+                    heldInput.remove(id)
+                    continue
+                }
+                guard connection.interest & BARKEEP_EVENT_READ != 0 else { continue }
+                heldInput.remove(id)
+                read(connection)
+                continue
+            }
             guard let connection = connections[id], connection.transport.hasPending else {
                 heldInput.remove(id)
                 continue

@@ -20,27 +20,31 @@ extension EventLoop {
 
     /// Closes a connection whose handshake did not complete, without a reply: a client speaking plain text to this
     /// port gets nothing back.
-    func closeSilently(_ connection: Connection, _ reason: ConnectionMachine<CommandTable.SessionView>.SilentClose) {
-        let peer = connection.session.peerName
+    func closeSilently(_ connection: Connection, _ reason: TLSHandshake.SilentClose) {
+        logSilentClose(reason, peer: connection.session.peerName, descriptor: connection.descriptor)
+        close(connection)
+    }
+
+    /// Logs why a handshake ended without completing, and drops what a failed one left unread.
+    func logSilentClose(_ reason: TLSHandshake.SilentClose, peer: String, descriptor: Int32) {
         switch reason {
         case .peerLeft:
             server.logger.debug("TLS client left during the handshake", ["peer": peer])
         case .failed(let reason):
             // OpenSSL's reason ("wrong version number" for plain text), never the bytes the client sent.
             server.logger.info("TLS handshake failed", ["peer": peer, "error": reason])
-            discardInput(connection)
+            discardInput(descriptor)
         case .timedOut:
             server.logger.info("TLS handshake timed out", ["peer": peer])
         }
-        close(connection)
     }
 
     /// Reads and drops what the client sent that OpenSSL left in the socket, so that closing ends the stream in
     /// order (FIN) rather than with a reset: a plain-text client reads the end of the stream, not an error.
-    private func discardInput(_ connection: Connection) {
+    private func discardInput(_ descriptor: Int32) {
         for _ in 0..<4 {
             let count = readBuffer.withUnsafeMutableBytes { buffer in
-                Glibc.read(connection.descriptor, buffer.baseAddress, buffer.count)
+                Glibc.read(descriptor, buffer.baseAddress, buffer.count)
             }
             if count <= 0 { return }
         }
