@@ -215,8 +215,11 @@ struct HTTPMachineTests {
         fits.send("POST /a HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n\r\nabcd")
         #expect(fits.log == ["POST /a abcd"])
         var over = HTTPDriver(limits: limits)
-        over.send("POST /a HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\n")
+        over.send("POST /a HTTP/1.1\r\nHost: x\r\nContent-Length: 9\r\n\r\n")
         #expect(over.statuses == [413] && over.machine.isFinished)
+        var skipped = HTTPDriver(limits: limits)
+        skipped.send("POST /a HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\n")
+        #expect(skipped.statuses == [413] && !skipped.machine.isClosing)
     }
 
     @Test("while a request runs nothing is read; the next head waits in the buffer, bounded")
@@ -313,6 +316,49 @@ struct HTTPMachineTests {
         #expect(text.components(separatedBy: "ontent-security-policy").count == 2)
         #expect(text.contains("content-security-policy: default-src 'none'\r\n"))
         #expect(text.contains("X-Content-Type-Options: nosniff\r\n") && text.contains("Cache-Control: no-store\r\n"))
+    }
+
+    @Test("a body over the limit but within twice it is answered 413 and skipped: the next request is served")
+    func discardsRefusedBody() {
+        var limits = HTTPLimits()
+        limits.bodyBytes = 10
+        var driver = HTTPDriver(limits: limits)
+        let body = String(repeating: "b", count: 20)
+        driver.send(
+            "POST /big HTTP/1.1\r\nHost: x\r\nContent-Length: 20\r\n\r\n\(body.prefix(7))")
+        #expect(driver.statuses == [413] && !driver.machine.isClosing && driver.machine.wantsInput)
+        driver.send(String(body.dropFirst(7)) + Self.get)
+        #expect(driver.log == ["GET /a"] && driver.statuses == [413, 200])
+        #expect(!driver.text.contains("Connection: close") && !driver.machine.isClosing)
+        // Past twice the limit, or on a connection that closes anyway, the refusal closes.
+        var far = HTTPDriver(limits: limits)
+        far.send("POST /big HTTP/1.1\r\nHost: x\r\nContent-Length: 21\r\n\r\n")
+        #expect(far.statuses == [413] && far.machine.isFinished && far.text.contains("Connection: close"))
+        var closing = HTTPDriver(limits: limits)
+        closing.send("POST /big HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 12\r\n\r\n")
+        #expect(closing.machine.isFinished)
+        // A body that stalls while skipped ends the connection without a second answer.
+        var stalled = HTTPDriver(limits: limits)
+        stalled.send("POST /big HTTP/1.1\r\nHost: x\r\nContent-Length: 12\r\n\r\nbb")
+        let deadline = stalled.machine.nextDeadline ?? stalled.now
+        let expired = stalled.machine.expire(now: deadline)
+        #expect(expired && stalled.machine.isClosing && stalled.statuses == [413])
+    }
+
+    @Test(
+        "Expect: 100-continue: 100 Continue once the head is accepted, then the final answer; refused, no 100 and close"
+    )
+    func expectContinue() {
+        var limits = HTTPLimits()
+        limits.bodyBytes = 10
+        var driver = HTTPDriver(limits: limits)
+        driver.send("POST /p HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n")
+        #expect(driver.text == "HTTP/1.1 100 Continue\r\n\r\n" && driver.log.isEmpty)
+        driver.send("hello")
+        #expect(driver.log == ["POST /p hello"] && driver.statuses == [100, 200])
+        var refused = HTTPDriver(limits: limits)
+        refused.send("POST /p HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 11\r\n\r\n")
+        #expect(refused.statuses == [413] && refused.machine.isFinished)
     }
 
     @Test("on TLS nothing is read or run before the handshake completes; then the transport is read once")

@@ -17,6 +17,8 @@ struct HTTPMachine {
         case readingHead(started: ContinuousClock.Instant?)
         /// Reading the body of a head that was accepted.
         case readingBody(HTTPRequestHead)
+        /// Skipping the `remaining` bytes of a body refused `413` (at most twice the limit), to read the next head.
+        case discardingBody(remaining: Int)
         /// A request runs; the next is read after `complete`.
         case running(HTTPRequestHead)
         /// Nothing more is read or run: pending output is written, then the connection closes.
@@ -100,6 +102,7 @@ struct HTTPMachine {
         switch state {
         case .readingHead: return bufferedInputCount < limits.headBytes
         case .readingBody(let head): return bufferedInputCount < head.contentLength
+        case .discardingBody: return true
         case .running, .closing, .handshaking: return false
         }
     }
@@ -126,7 +129,7 @@ struct HTTPMachine {
         case .handshaking(let handshake): handshake.nextDeadline
         case .readingHead(let started?): started + limits.headTimeout
         case .readingHead(nil): lastActivity + limits.idleTimeout
-        case .readingBody: lastActivity + limits.bodyStallTimeout
+        case .readingBody, .discardingBody: lastActivity + limits.bodyStallTimeout
         case .running, .closing: nil
         }
     }
@@ -162,6 +165,15 @@ struct HTTPMachine {
                 }
             case .running, .closing:
                 return .wait
+            case .discardingBody(let remaining):
+                let count = min(remaining, bufferedInputCount)
+                consume(count)
+                guard count == remaining else {
+                    state = isInputClosed ? .closing : .discardingBody(remaining: remaining - count)
+                    return .wait
+                }
+                state = .readingHead(started: bufferedInputCount > 0 ? now : nil)
+                lastActivity = now
             case .readingBody(let head):
                 guard bufferedInputCount >= head.contentLength else {
                     if isInputClosed { state = .closing }
@@ -178,13 +190,28 @@ struct HTTPMachine {
                     if isInputClosed { state = .closing }
                     return .wait
                 case .failure(let refusal):
-                    refuse(refusal.status, refusal.reason)
+                    if let length = refusal.discardedBody, requestsAnswered + 1 < limits.requestsPerConnection {
+                        // Answered at once, the connection kept: the body is skipped, then the next head is read.
+                        requestsAnswered += 1
+                        HTTPResponse.refusal(refusal.status, refusal.reason)
+                            .encode(closesConnection: false, omitsBody: false, into: &output)
+                        state = .discardingBody(remaining: length)
+                    } else {
+                        refuse(refusal.status, refusal.reason)
+                    }
                 case .success(let head):
+                    if head.expectsContinue && head.contentLength > 0 && head.minorVersion == 1 {
+                        // The head is accepted (its length within the limit): the client may send its body now.
+                        output.append(contentsOf: Self.continueBytes)
+                    }
                     state = .readingBody(head)
                 }
             }
         }
     }
+
+    /// The interim response that lets a client waiting on `Expect: 100-continue` send its body.
+    static let continueBytes = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
     /// Finds, checks and consumes the next head: nil while it is incomplete and within the limits.
     private mutating func takeHead() -> Result<HTTPRequestHead, HTTPRequestHead.Refusal>? {
@@ -314,6 +341,9 @@ struct HTTPMachine {
             refuse(408, "the request head took over \(limits.headTimeout.components.seconds) s")
         case .readingBody:
             refuse(408, "the body sent nothing for \(limits.bodyStallTimeout.components.seconds) s")
+        case .discardingBody:
+            // Its refusal is answered already: nothing more to say.
+            closeInput()
         default:
             closeInput()
         }
