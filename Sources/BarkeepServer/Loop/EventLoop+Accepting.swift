@@ -129,12 +129,12 @@ extension EventLoop {
     }
 
     /// Answers a connection `ERR BUSY` (HTTP: `503` with `Retry-After: 1`) and closes it; `keepingAsSpare`: its slot
-    /// becomes a spare descriptor. Under TLS the HTTP answer is not readable (no handshake was made): the client
-    /// sees the connection end, as it would a line client's.
+    /// becomes a spare descriptor. An HTTP client of a TLS listener gets no answer (it would not be readable before a
+    /// handshake): it sees the connection end.
     private func refuse(_ descriptor: Int32, on listener: Listener, _ reason: String, keepingAsSpare: Bool) {
         var bytes: [UInt8] = []
         if listener.kind == .http {
-            bytes = HTTPResponse.busyConnectionBytes
+            if tlsContext == nil { bytes = HTTPResponse.busyConnectionBytes }
         } else {
             Reply.error(.busy, reason + "; retry later").encode(into: &bytes)
         }
