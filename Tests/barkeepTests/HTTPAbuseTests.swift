@@ -1,3 +1,4 @@
+import BarkeepCore
 import BarkeepTestSupport
 import Foundation
 import Testing
@@ -74,6 +75,16 @@ struct HTTPAbuseTests {
         let hugeHead = try readHead(huge)
         #expect(hugeHead.first == "HTTP/1.1 413 Content Too Large")
         #expect(hugeHead.contains("X-Content-Type-Options: nosniff"))
+        // A body over the limit but within twice it: 413, the body skipped, the next request on the same connection
+        // answered.
+        let skipped = try LineClient(port: http)
+        let length = HTTPLimit.bodyBytes + HTTPLimit.bodyBytes / 2
+        try skipped.send(
+            Array("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: \(length)\r\n\r\n".utf8)
+                + [UInt8](repeating: 0x61, count: length) + Array("GET / HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        #expect(try readHead(skipped).first == "HTTP/1.1 413 Content Too Large")
+        _ = try skipped.readLine()
+        #expect(try readHead(skipped).first == "HTTP/1.1 401 Unauthorized")
 
         // Slow senders fill the budget: each sent a request line and nothing more.
         let before = residentKiB(pid)

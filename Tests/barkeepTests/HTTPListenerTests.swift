@@ -81,7 +81,8 @@ struct HTTPListenerTests {
         // One connection for all four.
         #expect(result.error.components(separatedBy: "Connected to").count == 2, "\(result.error)")
         // Expect: 100-continue is answered 100 once the head is accepted; a body over the limit (1 MiB) but within
-        // twice it is refused 413 and skipped, and the connection serves the next request.
+        // twice it is refused 413 and skipped (whether curl keeps the connection after an early answer depends on
+        // timing: HTTPAbuseTests checks the skip on one connection).
         let body = try TemporaryDirectory.make(prefix: "barkeep-http") + "/body"
         try Data(repeating: 0x61, count: HTTPLimit.bodyBytes + 1000).write(to: URL(fileURLWithPath: body))
         let uploads = try curl([
@@ -95,7 +96,6 @@ struct HTTPListenerTests {
         #expect(
             statuses == ["http/1.1 401 unauthorized", "http/1.1 413 content too large", "http/1.1 401 unauthorized"],
             "\(uploads.output)")
-        #expect(uploads.error.components(separatedBy: "Connected to").count == 2, "\(uploads.error)")
         // The line protocol is untouched beside it.
         let line = try LineClient(port: daemon.port)
         #expect(try line.request("PING") == "OK PONG")

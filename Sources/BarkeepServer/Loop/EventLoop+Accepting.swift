@@ -88,23 +88,14 @@ extension EventLoop {
                 session = Session(isLocal: true, uid: nil, peerName: "unix", role: nil, actor: "anonymous")
             }
         } else {
-            var name = [CChar](repeating: 0, count: 64)
-            let peer =
-                barkeep_peer_name(descriptor, &name, Int32(name.count)) == 0
-                ? String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-                : "tcp"
-            session = Session(isLocal: false, uid: nil, peerName: peer, role: nil, actor: "anonymous")
+            session = Session(
+                isLocal: false, uid: nil, peerName: peerName(descriptor), role: nil, actor: "anonymous")
         }
         var transport = Transport.plain(descriptor)
         var handshakeDeadline: ContinuousClock.Instant?
-        if !listener.isUnix, let tlsContext {
-            guard let tls = TLSSession(context: tlsContext, descriptor: descriptor) else {
-                server.logger.warning("cannot start a TLS session", ["peer": session.peerName])
-                _ = Glibc.close(descriptor)
-                return
-            }
-            transport = .tls(tls)
-            handshakeDeadline = .now + (configuration.tls?.handshakeTimeout ?? .seconds(10))
+        if !listener.isUnix {
+            guard let tcp = tcpTransport(descriptor, peer: session.peerName) else { return }
+            (transport, handshakeDeadline) = tcp
         }
         let id = nextConnectionID
         nextConnectionID = id.next
@@ -195,6 +186,13 @@ extension EventLoop {
             guard spare >= 0 else { return }
             spareDescriptors.append(spare)
         }
+    }
+
+    /// The address of a TCP peer, for the log ("tcp" when it cannot be read).
+    func peerName(_ descriptor: Int32) -> String {
+        var name = [CChar](repeating: 0, count: 64)
+        guard barkeep_peer_name(descriptor, &name, Int32(name.count)) == 0 else { return "tcp" }
+        return String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     private func userName(_ uid: uid_t) -> String {

@@ -15,22 +15,8 @@ import Foundation
 extension EventLoop {
     /// Serves a connection just accepted on the HTTP listener.
     func admitHTTP(_ descriptor: Int32) {
-        var name = [CChar](repeating: 0, count: 64)
-        let peer =
-            barkeep_peer_name(descriptor, &name, Int32(name.count)) == 0
-            ? String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            : "tcp"
-        var transport = Transport.plain(descriptor)
-        var handshakeDeadline: ContinuousClock.Instant?
-        if let tlsContext {
-            guard let tls = TLSSession(context: tlsContext, descriptor: descriptor) else {
-                server.logger.warning("cannot start a TLS session", ["peer": peer])
-                _ = Glibc.close(descriptor)
-                return
-            }
-            transport = .tls(tls)
-            handshakeDeadline = .now + (configuration.tls?.handshakeTimeout ?? .seconds(10))
-        }
+        let peer = peerName(descriptor)
+        guard let (transport, handshakeDeadline) = tcpTransport(descriptor, peer: peer) else { return }
         let id = nextConnectionID
         nextConnectionID = id.next
         var limits = HTTPLimits()
@@ -187,21 +173,7 @@ extension EventLoop {
     /// Writes what the socket takes; returns false when the connection was closed.
     @discardableResult
     func flush(_ connection: HTTPConnection) -> Bool {
-        writing: while connection.machine.pendingOutputCount > 0 {
-            let outcome = connection.machine.withPendingOutput { buffer in
-                connection.transport.write(buffer.baseAddress, count: buffer.count)
-            }
-            switch outcome {
-            case .done(let written) where written > 0:
-                connection.machine.written(written)
-            case .done, .wantWrite, .wantRead:
-                break writing
-            case .closed, .failed:
-                close(connection)
-                return false
-            }
-        }
-        if connection.machine.isFinished {
+        guard connection.transport.writeOut(&connection.machine), !connection.machine.isFinished else {
             close(connection)
             return false
         }
@@ -218,12 +190,7 @@ extension EventLoop {
     /// may move earlier (an idle connection's first byte starts the shorter head deadline): the earlier timer is
     /// set, and the later one, when it fires, is stale.
     func armDeadline(_ connection: HTTPConnection) {
-        guard let at = connection.machine.nextDeadline else { return }
-        if let armed = connection.armedDeadline, armed.at <= at { return }
-        deadlineGeneration += 1
-        let entry = DeadlineQueue.Entry(at: at, key: connection.id.rawValue, generation: deadlineGeneration)
-        connection.armedDeadline = entry
-        deadlines.insert(entry)
+        arm(at: connection.machine.nextDeadline, for: connection.id, armed: &connection.armedDeadline)
     }
 
     /// The timer of an HTTP connection fired at `now`.

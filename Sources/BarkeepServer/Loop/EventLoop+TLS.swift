@@ -8,6 +8,18 @@ import CBarkeepSystem
 /// `Transport` and a machine that starts `handshaking` (with its deadline); the loop steps the handshake when the
 /// machine asks and closes silently when it says so. Reading and writing then go through the transport like plain text.
 extension EventLoop {
+    /// The transport of a TCP connection just accepted from `peer`: TLS, with its handshake's deadline, when the
+    /// server has a certificate, else plain text. Nil when a TLS session cannot start: the connection is closed.
+    func tcpTransport(_ descriptor: Int32, peer: String) -> (Transport, ContinuousClock.Instant?)? {
+        guard let tlsContext else { return (.plain(descriptor), nil) }
+        guard let tls = TLSSession(context: tlsContext, descriptor: descriptor) else {
+            server.logger.warning("cannot start a TLS session", ["peer": peer])
+            _ = Glibc.close(descriptor)
+            return nil
+        }
+        return (.tls(tls), .now + (configuration.tls?.handshakeTimeout ?? .seconds(10)))
+    }
+
     /// Runs the handshake as far as the socket allows and tells the machine how it went.
     func stepHandshake(_ connection: Connection) {
         let outcome = connection.transport.handshake()

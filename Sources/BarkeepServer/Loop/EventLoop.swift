@@ -242,20 +242,9 @@ final class EventLoop: @unchecked Sendable {
         if repliesQueued > 0 {
             unpublishedPeak = max(unpublishedPeak, connection.machine.pendingOutputCount)
         }
-        writing: while connection.machine.pendingOutputCount > 0 {
-            let outcome = connection.machine.withPendingOutput { buffer in
-                connection.transport.write(buffer.baseAddress, count: buffer.count)
-            }
-            switch outcome {
-            case .done(let written) where written > 0:
-                connection.machine.written(written)
-            case .done, .wantWrite, .wantRead:
-                // wantRead would be a TLS renegotiation, which the context refuses: in practice the socket is full.
-                break writing
-            case .closed, .failed:
-                close(connection)
-                return false
-            }
+        guard connection.transport.writeOut(&connection.machine) else {
+            close(connection)
+            return false
         }
         connection.machine.compactOutput()
         if connection.machine.isFinished {
