@@ -60,32 +60,20 @@ extension EventLoop {
 
     /// Reads what the transport holds and answers it, as `read(_:)` does for a line connection.
     func read(_ connection: HTTPConnection) {
-        while true {
-            switch connection.transport.read(into: &readBuffer) {
-            case .done(let count):
-                let now = ContinuousClock.now
-                connection.machine.receive(readBuffer[0..<count], now: now)
+        readTransport(
+            connection.transport, id: connection.id, peer: connection.context.peerName,
+            isOpen: { httpConnections[connection.id] != nil },
+            isReading: { connection.interest & BARKEEP_EVENT_READ != 0 },
+            received: { bytes, now in
+                connection.machine.receive(bytes, now: now)
                 process(connection, now: now)
-            case .wantRead, .wantWrite:
-                return
-            case .closed:
+            },
+            ended: {
+                // The client sent everything it will: what it sent whole is answered, then the connection closes.
                 connection.machine.endInput()
                 process(connection)
-                return
-            case .failed(let reason):
-                if case .tls = connection.transport {
-                    server.logger.debug(
-                        "TLS connection failed", ["peer": connection.context.peerName, "error": reason])
-                }
-                close(connection)
-                return
-            }
-            guard connection.transport.hasPending, httpConnections[connection.id] != nil else { return }
-            guard connection.interest & BARKEEP_EVENT_READ != 0 else {
-                heldInput.insert(connection.id)
-                return
-            }
-        }
+            },
+            failed: { close(connection) })
     }
 
     /// Performs the connection's actions until its machine waits, then writes and sets its timer.
