@@ -101,6 +101,20 @@ struct HTTPListenerTests {
         #expect(try line.request("PING") == "OK PONG")
     }
 
+    @Test("a stopping daemon closes idle kept-alive HTTP connections at once instead of waiting out its grace")
+    func drain() throws {
+        let daemon = try TestDaemon(http: true)
+        let port = try #require(daemon.httpAddress.flatMap { UInt16($0.split(separator: ":").last ?? "") })
+        let idle = try LineClient(port: port)
+        try idle.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try idle.readLine() == "HTTP/1.1 401 Unauthorized\r")
+        let stopping = ContinuousClock.now
+        daemon.process.signal(SIGTERM)
+        // The grace is 5 s; an idle connection has nothing to wait for.
+        #expect(daemon.process.wait(timeout: .seconds(4)) == 0)
+        #expect(ContinuousClock.now - stopping < .seconds(4))
+    }
+
     @Test("a revoked token is refused at its very next request")
     func revokedToken() throws {
         let daemon = try TestDaemon(http: true)
