@@ -20,7 +20,7 @@ deps:
 build: deps
 	$(SWIFT) build $(STRICT)
 
-## run: build, then run barkeepd in the foreground on its embedded PostgreSQL in $(DATA_DIR)
+## run: build, then run barkeepd in the foreground on its embedded PostgreSQL in $(DATA_DIR) (HTTP on 127.0.0.1:7781)
 run: build
 	exec $$($(SWIFT) build --show-bin-path)/barkeepd --data-dir $(DATA_DIR) $(ARGS)
 

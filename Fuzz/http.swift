@@ -7,7 +7,9 @@
 // crash; the buffer never holds more than a head's limit, or one body, plus one chunk; nothing runs while a request
 // runs; every response is whole (a status line, a `Content-Length` that matches); a refused connection runs nothing
 // more. Then the clock: every deadline the machine names fires once, when due and not before. The rest is also parsed
-// as a head directly, which must not crash and whose accepted heads are within the limits.
+// as a head directly, which must not crash and whose accepted heads are within the limits. Last, TLS: handshake steps
+// scripted by the bytes; nothing is taken, run or written before it completes, a failed one closes silently, and a
+// completed one serves the stream as plain text does.
 
 /// One machine driven as the event loop drives it, each request answered at once with its method and target.
 struct HTTPDriver {
@@ -85,6 +87,37 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         require(timed.log.count == before, "a request ran after the connection expired")
     }
 
+    // TLS: the handshake first, its steps scripted by the input's bytes. Nothing is read, run or written before it
+    // completes; a handshake that fails, is left or times out closes without a word; one that completes reads the
+    // transport once, then serves the stream as plain text does.
+    let start = ContinuousClock.now
+    var tls = HTTPMachine(limits: limits, now: start, handshakeDeadline: start + .seconds(10))
+    var step = 0
+    handshaking: while tls.isHandshaking {
+        tls.receive(stream.prefix(8)[...], now: start)
+        require(tls.bufferedInputCount == 0 && tls.pendingOutputCount == 0, "bytes taken during the handshake")
+        tls.transportReady()
+        switch tls.nextAction(now: start) {
+        case .handshake:
+            let byte = step < stream.count ? stream[step] : 0
+            step += 1
+            let outcomes: [TransportOutcome] = [.wantRead, .wantWrite, .done(0), .closed, .failed("x")]
+            tls.handshakeStepped(step > 16 ? .done(0) : outcomes[Int(byte) % outcomes.count], now: start)
+        case .closeSilently:
+            require(tls.pendingOutputCount == 0, "a silent close with output")
+            break handshaking
+        default:
+            require(false, "an action other than a handshake step during the handshake")
+        }
+    }
+    if !tls.isHandshaking {
+        require(tls.nextAction(now: start) == .read, "a completed handshake did not read the transport")
+        var served = HTTPDriver(limits: limits)
+        served.machine = tls
+        served.receive(stream[...])
+        require(served.log == whole.log && served.written == whole.written, "TLS served the stream differently")
+    }
+
     if let head = try? HTTPRequestHead.parse(stream[...], maximumFields: limits.headerFieldCount, maximumBody: 16) {
         require(head.fields.count <= limits.headerFieldCount && head.contentLength <= 16, "a head past its limits")
         require(head.target.hasPrefix("/") && HTTPRequestHead.methods.contains(head.method), "a bad head accepted")
@@ -93,11 +126,15 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 }
 
 /// Every response written is whole: `HTTP/1.1 NNN`, fields, a blank line, then exactly `Content-Length` bytes (none
-/// after a `Connection: close`).
+/// after a `Connection: close`); an interim `100 Continue` is a status line and a blank line.
 func checkResponses(_ bytes: [UInt8]) {
     var rest = bytes[...]
     let separator = Array("\r\n\r\n".utf8)
     while !rest.isEmpty {
+        if rest.starts(with: HTTPMachine.continueBytes) {
+            rest = rest.dropFirst(HTTPMachine.continueBytes.count)
+            continue
+        }
         require(rest.starts(with: "HTTP/1.1 ".utf8), "a response does not start with its status line")
         guard let end = rest.indices.first(where: { rest[$0...].starts(with: separator) }) else {
             return require(false, "a response head without its end")

@@ -50,6 +50,7 @@ sources() {
     if [ "$1" = framer ]; then
         source_file BarkeepServer ConnectionMachine
         source_file BarkeepServer TransportOutcome
+        source_file BarkeepServer TLSHandshake
         source_file BarkeepServer WatchMachine
         source_file BarkeepServer DeadlineQueue
         source_file BarkeepCore QuotedText
@@ -63,6 +64,8 @@ sources() {
         source_file BarkeepServer HTTPRequestHead
         source_file BarkeepServer HTTPResponse
         source_file BarkeepServer HTTPField
+        source_file BarkeepServer TLSHandshake
+        source_file BarkeepServer TransportOutcome
     fi
     # Identities are hashed by libcrypto, as the store hashes them: the hasher and the C shim it calls (uses_shim).
     if [ "$1" = identity ]; then

@@ -6,6 +6,12 @@ extension ServerAddress {
     /// The default TCP address: the loopback interface on the default port.
     public static let defaultTCP = ServerAddress.tcp(host: "127.0.0.1", port: defaultPort)
 
+    /// The TCP port of barkeepd's HTTP listener (the web dashboard and the JSON API) by default.
+    public static let defaultHTTPPort: UInt16 = 7781
+
+    /// The default HTTP address: the loopback interface on the default HTTP port.
+    public static let defaultHTTP = ServerAddress.tcp(host: "127.0.0.1", port: defaultHTTPPort)
+
     /// barkeepd's data directory by default, relative to the directory it starts in.
     public static let defaultDataDirectory = "./.barkeep"
 

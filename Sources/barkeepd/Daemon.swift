@@ -86,6 +86,11 @@ final class Daemon {
             tls: options.tls
         )
         serverConfiguration.maximumScreenshot = options.maximumScreenshot
+        serverConfiguration.httpAddress = options.http
+        serverConfiguration.maximumHTTPConnections =
+            options.maximumHTTPConnections
+            ?? ServerConfiguration.defaultMaximumHTTPConnections(maximumConnections: maximumConnections)
+        serverConfiguration.httpIdleTimeout = options.httpIdleTimeout
         // One command in flight per connection: every connection the server may hold can wait for the database.
         let pool = PostgresPool(
             configuration: configuration, size: options.poolSize, queueLimit: serverConfiguration.databaseQueueLimit)
@@ -162,6 +167,10 @@ final class Daemon {
             case .tcp: fields.append(("tcp", address.description))
             case .unix(let path): fields.append(("socket", path))
             }
+        }
+        if let http = server.httpAddress {
+            fields.append(("http", http.description))
+            fields.append(("http_tls", options.tls == nil ? "no" : "yes"))
         }
         if case .tcp(let host, let port) = options.metricsListen {
             let metrics = try MetricsEndpoint(host: host, port: port, server: server, logger: logger)

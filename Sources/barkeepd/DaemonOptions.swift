@@ -29,6 +29,23 @@ struct DaemonCommand: ParsableCommand {
                 "listen", valueName: "HOST:PORT", default: ServerAddress.defaultTCP.description,
                 help: "TCP address to serve."),
             .option(
+                "http", valueName: "HOST:PORT", default: ServerAddress.defaultHTTP.description,
+                help: "HTTP address to serve (the web dashboard and the JSON API); TLS too with --tls-cert."),
+            .flag("no-http", help: "Serve no HTTP."),
+            .option(
+                "http-max-connections",
+                valueName: "N",
+                help:
+                    "HTTP clients served at once, apart from --max-connections; past it 503 "
+                    + "(default: half of --max-connections, at most \(ServerConfiguration.maximumHTTPConnectionsCap))."
+            ),
+            .option(
+                "http-idle-timeout",
+                valueName: "SECONDS",
+                default: String(HTTPLimit.idleSeconds),
+                help: "How long a kept-alive HTTP connection may wait for its next request."
+            ),
+            .option(
                 "socket", valueName: "PATH",
                 help: "Unix socket to serve (default \(ServerAddress.socketPath(in: "DATA_DIR")))."),
             .option("log-level", valueName: "LEVEL", default: "info", help: "debug, info, warning or error."),
@@ -139,6 +156,12 @@ struct DaemonOptions {
     var databaseURL: String?
     var listen: ServerAddress
     var socketPath: String
+    /// The HTTP listener (--http); nil: --no-http.
+    var http: ServerAddress?
+    /// --http-max-connections; nil: from the connection limit (`ServerConfiguration.defaultMaximumHTTPConnections`).
+    var maximumHTTPConnections: Int?
+    /// How long a kept-alive HTTP connection may wait for its next request (--http-idle-timeout).
+    var httpIdleTimeout: Duration
     var logLevel: LogLevel
     var pgBin: String?
     var poolSize: Int
@@ -213,6 +236,22 @@ struct DaemonOptions {
         } else {
             listen = .defaultTCP
         }
+        if parsed.flag("no-http") {
+            if parsed.value("http") != nil { throw fail("--http and --no-http contradict each other; give one") }
+            http = nil
+        } else {
+            let text = parsed.valueOrDefault("http") ?? ServerAddress.defaultHTTP.description
+            do {
+                http = try ServerAddress(parsing: text)
+            } catch {
+                throw fail("--http: \(error)")
+            }
+            if case .unix = http { throw fail("--http takes HOST:PORT") }
+        }
+        maximumHTTPConnections =
+            parsed.value("http-max-connections") == nil
+            ? nil : try number("http-max-connections", 1...1_000_000, default: 0)
+        httpIdleTimeout = .seconds(try number("http-idle-timeout", 1...3600, of: "seconds"))
         socketPath =
             parsed.value("socket").map { URL(fileURLWithPath: $0).standardizedFileURL.path }
             ?? ServerAddress.socketPath(in: dataDirectory)

@@ -72,13 +72,15 @@ struct HTTPDriver {
 @Suite("HTTPMachine")
 struct HTTPMachineTests {
     static let get = "GET /a HTTP/1.1\r\nHost: x\r\n\r\n"
+    /// The security fields every response carries, as encoded.
+    static let security = HTTPResponse.securityFields.map { "\($0.name): \($0.value)\r\n" }.joined()
 
     @Test("a GET is run and answered with its length, and the connection stays open")
     func simpleGet() {
         var driver = HTTPDriver()
         driver.send(Self.get)
         #expect(driver.log == ["GET /a"])
-        #expect(driver.text == "HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\nGET /a")
+        #expect(driver.text == "HTTP/1.1 200 OK\r\n\(Self.security)Content-Length: 6\r\n\r\nGET /a")
         #expect(!driver.machine.isClosing && driver.machine.wantsInput)
     }
 
@@ -104,7 +106,9 @@ struct HTTPMachineTests {
         #expect(driver.log == ["GET /1", "POST /2 hello", "HEAD /3", "DELETE /4", "GET /5"])
         #expect(driver.statuses == [200, 200, 200, 200, 200])
         // HEAD keeps the length of the body it does not send; only the last response says close.
-        #expect(driver.text.contains("Content-Length: 7\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\nDELETE /4"))
+        #expect(
+            driver.text.contains(
+                "Content-Length: 7\r\n\r\nHTTP/1.1 200 OK\r\n\(Self.security)Content-Length: 9\r\n\r\nDELETE /4"))
         #expect(driver.text.components(separatedBy: "Connection: close").count == 2)
         #expect(driver.text.hasSuffix("Connection: close\r\n\r\nGET /5") && driver.machine.isFinished)
     }
@@ -211,8 +215,11 @@ struct HTTPMachineTests {
         fits.send("POST /a HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n\r\nabcd")
         #expect(fits.log == ["POST /a abcd"])
         var over = HTTPDriver(limits: limits)
-        over.send("POST /a HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\n")
+        over.send("POST /a HTTP/1.1\r\nHost: x\r\nContent-Length: 9\r\n\r\n")
         #expect(over.statuses == [413] && over.machine.isFinished)
+        var skipped = HTTPDriver(limits: limits)
+        skipped.send("POST /a HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\n")
+        #expect(skipped.statuses == [413] && !skipped.machine.isClosing)
     }
 
     @Test("while a request runs nothing is read; the next head waits in the buffer, bounded")
@@ -294,8 +301,120 @@ struct HTTPMachineTests {
             .encode(closesConnection: false, omitsBody: false, into: &output)
         #expect(
             String(decoding: output, as: UTF8.self)
-                == "HTTP/1.1 200 OK\r\nX: aSet-Cookie: b\r\nContent-Length: 0\r\n\r\n")
+                == "HTTP/1.1 200 OK\r\nX: aSet-Cookie: b\r\n\(Self.security)Content-Length: 0\r\n\r\n")
     }
+
+    @Test("every response carries the security fields once, refusals too; a response's own field replaces the default")
+    func securityFields() {
+        var refused = HTTPDriver()
+        refused.send("GET /a HTTP/1.1\r\n\r\n")
+        #expect(refused.statuses == [400] && refused.text.contains(Self.security))
+        var output: [UInt8] = []
+        HTTPResponse(status: 200, fields: [HTTPField(name: "content-security-policy", value: "default-src 'none'")])
+            .encode(closesConnection: false, omitsBody: false, into: &output)
+        let text = String(decoding: output, as: UTF8.self)
+        #expect(text.components(separatedBy: "ontent-security-policy").count == 2)
+        #expect(text.contains("content-security-policy: default-src 'none'\r\n"))
+        #expect(text.contains("X-Content-Type-Options: nosniff\r\n") && text.contains("Cache-Control: no-store\r\n"))
+    }
+
+    @Test("a body over the limit but within twice it is answered 413 and skipped: the next request is served")
+    func discardsRefusedBody() {
+        var limits = HTTPLimits()
+        limits.bodyBytes = 10
+        var driver = HTTPDriver(limits: limits)
+        let body = String(repeating: "b", count: 20)
+        driver.send(
+            "POST /big HTTP/1.1\r\nHost: x\r\nContent-Length: 20\r\n\r\n\(body.prefix(7))")
+        #expect(driver.statuses == [413] && !driver.machine.isClosing && driver.machine.wantsInput)
+        driver.send(String(body.dropFirst(7)) + Self.get)
+        #expect(driver.log == ["GET /a"] && driver.statuses == [413, 200])
+        #expect(!driver.text.contains("Connection: close") && !driver.machine.isClosing)
+        // Past twice the limit, or on a connection that closes anyway, the refusal closes.
+        var far = HTTPDriver(limits: limits)
+        far.send("POST /big HTTP/1.1\r\nHost: x\r\nContent-Length: 21\r\n\r\n")
+        #expect(far.statuses == [413] && far.machine.isFinished && far.text.contains("Connection: close"))
+        var closing = HTTPDriver(limits: limits)
+        closing.send("POST /big HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 12\r\n\r\n")
+        #expect(closing.machine.isFinished)
+        // A body that stalls while skipped ends the connection without a second answer.
+        var stalled = HTTPDriver(limits: limits)
+        stalled.send("POST /big HTTP/1.1\r\nHost: x\r\nContent-Length: 12\r\n\r\nbb")
+        let deadline = stalled.machine.nextDeadline ?? stalled.now
+        let expired = stalled.machine.expire(now: deadline)
+        #expect(expired && stalled.machine.isClosing && stalled.statuses == [413])
+    }
+
+    @Test(
+        "Expect: 100-continue: 100 Continue once the head is accepted, then the final answer; refused, no 100 and close"
+    )
+    func expectContinue() {
+        var limits = HTTPLimits()
+        limits.bodyBytes = 10
+        var driver = HTTPDriver(limits: limits)
+        driver.send("POST /p HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n")
+        #expect(driver.text == "HTTP/1.1 100 Continue\r\n\r\n" && driver.log.isEmpty)
+        driver.send("hello")
+        #expect(driver.log == ["POST /p hello"] && driver.statuses == [100, 200])
+        var refused = HTTPDriver(limits: limits)
+        refused.send("POST /p HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 11\r\n\r\n")
+        #expect(refused.statuses == [413] && refused.machine.isFinished)
+    }
+
+    @Test("on TLS nothing is read or run before the handshake completes; then the transport is read once")
+    func handshakeFirst() {
+        let start = ContinuousClock.now
+        var machine = HTTPMachine(now: start, handshakeDeadline: start + .seconds(10))
+        #expect(machine.isHandshaking && machine.wantsReadable && !machine.wantsInput)
+        let action1 = machine.nextAction(now: start)
+        #expect(action1 == .wait)
+        machine.receive(Array(Self.get.utf8)[...], now: start)
+        #expect(machine.bufferedInputCount == 0)
+        machine.transportReady()
+        let action2 = machine.nextAction(now: start)
+        #expect(action2 == .handshake)
+        machine.handshakeStepped(.wantWrite, now: start)
+        let action3 = machine.nextAction(now: start)
+        #expect(machine.wantsWritable && !machine.wantsReadable && action3 == .wait)
+        machine.transportReady()
+        let action4 = machine.nextAction(now: start)
+        #expect(action4 == .handshake)
+        machine.handshakeStepped(.done(0), now: start + .seconds(1))
+        let action5 = machine.nextAction(now: start)
+        #expect(!machine.isHandshaking && action5 == .read)
+        // The idle timeout counts from the handshake's end.
+        #expect(machine.nextDeadline == start + .seconds(1) + machine.limits.idleTimeout)
+        machine.receive(Array(Self.get.utf8)[...], now: start + .seconds(1))
+        guard case .execute(let head, _) = machine.nextAction(now: start + .seconds(1)) else {
+            Issue.record("the request did not run after the handshake")
+            return
+        }
+        #expect(head.target == "/a")
+    }
+
+    @Test("a failed, abandoned or late handshake closes without a word")
+    func handshakeFailures() {
+        let start = ContinuousClock.now
+        var failed = HTTPMachine(now: start, handshakeDeadline: start + .seconds(10))
+        failed.transportReady()
+        failed.handshakeStepped(.failed("wrong version number"), now: start)
+        let action6 = failed.nextAction(now: start)
+        #expect(action6 == .closeSilently(.failed("wrong version number")))
+        #expect(failed.pendingOutputCount == 0 && failed.nextDeadline == nil)
+        var left = HTTPMachine(now: start, handshakeDeadline: start + .seconds(10))
+        left.handshakeStepped(.closed, now: start)
+        let action7 = left.nextAction(now: start)
+        #expect(action7 == .closeSilently(.peerLeft))
+        var late = HTTPMachine(now: start, handshakeDeadline: start + .seconds(10))
+        #expect(late.nextDeadline == start + .seconds(10))
+        let early = late.expire(now: start + .seconds(9))
+        let due = late.expire(now: start + .seconds(10))
+        #expect(!early && due)
+        let action8 = late.nextAction(now: start + .seconds(10))
+        #expect(action8 == .closeSilently(.timedOut))
+        #expect(late.pendingOutputCount == 0)
+    }
+
     @Test("curl, an independent client, reuses one kept-alive connection for a GET, a HEAD and a POST")
     func realClient() throws {
         let listener = try Listener.open(.tcp(host: "127.0.0.1", port: 0))

@@ -13,13 +13,18 @@ public final class EmbeddedDaemon: Sendable {
     public let port: UInt16
     /// Its data directory (the cluster is in `pg` inside it).
     public let root: String
+    /// Its HTTP listener's address (`127.0.0.1:PORT`), when started with `http: true`; nil otherwise.
+    public let httpAddress: String?
 
-    /// Starts a daemon with more barkeepd `arguments`, with at most `fileLimit` descriptors when given.
-    public init(arguments: [String] = [], fileLimit: Int? = nil) throws {
+    /// Starts a daemon with more barkeepd `arguments`, with at most `fileLimit` descriptors when given; `http`: it
+    /// serves HTTP on an ephemeral port too (otherwise none).
+    public init(arguments: [String] = [], fileLimit: Int? = nil, http: Bool = false) throws {
         root = try TemporaryDirectory.make(prefix: "barkeep-embedded")
         // The embedded server may run as another user, who must reach its directory.
         chmod(root, 0o755)
-        (process, port) = try Subprocess.startDaemon(["--data-dir", root] + arguments, fileLimit: fileLimit)
+        (process, port) = try Subprocess.startDaemon(
+            ["--data-dir", root] + (http ? ["--http", "127.0.0.1:0"] : []) + arguments, fileLimit: fileLimit)
+        httpAddress = http ? Subprocess.readyField(process, "http") : nil
     }
 
     /// Runs `barkeep arguments` on the daemon's Unix socket: exit status and standard output.

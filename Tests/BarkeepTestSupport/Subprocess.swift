@@ -134,7 +134,10 @@ extension Subprocess {
         port: UInt16 = 0,
         fileLimit: Int? = nil
     ) throws -> (Subprocess, UInt16) {
-        let command = [BuildProducts.path("barkeepd")] + arguments + ["--listen", "127.0.0.1:\(port)"]
+        // No HTTP unless the test asks for it (`--http 127.0.0.1:0`): parallel daemons must not fight over its
+        // default port.
+        let http = arguments.contains("--http") || arguments.contains("--no-http") ? [] : ["--no-http"]
+        let command = [BuildProducts.path("barkeepd")] + arguments + http + ["--listen", "127.0.0.1:\(port)"]
         // With a file limit, a shell lowers it (soft and hard, so the daemon cannot raise it) and becomes barkeepd.
         let daemon =
             try fileLimit.map { limit in
@@ -153,5 +156,12 @@ extension Subprocess {
             throw TestSupportError("barkeepd's ready line names no TCP port: \(ready)")
         }
         return (daemon, bound)
+    }
+
+    /// The value of field `name` in a started daemon's ready line (`http` → `127.0.0.1:41234`); nil without one.
+    public static func readyField(_ daemon: Subprocess, _ name: String) -> String? {
+        let ready = daemon.errorOutput.split(separator: "\n").first { $0.contains("msg=ready") } ?? ""
+        let field = ready.split(separator: " ").first { $0.hasPrefix(name + "=") }
+        return field.map { String($0.dropFirst(name.count + 1)) }
     }
 }

@@ -15,10 +15,13 @@ public final class TestDaemon: Sendable {
     public let socket: String
     /// Its database, to start another daemon on the same one.
     public let url: String
+    /// Its HTTP listener's address (`127.0.0.1:PORT`), when started with `http: true`; nil otherwise.
+    public let httpAddress: String?
 
     /// Starts a daemon on `url`, or on a new database; on `port`, or on any free one; with more barkeepd
-    /// `arguments` (`--tls-cert FILE --tls-key FILE`).
-    public init(url: String? = nil, port: UInt16 = 0, arguments: [String] = []) throws {
+    /// `arguments` (`--tls-cert FILE --tls-key FILE`); `http`: it serves HTTP on an ephemeral port too (otherwise
+    /// none, so that parallel daemons never fight over the default port).
+    public init(url: String? = nil, port: UInt16 = 0, http: Bool = false, arguments: [String] = []) throws {
         let database: String
         if let url {
             database = url
@@ -30,7 +33,16 @@ public final class TestDaemon: Sendable {
         socket = root + "/barkeep.sock"
         self.url = database
         (process, self.port) = try Subprocess.startDaemon(
-            ["--data-dir", root, "--database-url", database] + arguments, port: port)
+            ["--data-dir", root, "--database-url", database] + (http ? ["--http", "127.0.0.1:0"] : []) + arguments,
+            port: port)
+        httpAddress = http ? Subprocess.readyField(process, "http") : nil
+    }
+
+    /// The base URL of its HTTP listener (`http://127.0.0.1:PORT`, `https://…` under TLS), when it serves HTTP.
+    public var httpURL: String? {
+        guard let httpAddress else { return nil }
+        let scheme = Subprocess.readyField(process, "http_tls") == "yes" ? "https" : "http"
+        return "\(scheme)://\(httpAddress)"
     }
 
     /// The environment a CLI run against this daemon gets: its socket (or TCP port), the token, no colour.

@@ -79,7 +79,8 @@ struct DaemonTests {
         #expect(postmasters(of: pgData).count == 1)
 
         // A second daemon on the same data directory is refused and leaves the first untouched.
-        let second = try Subprocess.run(barkeepd, ["--data-dir", dataDirectory, "--listen", "127.0.0.1:0"])
+        let second = try Subprocess.run(
+            barkeepd, ["--data-dir", dataDirectory, "--listen", "127.0.0.1:0", "--no-http"])
         #expect(second.status == 1)
         #expect(second.error.contains("another barkeepd"))
         #expect(try ping(["--server", "127.0.0.1:\(port)"]).0 == 0)
@@ -121,7 +122,7 @@ struct DaemonTests {
         // The incident: an inbox on the data directory moved the running daemon's lock to failed/.
         #expect(mkdir(root + "/failed", 0o755) == 0)
         #expect(rename(root + "/barkeepd.lock", root + "/failed/barkeepd.lock") == 0)
-        let second = try Subprocess.run(barkeepd, ["--data-dir", root, "--listen", "127.0.0.1:0"])
+        let second = try Subprocess.run(barkeepd, ["--data-dir", root, "--listen", "127.0.0.1:0", "--no-http"])
         #expect(second.status == 1)
         #expect(second.error.contains("start failed: another barkeepd (pid \(first.process.pid)) is using \(root)"))
         #expect(!second.error.contains("orphaned"))
@@ -136,7 +137,7 @@ struct DaemonTests {
             binaries: try PostgresBinaries.locate(), options: .init(dataDirectory: root + "/pg"))
         try cluster.start()
         defer { try? cluster.stop() }
-        let refused = try Subprocess.run(barkeepd, ["--data-dir", root, "--listen", "127.0.0.1:0"])
+        let refused = try Subprocess.run(barkeepd, ["--data-dir", root, "--listen", "127.0.0.1:0", "--no-http"])
         #expect(refused.status == 1)
         #expect(
             refused.error.contains(
@@ -154,7 +155,7 @@ struct DaemonTests {
             configuration: PostgresConfiguration(
                 conninfo: "host='\(root)/pg/elsewhere' port=5432 user=barkeep", database: "postgres",
                 applicationName: "barkeepd-older"))
-        let full = try Subprocess.run(barkeepd, ["--data-dir", root, "--listen", "127.0.0.1:0"])
+        let full = try Subprocess.run(barkeepd, ["--data-dir", root, "--listen", "127.0.0.1:0", "--no-http"])
         #expect(full.status == 1)
         #expect(
             full.error.contains(
@@ -171,7 +172,7 @@ struct DaemonTests {
         let held = open(root + "/failed/barkeepd.lock", O_RDWR | O_CLOEXEC)
         #expect(held >= 0 && flock(held, LOCK_EX | LOCK_NB) == 0)
         defer { close(held) }
-        let locked = try Subprocess.run(barkeepd, ["--data-dir", root, "--listen", "127.0.0.1:0"])
+        let locked = try Subprocess.run(barkeepd, ["--data-dir", root, "--listen", "127.0.0.1:0", "--no-http"])
         #expect(locked.status == 1)
         #expect(
             locked.error.contains(

@@ -354,7 +354,10 @@ struct HookTests {
         environment["SSL_CERT_FILE"] = certificates.caFile
         let trusting = try Subprocess.spawn(
             BuildProducts.path("barkeepd"),
-            ["--data-dir", directory, "--database-url", plain.url, "--listen", "127.0.0.1:0", "--no-hooks"],
+            [
+                "--data-dir", directory, "--database-url", plain.url, "--listen", "127.0.0.1:0", "--no-hooks",
+                "--no-http",
+            ],
             environment: environment)
         defer {
             trusting.signal(SIGTERM)

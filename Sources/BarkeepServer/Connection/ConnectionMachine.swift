@@ -52,28 +52,10 @@ struct ConnectionLimits: Sendable {
 /// only while the unwritten output is below the bound, so a client that does not read holds at most the bound plus
 /// one page.
 struct ConnectionMachine<Commands: ConnectionCommands> {
-    /// A TLS handshake in progress (`State.handshaking`).
-    struct Handshake {
-        /// When it is given up.
-        var deadline: ContinuousClock.Instant
-        /// The transport waits for the socket to become writable (otherwise readable).
-        var wantsWrite = false
-        /// The last step stopped for the socket: the next waits until it is ready (`transportReady`).
-        var isBlocked = true
-        /// Why it ended without completing, once it did: the connection closes without a word.
-        var failure: SilentClose?
-    }
-
-    /// Why a connection closes without a reply (its handshake never completed, so nothing can be said).
-    enum SilentClose: Equatable {
-        /// The handshake failed (OpenSSL's reason: "wrong version number" for plain text). What the client sent is
-        /// read and dropped first, so that the close ends its stream in order rather than with a reset.
-        case failed(String)
-        /// The client left during the handshake.
-        case peerLeft
-        /// The handshake did not complete within its deadline.
-        case timedOut
-    }
+    /// A TLS handshake in progress (`State.handshaking`): its own type, shared with `HTTPMachine`.
+    typealias Handshake = TLSHandshake
+    /// Why a connection closes without a reply.
+    typealias SilentClose = TLSHandshake.SilentClose
 
     /// What the connection is doing.
     enum State {
@@ -245,7 +227,7 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
     /// later (an upload's bytes push it on), so a timer set for it may fire early, never late.
     var nextDeadline: ContinuousClock.Instant? {
         switch state {
-        case .handshaking(let handshake): handshake.failure == nil ? handshake.deadline : nil
+        case .handshaking(let handshake): handshake.nextDeadline
         default: uploadDeadline
         }
     }
@@ -283,8 +265,11 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
             state = .streaming(isPageRequested: true)
             return .fetchPage
         case .handshaking(let handshake):
-            if let failure = handshake.failure { return .closeSilently(failure) }
-            return handshake.isBlocked ? .wait : .handshake
+            switch handshake.step {
+            case .handshake: return .handshake
+            case .wait: return .wait
+            case .closeSilently(let reason): return .closeSilently(reason)
+            }
         case .watching(let watch) where hasNewEvents:
             // The backlog is judged once the events that arrived together are queued, before anything is written.
             hasNewEvents = false
@@ -419,27 +404,19 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
 
     /// The socket became ready while the handshake waited for it: the next action steps it on.
     mutating func transportReady() {
-        guard case .handshaking(var handshake) = state, handshake.failure == nil else { return }
-        handshake.isBlocked = false
+        guard case .handshaking(var handshake) = state else { return }
+        handshake.transportReady()
         state = .handshaking(handshake)
     }
 
     /// A handshake step (`handshake`) ended with `outcome`: complete (the connection takes requests), waiting for the
     /// socket, or over without success (it closes silently).
     mutating func handshakeStepped(_ outcome: TransportOutcome) {
-        guard case .handshaking(var handshake) = state, handshake.failure == nil else { return }
-        switch outcome {
-        case .done:
+        guard case .handshaking(var handshake) = state else { return }
+        if handshake.stepped(outcome) {
             state = .ready
             readsTransport = true
             return
-        case .wantRead, .wantWrite:
-            handshake.isBlocked = true
-            handshake.wantsWrite = outcome == .wantWrite
-        case .closed:
-            handshake.failure = .peerLeft
-        case .failed(let reason):
-            handshake.failure = .failed(reason)
         }
         state = .handshaking(handshake)
     }
@@ -449,8 +426,7 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
     /// early, as `nextDeadline` moved on): ask `nextDeadline` again.
     mutating func expire(now: ContinuousClock.Instant) -> Bool {
         guard case .handshaking(var handshake) = state else { return expireUpload(now: now) }
-        guard handshake.failure == nil, now >= handshake.deadline else { return false }
-        handshake.failure = .timedOut
+        guard handshake.expire(now: now) else { return false }
         state = .handshaking(handshake)
         return true
     }

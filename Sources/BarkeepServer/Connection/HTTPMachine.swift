@@ -10,10 +10,15 @@
 struct HTTPMachine {
     /// What the connection is doing.
     enum State: Equatable {
+        /// Completing a TLS handshake: nothing is read as a request or written until it is done. Plain text starts
+        /// `readingHead`.
+        case handshaking(TLSHandshake)
         /// Reading a request head; `started` is when its first byte came (nil: idle, waiting for one).
         case readingHead(started: ContinuousClock.Instant?)
         /// Reading the body of a head that was accepted.
         case readingBody(HTTPRequestHead)
+        /// Skipping the `remaining` bytes of a body refused `413` (at most twice the limit), to read the next head.
+        case discardingBody(remaining: Int)
         /// A request runs; the next is read after `complete`.
         case running(HTTPRequestHead)
         /// Nothing more is read or run: pending output is written, then the connection closes.
@@ -24,6 +29,12 @@ struct HTTPMachine {
     enum Action: Equatable {
         /// Runs the request (its head and body) and reports its response with `complete`.
         case execute(HTTPRequestHead, body: [UInt8])
+        /// Runs the transport's handshake as far as the socket allows, then reports it (`handshakeStepped`).
+        case handshake
+        /// The handshake completed: read the transport now (it may hold the client's first bytes already).
+        case read
+        /// Closes without a word: the handshake never completed (`SilentClose` says why).
+        case closeSilently(TLSHandshake.SilentClose)
         /// Nothing to do until bytes arrive, a request completes, output drains or a deadline passes.
         case wait
     }
@@ -47,11 +58,18 @@ struct HTTPMachine {
     private(set) var isInputClosed = false
     /// Requests answered so far.
     private(set) var requestsAnswered = 0
+    /// The handshake just completed: the transport is read once before the machine waits.
+    private var readsTransport = false
 
-    /// A connection that has sent nothing yet, at `now`.
-    init(limits: HTTPLimits = HTTPLimits(), now: ContinuousClock.Instant) {
+    /// A connection that has sent nothing yet, at `now`; `handshakeDeadline`: it first completes a TLS handshake by
+    /// then (nil: plain text).
+    init(
+        limits: HTTPLimits = HTTPLimits(), now: ContinuousClock.Instant,
+        handshakeDeadline: ContinuousClock.Instant? = nil
+    ) {
         self.limits = limits
         lastActivity = now
+        if let handshakeDeadline { state = .handshaking(TLSHandshake(deadline: handshakeDeadline)) }
     }
 
     // MARK: - Observing
@@ -68,6 +86,12 @@ struct HTTPMachine {
         return false
     }
 
+    /// Whether the TLS handshake is not complete.
+    var isHandshaking: Bool {
+        if case .handshaking = state { return true }
+        return false
+    }
+
     /// Whether the connection is ending: it reads and runs nothing more.
     var isClosing: Bool { state == .closing }
 
@@ -78,12 +102,22 @@ struct HTTPMachine {
         switch state {
         case .readingHead: return bufferedInputCount < limits.headBytes
         case .readingBody(let head): return bufferedInputCount < head.contentLength
-        case .running, .closing: return false
+        case .discardingBody: return true
+        case .running, .closing, .handshaking: return false
         }
     }
 
-    /// Whether the socket's writability matters: responses are pending.
-    var wantsWritable: Bool { pendingOutputCount > 0 }
+    /// Whether the socket's readability matters: the handshake waits for it, or requests are read.
+    var wantsReadable: Bool {
+        if case .handshaking(let handshake) = state { return !handshake.wantsWrite }
+        return wantsInput
+    }
+
+    /// Whether the socket's writability matters: the handshake waits for it, or responses are pending.
+    var wantsWritable: Bool {
+        if case .handshaking(let handshake) = state { return handshake.wantsWrite }
+        return pendingOutputCount > 0
+    }
 
     /// Whether everything is said: the caller closes the connection.
     var isFinished: Bool { isClosing && pendingOutputCount == 0 }
@@ -92,9 +126,10 @@ struct HTTPMachine {
     /// the idle connection's end. Nil while a request runs or the connection closes.
     var nextDeadline: ContinuousClock.Instant? {
         switch state {
+        case .handshaking(let handshake): handshake.nextDeadline
         case .readingHead(let started?): started + limits.headTimeout
         case .readingHead(nil): lastActivity + limits.idleTimeout
-        case .readingBody: lastActivity + limits.bodyStallTimeout
+        case .readingBody, .discardingBody: lastActivity + limits.bodyStallTimeout
         case .running, .closing: nil
         }
     }
@@ -103,7 +138,7 @@ struct HTTPMachine {
 
     /// Bytes arrived at `now`.
     mutating func receive(_ bytes: ArraySlice<UInt8>, now: ContinuousClock.Instant) {
-        guard !bytes.isEmpty, !isClosing else { return }
+        guard !bytes.isEmpty, !isClosing, !isHandshaking else { return }
         input.append(contentsOf: bytes)
         lastActivity = now
         if case .readingHead(nil) = state { state = .readingHead(started: now) }
@@ -116,10 +151,29 @@ struct HTTPMachine {
 
     /// The next thing to do. Call again after every action but `wait`.
     mutating func nextAction(now: ContinuousClock.Instant) -> Action {
+        if readsTransport {
+            readsTransport = false
+            return .read
+        }
         while true {
             switch state {
+            case .handshaking(let handshake):
+                switch handshake.step {
+                case .handshake: return .handshake
+                case .wait: return .wait
+                case .closeSilently(let reason): return .closeSilently(reason)
+                }
             case .running, .closing:
                 return .wait
+            case .discardingBody(let remaining):
+                let count = min(remaining, bufferedInputCount)
+                consume(count)
+                guard count == remaining else {
+                    state = isInputClosed ? .closing : .discardingBody(remaining: remaining - count)
+                    return .wait
+                }
+                state = .readingHead(started: bufferedInputCount > 0 ? now : nil)
+                lastActivity = now
             case .readingBody(let head):
                 guard bufferedInputCount >= head.contentLength else {
                     if isInputClosed { state = .closing }
@@ -136,13 +190,28 @@ struct HTTPMachine {
                     if isInputClosed { state = .closing }
                     return .wait
                 case .failure(let refusal):
-                    refuse(refusal.status, refusal.reason)
+                    if let length = refusal.discardedBody, requestsAnswered + 1 < limits.requestsPerConnection {
+                        // Answered at once, the connection kept: the body is skipped, then the next head is read.
+                        requestsAnswered += 1
+                        HTTPResponse.refusal(refusal.status, refusal.reason)
+                            .encode(closesConnection: false, omitsBody: false, into: &output)
+                        state = .discardingBody(remaining: length)
+                    } else {
+                        refuse(refusal.status, refusal.reason)
+                    }
                 case .success(let head):
+                    if head.expectsContinue && head.contentLength > 0 && head.minorVersion == 1 {
+                        // The head is accepted (its length within the limit): the client may send its body now.
+                        output.append(contentsOf: Self.continueBytes)
+                    }
                     state = .readingBody(head)
                 }
             }
         }
     }
+
+    /// The interim response that lets a client waiting on `Expect: 100-continue` send its body.
+    static let continueBytes = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
     /// Finds, checks and consumes the next head: nil while it is incomplete and within the limits.
     private mutating func takeHead() -> Result<HTTPRequestHead, HTTPRequestHead.Refusal>? {
@@ -220,6 +289,26 @@ struct HTTPMachine {
 
     // MARK: - Events
 
+    /// The socket became ready while the handshake waited for it: the next action steps it on.
+    mutating func transportReady() {
+        guard case .handshaking(var handshake) = state else { return }
+        handshake.transportReady()
+        state = .handshaking(handshake)
+    }
+
+    /// A handshake step ended with `outcome` at `now`: complete (requests are read from now, the idle timeout
+    /// counting from it), waiting for the socket, or over without success (the connection closes silently).
+    mutating func handshakeStepped(_ outcome: TransportOutcome, now: ContinuousClock.Instant) {
+        guard case .handshaking(var handshake) = state else { return }
+        if handshake.stepped(outcome) {
+            state = .readingHead(started: nil)
+            lastActivity = now
+            readsTransport = true
+            return
+        }
+        state = .handshaking(handshake)
+    }
+
     /// The running request finished at `now`: its response goes out, then the next request is read (from what was
     /// pipelined), or the connection closes (`Connection: close`, HTTP/1.0, the last request it answers, or
     /// `closesConnection`).
@@ -241,12 +330,20 @@ struct HTTPMachine {
     /// answered `408` and closes; an idle connection closes without a word. Returns false when none is due (the
     /// timer fired early, as `nextDeadline` moved on).
     mutating func expire(now: ContinuousClock.Instant) -> Bool {
+        if case .handshaking(var handshake) = state {
+            guard handshake.expire(now: now) else { return false }
+            state = .handshaking(handshake)
+            return true
+        }
         guard let deadline = nextDeadline, now >= deadline else { return false }
         switch state {
         case .readingHead(started: _?):
             refuse(408, "the request head took over \(limits.headTimeout.components.seconds) s")
         case .readingBody:
             refuse(408, "the body sent nothing for \(limits.bodyStallTimeout.components.seconds) s")
+        case .discardingBody:
+            // Its refusal is answered already: nothing more to say.
+            closeInput()
         default:
             closeInput()
         }

@@ -22,6 +22,18 @@ struct HTTPResponse: Equatable, Sendable {
             body: Array("\(reason)\n".utf8))
     }
 
+    /// The fields every response carries unless it sets them itself (docs/design/web-dashboard.md, section 2): their
+    /// one home. No inline script, style or outside origin; no sniffing; no referrer; nothing cached.
+    static let securityFields = [
+        HTTPField(
+            name: "Content-Security-Policy",
+            value: "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+                + "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"),
+        HTTPField(name: "X-Content-Type-Options", value: "nosniff"),
+        HTTPField(name: "Referrer-Policy", value: "no-referrer"),
+        HTTPField(name: "Cache-Control", value: "no-store"),
+    ]
+
     /// The reason phrase of `status`.
     static func reasonPhrase(_ status: Int) -> String {
         switch status {
@@ -56,7 +68,10 @@ struct HTTPResponse: Equatable, Sendable {
     /// `closesConnection`), then its body unless `omitsBody` (the answer to a `HEAD`).
     func encode(closesConnection: Bool, omitsBody: Bool, into output: inout [UInt8]) {
         output.append(contentsOf: "HTTP/1.1 \(status) \(Self.reasonPhrase(status))\r\n".utf8)
-        for field in fields {
+        // The security fields go on every response, refusals included, unless the response sets its own (a
+        // screenshot's stricter policy, a static asset's caching).
+        let named = Set(fields.map { $0.name.lowercased() })
+        for field in fields + Self.securityFields.filter({ !named.contains($0.name.lowercased()) }) {
             output.append(contentsOf: field.name.utf8)
             output.append(contentsOf: ": ".utf8)
             // A value never ends the line early: any CR or LF in it would split the response.

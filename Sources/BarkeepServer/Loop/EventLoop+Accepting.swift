@@ -35,6 +35,17 @@ extension EventLoop {
                 }
                 return
             }
+            if listener.kind == .http {
+                // HTTP has its own budget: a flood of it never takes the line protocol's slots.
+                if onSpare || httpConnections.count >= configuration.maximumHTTPConnections {
+                    refuse(
+                        descriptor, on: listener, onSpare ? "out of file descriptors" : "too many HTTP connections",
+                        keepingAsSpare: onSpare)
+                } else {
+                    admitHTTP(descriptor)
+                }
+                continue
+            }
             // Who is on a Unix socket is known at once (peer credentials): the daemon's owner may use the reserve
             // beyond the limit, which every other client (TCP, or another user on the socket) shares.
             var uid: uid_t?
@@ -77,23 +88,14 @@ extension EventLoop {
                 session = Session(isLocal: true, uid: nil, peerName: "unix", role: nil, actor: "anonymous")
             }
         } else {
-            var name = [CChar](repeating: 0, count: 64)
-            let peer =
-                barkeep_peer_name(descriptor, &name, Int32(name.count)) == 0
-                ? String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-                : "tcp"
-            session = Session(isLocal: false, uid: nil, peerName: peer, role: nil, actor: "anonymous")
+            session = Session(
+                isLocal: false, uid: nil, peerName: peerName(descriptor), role: nil, actor: "anonymous")
         }
         var transport = Transport.plain(descriptor)
         var handshakeDeadline: ContinuousClock.Instant?
-        if !listener.isUnix, let tlsContext {
-            guard let tls = TLSSession(context: tlsContext, descriptor: descriptor) else {
-                server.logger.warning("cannot start a TLS session", ["peer": session.peerName])
-                _ = Glibc.close(descriptor)
-                return
-            }
-            transport = .tls(tls)
-            handshakeDeadline = .now + (configuration.tls?.handshakeTimeout ?? .seconds(10))
+        if !listener.isUnix {
+            guard let tcp = tcpTransport(descriptor, peer: session.peerName) else { return }
+            (transport, handshakeDeadline) = tcp
         }
         let id = nextConnectionID
         nextConnectionID = id.next
@@ -118,10 +120,16 @@ extension EventLoop {
         }
     }
 
-    /// Answers a connection `ERR BUSY` and closes it; `keepingAsSpare`: its slot becomes a spare descriptor.
+    /// Answers a connection `ERR BUSY` (HTTP: `503` with `Retry-After: 1`) and closes it; `keepingAsSpare`: its slot
+    /// becomes a spare descriptor. An HTTP client of a TLS listener gets no answer (it would not be readable before a
+    /// handshake): it sees the connection end.
     private func refuse(_ descriptor: Int32, on listener: Listener, _ reason: String, keepingAsSpare: Bool) {
         var bytes: [UInt8] = []
-        Reply.error(.busy, reason + "; retry later").encode(into: &bytes)
+        if listener.kind == .http {
+            if tlsContext == nil { bytes = HTTPResponse.busyConnectionBytes }
+        } else {
+            Reply.error(.busy, reason + "; retry later").encode(into: &bytes)
+        }
         _ = bytes.withUnsafeBytes { barkeep_send(descriptor, $0.baseAddress, $0.count) }
         if keepingAsSpare && barkeep_replace_descriptor(nullDescriptor, descriptor) >= 0 {
             spareDescriptors.append(descriptor)
@@ -179,6 +187,13 @@ extension EventLoop {
             guard spare >= 0 else { return }
             spareDescriptors.append(spare)
         }
+    }
+
+    /// The address of a TCP peer, for the log ("tcp" when it cannot be read).
+    func peerName(_ descriptor: Int32) -> String {
+        var name = [CChar](repeating: 0, count: 64)
+        guard barkeep_peer_name(descriptor, &name, Int32(name.count)) == 0 else { return "tcp" }
+        return String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     private func userName(_ uid: uid_t) -> String {

@@ -6,11 +6,17 @@ extension EventLoop {
     /// Sets a timer for the connection's next deadline, unless one at or before it is set already (it will fire and
     /// set the next).
     func armDeadline(_ connection: Connection) {
-        guard let at = connection.machine.nextDeadline else { return }
-        if let armed = connection.armedDeadline, armed.at <= at { return }
+        arm(at: connection.machine.nextDeadline, for: connection.id, armed: &connection.armedDeadline)
+    }
+
+    /// Sets a timer at `at` for connection `id`, unless `armed` (its current timer) is at or before it; the new one
+    /// becomes `armed`, and an earlier-set later one is stale when it fires.
+    func arm(at: ContinuousClock.Instant?, for id: ConnectionID, armed: inout DeadlineQueue.Entry?) {
+        guard let at else { return }
+        if let armed, armed.at <= at { return }
         deadlineGeneration += 1
-        let entry = DeadlineQueue.Entry(at: at, key: connection.id.rawValue, generation: deadlineGeneration)
-        connection.armedDeadline = entry
+        let entry = DeadlineQueue.Entry(at: at, key: id.rawValue, generation: deadlineGeneration)
+        armed = entry
         deadlines.insert(entry)
     }
 
@@ -21,6 +27,10 @@ extension EventLoop {
         while let entry = deadlines.popFirst(dueBy: now) {
             guard entry.key != Self.resumeKey else {
                 if let resume = resumeListenersAt, now >= resume { resumeListeners() }
+                continue
+            }
+            if let connection = httpConnections[ConnectionID(entry.key)] {
+                fire(entry, for: connection, now: now)
                 continue
             }
             // A timer of a closed connection, or one set again since, is stale.

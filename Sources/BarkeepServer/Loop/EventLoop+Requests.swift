@@ -15,15 +15,14 @@ extension EventLoop {
     /// inside the transport (OpenSSL's buffers, which the socket will not signal again) reads on while the
     /// connection takes requests; once it stops taking them, the connection waits in `heldInput` until it does.
     func read(_ connection: Connection) {
-        while true {
-            switch connection.transport.read(into: &readBuffer) {
-            case .done(let count):
-                let now = ContinuousClock.now
-                connection.machine.receive(readBuffer[0..<count], now: now)
+        readTransport(
+            connection.transport, id: connection.id, peer: connection.session.peerName,
+            isOpen: { connections[connection.id] != nil }, isReading: { connection.interest & BARKEEP_EVENT_READ != 0 },
+            received: { bytes, now in
+                connection.machine.receive(bytes, now: now)
                 process(connection, now: now)
-            case .wantRead, .wantWrite:
-                return
-            case .closed:
+            },
+            ended: {
                 // The end of a watcher's stream: nothing more can be delivered. Otherwise the client sent everything
                 // (`printf … | nc -N`, an upload then a half-close): answer it, then close.
                 guard connection.machine.endInput() else {
@@ -31,20 +30,39 @@ extension EventLoop {
                     return
                 }
                 process(connection)
+            },
+            failed: { close(connection) })
+    }
+
+    /// Reads `transport` (of connection `id`, from `peer`) until it would block: each read goes to `received`, the
+    /// end of the stream to `ended`, a failure to `failed` (TLS's reason logged at debug; a reset of plain text says
+    /// nothing). Plain text never holds bytes back: one read per readiness, as the poller is level-triggered. A read
+    /// that leaves bytes inside the transport (OpenSSL's buffers) reads on while the connection `isOpen` and
+    /// `isReading`; once it stops reading, it waits in `heldInput` until it does.
+    func readTransport(
+        _ transport: Transport, id: ConnectionID, peer: @autoclosure () -> String, isOpen: () -> Bool,
+        isReading: () -> Bool, received: (ArraySlice<UInt8>, ContinuousClock.Instant) -> Void, ended: () -> Void,
+        failed: () -> Void
+    ) {
+        while true {
+            switch transport.read(into: &readBuffer) {
+            case .done(let count):
+                received(readBuffer[0..<count], .now)
+            case .wantRead, .wantWrite:
+                return
+            case .closed:
+                ended()
                 return
             case .failed(let reason):
-                // A reset of plain text closes silently; TLS says why (OpenSSL's reason) at debug.
-                if case .tls = connection.transport {
-                    server.logger.debug(
-                        "TLS connection failed", ["peer": connection.session.peerName, "error": reason])
+                if case .tls = transport {
+                    server.logger.debug("TLS connection failed", ["peer": peer(), "error": reason])
                 }
-                close(connection)
+                failed()
                 return
             }
-            // Plain text never holds bytes back: one read per readiness, as the poller is level-triggered.
-            guard connection.transport.hasPending, connections[connection.id] != nil else { return }
-            guard connection.interest & BARKEEP_EVENT_READ != 0 else {
-                heldInput.insert(connection.id)
+            guard transport.hasPending, isOpen() else { return }
+            guard isReading() else {
+                heldInput.insert(id)
                 return
             }
         }
@@ -53,6 +71,16 @@ extension EventLoop {
     /// Reads the connections whose transport holds bytes and that take requests again.
     func readHeldInput() {
         for id in heldInput {
+            if let connection = httpConnections[id] {
+                guard connection.transport.hasPending else {
+                    heldInput.remove(id)
+                    continue
+                }
+                guard connection.interest & BARKEEP_EVENT_READ != 0 else { continue }
+                heldInput.remove(id)
+                read(connection)
+                continue
+            }
             guard let connection = connections[id], connection.transport.hasPending else {
                 heldInput.remove(id)
                 continue

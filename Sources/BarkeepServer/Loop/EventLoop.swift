@@ -26,6 +26,8 @@ final class EventLoop: @unchecked Sendable {
     let listeners: [Listener]
     let commands: CommandTable
     var connections: [ConnectionID: Connection] = [:]
+    /// The HTTP connections (`+HTTP`), by id from the same sequence.
+    var httpConnections: [ConnectionID: HTTPConnection] = [:]
     /// Watching connections by project id.
     var watchers: [Int64: Set<ConnectionID>] = [:]
     var nextConnectionID: ConnectionID
@@ -120,7 +122,11 @@ final class EventLoop: @unchecked Sendable {
                 drainDeadline = .now + grace
                 beginDrain()
             }
-            if let drainDeadline, connections.isEmpty || ContinuousClock.now >= drainDeadline { break }
+            if let drainDeadline,
+                connections.isEmpty && httpConnections.isEmpty || ContinuousClock.now >= drainDeadline
+            {
+                break
+            }
             var timeout: Int32 = drainDeadline == nil ? -1 : 50
             if let first = deadlines.first {
                 let wait = Int32(clamping: Int64(max(0, (first.at - .now).milliseconds.rounded(.up))))
@@ -145,6 +151,7 @@ final class EventLoop: @unchecked Sendable {
             publishStatistics()
         }
         for connection in Array(connections.values) { close(connection) }
+        for connection in Array(httpConnections.values) { close(connection) }
     }
 
     private func handle(_ event: barkeep_event) {
@@ -159,6 +166,8 @@ final class EventLoop: @unchecked Sendable {
             handleLookupReadiness()
         } else if event.key < firstConnectionKey {
             if !isDraining { accept(from: Int(event.key) - 1) }
+        } else if let connection = httpConnections[ConnectionID(event.key)] {
+            handle(connection, events: event.events)
         } else if let connection = connections[ConnectionID(event.key)] {
             if connection.machine.isRunning && event.events & BARKEEP_EVENT_CLOSED != 0 {
                 // The peer is gone (not half-closed) while its command waits or runs: nobody will read the reply,
@@ -200,6 +209,10 @@ final class EventLoop: @unchecked Sendable {
             connection.machine.end()
             if !connection.machine.isRunning { flush(connection) }
         }
+        // An HTTP request that runs is answered (`Connection: close`); an idle connection has nothing to wait for.
+        for connection in Array(httpConnections.values) where !connection.machine.isRunning {
+            close(connection)
+        }
     }
 
     /// Counters are published once per batch of events, not per reply: the shared lock stays off the hot path.
@@ -229,20 +242,9 @@ final class EventLoop: @unchecked Sendable {
         if repliesQueued > 0 {
             unpublishedPeak = max(unpublishedPeak, connection.machine.pendingOutputCount)
         }
-        writing: while connection.machine.pendingOutputCount > 0 {
-            let outcome = connection.machine.withPendingOutput { buffer in
-                connection.transport.write(buffer.baseAddress, count: buffer.count)
-            }
-            switch outcome {
-            case .done(let written) where written > 0:
-                connection.machine.written(written)
-            case .done, .wantWrite, .wantRead:
-                // wantRead would be a TLS renegotiation, which the context refuses: in practice the socket is full.
-                break writing
-            case .closed, .failed:
-                close(connection)
-                return false
-            }
+        guard connection.transport.writeOut(&connection.machine) else {
+            close(connection)
+            return false
         }
         connection.machine.compactOutput()
         if connection.machine.isFinished {

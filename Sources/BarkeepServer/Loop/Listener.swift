@@ -10,8 +10,18 @@ import Foundation
 /// A listening socket, non-blocking and close-on-exec, with the address it is actually bound to (a TCP port of 0
 /// becomes the port the kernel chose).
 struct Listener {
+    /// What a listener's connections speak.
+    enum Kind: Equatable {
+        /// The line protocol (docs/protocol.md), on TCP and the Unix socket.
+        case line
+        /// HTTP/1.1 (docs/design/web-dashboard.md, section 1), on TCP only.
+        case http
+    }
+
     let descriptor: Int32
     let address: ServerAddress
+    /// What its connections speak.
+    var kind = Kind.line
 
     var isUnix: Bool {
         if case .unix = address { return true }

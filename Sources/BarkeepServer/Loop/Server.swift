@@ -55,6 +55,7 @@ public final class Server: Sendable {
         var isRunning = false
         var grace = Duration.seconds(5)
         var posted: [@Sendable (EventLoop) -> Void] = []
+        var httpAddress: ServerAddress?
     }
 
     /// The configuration the server was created with.
@@ -81,6 +82,8 @@ public final class Server: Sendable {
     let hub: WatchHub?
     /// The certificate and key TCP connections are served with; nil: plain text.
     private let tlsContext: ServerTLSContext?
+    /// What answers HTTP requests, on the pool's threads.
+    let httpApplication: any HTTPApplication = TokenGateApplication()
 
     /// Prepares a server; nothing listens until `start()`. Without a pool, commands that need the database are
     /// answered `UNAVAILABLE` and WATCH is not served.
@@ -116,17 +119,25 @@ public final class Server: Sendable {
     public var serverID: String { configuration.serverID }
     /// Time since the server was created.
     public var uptime: Duration { ContinuousClock.now - startedAt }
+    /// The HTTP listener's bound address (a port 0 resolved) once started; nil without HTTP.
+    public var httpAddress: ServerAddress? { shared.withLock { $0.httpAddress } }
     /// The database pool's load.
     public var poolUsage: PostgresPool.Usage? { pool?.usage }
 
     // MARK: - Life cycle
 
     /// Opens every listener and starts the event loop thread (and the event dispatcher, with a pool). Returns the
-    /// bound addresses (a TCP port 0 resolved). If any listener cannot be opened, none stays open.
+    /// bound addresses of the line protocol's listeners (a TCP port 0 resolved; the HTTP one is `httpAddress`). If
+    /// any listener cannot be opened, none stays open.
     public func start() throws(ServerError) -> [ServerAddress] {
         var listeners: [Listener] = []
         do {
             for address in configuration.addresses { listeners.append(try Listener.open(address)) }
+            if let address = configuration.httpAddress {
+                var listener = try Listener.open(address)
+                listener.kind = .http
+                listeners.append(listener)
+            }
         } catch {
             listeners.forEach { $0.close() }
             throw error
@@ -142,7 +153,11 @@ public final class Server: Sendable {
                 logger.log(.warning, "the TLS certificate has expired: clients will refuse it", fieldList: fields)
             }
         }
-        shared.withLock { $0.isRunning = true }
+        let httpAddress = listeners.first { $0.kind == .http }?.address
+        shared.withLock {
+            $0.isRunning = true
+            $0.httpAddress = httpAddress
+        }
         hub?.start(
             deliverPage: { [self] connectionID, events, isComplete in
                 post { loop in loop.deliverPage(to: connectionID, events: events, isComplete: isComplete) }
@@ -168,7 +183,7 @@ public final class Server: Sendable {
         }
         thread.name = "barkeep-loop"
         thread.start()
-        return listeners.map(\.address)
+        return listeners.filter { $0.kind == .line }.map(\.address)
     }
 
     /// Stops accepting and reading, lets running commands finish and queued replies go out for up to `grace`,

@@ -44,6 +44,13 @@ public struct ServerConfiguration: Sendable {
     /// The webhooks' deliverer this daemon runs, if any: the event dispatcher wakes it when events arrive, and
     /// `HOOK TEST` uses its timeout.
     public var hooks: HookDeliverer?
+    /// The HTTP listener's address (docs/design/web-dashboard.md, section 1), TLS when `tls` is set; nil: no HTTP.
+    public var httpAddress: ServerAddress?
+    /// HTTP clients served at once, a budget apart from `maximumConnections` so that an HTTP flood never takes the
+    /// line protocol's slots: past it a new connection is answered `503` with `Retry-After: 1` and closed.
+    public var maximumHTTPConnections = 512
+    /// How long a kept-alive HTTP connection may wait for its next request before it is closed without a word.
+    public var httpIdleTimeout = Duration.seconds(HTTPLimit.idleSeconds)
     /// Directories no inbox may be or be inside, besides the system's (InboxLocation): the data directory, which
     /// holds the database cluster.
     public var protectedDirectories: [String] = []
@@ -84,6 +91,15 @@ public struct ServerConfiguration: Sendable {
     /// Connections the daemon's owner may open on a Unix socket beyond `maximumConnections`; no one else may use
     /// them.
     public static let ownerReserve = 16
+
+    /// The most HTTP connections a daemon serves by default, however many line connections it may hold.
+    public static let maximumHTTPConnectionsCap = 4096
+
+    /// The default HTTP connection limit beside a line connection limit of `maximumConnections`: half of it, at
+    /// most `maximumHTTPConnectionsCap`, at least 1.
+    public static func defaultMaximumHTTPConnections(maximumConnections: Int) -> Int {
+        max(1, min(maximumHTTPConnectionsCap, maximumConnections / 2))
+    }
 
     /// Descriptors a daemon keeps out of the connection limit by default, besides one per database connection: the
     /// owner's reserve (16), and 112 for the rest — listeners, the epoll and wakeup descriptors, the log, the

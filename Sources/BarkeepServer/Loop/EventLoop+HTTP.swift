@@ -1,0 +1,203 @@
+import BarkeepCore
+import BarkeepProtocol
+import BarkeepStore
+import CBarkeepSystem
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// HTTP on the event loop (docs/design/web-dashboard.md, section 1): connections accepted on the HTTP listener, each
+/// an `HTTPMachine` over a `Transport` (TLS when the server has a certificate). The loop reads, performs the
+/// machine's actions and writes; a request runs on the database pool — the road a line command's database work takes,
+/// with its ticket and its queue limit — through the server's `HTTPApplication`, never on the loop thread.
+extension EventLoop {
+    /// Serves a connection just accepted on the HTTP listener.
+    func admitHTTP(_ descriptor: Int32) {
+        let peer = peerName(descriptor)
+        guard let (transport, handshakeDeadline) = tcpTransport(descriptor, peer: peer) else { return }
+        let id = nextConnectionID
+        nextConnectionID = id.next
+        var limits = HTTPLimits()
+        limits.idleTimeout = configuration.httpIdleTimeout
+        limits.bodyStallTimeout = configuration.uploadTimeout
+        limits.maximumPendingOutput = configuration.maximumPendingOutput
+        let connection = HTTPConnection(
+            descriptor: descriptor, id: id,
+            machine: HTTPMachine(limits: limits, now: .now, handshakeDeadline: handshakeDeadline),
+            interest: BARKEEP_EVENT_READ, transport: transport,
+            context: HTTPRequestContext(peerName: peer, isTLS: tlsContext != nil))
+        httpConnections[id] = connection
+        armDeadline(connection)
+        _ = barkeep_poller_add(server.poller, descriptor, BARKEEP_EVENT_READ, id.rawValue)
+    }
+
+    /// Acts on the readiness of an HTTP connection's socket.
+    func handle(_ connection: HTTPConnection, events: UInt32) {
+        if connection.machine.isRunning && events & BARKEEP_EVENT_CLOSED != 0 {
+            // The peer is gone while its request waits or runs: nobody reads the answer, and a request that has not
+            // started yet never starts.
+            close(connection)
+            return
+        }
+        if connection.machine.isHandshaking {
+            connection.machine.transportReady()
+            process(connection)
+            return
+        }
+        if events & BARKEEP_EVENT_WRITE != 0 {
+            guard flush(connection) else { return }
+            // Output drained below the bound: pipelined requests waiting in the buffer may be read now.
+            process(connection)
+        }
+        if events & (BARKEEP_EVENT_READ | BARKEEP_EVENT_HANGUP | BARKEEP_EVENT_ERROR) != 0,
+            httpConnections[connection.id] != nil
+        {
+            read(connection)
+        }
+    }
+
+    /// Reads what the transport holds and answers it, as `read(_:)` does for a line connection.
+    func read(_ connection: HTTPConnection) {
+        readTransport(
+            connection.transport, id: connection.id, peer: connection.context.peerName,
+            isOpen: { httpConnections[connection.id] != nil },
+            isReading: { connection.interest & BARKEEP_EVENT_READ != 0 },
+            received: { bytes, now in
+                connection.machine.receive(bytes, now: now)
+                process(connection, now: now)
+            },
+            ended: {
+                // The client sent everything it will: what it sent whole is answered, then the connection closes.
+                connection.machine.endInput()
+                process(connection)
+            },
+            failed: { close(connection) })
+    }
+
+    /// Performs the connection's actions until its machine waits, then writes and sets its timer.
+    func process(_ connection: HTTPConnection, now: ContinuousClock.Instant = .now) {
+        while httpConnections[connection.id] != nil {
+            switch connection.machine.nextAction(now: now) {
+            case .execute(let head, let body):
+                run(head, body: body, on: connection)
+            case .handshake:
+                let outcome = connection.transport.handshake()
+                connection.machine.handshakeStepped(outcome, now: .now)
+            case .read:
+                guard flush(connection) else { return }
+                armDeadline(connection)
+                read(connection)
+                return
+            case .closeSilently(let reason):
+                logSilentClose(reason, peer: connection.context.peerName, descriptor: connection.descriptor)
+                close(connection)
+                return
+            case .wait:
+                guard flush(connection) else { return }
+                armDeadline(connection)
+                return
+            }
+        }
+    }
+
+    /// Runs a request on a pool thread through the server's application; the machine waits until `complete`.
+    private func run(_ head: HTTPRequestHead, body: [UInt8], on connection: HTTPConnection) {
+        guard let pool = server.pool else {
+            complete(connection, .error(503, .unavailable, "this server has no database"))
+            return
+        }
+        let id = connection.id
+        let ticket = CommandTicket()
+        connection.ticket = ticket
+        let application = server.httpApplication
+        let context = connection.context
+        do {
+            try pool.submit { database in
+                // The client left while the request waited for a database connection: never start it.
+                guard !ticket.isCancelled else { return HTTPResponse.error(503, .unavailable, "the client left") }
+                return try application.respond(to: head, body: body, context: context, database: database)
+            } completion: { [server] result in
+                server.post { loop in loop.complete(id, result: result) }
+            }
+        } catch {
+            connection.ticket = nil
+            complete(connection, response(for: error))
+        }
+    }
+
+    /// A request's work on the pool finished: its response goes out and the connection carries on.
+    private func complete(_ id: ConnectionID, result: Result<HTTPResponse, any Error>) {
+        guard let connection = httpConnections[id] else { return }
+        connection.ticket = nil
+        switch result {
+        case .success(let response): complete(connection, response)
+        case .failure(let error): complete(connection, response(for: error))
+        }
+        process(connection)
+    }
+
+    private func complete(_ connection: HTTPConnection, _ response: HTTPResponse) {
+        connection.machine.complete(response, now: .now, closesConnection: isDraining)
+        unpublishedServed += 1
+    }
+
+    /// The answer for an error a request threw: busy or unavailable `503`, anything else `500`; no SQL, values or
+    /// secrets in it.
+    private func response(for error: any Error) -> HTTPResponse {
+        switch error {
+        case StoreError.poolBusy:
+            return .busy("the server is busy; retry later")
+        case let error as StoreError where error.isConnectionFailure:
+            server.logger.warning("database unavailable", ["error": error.description])
+            return .error(503, .unavailable, "the database is unavailable; retry later")
+        default:
+            server.logger.error("HTTP request failed", ["error": "\(error)"])
+            return .error(500, .internal, "internal error; see the server log")
+        }
+    }
+
+    /// Writes what the socket takes; returns false when the connection was closed.
+    @discardableResult
+    func flush(_ connection: HTTPConnection) -> Bool {
+        guard connection.transport.writeOut(&connection.machine), !connection.machine.isFinished else {
+            close(connection)
+            return false
+        }
+        var interest: UInt32 = connection.machine.wantsReadable ? BARKEEP_EVENT_READ : 0
+        if connection.machine.wantsWritable { interest |= BARKEEP_EVENT_WRITE }
+        if interest != connection.interest {
+            connection.interest = interest
+            _ = barkeep_poller_modify(server.poller, connection.descriptor, interest, connection.id.rawValue)
+        }
+        return true
+    }
+
+    /// Sets a timer for the connection's next deadline unless one at or before it is set already. An HTTP deadline
+    /// may move earlier (an idle connection's first byte starts the shorter head deadline): the earlier timer is
+    /// set, and the later one, when it fires, is stale.
+    func armDeadline(_ connection: HTTPConnection) {
+        arm(at: connection.machine.nextDeadline, for: connection.id, armed: &connection.armedDeadline)
+    }
+
+    /// The timer of an HTTP connection fired at `now`.
+    func fire(_ entry: DeadlineQueue.Entry, for connection: HTTPConnection, now: ContinuousClock.Instant) {
+        guard connection.armedDeadline == entry else { return }
+        connection.armedDeadline = nil
+        if connection.machine.expire(now: now) { process(connection, now: now) }
+        if httpConnections[connection.id] != nil { armDeadline(connection) }
+    }
+
+    /// Closes an HTTP connection: its request on the pool, if any, never starts.
+    func close(_ connection: HTTPConnection) {
+        guard httpConnections.removeValue(forKey: connection.id) != nil else { return }
+        connection.ticket?.cancel()
+        if !connection.machine.isHandshaking { connection.transport.shutdown() }
+        heldInput.remove(connection.id)
+        _ = barkeep_poller_remove(server.poller, connection.descriptor)
+        _ = Glibc.close(connection.descriptor)
+        if spareDescriptors.count < Self.spareCount { refillSpares() }
+        if let resume = resumeListenersAt, resume > .now { scheduleResume(at: .now) }
+    }
+}
