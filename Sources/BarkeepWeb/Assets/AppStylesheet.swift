@@ -74,6 +74,7 @@ enum AppStylesheet {
         button.primary { background: var(--link); color: var(--bg); border-color: var(--link); }
         ol.timeline { list-style: none; padding: 0; margin: 0; }
         ol.timeline li { padding: .35rem 0; border-bottom: 1px solid var(--line); }
+        ul.legend { display: flex; flex-wrap: wrap; gap: .25rem 1.25rem; list-style: none; padding: 0; }
         #live { color: var(--muted); font-size: .85rem; margin: 0; }
         .notice { border-left: 4px solid var(--bad); padding: .5rem .75rem; background: var(--panel); }
         .next { margin-top: 1rem; }

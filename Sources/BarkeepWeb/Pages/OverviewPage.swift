@@ -62,7 +62,9 @@ public enum OverviewPage {
             : .element(
                 "ul", [],
                 status.blocked.map { group in
-                    .element("li", text: "\(group.items) items wait for \(group.sdkName)")
+                    .element(
+                        "li",
+                        text: "\(group.items) \(group.items == 1 ? "item waits" : "items wait") for \(group.sdkName)")
                 })
         return .element("section", [.class("card")], [.element("h2", text: "Blocked by SDK"), content])
     }
