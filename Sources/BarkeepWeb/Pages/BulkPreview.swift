@@ -21,6 +21,7 @@ public enum BulkPreview {
             content: [content(reply, newStatus: newStatus, reason: reason, filters: filters, context: context)])
     }
 
+    /// The summary, the rows of the dry run and the Confirm form.
     static func content(
         _ reply: BulkChangeReply, newStatus: String, reason: String?, filters: FindingFilters, context: PageContext
     ) -> HTML {
