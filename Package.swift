@@ -41,6 +41,8 @@ let package = Package(
         ),
         // Renders the dashboard and the report from the typed replies of BarkeepAPI (no decoding of its own).
         .target(name: "BarkeepReport", dependencies: ["BarkeepAPI", "BarkeepCore", "BarkeepProtocol"]),
+        // The web dashboard's pages, rendered purely from typed replies: HTML builder, page safety, assets (issue 27).
+        .target(name: "BarkeepWeb", dependencies: ["BarkeepAPI", "BarkeepReport", "BarkeepProtocol", "BarkeepCore"]),
         // Sync sources: inboxes, repository watch, scanner processes; they ingest through the store's Ingestor.
         .target(
             name: "BarkeepSources", dependencies: ["BarkeepCore", "BarkeepHashing", "BarkeepStore", "CBarkeepSystem"]),
@@ -109,6 +111,8 @@ let package = Package(
                 "BarkeepAPI", "BarkeepReport", "BarkeepProtocol", "BarkeepCore", "BarkeepHashing", "BarkeepTestSupport",
             ]
         ),
+        .testTarget(
+            name: "BarkeepWebTests", dependencies: ["BarkeepWeb", "BarkeepAPI", "BarkeepCore", "BarkeepHashing"]),
         .testTarget(
             name: "BarkeepStoreTests", dependencies: ["BarkeepStore", "BarkeepHashing", "BarkeepTestSupport"]),
         .testTarget(

@@ -107,6 +107,12 @@ public enum BurndownChart {
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + svgElement(points, title: title, namespace: true)
     }
 
+    /// The `<svg id="burndown">` element for inline use in an HTML page (the web dashboard): no namespace attribute,
+    /// every text escaped for HTML.
+    public static func inlineSVG(_ points: [BurndownPoint], title: String) -> String {
+        svgElement(points, title: title, namespace: false, escape: Escaping.html)
+    }
+
     /// The `<svg id="burndown">` element. Inline in HTML the namespace is implied, so `namespace: false` leaves the
     /// `xmlns` attribute (a URL) out; `escape` is how text is escaped.
     static func svgElement(

@@ -4,13 +4,13 @@ import BarkeepCore
 /// neutralises what the terminal output does (Core's TerminalText: controls, bidirectional overrides, line and
 /// paragraph separators become visible `<U+XXXX>` marks), keeping only the white space it holds itself: a report
 /// read in a terminal, an editor or a browser shows a scan's text as it is, never reordered or with escape codes.
-enum Escaping {
+public enum Escaping {
     // MARK: - XML, XHTML, SVG
 
     /// Text safe inside an element or a double- or single-quoted attribute: tab, line feed and carriage return are
     /// kept, every other scalar TerminalText neutralises (the C0 controls XML 1.0 cannot hold among them) is its
     /// visible mark, and the two noncharacters XML cannot hold (U+FFFE, U+FFFF) become U+FFFD.
-    static func xml(_ text: String) -> String {
+    public static func xml(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for scalar in TerminalText.neutralized(text, keeping: isXMLWhiteSpace).unicodeScalars {
@@ -34,7 +34,7 @@ enum Escaping {
 
     /// `xml(_:)`, and the `h` of any `http` written as a character reference, so the HTML report holds no string a
     /// checker could take for an external URL, while a reader (or a parser) still sees the same text.
-    static func html(_ text: String) -> String {
+    public static func html(_ text: String) -> String {
         let escaped = xml(text)
         guard escaped.range(of: "http", options: .caseInsensitive) != nil else { return escaped }
         var result = ""

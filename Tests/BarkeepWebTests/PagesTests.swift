@@ -1,0 +1,144 @@
+import BarkeepAPI
+import BarkeepCore
+import BarkeepWeb
+import Foundation
+import Testing
+
+@Suite struct PagesTests {
+    @Test func theHostileSnippetIsTextOnEveryPage() throws {
+        for (name, html) in try WebFixtures.pages() {
+            #expect(!html.contains("<img src=x"), "\(name) holds the snippet as markup")
+            #expect(!html.lowercased().contains("onerror=alert(1)>"), "\(name) holds the snippet unescaped")
+            // The only images are screenshots, the only scripts the deferred app.js.
+            #expect(WebFixtures.count("<img", in: html) == WebFixtures.count("<img class=\"screenshot\"", in: html))
+            #expect(
+                WebFixtures.count("<script", in: html)
+                    == WebFixtures.count("<script defer src=\"/static/app.", in: html))
+            #expect(!html.unicodeScalars.contains { $0.value == 0x202E }, "\(name) holds a bidi override")
+        }
+        let screen = try #require(try WebFixtures.pages().first { $0.name == "screen" }).html
+        #expect(WebFixtures.count("&lt;img src=x onerror=alert(1)&gt;", in: screen) >= 3)
+    }
+
+    @Test func everyPageIsOneDocumentWithoutInlineStyleOrScript() throws {
+        for (name, html) in try WebFixtures.pages() {
+            #expect(html.hasPrefix("<!doctype html>\n<html lang=\"en\">"), "\(name)")
+            #expect(!html.contains("style="), "\(name) has a style attribute")
+            #expect(!html.contains("<style"), "\(name) has a style element")
+            #expect(WebFixtures.count("<h1", in: html) == 1, "\(name) has not one h1")
+            #expect(WebFixtures.count("<main", in: html) == 1, "\(name)")
+            #expect(html.contains("<link rel=\"stylesheet\" href=\"/static/app."), "\(name)")
+            #expect(html.range(of: #" on[a-z]+=""#, options: .regularExpression) == nil, "\(name) has a handler")
+            #expect(!html.contains("http://") && !html.contains("https://"), "\(name) names an outside origin")
+        }
+    }
+
+    @Test func everyWriteFormCarriesTheCSRFToken() throws {
+        let field = "<input type=\"hidden\" name=\"csrf\" value=\"\(WebFixtures.csrf)\">"
+        var writeForms = 0
+        for (name, html) in try WebFixtures.pages() where name != "signin" {
+            #expect(html.contains("<meta name=\"csrf-token\" content=\"\(WebFixtures.csrf)\">"), "\(name)")
+            for form in WebFixtures.forms(html) where form.contains("method=\"post\"") {
+                writeForms += 1
+                #expect(form.contains(field), "a form of \(name) lacks the CSRF field: \(form.prefix(120))")
+            }
+        }
+        // Sign-out on each of 7 pages, the bulk form, the finding's status and comment forms, the confirm form.
+        #expect(writeForms == 11)
+    }
+
+    @Test func readersSeeNoTriageForm() throws {
+        for (name, html) in try WebFixtures.pages(role: .reader) where name != "signin" {
+            let writes = WebFixtures.forms(html).filter { $0.contains("method=\"post\"") && !$0.contains("/signout") }
+            #expect(name == "preview" || writes.isEmpty, "\(name) shows a reader a write form")
+        }
+    }
+
+    @Test func theHooksOfTheBrowserTestsArePresent() throws {
+        let pages = Dictionary(try WebFixtures.pages().map { ($0.name, $0.html) }, uniquingKeysWith: { a, _ in a })
+        let overview = try #require(pages["overview"])
+        #expect(overview.contains("<table id=\"screens\" class=\"sortable\">"))
+        #expect(overview.contains("<tr data-screen=\"inbox\" data-owner=\"lee&lt;img"))
+        #expect(overview.contains("<tr data-screen=\"settings\" data-owner=\"kim\" data-state=\"done\""))
+        #expect(overview.contains("<svg id=\"burndown\""))
+        #expect(overview.contains("run 1&lt;img src=x"))
+        #expect(
+            overview.contains(
+                "<main id=\"main\" tabindex=\"-1\" data-live=\"/api/v1/projects/Demo%20App/events/stream\""))
+        #expect(overview.contains("<p id=\"live\" aria-live=\"polite\"></p>"))
+        #expect(overview.contains("UIHingeState&lt;img"))
+        let findings = try #require(pages["findings"])
+        #expect(findings.contains("<table id=\"findings\" class=\"sortable\">"))
+        #expect(findings.contains("<tr data-finding=\"1\""))
+        #expect(findings.contains("<td class=\"status\"><span class=\"warn\">○ proposed</span></td>"))
+        #expect(findings.contains("<form id=\"bulk\""))
+        #expect(findings.contains("<div id=\"bulk-preview\" role=\"region\" aria-live=\"polite\""))
+        #expect(findings.contains("/projects/Demo%20App/findings?severity=critical%2Cmedium&amp;owner=%3Cimg"))
+        #expect(findings.contains("after=2\">Next page</a>"))
+        let screen = try #require(pages["screen"])
+        #expect(screen.contains("<td class=\"pose bad\" data-pose=\"P3\" data-result=\"failed\">"))
+        #expect(
+            screen.contains("<td class=\"pose ok\" data-pose=\"P1\" data-result=\"passed\"><span class=\"ok\">✓ passed")
+        )
+        #expect(
+            screen.contains(
+                "<img class=\"screenshot\" src=\"/api/v1/screenshots/\(WebFixtures.screenshotHash)\" alt=\"Screenshot of inbox in P3, failed\" loading=\"lazy\">"
+            ))
+        #expect(screen.contains("<time datetime=\"2026-12-04T16:05:07Z\">2026-12-04 16:05 UTC</time>"))
+        #expect(screen.contains("data-step=\"1\" data-state=\"todo\""))
+        #expect(screen.contains("2 findings need work &lt;img"))
+        let poses = try #require(pages["poses"])
+        #expect(poses.contains("<table id=\"pose-matrix\">"))
+        #expect(poses.contains("data-pose=\"P3\">— not required</td>"))
+        #expect(
+            poses.contains("<a href=\"/api/v1/screenshots/\(WebFixtures.screenshotHash)\" class=\"screenshot-link\">"))
+        let signIn = try #require(pages["signin"])
+        #expect(signIn.contains("<form id=\"signin\" class=\"stack\" method=\"post\" action=\"/signin\">"))
+        #expect(
+            signIn.contains(
+                "<label for=\"token\">API token</label><input type=\"password\" id=\"token\" name=\"token\""))
+        #expect(signIn.contains("name=\"next\" value=\"/projects/x?&lt;img"))
+        let preview = try #require(pages["preview"])
+        #expect(preview.contains("<tr data-finding=\"2\" data-change=\"refused\">"))
+        #expect(preview.contains("Confirm: set 1 to approved"))
+    }
+
+    @Test func everyTableHasACaptionAndScopedHeadersAndEveryControlALabel() throws {
+        for (name, html) in try WebFixtures.pages() {
+            #expect(WebFixtures.count("<table", in: html) == WebFixtures.count("<caption", in: html), "\(name)")
+            #expect(
+                WebFixtures.count("<th", in: html) == WebFixtures.count("<th scope=", in: html)
+                    + WebFixtures.count("<thead", in: html), "\(name)")
+            let controls = [
+                "<select", "<textarea", "<input type=\"text\"", "<input type=\"search\"", "<input type=\"password\"",
+            ]
+            for control in controls {
+                // Each labelled control sits inside a label, or has one by id (the sign-in form).
+                let inLabel = WebFixtures.count("<label>", in: html) + WebFixtures.count("<label for=", in: html)
+                #expect(WebFixtures.count(control, in: html) <= inLabel, "\(name): \(control) without label")
+            }
+        }
+    }
+
+    @Test func onlyMainIsRenderedForALiveRefetch() throws {
+        let context = WebFixtures.context(url: PageRoutes.project("Demo App"), part: .main)
+        let html = OverviewPage.render(status: try WebFixtures.status(), blocked: [], burndown: [], context: context)
+        #expect(html.hasPrefix("<main id=\"main\""))
+        #expect(html.hasSuffix("</main>"))
+        #expect(!html.contains("<head") && !html.contains("<header"))
+    }
+
+    @Test func theOverviewFiltersItsRowsByTheURL() throws {
+        func rows(_ query: [PageURL.QueryItem]) throws -> [String] {
+            let url = PageURL(PageRoutes.project("Demo App").segments, query: query)
+            let html = OverviewPage.render(
+                status: try WebFixtures.status(), blocked: [], burndown: [], context: WebFixtures.context(url: url))
+            return ["inbox", "settings"].filter { html.contains("data-screen=\"\($0)\"") }
+        }
+        #expect(try rows([]) == ["inbox", "settings"])
+        #expect(try rows([.init("state", "done")]) == ["settings"])
+        #expect(try rows([.init("severity", "critical")]) == ["inbox"])
+        #expect(try rows([.init("owner", "kim")]) == ["settings"])
+        #expect(try rows([.init("severity", "low")]) == [])
+    }
+}
