@@ -35,6 +35,8 @@ public struct CommandSpec: Sendable {
     public let effect: Effect
     /// One sentence for docs and tool descriptions.
     public let summary: String
+    /// Its route in the HTTP API, or why it has none.
+    public let http: HTTPRoute
     /// Its layouts of positional arguments; empty: one, every positional field in order (trailing optional ones
     /// may be left out).
     public let shapes: [Shape]
@@ -42,14 +44,17 @@ public struct CommandSpec: Sendable {
     /// table's, no field's), and that many bytes follow the line.
     public let payload: Bool
 
-    /// Declares a command; `payload`: an upload (`INGEST PROJECT … SIZE` then SIZE bytes).
+    /// Declares a command; `http`: its route in the HTTP API; `payload`: an upload (`INGEST PROJECT … SIZE` then
+    /// SIZE bytes).
     public init(
-        _ name: String, role: Role?, effect: Effect, summary: String, shapes: [Shape] = [], payload: Bool = false
+        _ name: String, role: Role?, effect: Effect, summary: String, http: HTTPRoute, shapes: [Shape] = [],
+        payload: Bool = false
     ) {
         self.name = name
         self.role = role
         self.effect = effect
         self.summary = summary
+        self.http = http
         self.shapes = shapes
         self.payload = payload
     }

@@ -22,7 +22,8 @@ public struct SDKSetRequest: CommandRequest {
     /// The command.
     public static let spec = CommandSpec(
         "SDK SET", role: .admin, effect: .write(isDestructive: false, isIdempotent: true),
-        summary: "Records the iOS SDK the team builds with now, unblocking what it brings.")
+        summary: "Records the iOS SDK the team builds with now, unblocking what it brings.",
+        http: .put("projects/{project}/sdk"))
     /// Its arguments.
     public static let fields: [Field<SDKSetRequest>] = [
         .argument("project", \.project, "The project.", names: .project),
@@ -74,7 +75,8 @@ public struct BlockedRequest: CommandRequest {
 
     /// The command.
     public static let spec = CommandSpec(
-        "BLOCKED", role: .reader, effect: .read, summary: "The items blocked on the SDK, by SDK and symbol.")
+        "BLOCKED", role: .reader, effect: .read, summary: "The items blocked on the SDK, by SDK and symbol.",
+        http: .get("projects/{project}/blocked"))
     /// Its argument.
     public static let fields: [Field<BlockedRequest>] = [
         .argument("project", \.project, "The project.", names: .project)

@@ -29,7 +29,8 @@ public struct StatusRequest: CommandRequest {
 
     /// The command.
     public static let spec = CommandSpec(
-        "STATUS", role: .reader, effect: .read, summary: "The dashboard: one snapshot of the project.")
+        "STATUS", role: .reader, effect: .read, summary: "The dashboard: one snapshot of the project.",
+        http: .get("projects/{project}/status"))
     /// Its arguments.
     public static let fields: [Field<StatusRequest>] = [
         .argument("project", \.project, "The project.", names: .project),

@@ -21,7 +21,8 @@ public struct FindingShowRequest: CommandRequest {
 
     /// The command.
     public static let spec = CommandSpec(
-        "FINDING SHOW", role: .reader, effect: .read, summary: "One finding or item of a project, with its history.")
+        "FINDING SHOW", role: .reader, effect: .read, summary: "One finding or item of a project, with its history.",
+        http: .get("projects/{project}/findings/{number}"))
     /// Its arguments.
     public static let fields: [Field<FindingShowRequest>] = [
         .argument("project", \.project, "The project.", names: .project),
@@ -53,7 +54,8 @@ public struct FindingCommentRequest: CommandRequest {
     /// The command.
     public static let spec = CommandSpec(
         "FINDING COMMENT", role: .writer, effect: .write(isDestructive: false, isIdempotent: false),
-        summary: "Adds a comment to a finding's history (not a change of status).")
+        summary: "Adds a comment to a finding's history (not a change of status).",
+        http: .post("projects/{project}/findings/{number}/comments"))
     /// Its arguments.
     public static let fields: [Field<FindingCommentRequest>] = [
         .argument("project", \.project, "The project.", names: .project),

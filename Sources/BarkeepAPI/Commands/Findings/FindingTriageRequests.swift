@@ -32,6 +32,7 @@ public struct FindingSetRequest: CommandRequest {
     public static let spec = CommandSpec(
         "FINDING SET", role: .writer, effect: .write(isDestructive: true, isIdempotent: true),
         summary: "Triages findings: by numbers, or every finding the filters choose.",
+        http: .post("projects/{project}/findings/status"),
         shapes: [Shape("project", "number", "new-status"), Shape("project", "new-status", requiring: "where")])
     /// Its arguments.
     public static let fields: [Field<FindingSetRequest>] =
@@ -80,6 +81,7 @@ public struct FindingAssignRequest: CommandRequest {
     public static let spec = CommandSpec(
         "FINDING ASSIGN", role: .writer, effect: .write(isDestructive: true, isIdempotent: true),
         summary: "Assigns findings to someone or to no one: by numbers, or every finding the filters choose.",
+        http: .post("projects/{project}/findings/assignee"),
         shapes: [Shape("project", "number", "name"), Shape("project", "name", requiring: "where")])
     /// Its arguments.
     public static let fields: [Field<FindingAssignRequest>] =

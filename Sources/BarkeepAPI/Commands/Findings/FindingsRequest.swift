@@ -22,7 +22,8 @@ public struct FindingsRequest: CommandRequest {
     /// The command.
     public static let spec = CommandSpec(
         "FINDINGS", role: .reader, effect: .read,
-        summary: "A project's findings by file and line, filtered: by default those that need work.")
+        summary: "A project's findings by file and line, filtered: by default those that need work.",
+        http: .get("projects/{project}/findings"))
     /// Its arguments: the project, then the filter language.
     public static let fields: [Field<FindingsRequest>] =
         [.argument("project", \.project, "The project.", names: .project)]

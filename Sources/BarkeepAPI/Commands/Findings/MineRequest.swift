@@ -23,7 +23,8 @@ public struct MineRequest: CommandRequest {
     /// The command.
     public static let spec = CommandSpec(
         "MINE", role: .reader, effect: .read,
-        summary: "The screens a person owns and the findings needing work assigned to them.")
+        summary: "The screens a person owns and the findings needing work assigned to them.",
+        http: .get("projects/{project}/mine"))
     /// Its arguments.
     public static let fields: [Field<MineRequest>] = [
         .argument("project", \.project, "The project.", names: .project),

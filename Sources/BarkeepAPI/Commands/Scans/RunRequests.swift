@@ -23,7 +23,8 @@ public struct RunsRequest: CommandRequest {
 
     /// The command.
     public static let spec = CommandSpec(
-        "RUNS", role: .reader, effect: .read, summary: "A project's scan runs, newest first.")
+        "RUNS", role: .reader, effect: .read, summary: "A project's scan runs, newest first.",
+        http: .get("projects/{project}/runs"))
     /// Its arguments.
     public static let fields: [Field<RunsRequest>] = [
         .argument("project", \.project, "The project.", names: .project),
@@ -51,7 +52,8 @@ public struct RunShowRequest: CommandRequest {
 
     /// The command.
     public static let spec = CommandSpec(
-        "RUN SHOW", role: .reader, effect: .read, summary: "One scan run of a project, by its number there.")
+        "RUN SHOW", role: .reader, effect: .read, summary: "One scan run of a project, by its number there.",
+        http: .get("projects/{project}/runs/{number}"))
     /// Its arguments.
     public static let fields: [Field<RunShowRequest>] = [
         .argument("project", \.project, "The project.", names: .project),

@@ -36,7 +36,8 @@ public struct ScreenAddRequest: CommandRequest {
     /// The command.
     public static let spec = CommandSpec(
         "SCREEN ADD", role: .writer, effect: .write(isDestructive: false, isIdempotent: false),
-        summary: "Adds a screen or component owning source path globs; the project's findings are re-attributed.")
+        summary: "Adds a screen or component owning source path globs; the project's findings are re-attributed.",
+        http: .post("projects/{project}/screens"))
     /// Its arguments.
     public static let fields: [Field<ScreenAddRequest>] = [
         .argument("project", \.project, "The project.", names: .project),
@@ -89,7 +90,8 @@ public struct ScreenListRequest: CommandRequest {
 
     /// The command.
     public static let spec = CommandSpec(
-        "SCREEN LIST", role: .reader, effect: .read, summary: "A project's screens, components and app area.")
+        "SCREEN LIST", role: .reader, effect: .read, summary: "A project's screens, components and app area.",
+        http: .get("projects/{project}/screens"))
     /// Its arguments.
     public static let fields: [Field<ScreenListRequest>] = [
         .argument("project", \.project, "The project.", names: .project),
@@ -148,7 +150,8 @@ public struct ScreenUsesRequest: CommandRequest {
     /// The command.
     public static let spec = CommandSpec(
         "SCREEN USES", role: .writer, effect: .write(isDestructive: false, isIdempotent: true),
-        summary: "Says that a screen or component uses components (keys or globs), or no longer does.")
+        summary: "Says that a screen or component uses components (keys or globs), or no longer does.",
+        http: .post("projects/{project}/screens/{key}/uses"))
     /// Its arguments.
     public static let fields: [Field<ScreenUsesRequest>] = [
         .argument("project", \.project, "The project.", names: .project),
@@ -213,7 +216,8 @@ public struct ScreenSetRequest: CommandRequest {
     /// The command.
     public static let spec = CommandSpec(
         "SCREEN SET", role: .writer, effect: .write(isDestructive: true, isIdempotent: true),
-        summary: "Changes a screen's title, owner, kind, paths or required poses, or the owner or poses of many.")
+        summary: "Changes a screen's title, owner, kind, paths or required poses, or the owner or poses of many.",
+        http: .put("projects/{project}/screens"))
     /// Its arguments.
     public static let fields: [Field<ScreenSetRequest>] = [
         .argument("project", \.project, "The project.", names: .project),
@@ -284,7 +288,8 @@ public struct ScreenRemoveRequest: CommandRequest {
     /// The command.
     public static let spec = CommandSpec(
         "SCREEN REMOVE", role: .writer, effect: .write(isDestructive: true, isIdempotent: false),
-        summary: "Removes a screen, or every screen and component a glob matches, with their steps and poses.")
+        summary: "Removes a screen, or every screen and component a glob matches, with their steps and poses.",
+        http: .delete("projects/{project}/screens"))
     /// Its arguments.
     public static let fields: [Field<ScreenRemoveRequest>] = [
         .argument("project", \.project, "The project.", names: .project),

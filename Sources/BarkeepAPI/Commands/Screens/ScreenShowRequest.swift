@@ -23,7 +23,7 @@ public struct ScreenShowRequest: CommandRequest {
     public static let spec = CommandSpec(
         "SCREEN SHOW", role: .reader, effect: .read,
         summary: "One screen: its checklist steps, latest pose results, findings needing work, history and why it is "
-            + "not done.")
+            + "not done.", http: .get("projects/{project}/screens/{key}"))
     /// Its arguments.
     public static let fields: [Field<ScreenShowRequest>] = [
         .argument("project", \.project, "The project.", names: .project),

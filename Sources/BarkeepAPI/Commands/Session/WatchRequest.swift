@@ -25,7 +25,8 @@ public struct WatchRequest: CommandRequest {
     /// The command.
     public static let spec = CommandSpec(
         "WATCH", role: .reader, effect: .read,
-        summary: "Streams a project's events, those after since= first, then each as it commits.")
+        summary: "Streams a project's events, those after since= first, then each as it commits.",
+        http: .get("projects/{project}/events/stream"))
     /// Its arguments.
     public static let fields: [Field<WatchRequest>] = [
         .argument("project", \.project, "The project.", names: .project),
