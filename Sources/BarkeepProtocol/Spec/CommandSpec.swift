@@ -184,7 +184,13 @@ extension CommandRequest {
     /// Reads a JSON object of arguments by JSON name (MCP, HTTP): unknown names and values of the wrong type are
     /// refused naming the argument, missing required ones too.
     public init(json: [String: Any]) throws(FieldProblem) {
-        try self.init(json: json, argumentsOf: Self.spec.name)
+        try self.init(json: json, path: [:])
+    }
+
+    /// Reads an HTTP write: the fields its route's path gives (`{project}`), by wire key in wire form, and the rest
+    /// from the JSON body by JSON name, as `init(json:)` does.
+    public init(json: [String: Any], path: [String: String]) throws(FieldProblem) {
+        try self.init(json: json, argumentsOf: Self.spec.name, wireValues: path)
         try checkShape()
     }
 
