@@ -330,6 +330,18 @@ struct SpecWalkTests {
         return problems
     }
 
+    @Test("every command's JSON body of its example reply is a JSON object or array (the API's 200 body)")
+    func jsonBodies() {
+        for request in API.commands {
+            let isJSON = Self.hasJSONBody(request)
+            #expect(isJSON, "\(request.spec.name)")
+        }
+    }
+
+    private static func hasJSONBody<R: CommandRequest>(_ request: R.Type) -> Bool {
+        JSONSerialization.isValidJSONObject(R.exampleRequest.jsonBody(of: R.Reply.example))
+    }
+
     @Test("each error code has its HTTP status: 4xx for the request's fault, 5xx for the server's")
     func httpStatuses() {
         let statuses: [ErrorCode: Int] = [

@@ -14,6 +14,9 @@ public protocol CommandReply: Sendable {
     static var recordTypes: [any WireFields.Type] { get }
     /// The type of the fields its `OK` line carries besides `count`; nil: none.
     static var summaryType: (any WireFields.Type)? { get }
+    /// Its JSON view when its command shapes none of its own (`CommandRequest.jsonBody(of:)`): records as objects by
+    /// JSON name.
+    var jsonBody: Any { get }
 }
 
 extension CommandReply {
@@ -50,6 +53,9 @@ public struct RecordsReply<Row: WireRow>: CommandReply {
     /// The rows' JSON objects.
     public var json: [[String: Any]] { rows.map(\.json) }
 
+    /// The rows' JSON objects, an array.
+    public var jsonBody: Any { json }
+
     /// The row's record types.
     public static var recordTypes: [any WireFields.Type] { Row.recordKinds }
 
@@ -79,6 +85,9 @@ public struct OKReply<Summary: WireFields>: CommandReply {
 
     /// An example summary.
     public static var example: OKReply<Summary> { OKReply(Summary.example) }
+
+    /// The summary's JSON object.
+    public var jsonBody: Any { summary.json }
 
     /// The `OK` line's fields.
     public static var summaryType: (any WireFields.Type)? { Summary.self }

@@ -66,9 +66,15 @@ public protocol CommandRequest: WireFields {
     associatedtype Reply: CommandReply
     /// The command.
     static var spec: CommandSpec { get }
+    /// The reply's JSON view: what `barkeep … --json` prints and the HTTP API's 200 body (the reply's own
+    /// `jsonBody` unless the command shapes one).
+    func jsonBody(of reply: Reply) -> Any
 }
 
 extension CommandRequest {
+    /// The reply's own JSON view.
+    public func jsonBody(of reply: Reply) -> Any { reply.jsonBody }
+
     /// The positional fields, in order.
     public static var positionals: [Field<Self>] { fields.filter { $0.placement == .positional } }
 

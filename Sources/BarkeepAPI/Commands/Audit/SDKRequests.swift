@@ -63,6 +63,9 @@ public struct SDKChange: WireFields, Equatable {
 
 /// `BLOCKED PROJECT`: the items blocked on the SDK, by SDK and symbol.
 public struct BlockedRequest: CommandRequest {
+    /// The blocked items as `barkeep blocked --json` prints them (`BlockedRecord.listJSON`).
+    public func jsonBody(of reply: Reply) -> Any { reply.rows.map(\.listJSON) }
+
     /// A record per item and symbol it waits for.
     public typealias Reply = RecordsReply<BlockedRecord>
     /// The project.

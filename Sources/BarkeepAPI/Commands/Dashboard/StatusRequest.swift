@@ -74,6 +74,8 @@ public struct StatusParts: TypedParts, Equatable {
 /// STATUS's reply: its typed records, compacted from protocol 3 (`CompactRecords`: counters that are zero, and
 /// sums the client can work out, left out) and expanded again when read.
 public struct StatusReply: CommandReply {
+    /// `barkeep status --json`'s object (`StatusParts.statusJSON`).
+    public var jsonBody: Any { parts.statusJSON }
     /// The records, part by part.
     public var parts: StatusParts
 

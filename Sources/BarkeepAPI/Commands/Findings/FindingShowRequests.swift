@@ -3,6 +3,9 @@ import BarkeepProtocol
 
 /// `FINDING SHOW PROJECT N`.
 public struct FindingShowRequest: CommandRequest {
+    /// The finding with its history (`detailJSON`), as `barkeep finding show --json` prints it.
+    public func jsonBody(of reply: Reply) -> Any { reply.detailJSON }
+
     /// The `finding` record, then an event record per change of it, oldest first.
     public typealias Reply = HeadReply<FindingRecord, EventFields>
 

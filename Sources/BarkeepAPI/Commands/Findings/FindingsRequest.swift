@@ -3,6 +3,9 @@ import BarkeepProtocol
 
 /// `FINDINGS PROJECT [FILTERS…]`.
 public struct FindingsRequest: CommandRequest {
+    /// The findings as `barkeep findings --json` prints them (`FindingRecord.listJSON`).
+    public func jsonBody(of reply: Reply) -> Any { reply.rows.map(\.listJSON) }
+
     /// A `finding` record per finding the filters select, by file and line (streamed a page at a time).
     public typealias Reply = RecordsReply<FindingRecord>
 

@@ -3,6 +3,9 @@ import BarkeepProtocol
 
 /// `MINE PROJECT [as=NAME]`: the screens one person owns and the findings needing work assigned to them.
 public struct MineRequest: CommandRequest {
+    /// `barkeep mine --json`'s object (`mineJSON`).
+    public func jsonBody(of reply: Reply) -> Any { reply.mineJSON }
+
     /// A `type=screen` record per screen, component or area NAME owns, by key, then a `type=finding` record per
     /// finding needing work assigned to NAME, by file and line (streamed); `OK name=NAME count=N`.
     public typealias Reply = TypedReply<MineParts, MineSummary>

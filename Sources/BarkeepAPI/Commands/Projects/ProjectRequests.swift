@@ -64,6 +64,9 @@ public struct ProjectListRequest: CommandRequest {
 
 /// `PROJECT SHOW NAME`.
 public struct ProjectShowRequest: CommandRequest {
+    /// The project's JSON object (`barkeep project show --json`).
+    public func jsonBody(of reply: Reply) -> Any { reply.rows.first?.json ?? [:] }
+
     /// The project's record.
     public typealias Reply = RecordsReply<ProjectRecord>
     /// The project.

@@ -34,6 +34,9 @@ public struct RunsRequest: CommandRequest {
 
 /// `RUN SHOW PROJECT N`.
 public struct RunShowRequest: CommandRequest {
+    /// The run's JSON object (`barkeep run show --json`).
+    public func jsonBody(of reply: Reply) -> Any { reply.rows.first?.json ?? [:] }
+
     /// The run's record.
     public typealias Reply = RecordsReply<RunRecord>
 

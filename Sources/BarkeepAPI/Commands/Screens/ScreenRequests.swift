@@ -53,6 +53,9 @@ public struct ScreenAddRequest: CommandRequest {
 
 /// `SCREEN LIST PROJECT [owner=] [not-done=yes] [sort=] [limit=] [kind=]`: the rows a listing picks, in its order.
 public struct ScreenListRequest: CommandRequest {
+    /// The screens as `barkeep screen list --json` prints them (`ScreenRecord.listJSON`).
+    public func jsonBody(of reply: Reply) -> Any { reply.rows.map(\.listJSON) }
+
     /// A `screen` record per row shown; `OK matched=N count=N`.
     public typealias Reply = SummarizedReply<ScreenRecord, ScreenListSummary>
     /// The project.

@@ -3,6 +3,9 @@ import BarkeepProtocol
 
 /// `SCREEN SHOW PROJECT KEY`: one screen with where it stands and why it is not done.
 public struct ScreenShowRequest: CommandRequest {
+    /// The screen's detail (`detailJSON`), as `barkeep screen show --json` prints it.
+    public func jsonBody(of reply: Reply) -> Any { reply.parts.detailJSON }
+
     /// Its typed records (ScreenDetail), `OK count=N`.
     public typealias Reply = TypedReply<ScreenDetail, NoFields>
 

@@ -40,6 +40,8 @@ public struct WatchRequest: CommandRequest {
 /// WATCH's answer: `OK watching project=NAME since=SEQ`; the events that follow are read one at a time
 /// (`EventFields`), as they come.
 public struct WatchReply: CommandReply {
+    /// `{"project", "since"}`: where the stream starts (its events are each their own JSON).
+    public var jsonBody: Any { ["project": project, "since": since] as [String: Any] }
     /// The project watched.
     public var project = ""
     /// The sequence number the stream starts after.
