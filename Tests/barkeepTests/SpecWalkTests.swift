@@ -330,7 +330,7 @@ struct SpecWalkTests {
         return problems
     }
 
-    @Test("every command's JSON body of its example reply is a JSON object or array (the API's 200 body)")
+    @Test("every command's JSON body of its example reply is JSON, and fits its declared schema (the API's 200 body)")
     func jsonBodies() {
         for request in API.commands {
             let isJSON = Self.hasJSONBody(request)
@@ -338,8 +338,12 @@ struct SpecWalkTests {
         }
     }
 
+    /// Whether `R`'s example body is JSON, and valid against its declared schema when it has one.
     private static func hasJSONBody<R: CommandRequest>(_ request: R.Type) -> Bool {
-        JSONSerialization.isValidJSONObject(R.exampleRequest.jsonBody(of: R.Reply.example))
+        let body = R.exampleRequest.jsonBody(of: R.Reply.example)
+        guard JSONSerialization.isValidJSONObject(body) else { return false }
+        guard let schema = R.jsonBodySchema else { return true }
+        return JSONSchemaValidator.violation(of: body, against: schema) == nil
     }
 
     @Test("each error code has its HTTP status: 4xx for the request's fault, 5xx for the server's")

@@ -69,11 +69,17 @@ public protocol CommandRequest: WireFields {
     /// The reply's JSON view: what `barkeep … --json` prints and the HTTP API's 200 body (the reply's own
     /// `jsonBody` unless the command shapes one).
     func jsonBody(of reply: Reply) -> Any
+    /// The JSON Schema of `jsonBody(of:)`; nil where none is declared yet. A command shaping its own body declares
+    /// its schema too (SpecWalkTests checks each example body against it).
+    static var jsonBodySchema: [String: Any]? { get }
 }
 
 extension CommandRequest {
     /// The reply's own JSON view.
     public func jsonBody(of reply: Reply) -> Any { reply.jsonBody }
+
+    /// The reply's own JSON view's schema.
+    public static var jsonBodySchema: [String: Any]? { Reply.jsonBodySchema }
 
     /// The positional fields, in order.
     public static var positionals: [Field<Self>] { fields.filter { $0.placement == .positional } }

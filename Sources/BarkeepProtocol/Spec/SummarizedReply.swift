@@ -37,6 +37,17 @@ public struct SummarizedReply<Row: WireRow, Summary: WireFields>: CommandReply {
     /// `{"rows": […], "summary": {…} or null}`.
     public var jsonBody: Any { ["rows": rows.map(\.json), "summary": summary?.json ?? NSNull()] as [String: Any] }
 
+    /// `{"rows": [row…], "summary": summary or null}`.
+    public static var jsonBodySchema: [String: Any]? {
+        [
+            "type": "object", "required": ["rows", "summary"],
+            "properties": [
+                "rows": ["type": "array", "items": rowSchema(Row.recordKinds)] as [String: Any],
+                "summary": ["anyOf": [Summary.jsonSchema, ["type": "null"]]],
+            ] as [String: Any],
+        ]
+    }
+
     /// Two example rows and an example summary.
     public static var example: SummarizedReply {
         SummarizedReply([Row.example, Row.example], summary: Summary.example)
@@ -64,6 +75,17 @@ public struct HeadReply<Head: WireRow, Row: WireRow>: CommandReply {
 
     /// `{"head": {…}, "rows": […]}`.
     public var jsonBody: Any { ["head": head.json, "rows": rows.map(\.json)] as [String: Any] }
+
+    /// `{"head": head, "rows": [row…]}`.
+    public static var jsonBodySchema: [String: Any]? {
+        [
+            "type": "object", "required": ["head", "rows"],
+            "properties": [
+                "head": rowSchema(Head.recordKinds),
+                "rows": ["type": "array", "items": rowSchema(Row.recordKinds)] as [String: Any],
+            ] as [String: Any],
+        ]
+    }
 
     /// `.records`: the head, then the rows.
     public func reply(version: Int) -> Reply {

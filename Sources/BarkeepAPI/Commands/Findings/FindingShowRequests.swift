@@ -5,6 +5,8 @@ import BarkeepProtocol
 public struct FindingShowRequest: CommandRequest {
     /// The finding with its history (`detailJSON`), as `barkeep finding show --json` prints it.
     public func jsonBody(of reply: Reply) -> Any { reply.detailJSON }
+    /// Not declared yet: the body is shaped by hand (`listJSON`, `detailJSON`…).
+    public static var jsonBodySchema: [String: Any]? { nil }
 
     /// The `finding` record, then an event record per change of it, oldest first.
     public typealias Reply = HeadReply<FindingRecord, EventFields>

@@ -5,6 +5,8 @@ import BarkeepProtocol
 public struct MineRequest: CommandRequest {
     /// `barkeep mine --json`'s object (`mineJSON`).
     public func jsonBody(of reply: Reply) -> Any { reply.mineJSON }
+    /// Not declared yet: the body is shaped by hand (`listJSON`, `detailJSON`…).
+    public static var jsonBodySchema: [String: Any]? { nil }
 
     /// A `type=screen` record per screen, component or area NAME owns, by key, then a `type=finding` record per
     /// finding needing work assigned to NAME, by file and line (streamed); `OK name=NAME count=N`.

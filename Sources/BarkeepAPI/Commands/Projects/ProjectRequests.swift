@@ -66,6 +66,8 @@ public struct ProjectListRequest: CommandRequest {
 public struct ProjectShowRequest: CommandRequest {
     /// The project's JSON object (`barkeep project show --json`).
     public func jsonBody(of reply: Reply) -> Any { reply.rows.first?.json ?? [:] }
+    /// The record's schema.
+    public static var jsonBodySchema: [String: Any]? { ProjectRecord.jsonSchema }
 
     /// The project's record.
     public typealias Reply = RecordsReply<ProjectRecord>

@@ -36,6 +36,8 @@ public struct RunsRequest: CommandRequest {
 public struct RunShowRequest: CommandRequest {
     /// The run's JSON object (`barkeep run show --json`).
     public func jsonBody(of reply: Reply) -> Any { reply.rows.first?.json ?? [:] }
+    /// The record's schema.
+    public static var jsonBodySchema: [String: Any]? { RunRecord.jsonSchema }
 
     /// The run's record.
     public typealias Reply = RecordsReply<RunRecord>

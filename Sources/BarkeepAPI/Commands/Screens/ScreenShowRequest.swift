@@ -5,6 +5,8 @@ import BarkeepProtocol
 public struct ScreenShowRequest: CommandRequest {
     /// The screen's detail (`detailJSON`), as `barkeep screen show --json` prints it.
     public func jsonBody(of reply: Reply) -> Any { reply.parts.detailJSON }
+    /// Not declared yet: the body is shaped by hand (`listJSON`, `detailJSON`…).
+    public static var jsonBodySchema: [String: Any]? { nil }
 
     /// Its typed records (ScreenDetail), `OK count=N`.
     public typealias Reply = TypedReply<ScreenDetail, NoFields>

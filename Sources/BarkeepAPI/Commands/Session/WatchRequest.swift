@@ -42,6 +42,13 @@ public struct WatchRequest: CommandRequest {
 public struct WatchReply: CommandReply {
     /// `{"project", "since"}`: where the stream starts (its events are each their own JSON).
     public var jsonBody: Any { ["project": project, "since": since] as [String: Any] }
+    /// The two members.
+    public static var jsonBodySchema: [String: Any]? {
+        [
+            "type": "object", "required": ["project", "since"],
+            "properties": ["project": ["type": "string"], "since": ["type": "integer"]] as [String: Any],
+        ]
+    }
     /// The project watched.
     public var project = ""
     /// The sequence number the stream starts after.
