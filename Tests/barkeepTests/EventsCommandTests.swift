@@ -61,5 +61,14 @@ struct EventsCommandTests {
         let tooMany = try exchange(client, "EVENTS app limit=\(EventPage.maximumLimit + 1)")
         #expect(tooMany.final.hasPrefix("ERR BADARG limit must be a number from 1 to \(EventPage.maximumLimit)"))
         #expect(try exchange(client, "EVENTS nowhere").final.hasPrefix("ERR NOTFOUND"))
+        // barkeep events: the same page, its JSON the API's body; the next page's command on the last line.
+        let json = try daemon.barkeep(["--json", "events", "app", "--limit", "2"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.1.utf8)) as? [String: Any])
+        let rows = try #require(object["rows"] as? [[String: Any]])
+        #expect(rows.compactMap { $0["seq"] as? Int } == Array(all.prefix(2)))
+        #expect((object["summary"] as? [String: Any])?["next"] as? Int == all[1])
+        let text = try daemon.barkeep(["events", "app", "--after", String(all[1]), "--limit", "1"])
+        #expect(text.0 == 0 && text.1.hasSuffix("Next page: barkeep events app --after \(all[2])\n"), "\(text)")
+        #expect(try daemon.barkeep(["events", "app", "--limit", "1001"]).0 == 64)
     }
 }
