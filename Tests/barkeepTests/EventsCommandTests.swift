@@ -69,6 +69,10 @@ struct EventsCommandTests {
         #expect((object["summary"] as? [String: Any])?["next"] as? Int == all[1])
         let text = try daemon.barkeep(["events", "app", "--after", String(all[1]), "--limit", "1"])
         #expect(text.0 == 0 && text.1.hasSuffix("Next page: barkeep events app --after \(all[2])\n"), "\(text)")
-        #expect(try daemon.barkeep(["events", "app", "--limit", "1001"]).0 == 64)
+        for limit in ["0", "1001"] {
+            let refused = try daemon.barkeep(["events", "app", "--limit", limit])
+            #expect(refused.0 == 64 && refused.2.contains("--limit must be a number from 1 to 1000"), "\(refused)")
+        }
+        #expect(try exchange(client, "EVENTS app limit=0").final.hasPrefix("ERR BADARG limit must be a number"))
     }
 }

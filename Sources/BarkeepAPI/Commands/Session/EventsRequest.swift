@@ -11,7 +11,7 @@ public struct EventsRequest: CommandRequest {
     /// Only events after this sequence number; nil: from the first.
     public var after: SequenceNumber?
     /// At most this many events; nil: `EventPage.defaultLimit`.
-    public var limit: RowLimit?
+    public var limit: EventLimit?
 
     /// An empty request, filled by decoding.
     public init() {}
@@ -19,7 +19,7 @@ public struct EventsRequest: CommandRequest {
     public init(project: String, after: Int64? = nil, limit: Int? = nil) {
         self.project = project
         self.after = after.map(SequenceNumber.init)
-        self.limit = limit.map(RowLimit.init)
+        self.limit = limit.map(EventLimit.init)
     }
 
     /// The command.
@@ -31,13 +31,7 @@ public struct EventsRequest: CommandRequest {
     public static let fields: [Field<EventsRequest>] = [
         .argument("project", \.project, "The project.", names: .project),
         Field("after", \.after, "Only the events after this sequence number (the previous page's next)."),
-        Field(
-            "limit", \.limit, "At most this many events (default \(EventPage.defaultLimit)).",
-            check: { limit in
-                limit.value <= EventPage.maximumLimit
-                    ? nil : ValueProblem(predicate: "must be a number from 1 to \(EventPage.maximumLimit)")
-            }
-        ).withSchema(.integer(minimum: 1, maximum: EventPage.maximumLimit)),
+        Field("limit", \.limit, "At most this many events (default \(EventPage.defaultLimit))."),
     ]
 }
 

@@ -29,10 +29,6 @@ struct EventsCommand: RunnableCommand {
         var request = EventsRequest(project: parsed.value("project") ?? "")
         request.after = try typedOption("after", parsed)
         request.limit = try typedOption("limit", parsed)
-        if let limit = request.limit, limit.value > EventPage.maximumLimit {
-            throw UsageError(
-                "--limit must be a number from 1 to \(EventPage.maximumLimit)", commandPath: parsed.commandPath)
-        }
         self.request = request
     }
 
