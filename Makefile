@@ -8,7 +8,7 @@ ARGS ?=
 # Compiler warnings fail the build: the project keeps zero.
 STRICT := -Xswiftc -warnings-as-errors
 
-.PHONY: all deps build run test bench fuzz lint format clean
+.PHONY: all deps build run test bench fuzz lint format docs clean
 
 all: build
 
@@ -38,6 +38,12 @@ bench: deps
 ## fuzz: build the libFuzzer targets of Fuzz/ and run each FUZZ_SECONDS (60); FUZZ_TARGETS="duoscan sarif" picks some
 fuzz:
 	scripts/fuzz.sh
+
+## docs: regenerate docs/openapi.json (the HTTP API's OpenAPI document) from the command spec; a test checks it
+docs: deps
+	@scripts/python-test-tools.sh >/dev/null
+	$(SWIFT) build --build-tests $(STRICT)
+	BARKEEP_UPDATE_DOCS=1 $(SWIFT) test --skip-build --filter OpenAPITests
 
 ## lint: check formatting and style (swift format, strict)
 lint:

@@ -297,6 +297,65 @@ struct SpecWalkTests {
         }
     }
 
+    @Test("every command has an HTTP route or a reason; GET iff it reads; {names} are positionals; no route twice")
+    func httpRoutes() {
+        var seen: Set<String> = []
+        var problems: [String] = []
+        for request in API.commands { problems += Self.routeProblems(request, seen: &seen) }
+        #expect(problems == [])
+        // The line protocol's session commands and the upload are the only ones without a route.
+        let unrouted = Set(API.commands.filter { $0.spec.http.method == nil }.map { $0.spec.name })
+        #expect(unrouted == ["PING", "QUIT", "HELLO", "STATS", "INGEST"])
+    }
+
+    /// What is wrong with `R`'s route; `seen`: the routes of the commands before it, by method and shape.
+    private static func routeProblems<R: CommandRequest>(_ request: R.Type, seen: inout Set<String>) -> [String] {
+        let spec = R.spec
+        guard let method = spec.http.method, let path = spec.http.path else {
+            return (spec.http.unroutedReason ?? "").isEmpty ? ["\(spec.name) has no route and no reason"] : []
+        }
+        var problems: [String] = []
+        let isGet = method == "GET"
+        let isRead = spec.effect == .read
+        if isGet != isRead { problems.append("\(spec.name): \(method) for its effect") }
+        if path.hasPrefix("/") || path.hasPrefix("api/") { problems.append("\(spec.name): the table adds /api/v1/") }
+        let positionals = Set(R.positionals.map(\.key))
+        for name in spec.http.parameterNames where !positionals.contains(name) {
+            problems.append("\(spec.name): {\(name)} is no positional field")
+        }
+        // Routes are unique per method, whatever their parameters are named.
+        let shape = spec.http.segments.map { HTTPRoute.parameterName($0) == nil ? $0 : "{}" }
+        let route = method + " " + shape.joined(separator: "/")
+        if !seen.insert(route).inserted { problems.append("\(spec.name): \(route) is another command's route") }
+        return problems
+    }
+
+    @Test("every command's JSON body of its example reply is JSON, and fits its declared schema (the API's 200 body)")
+    func jsonBodies() {
+        for request in API.commands {
+            let isJSON = Self.hasJSONBody(request)
+            #expect(isJSON, "\(request.spec.name)")
+        }
+    }
+
+    /// Whether `R`'s example body is JSON, and valid against its declared schema when it has one.
+    private static func hasJSONBody<R: CommandRequest>(_ request: R.Type) -> Bool {
+        let body = R.exampleRequest.jsonBody(of: R.Reply.example)
+        guard JSONSerialization.isValidJSONObject(body) else { return false }
+        guard let schema = R.jsonBodySchema else { return true }
+        return JSONSchemaValidator.violation(of: body, against: schema) == nil
+    }
+
+    @Test("each error code has its HTTP status: 4xx for the request's fault, 5xx for the server's")
+    func httpStatuses() {
+        let statuses: [ErrorCode: Int] = [
+            .badLine: 400, .badArgument: 400, .noAuth: 401, .forbidden: 403, .notFound: 404, .unknown: 404,
+            .conflict: 409, .tooLong: 413, .busy: 503, .unavailable: 503, .internal: 500,
+        ]
+        for code in ErrorCode.allCases { #expect(code.httpStatus == statuses[code], "\(code)") }
+        #expect(ErrorCode.allCases.filter(\.isRetryable) == [.busy, .unavailable])
+    }
+
     @Test("a JSON 1 is a number to every value that takes one (on Linux it also casts to Bool)")
     func jsonOne() throws {
         let one = try #require(

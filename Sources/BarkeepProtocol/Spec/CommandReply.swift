@@ -14,6 +14,12 @@ public protocol CommandReply: Sendable {
     static var recordTypes: [any WireFields.Type] { get }
     /// The type of the fields its `OK` line carries besides `count`; nil: none.
     static var summaryType: (any WireFields.Type)? { get }
+    /// Its JSON view when its command shapes none of its own (`CommandRequest.jsonBody(of:)`): records as objects by
+    /// JSON name.
+    var jsonBody: Any { get }
+    /// The JSON Schema of `jsonBody`, from its fields; nil where none is declared yet (the OpenAPI document then
+    /// says "an object or array").
+    static var jsonBodySchema: [String: Any]? { get }
 }
 
 extension CommandReply {
@@ -23,6 +29,13 @@ extension CommandReply {
     public static var recordTypes: [any WireFields.Type] { [] }
     /// No fields on the `OK` line.
     public static var summaryType: (any WireFields.Type)? { nil }
+    /// None declared.
+    public static var jsonBodySchema: [String: Any]? { nil }
+
+    /// The JSON Schema of one record of `types`: the type's, or one of several.
+    static func rowSchema(_ types: [any WireFields.Type]) -> [String: Any] {
+        types.count == 1 ? types[0].jsonSchema : ["oneOf": types.map { $0.jsonSchema }]
+    }
 }
 
 /// Records of one type, then `OK count=N`.
@@ -49,6 +62,12 @@ public struct RecordsReply<Row: WireRow>: CommandReply {
 
     /// The rows' JSON objects.
     public var json: [[String: Any]] { rows.map(\.json) }
+
+    /// The rows' JSON objects, an array.
+    public var jsonBody: Any { json }
+
+    /// An array of the row's objects.
+    public static var jsonBodySchema: [String: Any]? { ["type": "array", "items": rowSchema(Row.recordKinds)] }
 
     /// The row's record types.
     public static var recordTypes: [any WireFields.Type] { Row.recordKinds }
@@ -79,6 +98,12 @@ public struct OKReply<Summary: WireFields>: CommandReply {
 
     /// An example summary.
     public static var example: OKReply<Summary> { OKReply(Summary.example) }
+
+    /// The summary's JSON object.
+    public var jsonBody: Any { summary.json }
+
+    /// The summary's schema.
+    public static var jsonBodySchema: [String: Any]? { Summary.jsonSchema }
 
     /// The `OK` line's fields.
     public static var summaryType: (any WireFields.Type)? { Summary.self }

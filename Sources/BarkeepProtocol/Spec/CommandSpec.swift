@@ -35,6 +35,8 @@ public struct CommandSpec: Sendable {
     public let effect: Effect
     /// One sentence for docs and tool descriptions.
     public let summary: String
+    /// Its route in the HTTP API, or why it has none.
+    public let http: HTTPRoute
     /// Its layouts of positional arguments; empty: one, every positional field in order (trailing optional ones
     /// may be left out).
     public let shapes: [Shape]
@@ -42,14 +44,17 @@ public struct CommandSpec: Sendable {
     /// table's, no field's), and that many bytes follow the line.
     public let payload: Bool
 
-    /// Declares a command; `payload`: an upload (`INGEST PROJECT … SIZE` then SIZE bytes).
+    /// Declares a command; `http`: its route in the HTTP API; `payload`: an upload (`INGEST PROJECT … SIZE` then
+    /// SIZE bytes).
     public init(
-        _ name: String, role: Role?, effect: Effect, summary: String, shapes: [Shape] = [], payload: Bool = false
+        _ name: String, role: Role?, effect: Effect, summary: String, http: HTTPRoute, shapes: [Shape] = [],
+        payload: Bool = false
     ) {
         self.name = name
         self.role = role
         self.effect = effect
         self.summary = summary
+        self.http = http
         self.shapes = shapes
         self.payload = payload
     }
@@ -61,9 +66,21 @@ public protocol CommandRequest: WireFields {
     associatedtype Reply: CommandReply
     /// The command.
     static var spec: CommandSpec { get }
+    /// The reply's JSON view: what `barkeep … --json` prints and the HTTP API's 200 body (the reply's own
+    /// `jsonBody` unless the command shapes one).
+    func jsonBody(of reply: Reply) -> Any
+    /// The JSON Schema of `jsonBody(of:)`; nil where none is declared yet. A command shaping its own body declares
+    /// its schema too (SpecWalkTests checks each example body against it).
+    static var jsonBodySchema: [String: Any]? { get }
 }
 
 extension CommandRequest {
+    /// The reply's own JSON view.
+    public func jsonBody(of reply: Reply) -> Any { reply.jsonBody }
+
+    /// The reply's own JSON view's schema.
+    public static var jsonBodySchema: [String: Any]? { Reply.jsonBodySchema }
+
     /// The positional fields, in order.
     public static var positionals: [Field<Self>] { fields.filter { $0.placement == .positional } }
 
@@ -179,7 +196,13 @@ extension CommandRequest {
     /// Reads a JSON object of arguments by JSON name (MCP, HTTP): unknown names and values of the wrong type are
     /// refused naming the argument, missing required ones too.
     public init(json: [String: Any]) throws(FieldProblem) {
-        try self.init(json: json, argumentsOf: Self.spec.name)
+        try self.init(json: json, path: [:])
+    }
+
+    /// Reads an HTTP write: the fields its route's path gives (`{project}`), by wire key in wire form, and the rest
+    /// from the JSON body by JSON name, as `init(json:)` does.
+    public init(json: [String: Any], path: [String: String]) throws(FieldProblem) {
+        try self.init(json: json, argumentsOf: Self.spec.name, wireValues: path)
         try checkShape()
     }
 

@@ -9,6 +9,14 @@ public enum OKOrRecordsReply<Single: WireFields, Row: WireRow, Summary: WireFiel
     /// Records, and the summary's fields before `count`.
     case records([Row], summary: Summary)
 
+    /// The fields' JSON object, or the records' and summary's as `SummarizedReply` gives them.
+    public var jsonBody: Any {
+        switch self {
+        case .ok(let single): single.json
+        case .records(let rows, let summary): SummarizedReply(rows, summary: summary).jsonBody
+        }
+    }
+
     /// `.ok` with the fields, or `.summarizedRecords`.
     public func reply(version: Int) -> Reply {
         switch self {

@@ -1,4 +1,5 @@
 import BarkeepCore
+import Foundation
 
 /// Records of one type, then the fields of a summary on the `OK` line before `count` (`OK changed=2 unchanged=0
 /// count=2`). A nil summary is sent as `OK count=N` (POSE RECORD's one result), and read back as nil when the
@@ -33,6 +34,20 @@ public struct SummarizedReply<Row: WireRow, Summary: WireFields>: CommandReply {
         }
     }
 
+    /// `{"rows": […], "summary": {…} or null}`.
+    public var jsonBody: Any { ["rows": rows.map(\.json), "summary": summary?.json ?? NSNull()] as [String: Any] }
+
+    /// `{"rows": [row…], "summary": summary or null}`.
+    public static var jsonBodySchema: [String: Any]? {
+        [
+            "type": "object", "required": ["rows", "summary"],
+            "properties": [
+                "rows": ["type": "array", "items": rowSchema(Row.recordKinds)] as [String: Any],
+                "summary": ["anyOf": [Summary.jsonSchema, ["type": "null"]]],
+            ] as [String: Any],
+        ]
+    }
+
     /// Two example rows and an example summary.
     public static var example: SummarizedReply {
         SummarizedReply([Row.example, Row.example], summary: Summary.example)
@@ -56,6 +71,20 @@ public struct HeadReply<Head: WireRow, Row: WireRow>: CommandReply {
     public init(_ head: Head, rows: [Row]) {
         self.head = head
         self.rows = rows
+    }
+
+    /// `{"head": {…}, "rows": […]}`.
+    public var jsonBody: Any { ["head": head.json, "rows": rows.map(\.json)] as [String: Any] }
+
+    /// `{"head": head, "rows": [row…]}`.
+    public static var jsonBodySchema: [String: Any]? {
+        [
+            "type": "object", "required": ["head", "rows"],
+            "properties": [
+                "head": rowSchema(Head.recordKinds),
+                "rows": ["type": "array", "items": rowSchema(Row.recordKinds)] as [String: Any],
+            ] as [String: Any],
+        ]
     }
 
     /// `.records`: the head, then the rows.

@@ -88,6 +88,12 @@ public struct TypedReply<Parts: TypedParts, Summary: WireFields>: CommandReply {
         self.summary = summary
     }
 
+    /// `{"records": [each record's fields as text], "summary": {…}}`: a command with typed parts shapes its own.
+    public var jsonBody: Any {
+        let records = parts.records(version: ProtocolVersion.current).map { $0.json() }
+        return ["records": records, "summary": summary.json] as [String: Any]
+    }
+
     /// A part, by its name in `Parts` (`reply.screen`, `reply.findings`).
     public subscript<Value>(dynamicMember path: WritableKeyPath<Parts, Value>) -> Value {
         get { parts[keyPath: path] }

@@ -57,14 +57,30 @@ extension WireFields {
 
     /// Reads a JSON object of arguments by JSON name (MCP, HTTP; a request's or a tool's own): unknown names and
     /// values of the wrong type are refused naming the argument, missing required ones too; `owner` names what they
-    /// are arguments of (`FINDING SET`, `list_screens`).
-    public init(json: [String: Any], argumentsOf owner: String) throws(FieldProblem) {
+    /// are arguments of (`FINDING SET`, `list_screens`). `wireValues`: fields given outside the object, by wire key
+    /// in wire form (an HTTP path's `{project}`); the object may not give them again.
+    public init(
+        json: [String: Any], argumentsOf owner: String, wireValues: [String: String] = [:]
+    ) throws(FieldProblem) {
         self.init()
         let fields = Self.fields
         for name in json.keys.sorted() where !fields.contains(where: { $0.jsonName == name }) {
             throw FieldProblem(key: name, jsonName: name, message: "\(name) is not an argument of \(owner)")
         }
         for field in fields {
+            if let text = wireValues[field.key] {
+                guard json[field.jsonName] == nil else {
+                    throw FieldProblem(
+                        key: field.key, jsonName: field.jsonName,
+                        message: "\(field.jsonName) is given by the path, not the body")
+                }
+                do {
+                    try field.read(&self, text)
+                } catch {
+                    throw FieldProblem(key: field.key, jsonName: field.jsonName, problem: error)
+                }
+                continue
+            }
             guard let value = json[field.jsonName] else {
                 guard !field.isRequired else {
                     throw FieldProblem(

@@ -14,6 +14,9 @@ public struct WordReply<Word: FixedWord>: CommandReply {
     /// `OK WORD`.
     public func reply(version: Int) -> Reply { .ok(Word.word) }
 
+    /// `{"reply": "WORD"}`.
+    public var jsonBody: Any { ["reply": Word.word] }
+
     /// Nothing to read: a record before the `OK` line is a bad reply (the word is checked by `check(finalText:)`).
     public init(records: [Record], final: [String: String], version: Int, command: String) throws(ProtocolError) {
         guard records.isEmpty else { throw .badReply("\(command) sent records before OK") }

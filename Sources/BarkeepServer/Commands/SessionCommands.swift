@@ -5,7 +5,7 @@ import BarkeepStore
 
 /// HELLO, STATS and WATCH: the commands about the connection and the server rather than the audit.
 enum SessionCommands {
-    static let all: [Command] = [hello, stats, watch]
+    static let all: [Command] = [hello, stats, watch, events]
 
     /// Failed HELLOs a connection may send: the last one's reply says it closes, and it does. (Across its
     /// connections, a peer is limited by the server's FailedHelloLimiter.)
@@ -128,6 +128,20 @@ enum SessionCommands {
                 WatchRequest.Reply(project: project.name, since: start), version: version)
             result.watch = WatchStart(projectID: project.id, project: project.name, since: start, filter: chosen)
             return result
+        }
+    }
+
+    static let events = Command(EventsRequest.self) { request, input in
+        let name = request.project
+        let after = request.after?.value ?? 0
+        let limit = request.limit?.value ?? EventPage.defaultLimit
+        let version = input.session.protocolVersion
+        return .database { connection in
+            let project = try ProjectStore.require(name, on: connection)
+            let events = try EventLog.events(after: after, projectID: project.id, limit: limit, on: connection)
+            let next = events.last?.seq ?? after
+            return CommandResult(
+                EventsRequest.Reply(events.map(EventFields.init), summary: EventsPageEnd(next: next)), version: version)
         }
     }
 

@@ -145,7 +145,8 @@ struct BarkeepCommand: ParsableCommand {
             FindingGroup.self, MineCommand.self, ScreenGroup.self, StepGroup.self, ItemGroup.self, SDKGroup.self,
             BlockedCommand.self,
             PoseGroup.self, PosesCommand.self, StatusCommand.self, BurndownCommand.self, ReportCommand.self,
-            TokenGroup.self, SourceGroup.self, HookGroup.self, WatchCommand.self, StatsCommand.self, MCPCommand.self,
+            TokenGroup.self, SourceGroup.self, HookGroup.self, WatchCommand.self, EventsCommand.self, StatsCommand.self,
+            MCPCommand.self,
         ]
     )
 }

@@ -34,7 +34,8 @@ public struct ItemAddRequest: CommandRequest {
     /// The command.
     public static let spec = CommandSpec(
         "ITEM ADD", role: .writer, effect: .write(isDestructive: false, isIdempotent: false),
-        summary: "Adds an audit item to a screen by hand: a finding with source manual.")
+        summary: "Adds an audit item to a screen by hand: a finding with source manual.",
+        http: .post("projects/{project}/items"))
     /// Its arguments.
     public static let fields: [Field<ItemAddRequest>] = [
         .argument("project", \.project, "The project.", names: .project),
@@ -90,7 +91,8 @@ public struct ItemSetRequest: CommandRequest {
     /// The command.
     public static let spec = CommandSpec(
         "ITEM SET", role: .writer, effect: .write(isDestructive: false, isIdempotent: true),
-        summary: "Edits an audit item added by hand: its title, step, severity or the SDK symbols it needs.")
+        summary: "Edits an audit item added by hand: its title, step, severity or the SDK symbols it needs.",
+        http: .put("projects/{project}/items/{number}"))
     /// Its arguments.
     public static let fields: [Field<ItemSetRequest>] = [
         .argument("project", \.project, "The project.", names: .project),
@@ -123,7 +125,8 @@ public struct ItemRemoveRequest: CommandRequest {
     /// The command.
     public static let spec = CommandSpec(
         "ITEM REMOVE", role: .writer, effect: .write(isDestructive: true, isIdempotent: false),
-        summary: "Removes an audit item added by mistake; its history stays.")
+        summary: "Removes an audit item added by mistake; its history stays.",
+        http: .delete("projects/{project}/items/{number}"))
     /// Its arguments.
     public static let fields: [Field<ItemRemoveRequest>] = [
         .argument("project", \.project, "The project.", names: .project),

@@ -52,6 +52,7 @@ public struct PoseRecordRequest: CommandRequest {
     public static let spec = CommandSpec(
         "POSE RECORD", role: .writer, effect: .write(isDestructive: false, isIdempotent: false),
         summary: "Records the result of verifying a screen in a pose, or in several, on one screen or many.",
+        http: .post("projects/{project}/poses"),
         shapes: [
             Shape("project", "screen", "pose", "result"), Shape("project", "pose", "result", requiring: "screens"),
         ])
@@ -143,7 +144,8 @@ public struct PoseHistoryRequest: CommandRequest {
 
     /// The command.
     public static let spec = CommandSpec(
-        "POSE HISTORY", role: .reader, effect: .read, summary: "Every result recorded for a screen, oldest first.")
+        "POSE HISTORY", role: .reader, effect: .read, summary: "Every result recorded for a screen, oldest first.",
+        http: .get("projects/{project}/screens/{screen}/poses"))
     /// Its arguments.
     public static let fields: [Field<PoseHistoryRequest>] = [
         .argument("project", \.project, "The project.", names: .project),
@@ -172,7 +174,8 @@ public struct PosesRequest: CommandRequest {
     /// The command.
     public static let spec = CommandSpec(
         "POSES", role: .reader, effect: .read,
-        summary: "The pose matrix: each screen against each pose it must pass, with the latest result.")
+        summary: "The pose matrix: each screen against each pose it must pass, with the latest result.",
+        http: .get("projects/{project}/poses"))
     /// Its arguments.
     public static let fields: [Field<PosesRequest>] = [
         .argument("project", \.project, "The project.", names: .project),

@@ -22,7 +22,8 @@ public struct SDKSetRequest: CommandRequest {
     /// The command.
     public static let spec = CommandSpec(
         "SDK SET", role: .admin, effect: .write(isDestructive: false, isIdempotent: true),
-        summary: "Records the iOS SDK the team builds with now, unblocking what it brings.")
+        summary: "Records the iOS SDK the team builds with now, unblocking what it brings.",
+        http: .put("projects/{project}/sdk"))
     /// Its arguments.
     public static let fields: [Field<SDKSetRequest>] = [
         .argument("project", \.project, "The project.", names: .project),
@@ -62,6 +63,11 @@ public struct SDKChange: WireFields, Equatable {
 
 /// `BLOCKED PROJECT`: the items blocked on the SDK, by SDK and symbol.
 public struct BlockedRequest: CommandRequest {
+    /// The blocked items as `barkeep blocked --json` prints them (`BlockedRecord.listJSON`).
+    public func jsonBody(of reply: Reply) -> Any { reply.rows.map(\.listJSON) }
+    /// Not declared yet: the body is shaped by hand (`listJSON`, `detailJSON`…).
+    public static var jsonBodySchema: [String: Any]? { nil }
+
     /// A record per item and symbol it waits for.
     public typealias Reply = RecordsReply<BlockedRecord>
     /// The project.
@@ -74,7 +80,8 @@ public struct BlockedRequest: CommandRequest {
 
     /// The command.
     public static let spec = CommandSpec(
-        "BLOCKED", role: .reader, effect: .read, summary: "The items blocked on the SDK, by SDK and symbol.")
+        "BLOCKED", role: .reader, effect: .read, summary: "The items blocked on the SDK, by SDK and symbol.",
+        http: .get("projects/{project}/blocked"))
     /// Its argument.
     public static let fields: [Field<BlockedRequest>] = [
         .argument("project", \.project, "The project.", names: .project)

@@ -62,7 +62,8 @@ public struct HookAddRequest: CommandRequest {
     /// The command.
     public static let spec = CommandSpec(
         "HOOK ADD", role: .admin, effect: .write(isDestructive: false, isIdempotent: false),
-        summary: "Adds a webhook: every matching event of the project from now on is POSTed to its URL.")
+        summary: "Adds a webhook: every matching event of the project from now on is POSTed to its URL.",
+        http: .post("projects/{project}/hooks"))
     /// Its arguments.
     public static let fields: [Field<HookAddRequest>] = [
         .argument("project", \.project, "The project whose events are sent.", names: .project),
@@ -89,7 +90,8 @@ public struct HookTestRequest: CommandRequest {
     /// The command.
     public static let spec = CommandSpec(
         "HOOK TEST", role: .admin, effect: .write(isDestructive: false, isIdempotent: false),
-        summary: "POSTs a hook.test event to a webhook now and answers with the receiver's answer.")
+        summary: "POSTs a hook.test event to a webhook now and answers with the receiver's answer.",
+        http: .post("hooks/{id}/test"))
     /// Its argument.
     public static let fields: [Field<HookTestRequest>] = [.argument("id", \.id, "The hook's id.")]
 }

@@ -15,7 +15,9 @@ public struct LeasedListRequest<Noun: LeasedNoun>: CommandRequest {
 
     /// The command.
     public static var spec: CommandSpec {
-        CommandSpec("\(Noun.verb) LIST", role: Noun.role(.list), effect: .read, summary: Noun.summary(.list))
+        CommandSpec(
+            "\(Noun.verb) LIST", role: Noun.role(.list), effect: .read, summary: Noun.summary(.list),
+            http: .get(Noun.noun + "s"))
     }
     /// Its argument.
     public static var fields: [Field<LeasedListRequest>] {
@@ -72,7 +74,8 @@ public struct LeasedStateRequest<Noun: LeasedNoun, Change: LeasedStateChange>: L
     public static var spec: CommandSpec {
         CommandSpec(
             "\(Noun.verb) \(Change.command.rawValue)", role: Noun.role(Change.command),
-            effect: .write(isDestructive: false, isIdempotent: true), summary: Noun.summary(Change.command))
+            effect: .write(isDestructive: false, isIdempotent: true), summary: Noun.summary(Change.command),
+            http: .post(Noun.noun + "s/{id}/" + Change.command.rawValue.lowercased()))
     }
     /// Its argument.
     public static var fields: [Field<LeasedStateRequest>] {
@@ -96,7 +99,7 @@ public struct LeasedRemoveRequest<Noun: LeasedNoun>: CommandRequest {
     public static var spec: CommandSpec {
         CommandSpec(
             "\(Noun.verb) REMOVE", role: Noun.role(.remove), effect: .write(isDestructive: true, isIdempotent: false),
-            summary: Noun.summary(.remove))
+            summary: Noun.summary(.remove), http: .delete(Noun.noun + "s/{id}"))
     }
     /// Its argument.
     public static var fields: [Field<LeasedRemoveRequest>] {

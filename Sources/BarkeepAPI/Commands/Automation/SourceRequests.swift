@@ -73,7 +73,8 @@ public struct SourceAddRequest: CommandRequest {
     /// The command.
     public static let spec = CommandSpec(
         "SOURCE ADD", role: .admin, effect: .write(isDestructive: false, isIdempotent: false),
-        summary: "Adds a drop folder or a repository the daemons ingest a project's scans from.")
+        summary: "Adds a drop folder or a repository the daemons ingest a project's scans from.",
+        http: .post("projects/{project}/sources"))
     /// Its arguments.
     public static let fields: [Field<SourceAddRequest>] = [
         .argument("project", \.project, "The project the scans are ingested into.", names: .project),
@@ -104,7 +105,8 @@ public struct SourceShowRequest: CommandRequest {
     /// The command.
     public static let spec = CommandSpec(
         "SOURCE SHOW", role: .reader, effect: .read,
-        summary: "A source: its settings, last run, next run and holder, then its latest events.")
+        summary: "A source: its settings, last run, next run and holder, then its latest events.",
+        http: .get("sources/{id}"))
     /// Its argument.
     public static let fields: [Field<SourceShowRequest>] = [.argument("id", \.id, "The source's id.")]
 }
@@ -126,7 +128,7 @@ public struct SourceRunRequest: LeasedRecordRequest {
     /// The command.
     public static let spec = CommandSpec(
         "SOURCE RUN", role: .writer, effect: .write(isDestructive: false, isIdempotent: true),
-        summary: "Runs a source as soon as its daemon can, even if nothing changed.")
+        summary: "Runs a source as soon as its daemon can, even if nothing changed.", http: .post("sources/{id}/run"))
     /// Its argument.
     public static let fields: [Field<SourceRunRequest>] = [.argument("id", \.id, "The source's id.")]
 }

@@ -22,7 +22,8 @@ public struct BurndownRequest: CommandRequest {
     /// The command.
     public static let spec = CommandSpec(
         "BURNDOWN", role: .reader, effect: .read,
-        summary: "The findings needing work and the items blocked, after each run or at the end of each day or week.")
+        summary: "The findings needing work and the items blocked, after each run or at the end of each day or week.",
+        http: .get("projects/{project}/burndown"))
     /// Its arguments.
     public static let fields: [Field<BurndownRequest>] = [
         .argument("project", \.project, "The project.", names: .project),

@@ -29,7 +29,8 @@ public struct StatusRequest: CommandRequest {
 
     /// The command.
     public static let spec = CommandSpec(
-        "STATUS", role: .reader, effect: .read, summary: "The dashboard: one snapshot of the project.")
+        "STATUS", role: .reader, effect: .read, summary: "The dashboard: one snapshot of the project.",
+        http: .get("projects/{project}/status"))
     /// Its arguments.
     public static let fields: [Field<StatusRequest>] = [
         .argument("project", \.project, "The project.", names: .project),
@@ -73,6 +74,10 @@ public struct StatusParts: TypedParts, Equatable {
 /// STATUS's reply: its typed records, compacted from protocol 3 (`CompactRecords`: counters that are zero, and
 /// sums the client can work out, left out) and expanded again when read.
 public struct StatusReply: CommandReply {
+    /// `barkeep status --json`'s object (`StatusParts.statusJSON`).
+    public var jsonBody: Any { parts.statusJSON }
+    /// Not declared yet: `statusJSON` is shaped by hand.
+    public static var jsonBodySchema: [String: Any]? { nil }
     /// The records, part by part.
     public var parts: StatusParts
 

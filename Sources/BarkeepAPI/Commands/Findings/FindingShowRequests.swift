@@ -3,6 +3,11 @@ import BarkeepProtocol
 
 /// `FINDING SHOW PROJECT N`.
 public struct FindingShowRequest: CommandRequest {
+    /// The finding with its history (`detailJSON`), as `barkeep finding show --json` prints it.
+    public func jsonBody(of reply: Reply) -> Any { reply.detailJSON }
+    /// Not declared yet: the body is shaped by hand (`listJSON`, `detailJSON`…).
+    public static var jsonBodySchema: [String: Any]? { nil }
+
     /// The `finding` record, then an event record per change of it, oldest first.
     public typealias Reply = HeadReply<FindingRecord, EventFields>
 
@@ -21,7 +26,8 @@ public struct FindingShowRequest: CommandRequest {
 
     /// The command.
     public static let spec = CommandSpec(
-        "FINDING SHOW", role: .reader, effect: .read, summary: "One finding or item of a project, with its history.")
+        "FINDING SHOW", role: .reader, effect: .read, summary: "One finding or item of a project, with its history.",
+        http: .get("projects/{project}/findings/{number}"))
     /// Its arguments.
     public static let fields: [Field<FindingShowRequest>] = [
         .argument("project", \.project, "The project.", names: .project),
@@ -53,7 +59,8 @@ public struct FindingCommentRequest: CommandRequest {
     /// The command.
     public static let spec = CommandSpec(
         "FINDING COMMENT", role: .writer, effect: .write(isDestructive: false, isIdempotent: false),
-        summary: "Adds a comment to a finding's history (not a change of status).")
+        summary: "Adds a comment to a finding's history (not a change of status).",
+        http: .post("projects/{project}/findings/{number}/comments"))
     /// Its arguments.
     public static let fields: [Field<FindingCommentRequest>] = [
         .argument("project", \.project, "The project.", names: .project),

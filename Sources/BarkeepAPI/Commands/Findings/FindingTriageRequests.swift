@@ -4,9 +4,35 @@ import BarkeepProtocol
 /// What FINDING SET and FINDING ASSIGN answer: a row per finding chosen, then the counts.
 public typealias BulkChangeReply = SummarizedReply<FindingChangeRecord, BulkChangeSummary>
 
+extension SummarizedReply where Row == FindingChangeRecord, Summary == BulkChangeSummary {
+    /// The JSON of a bulk change as `barkeep finding set|assign --json` prints it: for one finding changed by
+    /// number (`isSingle`) its JSON object; else {dry_run, changed, unchanged, refused, findings (each with change,
+    /// from, to, refusal)}.
+    public func json(isDryRun: Bool, isSingle: Bool) -> Any {
+        if isSingle, let finding = rows.first?.finding { return finding.listJSON }
+        return bulkJSON(isDryRun: isDryRun)
+    }
+
+    /// The bulk object: {dry_run, changed, unchanged, refused, findings}.
+    public func bulkJSON(isDryRun: Bool) -> [String: Any] {
+        let counts = summary ?? BulkChangeSummary()
+        return [
+            "dry_run": isDryRun, "changed": counts.changed, "unchanged": counts.unchanged,
+            "refused": counts.refused, "findings": rows.map(\.listJSON),
+        ]
+    }
+}
+
 /// `FINDING SET PROJECT N[,N…] STATUS [reason=…] [dry-run=yes]`, or
 /// `FINDING SET PROJECT STATUS where=yes FILTERS… [reason=…] [dry-run=yes]`.
 public struct FindingSetRequest: CommandRequest {
+    /// One finding changed by number: its JSON object; else the bulk object (`BulkChangeReply.json(isDryRun:)`).
+    public func jsonBody(of reply: Reply) -> Any {
+        reply.json(isDryRun: isDryRun == true, isSingle: isDryRun != true && numbers?.numbers.count == 1)
+    }
+    /// Not declared yet: one finding's `listJSON` or the bulk object.
+    public static var jsonBodySchema: [String: Any]? { nil }
+
     /// A row per finding chosen, then `OK changed=N unchanged=N refused=N dry-run=yes|no count=N`.
     public typealias Reply = BulkChangeReply
 
@@ -32,6 +58,7 @@ public struct FindingSetRequest: CommandRequest {
     public static let spec = CommandSpec(
         "FINDING SET", role: .writer, effect: .write(isDestructive: true, isIdempotent: true),
         summary: "Triages findings: by numbers, or every finding the filters choose.",
+        http: .post("projects/{project}/findings/status"),
         shapes: [Shape("project", "number", "new-status"), Shape("project", "new-status", requiring: "where")])
     /// Its arguments.
     public static let fields: [Field<FindingSetRequest>] =
@@ -57,6 +84,13 @@ public struct FindingSetRequest: CommandRequest {
 /// `FINDING ASSIGN PROJECT N[,N…] NAME|none [dry-run=yes]`, or
 /// `FINDING ASSIGN PROJECT NAME|none where=yes FILTERS… [dry-run=yes]`.
 public struct FindingAssignRequest: CommandRequest {
+    /// One finding assigned by number: its JSON object; else the bulk object (`BulkChangeReply.json(isDryRun:)`).
+    public func jsonBody(of reply: Reply) -> Any {
+        reply.json(isDryRun: isDryRun == true, isSingle: isDryRun != true && numbers?.numbers.count == 1)
+    }
+    /// Not declared yet: one finding's `listJSON` or the bulk object.
+    public static var jsonBodySchema: [String: Any]? { nil }
+
     /// A row per finding chosen, then the counts.
     public typealias Reply = BulkChangeReply
 
@@ -80,6 +114,7 @@ public struct FindingAssignRequest: CommandRequest {
     public static let spec = CommandSpec(
         "FINDING ASSIGN", role: .writer, effect: .write(isDestructive: true, isIdempotent: true),
         summary: "Assigns findings to someone or to no one: by numbers, or every finding the filters choose.",
+        http: .post("projects/{project}/findings/assignee"),
         shapes: [Shape("project", "number", "name"), Shape("project", "name", requiring: "where")])
     /// Its arguments.
     public static let fields: [Field<FindingAssignRequest>] =

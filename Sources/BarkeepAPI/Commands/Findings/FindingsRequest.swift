@@ -3,6 +3,11 @@ import BarkeepProtocol
 
 /// `FINDINGS PROJECT [FILTERS…]`.
 public struct FindingsRequest: CommandRequest {
+    /// The findings as `barkeep findings --json` prints them (`FindingRecord.listJSON`).
+    public func jsonBody(of reply: Reply) -> Any { reply.rows.map(\.listJSON) }
+    /// Not declared yet: the body is shaped by hand (`listJSON`, `detailJSON`…).
+    public static var jsonBodySchema: [String: Any]? { nil }
+
     /// A `finding` record per finding the filters select, by file and line (streamed a page at a time).
     public typealias Reply = RecordsReply<FindingRecord>
 
@@ -22,7 +27,8 @@ public struct FindingsRequest: CommandRequest {
     /// The command.
     public static let spec = CommandSpec(
         "FINDINGS", role: .reader, effect: .read,
-        summary: "A project's findings by file and line, filtered: by default those that need work.")
+        summary: "A project's findings by file and line, filtered: by default those that need work.",
+        http: .get("projects/{project}/findings"))
     /// Its arguments: the project, then the filter language.
     public static let fields: [Field<FindingsRequest>] =
         [.argument("project", \.project, "The project.", names: .project)]

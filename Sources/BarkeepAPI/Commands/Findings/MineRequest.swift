@@ -3,6 +3,11 @@ import BarkeepProtocol
 
 /// `MINE PROJECT [as=NAME]`: the screens one person owns and the findings needing work assigned to them.
 public struct MineRequest: CommandRequest {
+    /// `barkeep mine --json`'s object (`mineJSON`).
+    public func jsonBody(of reply: Reply) -> Any { reply.mineJSON }
+    /// Not declared yet: the body is shaped by hand (`listJSON`, `detailJSON`…).
+    public static var jsonBodySchema: [String: Any]? { nil }
+
     /// A `type=screen` record per screen, component or area NAME owns, by key, then a `type=finding` record per
     /// finding needing work assigned to NAME, by file and line (streamed); `OK name=NAME count=N`.
     public typealias Reply = TypedReply<MineParts, MineSummary>
@@ -23,7 +28,8 @@ public struct MineRequest: CommandRequest {
     /// The command.
     public static let spec = CommandSpec(
         "MINE", role: .reader, effect: .read,
-        summary: "The screens a person owns and the findings needing work assigned to them.")
+        summary: "The screens a person owns and the findings needing work assigned to them.",
+        http: .get("projects/{project}/mine"))
     /// Its arguments.
     public static let fields: [Field<MineRequest>] = [
         .argument("project", \.project, "The project.", names: .project),

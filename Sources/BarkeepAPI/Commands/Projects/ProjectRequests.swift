@@ -33,7 +33,7 @@ public struct ProjectCreateRequest: CommandRequest {
     /// The command.
     public static let spec = CommandSpec(
         "PROJECT CREATE", role: .admin, effect: .write(isDestructive: false, isIdempotent: false),
-        summary: "Creates a project (an app under audit).")
+        summary: "Creates a project (an app under audit).", http: .post("projects"))
     /// Its arguments.
     public static let fields: [Field<ProjectCreateRequest>] = [
         .argument(
@@ -56,13 +56,19 @@ public struct ProjectListRequest: CommandRequest {
     /// The request.
     public init() {}
     /// The command.
-    public static let spec = CommandSpec("PROJECT LIST", role: .reader, effect: .read, summary: "Every project.")
+    public static let spec = CommandSpec(
+        "PROJECT LIST", role: .reader, effect: .read, summary: "Every project.", http: .get("projects"))
     /// No arguments.
     public static let fields: [Field<ProjectListRequest>] = []
 }
 
 /// `PROJECT SHOW NAME`.
 public struct ProjectShowRequest: CommandRequest {
+    /// The project's JSON object (`barkeep project show --json`).
+    public func jsonBody(of reply: Reply) -> Any { reply.rows.first?.json ?? [:] }
+    /// The record's schema.
+    public static var jsonBodySchema: [String: Any]? { ProjectRecord.jsonSchema }
+
     /// The project's record.
     public typealias Reply = RecordsReply<ProjectRecord>
     /// The project.
@@ -72,7 +78,8 @@ public struct ProjectShowRequest: CommandRequest {
     /// A request showing `name`.
     public init(name: String) { self.name = name }
     /// The command.
-    public static let spec = CommandSpec("PROJECT SHOW", role: .reader, effect: .read, summary: "One project.")
+    public static let spec = CommandSpec(
+        "PROJECT SHOW", role: .reader, effect: .read, summary: "One project.", http: .get("projects/{name}"))
     /// Its argument.
     public static let fields: [Field<ProjectShowRequest>] = [
         .argument("name", \.name, "The project.", names: .project)
@@ -108,7 +115,8 @@ public struct ProjectSetRequest: CommandRequest {
     /// The command.
     public static let spec = CommandSpec(
         "PROJECT SET", role: .admin, effect: .write(isDestructive: false, isIdempotent: true),
-        summary: "Changes a project's SDK, deployment target or required poses; a new SDK unblocks or blocks items.")
+        summary: "Changes a project's SDK, deployment target or required poses; a new SDK unblocks or blocks items.",
+        http: .put("projects/{name}"))
     /// Its arguments.
     public static let fields: [Field<ProjectSetRequest>] = [
         .argument("name", \.name, "The project.", names: .project),
@@ -131,7 +139,8 @@ public struct ProjectDeleteRequest: CommandRequest {
     /// The command.
     public static let spec = CommandSpec(
         "PROJECT DELETE", role: .admin, effect: .write(isDestructive: true, isIdempotent: false),
-        summary: "Deletes a project and everything recorded for it; its history stays.")
+        summary: "Deletes a project and everything recorded for it; its history stays.",
+        http: .delete("projects/{name}"))
     /// Its argument.
     public static let fields: [Field<ProjectDeleteRequest>] = [
         .argument("name", \.name, "The project.", names: .project)

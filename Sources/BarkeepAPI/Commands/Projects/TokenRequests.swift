@@ -29,7 +29,7 @@ public struct TokenCreateRequest: CommandRequest {
     /// The command.
     public static let spec = CommandSpec(
         "TOKEN CREATE", role: .admin, effect: .write(isDestructive: false, isIdempotent: false),
-        summary: "Creates a token; its secret is in the reply, once.")
+        summary: "Creates a token; its secret is in the reply, once.", http: .post("tokens"))
     /// Its arguments.
     public static let fields: [Field<TokenCreateRequest>] = [
         .argument(
@@ -53,7 +53,7 @@ public struct TokenListRequest: CommandRequest {
     public init() {}
     /// The command.
     public static let spec = CommandSpec(
-        "TOKEN LIST", role: .admin, effect: .read, summary: "Every token, without its secret.")
+        "TOKEN LIST", role: .admin, effect: .read, summary: "Every token, without its secret.", http: .get("tokens"))
     /// No arguments.
     public static let fields: [Field<TokenListRequest>] = []
 }
@@ -73,7 +73,7 @@ public struct TokenRevokeRequest: CommandRequest {
     /// The command.
     public static let spec = CommandSpec(
         "TOKEN REVOKE", role: .admin, effect: .write(isDestructive: true, isIdempotent: true),
-        summary: "Revokes a token on every daemon.")
+        summary: "Revokes a token on every daemon.", http: .delete("tokens/{name}"))
     /// Its argument.
     public static let fields: [Field<TokenRevokeRequest>] = [
         .argument("name", \.name, "The token's name.", names: .token)

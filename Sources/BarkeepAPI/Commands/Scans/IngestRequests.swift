@@ -38,7 +38,8 @@ public struct IngestUploadRequest: CommandRequest {
     /// The command.
     public static let spec = CommandSpec(
         "INGEST", role: Role.leastToIngest, effect: .write(isDestructive: true, isIdempotent: true),
-        summary: "Upload a scanner run and sync the project's findings with it, or an SDK check.", payload: true)
+        summary: "Upload a scanner run and sync the project's findings with it, or an SDK check.",
+        http: .none(reason: "an upload of a scanner's file, through the CLI or a source"), payload: true)
     /// Its arguments (the upload's size, last, is the table's).
     public static let fields: [Field<IngestUploadRequest>] = [
         .argument("project", \.project, "The project.", names: .project),

@@ -23,7 +23,8 @@ public struct RunsRequest: CommandRequest {
 
     /// The command.
     public static let spec = CommandSpec(
-        "RUNS", role: .reader, effect: .read, summary: "A project's scan runs, newest first.")
+        "RUNS", role: .reader, effect: .read, summary: "A project's scan runs, newest first.",
+        http: .get("projects/{project}/runs"))
     /// Its arguments.
     public static let fields: [Field<RunsRequest>] = [
         .argument("project", \.project, "The project.", names: .project),
@@ -33,6 +34,11 @@ public struct RunsRequest: CommandRequest {
 
 /// `RUN SHOW PROJECT N`.
 public struct RunShowRequest: CommandRequest {
+    /// The run's JSON object (`barkeep run show --json`).
+    public func jsonBody(of reply: Reply) -> Any { reply.rows.first?.json ?? [:] }
+    /// The record's schema.
+    public static var jsonBodySchema: [String: Any]? { RunRecord.jsonSchema }
+
     /// The run's record.
     public typealias Reply = RecordsReply<RunRecord>
 
@@ -51,7 +57,8 @@ public struct RunShowRequest: CommandRequest {
 
     /// The command.
     public static let spec = CommandSpec(
-        "RUN SHOW", role: .reader, effect: .read, summary: "One scan run of a project, by its number there.")
+        "RUN SHOW", role: .reader, effect: .read, summary: "One scan run of a project, by its number there.",
+        http: .get("projects/{project}/runs/{number}"))
     /// Its arguments.
     public static let fields: [Field<RunShowRequest>] = [
         .argument("project", \.project, "The project.", names: .project),

@@ -24,7 +24,8 @@ public struct ScreenDismissRequest: CommandRequest {
     /// The command.
     public static let spec = CommandSpec(
         "SCREEN DISMISS", role: .writer, effect: .write(isDestructive: false, isIdempotent: true),
-        summary: "Keeps discovery from proposing a screen key again, or lets it.")
+        summary: "Keeps discovery from proposing a screen key again, or lets it.",
+        http: .post("projects/{project}/dismissals"))
     /// Its arguments.
     public static let fields: [Field<ScreenDismissRequest>] = [
         .argument("project", \.project, "The project.", names: .project),
@@ -62,7 +63,8 @@ public struct ScreenDismissalsRequest: CommandRequest {
 
     /// The command.
     public static let spec = CommandSpec(
-        "SCREEN DISMISSALS", role: .reader, effect: .read, summary: "The screen keys discovery does not propose.")
+        "SCREEN DISMISSALS", role: .reader, effect: .read, summary: "The screen keys discovery does not propose.",
+        http: .get("projects/{project}/dismissals"))
     /// Its argument.
     public static let fields: [Field<ScreenDismissalsRequest>] = [
         .argument("project", \.project, "The project.", names: .project)
@@ -100,7 +102,8 @@ public struct ScreenExcludeRequest: CommandRequest {
     /// The command.
     public static let spec = CommandSpec(
         "SCREEN EXCLUDE", role: .writer, effect: .write(isDestructive: false, isIdempotent: true),
-        summary: "Excludes directories or files from the audit, or includes them again.")
+        summary: "Excludes directories or files from the audit, or includes them again.",
+        http: .post("projects/{project}/exclusions"))
     /// Its arguments.
     public static let fields: [Field<ScreenExcludeRequest>] = [
         .argument("project", \.project, "The project.", names: .project),
@@ -139,7 +142,8 @@ public struct ScreenExclusionsRequest: CommandRequest {
 
     /// The command.
     public static let spec = CommandSpec(
-        "SCREEN EXCLUSIONS", role: .reader, effect: .read, summary: "The paths excluded from the audit.")
+        "SCREEN EXCLUSIONS", role: .reader, effect: .read, summary: "The paths excluded from the audit.",
+        http: .get("projects/{project}/exclusions"))
     /// Its argument.
     public static let fields: [Field<ScreenExclusionsRequest>] = [
         .argument("project", \.project, "The project.", names: .project)

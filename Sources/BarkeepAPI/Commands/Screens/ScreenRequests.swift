@@ -36,7 +36,8 @@ public struct ScreenAddRequest: CommandRequest {
     /// The command.
     public static let spec = CommandSpec(
         "SCREEN ADD", role: .writer, effect: .write(isDestructive: false, isIdempotent: false),
-        summary: "Adds a screen or component owning source path globs; the project's findings are re-attributed.")
+        summary: "Adds a screen or component owning source path globs; the project's findings are re-attributed.",
+        http: .post("projects/{project}/screens"))
     /// Its arguments.
     public static let fields: [Field<ScreenAddRequest>] = [
         .argument("project", \.project, "The project.", names: .project),
@@ -52,6 +53,11 @@ public struct ScreenAddRequest: CommandRequest {
 
 /// `SCREEN LIST PROJECT [owner=] [not-done=yes] [sort=] [limit=] [kind=]`: the rows a listing picks, in its order.
 public struct ScreenListRequest: CommandRequest {
+    /// The screens as `barkeep screen list --json` prints them (`ScreenRecord.listJSON`).
+    public func jsonBody(of reply: Reply) -> Any { reply.rows.map(\.listJSON) }
+    /// Not declared yet: the body is shaped by hand (`listJSON`, `detailJSON`…).
+    public static var jsonBodySchema: [String: Any]? { nil }
+
     /// A `screen` record per row shown; `OK matched=N count=N`.
     public typealias Reply = SummarizedReply<ScreenRecord, ScreenListSummary>
     /// The project.
@@ -89,7 +95,8 @@ public struct ScreenListRequest: CommandRequest {
 
     /// The command.
     public static let spec = CommandSpec(
-        "SCREEN LIST", role: .reader, effect: .read, summary: "A project's screens, components and app area.")
+        "SCREEN LIST", role: .reader, effect: .read, summary: "A project's screens, components and app area.",
+        http: .get("projects/{project}/screens"))
     /// Its arguments.
     public static let fields: [Field<ScreenListRequest>] = [
         .argument("project", \.project, "The project.", names: .project),
@@ -148,7 +155,8 @@ public struct ScreenUsesRequest: CommandRequest {
     /// The command.
     public static let spec = CommandSpec(
         "SCREEN USES", role: .writer, effect: .write(isDestructive: false, isIdempotent: true),
-        summary: "Says that a screen or component uses components (keys or globs), or no longer does.")
+        summary: "Says that a screen or component uses components (keys or globs), or no longer does.",
+        http: .post("projects/{project}/screens/{key}/uses"))
     /// Its arguments.
     public static let fields: [Field<ScreenUsesRequest>] = [
         .argument("project", \.project, "The project.", names: .project),
@@ -213,7 +221,8 @@ public struct ScreenSetRequest: CommandRequest {
     /// The command.
     public static let spec = CommandSpec(
         "SCREEN SET", role: .writer, effect: .write(isDestructive: true, isIdempotent: true),
-        summary: "Changes a screen's title, owner, kind, paths or required poses, or the owner or poses of many.")
+        summary: "Changes a screen's title, owner, kind, paths or required poses, or the owner or poses of many.",
+        http: .put("projects/{project}/screens"))
     /// Its arguments.
     public static let fields: [Field<ScreenSetRequest>] = [
         .argument("project", \.project, "The project.", names: .project),
@@ -284,7 +293,8 @@ public struct ScreenRemoveRequest: CommandRequest {
     /// The command.
     public static let spec = CommandSpec(
         "SCREEN REMOVE", role: .writer, effect: .write(isDestructive: true, isIdempotent: false),
-        summary: "Removes a screen, or every screen and component a glob matches, with their steps and poses.")
+        summary: "Removes a screen, or every screen and component a glob matches, with their steps and poses.",
+        http: .delete("projects/{project}/screens"))
     /// Its arguments.
     public static let fields: [Field<ScreenRemoveRequest>] = [
         .argument("project", \.project, "The project.", names: .project),

@@ -3,6 +3,11 @@ import BarkeepProtocol
 
 /// `SCREEN SHOW PROJECT KEY`: one screen with where it stands and why it is not done.
 public struct ScreenShowRequest: CommandRequest {
+    /// The screen's detail (`detailJSON`), as `barkeep screen show --json` prints it.
+    public func jsonBody(of reply: Reply) -> Any { reply.parts.detailJSON }
+    /// Not declared yet: the body is shaped by hand (`listJSON`, `detailJSON`…).
+    public static var jsonBodySchema: [String: Any]? { nil }
+
     /// Its typed records (ScreenDetail), `OK count=N`.
     public typealias Reply = TypedReply<ScreenDetail, NoFields>
 
@@ -23,7 +28,7 @@ public struct ScreenShowRequest: CommandRequest {
     public static let spec = CommandSpec(
         "SCREEN SHOW", role: .reader, effect: .read,
         summary: "One screen: its checklist steps, latest pose results, findings needing work, history and why it is "
-            + "not done.")
+            + "not done.", http: .get("projects/{project}/screens/{key}"))
     /// Its arguments.
     public static let fields: [Field<ScreenShowRequest>] = [
         .argument("project", \.project, "The project.", names: .project),

@@ -4,6 +4,6 @@ import BarkeepProtocol
 public enum SessionAPI {
     /// The requests, in the order docs/protocol.md gives them.
     public static let all: [any CommandRequest.Type] = [
-        PingRequest.self, QuitRequest.self, HelloRequest.self, StatsRequest.self, WatchRequest.self,
+        PingRequest.self, QuitRequest.self, HelloRequest.self, StatsRequest.self, WatchRequest.self, EventsRequest.self,
     ]
 }

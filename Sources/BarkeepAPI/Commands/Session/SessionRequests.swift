@@ -9,8 +9,9 @@ public struct PingRequest: CommandRequest {
     public init() {}
     /// The command.
     public static let spec = CommandSpec(
-        "PING", role: nil, effect: .read, summary: "Checks that the daemon answers; it always does, allocating nothing."
-    )
+        "PING", role: nil, effect: .read,
+        summary: "Checks that the daemon answers; it always does, allocating nothing.",
+        http: .none(reason: "the line protocol's liveness check; an HTTP client has its status codes"))
     /// No arguments.
     public static let fields: [Field<PingRequest>] = []
 }
@@ -29,7 +30,8 @@ public struct QuitRequest: CommandRequest {
     public init() {}
     /// The command.
     public static let spec = CommandSpec(
-        "QUIT", role: nil, effect: .read, summary: "Ends the connection once every earlier reply is sent.")
+        "QUIT", role: nil, effect: .read, summary: "Ends the connection once every earlier reply is sent.",
+        http: .none(reason: "ends a line-protocol connection; HTTP has Connection: close"))
     /// No arguments.
     public static let fields: [Field<QuitRequest>] = []
 }
@@ -60,7 +62,8 @@ public struct HelloRequest: CommandRequest {
     /// The command.
     public static let spec = CommandSpec(
         "HELLO", role: nil, effect: .read,
-        summary: "Says the protocol version the client speaks and, with a token, authenticates the connection.")
+        summary: "Says the protocol version the client speaks and, with a token, authenticates the connection.",
+        http: .none(reason: "the line protocol's handshake; HTTP authenticates every request"))
     /// Its keys.
     public static let fields: [Field<HelloRequest>] = [
         Field("protocol", \.protocolVersion, "The protocol version the client speaks."),
@@ -144,7 +147,8 @@ public struct StatsRequest: CommandRequest {
     /// The command.
     public static let spec = CommandSpec(
         "STATS", role: .reader, effect: .read,
-        summary: "The daemon's connections, commands served, uptime and database pool, answered from memory.")
+        summary: "The daemon's connections, commands served, uptime and database pool, answered from memory.",
+        http: .none(reason: "one daemon's own counters, and behind a load balancer any daemon answers"))
     /// No arguments.
     public static let fields: [Field<StatsRequest>] = []
 }

@@ -25,7 +25,8 @@ public struct WatchRequest: CommandRequest {
     /// The command.
     public static let spec = CommandSpec(
         "WATCH", role: .reader, effect: .read,
-        summary: "Streams a project's events, those after since= first, then each as it commits.")
+        summary: "Streams a project's events, those after since= first, then each as it commits.",
+        http: .get("projects/{project}/events/stream"))
     /// Its arguments.
     public static let fields: [Field<WatchRequest>] = [
         .argument("project", \.project, "The project.", names: .project),
@@ -39,6 +40,15 @@ public struct WatchRequest: CommandRequest {
 /// WATCH's answer: `OK watching project=NAME since=SEQ`; the events that follow are read one at a time
 /// (`EventFields`), as they come.
 public struct WatchReply: CommandReply {
+    /// `{"project", "since"}`: where the stream starts (its events are each their own JSON).
+    public var jsonBody: Any { ["project": project, "since": since] as [String: Any] }
+    /// The two members.
+    public static var jsonBodySchema: [String: Any]? {
+        [
+            "type": "object", "required": ["project", "since"],
+            "properties": ["project": ["type": "string"], "since": ["type": "integer"]] as [String: Any],
+        ]
+    }
     /// The project watched.
     public var project = ""
     /// The sequence number the stream starts after.

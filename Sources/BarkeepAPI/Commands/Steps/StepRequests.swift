@@ -15,7 +15,8 @@ public struct StepsRequest: CommandRequest {
 
     /// The command.
     public static let spec = CommandSpec(
-        "STEPS", role: .reader, effect: .read, summary: "Every checklist step of every screen of a project.")
+        "STEPS", role: .reader, effect: .read, summary: "Every checklist step of every screen of a project.",
+        http: .get("projects/{project}/steps"))
     /// Its argument.
     public static let fields: [Field<StepsRequest>] = [.argument("project", \.project, "The project.", names: .project)]
 }
@@ -28,7 +29,8 @@ public struct ChecklistRequest: CommandRequest {
     public init() {}
     /// The command.
     public static let spec = CommandSpec(
-        "CHECKLIST", role: .reader, effect: .read, summary: "The audit checklist's steps and the rules of each.")
+        "CHECKLIST", role: .reader, effect: .read, summary: "The audit checklist's steps and the rules of each.",
+        http: .get("checklist"))
     /// No arguments.
     public static let fields: [Field<ChecklistRequest>] = []
 }
@@ -84,6 +86,7 @@ public struct StepSetRequest: CommandRequest {
     public static let spec = CommandSpec(
         "STEP SET", role: .writer, effect: .write(isDestructive: true, isIdempotent: true),
         summary: "Sets where a checklist step of a screen, or of many, stands.",
+        http: .post("projects/{project}/steps"),
         shapes: [Shape("project", "screen", "step", "state"), Shape("project", "step", "state")])
     /// Its arguments.
     public static let fields: [Field<StepSetRequest>] = [

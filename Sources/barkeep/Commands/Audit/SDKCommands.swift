@@ -73,9 +73,11 @@ struct BlockedCommand: RunnableCommand {
     init(_ parsed: ParsedCommand) throws(UsageError) { project = parsed.value("project") ?? "" }
 
     func run(_ context: CLIContext) throws {
-        let records = try context.send(BlockedRequest(project: project)).rows
+        let request = BlockedRequest(project: project)
+        let reply = try context.send(request)
+        let records = reply.rows
         if context.isJSON {
-            try Output.json(records.map(\.listJSON))
+            try Output.json(request.jsonBody(of: reply))
             return
         }
         guard !records.isEmpty else {

@@ -155,7 +155,7 @@ struct StatusCommand: RunnableCommand {
 
     private func draw(_ parts: StatusParts, context: CLIContext, clearing: Bool) throws {
         if context.isJSON {
-            try Output.json(parts.statusJSON)
+            try Output.json(StatusReply(parts).jsonBody)
             return
         }
         let status = try decoded { () throws(ReportError) in try ProjectStatusReply(parts) }

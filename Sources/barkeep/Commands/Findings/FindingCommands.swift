@@ -24,7 +24,7 @@ struct RunsCommand: RunnableCommand {
     func run(_ context: CLIContext) throws {
         let runs = try context.send(request).rows
         if context.isJSON {
-            try Output.json(runs.map(\.json))
+            try Output.json(request.jsonBody(of: RunsRequest.Reply(runs)))
         } else if runs.isEmpty {
             print("No runs yet. Upload one with: barkeep ingest \(request.project) FILE")
         } else {
@@ -114,11 +114,10 @@ struct RunShowCommand: RunnableCommand {
     }
 
     func run(_ context: CLIContext) throws {
-        guard let run = try context.send(request).rows.first else {
-            throw CLIError.badReply("RUN SHOW returned nothing")
-        }
+        let reply = try context.send(request)
+        guard let run = reply.rows.first else { throw CLIError.badReply("RUN SHOW returned nothing") }
         if context.isJSON {
-            try Output.json(run.json)
+            try Output.json(request.jsonBody(of: reply))
             return
         }
         let counts = [
@@ -196,7 +195,7 @@ struct FindingsCommand: RunnableCommand {
         let findings = try context.send(request).rows
         let shown = limit.map { Array(findings.prefix($0)) } ?? findings
         if context.isJSON {
-            try Output.json(shown.map(\.listJSON))
+            try Output.json(request.jsonBody(of: FindingsRequest.Reply(shown)))
             // The count stays out of the array a script reads, on standard error.
             if shown.count < findings.count {
                 FileHandle.standardError.write(
@@ -280,7 +279,7 @@ struct FindingShowCommand: RunnableCommand {
         let reply = try context.send(request)
         let (finding, history) = (reply.head, reply.rows)
         if context.isJSON {
-            try Output.json(reply.detailJSON)
+            try Output.json(request.jsonBody(of: reply))
             return
         }
         Output.fields([

@@ -96,23 +96,13 @@ struct BulkSelection {
         return request
     }
 
-    /// The JSON object of a bulk reply: {dry_run, changed, unchanged, refused, findings (each with change, from,
-    /// to, refusal)}.
-    func json(_ reply: BulkChangeReply) -> [String: Any] {
-        let summary = reply.summary ?? BulkChangeSummary()
-        return [
-            "dry_run": isDryRun, "changed": summary.changed, "unchanged": summary.unchanged,
-            "refused": summary.refused, "findings": reply.rows.map(\.listJSON),
-        ]
-    }
-
     /// Prints a bulk reply: a row per finding (`column` heads the from → to column), then `summary`; with
     /// --json an object. Findings refused leave the command failing (exit 1).
     func report(_ reply: BulkChangeReply, column: String, summary: String, context: CLIContext) throws {
         let counts = reply.summary ?? BulkChangeSummary()
         let refused = counts.refused
         if context.isJSON {
-            try Output.json(json(reply))
+            try Output.json(reply.bulkJSON(isDryRun: isDryRun))
         } else {
             if !reply.rows.isEmpty {
                 // WHY only when something was refused.
@@ -191,7 +181,7 @@ struct FindingSetCommand: RunnableCommand {
                 throw CLIError.badReply("FINDING SET returned nothing")
             }
             if context.isJSON {
-                try Output.json(finding.listJSON)
+                try Output.json(reply.json(isDryRun: false, isSingle: true))
             } else {
                 print("Finding \(finding.id) of \(selection.project) is now \(finding.status.rawValue).")
             }
@@ -236,7 +226,7 @@ struct FindingAssignCommand: RunnableCommand {
                 throw CLIError.badReply("FINDING ASSIGN returned nothing")
             }
             if context.isJSON {
-                try Output.json(finding.listJSON)
+                try Output.json(reply.json(isDryRun: false, isSingle: true))
             } else {
                 let who = name.map { "assigned to \($0)" } ?? "assigned to no one"
                 print("Finding \(finding.id) of \(selection.project) is now \(who).")
@@ -311,7 +301,7 @@ struct MineCommand: RunnableCommand {
     func run(_ context: CLIContext) throws {
         let reply = try context.send(request)
         if context.isJSON {
-            try Output.json(reply.mineJSON)
+            try Output.json(request.jsonBody(of: reply))
             return
         }
         let (who, screens, findings) = (reply.summary.name, reply.screens, reply.findings)

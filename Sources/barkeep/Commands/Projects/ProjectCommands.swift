@@ -18,8 +18,8 @@ struct ProjectGroup: ParsableCommand {
 /// Prints projects as a table, one `key: value` list, or JSON (each project's JSON view).
 private func printProjects(_ projects: [ProjectRecord], context: CLIContext, single: Bool) throws {
     if context.isJSON {
-        let objects = projects.map(\.json)
-        try Output.json(single ? objects.first ?? [:] : objects)
+        let reply = RecordsReply(projects)
+        try Output.json(single ? ProjectShowRequest().jsonBody(of: reply) : ProjectListRequest().jsonBody(of: reply))
     } else if single, let project = projects.first {
         Output.fields([
             ("Project", project.name), ("SDK", project.sdk), ("Deployment target", project.deploymentTarget),

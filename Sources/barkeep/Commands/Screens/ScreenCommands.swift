@@ -120,7 +120,7 @@ struct ScreenListCommand: RunnableCommand {
         let screens = reply.rows
         let matched = reply.summary?.matched ?? screens.count
         if context.isJSON {
-            try Output.json(screens.map(\.listJSON))
+            try Output.json(request.jsonBody(of: reply))
         } else if screens.isEmpty && !isFiltered {
             print(
                 "No screens yet. Add one with: barkeep screen add \(request.project) KEY --path GLOB, or find them "
@@ -175,9 +175,10 @@ struct ScreenShowCommand: RunnableCommand {
     }
 
     func run(_ context: CLIContext) throws {
-        let detail = try context.send(request).parts
+        let reply = try context.send(request)
+        let detail = reply.parts
         if context.isJSON {
-            try Output.json(detail.detailJSON)
+            try Output.json(request.jsonBody(of: reply))
             return
         }
         let screen = detail.screen

@@ -77,10 +77,7 @@ enum FindingTools {
             hiding: ["where"], renaming: ["numbers": "number", "status": "new_status", "current_status": "status"],
             implying: byFilters, output: bulkOutput
         ) { reply, request in
-            let selection = BulkSelection(
-                project: request.project, numbers: request.numbers, value: request.newStatus,
-                filters: request.filters, isDryRun: request.isDryRun == true)
-            let object = selection.json(reply)
+            let object = reply.bulkJSON(isDryRun: request.isDryRun == true)
             return MCPToolOutput(
                 structured: object,
                 summary: bulkSummary(
@@ -97,10 +94,7 @@ enum FindingTools {
             hiding: ["where"], renaming: ["numbers": "number", "to": "name"], implying: byFilters,
             output: bulkOutput
         ) { reply, request in
-            let selection = BulkSelection(
-                project: request.project, numbers: request.numbers, value: request.name,
-                filters: request.filters, isDryRun: request.isDryRun == true)
-            let object = selection.json(reply)
+            let object = reply.bulkJSON(isDryRun: request.isDryRun == true)
             let isNone = request.name.lowercased() == Assignee.none
             return MCPToolOutput(
                 structured: object,
