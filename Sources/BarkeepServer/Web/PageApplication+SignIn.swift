@@ -28,19 +28,19 @@ extension PageApplication {
         let failed = Self.html(401, SignInPage.render(next: next, isFailure: true, assets: assets))
         guard let secret = form.value("token")?.trimmingCharacters(in: .whitespacesAndNewlines), !secret.isEmpty
         else { return failed }
-        if let limiter = failedSignIns, limiter.admit(context.peerName) != nil { return failed }
+        if failedSignIns.admit(context.peerName) != nil { return failed }
         let found: TokenInfo?
         do {
             found = try TokenStore.authenticate(secret: secret, on: database)
         } catch {
-            failedSignIns?.giveBack(context.peerName)
+            failedSignIns.giveBack(context.peerName)
             throw error
         }
         guard let token = found else {
-            _ = failedSignIns?.record(peerName: context.peerName)
+            _ = failedSignIns.record(peerName: context.peerName)
             return failed
         }
-        failedSignIns?.giveBack(context.peerName)
+        failedSignIns.giveBack(context.peerName)
         let (cookie, _) = try SessionStore.create(tokenID: token.id, lifetime: sessionLifetime, on: database)
         let seconds = Int(sessionLifetime.components.seconds)
         return Self.seeOther(
@@ -57,7 +57,7 @@ extension PageApplication {
         _ head: HTTPRequestHead, body: [UInt8], context: HTTPRequestContext, database: PostgresConnection
     ) throws -> HTTPResponse {
         let clearing = HTTPField(name: "Set-Cookie", value: SignInCookie.clearing(isTLS: context.isTLS))
-        guard let cookie = SignInCookie.value(in: head, isTLS: context.isTLS),
+        guard let cookie = WebAuthentication.sessionCookie(head, isTLS: context.isTLS),
             let session = try SessionStore.authenticate(cookie: cookie, on: database)
         else { return Self.seeOther(PageRoutes.signIn.text, fields: [clearing]) }
         guard let form = PageApplicationForm(body: body),

@@ -9,25 +9,29 @@ import Foundation
 /// signed-in pages, each a few typed requests run as the signed-in person through the in-process client and
 /// rendered by BarkeepWeb. No or a dead session cookie sends a page to `/signin?next=…`.
 struct PageApplication: HTTPApplication {
-    /// The stylesheet and the script, named by their hash.
-    let assets: StaticAssets
+    /// The stylesheet and the script, named by their hash: hashed once per process.
+    static let sharedAssets = StaticAssets(hasher: LibcryptoHasher())
+    /// The stylesheet and the script.
+    var assets: StaticAssets { Self.sharedAssets }
     /// How long a session lasts from sign-in.
     let sessionLifetime: Duration
-    /// Failed sign-ins per peer, shared with the line protocol's failed HELLOs; nil: not limited here.
-    let failedSignIns: FailedHelloLimiter?
-    /// The client that runs typed requests as the session's token on `database`.
-    let client: @Sendable (_ token: TokenInfo, _ database: PostgresConnection) -> any PageApplicationClient
+    /// Failed sign-ins per peer, shared with the line protocol's failed HELLOs.
+    let failedSignIns: FailedHelloLimiter
+    /// The server whose commands the pages run.
+    let server: Server
+    /// Its command table.
+    let commands: CommandTable
 
-    /// The pages, with `client` running their requests.
+    /// The pages of `server`, running its `commands` as each signed-in person; sign-in failures count against
+    /// the peer's failed HELLOs.
     init(
-        sessionLifetime: Duration = .seconds(SessionLimit.defaultLifetimeSeconds),
-        failedSignIns: FailedHelloLimiter? = nil,
-        client: @escaping @Sendable (_ token: TokenInfo, _ database: PostgresConnection) -> any PageApplicationClient
+        server: Server, commands: CommandTable,
+        sessionLifetime: Duration = .seconds(SessionLimit.defaultLifetimeSeconds)
     ) {
-        assets = StaticAssets(hasher: LibcryptoHasher())
+        self.server = server
+        self.commands = commands
         self.sessionLifetime = sessionLifetime
-        self.failedSignIns = failedSignIns
-        self.client = client
+        failedSignIns = server.failedHellos
     }
 
     /// Serves a static asset, the sign-in flow, or a page.
@@ -60,26 +64,25 @@ struct PageApplication: HTTPApplication {
         default:
             break
         }
-        guard let cookie = SignInCookie.value(in: head, isTLS: context.isTLS),
-            let session = try SessionStore.authenticate(cookie: cookie, on: database)
-        else {
+        guard let identity = try WebAuthentication.identify(head, context: context, database: database) else {
             // A write without a session changes nothing: the sign-in form again, refused.
             if isRead { return Self.toSignIn(head) }
             return Self.html(403, SignInPage.render(next: "/", assets: assets))
         }
         let request = PageApplicationRequest(
-            head: head, segments: segments, session: session,
-            client: client(session.token, database), assets: assets)
+            head: head, segments: segments, identity: identity,
+            client: InProcessClient(
+                server: server, commands: commands, identity: identity, peerName: context.peerName,
+                database: database),
+            assets: assets)
         if isRead { return try request.read() }
         guard head.method == "POST" else { return Self.methodNotAllowed(["GET", "HEAD"]) }
         guard PageApplicationForm.isForm(head), let form = PageApplicationForm(body: body) else {
             return request.failure(415, "A page form is sent as \(PageApplicationForm.mediaType).")
         }
-        guard CSRFCheck.isValid(submitted: form.value(PageSecurity.csrfField), expected: session.csrfToken),
-            CSRFCheck.isSameOrigin(
-                origin: head.values(of: "origin").first, host: head.values(of: "host").first ?? "",
-                isTLS: context.isTLS)
-        else { return request.failure(403, "This form has expired or came from another site; reload the page.") }
+        guard WebAuthentication.writeRefusal(head, body: body, identity: identity, context: context) == nil else {
+            return request.failure(403, "This form has expired or came from another site; reload the page.")
+        }
         return try request.write(form)
     }
 

@@ -15,10 +15,10 @@ struct PageApplicationRequest {
     var head: HTTPRequestHead
     /// Its path's segments, without a trailing empty one.
     var segments: [String]
-    /// The signed-in session.
-    var session: WebSession
-    /// The client running requests as the session's token.
-    var client: any PageApplicationClient
+    /// Who is signed in (a session cookie, or a Bearer token).
+    var identity: WebIdentity
+    /// The client running requests as them.
+    var client: InProcessClient
     /// The static assets.
     var assets: StaticAssets
 
@@ -27,7 +27,7 @@ struct PageApplicationRequest {
         let part: PageContext.Part =
             head.values(of: PageSecurity.partHeader.lowercased()).first?.lowercased() == "main" ? .main : .document
         return PageContext(
-            signedInName: session.token.name, role: session.token.role, csrfToken: session.csrfToken,
+            signedInName: identity.name, role: identity.role, csrfToken: identity.csrfToken ?? "",
             project: project, url: PageURL(segments, query: head.query.map { PageURL.QueryItem($0.name, $0.value) }),
             assets: assets, part: part)
     }
@@ -78,27 +78,27 @@ struct PageApplicationRequest {
     private func readPage() throws -> String? {
         switch segments.count {
         case 0:
-            return ProjectListPage.render(try client.send(ProjectListRequest()).rows, context: context(project: nil))
+            return ProjectListPage.render(try client.run(ProjectListRequest()).rows, context: context(project: nil))
         case 2 where segments[0] == "projects":
             return try overview(segments[1])
         case 3 where segments[0] == "projects" && segments[2] == "findings":
             return try findings(segments[1])
         case 3 where segments[0] == "projects" && segments[2] == "poses":
             let project = segments[1]
-            let cells = try client.send(PosesRequest(project: project)).rows
+            let cells = try client.run(PosesRequest(project: project)).rows
             var list = ScreenListRequest()
             list.project = project
-            let screens = try client.send(list).rows
+            let screens = try client.run(list).rows
             return PoseMatrixPage.render(cells, screens: screens, context: context(project: project))
         case 4 where segments[0] == "projects" && segments[2] == "screens":
             let project = segments[1]
-            let detail = try client.send(ScreenShowRequest(project: project, key: segments[3])).parts
-            let blocked = try client.send(BlockedRequest(project: project)).rows
+            let detail = try client.run(ScreenShowRequest(project: project, key: segments[3])).parts
+            let blocked = try client.run(BlockedRequest(project: project)).rows
             return ScreenPage.render(detail, blocked: blocked, context: context(project: project))
         case 4 where segments[0] == "projects" && segments[2] == "findings":
             guard let number = Int(segments[3]), number > 0 else { return nil }
             let project = segments[1]
-            let reply = try client.send(FindingShowRequest(project: project, number: ProjectNumber(number)))
+            let reply = try client.run(FindingShowRequest(project: project, number: ProjectNumber(number)))
             return FindingPage.render(reply.head, history: reply.rows, context: context(project: project))
         default:
             return nil
@@ -106,18 +106,18 @@ struct PageApplicationRequest {
     }
 
     private func overview(_ project: String) throws -> String {
-        let status = try ProjectStatusReply(try client.send(StatusRequest(project: project)).parts)
-        let blocked = try client.send(BlockedRequest(project: project)).rows
+        let status = try ProjectStatusReply(try client.run(StatusRequest(project: project)).parts)
+        let blocked = try client.run(BlockedRequest(project: project)).rows
         var burndown = BurndownRequest()
         burndown.project = project
-        let points = try client.send(burndown).rows.map(\.point)
+        let points = try client.run(burndown).rows.map(\.point)
         return OverviewPage.render(status: status, blocked: blocked, burndown: points, context: context(project: project))
     }
 
     private func findings(_ project: String) throws -> String {
         let request: FindingsRequest = try Self.decode(
             path: ["project": project], fields: head.query.filter { $0.name != "after" })
-        let rows = try client.send(request).rows
+        let rows = try client.run(request).rows
         return FindingsPage.render(rows, filters: request.filters, next: nil, context: context(project: project))
     }
 
