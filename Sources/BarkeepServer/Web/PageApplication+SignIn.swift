@@ -1,7 +1,7 @@
-import Foundation
 import BarkeepCore
 import BarkeepStore
 import BarkeepWeb
+import Foundation
 
 /// `/signin` and `/signout` (design section 2): a person signs in with an API token typed into a form (never a
 /// URL), gets a session cookie, and signs out with a CSRF-checked form.

@@ -61,7 +61,8 @@ extension PageApplicationRequest {
     /// Runs `request` when the session's role may: a reader's write is refused here, before anything runs.
     private func run<R: CommandRequest>(_ request: R) throws -> R.Reply {
         if let role = R.spec.role, identity.role < role {
-            throw CommandError(.forbidden, "\(R.spec.name) needs the \(role.rawValue) role; you are a \(identity.role.rawValue).")
+            throw CommandError(
+                .forbidden, "\(R.spec.name) needs the \(role.rawValue) role; you are a \(identity.role.rawValue).")
         }
         return try client.run(request)
     }

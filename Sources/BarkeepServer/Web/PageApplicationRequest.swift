@@ -111,7 +111,8 @@ struct PageApplicationRequest {
         var burndown = BurndownRequest()
         burndown.project = project
         let points = try client.run(burndown).rows.map(\.point)
-        return OverviewPage.render(status: status, blocked: blocked, burndown: points, context: context(project: project))
+        return OverviewPage.render(
+            status: status, blocked: blocked, burndown: points, context: context(project: project))
     }
 
     private func findings(_ project: String) throws -> String {

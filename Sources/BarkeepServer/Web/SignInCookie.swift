@@ -1,4 +1,3 @@
-
 /// The `Set-Cookie` values that set and clear the dashboard's session cookie (design section 2): `HttpOnly`,
 /// `SameSite=Strict`, path `/`; under TLS also `Secure`, its name then `__Host-` prefixed
 /// (`WebAuthentication.cookieName`), so no other host or plain connection can set or read it.

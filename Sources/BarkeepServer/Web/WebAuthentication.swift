@@ -59,7 +59,8 @@ enum WebAuthentication {
         let origins = head.values(of: "origin")
         guard origins.count <= 1,
             CSRFCheck.isSameOrigin(
-                origin: origins.first, host: head.values(of: "host").first ?? "", isTLS: context.isTLS)
+                origin: origins.first, host: head.values(of: "host").first ?? "", isTLS: context.isTLS,
+                fetchSite: head.values(of: "sec-fetch-site").first)
         else { return "the request's Origin is not this site" }
         let headers = head.values(of: PageSecurity.csrfHeader.lowercased())
         let submitted = headers.count == 1 ? headers.first : formField(PageSecurity.csrfField, head: head, body: body)
