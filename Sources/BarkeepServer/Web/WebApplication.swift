@@ -11,7 +11,8 @@ struct WebApplication: HTTPApplication {
     /// The application of `server`, running its `commands`.
     init(server: Server, commands: CommandTable) {
         api = APIApplication(server: server, commands: commands)
-        pages = NoPagesApplication()
+        // Until the pages are wired in: 401 without a Bearer token, 404 with one.
+        pages = TokenGateApplication()
     }
 
     /// The API's answer for a path below `/api/v1` (or `/api` itself), else the pages'.
@@ -22,15 +23,5 @@ struct WebApplication: HTTPApplication {
             return try api.respond(to: head, body: body, context: context, database: database)
         }
         return try pages.respond(to: head, body: body, context: context, database: database)
-    }
-}
-
-/// The pages until they are wired in: every path is `404`.
-struct NoPagesApplication: HTTPApplication {
-    /// `404` JSON.
-    func respond(
-        to head: HTTPRequestHead, body: [UInt8], context: HTTPRequestContext, database: PostgresConnection
-    ) throws -> HTTPResponse {
-        .error(404, .unknown, "no such page")
     }
 }
