@@ -142,7 +142,8 @@ struct HTTPAPITests {
         #expect(try project.status == 404 && (project.object()["code"] as? String) == "NOTFOUND", "\(project.text)")
         let badFilter = try Self.request("GET", base + "/projects/app/findings?severity=loud", token: reader)
         #expect(
-            try badFilter.status == 400 && badFilter.object()["key"] as? String == "severity", "\(badFilter.text)")
+            try badFilter.status == 400 && badFilter.object()["code"] as? String == "BADARG"
+                && badFilter.text.contains("'loud' is not a severity"), "\(badFilter.text)")
         // The document needs no token.
         let document = try Self.request("GET", base + "/openapi.json")
         #expect(try document.status == 200 && (document.object()["openapi"] as? String)?.hasPrefix("3.1") == true)
@@ -172,7 +173,13 @@ struct HTTPAPITests {
             try misspelled.status == 400 && misspelled.object()["key"] as? String == "dryrun", "\(misspelled.text)")
         #expect(try Self.same(show(), before))
 
-        let bulk = #"{"rule":["DUO003"],"new_status":"approved""#
+        let bulk = #"{"where":true,"rule":["DUO003"],"new_status":"approved""#
+        let statuses = {
+            try #require(
+                try Self.parse(try daemon.barkeep(["--json", "findings", "app"]).1) as? [[String: Any]]
+            ).map { $0["status"] as? String ?? "" }
+        }
+        let proposedBefore = try statuses().filter { $0 == "proposed" }.count
         let preview = try Self.request(
             "POST", base + "/projects/app/findings/status", token: writer, json: bulk + #","dry_run":true}"#)
         #expect(preview.status == 200, "\(preview.text)")
@@ -180,15 +187,13 @@ struct HTTPAPITests {
             "--json", "finding", "set", "app", "--where", "--rule", "DUO003", "approved", "--dry-run",
         ])
         #expect(try Self.same(preview.json(), try Self.parse(cliPreview.1)), "\(preview.text)\n\(cliPreview.1)")
-        let proposed = try #require(
-            try Self.parse(try daemon.barkeep(["--json", "findings", "app", "--status", "proposed"]).1) as? [Any])
-        #expect(proposed.count == 4)
+        // The preview changed nothing.
+        #expect(try statuses().filter { $0 == "proposed" }.count == proposedBefore && proposedBefore >= 4)
 
         let applied = try Self.request("POST", base + "/projects/app/findings/status", token: writer, json: bulk + "}")
         #expect(applied.status == 200, "\(applied.text)")
-        let approved = try #require(
-            try Self.parse(try daemon.barkeep(["--json", "findings", "app", "--status", "approved"]).1) as? [Any])
-        #expect(approved.count == 2)
+        #expect(try statuses().filter { $0 == "approved" }.count == 2)
+        #expect(try statuses().filter { $0 == "proposed" }.count == proposedBefore - 2)
     }
 
     @Test("a cookie session reads, and writes only with its CSRF token and from its own origin")
@@ -284,6 +289,10 @@ struct HTTPAPITests {
                     literals = sum(not p.startswith("{") for p in pattern)
                     if best is None or literals > best[0]: best = (literals, name)
             return best and best[1]
+        # The check can fail: PROJECT LIST's schema refuses an object where its array belongs.
+        listing = dict(document["paths"]["/api/v1/projects"]["get"]["responses"]["200"]["content"]["application/json"]["schema"])
+        listing["components"] = document["components"]
+        assert list(Draft202012Validator(listing).iter_errors({"name": "app"})), "the schema check accepts anything"
         failures = 0
         for path in sys.argv[3:]:
             request = urllib.request.Request(base + path, headers={"Authorization": "Bearer " + token})
