@@ -1,4 +1,6 @@
+import BarkeepCore
 import BarkeepHashing
+import BarkeepProtocol
 import BarkeepStore
 import BarkeepTestSupport
 import Foundation
@@ -257,6 +259,7 @@ struct HTTPAPITests {
         let hex = SHA256Digest.hex(of: SampleImages.png)
         let object = try stored.object()
         #expect(object["sha256"] as? String == hex && object["width"] as? Int == 3, "\(stored.text)")
+        #expect(object["media_type"] as? String == "image/png", "\(stored.text)")
 
         let fetched = try Self.request("GET", base + "/screenshots/\(hex)", token: reader)
         #expect(fetched.status == 200)
@@ -340,5 +343,18 @@ struct HTTPAPITests {
         let lines = result.output.split(separator: "\n")
         #expect(lines.filter { $0.hasPrefix("200 ") }.count == paths.count - 1, "\(result.output)")
         #expect(lines.contains("404 /api/v1/projects/nope/status"))
+    }
+
+    @Test("docs/operations.md's HTTP API section states the answer bound and the cookie names as the code has them")
+    func documented() throws {
+        let text = try String(
+            contentsOf: CLIReferenceTests.root.appendingPathComponent("docs/operations.md"), encoding: .utf8)
+        let section = try #require(text.components(separatedBy: "## The HTTP API").dropFirst().first)
+        #expect(section.contains(HTTPLimit.answerRecords.formatted(.number.locale(Locale(identifier: "en_US")))))
+        #expect(section.contains("`barkeep_session`") && section.contains("`__Host-barkeep_session`"))
+        #expect(section.contains("[openapi.json](openapi.json)"))
+        for code in ErrorCode.allCases {
+            #expect(section.contains("`\(code.rawValue)` \(code.httpStatus)"), "\(code)")
+        }
     }
 }
