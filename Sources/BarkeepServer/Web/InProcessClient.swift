@@ -11,7 +11,7 @@ import BarkeepStore
 struct InProcessClient {
     /// The most records one streamed reply may gather before it is refused (`TOOLONG`): an HTTP body is built whole,
     /// so memory stays bounded; a larger result is asked for by filter or page.
-    static let maximumRecords = 100_000
+    static let maximumRecords = HTTPLimit.answerRecords
 
     /// The records and the final line's fields of a successful reply, as the CLI reads them.
     struct Answer: Sendable {

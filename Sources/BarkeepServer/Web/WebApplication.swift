@@ -24,13 +24,3 @@ struct WebApplication: HTTPApplication {
         return try pages.respond(to: head, body: body, context: context, database: database)
     }
 }
-
-/// The pages until they are wired in: every path is `404`.
-struct NoPagesApplication: HTTPApplication {
-    /// `404` JSON.
-    func respond(
-        to head: HTTPRequestHead, body: [UInt8], context: HTTPRequestContext, database: PostgresConnection
-    ) throws -> HTTPResponse {
-        .error(404, .unknown, "no such page")
-    }
-}
