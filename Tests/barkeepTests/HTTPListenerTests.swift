@@ -106,7 +106,7 @@ struct HTTPListenerTests {
         let daemon = try TestDaemon(http: true)
         let port = try #require(daemon.httpAddress.flatMap { UInt16($0.split(separator: ":").last ?? "") })
         let idle = try LineClient(port: port)
-        try idle.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        try idle.send("GET /api/v1/projects HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(try idle.readLine() == "HTTP/1.1 401 Unauthorized\r")
         let stopping = ContinuousClock.now
         daemon.process.signal(SIGTERM)
@@ -122,12 +122,12 @@ struct HTTPListenerTests {
         let created = try daemon.barkeep(["token", "create", "gone", "--role", "reader"])
         let token = try #require(created.1.split(separator: "\n").first.map(String.init))
         let before = try curl([
-            "-o", "/dev/null", "-w", "%{http_code}", "-H", "Authorization: Bearer \(token)", base + "/",
+            "-o", "/dev/null", "-w", "%{http_code}", "-H", "Authorization: Bearer \(token)", base + "/api/v1/projects",
         ])
-        #expect(before.output == "404")
+        #expect(before.output == "200")
         #expect(try daemon.barkeep(["token", "revoke", "gone"]).0 == 0)
         let after = try curl([
-            "-o", "/dev/null", "-w", "%{http_code}", "-H", "Authorization: Bearer \(token)", base + "/",
+            "-o", "/dev/null", "-w", "%{http_code}", "-H", "Authorization: Bearer \(token)", base + "/api/v1/projects",
         ])
         #expect(after.output == "401")
     }
