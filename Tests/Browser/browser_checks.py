@@ -9,6 +9,7 @@ writer's bulk verdict sets), barkeep (the CLI's path; BARKEEP_SERVER is in the e
 directory to write docs/web's images into, or null).
 """
 
+import http.client
 import json
 import os
 import subprocess
@@ -73,6 +74,55 @@ def finding_status(number):
 
 def sign_out(driver):
     driver.delete_all_cookies()
+
+
+def plain(method, url, body=None, headers=None):
+    """One HTTP request without the browser (redirects not followed): (status, headers by lowercase name, body)."""
+    parsed = urllib.parse.urlparse(BASE)
+    connection = http.client.HTTPConnection(parsed.hostname, parsed.port, timeout=10)
+    connection.request(method, url, body=body, headers=headers or {})
+    response = connection.getresponse()
+    fields = {}
+    for name, value in response.getheaders():
+        fields.setdefault(name.lower(), []).append(value)
+    text = response.read().decode("utf-8", "replace")
+    connection.close()
+    return response.status, fields, text
+
+
+def check_http():
+    """The sign-in flow's wire, without the browser: what no browser test could see (HttpOnly cookies)."""
+    form = {"Content-Type": "application/x-www-form-urlencoded"}
+    token = SETTINGS["tokens"]["writer"]
+    query, _, _ = plain("POST", "/signin?token=" + token, body="next=/", headers=form)
+    bad, _, bad_body = plain("POST", "/signin", body="token=bk_nope&next=/", headers=form)
+    good, fields, _ = plain("POST", "/signin", body=urllib.parse.urlencode(
+        {"token": token, "next": "/projects/" + QUOTED}), headers=form)
+    cookie = (fields.get("set-cookie") or [""])[0]
+    report("sign-in: a token in the URL 400, a bad one 401 with the form, a good one 303 to next with the cookie",
+           query == 400 and bad == 401 and 'id="signin"' in bad_body and good == 303
+           and fields.get("location") == ["/projects/" + QUOTED]
+           and all(part in cookie for part in ("HttpOnly", "SameSite=Strict", "Path=/", "Max-Age=43200"))
+           and cookie.startswith("barkeep_session="),
+           {"query": query, "bad": bad, "good": good, "cookie": cookie.split("=")[0], "fields": fields.get("location")})
+    session = {"Cookie": cookie.split(";")[0]}
+    page, page_fields, page_body = plain("GET", "/projects/" + QUOTED, headers=session)
+    part, _, part_body = plain("GET", "/projects/" + QUOTED, headers=dict(session, **{"X-Barkeep-Part": "main"}))
+    stylesheet = page_body.split('rel="stylesheet" href="')[1].split('"')[0] if 'rel="stylesheet"' in page_body else ""
+    asset, asset_fields, _ = plain("GET", stylesheet or "/static/none")
+    report("pages carry the security headers; X-Barkeep-Part: main is only <main>; static assets cached for ever",
+           page == 200 and page_fields.get("content-security-policy", [""])[0].startswith("default-src 'none'")
+           and page_fields.get("x-content-type-options") == ["nosniff"]
+           and part == 200 and part_body.startswith("<main") and part_body.rstrip().endswith("</main>")
+           and asset == 200 and "immutable" in asset_fields.get("cache-control", [""])[0],
+           {"page": page, "part": part_body[:40], "asset": [asset, asset_fields.get("cache-control")]})
+    csrf = page_body.split('name="csrf-token" content="')[1].split('"')[0]
+    out, out_fields, _ = plain("POST", "/signout", body="csrf=" + csrf, headers=dict(session, **form))
+    after, after_fields, _ = plain("GET", "/projects/" + QUOTED, headers=session)
+    report("sign-out ends the session and clears the cookie",
+           out == 303 and "Max-Age=0" in out_fields.get("set-cookie", [""])[0] and after == 303
+           and after_fields.get("location", [""])[0].startswith("/signin?next="),
+           {"out": out, "after": after})
 
 
 def pages():
@@ -236,6 +286,10 @@ def write_screenshots(driver, directory):
 
 
 def main():
+    try:
+        check_http()
+    except Exception:
+        report("check_http", False, traceback.format_exc())
     driver = bb.start()
     try:
         for check in (check_signin_and_overview, check_hostile_snippet, check_reader_write, check_screenshot,

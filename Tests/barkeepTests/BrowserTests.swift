@@ -13,6 +13,9 @@ struct BrowserTests {
 
     /// The checks the script must report, each passing.
     static let checks = [
+        "sign-in: a token in the URL 400, a bad one 401 with the form, a good one 303 to next with the cookie",
+        "pages carry the security headers; X-Barkeep-Part: main is only <main>; static assets cached for ever",
+        "sign-out ends the session and clears the cookie",
         "no cookie: the sign-in page",
         "the API without a token: 401",
         "sign in with a reader's token",
