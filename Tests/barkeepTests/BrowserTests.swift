@@ -30,6 +30,16 @@ struct BrowserTests {
         "without script the preview is a page of its own",
     ]
 
+    @Test("every image docs/web.md shows is in docs/web (the browser suite writes them)")
+    func documentedImages() throws {
+        let text = try String(contentsOfFile: SourceTree.root.path + "/docs/web.md", encoding: .utf8)
+        let images = text.components(separatedBy: "](web/").dropFirst().compactMap { $0.split(separator: ")").first }
+        #expect(images.count >= 7)
+        for image in images {
+            #expect(FileManager.default.fileExists(atPath: SourceTree.root.path + "/docs/web/" + image), "\(image)")
+        }
+    }
+
     private func json(_ text: String) throws -> Any { try JSONSerialization.jsonObject(with: Data(text.utf8)) }
 
     private func token(_ daemon: TestDaemon, _ name: String, role: String) throws -> String {
