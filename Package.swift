@@ -54,7 +54,7 @@ let package = Package(
             name: "BarkeepServer",
             dependencies: [
                 "BarkeepAPI", "BarkeepCore", "BarkeepHashing", "BarkeepProtocol", "BarkeepSources", "BarkeepStore",
-                "CBarkeepSystem", "CBarkeepTLS",
+                "BarkeepReport", "BarkeepWeb", "CBarkeepSystem", "CBarkeepTLS",
             ]
         ),
 

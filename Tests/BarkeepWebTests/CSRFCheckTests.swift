@@ -18,6 +18,11 @@ import Testing
         #expect(!CSRFCheck.isSameOrigin(origin: "https://127.0.0.1:7781", host: "127.0.0.1:7781", isTLS: false))
         #expect(!CSRFCheck.isSameOrigin(origin: "http://evil.example", host: "127.0.0.1:7781", isTLS: false))
         #expect(!CSRFCheck.isSameOrigin(origin: "null", host: "127.0.0.1:7781", isTLS: false))
+        // A form's POST from a no-referrer page: Origin null, and the browser's word that it is same-origin.
+        #expect(
+            CSRFCheck.isSameOrigin(origin: "null", host: "127.0.0.1:7781", isTLS: false, fetchSite: "same-origin"))
+        #expect(
+            !CSRFCheck.isSameOrigin(origin: "null", host: "127.0.0.1:7781", isTLS: false, fetchSite: "cross-site"))
     }
 
     @Test(arguments: [

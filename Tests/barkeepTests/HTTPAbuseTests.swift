@@ -81,7 +81,8 @@ struct HTTPAbuseTests {
         let length = HTTPLimit.bodyBytes + HTTPLimit.bodyBytes / 2
         try skipped.send(
             Array("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: \(length)\r\n\r\n".utf8)
-                + [UInt8](repeating: 0x61, count: length) + Array("GET / HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+                + [UInt8](repeating: 0x61, count: length)
+                + Array("GET /api/v1/projects HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
         #expect(try readHead(skipped).first == "HTTP/1.1 413 Content Too Large")
         _ = try skipped.readLine()
         #expect(try readHead(skipped).first == "HTTP/1.1 401 Unauthorized")
@@ -117,7 +118,7 @@ struct HTTPAbuseTests {
         #expect(
             try eventually(.seconds(10)) {
                 let client = try LineClient(port: http)
-                try client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+                try client.send("GET /api/v1/projects HTTP/1.1\r\nHost: x\r\n\r\n")
                 guard try readHead(client).first == "HTTP/1.1 401 Unauthorized" else { return false }
                 probe = client
                 return true

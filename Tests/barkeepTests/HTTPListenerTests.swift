@@ -46,7 +46,7 @@ struct HTTPListenerTests {
     }
 
     @Test(
-        "keep-alive GET and HEAD: 401 with the challenge and a JSON error, a bad token 401, a good one reaches the application (404 JSON); security fields on all"
+        "keep-alive GET and HEAD: 401 with the challenge and a JSON error, a bad token 401, a good one reaches the API (200 JSON); security fields on all"
     )
     func bearerOnKeptAliveConnection() throws {
         let daemon = try TestDaemon(http: true)
@@ -65,16 +65,16 @@ struct HTTPListenerTests {
         for answer in answers[0...1] {
             #expect(answer.head[0] == "http/1.1 401 unauthorized")
             #expect(answer.head.contains("www-authenticate: bearer"))
-            #expect(answer.head.contains("content-type: application/json"))
+            #expect(answer.head.contains("content-type: application/json; charset=utf-8"))
         }
         let noToken = try JSONSerialization.jsonObject(with: Data(answers[0].body.utf8)) as? [String: String]
         #expect(noToken?["code"] == "NOAUTH" && noToken?["message"]?.isEmpty == false)
         #expect(answers[1].body.isEmpty)
         #expect(answers[2].head[0] == "http/1.1 401 unauthorized" && answers[2].body.contains("\"code\":\"NOAUTH\""))
-        // An active token: past the check, the application answers (every path 404 until the routes are wired).
-        #expect(answers[3].head[0] == "http/1.1 404 not found")
-        let notFound = try JSONSerialization.jsonObject(with: Data(answers[3].body.utf8)) as? [String: String]
-        #expect(notFound?["code"] == "NOTFOUND")
+        // An active token: past the check, the API answers PROJECT LIST's JSON (none yet).
+        #expect(answers[3].head[0] == "http/1.1 200 ok")
+        let projects = try JSONSerialization.jsonObject(with: Data(answers[3].body.utf8)) as? [Any]
+        #expect(projects?.isEmpty == true, "\(answers[3].body)")
         for answer in answers {
             for field in Self.securityFields { #expect(answer.head.contains(field), "\(answer.head)") }
         }
@@ -106,7 +106,7 @@ struct HTTPListenerTests {
         let daemon = try TestDaemon(http: true)
         let port = try #require(daemon.httpAddress.flatMap { UInt16($0.split(separator: ":").last ?? "") })
         let idle = try LineClient(port: port)
-        try idle.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        try idle.send("GET /api/v1/projects HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(try idle.readLine() == "HTTP/1.1 401 Unauthorized\r")
         let stopping = ContinuousClock.now
         daemon.process.signal(SIGTERM)
@@ -122,12 +122,12 @@ struct HTTPListenerTests {
         let created = try daemon.barkeep(["token", "create", "gone", "--role", "reader"])
         let token = try #require(created.1.split(separator: "\n").first.map(String.init))
         let before = try curl([
-            "-o", "/dev/null", "-w", "%{http_code}", "-H", "Authorization: Bearer \(token)", base + "/",
+            "-o", "/dev/null", "-w", "%{http_code}", "-H", "Authorization: Bearer \(token)", base + "/api/v1/projects",
         ])
-        #expect(before.output == "404")
+        #expect(before.output == "200")
         #expect(try daemon.barkeep(["token", "revoke", "gone"]).0 == 0)
         let after = try curl([
-            "-o", "/dev/null", "-w", "%{http_code}", "-H", "Authorization: Bearer \(token)", base + "/",
+            "-o", "/dev/null", "-w", "%{http_code}", "-H", "Authorization: Bearer \(token)", base + "/api/v1/projects",
         ])
         #expect(after.output == "401")
     }
@@ -145,7 +145,7 @@ struct HTTPListenerTests {
         ])
         #expect(result.status == 0, "\(result.error)")
         let answers = responses(result.output)
-        #expect(answers.first?.head.first == "http/1.1 404 not found")
+        #expect(answers.first?.head.first == "http/1.1 200 ok")
         for field in Self.securityFields { #expect(answers.first?.head.contains(field) == true) }
         // Plain text to the TLS port: the handshake fails and the connection closes without an HTTP answer.
         let plain = try curl(["-i", "http://" + base.dropFirst("https://".count) + "/"])

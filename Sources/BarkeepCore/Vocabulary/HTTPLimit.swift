@@ -17,4 +17,7 @@ public enum HTTPLimit {
     public static let idleSeconds = 30
     /// Requests one connection answers: the last is answered with `Connection: close`.
     public static let requestsPerConnection = 1000
+    /// Records one JSON API answer may hold (a streamed reply, `FINDINGS`, gathered whole for its body): past it,
+    /// `413 TOOLONG`, so memory stays bounded.
+    public static let answerRecords = 100_000
 }

@@ -82,8 +82,8 @@ public final class Server: Sendable {
     let hub: WatchHub?
     /// The certificate and key TCP connections are served with; nil: plain text.
     private let tlsContext: ServerTLSContext?
-    /// What answers HTTP requests, on the pool's threads.
-    let httpApplication: any HTTPApplication = TokenGateApplication()
+    /// What answers HTTP requests, on the pool's threads: the JSON API and the pages.
+    var httpApplication: any HTTPApplication { WebApplication(server: self, commands: commands) }
 
     /// Prepares a server; nothing listens until `start()`. Without a pool, commands that need the database are
     /// answered `UNAVAILABLE` and WATCH is not served.

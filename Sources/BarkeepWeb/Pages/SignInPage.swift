@@ -20,7 +20,7 @@ public enum SignInPage {
                         [
                             HTMLAttribute("type", "password"), HTMLAttribute("id", "token"),
                             HTMLAttribute("name", "token"),
-                            HTMLAttribute("autocomplete", "off"), .flag("required"),
+                            HTMLAttribute("autocomplete", "current-password"), .flag("required"),
                         ]),
                     .element(
                         "input",

@@ -16,9 +16,12 @@ public enum CSRFCheck {
     }
 
     /// Whether a write's `Origin` header is acceptable: absent, or the request's own origin (`scheme://host`,
-    /// `host` being the `Host` header as sent).
-    public static func isSameOrigin(origin: String?, host: String, isTLS: Bool) -> Bool {
+    /// `host` being the `Host` header as sent). `Origin: null` is what a browser sends with a form's POST when the
+    /// page's `Referrer-Policy` is `no-referrer`, as every page's is: it is accepted only when the browser also says
+    /// the request comes from this very origin (`fetchSite`, the `Sec-Fetch-Site` header, which no page can set).
+    public static func isSameOrigin(origin: String?, host: String, isTLS: Bool, fetchSite: String? = nil) -> Bool {
         guard let origin else { return true }
+        if origin == "null" { return fetchSite?.lowercased() == "same-origin" }
         return origin.lowercased() == ((isTLS ? "https://" : "http://") + host).lowercased()
     }
 

@@ -1,0 +1,100 @@
+import BarkeepAPI
+import BarkeepCore
+import BarkeepProtocol
+import BarkeepStore
+import BarkeepWeb
+import Foundation
+
+/// The JSON API below `/api/v1` (docs/design/web-dashboard.md, section 3): `GET /api/v1/openapi.json` for anyone;
+/// every other route needs a Bearer token or a session cookie (a cookie's writes also its CSRF token), then the route
+/// table makes the request the CLI would send, `InProcessClient` runs it as the line protocol does, and the answer is
+/// the command's JSON body — or `{"code","message","key"}` with the error code's status.
+struct APIApplication: HTTPApplication {
+    /// The JSON content type of every answer but a screenshot's.
+    static let jsonType = "application/json; charset=utf-8"
+    /// The OpenAPI document's bytes, made once.
+    static let openAPIBytes = Array(OpenAPI.documentText.utf8)
+
+    /// The server whose commands run.
+    let server: Server
+    /// Its command table.
+    let commands: CommandTable
+
+    /// The answer to one API request.
+    func respond(
+        to head: HTTPRequestHead, body: [UInt8], context: HTTPRequestContext, database: PostgresConnection
+    ) throws -> HTTPResponse {
+        let path = head.pathSegments
+        let method = head.method == "HEAD" ? "GET" : head.method
+        if path == RouteTable.prefix + [RouteTable.openAPIPath], method == "GET" {
+            return HTTPResponse(
+                status: 200, fields: [HTTPField(name: "Content-Type", value: Self.jsonType)], body: Self.openAPIBytes)
+        }
+        guard let identity = try WebAuthentication.identify(head, context: context, database: database) else {
+            return Self.refusal(
+                APIRefusal(.noAuth, "this request needs Authorization: Bearer TOKEN or a signed-in session"),
+                fields: [HTTPField(name: "WWW-Authenticate", value: "Bearer")])
+        }
+        if let reason = WebAuthentication.writeRefusal(head, body: body, identity: identity, context: context) {
+            return Self.refusal(APIRefusal(.forbidden, reason))
+        }
+        let client = InProcessClient(
+            server: server, commands: commands, identity: identity, peerName: context.peerName, database: database)
+        if let screenshot = ScreenshotRoute(method: method, path: path) {
+            return screenshot.respond(head: head, body: body, client: client)
+        }
+        let query = head.query.map { (name: $0.name, value: $0.value) }
+        switch RouteTable.resolve(method: head.method, path: path, query: query, body: body) {
+        case .openAPIDocument:
+            return HTTPResponse(
+                status: 200, fields: [HTTPField(name: "Content-Type", value: Self.jsonType)], body: Self.openAPIBytes)
+        case .refused(let refusal):
+            return Self.refusal(refusal)
+        case .command(let type, let request):
+            return Self.answer(type, request: request, client: client)
+        }
+    }
+
+    /// Runs `request` (an `R`'s wire request) and answers `R`'s JSON body, or the error.
+    static func answer<R: CommandRequest>(
+        _ type: R.Type, request: Request, payload: [UInt8]? = nil, client: InProcessClient
+    ) -> HTTPResponse {
+        do throws(CommandError) {
+            let answer = try client.run(request, payload: payload)
+            let reply = try InProcessClient.typed(answer, of: R.self)
+            return json(200, R.decoded(request).jsonBody(of: reply))
+        } catch {
+            return Self.refusal(APIRefusal(error.code, error.message))
+        }
+    }
+
+    /// A JSON answer of `status`, written as the CLI writes JSON.
+    static func json(_ status: Int, _ object: Any) -> HTTPResponse {
+        guard let text = try? Record.jsonText(object) else {
+            return refusal(APIRefusal(.internal, "the answer did not serialize"))
+        }
+        return HTTPResponse(
+            status: status, fields: [HTTPField(name: "Content-Type", value: jsonType)], body: Array(text.utf8))
+    }
+
+    /// The JSON error of `refusal`, with its status (or `status`, an HTTP-only one such as 415) and headers
+    /// (`Allow`, `Retry-After`) and `fields`.
+    static func refusal(_ refusal: APIRefusal, status: Int? = nil, fields: [HTTPField] = []) -> HTTPResponse {
+        HTTPResponse(
+            status: status ?? refusal.status,
+            fields: [HTTPField(name: "Content-Type", value: jsonType)]
+                + refusal.headers.map { HTTPField(name: $0.name, value: $0.value) } + fields,
+            body: refusal.jsonBody)
+    }
+}
+
+extension CommandRequest {
+    /// The request `wire` (a request line of this command, the subverb still in it) read back into its fields, for
+    /// its `jsonBody(of:)`; after the command ran, the table and the handler have accepted every field.
+    static func decoded(_ wire: Request) -> Self {
+        var request = wire
+        let words = spec.name.split(separator: " ").count
+        if words > 1, !request.arguments.isEmpty { request.arguments.removeFirst(words - 1) }
+        return (try? Self(decoding: request)) ?? Self()
+    }
+}

@@ -1,0 +1,308 @@
+"""The web dashboard in a real browser (headless chromium through chromium-driver), against a real daemon the Swift
+suite (BrowserTests) started and seeded: one browser for every scenario, each result one JSON line on stdout
+({"check": NAME, "ok": true|false, "detail": ...}); the Swift side asserts on them.
+
+Arguments: a JSON object with base (the daemon's http://127.0.0.1:PORT), project, tokens (reader, writer, revokee
+and its name), screens (the keys `barkeep status --json` lists), hostile (the number of the finding whose snippet is
+markup), hostile_snippet, shot_screen (the screen with an uploaded screenshot), bulk_rule (a rule whose findings the
+writer's bulk verdict sets), barkeep (the CLI's path; BARKEEP_SERVER is in the environment), and screenshots (a
+directory to write docs/web's images into, or null).
+"""
+
+import http.client
+import json
+import os
+import subprocess
+import sys
+import traceback
+import urllib.parse
+
+from selenium.common.exceptions import NoAlertPresentException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+
+import barkeep_browser as bb
+
+SETTINGS = json.loads(sys.argv[1])
+BASE = SETTINGS["base"]
+PROJECT = SETTINGS["project"]
+QUOTED = urllib.parse.quote(PROJECT, safe="")
+
+
+def report(check, ok, detail=None):
+    print(json.dumps({"check": check, "ok": bool(ok), "detail": detail}), flush=True)
+
+
+def path(driver):
+    return urllib.parse.urlparse(driver.current_url).path
+
+
+def open_page(driver, url):
+    driver.get(BASE + url)
+    bb.wait_until(driver, lambda d: d.execute_script("return document.readyState") == "complete",
+                  message="the page " + url + " to load")
+
+
+def fetch(driver, url, method="GET", body=None, credentials="same-origin"):
+    """fetch() from the page, as its own script would: [status, text]."""
+    return driver.execute_async_script(
+        """
+        var done = arguments[arguments.length - 1];
+        var options = {method: arguments[1], credentials: arguments[3], redirect: "manual"};
+        if (arguments[2] !== null) {
+            options.body = arguments[2];
+            options.headers = {"Content-Type": "application/x-www-form-urlencoded"};
+        }
+        fetch(arguments[0], options).then(function (r) {
+            return r.text().then(function (t) { done([r.status, t]); });
+        }).catch(function (e) { done([0, String(e)]); });
+        """, url, method, body, credentials)
+
+
+def cli(*arguments):
+    result = subprocess.run([SETTINGS["barkeep"], *arguments], capture_output=True, text=True, timeout=30)
+    return result.returncode, result.stdout, result.stderr
+
+
+def finding_status(number):
+    code, out, err = cli("--json", "finding", "show", PROJECT, str(number))
+    if code != 0:
+        raise RuntimeError("finding show failed: " + err)
+    body = json.loads(out)
+    return (body.get("finding") or body).get("status")
+
+
+def sign_out(driver):
+    driver.delete_all_cookies()
+
+
+def plain(method, url, body=None, headers=None):
+    """One HTTP request without the browser (redirects not followed): (status, headers by lowercase name, body)."""
+    parsed = urllib.parse.urlparse(BASE)
+    connection = http.client.HTTPConnection(parsed.hostname, parsed.port, timeout=10)
+    connection.request(method, url, body=body, headers=headers or {})
+    response = connection.getresponse()
+    fields = {}
+    for name, value in response.getheaders():
+        fields.setdefault(name.lower(), []).append(value)
+    text = response.read().decode("utf-8", "replace")
+    connection.close()
+    return response.status, fields, text
+
+
+def check_http():
+    """The sign-in flow's wire, without the browser: what no browser test could see (HttpOnly cookies)."""
+    form = {"Content-Type": "application/x-www-form-urlencoded"}
+    token = SETTINGS["tokens"]["writer"]
+    query, _, _ = plain("POST", "/signin?token=" + token, body="next=/", headers=form)
+    bad, _, bad_body = plain("POST", "/signin", body="token=bk_nope&next=/", headers=form)
+    good, fields, _ = plain("POST", "/signin", body=urllib.parse.urlencode(
+        {"token": token, "next": "/projects/" + QUOTED}), headers=form)
+    cookie = (fields.get("set-cookie") or [""])[0]
+    report("sign-in: a token in the URL 400, a bad one 401 with the form, a good one 303 to next with the cookie",
+           query == 400 and bad == 401 and 'id="signin"' in bad_body and good == 303
+           and fields.get("location") == ["/projects/" + QUOTED]
+           and all(part in cookie for part in ("HttpOnly", "SameSite=Strict", "Path=/", "Max-Age=43200"))
+           and cookie.startswith("barkeep_session="),
+           {"query": query, "bad": bad, "good": good, "cookie": cookie.split("=")[0], "fields": fields.get("location")})
+    session = {"Cookie": cookie.split(";")[0]}
+    page, page_fields, page_body = plain("GET", "/projects/" + QUOTED, headers=session)
+    part, _, part_body = plain("GET", "/projects/" + QUOTED, headers=dict(session, **{"X-Barkeep-Part": "main"}))
+    stylesheet = page_body.split('rel="stylesheet" href="')[1].split('"')[0] if 'rel="stylesheet"' in page_body else ""
+    asset, asset_fields, _ = plain("GET", stylesheet or "/static/none")
+    report("pages carry the security headers; X-Barkeep-Part: main is only <main>; static assets cached for ever",
+           page == 200 and page_fields.get("content-security-policy", [""])[0].startswith("default-src 'none'")
+           and page_fields.get("x-content-type-options") == ["nosniff"]
+           and part == 200 and part_body.startswith("<main") and part_body.rstrip().endswith("</main>")
+           and asset == 200 and "immutable" in asset_fields.get("cache-control", [""])[0],
+           {"page": page, "part": part_body[:40], "asset": [asset, asset_fields.get("cache-control")]})
+    csrf = page_body.split('name="csrf-token" content="')[1].split('"')[0]
+    out, out_fields, _ = plain("POST", "/signout", body="csrf=" + csrf, headers=dict(session, **form))
+    after, after_fields, _ = plain("GET", "/projects/" + QUOTED, headers=session)
+    report("sign-out ends the session and clears the cookie",
+           out == 303 and "Max-Age=0" in out_fields.get("set-cookie", [""])[0] and after == 303
+           and after_fields.get("location", [""])[0].startswith("/signin?next="),
+           {"out": out, "after": after})
+
+
+def pages():
+    """The signed-in pages axe checks."""
+    shot = urllib.parse.quote(SETTINGS["shot_screen"], safe="")
+    return [
+        ("projects", "/"),
+        ("overview", "/projects/" + QUOTED),
+        ("screen", "/projects/" + QUOTED + "/screens/" + shot),
+        ("findings", "/projects/" + QUOTED + "/findings"),
+        ("finding", "/projects/" + QUOTED + "/findings/" + str(SETTINGS["hostile"])),
+        ("poses", "/projects/" + QUOTED + "/poses"),
+    ]
+
+
+def check_signin_and_overview(driver):
+    open_page(driver, "/projects/" + QUOTED)
+    report("no cookie: the sign-in page", path(driver) == "/signin"
+           and driver.find_elements(By.CSS_SELECTOR, "form#signin"), driver.current_url)
+    status, _ = fetch(driver, "/api/v1/projects", credentials="omit")
+    report("the API without a token: 401", status == 401, status)
+    bb.sign_in(driver, BASE, SETTINGS["tokens"]["reader"], "/projects/" + QUOTED)
+    report("sign in with a reader's token", path(driver) == "/projects/" + QUOTED, driver.current_url)
+    cookies = driver.get_cookies()
+    session = [c for c in cookies if c["name"] == "barkeep_session"]
+    report("the session cookie is HttpOnly and SameSite=Strict",
+           len(session) == 1 and session[0].get("httpOnly") and session[0].get("sameSite") == "Strict", cookies)
+    rows = [row.get_attribute("data-screen")
+            for row in driver.find_elements(By.CSS_SELECTOR, "table#screens tr[data-screen]")]
+    report("the overview lists exactly the screens of barkeep status --json",
+           sorted(rows) == sorted(SETTINGS["screens"]), {"page": rows, "status": SETTINGS["screens"]})
+
+
+def check_hostile_snippet(driver):
+    alerts = []
+    url = "/projects/" + QUOTED + "/findings/" + str(SETTINGS["hostile"])
+    open_page(driver, url)
+    try:
+        alerts.append(driver.switch_to.alert.text)
+    except NoAlertPresentException:
+        pass
+    snippet = driver.find_element(By.CSS_SELECTOR, "pre.snippet").text
+    images = driver.execute_script("return document.querySelectorAll('main img').length")
+    report("a snippet of markup shows as text and runs nothing",
+           snippet == SETTINGS["hostile_snippet"] and images == 0 and not alerts,
+           {"snippet": snippet, "images": images, "alerts": alerts})
+
+
+def check_reader_write(driver):
+    number = SETTINGS["hostile"]
+    before = finding_status(number)
+    forms = driver.find_elements(By.CSS_SELECTOR, "form#status, form#bulk, form#comment")
+    csrf = driver.find_element(By.CSS_SELECTOR, "meta[name=csrf-token]").get_attribute("content")
+    body = urllib.parse.urlencode({"csrf": csrf, "number": str(number), "new-status": "declined",
+                                   "reason": "a reader tries"})
+    status, text = fetch(driver, "/projects/" + QUOTED + "/findings/status", method="POST", body=body)
+    after = finding_status(number)
+    report("a reader's write is refused (403) and nothing changed",
+           status == 403 and before == after and not forms,
+           {"status": status, "before": before, "after": after, "forms": len(forms)})
+
+
+def check_screenshot(driver):
+    open_page(driver, "/projects/" + QUOTED + "/screens/" + urllib.parse.quote(SETTINGS["shot_screen"], safe=""))
+    images = driver.find_elements(By.CSS_SELECTOR, "img.screenshot")
+    width = 0
+    if images:
+        width = bb.wait_until(
+            driver, lambda d: d.execute_script(
+                "var i = document.querySelector('img.screenshot'); return i.complete ? i.naturalWidth || -1 : 0;"),
+            message="the screenshot to load")
+    report("a screenshot uploaded from the CLI shows on the screen page", width > 0,
+           {"images": len(images), "naturalWidth": width})
+
+
+def check_accessibility(driver):
+    found = {}
+    for scheme in ("light", "dark"):
+        bb.color_scheme(driver, scheme)
+        for name, url in pages():
+            open_page(driver, url)
+            violations = bb.axe_violations(driver)
+            if violations:
+                found[scheme + " " + name] = violations
+    bb.color_scheme(driver, "light")
+    driver.set_window_size(390, 844)
+    for name, url in pages():
+        open_page(driver, url)
+        violations = bb.axe_violations(driver)
+        if violations:
+            found["390px " + name] = violations
+    sign_out(driver)
+    open_page(driver, "/signin")
+    violations = bb.axe_violations(driver)
+    if violations:
+        found["390px signin"] = violations
+    driver.set_window_size(1280, 900)
+    report("axe-core: no serious or critical violation on any page, light and dark and 390 px wide", not found,
+           found)
+
+
+def check_revocation(driver):
+    tokens = SETTINGS["tokens"]
+    sign_out(driver)
+    bb.sign_in(driver, BASE, tokens["revokee"], "/projects/" + QUOTED)
+    signed_in = path(driver) == "/projects/" + QUOTED
+    code, _, err = cli("token", "revoke", tokens["revokee_name"])
+    open_page(driver, "/projects/" + QUOTED + "/poses")
+    report("revoking the token ends its session at once (next navigation: the sign-in page)",
+           signed_in and code == 0 and path(driver) == "/signin",
+           {"signed_in": signed_in, "revoke": [code, err], "now": driver.current_url})
+
+
+def check_bulk_verdict(driver):
+    sign_out(driver)
+    bb.sign_in(driver, BASE, SETTINGS["tokens"]["writer"], "/")
+    rule = SETTINGS["bulk_rule"]
+    open_page(driver, "/projects/" + QUOTED + "/findings?rule=" + urllib.parse.quote(rule))
+    numbers = [int(row.get_attribute("data-finding"))
+               for row in driver.find_elements(By.CSS_SELECTOR, "table#findings tr[data-finding]")]
+    form = driver.find_element(By.CSS_SELECTOR, "form#bulk")
+    Select(form.find_element(By.CSS_SELECTOR, "select[name=new-status]")).select_by_value("declined")
+    form.find_element(By.CSS_SELECTOR, "input[name=reason]").send_keys("not our bar")
+    form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    bb.wait_until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#bulk-preview form#bulk-confirm"),
+                  message="the preview")
+    previewed = [int(row.get_attribute("data-finding"))
+                 for row in driver.find_elements(By.CSS_SELECTOR, "#bulk-preview tr[data-finding]")]
+    unchanged_meanwhile = all(finding_status(n) != "declined" for n in numbers)
+    driver.find_element(By.CSS_SELECTOR, "#bulk-preview form#bulk-confirm button[type=submit]").click()
+    try:
+        bb.wait_until(driver, lambda d: path(d) == "/projects/" + QUOTED + "/findings"
+                      and d.execute_script("return document.readyState") == "complete",
+                      message="the findings page after Confirm")
+    except Exception:
+        raise RuntimeError("after Confirm: " + driver.current_url + " " + driver.find_element(By.TAG_NAME, "body").text[:500])
+    after = {n: finding_status(n) for n in numbers}
+    report("a writer's bulk verdict from the findings page, with its preview",
+           numbers and sorted(previewed) == sorted(numbers) and unchanged_meanwhile
+           and all(s == "declined" for s in after.values()),
+           {"listed": numbers, "previewed": previewed, "preview_changed_nothing": unchanged_meanwhile,
+            "after": after})
+    # Without script the preview is a page of its own (the form's own POST), as the no-JS path.
+    csrf = driver.find_element(By.CSS_SELECTOR, "meta[name=csrf-token]").get_attribute("content")
+    body = urllib.parse.urlencode({"csrf": csrf, "where": "yes", "rule": rule, "new-status": "approved",
+                                   "dry-run": "yes"})
+    status, text = fetch(driver, "/projects/" + QUOTED + "/findings/status", method="POST", body=body)
+    report("without script the preview is a page of its own", status == 200 and "<h1>Preview" in text
+           and "bulk-confirm" in text, status)
+
+
+def write_screenshots(driver, directory):
+    os.makedirs(directory, exist_ok=True)
+    sign_out(driver)
+    open_page(driver, "/signin")
+    driver.save_screenshot(os.path.join(directory, "signin.png"))
+    bb.sign_in(driver, BASE, SETTINGS["tokens"]["writer"], "/")
+    for name, url in pages():
+        open_page(driver, url)
+        driver.save_screenshot(os.path.join(directory, name + ".png"))
+
+
+def main():
+    try:
+        check_http()
+    except Exception:
+        report("check_http", False, traceback.format_exc())
+    driver = bb.start()
+    try:
+        for check in (check_signin_and_overview, check_hostile_snippet, check_reader_write, check_screenshot,
+                      check_accessibility, check_revocation, check_bulk_verdict):
+            try:
+                check(driver)
+            except Exception:  # one scenario failing must not hide the others' results
+                report(check.__name__, False, traceback.format_exc())
+        if SETTINGS.get("screenshots"):
+            write_screenshots(driver, SETTINGS["screenshots"])
+    finally:
+        driver.quit()
+
+
+if __name__ == "__main__":
+    main()
