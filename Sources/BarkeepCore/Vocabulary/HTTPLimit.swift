@@ -17,4 +17,9 @@ public enum HTTPLimit {
     public static let idleSeconds = 30
     /// Requests one connection answers: the last is answered with `Connection: close`.
     public static let requestsPerConnection = 1000
+    /// Seconds an event stream (Server-Sent Events) may send nothing before it sends a `: keep-alive` comment, so
+    /// that proxies and load balancers do not close it as idle.
+    public static let eventStreamKeepAliveSeconds = 15
+    /// Milliseconds an event stream's client waits before reconnecting (its first line, `retry:`).
+    public static let eventStreamRetryMilliseconds = 1000
 }
