@@ -22,7 +22,8 @@ struct StreamEvent: WatchEvent {
 /// replay then live with a cursor that never goes back, keep-alive comments, the backlog bound, and nothing read after.
 @Suite("HTTP event stream")
 struct HTTPEventStreamTests {
-    static let streamRequest = "GET /api/v1/projects/p/events/stream HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n"
+    static let streamRequest =
+        "GET /api/v1/projects/p/events/stream HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n"
 
     /// A machine that received the stream request and was answered with a stream from `since`.
     static func streaming(
@@ -59,11 +60,13 @@ struct HTTPEventStreamTests {
         #expect(!head.contains("Content-Length"))
         #expect(head.hasSuffix("\r\n\r\nretry: 1000\n\n"))
         // The replay: an event at or below the cursor is never sent again; the page completes the replay.
-        machine.receivePage([StreamEvent(seq: 4), StreamEvent(seq: 5), StreamEvent(seq: 6)], isComplete: true, now: now)
+        machine.receivePage(
+            [StreamEvent(seq: 4), StreamEvent(seq: 5), StreamEvent(seq: 6)], isComplete: true, now: now)
         #expect(machine.nextAction(now: now) == .wait)
         #expect(
             Self.take(&machine)
-                == "id: 5\nevent: finding.status\ndata: {\"seq\":5}\n\nid: 6\nevent: finding.status\ndata: {\"seq\":6}\n\n")
+                == "id: 5\nevent: finding.status\ndata: {\"seq\":5}\n\nid: 6\nevent: finding.status\ndata: {\"seq\":6}\n\n"
+        )
         // Live: old events are not taken, new ones are.
         let result1 = machine.receiveLive(StreamEvent(seq: 6), now: now)
         #expect(!result1)
@@ -163,7 +166,8 @@ struct HTTPEventStreamTests {
         var machine = Self.streaming(now: now)
         machine.receivePage([StreamEvent(seq: 1)], isComplete: true, now: now)
         machine.endStream()
-        #expect(machine.isClosing && Self.take(&machine).hasSuffix("id: 1\nevent: finding.status\ndata: {\"seq\":1}\n\n"))
+        #expect(
+            machine.isClosing && Self.take(&machine).hasSuffix("id: 1\nevent: finding.status\ndata: {\"seq\":1}\n\n"))
         #expect(machine.isFinished)
 
         var head = HTTPMachine<StreamEvent>(now: now)

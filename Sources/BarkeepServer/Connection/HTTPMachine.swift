@@ -445,7 +445,7 @@ struct HTTPMachine<Event: WatchEvent> where Event.Filter == EventFilter {
 
     /// Acts on the deadline that passed by `now`, if one did: a head not complete in time or a body that stalled is
     /// answered `408` and closes; an idle connection closes without a word; a quiet event stream sends a keep-alive
-    /// comment. Returns false when none is due (the
+    /// comment (unless output is still pending). Returns false when none is due (the
     /// timer fired early, as `nextDeadline` moved on).
     mutating func expire(now: ContinuousClock.Instant) -> Bool {
         if case .handshaking(var handshake) = state {
@@ -456,7 +456,8 @@ struct HTTPMachine<Event: WatchEvent> where Event.Filter == EventFilter {
         guard let deadline = nextDeadline, now >= deadline else { return false }
         switch state {
         case .eventStream(let watch, _):
-            output.append(contentsOf: Self.keepAliveBytes)
+            // A client that has not read what is pending gains nothing from more: the backlog stays as it is.
+            if pendingOutputCount == 0 { output.append(contentsOf: Self.keepAliveBytes) }
             state = .eventStream(watch, quietSince: now)
         case .readingHead(started: _?):
             refuse(408, "the request head took over \(limits.headTimeout.components.seconds) s")
