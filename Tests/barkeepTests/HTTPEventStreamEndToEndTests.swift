@@ -36,7 +36,8 @@ struct HTTPEventStreamEndToEndTests {
         #expect(try daemon.barkeep(["ingest", "app", fixture]).0 == 0)
         let created = try daemon.barkeep(["token", "create", "viewer", "--role", "reader"])
         let token = try #require(created.1.split(separator: "\n").first.map(String.init))
-        let findings = try JSONSerialization.jsonObject(with: Data(try daemon.barkeep(["--json", "findings", "app"]).1.utf8))
+        let findings = try JSONSerialization.jsonObject(
+            with: Data(try daemon.barkeep(["--json", "findings", "app"]).1.utf8))
         let numbers = try #require((findings as? [[String: Any]])?.compactMap { $0["id"] as? Int })
         try #require(numbers.count >= 2)
 
@@ -55,11 +56,15 @@ struct HTTPEventStreamEndToEndTests {
         #expect(try daemon.barkeep(["ping"]).0 == 0)
         let other = try Subprocess.run(
             "/usr/bin/curl",
-            ["-sS", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Authorization: Bearer \(token)", base + "/api/v1/x"])
+            [
+                "-sS", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Authorization: Bearer \(token)",
+                base + "/api/v1/x",
+            ])
         #expect(other.1 == "404")
 
         // Two more changes while a second stream resumes from the first event: it gets exactly what followed.
-        #expect(try daemon.barkeep(["finding", "set", "app", String(numbers[1]), "declined", "--reason", "kept"]).0 == 0)
+        #expect(
+            try daemon.barkeep(["finding", "set", "app", String(numbers[1]), "declined", "--reason", "kept"]).0 == 0)
         #expect(try daemon.barkeep(["finding", "assign", "app", String(numbers[0]), "alice"]).0 == 0)
         #expect(eventually(.seconds(5)) { ids(stream.output).count >= 3 })
         let resumed = try openStream(base, token: token, headers: ["Last-Event-ID: \(first)"])
@@ -76,8 +81,60 @@ struct HTTPEventStreamEndToEndTests {
         #expect(resumed.wait(timeout: .seconds(5)) != nil)
         let refused = try Subprocess.run(
             "/usr/bin/curl",
-            ["-sS", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Authorization: Bearer \(token)",
-             base + "/api/v1/projects/app/events/stream"])
+            [
+                "-sS", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Authorization: Bearer \(token)",
+                base + "/api/v1/projects/app/events/stream",
+            ])
         #expect(refused.1 == "401")
+    }
+
+    /// The daemon's resident memory, in KiB, from /proc.
+    private func residentKiB(_ pid: pid_t) -> Int {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+    }
+
+    /// Reads lines until one is `wanted`; false when the stream ended first.
+    private func readUntil(_ client: LineClient, _ wanted: String) throws -> Bool {
+        while let line = try client.readLine() {
+            if line == wanted { return true }
+        }
+        return false
+    }
+
+    @Test("300 open streams: each gets a change, the daemon's memory stays bounded, PING answers meanwhile")
+    func manyStreams() throws {
+        let count = 300
+        let daemon = try TestDaemon(http: true)
+        let port = try #require(daemon.httpAddress.flatMap { UInt16($0.split(separator: ":").last ?? "") })
+        #expect(try daemon.barkeep(["project", "create", "app"]).0 == 0)
+        let fixture = try #require(Fixtures.directory) + "/duo_scan/gilrodar_ToolBar.json"
+        #expect(try daemon.barkeep(["ingest", "app", fixture]).0 == 0)
+        let created = try daemon.barkeep(["token", "create", "viewer", "--role", "reader"])
+        let token = try #require(created.1.split(separator: "\n").first.map(String.init))
+        let findings = try JSONSerialization.jsonObject(
+            with: Data(try daemon.barkeep(["--json", "findings", "app"]).1.utf8))
+        let number = try #require((findings as? [[String: Any]])?.first?["id"] as? Int)
+        let before = residentKiB(daemon.process.pid)
+
+        var clients: [LineClient] = []
+        for _ in 0..<count {
+            let client = try LineClient(port: port)
+            try client.send(
+                "GET /api/v1/projects/app/events/stream HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\n\r\n")
+            clients.append(client)
+        }
+        for client in clients { #expect(try readUntil(client, "retry: 1000")) }
+        let line = try LineClient(port: daemon.port)
+        #expect(try line.request("PING")?.hasPrefix("OK") == true)
+
+        #expect(try daemon.barkeep(["finding", "set", "app", String(number), "declined", "--reason", "kept"]).0 == 0)
+        var reached = 0
+        for client in clients where try readUntil(client, "event: finding.status") { reached += 1 }
+        #expect(reached == count)
+        let after = residentKiB(daemon.process.pid)
+        #expect(after - before < 32 * 1024, "RSS grew from \(before) KiB to \(after) KiB with \(count) streams")
+        #expect(try line.request("PING")?.hasPrefix("OK") == true)
     }
 }
