@@ -20,6 +20,18 @@ struct HTTPEventStreamEndToEndTests {
                 + headers.flatMap { ["-H", $0] } + ["\(base)/api/v1/projects/app/events/stream\(query)"])
     }
 
+    /// Creates project `app` from a real scan and a reader's token `viewer`: the token and the findings' numbers.
+    private func prepare(_ daemon: TestDaemon) throws -> (token: String, numbers: [Int]) {
+        #expect(try daemon.barkeep(["project", "create", "app"]).0 == 0)
+        let fixture = try #require(Fixtures.directory) + "/duo_scan/gilrodar_ToolBar.json"
+        #expect(try daemon.barkeep(["ingest", "app", fixture]).0 == 0)
+        let created = try daemon.barkeep(["token", "create", "viewer", "--role", "reader"])
+        let token = try #require(created.1.split(separator: "\n").first.map(String.init))
+        let findings = try JSONSerialization.jsonObject(
+            with: Data(try daemon.barkeep(["--json", "findings", "app"]).1.utf8))
+        return (token, try #require((findings as? [[String: Any]])?.compactMap { $0["id"] as? Int }))
+    }
+
     /// The ids of the events a stream's output holds, in order.
     private func ids(_ output: String) -> [Int] {
         output.split(separator: "\n").compactMap { $0.hasPrefix("id: ") ? Int($0.dropFirst(4)) : nil }
@@ -31,14 +43,7 @@ struct HTTPEventStreamEndToEndTests {
     func liveResumeRevoke() throws {
         let daemon = try TestDaemon(http: true)
         let base = "http://" + (try #require(daemon.httpAddress))
-        #expect(try daemon.barkeep(["project", "create", "app"]).0 == 0)
-        let fixture = try #require(Fixtures.directory) + "/duo_scan/gilrodar_ToolBar.json"
-        #expect(try daemon.barkeep(["ingest", "app", fixture]).0 == 0)
-        let created = try daemon.barkeep(["token", "create", "viewer", "--role", "reader"])
-        let token = try #require(created.1.split(separator: "\n").first.map(String.init))
-        let findings = try JSONSerialization.jsonObject(
-            with: Data(try daemon.barkeep(["--json", "findings", "app"]).1.utf8))
-        let numbers = try #require((findings as? [[String: Any]])?.compactMap { $0["id"] as? Int })
+        let (token, numbers) = try prepare(daemon)
         try #require(numbers.count >= 2)
 
         let stream = try openStream(base, token: token)
@@ -108,14 +113,8 @@ struct HTTPEventStreamEndToEndTests {
         let count = 300
         let daemon = try TestDaemon(http: true)
         let port = try #require(daemon.httpAddress.flatMap { UInt16($0.split(separator: ":").last ?? "") })
-        #expect(try daemon.barkeep(["project", "create", "app"]).0 == 0)
-        let fixture = try #require(Fixtures.directory) + "/duo_scan/gilrodar_ToolBar.json"
-        #expect(try daemon.barkeep(["ingest", "app", fixture]).0 == 0)
-        let created = try daemon.barkeep(["token", "create", "viewer", "--role", "reader"])
-        let token = try #require(created.1.split(separator: "\n").first.map(String.init))
-        let findings = try JSONSerialization.jsonObject(
-            with: Data(try daemon.barkeep(["--json", "findings", "app"]).1.utf8))
-        let number = try #require((findings as? [[String: Any]])?.first?["id"] as? Int)
+        let (token, numbers) = try prepare(daemon)
+        let number = try #require(numbers.first)
         let before = residentKiB(daemon.process.pid)
 
         var clients: [LineClient] = []
