@@ -57,7 +57,8 @@ sources() {
         source_file BarkeepCore ValueExcerpt
         source_file BarkeepCore TerminalText
     fi
-    # The server's HTTP connection machine and the pure types it uses (they import nothing but Core's HTTPLimit).
+    # The server's HTTP connection machine and the pure types it uses (they import nothing but Core's HTTPLimit and
+    # EventFilter, and the watch machine its event streams share with WATCH).
     if [ "$1" = http ]; then
         source_file BarkeepServer HTTPMachine
         source_file BarkeepServer HTTPLimits
@@ -66,6 +67,16 @@ sources() {
         source_file BarkeepServer HTTPField
         source_file BarkeepServer TLSHandshake
         source_file BarkeepServer TransportOutcome
+        source_file BarkeepServer HTTPEventStream
+        source_file BarkeepServer WatchMachine
+        source_file BarkeepCore EventFilter
+        source_file BarkeepCore EventKind
+        source_file BarkeepCore CoreError
+        # The reply a line watcher ends with (WatchMachine.fellBehind) and what it is made of.
+        for name in ErrorCode ProtocolError Quoting Record Reply; do source_file BarkeepProtocol "$name"; done
+        source_file BarkeepCore QuotedText
+        source_file BarkeepCore ValueExcerpt
+        source_file BarkeepCore TerminalText
     fi
     # Identities are hashed by libcrypto, as the store hashes them: the hasher and the C shim it calls (uses_shim).
     if [ "$1" = identity ]; then

@@ -8,7 +8,7 @@ import Testing
 /// Drives one `HTTPMachine` as the event loop would, without a socket: bytes in, requests run at once (answered
 /// `200` with `METHOD TARGET BODY`), responses read as soon as they are written.
 struct HTTPDriver {
-    var machine: HTTPMachine
+    var machine: HTTPMachine<StreamEvent>
     var now = ContinuousClock.now
     /// The requests run, in order: `METHOD TARGET [BODY]`.
     var log: [String] = []
@@ -20,7 +20,7 @@ struct HTTPDriver {
     var mostBuffered = 0
 
     init(limits: HTTPLimits = HTTPLimits()) {
-        machine = HTTPMachine(limits: limits, now: now)
+        machine = HTTPMachine<StreamEvent>(limits: limits, now: now)
     }
 
     var text: String { String(decoding: written, as: UTF8.self) }
@@ -364,7 +364,7 @@ struct HTTPMachineTests {
     @Test("on TLS nothing is read or run before the handshake completes; then the transport is read once")
     func handshakeFirst() {
         let start = ContinuousClock.now
-        var machine = HTTPMachine(now: start, handshakeDeadline: start + .seconds(10))
+        var machine = HTTPMachine<StreamEvent>(now: start, handshakeDeadline: start + .seconds(10))
         #expect(machine.isHandshaking && machine.wantsReadable && !machine.wantsInput)
         let action1 = machine.nextAction(now: start)
         #expect(action1 == .wait)
@@ -395,17 +395,17 @@ struct HTTPMachineTests {
     @Test("a failed, abandoned or late handshake closes without a word")
     func handshakeFailures() {
         let start = ContinuousClock.now
-        var failed = HTTPMachine(now: start, handshakeDeadline: start + .seconds(10))
+        var failed = HTTPMachine<StreamEvent>(now: start, handshakeDeadline: start + .seconds(10))
         failed.transportReady()
         failed.handshakeStepped(.failed("wrong version number"), now: start)
         let action6 = failed.nextAction(now: start)
         #expect(action6 == .closeSilently(.failed("wrong version number")))
         #expect(failed.pendingOutputCount == 0 && failed.nextDeadline == nil)
-        var left = HTTPMachine(now: start, handshakeDeadline: start + .seconds(10))
+        var left = HTTPMachine<StreamEvent>(now: start, handshakeDeadline: start + .seconds(10))
         left.handshakeStepped(.closed, now: start)
         let action7 = left.nextAction(now: start)
         #expect(action7 == .closeSilently(.peerLeft))
-        var late = HTTPMachine(now: start, handshakeDeadline: start + .seconds(10))
+        var late = HTTPMachine<StreamEvent>(now: start, handshakeDeadline: start + .seconds(10))
         #expect(late.nextDeadline == start + .seconds(10))
         let early = late.expire(now: start + .seconds(9))
         let due = late.expire(now: start + .seconds(10))

@@ -20,4 +20,9 @@ public enum HTTPLimit {
     /// Records one JSON API answer may hold (a streamed reply, `FINDINGS`, gathered whole for its body): past it,
     /// `413 TOOLONG`, so memory stays bounded.
     public static let answerRecords = 100_000
+    /// Seconds an event stream (Server-Sent Events) may send nothing before it sends a `: keep-alive` comment, so
+    /// that proxies and load balancers do not close it as idle.
+    public static let eventStreamKeepAliveSeconds = 15
+    /// Milliseconds an event stream's client waits before reconnecting (its first line, `retry:`).
+    public static let eventStreamRetryMilliseconds = 1000
 }

@@ -1,3 +1,5 @@
+import BarkeepStore
+
 /// One HTTP client connection: its socket and the loop's bookkeeping around its `HTTPMachine`. Confined to the event
 /// loop thread, like `Connection`, whose ids, poller keys, deadlines and database pool it shares.
 final class HTTPConnection {
@@ -5,7 +7,7 @@ final class HTTPConnection {
     /// Its key in the poller and the loop's tables (from the same sequence as the line connections').
     let id: ConnectionID
     /// Requests in, actions out.
-    var machine: HTTPMachine
+    var machine: HTTPMachine<Event>
     /// The readiness events the poller watches for now.
     var interest: UInt32
     /// How its bytes travel: plain text, or TLS when the server has a certificate.
@@ -18,7 +20,7 @@ final class HTTPConnection {
     var armedDeadline: DeadlineQueue.Entry?
 
     init(
-        descriptor: Int32, id: ConnectionID, machine: HTTPMachine, interest: UInt32, transport: Transport,
+        descriptor: Int32, id: ConnectionID, machine: HTTPMachine<Event>, interest: UInt32, transport: Transport,
         context: HTTPRequestContext
     ) {
         self.descriptor = descriptor

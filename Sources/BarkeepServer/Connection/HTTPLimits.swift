@@ -24,6 +24,13 @@ struct HTTPLimits: Sendable {
     var requestsPerConnection = HTTPLimit.requestsPerConnection
     /// Unwritten response bytes at which no further request is run until the client reads.
     var maximumPendingOutput = 1 << 20
+    /// How long an event stream may send nothing before it sends a `: keep-alive` comment.
+    var eventStreamKeepAlive = Duration.seconds(HTTPLimit.eventStreamKeepAliveSeconds)
+    /// How long an event stream's client waits before reconnecting, in milliseconds (its `retry:` line).
+    var eventStreamRetryMilliseconds = HTTPLimit.eventStreamRetryMilliseconds
+    /// Unwritten bytes past which an event stream whose client does not read is ended (it resumes with
+    /// `Last-Event-ID`); its replay pages are asked for below a quarter of it.
+    var maximumStreamBacklog = 4 << 20
 
     /// The most bytes a head can take before it is surely refused: the request line, its line end and the fields.
     var headBytes: Int { requestLineBytes + 2 + headerSectionBytes }

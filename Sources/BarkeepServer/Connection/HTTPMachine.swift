@@ -1,3 +1,9 @@
+// Core's event filter, when compiled in the package; the fuzz target `http` (scripts/fuzz.sh) compiles this file with
+// it in one module, where there is no BarkeepCore to import.
+#if canImport(BarkeepCore)
+    import BarkeepCore
+#endif
+
 /// One HTTP/1.1 connection as a value: a request head read and checked within the limits, its body read by
 /// `Content-Length`, then run; keep-alive and pipelining in order; every refusal answered once and closed
 /// (docs/design/web-dashboard.md, section 1). Bytes in, actions out, like `ConnectionMachine`.
@@ -7,9 +13,16 @@
 /// for `nextDeadline` and calls `expire(now:)` when it fires, and closes once `isFinished`. One request runs at a
 /// time: while it runs the socket is not read, so pipelined requests wait in the buffer, which never holds more than
 /// a head's limit (or one body) plus what one read brought.
-struct HTTPMachine {
+///
+/// A response that starts an event stream (`HTTPResponse.eventStream`) turns the connection into one
+/// (`State.eventStream`, docs/design/web-dashboard.md, section 6): its `WatchMachine` replays the event log page by
+/// page (`requestEvents`, `receivePage`), then takes live events (`receiveLive`), each written as a Server-Sent Event;
+/// a comment keeps a quiet stream alive, and the stream ends only by closing (`abandon` when the client falls
+/// behind, `endStream` for a revoked token or a drain). Generic over the events it carries, so that the fuzz target
+/// brings its own.
+struct HTTPMachine<Event: WatchEvent> where Event.Filter == EventFilter {
     /// What the connection is doing.
-    enum State: Equatable {
+    enum State {
         /// Completing a TLS handshake: nothing is read as a request or written until it is done. Plain text starts
         /// `readingHead`.
         case handshaking(TLSHandshake)
@@ -21,6 +34,9 @@ struct HTTPMachine {
         case discardingBody(remaining: Int)
         /// A request runs; the next is read after `complete`.
         case running(HTTPRequestHead)
+        /// Sending Server-Sent Events: nothing more is read as a request; the stream ends by closing. `quietSince`:
+        /// when the stream last sent something (a keep-alive comment is due `eventStreamKeepAlive` after it).
+        indirect case eventStream(WatchMachine<Event>, quietSince: ContinuousClock.Instant)
         /// Nothing more is read or run: pending output is written, then the connection closes.
         case closing
     }
@@ -35,6 +51,11 @@ struct HTTPMachine {
         case read
         /// Closes without a word: the handshake never completed (`SilentClose` says why).
         case closeSilently(TLSHandshake.SilentClose)
+        /// The event stream's replay has room for its next page of stored events after `after` (`receivePage`).
+        case requestEvents(projectID: Int64, after: Int64)
+        /// The event stream fell behind its backlog: what the socket takes now is written, then the connection
+        /// closes (the client resumes with `Last-Event-ID`).
+        case abandon
         /// Nothing to do until bytes arrive, a request completes, output drains or a deadline passes.
         case wait
     }
@@ -60,6 +81,10 @@ struct HTTPMachine {
     private(set) var requestsAnswered = 0
     /// The handshake just completed: the transport is read once before the machine waits.
     private var readsTransport = false
+    /// The event stream the connection became, kept once it ends (the loop unregisters it by its project).
+    private(set) var startedStream: HTTPEventStream?
+    /// Events were queued to the event stream since the machine last judged its backlog.
+    private var hasNewEvents = false
 
     /// A connection that has sent nothing yet, at `now`; `handshakeDeadline`: it first completes a TLS handshake by
     /// then (nil: plain text).
@@ -93,7 +118,19 @@ struct HTTPMachine {
     }
 
     /// Whether the connection is ending: it reads and runs nothing more.
-    var isClosing: Bool { state == .closing }
+    var isClosing: Bool {
+        if case .closing = state { return true }
+        return false
+    }
+
+    /// The event stream's progress, while the connection is one.
+    var eventStream: WatchMachine<Event>? {
+        if case .eventStream(let watch, _) = state { return watch }
+        return nil
+    }
+
+    /// Whether the connection is an event stream.
+    var isStreaming: Bool { eventStream != nil }
 
     /// Whether the socket should be read: not while a request runs (pipelined requests wait), nor once the buffer
     /// holds as much as the current head or body can take, nor once the connection is ending.
@@ -102,7 +139,8 @@ struct HTTPMachine {
         switch state {
         case .readingHead: return bufferedInputCount < limits.headBytes
         case .readingBody(let head): return bufferedInputCount < head.contentLength
-        case .discardingBody: return true
+        // An event stream reads only to learn that its client left: what it sends is dropped.
+        case .discardingBody, .eventStream: return true
         case .running, .closing, .handshaking: return false
         }
     }
@@ -123,13 +161,14 @@ struct HTTPMachine {
     var isFinished: Bool { isClosing && pendingOutputCount == 0 }
 
     /// The earliest moment `expire(now:)` acts: the head's deadline once its first byte came, the body's stall, or
-    /// the idle connection's end. Nil while a request runs or the connection closes.
+    /// the idle connection's end, or an event stream's keep-alive. Nil while a request runs or the connection closes.
     var nextDeadline: ContinuousClock.Instant? {
         switch state {
         case .handshaking(let handshake): handshake.nextDeadline
         case .readingHead(let started?): started + limits.headTimeout
         case .readingHead(nil): lastActivity + limits.idleTimeout
         case .readingBody, .discardingBody: lastActivity + limits.bodyStallTimeout
+        case .eventStream(_, let quietSince): quietSince + limits.eventStreamKeepAlive
         case .running, .closing: nil
         }
     }
@@ -138,7 +177,7 @@ struct HTTPMachine {
 
     /// Bytes arrived at `now`.
     mutating func receive(_ bytes: ArraySlice<UInt8>, now: ContinuousClock.Instant) {
-        guard !bytes.isEmpty, !isClosing, !isHandshaking else { return }
+        guard !bytes.isEmpty, !isClosing, !isHandshaking, !isStreaming else { return }
         input.append(contentsOf: bytes)
         lastActivity = now
         if case .readingHead(nil) = state { state = .readingHead(started: now) }
@@ -147,6 +186,8 @@ struct HTTPMachine {
     /// The peer's stream ended: what it sent whole is answered, then the connection closes.
     mutating func endInput() {
         isInputClosed = true
+        // An event stream's client left: nobody reads what it would send.
+        if isStreaming { closeInput() }
     }
 
     /// The next thing to do. Call again after every action but `wait`.
@@ -165,6 +206,21 @@ struct HTTPMachine {
                 }
             case .running, .closing:
                 return .wait
+            case .eventStream(var watch, let quietSince):
+                if hasNewEvents {
+                    // The backlog is judged once the events that arrived together are queued.
+                    hasNewEvents = false
+                    if pendingOutputCount > limits.maximumStreamBacklog {
+                        closeInput()
+                        return .abandon
+                    }
+                }
+                guard
+                    let after = watch.requestPage(
+                        pendingOutput: pendingOutputCount, lowWater: limits.maximumStreamBacklog / 4)
+                else { return .wait }
+                state = .eventStream(watch, quietSince: quietSince)
+                return .requestEvents(projectID: watch.projectID, after: after)
             case .discardingBody(let remaining):
                 let count = min(remaining, bufferedInputCount)
                 consume(count)
@@ -211,7 +267,7 @@ struct HTTPMachine {
     }
 
     /// The interim response that lets a client waiting on `Expect: 100-continue` send its body.
-    static let continueBytes = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+    static var continueBytes: [UInt8] { Array("HTTP/1.1 100 Continue\r\n\r\n".utf8) }
 
     /// Finds, checks and consumes the next head: nil while it is incomplete and within the limits.
     private mutating func takeHead() -> Result<HTTPRequestHead, HTTPRequestHead.Refusal>? {
@@ -315,8 +371,14 @@ struct HTTPMachine {
     mutating func complete(_ response: HTTPResponse, now: ContinuousClock.Instant, closesConnection: Bool = false) {
         guard case .running(let head) = state else { return }
         requestsAnswered += 1
+        if let stream = response.eventStream, head.method == "GET", !closesConnection {
+            startStream(stream, response: response, now: now)
+            return
+        }
+        // A stream not started (a HEAD, or the server drains) has no length to end it by: it closes.
         let closes =
             closesConnection || !head.keepsAlive || requestsAnswered >= limits.requestsPerConnection
+            || response.eventStream != nil
         response.encode(closesConnection: closes, omitsBody: head.method == "HEAD", into: &output)
         lastActivity = now
         if closes {
@@ -326,8 +388,64 @@ struct HTTPMachine {
         }
     }
 
+    /// Turns the connection into the event stream `stream`: the head of `response` (no length: it ends by closing),
+    /// the reconnection delay, then the events as they come. Requests pipelined after it are dropped unread.
+    private mutating func startStream(_ stream: HTTPEventStream, response: HTTPResponse, now: ContinuousClock.Instant) {
+        response.encode(closesConnection: true, omitsBody: true, into: &output)
+        output.append(contentsOf: retryBytes)
+        closeInput()
+        lastActivity = now
+        startedStream = stream
+        state = .eventStream(
+            WatchMachine(
+                projectID: stream.projectID, project: stream.project, since: stream.since, filter: stream.filter,
+                isEventStream: true),
+            quietSince: now)
+    }
+
+    /// An event stream's first line: how long its client waits before reconnecting.
+    var retryBytes: [UInt8] { Array("retry: \(limits.eventStreamRetryMilliseconds)\n\n".utf8) }
+
+    /// The comment that keeps a quiet event stream open through proxies that close idle connections.
+    static var keepAliveBytes: [UInt8] { Array(": keep-alive\n\n".utf8) }
+
+    /// A page of stored events for the event stream (`requestEvents`), in order, at `now`; `isComplete` when it
+    /// reached the newest.
+    mutating func receivePage(_ events: [Event], isComplete: Bool, now: ContinuousClock.Instant) {
+        guard case .eventStream(var watch, var quietSince) = state else { return }
+        let before = output.count
+        watch.receivePage(events, isComplete: isComplete, into: &output)
+        if output.count > before {
+            quietSince = now
+            hasNewEvents = true
+        }
+        state = .eventStream(watch, quietSince: quietSince)
+    }
+
+    /// A live event of the streamed project, at `now`: true when the stream took it (its replay caught up, and it is
+    /// new).
+    mutating func receiveLive(_ event: Event, now: ContinuousClock.Instant) -> Bool {
+        guard case .eventStream(var watch, var quietSince) = state else { return false }
+        let before = output.count
+        let isTaken = watch.receiveLive(event, into: &output)
+        if output.count > before {
+            quietSince = now
+            hasNewEvents = true
+        }
+        state = .eventStream(watch, quietSince: quietSince)
+        return isTaken
+    }
+
+    /// Ends the event stream (its token was revoked, its project deleted, or the server drains): what is queued is
+    /// written, then the connection closes.
+    mutating func endStream() {
+        guard isStreaming else { return }
+        closeInput()
+    }
+
     /// Acts on the deadline that passed by `now`, if one did: a head not complete in time or a body that stalled is
-    /// answered `408` and closes; an idle connection closes without a word. Returns false when none is due (the
+    /// answered `408` and closes; an idle connection closes without a word; a quiet event stream sends a keep-alive
+    /// comment (unless output is still pending). Returns false when none is due (the
     /// timer fired early, as `nextDeadline` moved on).
     mutating func expire(now: ContinuousClock.Instant) -> Bool {
         if case .handshaking(var handshake) = state {
@@ -337,6 +455,10 @@ struct HTTPMachine {
         }
         guard let deadline = nextDeadline, now >= deadline else { return false }
         switch state {
+        case .eventStream(let watch, _):
+            // A client that has not read what is pending gains nothing from more: the backlog stays as it is.
+            if pendingOutputCount == 0 { output.append(contentsOf: Self.keepAliveBytes) }
+            state = .eventStream(watch, quietSince: now)
         case .readingHead(started: _?):
             refuse(408, "the request head took over \(limits.headTimeout.components.seconds) s")
         case .readingBody:

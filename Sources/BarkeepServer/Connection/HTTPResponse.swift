@@ -1,5 +1,6 @@
 /// One HTTP response as the application gives it to `HTTPMachine`: the machine adds `Content-Length` and
-/// `Connection: close` and drops the body of a `HEAD`.
+/// `Connection: close` and drops the body of a `HEAD`. A response with an `eventStream` (`eventStream(_:)`) is not
+/// a body but the start of a stream of Server-Sent Events that ends only when the connection closes.
 struct HTTPResponse: Equatable, Sendable {
     /// The status code.
     var status: Int
@@ -7,12 +8,27 @@ struct HTTPResponse: Equatable, Sendable {
     var fields: [HTTPField]
     /// The body.
     var body: [UInt8]
+    /// The event stream this response starts (its body is then empty): nil for every other response.
+    var eventStream: HTTPEventStream?
 
     /// A response of `status` with `fields` and `body`.
     init(status: Int, fields: [HTTPField] = [], body: [UInt8] = []) {
         self.status = status
         self.fields = fields
         self.body = body
+    }
+
+    /// The response that starts `stream` (docs/design/web-dashboard.md, section 6): `200`, `text/event-stream`,
+    /// never cached, without `Content-Length` (it ends by closing); the machine then sends `retry:` and the events.
+    static func eventStream(_ stream: HTTPEventStream) -> HTTPResponse {
+        var response = HTTPResponse(
+            status: 200,
+            fields: [
+                HTTPField(name: "Content-Type", value: "text/event-stream; charset=utf-8"),
+                HTTPField(name: "Cache-Control", value: "no-store"),
+            ])
+        response.eventStream = stream
+        return response
     }
 
     /// A refusal: `status` with `reason` as its plain-text body.
@@ -64,7 +80,7 @@ struct HTTPResponse: Equatable, Sendable {
         }
     }
 
-    /// Appends the response to `output`: its head with `Content-Length` (and `Connection: close` when
+    /// Appends the response to `output`: its head with `Content-Length` (none for an event stream; and `Connection: close` when
     /// `closesConnection`), then its body unless `omitsBody` (the answer to a `HEAD`).
     func encode(closesConnection: Bool, omitsBody: Bool, into output: inout [UInt8]) {
         output.append(contentsOf: "HTTP/1.1 \(status) \(Self.reasonPhrase(status))\r\n".utf8)
@@ -78,7 +94,8 @@ struct HTTPResponse: Equatable, Sendable {
             output.append(contentsOf: field.value.utf8.filter { $0 != 0x0D && $0 != 0x0A })
             output.append(contentsOf: "\r\n".utf8)
         }
-        output.append(contentsOf: "Content-Length: \(body.count)\r\n".utf8)
+        // An event stream has no length: it ends when the connection closes.
+        if eventStream == nil { output.append(contentsOf: "Content-Length: \(body.count)\r\n".utf8) }
         if closesConnection { output.append(contentsOf: "Connection: close\r\n".utf8) }
         output.append(contentsOf: "\r\n".utf8)
         if !omitsBody { output.append(contentsOf: body) }

@@ -15,6 +15,14 @@ protocol WatchEvent {
     func matches(_ filter: Filter) -> Bool
     /// The record line a watcher is sent for it, without its LF.
     var watchLine: String { get }
+    /// The Server-Sent Event an HTTP event stream is sent for it, its blank line included (`id:`, `event:`,
+    /// `data:` lines; docs/design/web-dashboard.md, section 6).
+    var streamFrame: String { get }
+}
+
+extension WatchEvent {
+    /// The event as its record line, named by its sequence number: for events without a JSON view of their own.
+    var streamFrame: String { "id: \(seq)\ndata: \(watchLine)\n\n" }
 }
 
 /// One WATCH stream's progress, nested in its connection's machine (`ConnectionMachine.State.watching`): stored
@@ -35,12 +43,16 @@ struct WatchMachine<Event: WatchEvent> {
     private(set) var isReplaying = true
     /// A page request is out (`ConnectionMachine.Action.requestEvents`).
     private(set) var isPageRequested = false
+    /// Events are written as Server-Sent Events (`streamFrame`, an HTTP event stream) rather than record lines.
+    let isEventStream: Bool
 
-    /// A stream of the events of `projectID` after `since` that `filter` passes.
-    init(projectID: Int64, project: String, since: Int64, filter: Event.Filter) {
+    /// A stream of the events of `projectID` after `since` that `filter` passes; `isEventStream`: as Server-Sent
+    /// Events.
+    init(projectID: Int64, project: String, since: Int64, filter: Event.Filter, isEventStream: Bool = false) {
         self.projectID = projectID
         self.project = project
         self.filter = filter
+        self.isEventStream = isEventStream
         lastSent = since
     }
 
@@ -76,8 +88,12 @@ struct WatchMachine<Event: WatchEvent> {
 
     private mutating func take(_ event: Event, into output: inout [UInt8]) {
         if event.matches(filter) {
-            output.append(contentsOf: event.watchLine.utf8)
-            output.append(UInt8(ascii: "\n"))
+            if isEventStream {
+                output.append(contentsOf: event.streamFrame.utf8)
+            } else {
+                output.append(contentsOf: event.watchLine.utf8)
+                output.append(UInt8(ascii: "\n"))
+            }
         }
         lastSent = event.seq
     }

@@ -23,6 +23,7 @@ extension EventLoop {
         limits.idleTimeout = configuration.httpIdleTimeout
         limits.bodyStallTimeout = configuration.uploadTimeout
         limits.maximumPendingOutput = configuration.maximumPendingOutput
+        limits.maximumStreamBacklog = configuration.maximumWatcherBacklog
         let connection = HTTPConnection(
             descriptor: descriptor, id: id,
             machine: HTTPMachine(limits: limits, now: .now, handshakeDeadline: handshakeDeadline),
@@ -35,9 +36,9 @@ extension EventLoop {
 
     /// Acts on the readiness of an HTTP connection's socket.
     func handle(_ connection: HTTPConnection, events: UInt32) {
-        if connection.machine.isRunning && events & BARKEEP_EVENT_CLOSED != 0 {
-            // The peer is gone while its request waits or runs: nobody reads the answer, and a request that has not
-            // started yet never starts.
+        if (connection.machine.isRunning || connection.machine.isStreaming) && events & BARKEEP_EVENT_CLOSED != 0 {
+            // The peer is gone while its request waits or runs, or while it streams: nobody reads the answer, and a
+            // request that has not started yet never starts.
             close(connection)
             return
         }
@@ -94,6 +95,11 @@ extension EventLoop {
                 logSilentClose(reason, peer: connection.context.peerName, descriptor: connection.descriptor)
                 close(connection)
                 return
+            case .requestEvents(let projectID, let after):
+                server.hub?.requestPage(connection: connection.id, projectID: projectID, after: after)
+            case .abandon:
+                abandon(connection)
+                return
             case .wait:
                 guard flush(connection) else { return }
                 armDeadline(connection)
@@ -141,6 +147,10 @@ extension EventLoop {
     private func complete(_ connection: HTTPConnection, _ response: HTTPResponse) {
         connection.machine.complete(response, now: .now, closesConnection: isDraining)
         unpublishedServed += 1
+        // An event stream started: live events of its project reach it through the watchers index, as WATCH's do.
+        guard let stream = connection.machine.startedStream else { return }
+        watchers[stream.projectID, default: []].insert(connection.id)
+        server.updateStatistics { $0.watchers += 1 }
     }
 
     /// The answer for an error a request threw: busy or unavailable `503`, anything else `500`; no SQL, values or
@@ -193,6 +203,11 @@ extension EventLoop {
     func close(_ connection: HTTPConnection) {
         guard httpConnections.removeValue(forKey: connection.id) != nil else { return }
         connection.ticket?.cancel()
+        if let stream = connection.machine.startedStream {
+            watchers[stream.projectID]?.remove(connection.id)
+            if watchers[stream.projectID]?.isEmpty == true { watchers[stream.projectID] = nil }
+            server.updateStatistics { $0.watchers -= 1 }
+        }
         if !connection.machine.isHandshaking { connection.transport.shutdown() }
         heldInput.remove(connection.id)
         _ = barkeep_poller_remove(server.poller, connection.descriptor)

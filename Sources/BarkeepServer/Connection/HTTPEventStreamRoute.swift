@@ -1,0 +1,63 @@
+import BarkeepCore
+import BarkeepProtocol
+import BarkeepStore
+
+/// `GET /api/v1/projects/{project}/events/stream` once its request is authenticated (docs/design/web-dashboard.md,
+/// section 6): the one place a request becomes an `HTTPEventStream`, for every `HTTPApplication` that serves it.
+/// Query parameters filter as WATCH's keys do: `kinds` (comma-separated), `screen`, `finding`.
+enum HTTPEventStreamRoute {
+    /// Whether `head` asks for a project's event stream: its name, or nil when the path is another.
+    static func project(of head: HTTPRequestHead) -> String? {
+        let path = head.pathSegments
+        guard path.count == 6, path[0] == "api", path[1] == "v1", path[2] == "projects", path[4] == "events",
+            path[5] == "stream"
+        else { return nil }
+        return path[3]
+    }
+
+    /// The response that starts the stream of `project` for the token named `tokenName` (already authenticated, a
+    /// reader at least), on the pool thread with `database`: `400` for a bad resume point or filter, `404` for an
+    /// unknown project, `405` for a method other than GET or HEAD.
+    static func respond(
+        to head: HTTPRequestHead, project name: String, tokenName: String?, database: PostgresConnection
+    ) throws -> HTTPResponse {
+        guard head.method == "GET" || head.method == "HEAD" else {
+            return .error(
+                405, .badArgument, "the event stream is read with GET",
+                fields: [HTTPField(name: "Allow", value: "GET, HEAD")])
+        }
+        let since: Int64?
+        switch HTTPEventStream.resumePoint(of: head) {
+        case .success(let value): since = value
+        case .failure(let bad): return .error(400, .badArgument, "\(bad.source) is not a sequence number")
+        }
+        var filter = EventFilter()
+        for (key, value) in head.query {
+            switch key {
+            case "kinds":
+                do {
+                    filter.kinds = Set(try EventKind.kinds(parsing: value))
+                } catch {
+                    return .error(400, .badArgument, "kinds: \(error)")
+                }
+            case "screen": filter.screen = value
+            case "finding":
+                guard let number = Int(value), number > 0 else {
+                    return .error(400, .badArgument, "finding is not a finding's number")
+                }
+                filter.finding = number
+            default: continue
+            }
+        }
+        let project: Project
+        do {
+            project = try ProjectStore.require(name, on: database)
+        } catch StoreError.notFound(let message) {
+            return .error(404, .notFound, message)
+        }
+        let start = try since ?? EventLog.head(on: database)
+        return .eventStream(
+            HTTPEventStream(
+                projectID: project.id, project: project.name, since: start, filter: filter, tokenName: tokenName))
+    }
+}
