@@ -14,6 +14,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 import traceback
 import urllib.parse
 
@@ -274,6 +275,36 @@ def check_bulk_verdict(driver):
            and "bulk-confirm" in text, status)
 
 
+def check_live(driver):
+    number = SETTINGS["hostile"]
+    code, out, err = cli("--json", "finding", "show", PROJECT, str(number))
+    if code != 0:
+        raise RuntimeError("finding show failed: " + err)
+    shown = json.loads(out)
+    screen = (shown.get("finding") or shown).get("screen")
+    open_page(driver, "/projects/" + QUOTED + "/screens/" + urllib.parse.quote(screen, safe=""))
+    cell = "table#findings tr[data-finding='%d'] td.status" % number
+    read = "var c = document.querySelector(arguments[0]); return c ? c.textContent : '';"
+    before = driver.execute_script(read, cell)
+    driver.execute_script("window.barkeepMarker = 'kept';")
+    bb.wait_until(driver, lambda d: d.execute_script("return document.documentElement.dataset.liveState") == "open",
+                  message="the page's event stream to open")
+    code, _, err = cli("finding", "set", PROJECT, str(number), "approved")
+    if code != 0:
+        raise RuntimeError("finding set failed: " + err)
+    started = time.monotonic()
+    bb.wait_until(driver, lambda d: "approved" in d.execute_script(read, cell), seconds=5,
+                  message="the status cell to show the CLI's change; console: " + repr(bb.script_errors(driver))
+                  + " state: " + repr(driver.execute_script("return document.documentElement.dataset.liveState"))
+                  + " cell: " + repr(driver.execute_script(read, cell)))
+    elapsed = time.monotonic() - started
+    marker = driver.execute_script("return window.barkeepMarker === undefined ? null : window.barkeepMarker")
+    report("a finding set from the CLI shows on an open screen page within a second, without a reload",
+           code == 0 and "approved" not in before and elapsed <= 1.0 and marker == "kept",
+           {"before": before, "after": driver.execute_script(read, cell), "seconds": round(elapsed, 3),
+            "marker": marker, "cli": err})
+
+
 def write_screenshots(driver, directory):
     os.makedirs(directory, exist_ok=True)
     sign_out(driver)
@@ -293,7 +324,7 @@ def main():
     driver = bb.start()
     try:
         for check in (check_signin_and_overview, check_hostile_snippet, check_reader_write, check_screenshot,
-                      check_accessibility, check_revocation, check_bulk_verdict):
+                      check_accessibility, check_revocation, check_bulk_verdict, check_live):
             try:
                 check(driver)
             except Exception:  # one scenario failing must not hide the others' results

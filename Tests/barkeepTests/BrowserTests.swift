@@ -28,6 +28,7 @@ struct BrowserTests {
         "revoking the token ends its session at once (next navigation: the sign-in page)",
         "a writer's bulk verdict from the findings page, with its preview",
         "without script the preview is a page of its own",
+        "a finding set from the CLI shows on an open screen page within a second, without a reload",
     ]
 
     @Test("every image docs/web.md shows is in docs/web (the browser suite writes them)")

@@ -43,6 +43,11 @@ struct APIApplication: HTTPApplication {
         if let screenshot = ScreenshotRoute(method: method, path: path) {
             return screenshot.respond(head: head, body: body, client: client)
         }
+        if let project = HTTPEventStreamRoute.project(of: head) {
+            // The pages' live updates: a session cookie's EventSource, or a Bearer client, gets the project's events.
+            return try HTTPEventStreamRoute.respond(
+                to: head, project: project, tokenName: identity.name, database: database)
+        }
         let query = head.query.map { (name: $0.name, value: $0.value) }
         switch RouteTable.resolve(method: head.method, path: path, query: query, body: body) {
         case .openAPIDocument:

@@ -22,7 +22,7 @@ enum WebAuthentication {
         _ head: HTTPRequestHead, context: HTTPRequestContext, database: PostgresConnection
     ) throws -> WebIdentity? {
         if !head.values(of: "authorization").isEmpty {
-            guard let secret = TokenGateApplication.bearerToken(head),
+            guard let secret = bearerToken(head),
                 let token = try TokenStore.authenticate(secret: secret, on: database)
             else { return nil }
             return WebIdentity(tokenID: token.id, name: token.name, role: token.role, csrfToken: nil)
@@ -33,6 +33,16 @@ enum WebAuthentication {
         return WebIdentity(
             tokenID: session.token.id, name: session.token.name, role: session.token.role,
             csrfToken: session.csrfToken)
+    }
+
+    /// The token of the request's `Authorization: Bearer` field; nil when there is none, or more than one field.
+    static func bearerToken(_ head: HTTPRequestHead) -> String? {
+        let values = head.values(of: "authorization")
+        guard values.count == 1, let value = values.first else { return nil }
+        let parts = value.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        return token.isEmpty ? nil : token
     }
 
     /// The session cookie's value from the request's `Cookie` fields; nil when absent or given twice.

@@ -196,6 +196,8 @@ enum AppScript {
             var url = main.getAttribute("data-live");
             if (lastID !== "") { url += (url.indexOf("?") >= 0 ? "&" : "?") + "since=" + encodeURIComponent(lastID); }
             source = new EventSource(url, { withCredentials: true });
+            source.onopen = function () { document.documentElement.setAttribute("data-live-state", "open"); };
+            source.onerror = function () { document.documentElement.setAttribute("data-live-state", "retrying"); };
             source.onmessage = onEvent;
             (main.getAttribute("data-events") || "").split(" ").forEach(function (kind) {
               if (kind !== "") { source.addEventListener(kind, onEvent); }
