@@ -41,7 +41,7 @@ enum AppStylesheet {
         .card h2 { margin-top: 0; font-size: 1.05rem; }
         dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; margin: 0; }
         dl.facts dt { color: var(--muted); }
-        dl.facts dd { margin: 0; }
+        dl.facts dd { margin: 0; min-width: 0; overflow-wrap: anywhere; }
         .scroll { overflow-x: auto; max-width: 100%; }
         table { border-collapse: collapse; width: 100%; font-size: .95rem; }
         caption { text-align: left; font-weight: 600; padding: .25rem 0; }
