@@ -121,7 +121,7 @@ let package = Package(
             name: "BarkeepServerTests",
             dependencies: [
                 "BarkeepAPI", "BarkeepHashing", "BarkeepServer", "BarkeepStore", "BarkeepProtocol",
-                "BarkeepTestSupport",
+                "BarkeepTestSupport", "BarkeepWeb",
             ],
             // Inputs of the framer fuzz target (FuzzRegressionTests), read from the source tree.
             exclude: ["FuzzRegressions"]

@@ -1,5 +1,6 @@
 import BarkeepCore
 import BarkeepTestSupport
+import BarkeepWeb
 import Foundation
 import Testing
 
@@ -316,6 +317,12 @@ struct HTTPMachineTests {
         #expect(text.components(separatedBy: "ontent-security-policy").count == 2)
         #expect(text.contains("content-security-policy: default-src 'none'\r\n"))
         #expect(text.contains("X-Content-Type-Options: nosniff\r\n") && text.contains("Cache-Control: no-store\r\n"))
+    }
+
+    @Test("the machine's security fields are the pages' (PageSecurity.headers): the fuzzed machine keeps its own copy")
+    func securityFieldsArePageSecurity() {
+        #expect(HTTPResponse.securityFields.map(\.name) == PageSecurity.headers.map(\.name))
+        #expect(HTTPResponse.securityFields.map(\.value) == PageSecurity.headers.map(\.value))
     }
 
     @Test("a body over the limit but within twice it is answered 413 and skipped: the next request is served")

@@ -38,8 +38,10 @@ struct HTTPResponse: Equatable, Sendable {
             body: Array("\(reason)\n".utf8))
     }
 
-    /// The fields every response carries unless it sets them itself (docs/design/web-dashboard.md, section 2): their
-    /// one home. No inline script, style or outside origin; no sniffing; no referrer; nothing cached.
+    /// The fields every response carries unless it sets them itself (docs/design/web-dashboard.md, section 2):
+    /// BarkeepWeb's `PageSecurity.headers`, copied here because this file compiles alone into the `http` fuzz target
+    /// (HTTPMachineTests checks the two agree). No inline script, style or outside origin; no sniffing; no referrer;
+    /// nothing cached.
     static let securityFields = [
         HTTPField(
             name: "Content-Security-Policy",
