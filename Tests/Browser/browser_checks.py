@@ -136,6 +136,7 @@ def pages():
         ("findings", "/projects/" + QUOTED + "/findings"),
         ("finding", "/projects/" + QUOTED + "/findings/" + str(SETTINGS["hostile"])),
         ("poses", "/projects/" + QUOTED + "/poses"),
+        ("report", "/projects/" + QUOTED + "/report"),
     ]
 
 
@@ -197,6 +198,17 @@ def check_screenshot(driver):
             message="the screenshot to load")
     report("a screenshot uploaded from the CLI shows on the screen page", width > 0,
            {"images": len(images), "naturalWidth": width})
+
+
+def check_report(driver):
+    bb.script_errors(driver)  # what earlier pages logged
+    open_page(driver, "/projects/" + QUOTED + "/report")
+    heading = driver.find_element(By.CSS_SELECTOR, "h1").text
+    refused = [m for m in bb.script_errors(driver) if "Content Security Policy" in m]
+    rules = driver.execute_script(
+        "var s = document.querySelector('style'); return s && s.sheet ? s.sheet.cssRules.length : -1;")
+    report("the readiness report page renders with its own stylesheet allowed by hash and nothing refused",
+           PROJECT in heading and not refused and rules > 0, {"h1": heading, "refused": refused, "rules": rules})
 
 
 def check_accessibility(driver):
@@ -323,7 +335,7 @@ def main():
         report("check_http", False, traceback.format_exc())
     driver = bb.start()
     try:
-        for check in (check_signin_and_overview, check_hostile_snippet, check_reader_write, check_screenshot,
+        for check in (check_signin_and_overview, check_hostile_snippet, check_reader_write, check_screenshot, check_report,
                       check_accessibility, check_revocation, check_bulk_verdict, check_live):
             try:
                 check(driver)

@@ -1,3 +1,4 @@
+import BarkeepAPI
 import Foundation
 
 extension ReadinessReport {
@@ -16,7 +17,7 @@ extension ReadinessReport {
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>",
             "<title>\(escape(content.title))</title>",
             "<style>",
-            stylesheet,
+            stylesheet + swatchRules,
             "</style>",
             "</head>",
             "<body>",
@@ -38,7 +39,7 @@ extension ReadinessReport {
             "<h3>Poses</h3>",
             "<p class=\"legend\">"
                 + PoseMatrix.results.map { result in
-                    "<span class=\"swatch\" style=\"background: \(PoseMatrix.color(result))\"></span>"
+                    "<span class=\"swatch \(swatchClass(result))\"></span>"
                         + PoseMatrix.label(result)
                 }.joined(separator: " ") + "</p>",
             PoseMatrix.svg(
@@ -133,6 +134,17 @@ extension ReadinessReport {
     }
 
     // MARK: - HTML building blocks
+
+    /// The legend swatch's class of a result (a class, not a `style` attribute: the web page's policy allows the one
+    /// stylesheet by its hash, and no hash covers attributes).
+    static func swatchClass(_ cell: PoseCellResult) -> String {
+        "swatch-" + (cell.result?.rawValue ?? PoseCellResult.noneWord).replacingOccurrences(of: "_", with: "-")
+    }
+
+    /// The swatches' colours, one rule a result, from the pose matrix's colours.
+    static var swatchRules: String {
+        PoseMatrix.results.map { "\n.legend .\(swatchClass($0)) { background: \(PoseMatrix.color($0)); }" }.joined()
+    }
 
     private static let stylesheet = """
         body { font: 15px/1.45 -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; color: #1d1d1f;

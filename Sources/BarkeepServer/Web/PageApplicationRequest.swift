@@ -67,6 +67,9 @@ struct PageApplicationRequest {
 
     /// The page of a GET (or HEAD).
     func read() throws -> HTTPResponse {
+        if segments.count == 3, segments[0] == "projects", segments[2] == "report" {
+            return try report(segments[1])
+        }
         do {
             guard let html = try readPage() else { return failure(404, "There is no such page.") }
             return PageApplication.html(200, html)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The headers every page and API answer carries (design section 2), one home: the server sends these, the tests
 /// check pages against them.
 public enum PageSecurity {
@@ -6,6 +8,12 @@ public enum PageSecurity {
     public static let contentSecurityPolicy =
         "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
         + "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+
+    /// The policy of the readiness report page: the pages' policy, but styles only from the one inline stylesheet whose
+    /// SHA-256 (base64) is `digest` — the report is a self-contained file.
+    public static func policy(allowingStyleDigest digest: String) -> String {
+        contentSecurityPolicy.replacingOccurrences(of: "style-src 'self'", with: "style-src 'sha256-\(digest)'")
+    }
 
     /// The policy of a served screenshot: nothing may run or load from it.
     public static let screenshotPolicy = "default-src 'none'"

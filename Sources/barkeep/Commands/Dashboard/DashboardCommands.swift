@@ -28,6 +28,22 @@ func decoded<T>(_ decode: () throws(ReportError) -> T) throws(CLIError) -> T {
     }
 }
 
+/// The report's requests sent over the wire, each refusal explained as the CLI explains it.
+struct WireReportSource: ReportSource {
+    /// The connection.
+    var client: Client
+    /// The CLI's context, which words errors.
+    var context: CLIContext
+
+    func send<R: CommandRequest>(_ request: R) throws -> R.Reply {
+        do {
+            return try client.send(request)
+        } catch {
+            throw context.explained(error)
+        }
+    }
+}
+
 /// `--owner`, `--not-done`, `--sort` and `--limit`: which screen rows `status` and `screen list` show.
 enum ScreenFilterOptions {
     /// The options' definitions.
@@ -309,27 +325,14 @@ struct ReportCommand: RunnableCommand {
     /// the owner and the glob choose, of which the selection's rows are a page. A page that holds them all is the
     /// report of them all; one past the last is refused.
     func make(_ context: CLIContext) throws -> (document: String, chosen: Int) {
-        let client = try context.connect()
-        func typed<R: CommandRequest>(_ request: R) throws(CLIError) -> R.Reply {
-            do {
-                return try client.send(request)
-            } catch {
-                throw context.explained(error)
-            }
-        }
-        let status = try typed(StatusRequest(project: project)).parts
-        // Every status: the settled sections (verified, kept, declined, false positives) list findings that need
-        // no more work, which FINDINGS leaves out without a status.
-        var filters = FindingFilters()
-        filters.status = FindingQuery.allWord
-        let findings = try typed(FindingsRequest(project: project, filters: filters)).rows
-        let poses = try typed(PosesRequest(project: project)).rows
-        let steps = try typed(StepsRequest(project: project)).rows
-        let burndown = try typed(BurndownRequest(project: project, granularity: .run)).rows.map(\.point)
-        let screens = try typed(ScreenListRequest(project: project)).rows
-        let input = try decoded { () throws(ReportError) in
-            try ReportInput(
-                status: status, findings: findings, poses: poses, steps: steps, burndown: burndown, screens: screens)
+        let source = WireReportSource(client: try context.connect(), context: context)
+        let input: ReportInput
+        do {
+            input = try ReportInput.gathered(project: project, from: source)
+        } catch let error as CLIError {
+            throw error
+        } catch let error as ReportError {
+            throw CLIError.badReply(error.description)
         }
         var selection = self.selection
         let rows = selection.rows
