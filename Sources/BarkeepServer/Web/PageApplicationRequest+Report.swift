@@ -35,7 +35,8 @@ extension PageApplicationRequest {
 
     /// The text of the document's one `<style>` element, as the browser hashes it.
     static func inlineStylesheet(of html: String) -> String? {
-        guard let open = html.range(of: "<style>"), let close = html.range(of: "</style>", range: open.upperBound..<html.endIndex)
+        guard let open = html.range(of: "<style>"),
+            let close = html.range(of: "</style>", range: open.upperBound..<html.endIndex)
         else { return nil }
         return String(html[open.upperBound..<close.lowerBound])
     }
