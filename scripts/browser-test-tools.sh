@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Makes sure the browser tests have their browser: Debian's chromium and chromium-driver (the WebDriver server
-# selenium talks to). Installs them from Debian's packages when either is missing (as root, or through sudo), as
-# scripts/bench.sh installs redis-server; prints the two paths, one per line. The Python side (selenium,
+# selenium talks to). Installs them from Debian's packages through scripts/install-deps.sh when either is missing,
+# as scripts/bench.sh installs redis-server; prints the two paths, one per line. The Python side (selenium,
 # axe-selenium-python) comes from scripts/python-test-tools.sh.
 set -euo pipefail
 
@@ -10,21 +10,7 @@ find_driver() { command -v chromedriver || { [ -x /usr/lib/chromium/chromedriver
 
 if [ -z "$(find_browser)" ] || [ -z "$(find_driver)" ]; then
     echo "Installing chromium and chromium-driver (the browser tests' browser)" >&2
-    if ! command -v apt-get >/dev/null 2>&1; then
-        echo "error: no apt-get here; install chromium and chromium-driver by hand" >&2
-        exit 1
-    fi
-    sudo=()
-    if [ "$(id -u)" -ne 0 ]; then
-        if command -v sudo >/dev/null 2>&1; then sudo=(sudo); else
-            echo "error: need root (or sudo) to install chromium and chromium-driver" >&2
-            exit 1
-        fi
-    fi
-    export DEBIAN_FRONTEND=noninteractive
-    "${sudo[@]}" apt-get install -y -q --no-install-recommends chromium chromium-driver >&2 \
-        || { "${sudo[@]}" apt-get update -q >&2 &&
-            "${sudo[@]}" apt-get install -y -q --no-install-recommends chromium chromium-driver >&2; }
+    "$(dirname "$0")/install-deps.sh" chromium chromium-driver >&2
 fi
 
 browser=$(find_browser)

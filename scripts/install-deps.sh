@@ -2,7 +2,8 @@
 # Installs what Barkeep needs from the system and is missing: PostgreSQL's server programs (initdb, pg_ctl,
 # postgres), libpq's headers, OpenSSL's headers (TLS), the openssl command (the TLS tests make their certificates
 # with it), pkg-config, and python3 with its venv module (the export tests check CSV and SARIF with Python packages
-# that scripts/python-test-tools.sh installs from PyPI). Does nothing when everything is there.
+# that scripts/python-test-tools.sh installs from PyPI), and any package named as an argument. Does nothing when
+# everything is there.
 set -euo pipefail
 
 missing=()
@@ -24,6 +25,8 @@ have_openssl_headers() {
         [ -f "$(pkg-config --variable=includedir openssl)/openssl/ssl.h" ]
 }
 
+# Extra packages a caller needs (scripts/browser-test-tools.sh: chromium chromium-driver), installed with the rest.
+missing+=("$@")
 have_server || missing+=(postgresql)
 have_libpq_headers || missing+=(libpq-dev)
 have_openssl_headers || missing+=(libssl-dev)
