@@ -11,6 +11,11 @@ public enum SHA256Digest {
         return (digest ?? Array(bytes).withUnsafeBytes { LibcryptoHasher().digest($0) }).hex
     }
 
+    /// The SHA-256 of `bytes`, its 32 bytes (a Content-Security-Policy's `'sha256-…'` source is their base64).
+    public static func bytes(of bytes: some Sequence<UInt8>) -> [UInt8] {
+        Array(bytes).withUnsafeBytes { LibcryptoHasher().digest($0) }.bytes
+    }
+
     /// The lowercase hex HMAC-SHA256 of `message` under `key` (OpenSSL's HMAC).
     public static func hmacHex(key: [UInt8], message: [UInt8]) -> String {
         withUnsafeTemporaryAllocation(byteCount: 32, alignment: 8) { output in

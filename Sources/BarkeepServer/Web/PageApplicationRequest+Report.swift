@@ -23,7 +23,7 @@ extension PageApplicationRequest {
                 fields.append(
                     HTTPField(
                         name: "Content-Security-Policy",
-                        value: PageSecurity.policy(allowingStyleDigest: Self.base64SHA256(of: style))))
+                        value: PageSecurity.policy(styleSource: "'sha256-\(Self.base64SHA256(of: style))'")))
             }
             return PageApplication.html(200, html, fields: fields)
         } catch let error as ReportError {
@@ -43,15 +43,6 @@ extension PageApplicationRequest {
 
     /// The base64 SHA-256 of `text`'s UTF-8 bytes, as a policy's `'sha256-…'` source names it.
     static func base64SHA256(of text: String) -> String {
-        let hex = Array(SHA256Digest.hex(of: Array(text.utf8)).utf8)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(hex.count / 2)
-        var index = 0
-        while index + 1 < hex.count {
-            let pair = String(decoding: hex[index...index + 1], as: UTF8.self)
-            bytes.append(UInt8(pair, radix: 16) ?? 0)
-            index += 2
-        }
-        return Data(bytes).base64EncodedString()
+        Data(SHA256Digest.bytes(of: Array(text.utf8))).base64EncodedString()
     }
 }
