@@ -5,6 +5,10 @@ public enum TokenSecret {
     /// The prefix every token starts with, so a leaked one is easy to recognise (and to search for).
     public static let prefix = "bk_"
 
+    /// How often a token's last use is written, at most: once a minute. Every HTTP API request authenticates its
+    /// token, and a write per read would cost a row version and WAL for a time `token list` shows to the minute.
+    public static let lastUseResolutionSeconds = 60
+
     /// How many random bytes a token carries.
     public static let byteCount = 32
 

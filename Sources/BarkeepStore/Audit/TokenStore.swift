@@ -99,19 +99,26 @@ public enum TokenStore {
     /// The active token whose secret is `secret`, recording its use; nil when unknown or revoked.
     public static func authenticate(secret: String, on connection: PostgresConnection) throws -> TokenInfo? {
         guard TokenSecret.isWellFormed(secret) else { return nil }
-        // A wrong token writes nothing: only a match records when it was last used.
+        // A wrong token writes nothing; a match records when it was last used, at most once a minute (every HTTP
+        // API request authenticates: a write per read would cost WAL for nothing `token list` shows).
         let hash = TokenSecret.hash(secret)
         guard
-            let id = try connection.queryValue(
-                "SELECT id FROM tokens WHERE hash = $1 AND revoked_at IS NULL", [hash], as: Int64.self)
+            let row = try connection.query(
+                """
+                SELECT \(columns), last_used_at > now() - make_interval(secs => $2) AS recent
+                FROM tokens WHERE hash = $1 AND revoked_at IS NULL
+                """,
+                [hash, TokenSecret.lastUseResolutionSeconds]
+            ).first
         else { return nil }
+        if try row.decodeIfPresent("recent", as: Bool.self) == true { return try TokenInfo(row: row) }
         return try connection.query(
             """
             UPDATE tokens SET last_used_at = now()
             WHERE id = $1 AND revoked_at IS NULL
             RETURNING \(columns)
             """,
-            [id]
+            [try row.decode("id", as: Int64.self)]
         ).first.map(TokenInfo.init(row:))
     }
 
