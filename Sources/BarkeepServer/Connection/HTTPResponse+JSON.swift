@@ -4,12 +4,15 @@ import Foundation
 /// JSON error bodies: the wire's error code and a message, `{"code":"NOAUTH","message":"…"}`, as every API error is
 /// answered (docs/design/web-dashboard.md, section 3).
 extension HTTPResponse {
+    /// The content type of every JSON answer, the API's and the listener's own refusals alike.
+    static let jsonContentType = "application/json; charset=utf-8"
+
     /// A JSON response of `status` with `object` as its body.
     static func json(_ status: Int, _ object: Any, fields: [HTTPField] = []) -> HTTPResponse {
         let body = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
         return HTTPResponse(
             status: status,
-            fields: [HTTPField(name: "Content-Type", value: "application/json")] + fields,
+            fields: [HTTPField(name: "Content-Type", value: jsonContentType)] + fields,
             body: Array(body))
     }
 

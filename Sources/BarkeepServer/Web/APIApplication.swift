@@ -11,7 +11,7 @@ import Foundation
 /// the command's JSON body — or `{"code","message","key"}` with the error code's status.
 struct APIApplication: HTTPApplication {
     /// The JSON content type of every answer but a screenshot's.
-    static let jsonType = "application/json; charset=utf-8"
+    static let jsonType = HTTPResponse.jsonContentType
     /// The OpenAPI document's bytes, made once.
     static let openAPIBytes = Array(OpenAPI.documentText.utf8)
 
