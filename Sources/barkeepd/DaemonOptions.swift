@@ -46,6 +46,12 @@ struct DaemonCommand: ParsableCommand {
                 help: "How long a kept-alive HTTP connection may wait for its next request."
             ),
             .option(
+                "session-lifetime",
+                valueName: "SECONDS",
+                default: String(SessionLimit.defaultLifetimeSeconds),
+                help: "How long a web sign-in lasts, from sign-in (using it does not extend it)."
+            ),
+            .option(
                 "socket", valueName: "PATH",
                 help: "Unix socket to serve (default \(ServerAddress.socketPath(in: "DATA_DIR")))."),
             .option("log-level", valueName: "LEVEL", default: "info", help: "debug, info, warning or error."),
@@ -162,6 +168,8 @@ struct DaemonOptions {
     var maximumHTTPConnections: Int?
     /// How long a kept-alive HTTP connection may wait for its next request (--http-idle-timeout).
     var httpIdleTimeout: Duration
+    /// How long a web session lasts from sign-in (--session-lifetime).
+    var sessionLifetime: Duration
     var logLevel: LogLevel
     var pgBin: String?
     var poolSize: Int
@@ -252,6 +260,7 @@ struct DaemonOptions {
             parsed.value("http-max-connections") == nil
             ? nil : try number("http-max-connections", 1...1_000_000, default: 0)
         httpIdleTimeout = .seconds(try number("http-idle-timeout", 1...3600, of: "seconds"))
+        sessionLifetime = .seconds(try number("session-lifetime", SessionLimit.lifetimeSeconds, of: "seconds"))
         socketPath =
             parsed.value("socket").map { URL(fileURLWithPath: $0).standardizedFileURL.path }
             ?? ServerAddress.socketPath(in: dataDirectory)

@@ -28,13 +28,15 @@ struct HTTPEventStreamTests {
     /// A machine that received the stream request and was answered with a stream from `since`.
     static func streaming(
         since: Int64 = 0, filter: EventFilter = EventFilter(), limits: HTTPLimits = HTTPLimits(),
-        now: ContinuousClock.Instant
+        lifetime: Duration? = nil, now: ContinuousClock.Instant
     ) -> HTTPMachine<StreamEvent> {
         var machine = HTTPMachine<StreamEvent>(limits: limits, now: now)
         machine.receive(Array(streamRequest.utf8)[...], now: now)
         guard case .execute = machine.nextAction(now: now) else { return machine }
         machine.complete(
-            .eventStream(HTTPEventStream(projectID: 7, project: "p", since: since, filter: filter, tokenName: "ci")),
+            .eventStream(
+                HTTPEventStream(
+                    projectID: 7, project: "p", since: since, filter: filter, tokenName: "ci", lifetime: lifetime)),
             now: now)
         return machine
     }
@@ -114,6 +116,30 @@ struct HTTPEventStreamTests {
         let isTaken = machine.receiveLive(StreamEvent(seq: 1), now: start + .seconds(20))
         #expect(isTaken)
         #expect(machine.nextDeadline == start + .seconds(35))
+    }
+
+    @Test("a stream a cookie session opened closes when the session expires, between keep-alives")
+    func sessionEnd() {
+        let start = ContinuousClock.now
+        var machine = Self.streaming(lifetime: .seconds(20), now: start)
+        machine.receivePage([], isComplete: true, now: start)
+        _ = machine.nextAction(now: start)
+        _ = Self.take(&machine)
+        #expect(machine.nextDeadline == start + .seconds(15))
+        let kept = machine.expire(now: start + .seconds(15))
+        #expect(kept && machine.isStreaming && !machine.isClosing)
+        #expect(Self.take(&machine) == ": keep-alive\n\n")
+        // The session ends before the next keep-alive is due: that is the deadline, and passing it closes.
+        #expect(machine.nextDeadline == start + .seconds(20))
+        let ended = machine.expire(now: start + .seconds(20))
+        #expect(ended && machine.isClosing && machine.isFinished)
+        // Without a lifetime (a Bearer token) the stream has only its keep-alive deadline.
+        var bearer = Self.streaming(now: start)
+        bearer.receivePage([], isComplete: true, now: start)
+        _ = bearer.nextAction(now: start)
+        _ = Self.take(&bearer)
+        _ = bearer.expire(now: start + .seconds(15))
+        #expect(bearer.nextDeadline == start + .seconds(30) && !bearer.isClosing)
     }
 
     @Test("a client that falls behind its backlog ends the stream: the loop writes what it can and closes")

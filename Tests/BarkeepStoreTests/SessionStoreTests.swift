@@ -42,6 +42,14 @@ struct SessionStoreTests {
         let lifetime = try connection.queryValue(
             "SELECT extract(epoch FROM expires_at - created_at)::integer FROM web_sessions", as: Int.self)
         #expect(lifetime == SessionLimit.defaultLifetimeSeconds)
+        // What is left of it, by the database's clock (an event stream the session opens lasts that long).
+        let left = session.remaining.components.seconds
+        #expect(
+            left <= Int64(SessionLimit.defaultLifetimeSeconds) && left > Int64(SessionLimit.defaultLifetimeSeconds) - 60
+        )
+        let (short, _) = try SessionStore.create(tokenID: token.id, lifetime: .seconds(90), on: connection)
+        let shortLeft = try #require(try SessionStore.authenticate(cookie: short, on: connection)).remaining
+        #expect(shortLeft <= .seconds(90) && shortLeft > .seconds(30))
     }
 
     @Test("unknown, malformed and someone else's cookies authenticate nothing")

@@ -1,3 +1,4 @@
+import BarkeepCore
 import BarkeepStore
 import BarkeepTestSupport
 import Dispatch
@@ -329,6 +330,13 @@ struct DaemonTests {
         let noTimeout = try Subprocess.run(barkeepd, ["--upload-timeout", "0"])
         #expect(noTimeout.status == 64)
         #expect(noTimeout.error.contains("--upload-timeout must be a number of seconds from 1 to 3600"))
+        let shortSession = try Subprocess.run(barkeepd, ["--session-lifetime", "59"])
+        #expect(shortSession.status == 64)
+        let lifetimes = SessionLimit.lifetimeSeconds
+        #expect(
+            shortSession.error.contains(
+                "--session-lifetime must be a number of seconds from \(lifetimes.lowerBound) to \(lifetimes.upperBound)"
+            ))
         let badRescan = try Subprocess.run(barkeepd, ["--source-rescan", "10m"])
         #expect(badRescan.status == 64)
         #expect(badRescan.error.contains("--source-rescan"))

@@ -23,14 +23,22 @@ struct HTTPEventStream: Sendable, Equatable {
     /// The API token the request was authenticated by (its name, as `token.revoked` events name it): its revocation
     /// ends the stream at once. Nil: none (a test's application).
     var tokenName: String?
+    /// How long the stream may last: the remaining life of the session cookie that opened it (the stream closes
+    /// then, and the page's reconnection finds the session gone). Nil: until the token is revoked.
+    var lifetime: Duration?
 
-    /// A stream of the events of `projectID` after `since` that `filter` passes, ended by `tokenName`'s revocation.
-    init(projectID: Int64, project: String, since: Int64, filter: EventFilter = EventFilter(), tokenName: String?) {
+    /// A stream of the events of `projectID` after `since` that `filter` passes, ended by `tokenName`'s revocation
+    /// or after `lifetime`.
+    init(
+        projectID: Int64, project: String, since: Int64, filter: EventFilter = EventFilter(), tokenName: String?,
+        lifetime: Duration? = nil
+    ) {
         self.projectID = projectID
         self.project = project
         self.since = since
         self.filter = filter
         self.tokenName = tokenName
+        self.lifetime = lifetime
     }
 
     /// Where a request asks its stream to start: the `Last-Event-ID` field (a reconnecting `EventSource` sends the

@@ -16,10 +16,12 @@ enum HTTPEventStreamRoute {
     }
 
     /// The response that starts the stream of `project` for the token named `tokenName` (already authenticated, a
-    /// reader at least), on the pool thread with `database`: `400` for a bad resume point or filter, `404` for an
-    /// unknown project, `405` for a method other than GET or HEAD.
+    /// reader at least), lasting at most `lifetime` (a cookie session's remaining life), on the pool thread with
+    /// `database`: `400` for a bad resume point or filter, `404` for an unknown project, `405` for a method other
+    /// than GET or HEAD.
     static func respond(
-        to head: HTTPRequestHead, project name: String, tokenName: String?, database: PostgresConnection
+        to head: HTTPRequestHead, project name: String, tokenName: String?, lifetime: Duration? = nil,
+        database: PostgresConnection
     ) throws -> HTTPResponse {
         guard head.method == "GET" || head.method == "HEAD" else {
             return .error(
@@ -58,6 +60,7 @@ enum HTTPEventStreamRoute {
         let start = try since ?? EventLog.head(on: database)
         return .eventStream(
             HTTPEventStream(
-                projectID: project.id, project: project.name, since: start, filter: filter, tokenName: tokenName))
+                projectID: project.id, project: project.name, since: start, filter: filter, tokenName: tokenName,
+                lifetime: lifetime))
     }
 }

@@ -83,6 +83,8 @@ struct HTTPMachine<Event: WatchEvent> where Event.Filter == EventFilter {
     private var readsTransport = false
     /// The event stream the connection became, kept once it ends (the loop unregisters it by its project).
     private(set) var startedStream: HTTPEventStream?
+    /// When the event stream closes because its session expires (`HTTPEventStream.lifetime`); nil: never.
+    private var streamEnd: ContinuousClock.Instant?
     /// Events were queued to the event stream since the machine last judged its backlog.
     private var hasNewEvents = false
 
@@ -161,14 +163,17 @@ struct HTTPMachine<Event: WatchEvent> where Event.Filter == EventFilter {
     var isFinished: Bool { isClosing && pendingOutputCount == 0 }
 
     /// The earliest moment `expire(now:)` acts: the head's deadline once its first byte came, the body's stall, or
-    /// the idle connection's end, or an event stream's keep-alive. Nil while a request runs or the connection closes.
+    /// the idle connection's end, or an event stream's keep-alive or its session's end. Nil while a request runs or
+    /// the connection closes.
     var nextDeadline: ContinuousClock.Instant? {
         switch state {
         case .handshaking(let handshake): handshake.nextDeadline
         case .readingHead(let started?): started + limits.headTimeout
         case .readingHead(nil): lastActivity + limits.idleTimeout
         case .readingBody, .discardingBody: lastActivity + limits.bodyStallTimeout
-        case .eventStream(_, let quietSince): quietSince + limits.eventStreamKeepAlive
+        case .eventStream(_, let quietSince):
+            streamEnd.map { min($0, quietSince + limits.eventStreamKeepAlive) }
+                ?? quietSince + limits.eventStreamKeepAlive
         case .running, .closing: nil
         }
     }
@@ -396,6 +401,7 @@ struct HTTPMachine<Event: WatchEvent> where Event.Filter == EventFilter {
         closeInput()
         lastActivity = now
         startedStream = stream
+        streamEnd = stream.lifetime.map { now + $0 }
         state = .eventStream(
             WatchMachine(
                 projectID: stream.projectID, project: stream.project, since: stream.since, filter: stream.filter,
@@ -445,7 +451,7 @@ struct HTTPMachine<Event: WatchEvent> where Event.Filter == EventFilter {
 
     /// Acts on the deadline that passed by `now`, if one did: a head not complete in time or a body that stalled is
     /// answered `408` and closes; an idle connection closes without a word; a quiet event stream sends a keep-alive
-    /// comment (unless output is still pending). Returns false when none is due (the
+    /// comment (unless output is still pending), and one whose session expired closes. Returns false when none is due (the
     /// timer fired early, as `nextDeadline` moved on).
     mutating func expire(now: ContinuousClock.Instant) -> Bool {
         if case .handshaking(var handshake) = state {
@@ -455,6 +461,9 @@ struct HTTPMachine<Event: WatchEvent> where Event.Filter == EventFilter {
         }
         guard let deadline = nextDeadline, now >= deadline else { return false }
         switch state {
+        case .eventStream where streamEnd.map { now >= $0 } == true:
+            // The session that opened it expired: the page's reconnection is refused and it signs in again.
+            closeInput()
         case .eventStream(let watch, _):
             // A client that has not read what is pending gains nothing from more: the backlog stays as it is.
             if pendingOutputCount == 0 { output.append(contentsOf: Self.keepAliveBytes) }

@@ -51,6 +51,8 @@ public struct ServerConfiguration: Sendable {
     public var maximumHTTPConnections = 512
     /// How long a kept-alive HTTP connection may wait for its next request before it is closed without a word.
     public var httpIdleTimeout = Duration.seconds(HTTPLimit.idleSeconds)
+    /// How long a web session lasts from sign-in; using it does not extend it.
+    public var sessionLifetime = Duration.seconds(SessionLimit.defaultLifetimeSeconds)
     /// Directories no inbox may be or be inside, besides the system's (InboxLocation): the data directory, which
     /// holds the database cluster.
     public var protectedDirectories: [String] = []

@@ -46,7 +46,8 @@ struct APIApplication: HTTPApplication {
         if let project = HTTPEventStreamRoute.project(of: head) {
             // The pages' live updates: a session cookie's EventSource, or a Bearer client, gets the project's events.
             return try HTTPEventStreamRoute.respond(
-                to: head, project: project, tokenName: identity.name, database: database)
+                to: head, project: project, tokenName: identity.name, lifetime: identity.sessionRemaining,
+                database: database)
         }
         let query = head.query.map { (name: $0.name, value: $0.value) }
         switch RouteTable.resolve(method: head.method, path: path, query: query, body: body) {

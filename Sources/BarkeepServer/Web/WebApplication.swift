@@ -11,7 +11,8 @@ struct WebApplication: HTTPApplication {
     /// The application of `server`, running its `commands`.
     init(server: Server, commands: CommandTable) {
         api = APIApplication(server: server, commands: commands)
-        pages = PageApplication(server: server, commands: commands)
+        pages = PageApplication(
+            server: server, commands: commands, sessionLifetime: server.configuration.sessionLifetime)
     }
 
     /// The API's answer for a path below `/api/v1` (or `/api` itself), else the pages'.

@@ -32,7 +32,7 @@ enum WebAuthentication {
         else { return nil }
         return WebIdentity(
             tokenID: session.token.id, name: session.token.name, role: session.token.role,
-            csrfToken: session.csrfToken)
+            csrfToken: session.csrfToken, sessionRemaining: session.remaining)
     }
 
     /// The token of the request's `Authorization: Bearer` field; nil when there is none, or more than one field.

@@ -11,6 +11,9 @@ struct WebIdentity: Sendable, Equatable {
     var role: Role
     /// The cookie session's CSRF token; nil for `Authorization: Bearer`, which needs none (no browser sends it alone).
     var csrfToken: String?
+    /// How long the cookie session has left at authentication; nil for `Authorization: Bearer` (a token lasts until
+    /// it is revoked). An event stream the session opened ends when it expires.
+    var sessionRemaining: Duration? = nil
 
     /// Whether a cookie authenticated the request (a state-changing one then needs the CSRF and Origin checks).
     var isCookieSession: Bool { csrfToken != nil }

@@ -7,6 +7,8 @@ public struct WebSession: Sendable, Equatable {
     public var token: TokenInfo
     /// The session's CSRF token (64 hex digits), which every form that writes must send back.
     public var csrfToken: String
+    /// How long the session has left before it expires, as the database's clock says.
+    public var remaining: Duration
 }
 
 /// Web sessions (docs/design/web-dashboard.md, section 2), in PostgreSQL so that any daemon on the database
@@ -48,13 +50,16 @@ public enum SessionStore {
         guard isWellFormed(cookie) else { return nil }
         let row = try connection.query(
             """
-            SELECT t.id, t.name, t.role, t.created_at, t.created_by, t.last_used_at, t.revoked_at, s.csrf_token
+            SELECT t.id, t.name, t.role, t.created_at, t.created_by, t.last_used_at, t.revoked_at, s.csrf_token,
+                (EXTRACT(EPOCH FROM s.expires_at - now()) * 1000)::bigint AS remaining_ms
             FROM web_sessions s JOIN tokens t ON t.id = s.token_id
             WHERE s.id_hash = $1 AND s.expires_at > now() AND t.revoked_at IS NULL
             """, [hash(cookie)]
         ).first
         guard let row else { return nil }
-        return WebSession(token: try TokenInfo(row: row), csrfToken: try row.decode("csrf_token"))
+        return WebSession(
+            token: try TokenInfo(row: row), csrfToken: try row.decode("csrf_token"),
+            remaining: .milliseconds(try row.decode("remaining_ms", as: Int64.self)))
     }
 
     /// Ends the session of `cookie` (signing out); whether there was one.
