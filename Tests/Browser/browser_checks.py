@@ -158,6 +158,30 @@ def check_signin_and_overview(driver):
            sorted(rows) == sorted(SETTINGS["screens"]), {"page": rows, "status": SETTINGS["screens"]})
 
 
+def check_shared_link(driver):
+    """Signed in, a link from another site (here a data: page, an opaque origin) still opens the page: the
+    SameSite=Strict cookie is left off the cross-site navigation, and the daemon's reload page brings it back."""
+    target = "/projects/" + QUOTED + "/poses"
+    driver.get("data:text/html,<a id=go href='" + BASE + target + "'>the poses</a>")
+    driver.find_element(By.ID, "go").click()
+    bb.wait_until(driver, lambda d: d.current_url.startswith(BASE) and path(d) == target
+                  and d.find_elements(By.CSS_SELECTOR, "main h1"), message="the shared link to open signed in")
+    status, _, body = plain("GET", target, headers={"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate"})
+    direct, fields, _ = plain("GET", target)
+    report("a link followed from another site opens the page signed in (the Strict cookie sent on the reload)",
+           path(driver) == target and status == 200 and 'http-equiv="refresh"' in body and direct == 303
+           and fields.get("location", [""])[0].startswith("/signin"),
+           {"now": driver.current_url, "status": status, "direct": direct})
+    icon = driver.find_element(By.CSS_SELECTOR, "link[rel=icon]").get_attribute("href")
+    favicon, favicon_fields, _ = plain("GET", "/favicon.ico")
+    location = favicon_fields.get("location", [""])[0]
+    served, served_fields, svg = plain("GET", location or "/static/none")
+    report("the icon: named by every page, /favicon.ico redirects to it",
+           icon == BASE + location and favicon == 301 and served == 200
+           and served_fields.get("content-type") == ["image/svg+xml"] and svg.startswith("<svg"),
+           {"icon": icon, "favicon": [favicon, location], "served": served})
+
+
 def check_hostile_snippet(driver):
     alerts = []
     url = "/projects/" + QUOTED + "/findings/" + str(SETTINGS["hostile"])
@@ -335,7 +359,7 @@ def main():
         report("check_http", False, traceback.format_exc())
     driver = bb.start()
     try:
-        for check in (check_signin_and_overview, check_hostile_snippet, check_reader_write, check_screenshot, check_report,
+        for check in (check_signin_and_overview, check_shared_link, check_hostile_snippet, check_reader_write, check_screenshot, check_report,
                       check_accessibility, check_revocation, check_bulk_verdict, check_live):
             try:
                 check(driver)

@@ -20,6 +20,8 @@ struct BrowserTests {
         "the API without a token: 401",
         "sign in with a reader's token",
         "the session cookie is HttpOnly and SameSite=Strict",
+        "a link followed from another site opens the page signed in (the Strict cookie sent on the reload)",
+        "the icon: named by every page, /favicon.ico redirects to it",
         "the overview lists exactly the screens of barkeep status --json",
         "a snippet of markup shows as text and runs nothing",
         "a reader's write is refused (403) and nothing changed",

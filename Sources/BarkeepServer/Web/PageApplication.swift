@@ -54,6 +54,15 @@ struct PageApplication: HTTPApplication {
         case "static":
             guard isRead else { return Self.methodNotAllowed(["GET", "HEAD"]) }
             return staticAsset(segments)
+        case "favicon.ico" where segments.count == 1:
+            // A document that names no icon (the readiness report) makes the browser ask here.
+            guard isRead else { return Self.methodNotAllowed(["GET", "HEAD"]) }
+            return HTTPResponse(
+                status: 301,
+                fields: [
+                    HTTPField(name: "Location", value: assets.iconURL.text),
+                    HTTPField(name: "Cache-Control", value: "public, max-age=86400"),
+                ])
         case "signin" where segments.count == 1:
             if isRead { return signInForm(head) }
             guard head.method == "POST" else { return Self.methodNotAllowed(["GET", "HEAD", "POST"]) }
@@ -66,7 +75,17 @@ struct PageApplication: HTTPApplication {
         }
         guard let identity = try WebAuthentication.identify(head, context: context, database: database) else {
             // A write without a session changes nothing: the sign-in form again, refused.
-            if isRead { return Self.toSignIn(head) }
+            if isRead {
+                // A link followed from another site came without the SameSite=Strict cookie: reload it from here.
+                if SharedLinkPage.applies(
+                    fetchSite: head.values(of: "sec-fetch-site").last, fetchMode: head.values(of: "sec-fetch-mode").last
+                ) {
+                    return Self.html(
+                        200, SharedLinkPage.render(target: head.target, assets: assets),
+                        fields: [HTTPField(name: "Cache-Control", value: "no-store")])
+                }
+                return Self.toSignIn(head)
+            }
             return Self.html(403, SignInPage.render(next: "/", assets: assets))
         }
         let request = PageApplicationRequest(

@@ -1,6 +1,6 @@
 import BarkeepCore
 
-/// The dashboard's two static files, `app.css` and `app.js`, served under content-hashed names
+/// The dashboard's static files, `app.css`, `app.js` and the icon, served under content-hashed names
 /// (`/static/app.<hash>.css`) so they can be cached for ever: a changed file is a new name. The hash is the SHA-256
 /// of the text, by the hasher the caller hands in (BarkeepWeb links no C library, as Core's `FindingIdentity`).
 public struct StaticAssets: Sendable {
@@ -18,6 +18,8 @@ public struct StaticAssets: Sendable {
     public let stylesheet: Asset
     /// The script.
     public let script: Asset
+    /// The icon a browser shows in its tab.
+    public let icon: Asset
 
     /// How many hex digits of the SHA-256 a name carries.
     static let hashDigits = 16
@@ -33,11 +35,12 @@ public struct StaticAssets: Sendable {
             name: name(AppStylesheet.text, "css"), contentType: "text/css; charset=utf-8", body: AppStylesheet.text)
         script = Asset(
             name: name(AppScript.text, "js"), contentType: "text/javascript; charset=utf-8", body: AppScript.text)
+        icon = Asset(name: name(AppIcon.text, "svg"), contentType: "image/svg+xml", body: AppIcon.text)
     }
 
     /// The asset served at `/static/NAME`; nil for any other name.
     public func asset(named name: String) -> Asset? {
-        [stylesheet, script].first { $0.name == name }
+        [stylesheet, script, icon].first { $0.name == name }
     }
 
     /// The stylesheet's URL.
@@ -45,4 +48,7 @@ public struct StaticAssets: Sendable {
 
     /// The script's URL.
     public var scriptURL: PageURL { PageRoutes.asset(script.name) }
+
+    /// The icon's URL (also where `/favicon.ico` redirects, for a document that names none).
+    public var iconURL: PageURL { PageRoutes.asset(icon.name) }
 }

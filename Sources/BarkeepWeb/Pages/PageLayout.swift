@@ -28,7 +28,9 @@ public enum PageLayout {
     }
 
     /// A whole document around `body`; `csrfToken` nil leaves the meta out (the sign-in page has no session).
-    static func document(title: String, csrfToken: String?, assets: StaticAssets, body: HTML) -> String {
+    static func document(
+        title: String, csrfToken: String?, assets: StaticAssets, body: HTML, extraHead: [HTML] = []
+    ) -> String {
         var head: [HTML] = [
             .element("meta", [HTMLAttribute("charset", "utf-8")]),
             .element(
@@ -38,11 +40,15 @@ public enum PageLayout {
         if let csrfToken {
             head.append(.element("meta", [HTMLAttribute("name", "csrf-token"), HTMLAttribute("content", csrfToken)]))
         }
-        head += [
-            .element("title", text: title + " · Barkeep"),
-            .element("link", [HTMLAttribute("rel", "stylesheet"), .href(assets.stylesheetURL)]),
-            .element("script", [.flag("defer"), .src(assets.scriptURL)], []),
-        ]
+        head +=
+            [
+                .element("title", text: title + " · Barkeep"),
+                .element("link", [HTMLAttribute("rel", "stylesheet"), .href(assets.stylesheetURL)]),
+                .element(
+                    "link",
+                    [HTMLAttribute("rel", "icon"), HTMLAttribute("type", "image/svg+xml"), .href(assets.iconURL)]),
+                .element("script", [.flag("defer"), .src(assets.scriptURL)], []),
+            ] + extraHead
         let html = HTML.element("html", [HTMLAttribute("lang", "en")], [.element("head", [], head), body])
         return HTML.document(html)
     }

@@ -1,0 +1,33 @@
+import BarkeepWeb
+import Testing
+
+/// The page a link from another site gets without its SameSite=Strict cookie: only a cross-site navigation gets it,
+/// and it reloads only a path of this site.
+@Suite struct SharedLinkPageTests {
+    @Test func onlyACrossSiteNavigationIsReloaded() {
+        #expect(SharedLinkPage.applies(fetchSite: "cross-site", fetchMode: "navigate"))
+        #expect(SharedLinkPage.applies(fetchSite: "Cross-Site", fetchMode: nil))
+        // The reload itself is same-origin: without a session it goes to the sign-in form, so nothing loops.
+        #expect(!SharedLinkPage.applies(fetchSite: "same-origin", fetchMode: "navigate"))
+        #expect(!SharedLinkPage.applies(fetchSite: "none", fetchMode: "navigate"))
+        #expect(!SharedLinkPage.applies(fetchSite: nil, fetchMode: nil))
+        // A cross-site subresource or fetch is no link a person followed.
+        #expect(!SharedLinkPage.applies(fetchSite: "cross-site", fetchMode: "no-cors"))
+    }
+
+    @Test func theReloadStaysOnThisSiteAndRunsNoScript() {
+        let page = SharedLinkPage.render(
+            target: "/projects/app/findings?rule=DUO001&x=\"><b>", assets: WebFixtures.assets)
+        #expect(
+            page.contains(
+                "<meta http-equiv=\"refresh\" content=\"0; url=/projects/app/findings?rule=DUO001&amp;x=&quot;&gt;&lt;b&gt;\">"
+            ))
+        #expect(!page.contains("<b>"))
+        for outside in ["//evil.example/x", "https://evil.example/", "/\\evil.example"] {
+            let other = SharedLinkPage.render(target: outside, assets: WebFixtures.assets)
+            #expect(other.contains("content=\"0; url=/\""), "\(outside)")
+        }
+        #expect(
+            WebFixtures.count("<script", in: page) == WebFixtures.count("<script defer src=\"/static/app.", in: page))
+    }
+}
