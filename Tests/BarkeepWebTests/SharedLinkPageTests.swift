@@ -16,17 +16,16 @@ import Testing
     }
 
     @Test func theReloadStaysOnThisSiteAndRunsNoScript() {
-        let page = SharedLinkPage.render(
-            target: "/projects/app/findings?rule=DUO001&x=\"><b>", assets: WebFixtures.assets)
-        #expect(
-            page.contains(
-                "<meta http-equiv=\"refresh\" content=\"0; url=/projects/app/findings?rule=DUO001&amp;x=&quot;&gt;&lt;b&gt;\">"
-            ))
+        let target = PageURL(
+            ["projects", "app", "findings"],
+            query: [PageURL.QueryItem("rule", "DUO001"), PageURL.QueryItem("x", "\"><b>")])
+        let page = SharedLinkPage.render(target: target, assets: WebFixtures.assets)
+        #expect(page.contains("content=\"0; url=/projects/app/findings?rule=DUO001&amp;x=%22%3E%3Cb%3E\""))
+        #expect(page.contains("href=\"/projects/app/findings?rule=DUO001&amp;x=%22%3E%3Cb%3E\""))
         #expect(!page.contains("<b>"))
-        for outside in ["//evil.example/x", "https://evil.example/", "/\\evil.example"] {
-            let other = SharedLinkPage.render(target: outside, assets: WebFixtures.assets)
-            #expect(other.contains("content=\"0; url=/\""), "\(outside)")
-        }
+        // An empty first segment (a target of //host/…) never makes a URL of another host.
+        let other = SharedLinkPage.render(target: PageURL(["", "evil.example", "x"]), assets: WebFixtures.assets)
+        #expect(other.contains("content=\"0; url=/evil.example/x\"") && !other.contains("//evil"))
         #expect(
             WebFixtures.count("<script", in: page) == WebFixtures.count("<script defer src=\"/static/app.", in: page))
     }

@@ -231,8 +231,16 @@ def check_report(driver):
     refused = [m for m in bb.script_errors(driver) if "Content Security Policy" in m]
     rules = driver.execute_script(
         "var s = document.querySelector('style'); return s && s.sheet ? s.sheet.cssRules.length : -1;")
+    shots = bb.wait_until(driver, lambda d: d.execute_script(
+        "var i = Array.from(document.querySelectorAll('img.shot'));"
+        "return i.every(function (x) { return x.complete; }) ? i.map(function (x) {"
+        " return [x.getAttribute('src').slice(0, 22), x.naturalWidth, x.getAttribute('width')]; }) : null;"),
+        message="the report's screenshots to decode")
     report("the readiness report page renders with its own stylesheet allowed by hash and nothing refused",
            PROJECT in heading and not refused and rules > 0, {"h1": heading, "refused": refused, "rules": rules})
+    report("the readiness report embeds the failed pose's screenshot as a data: image",
+           len(shots) == 1 and shots[0][0] == "data:image/png;base64," and shots[0][1] > 0
+           and str(shots[0][1]) == shots[0][2] and not refused, {"images": shots, "refused": refused})
 
 
 def check_accessibility(driver):

@@ -27,6 +27,7 @@ struct BrowserTests {
         "a reader's write is refused (403) and nothing changed",
         "a screenshot uploaded from the CLI shows on the screen page",
         "the readiness report page renders with its own stylesheet allowed by hash and nothing refused",
+        "the readiness report embeds the failed pose's screenshot as a data: image",
         "axe-core: no serious or critical violation on any page, light and dark and 390 px wide",
         "revoking the token ends its session at once (next navigation: the sign-in page)",
         "a writer's bulk verdict from the findings page, with its preview",

@@ -70,6 +70,7 @@ struct ProtocolTranscriptTests {
         steps.append(Step(line: "SCREENSHOT PUT app \(SampleImages.png.count)", payload: SampleImages.png))
         let shot = "sha256:" + SHA256Digest.hex(of: SampleImages.png)
         steps += [
+            "SCREENSHOT GET \(shot)",
             "POSE RECORD app Menu P4 failed screenshot=\(shot) item=Clipped dry-run=yes",
             "POSE RECORD app Menu P1 passed device=\"iPhone Duo\"",
             "POSE RECORD app P2,P3 failed screens=* screenshot=shots/p.png item=\"Bar hides the title\" dry-run=yes",

@@ -102,4 +102,37 @@ struct ScreenshotCommandsTests {
         let rows = try #require(try JSONSerialization.jsonObject(with: Data(after.1.utf8)) as? [[String: Any]])
         #expect(rows.count == 1)
     }
+
+    @Test("SCREENSHOT GET answers the bytes in base64; the HTML report embeds a failed pose's, the Markdown names it")
+    func fetchAndReport() throws {
+        let daemon = try TestDaemon()
+        _ = try daemon.barkeep(["project", "create", "app"])
+        _ = try daemon.barkeep(["screen", "add", "app", "Inbox", "--path", "Sources/**"])
+        let file = try SampleImages.temporaryFile(SampleImages.png, named: "inbox p3.png")
+        let recorded = try daemon.barkeep([
+            "pose", "record", "app", "Inbox", "P3", "failed", "--screenshot", file, "--item", "Bar overlaps",
+        ])
+        #expect(recorded.0 == 0, "\(recorded)")
+        let hex = SHA256Digest.hex(of: SampleImages.png)
+        let base64 = Data(SampleImages.png).base64EncodedString()
+
+        let client = try LineClient(socketPath: daemon.socket)
+        try client.send("SCREENSHOT GET sha256:\(hex)\n")
+        #expect(
+            try Self.reply(client)
+                == "OK sha256=\(hex) media-type=image/png width=3 height=2 size=\(SampleImages.png.count) data=\(base64)"
+        )
+        try client.send("SCREENSHOT GET \(hex)\n")
+        #expect(try Self.reply(client)?.hasPrefix("ERR BADARG") == true)
+        try client.send("SCREENSHOT GET sha256:\(String(repeating: "0", count: 64))\n")
+        #expect(try Self.reply(client)?.hasPrefix("ERR NOTFOUND") == true)
+
+        let html = try daemon.barkeep(["report", "app", "--format", "html"])
+        #expect(html.0 == 0, "\(html)")
+        #expect(html.1.contains("src=\"data:image/png;base64,\(base64)\" width=\"3\" height=\"2\""))
+        #expect(html.1.contains("<code>sha256:\(hex)</code>"))
+        #expect(!html.1.contains("not embedded"))
+        let markdown = try daemon.barkeep(["report", "app"])
+        #expect(markdown.1.contains("sha256:\(hex)") && !markdown.1.contains("base64"))
+    }
 }

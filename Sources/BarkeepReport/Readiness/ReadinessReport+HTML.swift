@@ -1,4 +1,5 @@
 import BarkeepAPI
+import BarkeepCore
 import Foundation
 
 extension ReadinessReport {
@@ -91,7 +92,7 @@ extension ReadinessReport {
                         failedPoseHeaders,
                         recommendation.failedPoses.map { failed in
                             [
-                                escape(failed.pose), failed.screenshot.map { "<code>\(escape($0))</code>" } ?? "—",
+                                escape(failed.pose), screenshotCell(failed, screen: recommendation, input: input),
                                 escape(failed.finding ?? "—"),
                             ]
                         }))
@@ -129,6 +130,9 @@ extension ReadinessReport {
         case .lines(let lines):
             out.append("<ul class=\"not-verified\">\n" + lines.map { "<li>\(escape($0))</li>\n" }.joined() + "</ul>")
         }
+        if input.screenshotsLeftOut > 0 {
+            out.append("<p class=\"empty\">\(escape(screenshotsLeftOutText(input.screenshotsLeftOut)))</p>")
+        }
         out += ["</body>", "</html>"]
         return out.map { $0.hasSuffix("\n") ? $0 : $0 + "\n" }.joined()
     }
@@ -164,6 +168,7 @@ extension ReadinessReport {
         .legend .swatch { display: inline-block; width: 0.9em; height: 0.9em; margin: 0 0.3em 0 0.8em;
           vertical-align: -0.1em; }
         svg { display: block; margin: 0.5em 0 1em; max-width: 100%; height: auto; }
+        img.shot { display: block; max-width: 12em; max-height: 20em; width: auto; height: auto; margin-bottom: 0.3em; }
         """
 
     private static func factList(_ facts: [ReportContent.Fact], className: String) -> String {
@@ -187,6 +192,27 @@ extension ReadinessReport {
         case ReportContent.statusText(.blocked): "<span class=\"blocked\">\(Escaping.html(status))</span>"
         default: Escaping.html(status)
         }
+    }
+
+    /// What the report says of the failed poses' screenshots it does not embed.
+    static func screenshotsLeftOutText(_ count: Int) -> String {
+        let megabytes = ScreenshotLimit.reportEmbeddedBytes >> 20
+        return (count == 1 ? "1 failed pose's screenshot is" : "\(count) failed poses' screenshots are")
+            + " named but not embedded: past the report's \(megabytes) MiB of images, too large to send inline, or"
+            + " deleted. Signed-in readers see each on its screen's page."
+    }
+
+    /// A failed pose's screenshot: the image itself when the input embeds it (its size as attributes, so the page
+    /// does not jump), and always its name.
+    private static func screenshotCell(
+        _ failed: ReportContent.FailedPose, screen: ReportContent.Recommendation, input: ReportInput
+    ) -> String {
+        guard let name = failed.screenshot else { return "—" }
+        let code = "<code>\(Escaping.html(name))</code>"
+        guard let image = input.screenshots[name] else { return code }
+        let alt = "Screenshot of \(failed.pose) failing on \(screen.screen)"
+        return "<img class=\"shot\" src=\"\(image.dataURI)\" width=\"\(image.width)\" height=\"\(image.height)\" "
+            + "alt=\"\(Escaping.html(alt))\"/><br/>\(code)"
     }
 
     /// A table; cells are already escaped HTML.

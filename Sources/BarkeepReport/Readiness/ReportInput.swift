@@ -18,6 +18,12 @@ public struct ReportInput: Sendable, Equatable {
     /// The project's screens, components and app area (`SCREEN LIST PROJECT`): which components each screen uses.
     /// Without them a component's findings are listed under the component's own key.
     public var screens: [ScreenRecord]
+    /// The failed poses' uploaded screenshots the HTML report embeds, by the name a pose result holds
+    /// (`sha256:HEX`); empty for Markdown.
+    public var screenshots: [String: EmbeddedScreenshot] = [:]
+    /// How many failed poses' uploaded screenshots are not embedded: past `ScreenshotLimit.reportEmbeddedBytes` in
+    /// all, too large to fetch inline, or gone.
+    public var screenshotsLeftOut = 0
 
     /// The report's input.
     public init(

@@ -81,7 +81,11 @@ struct PageApplication: HTTPApplication {
                     fetchSite: head.values(of: "sec-fetch-site").last, fetchMode: head.values(of: "sec-fetch-mode").last
                 ) {
                     return Self.html(
-                        200, SharedLinkPage.render(target: head.target, assets: assets),
+                        200,
+                        SharedLinkPage.render(
+                            target: PageURL(
+                                head.pathSegments, query: head.query.map { PageURL.QueryItem($0.name, $0.value) }),
+                            assets: assets),
                         fields: [HTTPField(name: "Cache-Control", value: "no-store")])
                 }
                 return Self.toSignIn(head)

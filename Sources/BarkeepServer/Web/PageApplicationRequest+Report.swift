@@ -12,18 +12,19 @@ extension InProcessClient: ReportSource {
 extension PageApplicationRequest {
     /// The readiness report of `project` (`/projects/{project}/report`): the same document `barkeep report --format
     /// html` writes, gathered through the same requests (`ReportInput.gathered`) as the signed-in identity. It is a
-    /// self-contained file with one inline stylesheet, so its policy allows exactly that stylesheet by its SHA-256
-    /// and nothing else inline.
+    /// self-contained file with one inline stylesheet and its failed poses' screenshots as `data:` images, so its
+    /// policy allows exactly that stylesheet by its SHA-256, and `data:` images, and nothing else inline.
     func report(_ project: String) throws -> HTTPResponse {
         do {
-            let input = try ReportInput.gathered(project: project, from: client)
+            let input = try ReportInput.gathered(project: project, from: client, embeddingScreenshots: true)
             let html = ReadinessReport.html(input, selection: ReportSelection(), now: Date())
             var fields: [HTTPField] = []
             if let style = Self.inlineStylesheet(of: html) {
                 fields.append(
                     HTTPField(
                         name: "Content-Security-Policy",
-                        value: PageSecurity.policy(styleSource: "'sha256-\(Self.base64SHA256(of: style))'")))
+                        value: PageSecurity.policy(
+                            styleSource: "'sha256-\(Self.base64SHA256(of: style))'", imageSource: "'self' data:")))
             }
             return PageApplication.html(200, html, fields: fields)
         } catch let error as ReportError {

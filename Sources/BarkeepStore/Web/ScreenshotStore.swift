@@ -62,6 +62,12 @@ public enum ScreenshotStore {
         return (mediaType, try row.decode("bytes", as: PostgresBytes.self).bytes)
     }
 
+    /// The size in bytes of the screenshot stored under `sha256`, nil when none is.
+    public static func size(_ sha256: String, on connection: PostgresConnection) throws -> Int? {
+        try connection.queryValue(
+            "SELECT octet_length(bytes) FROM screenshots WHERE sha256 = $1", [sha256], as: Int.self)
+    }
+
     /// The header of the screenshot stored under `sha256`, nil when none is; with `isLocked`, the row is locked
     /// against deletion (`FOR KEY SHARE`) until the caller's transaction ends, so a pose may name it.
     public static func header(_ sha256: String, isLocked: Bool = false, on connection: PostgresConnection) throws

@@ -1,7 +1,7 @@
 /// What a signed-in person gets from a link followed from another site (a chat message, an email, a ticket): the
 /// session cookie is `SameSite=Strict`, so the browser leaves it off such a navigation, and the page would send them
 /// to sign in again. Instead this page reloads the same address at once, from this site, which the browser sends
-/// the cookie with; no script, a `<meta http-equiv="refresh">` and a link. Without a session the reload goes to the
+/// the cookie with; no script, a refresh `meta` element and a link. Without a session the reload goes to the
 /// sign-in form as any page does.
 public enum SharedLinkPage {
     /// Whether a request without a session is such a navigation: its `Sec-Fetch-Site` is `cross-site` and its
@@ -10,11 +10,12 @@ public enum SharedLinkPage {
         fetchSite?.lowercased() == "cross-site" && (fetchMode.map { $0.lowercased() == "navigate" } ?? true)
     }
 
-    /// The page reloading `target` (a path of this site, checked by `CSRFCheck.safeNext`).
-    public static func render(target: String, assets: StaticAssets) -> String {
-        let safe = CSRFCheck.safeNext(target)
+    /// The page reloading `target`, the address asked for, re-encoded as a path of this site (an empty segment is
+    /// dropped, so it never starts `//`, another host).
+    public static func render(target: PageURL, assets: StaticAssets) -> String {
+        let safe = PageURL(target.segments.filter { !$0.isEmpty }, query: target.query)
         let refresh = HTML.element(
-            "meta", [HTMLAttribute("http-equiv", "refresh"), HTMLAttribute("content", "0; url=" + safe)])
+            "meta", [HTMLAttribute("http-equiv", "refresh"), HTMLAttribute("content", "0; url=" + safe.text)])
         let body = HTML.element(
             "body", [],
             [
@@ -24,7 +25,7 @@ public enum SharedLinkPage {
                         .element("h1", text: "Opening Barkeep"),
                         .element(
                             "p", [],
-                            [.element("a", [HTMLAttribute("href", safe)], text: "Continue to the page")]),
+                            [.element("a", [.href(safe)], text: "Continue to the page")]),
                     ])
             ])
         return PageLayout.document(

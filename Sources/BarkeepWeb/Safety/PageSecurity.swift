@@ -5,10 +5,11 @@ public enum PageSecurity {
     /// itself, no inline script or style, no framing, no outside form target.
     public static let contentSecurityPolicy = policy()
 
-    /// The policy with styles from `styleSource`: `'self'` for every page; the readiness report, a self-contained
-    /// file, names its one inline stylesheet by hash (`'sha256-…'`).
-    public static func policy(styleSource: String = "'self'") -> String {
-        "default-src 'none'; script-src 'self'; style-src \(styleSource); img-src 'self'; connect-src 'self'; "
+    /// The policy with styles from `styleSource` and images from `imageSource`: `'self'` for every page; the
+    /// readiness report, a self-contained file, names its one inline stylesheet by hash (`'sha256-…'`) and embeds
+    /// its screenshots (`data:`).
+    public static func policy(styleSource: String = "'self'", imageSource: String = "'self'") -> String {
+        "default-src 'none'; script-src 'self'; style-src \(styleSource); img-src \(imageSource); connect-src 'self'; "
             + "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
     }
 

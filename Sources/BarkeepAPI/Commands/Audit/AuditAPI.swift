@@ -6,5 +6,6 @@ public enum AuditAPI {
     public static let all: [any CommandRequest.Type] = [
         ItemAddRequest.self, ItemSetRequest.self, ItemRemoveRequest.self, SDKSetRequest.self, BlockedRequest.self,
         PoseRecordRequest.self, PoseHistoryRequest.self, PosesRequest.self, ScreenshotPutRequest.self,
+        ScreenshotGetRequest.self,
     ]
 }

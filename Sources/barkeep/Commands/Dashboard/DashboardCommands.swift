@@ -328,7 +328,7 @@ struct ReportCommand: RunnableCommand {
         let source = WireReportSource(client: try context.connect(), context: context)
         let input: ReportInput
         do {
-            input = try ReportInput.gathered(project: project, from: source)
+            input = try ReportInput.gathered(project: project, from: source, embeddingScreenshots: isHTML)
         } catch let error as CLIError {
             throw error
         } catch let error as ReportError {
