@@ -81,6 +81,8 @@ extension EventLoop {
     func process(_ connection: HTTPConnection, now: ContinuousClock.Instant = .now) {
         while httpConnections[connection.id] != nil {
             switch connection.machine.nextAction(now: now) {
+            case .authorize(let head):
+                authorize(head, on: connection)
             case .execute(let head, let body):
                 run(head, body: body, on: connection)
             case .handshake:
@@ -106,6 +108,65 @@ extension EventLoop {
                 return
             }
         }
+    }
+
+    /// Judges a head with a body on a pool thread through the server's application (authenticated? the route's
+    /// limit?) before its body is read; the machine waits until `admit`.
+    private func authorize(_ head: HTTPRequestHead, on connection: HTTPConnection) {
+        guard let pool = server.pool else {
+            admit(head, .refused(.error(503, .unavailable, "this server has no database")), on: connection)
+            return
+        }
+        let id = connection.id
+        let ticket = CommandTicket()
+        connection.ticket = ticket
+        let application = server.httpApplication
+        let context = connection.context
+        do {
+            try pool.submit { database in
+                guard !ticket.isCancelled else { return HTTPAdmission.refused(.busy("the client left")) }
+                return try application.admit(head, context: context, database: database)
+            } completion: { [server] result in
+                server.post { loop in loop.admitted(id, head: head, result: result) }
+            }
+        } catch {
+            connection.ticket = nil
+            admit(head, .refused(response(for: error)), on: connection)
+        }
+    }
+
+    /// The application judged a head on the pool: the machine reads the body or answers the refusal.
+    private func admitted(_ id: ConnectionID, head: HTTPRequestHead, result: Result<HTTPAdmission, any Error>) {
+        guard let connection = httpConnections[id] else { return }
+        connection.ticket = nil
+        switch result {
+        case .success(let admission): admit(head, admission, on: connection)
+        case .failure(let error): admit(head, .refused(response(for: error)), on: connection)
+        }
+        process(connection)
+    }
+
+    /// Hands `admission` to the machine. A body admitted within its limit counts against the upload total the line
+    /// protocol's uploads share (`maximumPayloadTotal`) until its request is answered; one that would pass it is
+    /// refused `503 BUSY`, unread.
+    private func admit(_ head: HTTPRequestHead, _ admission: HTTPAdmission, on connection: HTTPConnection) {
+        var admission = admission
+        if case .body(let limit, _) = admission, head.contentLength <= limit {
+            if head.contentLength > configuration.maximumPayloadTotal - uploadBytesHeld {
+                admission = .refused(.busy("the server holds too many uploads; retry later"))
+            } else {
+                uploadBytesHeld += head.contentLength
+                connection.reservedUpload = head.contentLength
+            }
+        }
+        connection.machine.admit(admission, now: .now)
+    }
+
+    /// The connection's admitted body no longer counts against the upload total: its request was answered, or the
+    /// connection closed.
+    private func releaseUpload(_ connection: HTTPConnection) {
+        uploadBytesHeld -= connection.reservedUpload
+        connection.reservedUpload = 0
     }
 
     /// Runs a request on a pool thread through the server's application; the machine waits until `complete`.
@@ -145,6 +206,7 @@ extension EventLoop {
     }
 
     private func complete(_ connection: HTTPConnection, _ response: HTTPResponse) {
+        releaseUpload(connection)
         connection.machine.complete(response, now: .now, closesConnection: isDraining)
         unpublishedServed += 1
         // An event stream started: live events of its project reach it through the watchers index, as WATCH's do.
@@ -203,6 +265,7 @@ extension EventLoop {
     func close(_ connection: HTTPConnection) {
         guard httpConnections.removeValue(forKey: connection.id) != nil else { return }
         connection.ticket?.cancel()
+        releaseUpload(connection)
         if let stream = connection.machine.startedStream {
             watchers[stream.projectID]?.remove(connection.id)
             if watchers[stream.projectID]?.isEmpty == true { watchers[stream.projectID] = nil }

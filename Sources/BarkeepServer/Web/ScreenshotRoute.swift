@@ -31,6 +31,12 @@ enum ScreenshotRoute {
         }
     }
 
+    /// Whether `method` and `path` name the upload, whose body may be as large as `--max-screenshot`.
+    static func isUpload(method: String, path: [String]) -> Bool {
+        guard case .upload = ScreenshotRoute(method: method, path: path) else { return false }
+        return true
+    }
+
     /// The answer, run as `client`'s identity.
     func respond(head: HTTPRequestHead, body: [UInt8], client: InProcessClient) -> HTTPResponse {
         switch self {
