@@ -38,7 +38,8 @@ struct APIApplication: HTTPApplication {
             return .refused(Self.unauthenticated)
         }
         let (limit, what) =
-            ScreenshotRoute.isUpload(method: head.method, path: head.pathSegments)
+            // The one upload route is SCREENSHOT PUT's.
+            RouteTable.isUpload(method: head.method, path: head.pathSegments)
             ? (server.configuration.maximumScreenshot, "screenshot") : (HTTPLimit.bodyBytes, "body")
         return .body(
             limit: limit,
@@ -79,6 +80,8 @@ struct APIApplication: HTTPApplication {
                 status: 200, fields: [HTTPField(name: "Content-Type", value: Self.jsonType)], body: Self.openAPIBytes)
         case .refused(let refusal):
             return Self.refusal(refusal)
+        case .command(let type, let request) where type.spec.http.uploadContentTypes != nil:
+            return ScreenshotRoute.upload(type, request: request, head: head, body: body, client: client)
         case .command(let type, let request):
             return Self.answer(type, request: request, client: client)
         }
