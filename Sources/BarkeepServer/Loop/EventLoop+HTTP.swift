@@ -113,25 +113,41 @@ extension EventLoop {
     /// Judges a head with a body on a pool thread through the server's application (authenticated? the route's
     /// limit?) before its body is read; the machine waits until `admit`.
     private func authorize(_ head: HTTPRequestHead, on connection: HTTPConnection) {
+        onPool(connection, ifCancelled: HTTPAdmission.refused(.busy("the client left"))) {
+            application, context, database in
+            try application.admit(head, context: context, database: database)
+        } finish: { loop, id, result in
+            loop.admitted(id, head: head, result: result)
+        }
+    }
+
+    /// Runs `work` with the server's application on a pool thread — the road a line command's database work takes,
+    /// its ticket cancelling it when the client leaves before it starts (`ifCancelled` is then its result) — and
+    /// `finish` on the loop with the result; without a pool, or with the pool's queue full, `finish` gets the error
+    /// at once.
+    private func onPool<Outcome: Sendable>(
+        _ connection: HTTPConnection, ifCancelled: Outcome,
+        _ work: @escaping @Sendable (any HTTPApplication, HTTPRequestContext, PostgresConnection) throws -> Outcome,
+        finish: @escaping @Sendable (EventLoop, ConnectionID, Result<Outcome, any Error>) -> Void
+    ) {
+        let id = connection.id
         guard let pool = server.pool else {
-            admit(head, .refused(.error(503, .unavailable, "this server has no database")), on: connection)
+            finish(self, id, .failure(StoreError.poolClosed))
             return
         }
-        let id = connection.id
         let ticket = CommandTicket()
         connection.ticket = ticket
         let application = server.httpApplication
         let context = connection.context
         do {
             try pool.submit { database in
-                guard !ticket.isCancelled else { return HTTPAdmission.refused(.busy("the client left")) }
-                return try application.admit(head, context: context, database: database)
+                guard !ticket.isCancelled else { return ifCancelled }
+                return try work(application, context, database)
             } completion: { [server] result in
-                server.post { loop in loop.admitted(id, head: head, result: result) }
+                server.post { loop in finish(loop, id, result) }
             }
         } catch {
-            connection.ticket = nil
-            admit(head, .refused(response(for: error)), on: connection)
+            finish(self, id, .failure(error))
         }
     }
 
@@ -171,26 +187,12 @@ extension EventLoop {
 
     /// Runs a request on a pool thread through the server's application; the machine waits until `complete`.
     private func run(_ head: HTTPRequestHead, body: [UInt8], on connection: HTTPConnection) {
-        guard let pool = server.pool else {
-            complete(connection, .error(503, .unavailable, "this server has no database"))
-            return
-        }
-        let id = connection.id
-        let ticket = CommandTicket()
-        connection.ticket = ticket
-        let application = server.httpApplication
-        let context = connection.context
-        do {
-            try pool.submit { database in
-                // The client left while the request waited for a database connection: never start it.
-                guard !ticket.isCancelled else { return HTTPResponse.error(503, .unavailable, "the client left") }
-                return try application.respond(to: head, body: body, context: context, database: database)
-            } completion: { [server] result in
-                server.post { loop in loop.complete(id, result: result) }
-            }
-        } catch {
-            connection.ticket = nil
-            complete(connection, response(for: error))
+        // The client left while the request waited for a database connection: it never starts.
+        onPool(connection, ifCancelled: HTTPResponse.error(503, .unavailable, "the client left")) {
+            application, context, database in
+            try application.respond(to: head, body: body, context: context, database: database)
+        } finish: { loop, id, result in
+            loop.complete(id, result: result)
         }
     }
 
