@@ -6,7 +6,8 @@
 // chunks, each request completed at once: both must run the same requests and write the same bytes. Invariants: no
 // crash; the buffer never holds more than a head's limit, or one body, plus one chunk; nothing runs while a request
 // runs; every response is whole (a status line, a `Content-Length` that matches); a refused connection runs nothing
-// more. Then the clock: every deadline the machine names fires once, when due and not before. The rest is also parsed
+// more; a head with a body is judged (`authorize`) before a byte of the body is read, and a refused or oversized one
+// never runs. Then the clock: every deadline the machine names fires once, when due and not before. The rest is also parsed
 // as a head directly, which must not crash and whose accepted heads are within the limits. Last, TLS: handshake steps
 // scripted by the bytes; nothing is taken, run or written before it completes, a failed one closes silently, and a
 // completed one serves the stream as plain text does. Last, an event stream (`State.eventStream`): the bytes script
@@ -33,25 +34,53 @@ struct HTTPDriver {
     /// The requests run, and the bytes written, in order.
     var log: [String] = []
     var written: [UInt8] = []
+    /// The head whose body was admitted, and its limit, until it runs.
+    var admitted: (head: HTTPRequestHead, limit: Int)?
 
     init(limits: HTTPLimits) {
         machine = HTTPMachine<StreamFuzzEvent>(limits: limits, now: now)
     }
 
-    /// Appends bytes as they arrive (when the machine reads), then performs every action they lead to.
+    /// Appends bytes as they arrive (when the machine reads), then performs every action they lead to. A head with a
+    /// body is judged by its target's length: refused, admitted up to the JSON limit, or up to a larger route limit.
     mutating func receive(_ bytes: ArraySlice<UInt8>) {
         guard machine.wantsInput else { return }
         machine.receive(bytes, now: now)
         let limits = machine.limits
+        let routeLimit = 2 * limits.bodyBytes + 1
         require(
-            machine.bufferedInputCount <= max(limits.headBytes, limits.bodyBytes) + bytes.count,
+            machine.bufferedInputCount <= max(limits.headBytes, routeLimit) + bytes.count,
             "\(machine.bufferedInputCount) bytes buffered after a read of \(bytes.count)")
-        while case .execute(let head, let body) = machine.nextAction(now: now) {
-            require(machine.isRunning && !machine.wantsInput, "a request runs while the machine reads")
-            require(body.count == head.contentLength && body.count <= limits.bodyBytes, "a body of the wrong size")
-            require(machine.nextDeadline == nil, "a deadline while a request runs")
-            log.append("\(head.method) \(head.target) \(body.count)")
-            machine.complete(HTTPResponse(status: 200, body: body), now: now)
+        actions: while true {
+            switch machine.nextAction(now: now) {
+            case .authorize(let head):
+                require(head.contentLength > 0 && admitted == nil, "a head judged twice, or one without a body")
+                require(machine.isRunning && !machine.wantsInput, "a head is judged while the machine reads")
+                let before = machine.pendingOutputCount
+                switch head.target.utf8.count % 3 {
+                case 0:
+                    log.append("refused \(head.target)")
+                    machine.admit(.refused(HTTPResponse(status: 401)), now: now)
+                    require(machine.pendingOutputCount > before, "a refusal not answered")
+                case let kind:
+                    let limit = kind == 1 ? limits.bodyBytes : routeLimit
+                    admitted = (head, limit)
+                    machine.admit(.body(limit: limit, tooLarge: HTTPResponse(status: 413)), now: now)
+                    if head.contentLength > limit { admitted = nil }
+                }
+            case .execute(let head, let body):
+                require(machine.isRunning && !machine.wantsInput, "a request runs while the machine reads")
+                require(body.count == head.contentLength, "a body of the wrong size")
+                if !body.isEmpty {
+                    require(admitted?.head == head && body.count <= admitted?.limit ?? 0, "a body read unadmitted")
+                }
+                admitted = nil
+                require(machine.nextDeadline == nil, "a deadline while a request runs")
+                log.append("\(head.method) \(head.target) \(body.count)")
+                machine.complete(HTTPResponse(status: 200, body: body), now: now)
+            default:
+                break actions
+            }
         }
         let count = machine.withPendingOutput { buffer in
             written.append(contentsOf: buffer)

@@ -61,6 +61,7 @@ sources() {
     # EventFilter, and the watch machine its event streams share with WATCH).
     if [ "$1" = http ]; then
         source_file BarkeepServer HTTPMachine
+        source_file BarkeepServer HTTPAdmission
         source_file BarkeepServer HTTPLimits
         source_file BarkeepServer HTTPRequestHead
         source_file BarkeepServer HTTPResponse

@@ -19,9 +19,15 @@ struct HTTPDriver {
     var completesAtOnce = true
     /// The most request bytes the machine held at any moment.
     var mostBuffered = 0
+    /// How the application judges a head with a body (`authorize`); nil leaves it waiting. By default the body is
+    /// admitted up to `limits.bodyBytes`, and a longer one refused `413`.
+    var judge: (HTTPRequestHead) -> HTTPAdmission?
+    /// The targets of the heads judged, in order.
+    var judged: [String] = []
 
     init(limits: HTTPLimits = HTTPLimits()) {
         machine = HTTPMachine<StreamEvent>(limits: limits, now: now)
+        judge = { _ in .body(limit: limits.bodyBytes, tooLarge: .refusal(413, "too large")) }
     }
 
     var text: String { String(decoding: written, as: UTF8.self) }
@@ -49,13 +55,22 @@ struct HTTPDriver {
     }
 
     mutating func run() {
-        while case .execute(let head, let body) = machine.nextAction(now: now) {
-            mostBuffered = max(mostBuffered, machine.bufferedInputCount)
-            let entry =
-                "\(head.method) \(head.target)" + (body.isEmpty ? "" : " \(String(decoding: body, as: UTF8.self))")
-            log.append(entry)
-            guard completesAtOnce else { break }
-            machine.complete(HTTPResponse(status: 200, body: Array(entry.utf8)), now: now)
+        running: while true {
+            switch machine.nextAction(now: now) {
+            case .authorize(let head):
+                judged.append(head.target)
+                guard let admission = judge(head) else { break running }
+                machine.admit(admission, now: now)
+            case .execute(let head, let body):
+                mostBuffered = max(mostBuffered, machine.bufferedInputCount)
+                let entry =
+                    "\(head.method) \(head.target)" + (body.isEmpty ? "" : " \(String(decoding: body, as: UTF8.self))")
+                log.append(entry)
+                guard completesAtOnce else { break running }
+                machine.complete(HTTPResponse(status: 200, body: Array(entry.utf8)), now: now)
+            default:
+                break running
+            }
         }
         mostBuffered = max(mostBuffered, machine.bufferedInputCount)
         read()
@@ -366,6 +381,74 @@ struct HTTPMachineTests {
         var refused = HTTPDriver(limits: limits)
         refused.send("POST /p HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 11\r\n\r\n")
         #expect(refused.statuses == [413] && refused.machine.isFinished)
+    }
+
+    @Test("a head with a body waits for its admission: nothing of the body is read and no 100 Continue goes out")
+    func bodyWaitsForAdmission() {
+        var driver = HTTPDriver()
+        driver.judge = { _ in nil }
+        driver.send("POST /p HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\nhel")
+        #expect(driver.judged == ["/p"] && driver.written.isEmpty && driver.log.isEmpty)
+        #expect(driver.machine.isRunning && !driver.machine.wantsInput && driver.machine.nextDeadline == nil)
+        #expect(driver.machine.bufferedInputCount == 3)
+        driver.machine.admit(.body(limit: 5, tooLarge: .refusal(413, "too large")), now: driver.now)
+        driver.run()
+        #expect(driver.text == "HTTP/1.1 100 Continue\r\n\r\n" && driver.machine.wantsInput)
+        driver.send("lo")
+        #expect(driver.log == ["POST /p hello"] && driver.statuses == [100, 200])
+        // A request without a body is not judged by the machine: the application authenticates it as it runs.
+        var plain = HTTPDriver()
+        plain.judge = { _ in nil }
+        plain.send(Self.get)
+        #expect(plain.judged.isEmpty && plain.log == ["GET /a"])
+    }
+
+    @Test("a refused head is answered without its body read and without 100 Continue; a small body is skipped")
+    func refusedBeforeBody() {
+        let unauthorized = HTTPResponse(status: 401, fields: [HTTPField(name: "WWW-Authenticate", value: "Bearer")])
+        var waiting = HTTPDriver()
+        waiting.judge = { _ in .refused(unauthorized) }
+        waiting.send("POST /p HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 5000000\r\n\r\n")
+        #expect(waiting.statuses == [401] && !waiting.text.contains("100 Continue") && waiting.log.isEmpty)
+        #expect(waiting.machine.isFinished && waiting.text.contains("Connection: close"))
+        // A client that sends its body at once (no Expect) keeps its connection when the body is small: it is read
+        // and dropped, never run, and the next request is served.
+        var eager = HTTPDriver()
+        eager.judge = { _ in .refused(unauthorized) }
+        eager.send("POST /p HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello" + Self.get)
+        #expect(eager.statuses == [401, 200] && eager.log == ["GET /a"] && !eager.machine.isClosing)
+        // A large one closes the connection after the answer: skipping it would cost the server its bandwidth.
+        var large = HTTPDriver()
+        large.judge = { _ in .refused(unauthorized) }
+        large.send("POST /p HTTP/1.1\r\nHost: x\r\nContent-Length: \(2 * HTTPLimit.bodyBytes + 1)\r\n\r\nabc")
+        #expect(large.statuses == [401] && large.machine.isFinished && large.log.isEmpty)
+    }
+
+    @Test("the route's limit bounds the body: a 4 MiB screenshot under a 5 MiB limit runs, 6 MiB is refused unread")
+    func routeLimit() {
+        let screenshotLimit = 5 << 20
+        let tooLarge = HTTPResponse(status: 413, body: Array(#"{"code":"TOOLONG"}"#.utf8))
+        var driver = HTTPDriver()
+        driver.judge = { head in
+            .body(
+                limit: head.target.hasSuffix("/screenshots") ? screenshotLimit : HTTPLimit.bodyBytes, tooLarge: tooLarge
+            )
+        }
+        let image = [UInt8](repeating: 7, count: 4 << 20)
+        driver.send(Array("POST /p/screenshots HTTP/1.1\r\nHost: x\r\nContent-Length: \(image.count)\r\n\r\n".utf8))
+        driver.send(image, chunksOf: 1 << 16)
+        #expect(driver.log.count == 1 && driver.statuses == [200])
+        #expect(driver.mostBuffered <= image.count + (1 << 16))
+        // The same size on a JSON route is over its limit; past the route's own limit it is refused too.
+        var json = HTTPDriver()
+        json.judge = driver.judge
+        json.send("POST /p/findings HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: \(4 << 20)\r\n\r\n")
+        #expect(json.statuses == [413] && json.text.contains("TOOLONG") && json.machine.isFinished)
+        var over = HTTPDriver()
+        over.judge = driver.judge
+        over.send("POST /p/screenshots HTTP/1.1\r\nHost: x\r\nContent-Length: \(6 << 20)\r\n\r\nabc")
+        #expect(over.statuses == [413] && over.log.isEmpty && over.machine.isFinished)
+        #expect(over.machine.bufferedInputCount == 0)
     }
 
     @Test("on TLS nothing is read or run before the handshake completes; then the transport is read once")

@@ -1,4 +1,5 @@
 import BarkeepAPI
+import BarkeepCore
 import BarkeepProtocol
 import BarkeepTestSupport
 import Foundation
@@ -74,5 +75,27 @@ struct OpenAPITests {
         let findings = try #require(paths["/api/v1/projects/{project}/findings"]?["get"] as? [String: Any])
         let names = (findings["parameters"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
         #expect(names.contains("severity") && names.contains("new-in"), "the filter language by wire key")
+    }
+
+    @Test(
+        "the byte routes: the screenshot upload takes Core's image types raw, GET screenshots/{sha256} answers them, the event stream is text/event-stream with Last-Event-ID"
+    )
+    func byteRoutes() throws {
+        let paths = try #require(OpenAPI.document["paths"] as? [String: [String: Any]])
+        let types = Set(ImageHeader.MediaType.allCases.map(\.rawValue))
+        let upload = try #require(paths["/api/v1/projects/{project}/screenshots"]?["post"] as? [String: Any])
+        #expect(upload["operationId"] as? String == "screenshotPut")
+        let body = try #require(upload["requestBody"] as? [String: Any])
+        #expect(Set((body["content"] as? [String: Any] ?? [:]).keys) == types, "\(body)")
+        let fetch = try #require(paths["/api/v1/screenshots/{sha256}"]?["get"] as? [String: Any])
+        let answer = (fetch["responses"] as? [String: Any])?["200"] as? [String: Any]
+        #expect(Set((answer?["content"] as? [String: Any] ?? [:]).keys) == types, "\(fetch)")
+        let stream = try #require(paths["/api/v1/projects/{project}/events/stream"]?["get"] as? [String: Any])
+        let streamed = (stream["responses"] as? [String: Any])?["200"] as? [String: Any]
+        #expect((streamed?["content"] as? [String: Any])?.keys.sorted() == ["text/event-stream"], "\(stream)")
+        let parameters = (stream["parameters"] as? [[String: Any]] ?? []).map {
+            "\($0["in"] as? String ?? "") \($0["name"] as? String ?? "")"
+        }
+        #expect(parameters.contains("header Last-Event-ID") && parameters.contains("query since"), "\(parameters)")
     }
 }

@@ -11,6 +11,7 @@ public enum OpenAPI {
         for route in RouteTable.routes {
             paths[route.path, default: [:]][route.method.lowercased()] = operation(route.command)
         }
+        addByteRoutes(to: &paths)
         let error: [String: Any] = [
             "type": "object", "required": ["code", "message"],
             "properties": [
@@ -107,6 +108,90 @@ public enum OpenAPI {
                 "required": !required.isEmpty, "content": ["application/json": ["schema": schema]],
             ]
         }
+        return operation
+    }
+
+    // MARK: - Routes whose bodies are bytes
+
+    /// Describes the routes whose bodies are not JSON: each upload route's raw body (`HTTPRoute.upload`, its
+    /// content types), a stored screenshot's bytes (`GET screenshots/{sha256}`) and WATCH's route, a project's event
+    /// stream (`GET projects/{project}/events/stream`, Server-Sent Events).
+    static func addByteRoutes(to paths: inout [String: [String: Any]]) {
+        for route in RouteTable.routes {
+            guard let types = route.command.spec.http.uploadContentTypes,
+                var operation = paths[route.path]?["post"] as? [String: Any]
+            else { continue }
+            operation["requestBody"] =
+                [
+                    "required": true,
+                    "description": "The bytes as they are (not JSON), at most the daemon's limit for them "
+                        + "(--max-screenshot): larger is 413 TOOLONG before a byte is read.",
+                    "content": Dictionary(uniqueKeysWithValues: types.map { ($0, bytes($0)) }),
+                ] as [String: Any]
+            paths[route.path]?["post"] = operation
+        }
+        let prefix = "/" + RouteTable.prefix.joined(separator: "/") + "/"
+        paths[prefix + RouteTable.screenshotSegments.joined(separator: "/")] = ["get": screenshotOperation]
+        let stream = prefix + RouteTable.eventStreamSegments.joined(separator: "/")
+        if let watch = paths[stream]?["get"] as? [String: Any] { paths[stream]?["get"] = eventStreamOperation(watch) }
+    }
+
+    /// A body of bytes of `type`, as OpenAPI 3.1 describes one.
+    private static func bytes(_ type: String) -> [String: Any] {
+        ["schema": ["type": "string", "contentMediaType": type]]
+    }
+
+    /// The refusal every operation answers besides its success.
+    private static var refusalResponse: [String: Any] {
+        [
+            "description": "Refused: the wire's error code as an HTTP status.",
+            "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Error"]]],
+        ]
+    }
+
+    /// `GET screenshots/{sha256}`: a stored screenshot's bytes, with their type.
+    private static var screenshotOperation: [String: Any] {
+        return [
+            "operationId": "screenshotFetch", "tags": ["screenshot"],
+            "summary": "A stored screenshot's bytes, by the SHA-256 a pose names (screenshot=sha256:HEX).",
+            "parameters": [
+                [
+                    "name": "sha256", "in": "path", "required": true,
+                    "description": "The SHA-256 of the bytes, 64 lowercase hex digits.",
+                    "schema": ["type": "string", "pattern": "^[0-9a-f]{64}$"],
+                ] as [String: Any]
+            ],
+            "responses": [
+                "200": [
+                    "description": "The image, never sniffed (X-Content-Type-Options: nosniff), cached privately.",
+                    "content": Dictionary(
+                        uniqueKeysWithValues: ImageHeader.MediaType.allCases.map { ($0.rawValue, bytes($0.rawValue)) }),
+                ] as [String: Any],
+                "default": refusalResponse,
+            ] as [String: Any],
+        ]
+    }
+
+    /// WATCH's operation as its route answers it: the events as Server-Sent Events (not WATCH's reply), resumable
+    /// with `Last-Event-ID` as well as `since`.
+    private static func eventStreamOperation(_ watch: [String: Any]) -> [String: Any] {
+        var operation = watch
+        let resume: [String: Any] = [
+            "name": "Last-Event-ID", "in": "header", "required": false,
+            "description": "Resume after this event (the id: of the last event received); it wins over since.",
+            "schema": ["type": "integer", "minimum": 0],
+        ]
+        operation["parameters"] = (watch["parameters"] as? [[String: Any]] ?? []) + [resume]
+        operation["responses"] =
+            [
+                "200": [
+                    "description": "Server-Sent Events until the connection closes: a retry: line, then one frame an "
+                        + "event (id: its sequence number, event: its kind, data: its fields as JSON) and : keep-alive "
+                        + "comments when quiet.",
+                    "content": ["text/event-stream": ["schema": ["type": "string"]]],
+                ] as [String: Any],
+                "default": refusalResponse,
+            ] as [String: Any]
         return operation
     }
 

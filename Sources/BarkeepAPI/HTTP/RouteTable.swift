@@ -44,6 +44,22 @@ public enum RouteTable {
         var literalCount: Int { segments.count { HTTPRoute.parameterName($0) == nil } }
     }
 
+    /// The path below the prefix of a stored screenshot, read by its SHA-256 (`GET`): bytes, not a command's JSON.
+    public static let screenshotSegments = ["screenshots", "{sha256}"]
+    /// The path below the prefix of a project's event stream (`GET`, Server-Sent Events): WATCH's route, answered as
+    /// a stream of events rather than WATCH's reply.
+    public static var eventStreamSegments: [String] { WatchRequest.spec.http.segments }
+
+    /// Whether `method` and `path` (segments, the prefix included) name an upload route (`HTTPRoute.upload`), whose
+    /// body is a command's payload rather than JSON.
+    public static func isUpload(method: String, path: [String]) -> Bool {
+        guard Array(path.prefix(prefix.count)) == prefix else { return false }
+        let below = Array(path.dropFirst(prefix.count))
+        return routes.contains {
+            $0.method == method && $0.command.spec.http.uploadContentTypes != nil && $0.parameters(of: below) != nil
+        }
+    }
+
     /// Every command's route, in the catalogue's order.
     public static let routes: [Route] = API.commands.compactMap { command in
         guard let method = command.spec.http.method else { return nil }
@@ -89,7 +105,9 @@ public enum RouteTable {
             let request =
                 verb == "GET"
                 ? try readQuery(route.command, path: parameters, query: query, body: body)
-                : try readBody(route.command, path: parameters, query: query, body: body)
+                : route.command.spec.http.uploadContentTypes != nil
+                    ? try readUpload(route.command, path: parameters, query: query)
+                    : try readBody(route.command, path: parameters, query: query, body: body)
             return .command(route.command, request)
         } catch {
             return .refused(error)
@@ -165,6 +183,21 @@ public enum RouteTable {
         }
         do {
             return try R(json: object, path: path).wireRequest
+        } catch {
+            throw APIRefusal(.badArgument, error.message, key: error.jsonName.isEmpty ? nil : error.jsonName)
+        }
+    }
+
+    /// An upload: its fields from the path alone; the body is the payload, whose size the caller appends to the line
+    /// as the CLI does.
+    private static func readUpload<R: CommandRequest>(
+        _ command: R.Type, path: [String: String], query: [(name: String, value: String)]
+    ) throws(APIRefusal) -> Request {
+        if let (name, _) = query.first {
+            throw APIRefusal(.badArgument, "an upload's arguments go in its path", key: name)
+        }
+        do {
+            return try R(json: [:], path: path).wireRequest
         } catch {
             throw APIRefusal(.badArgument, error.message, key: error.jsonName.isEmpty ? nil : error.jsonName)
         }

@@ -11,6 +11,9 @@ public enum HTTPRoute: Sendable, Equatable {
     case put(String)
     /// A write that removes: `DELETE path`.
     case delete(String)
+    /// An upload: `POST path` whose body is the command's payload as it is — bytes of one of `contentTypes`
+    /// (`image/png`), not JSON — its size the line's last argument, as on the wire.
+    case upload(String, contentTypes: [String])
     /// Not served over HTTP, and why (PING, HELLO: the line protocol's own session commands).
     case none(reason: String)
 
@@ -18,7 +21,7 @@ public enum HTTPRoute: Sendable, Equatable {
     public var method: String? {
         switch self {
         case .get: "GET"
-        case .post: "POST"
+        case .post, .upload: "POST"
         case .put: "PUT"
         case .delete: "DELETE"
         case .none: nil
@@ -28,7 +31,7 @@ public enum HTTPRoute: Sendable, Equatable {
     /// The path below `/api/v1/` (`projects/{project}/findings`); nil for `.none`.
     public var path: String? {
         switch self {
-        case .get(let path), .post(let path), .put(let path), .delete(let path): path
+        case .get(let path), .post(let path), .put(let path), .delete(let path), .upload(let path, _): path
         case .none: nil
         }
     }
@@ -37,6 +40,12 @@ public enum HTTPRoute: Sendable, Equatable {
     public var unroutedReason: String? {
         guard case .none(let reason) = self else { return nil }
         return reason
+    }
+
+    /// The content types an upload's body may have; nil for every other route, whose body (if any) is JSON.
+    public var uploadContentTypes: [String]? {
+        guard case .upload(_, let types) = self else { return nil }
+        return types
     }
 
     /// The path's segments, split at `/`.

@@ -7,6 +7,13 @@ import BarkeepStore
 /// An implementation authenticates every request itself, in the same job (a revoked token fails its very next
 /// request), and is `Sendable`: one instance serves every pool thread at once.
 protocol HTTPApplication: Sendable {
+    /// Judges the head of a request that has a body, before a byte of the body is read (docs/design/web-dashboard.md,
+    /// section 1): refused when it is not authenticated (or has no route), else the route's body limit and the answer
+    /// to a body over it. Runs on a pool thread with `database`, as `respond` does; `respond` still authenticates
+    /// the request itself when it runs.
+    func admit(_ head: HTTPRequestHead, context: HTTPRequestContext, database: PostgresConnection) throws
+        -> HTTPAdmission
+
     /// The response to the request `head` with `body` (empty without one), from the peer `context` describes, with
     /// `database` (one of the pool's connections, held for the call). A thrown error becomes a JSON error response
     /// (`HTTPResponse.failure`): busy or unavailable `503`, anything else `500`, with no detail.

@@ -18,6 +18,9 @@ final class HTTPConnection {
     var ticket: CommandTicket?
     /// The loop's timer for the machine's `nextDeadline`, while one is set.
     var armedDeadline: DeadlineQueue.Entry?
+    /// The body bytes of its admitted request counted against the loop's upload total (`uploadBytesHeld`), from its
+    /// admission until its response or the connection's close.
+    var reservedUpload = 0
 
     init(
         descriptor: Int32, id: ConnectionID, machine: HTTPMachine<Event>, interest: UInt32, transport: Transport,

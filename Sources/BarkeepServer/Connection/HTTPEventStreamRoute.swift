@@ -1,3 +1,4 @@
+import BarkeepAPI
 import BarkeepCore
 import BarkeepProtocol
 import BarkeepStore
@@ -9,10 +10,17 @@ enum HTTPEventStreamRoute {
     /// Whether `head` asks for a project's event stream: its name, or nil when the path is another.
     static func project(of head: HTTPRequestHead) -> String? {
         let path = head.pathSegments
-        guard path.count == 6, path[0] == "api", path[1] == "v1", path[2] == "projects", path[4] == "events",
-            path[5] == "stream"
-        else { return nil }
-        return path[3]
+        let pattern = RouteTable.prefix + RouteTable.eventStreamSegments
+        guard path.count == pattern.count else { return nil }
+        var project: String?
+        for (segment, value) in zip(pattern, path) {
+            if HTTPRoute.parameterName(segment) != nil {
+                project = value
+            } else if segment != value {
+                return nil
+            }
+        }
+        return project
     }
 
     /// The response that starts the stream of `project` for the token named `tokenName` (already authenticated, a

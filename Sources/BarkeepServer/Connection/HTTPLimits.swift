@@ -12,7 +12,8 @@ struct HTTPLimits: Sendable {
     var headerSectionBytes = HTTPLimit.headerSectionBytes
     /// The most header fields: more is refused `431`.
     var headerFieldCount = HTTPLimit.headerFieldCount
-    /// The largest body: larger is refused `413`.
+    /// The largest JSON or form body (each route states its own limit when its head is admitted, `HTTPAdmission`):
+    /// a body refused unread is skipped, keeping the connection, only when it is at most twice this.
     var bodyBytes = HTTPLimit.bodyBytes
     /// From a request's first byte to the end of its head: past it, `408`.
     var headTimeout = Duration.seconds(HTTPLimit.headSeconds)

@@ -28,9 +28,13 @@ struct HTTPMachine<Event: WatchEvent> where Event.Filter == EventFilter {
         case handshaking(TLSHandshake)
         /// Reading a request head; `started` is when its first byte came (nil: idle, waiting for one).
         case readingHead(started: ContinuousClock.Instant?)
-        /// Reading the body of a head that was accepted.
+        /// The head of a request with a body is complete: the application judges it (`authorize`, then `admit`)
+        /// before a byte of its body is read.
+        case authorizing(HTTPRequestHead)
+        /// Reading the body of a head that was admitted.
         case readingBody(HTTPRequestHead)
-        /// Skipping the `remaining` bytes of a body refused `413` (at most twice the limit), to read the next head.
+        /// Skipping the `remaining` bytes of a body refused unread (at most twice `limits.bodyBytes`), to read the next
+        /// head.
         case discardingBody(remaining: Int)
         /// A request runs; the next is read after `complete`.
         case running(HTTPRequestHead)
@@ -43,6 +47,9 @@ struct HTTPMachine<Event: WatchEvent> where Event.Filter == EventFilter {
 
     /// What the caller does next.
     enum Action: Equatable {
+        /// Judges the head of a request with a body — authenticated, and its route's body limit — before the body is
+        /// read, and reports the judgement with `admit`.
+        case authorize(HTTPRequestHead)
         /// Runs the request (its head and body) and reports its response with `complete`.
         case execute(HTTPRequestHead, body: [UInt8])
         /// Runs the transport's handshake as far as the socket allows, then reports it (`handshakeStepped`).
@@ -107,10 +114,12 @@ struct HTTPMachine<Event: WatchEvent> where Event.Filter == EventFilter {
     /// Response bytes not written yet.
     var pendingOutputCount: Int { output.count - outputStart }
 
-    /// Whether a request runs.
+    /// Whether a request runs, or its head is being authorized: the caller has work out for it.
     var isRunning: Bool {
-        if case .running = state { return true }
-        return false
+        switch state {
+        case .running, .authorizing: true
+        default: false
+        }
     }
 
     /// Whether the TLS handshake is not complete.
@@ -143,7 +152,7 @@ struct HTTPMachine<Event: WatchEvent> where Event.Filter == EventFilter {
         case .readingBody(let head): return bufferedInputCount < head.contentLength
         // An event stream reads only to learn that its client left: what it sends is dropped.
         case .discardingBody, .eventStream: return true
-        case .running, .closing, .handshaking: return false
+        case .authorizing, .running, .closing, .handshaking: return false
         }
     }
 
@@ -174,7 +183,7 @@ struct HTTPMachine<Event: WatchEvent> where Event.Filter == EventFilter {
         case .eventStream(_, let quietSince):
             streamEnd.map { min($0, quietSince + limits.eventStreamKeepAlive) }
                 ?? quietSince + limits.eventStreamKeepAlive
-        case .running, .closing: nil
+        case .authorizing, .running, .closing: nil
         }
     }
 
@@ -209,7 +218,7 @@ struct HTTPMachine<Event: WatchEvent> where Event.Filter == EventFilter {
                 case .wait: return .wait
                 case .closeSilently(let reason): return .closeSilently(reason)
                 }
-            case .running, .closing:
+            case .authorizing, .running, .closing:
                 return .wait
             case .eventStream(var watch, let quietSince):
                 if hasNewEvents {
@@ -251,20 +260,12 @@ struct HTTPMachine<Event: WatchEvent> where Event.Filter == EventFilter {
                     if isInputClosed { state = .closing }
                     return .wait
                 case .failure(let refusal):
-                    if let length = refusal.discardedBody, requestsAnswered + 1 < limits.requestsPerConnection {
-                        // Answered at once, the connection kept: the body is skipped, then the next head is read.
-                        requestsAnswered += 1
-                        HTTPResponse.refusal(refusal.status, refusal.reason)
-                            .encode(closesConnection: false, omitsBody: false, into: &output)
-                        state = .discardingBody(remaining: length)
-                    } else {
-                        refuse(refusal.status, refusal.reason)
-                    }
+                    refuse(refusal.status, refusal.reason)
+                case .success(let head) where head.contentLength > 0:
+                    // Nothing of the body is read, and no `100 Continue` sent, until the application admits it.
+                    state = .authorizing(head)
+                    return .authorize(head)
                 case .success(let head):
-                    if head.expectsContinue && head.contentLength > 0 && head.minorVersion == 1 {
-                        // The head is accepted (its length within the limit): the client may send its body now.
-                        output.append(contentsOf: Self.continueBytes)
-                    }
                     state = .readingBody(head)
                 }
             }
@@ -306,8 +307,8 @@ struct HTTPMachine<Event: WatchEvent> where Event.Filter == EventFilter {
                     consume(headEnd - start)
                     do throws(HTTPRequestHead.Refusal) {
                         return .success(
-                            try HTTPRequestHead.parse(
-                                head, maximumFields: limits.headerFieldCount, maximumBody: limits.bodyBytes))
+                            // A body's length is judged by its route's limit (`admit`), not here.
+                            try HTTPRequestHead.parse(head, maximumFields: limits.headerFieldCount, maximumBody: .max))
                     } catch {
                         return .failure(error)
                     }
@@ -331,6 +332,35 @@ struct HTTPMachine<Event: WatchEvent> where Event.Filter == EventFilter {
         } else if inputStart >= 1 << 16 {
             input.removeFirst(inputStart)
             inputStart = 0
+        }
+    }
+
+    /// The application judged the head that is `authorizing` (`Action.authorize`), at `now`: an admitted body within
+    /// its route's limit is read (after `100 Continue` when the client waits for it); a refusal, or a body over the
+    /// limit, is answered without reading the body. The connection is kept only when the client sends its body
+    /// anyway (no `Expect`), keeps the connection alive, and the body is small enough to skip (at most twice
+    /// `limits.bodyBytes`); otherwise the answer closes it.
+    mutating func admit(_ admission: HTTPAdmission, now: ContinuousClock.Instant) {
+        guard case .authorizing(let head) = state else { return }
+        lastActivity = now
+        let refusal: HTTPResponse
+        switch admission {
+        case .body(let limit, _) where head.contentLength <= limit:
+            if head.expectsContinue && head.minorVersion == 1 { output.append(contentsOf: Self.continueBytes) }
+            state = .readingBody(head)
+            return
+        case .body(_, let tooLarge): refusal = tooLarge
+        case .refused(let response): refusal = response
+        }
+        requestsAnswered += 1
+        let skips =
+            head.keepsAlive && !head.expectsContinue && head.contentLength <= 2 * limits.bodyBytes
+            && requestsAnswered < limits.requestsPerConnection
+        refusal.encode(closesConnection: !skips, omitsBody: head.method == "HEAD", into: &output)
+        if skips {
+            state = .discardingBody(remaining: head.contentLength)
+        } else {
+            closeInput()
         }
     }
 

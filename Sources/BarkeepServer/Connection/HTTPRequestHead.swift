@@ -7,10 +7,6 @@ struct HTTPRequestHead: Equatable, Sendable {
         var status: Int
         /// A short explanation, sent as the body.
         var reason: String
-        /// For a `413` whose body is at most twice the limit, on a connection that stays open and whose client does
-        /// not wait for `100 Continue`: the body's length, read and dropped after the answer so that the connection
-        /// stays in step and serves the next request. Nil: the connection closes after the answer.
-        var discardedBody: Int? = nil
     }
 
     /// The methods served; any other is `501`.
@@ -207,10 +203,7 @@ struct HTTPRequestHead: Equatable, Sendable {
         }
         keepsAlive = minorVersion == 1 ? !options.contains("close") : options.contains("keep-alive")
         guard contentLength <= maximumBody else {
-            let discards = keepsAlive && !expectsContinue && contentLength - maximumBody <= maximumBody
-            throw Refusal(
-                status: 413, reason: "the body is larger than \(maximumBody) bytes",
-                discardedBody: discards ? contentLength : nil)
+            throw Refusal(status: 413, reason: "the body is larger than \(maximumBody) bytes")
         }
     }
 }

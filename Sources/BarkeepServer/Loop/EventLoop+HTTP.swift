@@ -81,6 +81,8 @@ extension EventLoop {
     func process(_ connection: HTTPConnection, now: ContinuousClock.Instant = .now) {
         while httpConnections[connection.id] != nil {
             switch connection.machine.nextAction(now: now) {
+            case .authorize(let head):
+                authorize(head, on: connection)
             case .execute(let head, let body):
                 run(head, body: body, on: connection)
             case .handshake:
@@ -108,28 +110,89 @@ extension EventLoop {
         }
     }
 
-    /// Runs a request on a pool thread through the server's application; the machine waits until `complete`.
-    private func run(_ head: HTTPRequestHead, body: [UInt8], on connection: HTTPConnection) {
+    /// Judges a head with a body on a pool thread through the server's application (authenticated? the route's
+    /// limit?) before its body is read; the machine waits until `admit`.
+    private func authorize(_ head: HTTPRequestHead, on connection: HTTPConnection) {
+        onPool(connection, ifCancelled: HTTPAdmission.refused(.busy("the client left"))) {
+            application, context, database in
+            try application.admit(head, context: context, database: database)
+        } finish: { loop, id, result in
+            loop.admitted(id, head: head, result: result)
+        }
+    }
+
+    /// Runs `work` with the server's application on a pool thread — the road a line command's database work takes,
+    /// its ticket cancelling it when the client leaves before it starts (`ifCancelled` is then its result) — and
+    /// `finish` on the loop with the result; without a pool, or with the pool's queue full, `finish` gets the error
+    /// at once.
+    private func onPool<Outcome: Sendable>(
+        _ connection: HTTPConnection, ifCancelled: Outcome,
+        _ work: @escaping @Sendable (any HTTPApplication, HTTPRequestContext, PostgresConnection) throws -> Outcome,
+        finish: @escaping @Sendable (EventLoop, ConnectionID, Result<Outcome, any Error>) -> Void
+    ) {
+        let id = connection.id
         guard let pool = server.pool else {
-            complete(connection, .error(503, .unavailable, "this server has no database"))
+            finish(self, id, .failure(StoreError.poolClosed))
             return
         }
-        let id = connection.id
         let ticket = CommandTicket()
         connection.ticket = ticket
         let application = server.httpApplication
         let context = connection.context
         do {
             try pool.submit { database in
-                // The client left while the request waited for a database connection: never start it.
-                guard !ticket.isCancelled else { return HTTPResponse.error(503, .unavailable, "the client left") }
-                return try application.respond(to: head, body: body, context: context, database: database)
+                guard !ticket.isCancelled else { return ifCancelled }
+                return try work(application, context, database)
             } completion: { [server] result in
-                server.post { loop in loop.complete(id, result: result) }
+                server.post { loop in finish(loop, id, result) }
             }
         } catch {
-            connection.ticket = nil
-            complete(connection, response(for: error))
+            finish(self, id, .failure(error))
+        }
+    }
+
+    /// The application judged a head on the pool: the machine reads the body or answers the refusal.
+    private func admitted(_ id: ConnectionID, head: HTTPRequestHead, result: Result<HTTPAdmission, any Error>) {
+        guard let connection = httpConnections[id] else { return }
+        connection.ticket = nil
+        switch result {
+        case .success(let admission): admit(head, admission, on: connection)
+        case .failure(let error): admit(head, .refused(response(for: error)), on: connection)
+        }
+        process(connection)
+    }
+
+    /// Hands `admission` to the machine. A body admitted within its limit counts against the upload total the line
+    /// protocol's uploads share (`maximumPayloadTotal`) until its request is answered; one that would pass it is
+    /// refused `503 BUSY`, unread.
+    private func admit(_ head: HTTPRequestHead, _ admission: HTTPAdmission, on connection: HTTPConnection) {
+        var admission = admission
+        if case .body(let limit, _) = admission, head.contentLength <= limit {
+            if head.contentLength > configuration.maximumPayloadTotal - uploadBytesHeld {
+                admission = .refused(.busy("the server holds too many uploads; retry later"))
+            } else {
+                uploadBytesHeld += head.contentLength
+                connection.reservedUpload = head.contentLength
+            }
+        }
+        connection.machine.admit(admission, now: .now)
+    }
+
+    /// The connection's admitted body no longer counts against the upload total: its request was answered, or the
+    /// connection closed.
+    private func releaseUpload(_ connection: HTTPConnection) {
+        uploadBytesHeld -= connection.reservedUpload
+        connection.reservedUpload = 0
+    }
+
+    /// Runs a request on a pool thread through the server's application; the machine waits until `complete`.
+    private func run(_ head: HTTPRequestHead, body: [UInt8], on connection: HTTPConnection) {
+        // The client left while the request waited for a database connection: it never starts.
+        onPool(connection, ifCancelled: HTTPResponse.error(503, .unavailable, "the client left")) {
+            application, context, database in
+            try application.respond(to: head, body: body, context: context, database: database)
+        } finish: { loop, id, result in
+            loop.complete(id, result: result)
         }
     }
 
@@ -145,6 +208,7 @@ extension EventLoop {
     }
 
     private func complete(_ connection: HTTPConnection, _ response: HTTPResponse) {
+        releaseUpload(connection)
         connection.machine.complete(response, now: .now, closesConnection: isDraining)
         unpublishedServed += 1
         // An event stream started: live events of its project reach it through the watchers index, as WATCH's do.
@@ -203,6 +267,7 @@ extension EventLoop {
     func close(_ connection: HTTPConnection) {
         guard httpConnections.removeValue(forKey: connection.id) != nil else { return }
         connection.ticket?.cancel()
+        releaseUpload(connection)
         if let stream = connection.machine.startedStream {
             watchers[stream.projectID]?.remove(connection.id)
             if watchers[stream.projectID]?.isEmpty == true { watchers[stream.projectID] = nil }

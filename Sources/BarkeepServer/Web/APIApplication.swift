@@ -20,6 +20,33 @@ struct APIApplication: HTTPApplication {
     /// Its command table.
     let commands: CommandTable
 
+    /// The answer to a request without a valid Bearer token or session: `401` with the challenge.
+    static var unauthenticated: HTTPResponse {
+        refusal(
+            APIRefusal(.noAuth, "this request needs Authorization: Bearer TOKEN or a signed-in session"),
+            fields: [HTTPField(name: "WWW-Authenticate", value: "Bearer")])
+    }
+
+    /// Judges a request with a body before it is read: `401` without a valid token or session, so that nobody
+    /// uploads a screenshot to be told that; otherwise the route's body limit — the screenshot upload's is the
+    /// daemon's `--max-screenshot`, every other route's `HTTPLimit.bodyBytes` — and past it `413 TOOLONG`, the code
+    /// SCREENSHOT PUT answers on the line protocol.
+    func admit(_ head: HTTPRequestHead, context: HTTPRequestContext, database: PostgresConnection) throws
+        -> HTTPAdmission
+    {
+        guard try WebAuthentication.identify(head, context: context, database: database) != nil else {
+            return .refused(Self.unauthenticated)
+        }
+        let (limit, what) =
+            // The one upload route is SCREENSHOT PUT's.
+            RouteTable.isUpload(method: head.method, path: head.pathSegments)
+            ? (server.configuration.maximumScreenshot, "screenshot") : (HTTPLimit.bodyBytes, "body")
+        return .body(
+            limit: limit,
+            tooLarge: Self.refusal(
+                APIRefusal(.tooLong, "\(what) of \(head.contentLength) bytes is over the limit of \(limit)")))
+    }
+
     /// The answer to one API request.
     func respond(
         to head: HTTPRequestHead, body: [UInt8], context: HTTPRequestContext, database: PostgresConnection
@@ -31,9 +58,7 @@ struct APIApplication: HTTPApplication {
                 status: 200, fields: [HTTPField(name: "Content-Type", value: Self.jsonType)], body: Self.openAPIBytes)
         }
         guard let identity = try WebAuthentication.identify(head, context: context, database: database) else {
-            return Self.refusal(
-                APIRefusal(.noAuth, "this request needs Authorization: Bearer TOKEN or a signed-in session"),
-                fields: [HTTPField(name: "WWW-Authenticate", value: "Bearer")])
+            return Self.unauthenticated
         }
         if let reason = WebAuthentication.writeRefusal(head, body: body, identity: identity, context: context) {
             return Self.refusal(APIRefusal(.forbidden, reason))
@@ -56,6 +81,8 @@ struct APIApplication: HTTPApplication {
                 status: 200, fields: [HTTPField(name: "Content-Type", value: Self.jsonType)], body: Self.openAPIBytes)
         case .refused(let refusal):
             return Self.refusal(refusal)
+        case .command(let type, let request) where type.spec.http.uploadContentTypes != nil:
+            return ScreenshotRoute.upload(type, request: request, head: head, body: body, client: client)
         case .command(let type, let request):
             return Self.answer(type, request: request, client: client)
         }

@@ -45,6 +45,21 @@ struct PageApplication: HTTPApplication {
         return response
     }
 
+    /// Judges a form's head before its body is read: the sign-in and sign-out forms and the assets take a form's
+    /// body from anyone (they check what it says); any other path needs a session, else it is answered as `respond`
+    /// answers a request without one. Forms are held to `HTTPLimit.bodyBytes`.
+    func admit(_ head: HTTPRequestHead, context: HTTPRequestContext, database: PostgresConnection) throws
+        -> HTTPAdmission
+    {
+        let tooLarge = HTTPResponse.error(
+            413, .tooLong, "a form of \(head.contentLength) bytes is over the limit of \(HTTPLimit.bodyBytes)")
+        let isOpen = ["static", "signin", "signout"].contains(Self.segments(head).first ?? "")
+        if !isOpen, try WebAuthentication.identify(head, context: context, database: database) == nil {
+            return .refused(try respond(to: head, body: [], context: context, database: database))
+        }
+        return .body(limit: HTTPLimit.bodyBytes, tooLarge: tooLarge)
+    }
+
     private func route(
         _ head: HTTPRequestHead, body: [UInt8], context: HTTPRequestContext, database: PostgresConnection
     ) throws -> HTTPResponse {

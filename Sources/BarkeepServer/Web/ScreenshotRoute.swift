@@ -4,15 +4,13 @@ import BarkeepProtocol
 import BarkeepStore
 import BarkeepWeb
 
-/// The API's two screenshot routes, which carry an image's bytes rather than JSON: `GET /api/v1/screenshots/{sha256}`
-/// (a reader: the stored bytes with their content type, never sniffed, cached for good since the name is the hash)
-/// and `POST /api/v1/projects/{project}/screenshots` (a writer: the raw PNG or JPEG body with its `Content-Type`,
-/// stored through SCREENSHOT PUT, whose reply is the answer).
+/// The API's routes whose bodies are bytes rather than JSON: `GET /api/v1/screenshots/{sha256}` (a reader: the
+/// stored bytes with their content type, never sniffed, cached for good since the name is the hash), and the upload
+/// routes of the spec (`HTTPRoute.upload`: `POST /api/v1/projects/{project}/screenshots`, SCREENSHOT PUT), whose raw
+/// body with its `Content-Type` is the command's payload and whose reply is the answer.
 enum ScreenshotRoute {
     /// `GET screenshots/{sha256}`.
     case fetch(sha256: String)
-    /// `POST projects/{project}/screenshots`.
-    case upload(project: String)
 
     /// The `Cache-Control` of a screenshot: private to the signed-in viewer, and never changing under its name.
     static let cache = "private, max-age=31536000, immutable"
@@ -20,22 +18,16 @@ enum ScreenshotRoute {
     /// The route `method` and `path` (segments, `api`, `v1` included) name; nil for any other request.
     init?(method: String, path: [String]) {
         let below = Array(path.dropFirst(RouteTable.prefix.count))
-        guard Array(path.prefix(RouteTable.prefix.count)) == RouteTable.prefix else { return nil }
-        switch (method, below.count) {
-        case ("GET", 2) where below[0] == "screenshots":
-            self = .fetch(sha256: below[1])
-        case ("POST", 3) where below[0] == "projects" && below[2] == "screenshots":
-            self = .upload(project: below[1])
-        default:
-            return nil
-        }
+        guard Array(path.prefix(RouteTable.prefix.count)) == RouteTable.prefix, method == "GET",
+            below.count == RouteTable.screenshotSegments.count, below[0] == RouteTable.screenshotSegments[0]
+        else { return nil }
+        self = .fetch(sha256: below[1])
     }
 
     /// The answer, run as `client`'s identity.
     func respond(head: HTTPRequestHead, body: [UInt8], client: InProcessClient) -> HTTPResponse {
         switch self {
         case .fetch(let sha256): fetch(sha256, body: body, client: client)
-        case .upload(let project): upload(project, head: head, body: body, client: client)
         }
     }
 
@@ -75,28 +67,31 @@ enum ScreenshotRoute {
             body: found.bytes)
     }
 
-    private func upload(_ project: String, head: HTTPRequestHead, body: [UInt8], client: InProcessClient)
-        -> HTTPResponse
-    {
+    /// Runs the upload route of `R` (its request `request`, from the path) with `body` as its payload: the body's
+    /// `Content-Type` must be one the route takes and must agree with the image's own header, else `415`.
+    static func upload<R: CommandRequest>(
+        _ type: R.Type, request: Request, head: HTTPRequestHead, body: [UInt8], client: InProcessClient
+    ) -> HTTPResponse {
+        let types = R.spec.http.uploadContentTypes ?? []
         let declared = head.values(of: "content-type").first.map {
             String($0.split(separator: ";").first ?? "").trimmingCharacters(in: .whitespaces).lowercased()
         }
-        guard let declared, let type = ImageHeader.MediaType(rawValue: declared) else {
-            let types = ImageHeader.MediaType.allCases.map(\.rawValue).joined(separator: " or ")
-            return APIApplication.refusal(
-                APIRefusal(.badArgument, "a screenshot is uploaded as \(types), its bytes the body"), status: 415)
-        }
-        // The image's own header decides its type; a body that says otherwise than its Content-Type is refused here,
-        // one that is no image at all by SCREENSHOT PUT's check.
-        if let header = try? ImageHeader.parse(body), header.mediaType != type {
+        guard let declared, types.contains(declared) else {
             return APIApplication.refusal(
                 APIRefusal(
-                    .badArgument,
-                    "the body is \(header.mediaType.rawValue), not the \(type.rawValue) its Content-Type says"),
+                    .badArgument, "the body is uploaded as \(types.joined(separator: " or ")), its bytes the body"),
                 status: 415)
         }
-        var request = ScreenshotPutRequest(project: project).wireRequest
-        request.arguments.append(String(body.count))
-        return APIApplication.answer(ScreenshotPutRequest.self, request: request, payload: body, client: client)
+        // An image's own header decides its type; a body that says otherwise than its Content-Type is refused here,
+        // one that is no image at all by the command's own check.
+        if let header = try? ImageHeader.parse(body), header.mediaType.rawValue != declared {
+            return APIApplication.refusal(
+                APIRefusal(
+                    .badArgument, "the body is \(header.mediaType.rawValue), not the \(declared) its Content-Type says"),
+                status: 415)
+        }
+        var line = request
+        line.arguments.append(String(body.count))
+        return APIApplication.answer(R.self, request: line, payload: body, client: client)
     }
 }

@@ -15,6 +15,14 @@ struct WebApplication: HTTPApplication {
             server: server, commands: commands, sessionLifetime: server.configuration.sessionLifetime)
     }
 
+    /// The API's judgement of a head below `/api/v1`, else the pages'.
+    func admit(_ head: HTTPRequestHead, context: HTTPRequestContext, database: PostgresConnection) throws
+        -> HTTPAdmission
+    {
+        if head.pathSegments.first == "api" { return try api.admit(head, context: context, database: database) }
+        return try pages.admit(head, context: context, database: database)
+    }
+
     /// The API's answer for a path below `/api/v1` (or `/api` itself), else the pages'.
     func respond(
         to head: HTTPRequestHead, body: [UInt8], context: HTTPRequestContext, database: PostgresConnection

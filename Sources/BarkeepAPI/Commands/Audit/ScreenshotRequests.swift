@@ -18,7 +18,7 @@ public struct ScreenshotPutRequest: CommandRequest {
     public static let spec = CommandSpec(
         "SCREENSHOT PUT", role: .writer, effect: .write(isDestructive: false, isIdempotent: true),
         summary: "Upload a screenshot (PNG or JPEG) once by its content hash, for a pose result to name.",
-        http: .none(reason: "an upload of an image's bytes, not a JSON body; the web application takes it raw"),
+        http: .upload("projects/{project}/screenshots", contentTypes: ImageHeader.MediaType.allCases.map(\.rawValue)),
         payload: true)
     /// Its argument (the upload's size, last, is the table's).
     public static let fields: [Field<ScreenshotPutRequest>] = [
