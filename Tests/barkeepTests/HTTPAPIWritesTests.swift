@@ -21,16 +21,7 @@ struct HTTPAPIWritesTests {
         from jsonschema import Draft202012Validator
         base, tokens, cases = sys.argv[1], json.loads(sys.argv[2]), json.load(open(sys.argv[3]))
         document = json.load(urllib.request.urlopen(base + "/api/v1/openapi.json"))
-        def template(path):
-            parts = path.split("?")[0].strip("/").split("/")
-            best = None
-            for name in document["paths"]:
-                pattern = name.strip("/").split("/")
-                if len(pattern) != len(parts): continue
-                if all(p.startswith("{") or p == q for p, q in zip(pattern, parts)):
-                    literals = sum(not p.startswith("{") for p in pattern)
-                    if best is None or literals > best[0]: best = (literals, name)
-            return best and best[1]
+        \#(HTTPAPITests.pathTemplate)
         def send(method, path, body, role):
             data = json.dumps(body).encode() if body is not None else None
             headers = {"Authorization": "Bearer " + tokens[role]}
