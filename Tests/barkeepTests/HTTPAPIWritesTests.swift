@@ -15,17 +15,20 @@ struct HTTPAPIWritesTests {
     /// The walk: argv is the base URL, a JSON object of tokens by role, and the cases' JSON file. A case is
     /// `{method, path, body, as, status, code?, key?, save?, refusals?}`: `<name>` in a path is the `id` of the answer
     /// (or of its first row) of the case that saved `name`; `refusals: false` leaves out the generic refused runs (a second identical
-    /// request, made to answer 409).
+    /// request, made to answer 409); `upload: {file, type}` sends the file's bytes as the body instead (a screenshot),
+    /// and is skipped, said `UNDOCUMENTED`, while the document has no such operation.
     static let walk = #"""
         import json, sys, urllib.request, urllib.error
         from jsonschema import Draft202012Validator
         base, tokens, cases = sys.argv[1], json.loads(sys.argv[2]), json.load(open(sys.argv[3]))
         document = json.load(urllib.request.urlopen(base + "/api/v1/openapi.json"))
         \#(HTTPAPITests.pathTemplate)
-        def send(method, path, body, role):
+        def send(method, path, body, role, upload=None):
             data = json.dumps(body).encode() if body is not None else None
             headers = {"Authorization": "Bearer " + tokens[role]}
             if data is not None: headers["Content-Type"] = "application/json"
+            if upload is not None:
+                data, headers["Content-Type"] = open(upload["file"], "rb").read(), upload["type"]
             request = urllib.request.Request(base + path, data=data, method=method, headers=headers)
             try:
                 answer = urllib.request.urlopen(request)
@@ -37,15 +40,16 @@ struct HTTPAPIWritesTests {
         probe["components"] = document["components"]
         assert list(Draft202012Validator(probe).iter_errors({"dry_run": True})), "the schema check accepts anything"
         failures, saved, covered = 0, {}, set()
-        def check(method, path, body, role, status, code=None, key=None):
+        def check(method, path, body, role, status, code=None, key=None, upload=None):
             global failures
             for name, value in saved.items(): path = path.replace("<" + name + ">", str(value))
-            got, raw = send(method, path, body, role)
             label = "%s %s as %s" % (method, path, role)
             name = template(path)
             operation = document["paths"].get(name, {}).get(method.lower()) if name else None
             if operation is None:
+                if upload is not None: print("UNDOCUMENTED", label); return None
                 print("NO-OPERATION", label); failures += 1; return None
+            got, raw = send(method, path, body, role, upload)
             answer = json.loads(raw) if raw else None
             if got != status:
                 print("STATUS", got, "not", status, label, raw[:300]); failures += 1; return answer
@@ -73,7 +77,8 @@ struct HTTPAPIWritesTests {
                 check(method, path, dict(body or {}, unknown_member=1), case["as"], 400, "BADARG", "unknown_member")
                 if path.startswith("/api/v1/projects/app/"):
                     check(method, path.replace("/projects/app/", "/projects/nope/", 1), body, case["as"], 404, "NOTFOUND")
-            answer = check(method, path, body, case["as"], case["status"], case.get("code"), case.get("key"))
+            answer = check(
+                method, path, body, case["as"], case["status"], case.get("code"), case.get("key"), case.get("upload"))
             if case.get("save"):
                 row = answer[0] if isinstance(answer, list) and answer else answer
                 saved[case["save"]] = row.get("id") if isinstance(row, dict) else None
@@ -86,7 +91,7 @@ struct HTTPAPIWritesTests {
 
     /// The cases, in order: what each write needs exists by the time it runs (a component before USES, an item
     /// before ITEM SET), deletions last.
-    static func cases(inbox: String) -> String {
+    static func cases(inbox: String, screenshot: String) -> String {
         let project = "/api/v1/projects/app"
         let rows: [String] = [
             #"{"method":"POST","path":"\#(project)/findings/1/comments","body":{"text":"seen on the phone"},"as":"writer","status":200}"#,
@@ -113,6 +118,7 @@ struct HTTPAPIWritesTests {
             #"{"method":"POST","path":"\#(project)/items","body":{"screen":"Inbox","step":1,"title":"Bar hides the title"},"as":"writer","status":200,"save":"item"}"#,
             #"{"method":"PUT","path":"\#(project)/items/<item>","body":{"title":"Bar hides the title on P3"},"as":"writer","status":200}"#,
             #"{"method":"DELETE","path":"\#(project)/items/<item>","as":"writer","status":200}"#,
+            #"{"method":"POST","path":"\#(project)/screenshots","upload":{"file":"\#(screenshot)","type":"image/png"},"as":"writer","status":200,"refusals":false}"#,
             #"{"method":"PUT","path":"\#(project)/sdk","body":{"version":"26.1"},"as":"admin","status":200}"#,
             #"{"method":"POST","path":"\#(project)/hooks","body":{"url":"http://127.0.0.1:9/hook"},"as":"admin","status":200,"save":"hook"}"#,
             #"{"method":"POST","path":"/api/v1/hooks/<hook>/pause","as":"admin","status":200}"#,
@@ -152,13 +158,17 @@ struct HTTPAPIWritesTests {
         let inbox = directory + "/inbox"
         try FileManager.default.createDirectory(atPath: inbox, withIntermediateDirectories: true)
         let cases = directory + "/cases.json"
-        try Self.cases(inbox: inbox).write(toFile: cases, atomically: true, encoding: .utf8)
+        let screenshot = try SampleImages.temporaryFile(SampleImages.png, named: "walk.png")
+        try Self.cases(inbox: inbox, screenshot: screenshot).write(toFile: cases, atomically: true, encoding: .utf8)
         let tokenText = String(decoding: try JSONSerialization.data(withJSONObject: tokens), as: UTF8.self)
         let result = try PythonTools.run(Self.walk, [base, tokenText, cases])
         #expect(result.status == 0, "\(result.output)\(result.error)")
         let lines = result.output.split(separator: "\n").map(String.init)
         let writes = RouteTable.routes.filter { $0.method != "GET" }.count
         #expect(lines.last == "covered \(writes) of \(writes)", "\(result.output)")
+        // The screenshot upload answered 200 against its operation, or waits for the document to have one.
+        #expect(
+            lines.contains { $0.hasSuffix("POST /api/v1/projects/app/screenshots as writer") }, "\(result.output)")
         // The error bodies were checked for each status the routes answer refusals with.
         for status in ["400", "403", "404", "409"] {
             #expect(lines.contains { $0.hasPrefix(status + " ") }, "no \(status) checked")
