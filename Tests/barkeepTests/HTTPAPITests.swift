@@ -274,13 +274,9 @@ struct HTTPAPITests {
         #expect(missing.status == 404)
     }
 
-    /// Checks each GET path's answer (status and JSON body) against the OpenAPI document the daemon serves, with
-    /// jsonschema: the operation of the path's template, its response for the status (or `default`).
-    static let conformance = """
-        import json, sys, urllib.request, urllib.error
-        from jsonschema import Draft202012Validator
-        base, token = sys.argv[1], sys.argv[2]
-        document = json.load(urllib.request.urlopen(base + "/api/v1/openapi.json"))
+    /// The Python function both OpenAPI walks use: the document's path template a request's path answers to (of
+    /// those matching, the one with the most literal segments), or None.
+    static let pathTemplate = """
         def template(path):
             parts = path.split("?")[0].strip("/").split("/")
             best = None
@@ -291,6 +287,16 @@ struct HTTPAPITests {
                     literals = sum(not p.startswith("{") for p in pattern)
                     if best is None or literals > best[0]: best = (literals, name)
             return best and best[1]
+        """
+
+    /// Checks each GET path's answer (status and JSON body) against the OpenAPI document the daemon serves, with
+    /// jsonschema: the operation of the path's template, its response for the status (or `default`).
+    static let conformance = """
+        import json, sys, urllib.request, urllib.error
+        from jsonschema import Draft202012Validator
+        base, token = sys.argv[1], sys.argv[2]
+        document = json.load(urllib.request.urlopen(base + "/api/v1/openapi.json"))
+        \(pathTemplate)
         # The check can fail: PROJECT LIST's schema refuses an object where its array belongs.
         listing = dict(document["paths"]["/api/v1/projects"]["get"]["responses"]["200"]["content"]["application/json"]["schema"])
         listing["components"] = document["components"]

@@ -44,4 +44,9 @@ public struct BlockedRecord: WireFields, Equatable {
             "reason": finding.reason ?? NSNull(),
         ]
     }
+
+    /// The JSON Schema of `listJSON`: exactly its members.
+    public static var listJSONSchema: [String: Any] {
+        JSONBodySchema.closed(memberSchemas(["sdk", "symbol", "id", "title", "rule", "screen", "status", "reason"]))
+    }
 }

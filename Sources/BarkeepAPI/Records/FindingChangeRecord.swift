@@ -40,4 +40,22 @@ public struct FindingChangeRecord: WireFields {
         object["refusal"] = refusal ?? NSNull()
         return object
     }
+
+    /// The JSON Schema of `listJSON`: the finding's members and the change's.
+    public static var listJSONSchema: [String: Any] {
+        JSONBodySchema.amended(FindingRecord.listJSONSchema, memberSchemas(["change", "from", "to", "refusal"]))
+    }
+
+    /// The bulk object of `barkeep finding set|assign --json` (`BulkChangeReply.bulkJSON`): the counts and the rows.
+    public static var bulkJSONSchema: [String: Any] {
+        var members = BulkChangeSummary.memberSchemas(["changed", "unchanged", "refused"])
+        members["dry_run"] = BulkChangeSummary.memberSchema("dry_run")
+        members["findings"] = JSONBodySchema.array(listJSONSchema)
+        return JSONBodySchema.closed(members)
+    }
+
+    /// The JSON Schema of FINDING SET's and FINDING ASSIGN's body: one finding's object or the bulk object.
+    public static var changeBodySchema: [String: Any] {
+        ["anyOf": [FindingRecord.listJSONSchema, bulkJSONSchema]]
+    }
 }

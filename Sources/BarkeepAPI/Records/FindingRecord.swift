@@ -66,7 +66,7 @@ public struct FindingRecord: WireFields, Equatable {
         Field("project", \.project, "The project."),
         Field("source", \.source, "scanner or manual."),
         Field("rule", \.rule, "The scanner's rule."),
-        Field("severity", \.severity, "Its severity."),
+        Field("severity", \.severity, "Its severity.").withChoices(Severity.allCases.map(\.rawValue)),
         Field("identity", \.identity, "The scanner's identity of it."),
         Field("file", \.file, "The file."),
         Field("line", \.line, "The line."),
@@ -100,6 +100,19 @@ public struct FindingRecord: WireFields, Equatable {
             "last_seen_run": value(lastSeenRun), "still_reported_run": value(stillReportedRun),
             "needs": needs ?? [],
         ]
+    }
+
+    /// The members of `listJSON`: the fields by JSON name (null where an optional one is absent), `needs` a list.
+    static let listMembers = [
+        "source", "rule", "title", "severity", "file", "snippet", "status", "screen", "assignee", "gate", "unmapped",
+        "excluded", "id", "line", "step", "first_seen_run", "last_seen_run", "still_reported_run",
+    ]
+
+    /// The JSON Schema of `listJSON`: exactly its members.
+    public static var listJSONSchema: [String: Any] {
+        var members = memberSchemas(listMembers)
+        members["needs"] = memberSchema("needs")
+        return JSONBodySchema.closed(members)
     }
 
     /// The object `barkeep item add --json` and `item set --json` print: `listJSON` with the reason.

@@ -90,4 +90,13 @@ public struct ScreenRecord: WireFields, Equatable {
         }
         return object
     }
+
+    /// The JSON Schema of `listJSON`: the fields' (absent when absent), `uses` always a list, `components`,
+    /// `poses` and `from_poses` lists.
+    public static var listJSONSchema: [String: Any] {
+        let poses = JSONBodySchema.array(["type": "string", "description": "A pose (P1…P16)."])
+        let always = JSONBodySchema.amended(jsonSchema, ["uses": memberSchema("uses")])
+        return JSONBodySchema.amended(
+            always, ["components": memberSchema("components"), "poses": poses, "from_poses": poses], required: false)
+    }
 }

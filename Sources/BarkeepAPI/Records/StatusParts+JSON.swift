@@ -15,6 +15,18 @@ extension StatusParts {
             AuditArea.unmapped: unmapped.work.grouped(unmapped.json),
         ]
     }
+
+    /// The JSON Schema of `statusJSON`: each part's record schema, the dashboard lines' counts grouped.
+    public static var statusJSONSchema: [String: Any] {
+        JSONBodySchema.closed([
+            "project": StatusProjectPart.jsonSchema, "last_scan": JSONBodySchema.nullable(StatusScanPart.jsonSchema),
+            "totals": StatusTotalsPart.jsonSchema, "blocked": JSONBodySchema.array(StatusBlockedPart.jsonSchema),
+            "owners": JSONBodySchema.array(WorkCountFields.groupedSchema(StatusOwnerPart.jsonSchema)),
+            "selection": StatusSelectionPart.jsonSchema,
+            "screens": JSONBodySchema.array(WorkCountFields.groupedSchema(StatusScreenPart.jsonSchema)),
+            AuditArea.unmapped: WorkCountFields.groupedSchema(StatusUnmappedPart.jsonSchema),
+        ])
+    }
 }
 
 extension WorkCountFields {
@@ -33,5 +45,22 @@ extension WorkCountFields {
             object[stage.stage.rawValue.replacingOccurrences(of: "-", with: "_")] = bySeverity
         }
         return object
+    }
+
+    /// `schema`, of a dashboard line's record, as `grouped` shapes its JSON: each stage's counts one object by
+    /// severity.
+    static func groupedSchema(_ schema: [String: Any]) -> [String: Any] {
+        let bySeverity = JSONBodySchema.closed(
+            Dictionary(
+                uniqueKeysWithValues: Severity.allCases.map { ($0.rawValue, ["type": "integer", "minimum": 0]) })
+        )
+        var changes: [String: [String: Any]?] = [:]
+        for (index, stage) in [WorkStage.untriaged, .inProgress].enumerated() {
+            for key in CompactRecords.stageKeys[index] {
+                changes[key.replacingOccurrences(of: "-", with: "_")] = .some(nil)
+            }
+            changes[stage.rawValue.replacingOccurrences(of: "-", with: "_")] = bySeverity
+        }
+        return JSONBodySchema.amended(schema, changes)
     }
 }

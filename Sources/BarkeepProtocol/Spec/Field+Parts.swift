@@ -22,6 +22,19 @@ extension Field {
             writeJSON: writeJSON, setExample: setExample)
     }
 
+    /// The same text field, with its JSON Schema one of `values` (a record's severity, kept as text on the wire,
+    /// is one of Core's severities) and its example the last of them, so the walk's examples fit the schema.
+    public func withChoices(_ values: [String]) -> Field {
+        let read = read
+        return Field(
+            self, schema: .string(values: values), read: read, write: write, writeEach: writeEach, readJSON: readJSON,
+            writeJSON: writeJSON,
+            setExample: { root in
+                guard let example = values.last else { return }
+                try? read(&root, example)
+            })
+    }
+
     private init<Other>(
         _ other: Field<Other>, schema: ValueSchema,
         read: @escaping @Sendable (inout Root, String) throws(ValueProblem) -> Void,

@@ -38,6 +38,12 @@ public enum OKOrRecordsReply<Single: WireFields, Row: WireRow, Summary: WireFiel
         self = .records(reply.rows, summary: summary)
     }
 
+    /// The single form's object, or the records' as `SummarizedReply` gives them.
+    public static var jsonBodySchema: [String: Any]? {
+        guard let records = SummarizedReply<Row, Summary>.jsonBodySchema else { return Single.jsonSchema }
+        return ["anyOf": [Single.jsonSchema, records]]
+    }
+
     /// The rows' record types.
     public static var recordTypes: [any WireFields.Type] { Row.recordKinds }
     /// The summary's fields (the single form's are documented beside them).

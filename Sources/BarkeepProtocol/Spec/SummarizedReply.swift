@@ -40,7 +40,7 @@ public struct SummarizedReply<Row: WireRow, Summary: WireFields>: CommandReply {
     /// `{"rows": [row…], "summary": summary or null}`.
     public static var jsonBodySchema: [String: Any]? {
         [
-            "type": "object", "required": ["rows", "summary"],
+            "type": "object", "required": ["rows", "summary"], "additionalProperties": false,
             "properties": [
                 "rows": ["type": "array", "items": rowSchema(Row.recordKinds)] as [String: Any],
                 "summary": ["anyOf": [Summary.jsonSchema, ["type": "null"]]],
@@ -79,7 +79,7 @@ public struct HeadReply<Head: WireRow, Row: WireRow>: CommandReply {
     /// `{"head": head, "rows": [row…]}`.
     public static var jsonBodySchema: [String: Any]? {
         [
-            "type": "object", "required": ["head", "rows"],
+            "type": "object", "required": ["head", "rows"], "additionalProperties": false,
             "properties": [
                 "head": rowSchema(Head.recordKinds),
                 "rows": ["type": "array", "items": rowSchema(Row.recordKinds)] as [String: Any],

@@ -45,11 +45,11 @@ extension WireFields {
         return object
     }
 
-    /// The JSON Schema of `json`.
+    /// The JSON Schema of `json`: closed, as `json` writes no member but its fields.
     public static var jsonSchema: [String: Any] {
         var properties: [String: Any] = [:]
         for field in fields { properties[field.jsonName] = field.schema.json(description: field.summary) }
-        var schema: [String: Any] = ["type": "object", "properties": properties]
+        var schema: [String: Any] = ["type": "object", "properties": properties, "additionalProperties": false]
         let required = fields.filter(\.isRequired).map(\.jsonName)
         if !required.isEmpty { schema["required"] = required }
         return schema

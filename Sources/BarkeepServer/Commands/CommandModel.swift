@@ -158,17 +158,21 @@ public struct KeptReply: Sendable {
     public var wasSent: @Sendable () -> Void
 }
 
-/// A refusal from a handler: one protocol error code and a message safe to show.
+/// A refusal from a handler: one protocol error code and a message safe to show, and the argument it is about
+/// when it is about one (the line protocol's `ERR` has no place for it; the HTTP API's error body names it).
 public struct CommandError: Error, Sendable, Equatable {
     /// The wire code.
     public var code: ErrorCode
     /// The message.
     public var message: String
+    /// The wire key (or positional's name) of the one argument refused; nil: none, or the request as a whole.
+    public var key: String?
 
-    /// Creates an error.
-    public init(_ code: ErrorCode, _ message: String) {
+    /// Creates an error, about the argument `key` when given.
+    public init(_ code: ErrorCode, _ message: String, key: String? = nil) {
         self.code = code
         self.message = message
+        self.key = key
     }
 
     /// What the client is told for `error` when the request itself is at fault (a bad argument, an unknown or taken

@@ -78,7 +78,7 @@ public final class Command: Sendable {
             do throws(FieldProblem) {
                 request = try R(decoding: input.request)
             } catch {
-                throw CommandError(.badArgument, error.message)
+                throw CommandError(.badArgument, error.message, key: error.key.isEmpty ? nil : error.key)
             }
             return try handler(request, input)
         }

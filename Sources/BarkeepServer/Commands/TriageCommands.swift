@@ -17,11 +17,12 @@ enum TriageCommands {
         let settable = FindingLifecycle.personStatuses
         guard let status = FindingStatus(rawValue: request.newStatus), settable.contains(status) else {
             throw CommandError(
-                .badArgument, "status must be one of " + settable.map(\.rawValue).joined(separator: ", "))
+                .badArgument, "status must be one of " + settable.map(\.rawValue).joined(separator: ", "),
+                key: "new-status")
         }
         let reason = request.reason.flatMap { $0.isEmpty ? nil : $0 }
         if status.requiresReason && reason == nil {
-            throw CommandError(.badArgument, "\(status.rawValue) needs reason=…")
+            throw CommandError(.badArgument, "\(status.rawValue) needs reason=…", key: "reason")
         }
         let (actor, role, version) = (input.session.actor, input.session.role ?? .reader, input.session.protocolVersion)
         return .database { connection in
@@ -44,7 +45,7 @@ enum TriageCommands {
         } else if Assignee.isValid(request.name) {
             assignee = request.name
         } else {
-            throw CommandError(.badArgument, Assignee.rule(for: request.name))
+            throw CommandError(.badArgument, Assignee.rule(for: request.name), key: "name")
         }
         let (actor, version) = (input.session.actor, input.session.protocolVersion)
         return .database { connection in
@@ -75,7 +76,8 @@ enum TriageCommands {
         } else if let person = Assignee.name(ofActor: input.session.actor) {
             name = person
         } else {
-            throw CommandError(.badArgument, "MINE needs as=NAME: this session is no one's (\(input.session.actor))")
+            throw CommandError(
+                .badArgument, "MINE needs as=NAME: this session is no one's (\(input.session.actor))", key: "as")
         }
         let query = FindingQuery(statuses: FindingQuery.defaultStatuses, assignee: .name(name))
         let version = input.session.protocolVersion

@@ -97,7 +97,7 @@ struct APIApplication: HTTPApplication {
             let reply = try InProcessClient.typed(answer, of: R.self)
             return json(200, R.decoded(request).jsonBody(of: reply))
         } catch {
-            return Self.refusal(APIRefusal(error.code, error.message))
+            return Self.refusal(APIRefusal(error.code, error.message, key: error.key.map(R.apiKey)))
         }
     }
 
@@ -122,6 +122,13 @@ struct APIApplication: HTTPApplication {
 }
 
 extension CommandRequest {
+    /// The name the HTTP API's error body gives the argument whose wire key is `key`: the key itself for a GET's
+    /// query or a path's parameter, the field's JSON name for a write's body (as the route table names them).
+    static func apiKey(_ key: String) -> String {
+        guard spec.http.method != "GET", !spec.http.parameterNames.contains(key) else { return key }
+        return fields.first { $0.key == key }?.jsonName ?? key
+    }
+
     /// The request `wire` (a request line of this command, the subverb still in it) read back into its fields, for
     /// its `jsonBody(of:)`; after the command ran, the table and the handler have accepted every field.
     static func decoded(_ wire: Request) -> Self {

@@ -42,9 +42,10 @@ struct InProcessClient {
     }
 
     /// Runs `request` (with `payload`, for a command that takes an upload: its size is the request's last argument)
-    /// and reads its reply; a refusal or a command's error is thrown as the wire's code and message.
+    /// and reads its reply; a refusal or a command's error is thrown as the wire's code and message (a handler's
+    /// own error as it threw it, with the argument it names).
     func run(_ request: Request, payload: [UInt8]? = nil) throws(CommandError) -> Answer {
-        let reply = execute(request, payload: payload)
+        let reply = try execute(request, payload: payload)
         var bytes: [UInt8] = []
         reply.encode(into: &bytes)
         return try Self.read(bytes)
@@ -70,8 +71,9 @@ struct InProcessClient {
 
     // MARK: - The line protocol's road
 
-    /// The wire reply to `request`: resolved, handled and its action run.
-    private func execute(_ request: Request, payload: [UInt8]?) -> Reply {
+    /// The wire reply to `request`: resolved, handled and its action run; a handler's `CommandError` is thrown as it
+    /// is, the same code and message its `ERR` reply would carry, and its key.
+    private func execute(_ request: Request, payload: [UInt8]?) throws(CommandError) -> Reply {
         let session = session
         let resolved: CommandTable.Resolved
         switch commands.resolve(
@@ -101,7 +103,7 @@ struct InProcessClient {
                 return try collect(reply, session: session)
             }
         } catch let error as CommandError {
-            return .error(error.code, error.message)
+            throw error
         } catch {
             return server.reply(for: error, command: name)
         }

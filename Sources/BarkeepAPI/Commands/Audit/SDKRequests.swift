@@ -65,8 +65,8 @@ public struct SDKChange: WireFields, Equatable {
 public struct BlockedRequest: CommandRequest {
     /// The blocked items as `barkeep blocked --json` prints them (`BlockedRecord.listJSON`).
     public func jsonBody(of reply: Reply) -> Any { reply.rows.map(\.listJSON) }
-    /// Not declared yet: the body is shaped by hand (`listJSON`, `detailJSON`…).
-    public static var jsonBodySchema: [String: Any]? { nil }
+    /// An array of `listJSON` objects.
+    public static var jsonBodySchema: [String: Any]? { JSONBodySchema.array(BlockedRecord.listJSONSchema) }
 
     /// A record per item and symbol it waits for.
     public typealias Reply = RecordsReply<BlockedRecord>

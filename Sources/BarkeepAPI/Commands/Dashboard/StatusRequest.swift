@@ -76,8 +76,8 @@ public struct StatusParts: TypedParts, Equatable {
 public struct StatusReply: CommandReply {
     /// `barkeep status --json`'s object (`StatusParts.statusJSON`).
     public var jsonBody: Any { parts.statusJSON }
-    /// Not declared yet: `statusJSON` is shaped by hand.
-    public static var jsonBodySchema: [String: Any]? { nil }
+    /// `statusJSON`'s schema.
+    public static var jsonBodySchema: [String: Any]? { StatusParts.statusJSONSchema }
     /// The records, part by part.
     public var parts: StatusParts
 

@@ -5,8 +5,8 @@ import BarkeepProtocol
 public struct FindingShowRequest: CommandRequest {
     /// The finding with its history (`detailJSON`), as `barkeep finding show --json` prints it.
     public func jsonBody(of reply: Reply) -> Any { reply.detailJSON }
-    /// Not declared yet: the body is shaped by hand (`listJSON`, `detailJSON`…).
-    public static var jsonBodySchema: [String: Any]? { nil }
+    /// `detailJSON`'s schema.
+    public static var jsonBodySchema: [String: Any]? { Reply.detailJSONSchema }
 
     /// The `finding` record, then an event record per change of it, oldest first.
     public typealias Reply = HeadReply<FindingRecord, EventFields>
@@ -82,5 +82,20 @@ extension HeadReply where Head == FindingRecord, Row == EventFields {
         object["reason"] = head.reason
         object["history"] = rows.map(\.json)
         return object
+    }
+
+    /// The JSON Schema of `detailJSON`: the finding's `listJSON` members, its project and history's events, its
+    /// message and reason when it has them.
+    public static var detailJSONSchema: [String: Any] {
+        let always = JSONBodySchema.amended(
+            FindingRecord.listJSONSchema,
+            [
+                "project": FindingRecord.memberSchema("project"),
+                "history": JSONBodySchema.array(EventFields.jsonSchema),
+            ])
+        return JSONBodySchema.amended(
+            always,
+            ["message": FindingRecord.memberSchema("message"), "reason": FindingRecord.memberSchema("reason")],
+            required: false)
     }
 }

@@ -30,8 +30,8 @@ public struct FindingSetRequest: CommandRequest {
     public func jsonBody(of reply: Reply) -> Any {
         reply.json(isDryRun: isDryRun == true, isSingle: isDryRun != true && numbers?.numbers.count == 1)
     }
-    /// Not declared yet: one finding's `listJSON` or the bulk object.
-    public static var jsonBodySchema: [String: Any]? { nil }
+    /// One finding's `listJSON` or the bulk object.
+    public static var jsonBodySchema: [String: Any]? { FindingChangeRecord.changeBodySchema }
 
     /// A row per finding chosen, then `OK changed=N unchanged=N refused=N dry-run=yes|no count=N`.
     public typealias Reply = BulkChangeReply
@@ -88,8 +88,8 @@ public struct FindingAssignRequest: CommandRequest {
     public func jsonBody(of reply: Reply) -> Any {
         reply.json(isDryRun: isDryRun == true, isSingle: isDryRun != true && numbers?.numbers.count == 1)
     }
-    /// Not declared yet: one finding's `listJSON` or the bulk object.
-    public static var jsonBodySchema: [String: Any]? { nil }
+    /// One finding's `listJSON` or the bulk object.
+    public static var jsonBodySchema: [String: Any]? { FindingChangeRecord.changeBodySchema }
 
     /// A row per finding chosen, then the counts.
     public typealias Reply = BulkChangeReply

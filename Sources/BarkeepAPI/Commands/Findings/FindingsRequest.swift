@@ -5,8 +5,8 @@ import BarkeepProtocol
 public struct FindingsRequest: CommandRequest {
     /// The findings as `barkeep findings --json` prints them (`FindingRecord.listJSON`).
     public func jsonBody(of reply: Reply) -> Any { reply.rows.map(\.listJSON) }
-    /// Not declared yet: the body is shaped by hand (`listJSON`, `detailJSON`…).
-    public static var jsonBodySchema: [String: Any]? { nil }
+    /// An array of `listJSON` objects.
+    public static var jsonBodySchema: [String: Any]? { JSONBodySchema.array(FindingRecord.listJSONSchema) }
 
     /// A `finding` record per finding the filters select, by file and line (streamed a page at a time).
     public typealias Reply = RecordsReply<FindingRecord>

@@ -5,8 +5,8 @@ import BarkeepProtocol
 public struct MineRequest: CommandRequest {
     /// `barkeep mine --json`'s object (`mineJSON`).
     public func jsonBody(of reply: Reply) -> Any { reply.mineJSON }
-    /// Not declared yet: the body is shaped by hand (`listJSON`, `detailJSON`…).
-    public static var jsonBodySchema: [String: Any]? { nil }
+    /// `mineJSON`'s schema.
+    public static var jsonBodySchema: [String: Any]? { Reply.mineJSONSchema }
 
     /// A `type=screen` record per screen, component or area NAME owns, by key, then a `type=finding` record per
     /// finding needing work assigned to NAME, by file and line (streamed); `OK name=NAME count=N`.
@@ -77,5 +77,13 @@ extension TypedReply where Parts == MineParts, Summary == MineSummary {
     /// --json` prints them, the findings as `barkeep findings --json`.
     public var mineJSON: [String: Any] {
         ["name": summary.name, "screens": parts.screens.map(\.listJSON), "findings": parts.findings.map(\.listJSON)]
+    }
+
+    /// The JSON Schema of `mineJSON`.
+    public static var mineJSONSchema: [String: Any] {
+        JSONBodySchema.closed([
+            "name": MineSummary.memberSchema("name"), "screens": JSONBodySchema.array(ScreenRecord.listJSONSchema),
+            "findings": JSONBodySchema.array(FindingRecord.listJSONSchema),
+        ])
     }
 }

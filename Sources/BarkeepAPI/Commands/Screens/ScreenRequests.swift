@@ -55,8 +55,8 @@ public struct ScreenAddRequest: CommandRequest {
 public struct ScreenListRequest: CommandRequest {
     /// The screens as `barkeep screen list --json` prints them (`ScreenRecord.listJSON`).
     public func jsonBody(of reply: Reply) -> Any { reply.rows.map(\.listJSON) }
-    /// Not declared yet: the body is shaped by hand (`listJSON`, `detailJSON`…).
-    public static var jsonBodySchema: [String: Any]? { nil }
+    /// An array of `listJSON` objects.
+    public static var jsonBodySchema: [String: Any]? { JSONBodySchema.array(ScreenRecord.listJSONSchema) }
 
     /// A `screen` record per row shown; `OK matched=N count=N`.
     public typealias Reply = SummarizedReply<ScreenRecord, ScreenListSummary>

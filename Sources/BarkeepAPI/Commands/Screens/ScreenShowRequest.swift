@@ -5,8 +5,8 @@ import BarkeepProtocol
 public struct ScreenShowRequest: CommandRequest {
     /// The screen's detail (`detailJSON`), as `barkeep screen show --json` prints it.
     public func jsonBody(of reply: Reply) -> Any { reply.parts.detailJSON }
-    /// Not declared yet: the body is shaped by hand (`listJSON`, `detailJSON`…).
-    public static var jsonBodySchema: [String: Any]? { nil }
+    /// `detailJSON`'s schema.
+    public static var jsonBodySchema: [String: Any]? { ScreenDetail.detailJSONSchema }
 
     /// Its typed records (ScreenDetail), `OK count=N`.
     public typealias Reply = TypedReply<ScreenDetail, NoFields>
@@ -81,5 +81,16 @@ public struct ScreenDetail: TypedParts {
             "screen": screen.listJSON, "steps": steps.map(\.json), "poses": poses.map(\.json),
             "findings": findings.map(\.listJSON), "why": why.map(\.json), "history": history.map(\.json),
         ]
+    }
+
+    /// The JSON Schema of `detailJSON`.
+    public static var detailJSONSchema: [String: Any] {
+        JSONBodySchema.closed([
+            "screen": ScreenRecord.listJSONSchema, "steps": JSONBodySchema.array(StepRecord.jsonSchema),
+            "poses": JSONBodySchema.array(PoseResultRecord.jsonSchema),
+            "findings": JSONBodySchema.array(FindingRecord.listJSONSchema),
+            "why": JSONBodySchema.array(ScreenReasonRecord.jsonSchema),
+            "history": JSONBodySchema.array(EventFields.jsonSchema),
+        ])
     }
 }

@@ -45,7 +45,7 @@ public struct WatchReply: CommandReply {
     /// The two members.
     public static var jsonBodySchema: [String: Any]? {
         [
-            "type": "object", "required": ["project", "since"],
+            "type": "object", "required": ["project", "since"], "additionalProperties": false,
             "properties": ["project": ["type": "string"], "since": ["type": "integer"]] as [String: Any],
         ]
     }
