@@ -10,19 +10,23 @@ public struct FindingCursor: WireValue, Equatable {
     /// The cursor after finding `value`, unchecked.
     public init(_ value: Int) { self.value = value }
 
-    /// Decimal digits, 1 to 2147483647.
+    /// Decimal digits, 1 to 2147483647: a finding's number (ProjectNumber's form), worded as a cursor.
     public init(wire: String) throws(ValueProblem) {
-        guard let number = Int32(wire), number > 0 else { throw Self.problem }
-        value = Int(number)
+        do throws(ValueProblem) {
+            value = try ProjectNumber(wire: wire).value
+        } catch {
+            throw Self.problem
+        }
     }
     /// Decimal.
     public var wire: String { String(value) }
     /// A JSON integer, 1 to 2147483647.
     public init(json: Any) throws(ValueProblem) {
-        guard let number = Int(jsonNumber: json), (1...FindingNumber.maximum).contains(number) else {
+        do throws(ValueProblem) {
+            value = try ProjectNumber(json: json).value
+        } catch {
             throw Self.problem
         }
-        value = number
     }
     /// The number.
     public var json: Any { value }
