@@ -47,7 +47,7 @@ struct StreamedReplyTests {
         let connection = try PostgresConnection(configuration: database)
         defer { connection.close() }
         let findings = try FindingStore.list(project: "app", query: query, on: connection)
-        return FindingsRequest.Reply(findings.map(FindingRecord.init)).reply(version: 2).encoded
+        return FindingsRequest.Reply(findings.map(FindingRecord.init), summary: nil).reply(version: 2).encoded
     }
 
     /// The reply `MINE app as=dana` had when it was built whole.

@@ -150,6 +150,22 @@ extension PlanRecorder.Plan {
         return found
     }
 
+    /// The Sort nodes of the plan that sort rows read from `table` (below them): each as `EXPLAIN (FORMAT JSON)`
+    /// writes it.
+    func sortsOf(_ table: String) -> [[String: Any]] {
+        func reads(_ node: [String: Any]) -> Bool {
+            node["Relation Name"] as? String == table
+                || (node["Plans"] as? [[String: Any]] ?? []).contains(where: reads)
+        }
+        var found: [[String: Any]] = []
+        func visit(_ node: [String: Any]) {
+            if (node["Node Type"] as? String)?.hasSuffix("Sort") == true, reads(node) { found.append(node) }
+            for child in node["Plans"] as? [[String: Any]] ?? [] { visit(child) }
+        }
+        visit(root)
+        return found
+    }
+
     /// The plan as an indented outline (node, table, alias, conditions), for a failure's message.
     var outline: String {
         var lines: [String] = []

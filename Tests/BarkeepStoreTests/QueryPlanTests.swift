@@ -177,6 +177,20 @@ struct QueryPlanTests {
             #expect(!history.isEmpty)
         }
 
+        // FINDINGS' keyset page on `beta` (10,000 findings): the first page and one from the middle, of the findings
+        // needing work and of every status.
+        let page = "a page of FINDINGS by number"
+        try recorder.record(page) {
+            for after in [nil, 5_000] as [Int?] {
+                for query in [FindingQuery(), FindingQuery(statuses: FindingStatus.allCases)] {
+                    let read = try FindingStore.page(
+                        project: "beta", query: query, after: after, limit: FindingPage.defaultLimit, on: connection)
+                    #expect(read.findings.count == FindingPage.defaultLimit && read.next != nil)
+                    #expect(read.findings.first?.number ?? 0 > after ?? 0)
+                }
+            }
+        }
+
         let steps = "a step set done on a selection of screens"
         try recorder.record(steps) {
             // Its blockers: each screen's open findings of the step, its own and its components'.
@@ -206,7 +220,20 @@ struct QueryPlanTests {
         }
 
         #expect(recorder.unreadable.isEmpty, "\(recorder.unreadable.first ?? "")")
-        for scenario in [Self.staleScenario, firstImport, sync, bulk, status, findings, steps, reads] {
+        // A page reads the project's findings in number order from the (project_id, number) index, from `after` on,
+        // and stops after the page: no Sort of the findings (a sort would read every matching row first).
+        let pages = recorder.plans(of: page).filter { $0.statement.contains("ORDER BY f.number") }
+        #expect(pages.count == 4)
+        for plan in pages {
+            let keyset = plan.scans(of: "findings").filter { scan in
+                scan["Index Name"] as? String == "findings_number_unique"
+                    && (scan["Index Cond"] as? String)?.contains("number >") == true
+            }
+            #expect(!keyset.isEmpty, "not read by the number index from after:\n\(plan.outline)")
+            let sorts = plan.sortsOf("findings").count
+            #expect(sorts == 0, "findings sorted:\n\(plan.outline)")
+        }
+        for scenario in [Self.staleScenario, firstImport, sync, bulk, status, findings, page, steps, reads] {
             #expect(!recorder.plans(of: scenario).isEmpty, "no plan recorded for \(scenario)")
         }
         // The statements the slow sync ran: its events, and the new findings' own rows.

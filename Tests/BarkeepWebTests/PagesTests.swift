@@ -74,7 +74,7 @@ import Testing
         #expect(findings.contains("<form id=\"bulk\""))
         #expect(findings.contains("<div id=\"bulk-preview\" role=\"region\" aria-live=\"polite\""))
         #expect(findings.contains("/projects/Demo%20App/findings?severity=critical%2Cmedium&amp;owner=%3Cimg"))
-        #expect(findings.contains("after=2\">Next page</a>"))
+        #expect(findings.contains("after=2\" rel=\"next\">Next page</a>"))
         let screen = try #require(pages["screen"])
         #expect(screen.contains("<td class=\"pose bad\" data-pose=\"P3\" data-result=\"failed\">"))
         #expect(
@@ -101,6 +101,43 @@ import Testing
         let preview = try #require(pages["preview"])
         #expect(preview.contains("<tr data-finding=\"2\" data-change=\"refused\">"))
         #expect(preview.contains("Confirm: set 1 to approved"))
+    }
+
+    /// A page of several: "First page" and "Next page" keep the filters (and `after=`), and the bulk form names the
+    /// numbers shown, not the filters, so its write reaches no finding the page did not show; the whole list in one
+    /// page: no link, and the bulk form acts by the filters (`where=yes`), as its preview's Confirm does.
+    @Test func findingsPagesLinkOnAndTheBulkFormActsOnWhatIsShown() throws {
+        let project = "Demo App"
+        let filters = FindingFilters(keywords: [("severity", "high")])
+        let rows = [WebFixtures.finding(7, screen: "inbox"), WebFixtures.finding(9, screen: "row")]
+        let context = WebFixtures.context(url: PageRoutes.findings(project))
+        let middle = FindingsPage.render(rows, filters: filters, after: 3, next: 9, context: context)
+        #expect(middle.contains("<a href=\"/projects/Demo%20App/findings?severity=high\">First page</a>"))
+        #expect(
+            middle.contains("href=\"/projects/Demo%20App/findings?severity=high&amp;after=9\" rel=\"next\">Next page"))
+        let bulk = try #require(WebFixtures.forms(middle).first { $0.contains("id=\"bulk\"") })
+        #expect(bulk.contains("name=\"number\" value=\"7,9\""), "\(bulk)")
+        #expect(!bulk.contains("name=\"where\"") && !bulk.contains("name=\"severity\""), "\(bulk)")
+        #expect(middle.contains("Set the status of every finding shown (2)"))
+
+        let whole = FindingsPage.render(rows, filters: filters, next: nil, context: context)
+        #expect(!whole.contains("Next page") && !whole.contains("First page"))
+        let wholeBulk = try #require(WebFixtures.forms(whole).first { $0.contains("id=\"bulk\"") })
+        #expect(
+            wholeBulk.contains("name=\"where\" value=\"yes\"") && wholeBulk.contains("name=\"severity\" value=\"high\"")
+        )
+        #expect(!wholeBulk.contains("name=\"number\""))
+
+        // The preview's Confirm posts the same selection it previewed.
+        let preview = BulkPreview.render(
+            WebFixtures.bulkReply(), newStatus: "approved", reason: nil, selection: .numbers([7, 9]), context: context)
+        let confirm = try #require(WebFixtures.forms(preview).first { $0.contains("id=\"bulk-confirm\"") })
+        #expect(confirm.contains("name=\"number\" value=\"7,9\"") && !confirm.contains("name=\"where\""))
+        // The last page of several: "First page", no "Next page"; an empty page: no bulk form.
+        let last = FindingsPage.render(rows, filters: filters, after: 3, next: nil, context: context)
+        #expect(last.contains(">First page</a>") && !last.contains("Next page"))
+        let empty = FindingsPage.render([], filters: filters, after: 9, next: nil, context: context)
+        #expect(!empty.contains("id=\"bulk\"") && empty.contains("No finding matches these filters after #9."))
     }
 
     @Test func everyTableHasACaptionAndScopedHeadersAndEveryControlALabel() throws {

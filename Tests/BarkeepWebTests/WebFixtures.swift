@@ -221,7 +221,7 @@ enum WebFixtures {
             (
                 "preview",
                 BulkPreview.render(
-                    bulkReply(), newStatus: "approved", reason: hostile, filters: FindingFilters(),
+                    bulkReply(), newStatus: "approved", reason: hostile, selection: .filters(FindingFilters()),
                     context: context(role: role, url: PageRoutes.findingsStatus(project)))
             ),
             ("signin", SignInPage.render(next: "/projects/x?" + hostile, isFailure: true, assets: assets)),

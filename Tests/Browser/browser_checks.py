@@ -319,6 +319,26 @@ def check_bulk_verdict(driver):
            and "bulk-confirm" in text, status)
 
 
+def check_paging(driver):
+    # A later page of the findings (after the first number): "First page" keeps the filter and drops after=, and the
+    # bulk form names exactly the numbers the page lists, never the filter, so it cannot reach a finding not shown.
+    open_page(driver, "/projects/" + QUOTED + "/findings?status=all")
+    numbers = [int(row.get_attribute("data-finding"))
+               for row in driver.find_elements(By.CSS_SELECTOR, "table#findings tr[data-finding]")]
+    after = min(numbers)
+    open_page(driver, "/projects/" + QUOTED + "/findings?status=all&after=%d" % after)
+    shown = [int(row.get_attribute("data-finding"))
+             for row in driver.find_elements(By.CSS_SELECTOR, "table#findings tr[data-finding]")]
+    first = [a.get_attribute("href") for a in driver.find_elements(By.LINK_TEXT, "First page")]
+    form = driver.find_element(By.CSS_SELECTOR, "form#bulk")
+    named = [i.get_attribute("value") for i in form.find_elements(By.CSS_SELECTOR, "input[type=hidden][name=number]")]
+    wheres = form.find_elements(By.CSS_SELECTOR, "input[name=where]")
+    report("a later page of findings: a First page link keeping the filter, the bulk form naming only the rows shown",
+           shown == sorted(n for n in numbers if n > after) and len(first) == 1
+           and first[0].endswith("/findings?status=all") and named == [",".join(map(str, shown))] and not wheres,
+           {"all": numbers, "shown": shown, "first": first, "named": named})
+
+
 def check_live(driver):
     number = SETTINGS["hostile"]
     code, out, err = cli("--json", "finding", "show", PROJECT, str(number))
@@ -367,8 +387,9 @@ def main():
         report("check_http", False, traceback.format_exc())
     driver = bb.start()
     try:
-        for check in (check_signin_and_overview, check_shared_link, check_hostile_snippet, check_reader_write, check_screenshot, check_report,
-                      check_accessibility, check_revocation, check_bulk_verdict, check_live):
+        for check in (check_signin_and_overview, check_shared_link, check_hostile_snippet, check_reader_write,
+                      check_screenshot, check_report, check_accessibility, check_revocation, check_bulk_verdict,
+                      check_paging, check_live):
             try:
                 check(driver)
             except Exception:  # one scenario failing must not hide the others' results

@@ -134,7 +134,18 @@ async def writer_session(seen):
         numbers = sorted(f["id"] for f in findings["findings"])
         assert findings["count"] == 2 and len(numbers) == 2, findings
         everything, _ = await use("list_findings", status=["all"], limit=1)
-        assert everything["count"] == 4 and everything["truncated"] and len(everything["findings"]) == 1
+        first = everything["findings"][0]["id"]
+        assert everything["count"] == 1 and everything["truncated"] and everything["next"] == first, everything
+        # Pages by number: following next lists every finding once, then a last page with next null.
+        listed, after = [first], first
+        while after is not None:
+            page, text = await use("list_findings", status=["all"], limit=3, after=after)
+            listed += [f["id"] for f in page["findings"]]
+            assert page["truncated"] == (page["next"] is not None), page
+            after = page["next"]
+        assert listed == sorted(listed) and len(listed) == 4, listed
+        refused = await tool_error(session, "list_findings", limit=0)
+        assert refused.startswith("BADARG: limit must be") and "1000" in refused, refused
         bar, _ = await use("list_findings", rule=["DUO007"])
         bar_number = bar["findings"][0]["id"]
         new, _ = await use("list_findings", new_in=1, owner="nobody", file="Sources")

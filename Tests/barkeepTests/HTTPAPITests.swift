@@ -108,11 +108,11 @@ struct HTTPAPITests {
             ("/projects/app/screens", ["screen", "list", "app"]),
             (
                 "/projects/app/findings?severity=high&status=proposed",
-                ["findings", "app", "--severity", "high", "--status", "proposed"]
+                ["findings", "app", "--severity", "high", "--status", "proposed", "--limit", "500"]
             ),
             (
-                "/projects/app/findings?rule=DUO003&owner=ana",
-                ["findings", "app", "--rule", "DUO003", "--owner", "ana"]
+                "/projects/app/findings?rule=DUO003&owner=ana&limit=1",
+                ["findings", "app", "--rule", "DUO003", "--owner", "ana", "--limit", "1"]
             ),
             ("/projects/app/findings/1", ["finding", "show", "app", "1"]),
         ]
@@ -124,10 +124,39 @@ struct HTTPAPITests {
             #expect(printed.0 == 0, "\(printed)")
             #expect(try Self.same(answer.json(), try Self.parse(printed.1)), "\(path)\n\(answer.text)\n\(printed.1)")
         }
-        // The filter narrows: the two medium DUO003 findings are not in the high ones.
-        let high = try #require(
-            try Self.request("GET", base + "/projects/app/findings?severity=high", token: reader).json() as? [Any])
-        #expect(high.count == 2)
+        // The filter narrows: the two medium DUO003 findings are not in the high ones. A page by default
+        // (FindingPage.defaultLimit), the last one: no next, no Link.
+        let highAnswer = try Self.request("GET", base + "/projects/app/findings?severity=high", token: reader)
+        let high = try highAnswer.object()
+        #expect((high["rows"] as? [Any])?.count == 2, "\(highAnswer.text)")
+        #expect((high["summary"] as? [String: Any])?["limit"] as? Int == FindingPage.defaultLimit)
+        #expect((high["summary"] as? [String: Any])?["next"] is NSNull)
+        #expect(!highAnswer.head.contains { $0.hasPrefix("link:") })
+        // A cut page names the next: in its summary and in a Link header keeping the filters; following it joins
+        // the pages into the whole list, by number.
+        var numbers: [Int] = []
+        var url: String? = base + "/projects/app/findings?status=all&limit=3"
+        while let next = url {
+            let page = try Self.request("GET", next, token: reader)
+            let object = try page.object()
+            numbers += (object["rows"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? Int }
+            let link = page.head.first { $0.hasPrefix("link:") }
+            let cursor = (object["summary"] as? [String: Any])?["next"] as? Int
+            #expect((link == nil) == (cursor == nil), "\(page.head)")
+            url = try link.map { link in
+                let target = try #require(link.firstMatch(of: /<([^>]+)>; rel="next"/)?.1, "\(link)")
+                #expect(target.hasSuffix("status=all&limit=3&after=\(cursor ?? 0)"), "\(link)")
+                return try #require(daemon.httpURL) + target
+            }
+        }
+        #expect(numbers == [1, 2, 3, 4, 5], "\(numbers)")
+        for bad in ["limit=0", "limit=1001", "limit=x", "after=0", "after=-1"] {
+            let refused = try Self.request("GET", base + "/projects/app/findings?" + bad, token: reader)
+            let key = String(bad.prefix { $0 != "=" })
+            #expect(
+                try refused.status == 400 && refused.object()["code"] as? String == "BADARG"
+                    && refused.object()["key"] as? String == key, "\(bad): \(refused.text)")
+        }
 
         // No token: 401 with the challenge and the JSON error; a bad token the same.
         for token in [nil, "bk_not_a_token"] {
@@ -356,6 +385,7 @@ struct HTTPAPITests {
             contentsOf: CLIReferenceTests.root.appendingPathComponent("docs/operations.md"), encoding: .utf8)
         let section = try #require(text.components(separatedBy: "## The HTTP API").dropFirst().first)
         #expect(section.contains(HTTPLimit.answerRecords.formatted(.number.locale(Locale(identifier: "en_US")))))
+        #expect(section.contains("`limit` (1 to \(FindingPage.maximumLimit), default \(FindingPage.defaultLimit))"))
         #expect(section.contains("`barkeep_session`") && section.contains("`__Host-barkeep_session`"))
         #expect(section.contains("[openapi.json](openapi.json)"))
         for code in ErrorCode.allCases {

@@ -75,10 +75,23 @@ enum FindingCommands {
 
     /// `FINDINGS PROJECT [FILTERS…]`: the filter language of FindingQuery; without `status`, the findings that need
     /// work. Streamed: a page of findings is read only once the client has read enough of the ones before, and
-    /// encoded through `FindingRecord`'s fields.
+    /// encoded through `FindingRecord`'s fields. With `limit=` or `after=`, one page by number (keyset), read whole,
+    /// `OK limit=N [next=N] count=N`.
     static let findings = Command(FindingsRequest.self) { request, input throws(CommandError) in
         let query = try FindingCommands.query(request.filters)
         let version = input.session.protocolVersion
+        if request.isPaged {
+            return .database { connection in
+                let page = try FindingStore.page(
+                    project: request.project, query: query, after: request.after?.value, limit: request.pageSize,
+                    on: connection)
+                return CommandResult(
+                    FindingsRequest.Reply(
+                        page.findings.map(FindingRecord.init),
+                        summary: FindingsPageEnd(limit: request.pageSize, next: page.next)),
+                    version: version)
+            }
+        }
         return .streamed(
             StreamedReply(positions: FindingListPosition.self) { connection, position, page in
                 try FindingStore.pages(

@@ -84,7 +84,30 @@ struct APIApplication: HTTPApplication {
         case .command(let type, let request) where type.spec.http.uploadContentTypes != nil:
             return ScreenshotRoute.upload(type, request: request, head: head, body: body, client: client)
         case .command(let type, let request):
+            if type == FindingsRequest.self { return Self.findingsPage(request, head: head, client: client) }
             return Self.answer(type, request: request, client: client)
+        }
+    }
+
+    /// FINDINGS over HTTP: always a page (`limit=` `FindingPage.defaultLimit` unless given), so that a project of
+    /// 100,000 findings answers its first page rather than `TOOLONG`; when findings follow, a `Link: <…>;
+    /// rel="next"` header names the same URL with `after=` the reply's `next`.
+    static func findingsPage(_ request: Request, head: HTTPRequestHead, client: InProcessClient) -> HTTPResponse {
+        var request = request
+        if !request.keywordList.contains(where: { $0.key == "limit" }) {
+            request.keywordList.append((key: "limit", value: String(FindingPage.defaultLimit)))
+        }
+        do throws(CommandError) {
+            let reply = try InProcessClient.typed(try client.run(request), of: FindingsRequest.self)
+            var response = json(200, FindingsRequest.decoded(request).jsonBody(of: reply))
+            if let next = reply.summary?.next {
+                let url = PageURL(head.pathSegments, query: head.query.map { PageURL.QueryItem($0.name, $0.value) })
+                    .setting("after", to: String(next))
+                response.fields.append(HTTPField(name: "Link", value: "<\(url.text)>; rel=\"next\""))
+            }
+            return response
+        } catch {
+            return Self.refusal(APIRefusal(error.code, error.message))
         }
     }
 

@@ -42,14 +42,16 @@ extension PageApplicationRequest {
         if request.isDryRun == true {
             let reason = request.reason
             let context = context(project: project)
+            let selection: BulkSelection =
+                request.numbers.map { .numbers($0.numbers) } ?? .filters(request.filters)
             let isFragment =
                 head.values(of: PageSecurity.partHeader.lowercased()).first?.lowercased() == "preview"
             let html =
                 isFragment
                 ? BulkPreview.fragment(
-                    reply, newStatus: request.newStatus, reason: reason, filters: request.filters, context: context)
+                    reply, newStatus: request.newStatus, reason: reason, selection: selection, context: context)
                 : BulkPreview.render(
-                    reply, newStatus: request.newStatus, reason: reason, filters: request.filters, context: context)
+                    reply, newStatus: request.newStatus, reason: reason, selection: selection, context: context)
             return PageApplication.html(200, html)
         }
         if let numbers = request.numbers?.numbers, numbers.count == 1, let number = numbers.first {

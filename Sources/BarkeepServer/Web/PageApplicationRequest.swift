@@ -119,10 +119,14 @@ struct PageApplicationRequest {
     }
 
     private func findings(_ project: String) throws -> String {
-        let request: FindingsRequest = try Self.decode(
-            path: ["project": project], fields: head.query.filter { $0.name != "after" })
-        let rows = try client.run(request).rows
-        return FindingsPage.render(rows, filters: request.filters, next: nil, context: context(project: project))
+        // The page size is the Core default: the links keep the filters and `after`, never a size.
+        var request: FindingsRequest = try Self.decode(
+            path: ["project": project], fields: head.query.filter { $0.name != "limit" })
+        request.limit = request.limit ?? FindingLimit(FindingPage.defaultLimit)
+        let reply = try client.run(request)
+        return FindingsPage.render(
+            reply.rows, filters: request.filters, after: request.after?.value, next: reply.summary?.next,
+            context: context(project: project))
     }
 
     /// The request `R` of a page's fields (the query of a GET, a form's fields), by wire key in wire form as the

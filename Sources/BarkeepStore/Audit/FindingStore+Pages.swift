@@ -70,3 +70,39 @@ extension FindingStore {
         }
     }
 }
+
+extension FindingStore {
+    /// One page of the findings `query` selects in `projectName`, by number: at most `limit` of those numbered after
+    /// `after` (nil: from the first), with `next`, the number to ask the following page after, when more follow
+    /// (read as one row past the page). Keyset, not OFFSET: the project's `(project_id, number)` index gives the rows
+    /// in order, so a page costs its own rows whatever the project's size. A screen, rule or owner the project does
+    /// not know is `notFound`.
+    public static func page(
+        project projectName: String,
+        query: FindingQuery,
+        after: Int?,
+        limit: Int,
+        on connection: PostgresConnection
+    ) throws -> (findings: [Finding], next: Int?) {
+        try connection.transaction { connection in
+            let project = try ProjectStore.require(projectName, on: connection)
+            let selection = try FindingSelection(.query(query), project: project, on: connection)
+            let first = selection.parameters.count + 1
+            var rows = try connection.query(
+                """
+                \(latest)
+                SELECT \(columns) FROM \(from)
+                WHERE \(selection.condition)
+                  AND f.number > $\(first)::integer
+                ORDER BY f.number
+                LIMIT $\(first + 1)::bigint
+                """,
+                selection.parameters + [after ?? 0, limit + 1]
+            ).map(Finding.init(row:))
+            let isCut = rows.count > limit
+            if isCut { rows.removeLast() }
+            let findings = try SDKStore.withGates(rows, project: project, on: connection)
+            return (findings, isCut ? findings.last?.number : nil)
+        }
+    }
+}

@@ -2,28 +2,28 @@ import BarkeepAPI
 import BarkeepCore
 
 /// The preview of a bulk verdict: FINDING SET's dry-run reply (the rows `--dry-run` lists: would change,
-/// unchanged, refused) and a Confirm form that posts the same change for real. The script puts it in
+/// unchanged, refused) and a Confirm form that posts the same change for real, to the same findings (`selection`). The script puts it in
 /// `#bulk-preview` (`fragment`); without the script it is a page of its own (`render`).
 public enum BulkPreview {
     /// The preview as a fragment for `#bulk-preview` (answer to `X-Barkeep-Part: preview`).
     public static func fragment(
-        _ reply: BulkChangeReply, newStatus: String, reason: String?, filters: FindingFilters, context: PageContext
+        _ reply: BulkChangeReply, newStatus: String, reason: String?, selection: BulkSelection, context: PageContext
     ) -> String {
-        content(reply, newStatus: newStatus, reason: reason, filters: filters, context: context).markup
+        content(reply, newStatus: newStatus, reason: reason, selection: selection, context: context).markup
     }
 
     /// The preview as a page of its own.
     public static func render(
-        _ reply: BulkChangeReply, newStatus: String, reason: String?, filters: FindingFilters, context: PageContext
+        _ reply: BulkChangeReply, newStatus: String, reason: String?, selection: BulkSelection, context: PageContext
     ) -> String {
         PageLayout.render(
             title: "Preview: set \(newStatus)", context: context,
-            content: [content(reply, newStatus: newStatus, reason: reason, filters: filters, context: context)])
+            content: [content(reply, newStatus: newStatus, reason: reason, selection: selection, context: context)])
     }
 
     /// The summary, the rows of the dry run and the Confirm form.
     static func content(
-        _ reply: BulkChangeReply, newStatus: String, reason: String?, filters: FindingFilters, context: PageContext
+        _ reply: BulkChangeReply, newStatus: String, reason: String?, selection: BulkSelection, context: PageContext
     ) -> HTML {
         let project = context.project ?? ""
         let summary =
@@ -51,7 +51,7 @@ public enum BulkPreview {
         }
         var confirmFields: [HTML] = [PageLayout.csrfField(context), FindingsPage.hidden("new-status", newStatus)]
         if let reason { confirmFields.append(FindingsPage.hidden("reason", reason)) }
-        confirmFields += FindingsPage.hiddenFilters(filters)
+        confirmFields += FindingsPage.hiddenSelection(selection)
         confirmFields.append(
             .element(
                 "button", [HTMLAttribute("type", "submit"), .class("primary")],

@@ -2,33 +2,46 @@ import BarkeepAPI
 import BarkeepCore
 
 /// `/projects/{p}/findings?<filter language>`: the findings the filters choose (a link is a saved view), a page at
-/// a time with a "next" link; for writers the bulk verdict (`form#bulk`, FINDING SET `where=yes` with the same
-/// filters) whose dry run fills `#bulk-preview`.
+/// a time by number (`FindingPage.defaultLimit`, FINDINGS `limit=`/`after=`) with "Next page" and "First page"
+/// links that keep the filters; for writers the bulk verdict (`form#bulk`) whose dry run fills `#bulk-preview`. The
+/// bulk form acts on what the page shows, never more: the filters (FINDING SET `where=yes`) when the page holds every
+/// finding they choose, the numbers listed (FINDING SET `12,15,…`) when it is one page of several.
 public enum FindingsPage {
-    /// How many findings a page shows (FINDINGS `limit=`).
-    public static let pageSize = 500
-
-    /// The page of FINDINGS' `findings` chosen by `filters`; `next` the number to continue after, nil on the last
-    /// page.
+    /// The page of FINDINGS' `findings` chosen by `filters`, the findings numbered after `after` (nil: the first
+    /// page); `next` the number to continue after, nil on the last page.
     public static func render(
-        _ findings: [FindingRecord], filters: FindingFilters, next: Int?, context: PageContext
+        _ findings: [FindingRecord], filters: FindingFilters, after: Int? = nil, next: Int?, context: PageContext
     ) -> String {
         let project = context.project ?? ""
+        let isPart = after != nil || next != nil
         var content: [HTML] = [filterForm(filters, project: project)]
-        if context.canWrite { content.append(bulkForm(filters, context: context)) }
+        if context.canWrite, !findings.isEmpty {
+            let selection: BulkSelection = isPart ? .numbers(findings.map(\.id)) : .filters(filters)
+            content.append(bulkForm(selection, shown: findings.count, context: context))
+        }
+        let caption =
+            isPart
+            ? "Findings (\(findings.count) shown, by number\(findings.first.map { " from #\($0.id)" } ?? ""))"
+            : "Findings (\(findings.count) shown)"
         content.append(
             findings.isEmpty
-                ? PageParts.paragraph("No finding matches these filters.")
-                : FindingsTable.render(findings, project: project, caption: "Findings (\(findings.count) shown)"))
+                ? PageParts.paragraph(
+                    "No finding matches these filters" + (after == nil ? "." : " after #\(after ?? 0)."))
+                : FindingsTable.render(findings, project: project, caption: caption))
+        var links: [HTML] = []
+        if after != nil {
+            links.append(.element("a", [.href(PageRoutes.findings(project, filters: filters))], text: "First page"))
+        }
         if let next {
-            content.append(
+            links.append(
                 .element(
-                    "p", [.class("next")],
-                    [
-                        .element(
-                            "a", [.href(PageRoutes.findings(project, filters: filters, after: next))], text: "Next page"
-                        )
-                    ]))
+                    "a",
+                    [.href(PageRoutes.findings(project, filters: filters, after: next)), HTMLAttribute("rel", "next")],
+                    text: "Next page"))
+        }
+        if !links.isEmpty {
+            content.append(
+                .element("nav", [.class("next"), HTMLAttribute("aria-label", "Pages of findings")], links))
         }
         return PageLayout.render(title: "Findings", context: context, content: content)
     }
@@ -52,9 +65,14 @@ public enum FindingsPage {
             inputs + [.element("button", [HTMLAttribute("type", "submit")], text: "Show")])
     }
 
-    /// The hidden fields that repeat the filters in a write form: `where=yes` and each filter's wire key.
-    static func hiddenFilters(_ filters: FindingFilters) -> [HTML] {
-        [hidden("where", "yes")] + filters.keywords.map { hidden($0.key, $0.value) }
+    /// The hidden fields that name a bulk write's findings: `where=yes` and each filter's wire key, or the numbers.
+    static func hiddenSelection(_ selection: BulkSelection) -> [HTML] {
+        switch selection {
+        case .filters(let filters):
+            [hidden("where", "yes")] + filters.keywords.map { hidden($0.key, $0.value) }
+        case .numbers(let numbers):
+            [hidden("number", numbers.map(String.init).joined(separator: ","))]
+        }
     }
 
     /// `<input type=hidden name value>`.
@@ -63,7 +81,7 @@ public enum FindingsPage {
             "input", [HTMLAttribute("type", "hidden"), HTMLAttribute("name", name), HTMLAttribute("value", value)])
     }
 
-    private static func bulkForm(_ filters: FindingFilters, context: PageContext) -> HTML {
+    private static func bulkForm(_ selection: BulkSelection, shown: Int, context: PageContext) -> HTML {
         let project = context.project ?? ""
         let statuses = FindingLifecycle.personStatuses.map { status in
             HTML.element("option", [HTMLAttribute("value", status.rawValue)], text: status.rawValue)
@@ -71,14 +89,16 @@ public enum FindingsPage {
         return .element(
             "section", [HTMLAttribute("aria-labelledby", "bulk-title")],
             [
-                .element("h2", [HTMLAttribute("id", "bulk-title")], text: "Set the status of every finding shown"),
+                .element(
+                    "h2", [HTMLAttribute("id", "bulk-title")],
+                    text: "Set the status of every finding shown (\(shown))"),
                 .element(
                     "form",
                     [
                         .id("bulk"), .class("filters"), HTMLAttribute("method", "post"),
                         .action(PageRoutes.findingsStatus(project)),
                     ],
-                    [PageLayout.csrfField(context)] + hiddenFilters(filters) + [
+                    [PageLayout.csrfField(context)] + hiddenSelection(selection) + [
                         PageParts.labelled(
                             "New status",
                             .element(

@@ -155,11 +155,20 @@ struct FindingsCommand: RunnableCommand {
             finding a later scan still reports, the latest run that did: its status reads "verified, still reported
             in run N"), unmapped (the reason, for a finding no screen counts) and excluded (the excluded path holding
             its file); absent values are null (needs: []).
+            Without --limit and --after, every finding the filters choose, by file and line. With either, one page
+            by number: the findings numbered after --after, at most --limit (default \(FindingPage.defaultLimit));
+            when more follow, the last line says the --after of the next page; with --json an object: rows (those
+            objects) and summary (limit, and next: the --after of the next page, null on the last).
             """,
         arguments: [.positional("project", help: "The project.")] + FindingFilterOptions.arguments + [
             .option(
                 "limit", valueName: "N",
-                help: "At most the first N findings, by file and line; the table's last line counts the others."),
+                help: "A page: at most N findings (1 to \(FindingPage.maximumLimit)), by number; the last line says "
+                    + "the --after of the next page."),
+            .option(
+                "after", valueName: "NUMBER",
+                help: "A page: only the findings numbered after NUMBER (the previous page's next), by number; "
+                    + "\(FindingPage.defaultLimit) of them unless --limit."),
             FindingsExport.option,
         ]
     )
@@ -167,50 +176,35 @@ struct FindingsCommand: RunnableCommand {
     let request: FindingsRequest
     /// `--format csv|sarif`; nil for the text table.
     let export: FindingsExport?
-    /// `--limit N`: at most N findings listed.
-    let limit: Int?
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
-        request = FindingsRequest(
+        var request = FindingsRequest(
             project: parsed.value("project") ?? "",
             filters: FindingFilters(keywords: try FindingFilterOptions.keywords(parsed)))
+        request.limit = try typedOption("limit", parsed)
+        request.after = try typedOption("after", parsed)
         export = try FindingsExport(parsed)
-        if let text = parsed.value("limit") {
-            guard let number = Int(text), number > 0 else {
-                throw UsageError(
-                    "--limit must be a positive number, not \(ValueExcerpt.quoted(text))",
-                    commandPath: parsed.commandPath)
-            }
-            guard export == nil else {
-                throw UsageError("--limit lists findings; an export holds every one", commandPath: parsed.commandPath)
-            }
-            limit = number
-        } else {
-            limit = nil
+        if request.isPaged, export != nil {
+            throw UsageError(
+                "--limit and --after list a page; an export holds every finding", commandPath: parsed.commandPath)
         }
+        self.request = request
     }
 
     func run(_ context: CLIContext) throws {
         if let export { return try export.run(request, context) }
-        let findings = try context.send(request).rows
-        let shown = limit.map { Array(findings.prefix($0)) } ?? findings
+        let reply = try context.send(request)
+        let findings = reply.rows
         if context.isJSON {
-            try Output.json(request.jsonBody(of: FindingsRequest.Reply(shown)))
-            // The count stays out of the array a script reads, on standard error.
-            if shown.count < findings.count {
-                FileHandle.standardError.write(
-                    Data(
-                        "barkeep: \(findings.count - shown.count) more (\(Output.count(findings.count, "finding")) in all)\n"
-                            .utf8))
-            }
+            try Output.json(request.jsonBody(of: reply))
         } else if findings.isEmpty {
             print("No findings.")
         } else {
-            Self.table(shown)
-            if shown.count < findings.count {
-                print("… \(findings.count - shown.count) more (\(Output.count(findings.count, "finding")) in all)")
-            }
+            Self.table(findings)
             Self.printUnmappedReasons(findings)
+        }
+        if !context.isJSON, let next = reply.summary?.next {
+            print("More follow: the next page is --after \(next).")
         }
     }
 

@@ -1,52 +1,52 @@
 import BarkeepAPI
 import BarkeepCore
 import BarkeepProtocol
+import Foundation
 
 /// The finding tools bound to their commands' specs: their arguments, validation and effect come from the request
 /// types (BarkeepAPI), their output from the typed replies.
 enum FindingTools {
-    /// The most findings list_findings returns unless told otherwise.
+    /// The most findings list_findings returns unless told otherwise (`limit`): a page an agent reads whole.
     static let defaultFindingLimit = 200
 
-    /// list_findings' arguments: FINDINGS' fields, and the tool's own page size.
+    /// list_findings' arguments: FINDINGS' fields, the filter language and the page (`after`, `limit`).
     struct ListArguments: WireFields {
-        /// The request, filters and all.
+        /// The request, filters and page.
         var findings = FindingsRequest()
-        /// At most this many findings listed.
-        var limit: Int?
 
         /// No arguments, filled by decoding.
         init() {}
 
-        /// FINDINGS' fields (the filter language with its JSON forms), then `limit`.
-        static let fields: [Field<ListArguments>] =
-            Field.group(\.findings, FindingsRequest.fields) + [
-                Field(
-                    "limit", \.limit, "At most this many findings, by file and line (default \(defaultFindingLimit)).",
-                    check: { $0 < 1 ? ValueProblem(predicate: "must be 1 or more") : nil }
-                ).withSchema(.integer(minimum: 1))
-            ]
+        /// FINDINGS' fields (the filter language with its JSON forms, then `after` and `limit`).
+        static let fields: [Field<ListArguments>] = Field.group(\.findings, FindingsRequest.fields)
     }
 
-    /// The `list_findings` tool: FINDINGS, its filters typed for JSON by FindingFilters, and a limit of its own (the
-    /// tool's page, not the wire's).
+    /// The `list_findings` tool: FINDINGS, its filters typed for JSON by FindingFilters, always a page by number
+    /// (`limit`, default `defaultFindingLimit`; `after` the previous page's `next`).
     static var listFindings: MCPTool {
         MCPTool.taking(
             ListArguments.self, name: "list_findings", title: "List findings",
-            description: "A project's findings, by file and line, as `barkeep findings --json`: by default those "
-                + "that need work (status open). Filters combine (all must hold); list filters take arrays.",
+            description: "A project's findings, a page at a time by number, as `barkeep findings --json`: by "
+                + "default those that need work (status open). Filters combine (all must hold); list filters take "
+                + "arrays. At most limit (default \(defaultFindingLimit)); when more follow, next is the after of "
+                + "the next page.",
             effect: .read,
             output: MCPSchema.object(
                 [
                     "findings": MCPSchema.array(MCPSchema.finding),
-                    "count": MCPSchema.integer("How many findings the filters chose (before limit)."),
-                    "truncated": MCPSchema.boolean("Whether limit left some out."),
-                ], required: ["findings", "count", "truncated"])
+                    "count": MCPSchema.integer("How many findings this page lists."),
+                    "next": MCPSchema.types("integer", "null"),
+                    "truncated": MCPSchema.boolean("Whether more findings follow this page."),
+                ], required: ["findings", "count", "next", "truncated"])
         ) { arguments, call in
-            let limit = arguments.limit ?? defaultFindingLimit
-            let rows = try call.send(arguments.findings).rows
+            var request = arguments.findings
+            request.limit = request.limit ?? FindingLimit(defaultFindingLimit)
+            let reply = try call.send(request)
+            let rows = reply.rows
+            let next = reply.summary?.next
             var summary = "\(Output.count(rows.count, "finding"))"
-            if rows.count > limit { summary += " (the first \(limit) listed)" }
+            if let after = request.after { summary += " after #\(after.value)" }
+            if let next { summary += " (more follow: after=\(next))" }
             let bySeverity = Dictionary(grouping: rows, by: \.severity)
             if !bySeverity.isEmpty {
                 summary +=
@@ -57,8 +57,8 @@ enum FindingTools {
             }
             return MCPToolOutput(
                 structured: [
-                    "findings": rows.prefix(limit).map(\.listJSON), "count": rows.count,
-                    "truncated": rows.count > limit,
+                    "findings": rows.map(\.listJSON), "count": rows.count, "next": next ?? NSNull(),
+                    "truncated": next != nil,
                 ],
                 summary: summary + ".")
         }
