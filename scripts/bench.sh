@@ -120,8 +120,8 @@ if want web; then
     while IFS= read -r line; do browser_tools+=("$line"); done < <(scripts/browser-test-tools.sh)
     python=$(scripts/python-test-tools.sh)
     BARKEEP_CHROMIUM=${browser_tools[0]} BARKEEP_CHROMEDRIVER=${browser_tools[1]} "$bin/barkeep-web-bench" \
-        --rounds "${WEB_ROUNDS:-200}" --seconds "${WEB_SECONDS:-120}" --clients "${WEB_CLIENTS:-100}" \
-        --writes "${WEB_WRITES:-5}" \
+        --rounds "${WEB_ROUNDS:-200}" --seconds "${WEB_SECONDS:-60}" --clients "${WEB_CLIENTS:-100}" \
+        --writes "${WEB_WRITES:-3}" \
         --python "$python" --script "$PWD/scripts/web_bench.py"
 fi
 

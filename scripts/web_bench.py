@@ -303,9 +303,10 @@ async def live(bench, driver, base):
     figures("write → event read by an SSE client", events)
     figures("write → <main> refetched by an SSE client", updated)
     figures("write → the browser page's #live updated", browser)
-    worst = max(percentile([s * 1000 for s in updated], 0.99), max(s * 1000 for s in browser))
-    print(f"target: p99 ≤ 1000 ms: {'met' if worst <= 1000 else 'NOT met'} (p99 of the refetches, worst browser page "
-          f"{worst:.0f} ms)")
+    refetched = percentile([s * 1000 for s in updated], 0.99)
+    slowest = max(s * 1000 for s in browser)
+    print(f"target: p99 ≤ 1000 ms: {'met' if max(refetched, slowest) <= 1000 else 'NOT met'} (p99 of the refetches "
+          f"{refetched:.0f} ms, slowest browser page {slowest:.0f} ms)")
     sys.stdout.flush()
 
 

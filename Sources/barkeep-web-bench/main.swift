@@ -26,12 +26,12 @@ import Foundation
 
 struct Settings {
     var rounds = 200
-    var seconds = 120.0
+    var seconds = 60.0
     var size = BenchProject.Size()
     var python: String?
     var script: String?
     var clients = 100
-    var writes = 5
+    var writes = 3
     var loads = 5
 
     init(_ arguments: [String]) {
