@@ -31,9 +31,10 @@ test: deps
 	$(SWIFT) build --build-tests $(STRICT)
 	SWIFT=$(SWIFT) scripts/run-tests.sh
 
-## bench: PING throughput of barkeepd against redis-server, same client, same run (see docs/performance.md)
+## bench: every benchmark, each against a baseline of the same run (see docs/performance.md); BENCH="web status"
+##        runs only those parts (ping, sync, sync-cli, status, load, web)
 bench: deps
-	scripts/bench.sh
+	scripts/bench.sh $(BENCH)
 
 ## fuzz: build the libFuzzer targets of Fuzz/ and run each FUZZ_SECONDS (60); FUZZ_TARGETS="duoscan sarif" picks some
 fuzz:

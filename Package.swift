@@ -78,8 +78,12 @@ let package = Package(
         // MARK: - Benchmarks (make bench)
         .executableTarget(name: "barkeep-bench", dependencies: ["CBarkeepSystem"]),
         .executableTarget(name: "barkeep-sync-bench", dependencies: ["BarkeepCore", "BarkeepHashing", "BarkeepStore"]),
+        .target(name: "BarkeepBenchSupport", dependencies: ["BarkeepStore"]),
         .executableTarget(
-            name: "barkeep-status-bench", dependencies: ["BarkeepCore", "BarkeepProtocol", "BarkeepStore"]),
+            name: "barkeep-status-bench",
+            dependencies: ["BarkeepBenchSupport", "BarkeepCore", "BarkeepProtocol", "BarkeepStore"]),
+        .executableTarget(
+            name: "barkeep-web-bench", dependencies: ["BarkeepBenchSupport", "BarkeepProtocol", "BarkeepStore"]),
 
         // MARK: - Build tools
         .executableTarget(name: "SchemaEmbedder"),

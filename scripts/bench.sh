@@ -7,12 +7,27 @@
 # the dashboard's STATUS at team scale against a PING round trip (STATUS_PLANS=1 prints its query plans), and the
 # load scenario: FINDING SET from 1,000 clients against pgbench running the same statements (scripts/finding-set.pgbench)
 # on as many database connections as barkeepd's pool (POOL_SIZE, 4), then 1,000 clients mixing reads, triage and
-# ingests (scripts/load.py; LOAD_CLIENTS, LOAD_SECONDS, FINDING_SET_SECONDS).
-# Installs redis-server from Debian's packages when it is missing. Builds in release mode.
+# ingests (scripts/load.py; LOAD_CLIENTS, LOAD_SECONDS, FINDING_SET_SECONDS); and the web dashboard at the same
+# scale (barkeep-web-bench, scripts/web_bench.py): pages served against PING and STATUS, the overview in headless
+# Chromium, and live updates to 100 open pages (WEB_ROUNDS, WEB_SECONDS, WEB_CLIENTS, WEB_WRITES).
+# Installs redis-server (and, for the web part, chromium and the tests' Python packages) when missing. Builds in
+# release mode.
+#
+# Usage: scripts/bench.sh [PART…] (make bench BENCH="PART…"): only those parts, of ping, sync, sync-cli, status,
+# load and web; all of them when none is named.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if ! command -v redis-server >/dev/null 2>&1; then
+parts=("$@")
+for part in "${parts[@]}"; do
+    case $part in
+        ping | sync | sync-cli | status | load | web) ;;
+        *) echo "error: unknown part $part (ping, sync, sync-cli, status, load, web)" >&2; exit 2 ;;
+    esac
+done
+want() { [ ${#parts[@]} -eq 0 ] || [[ " ${parts[*]} " == *" $1 "* ]]; }
+
+if want ping && ! command -v redis-server >/dev/null 2>&1; then
     echo "Installing redis-server (the benchmark's baseline)"
     sudo=()
     [ "$(id -u)" -ne 0 ] && sudo=(sudo)
@@ -24,6 +39,7 @@ swift build -c release --product barkeepd
 swift build -c release --product barkeep-bench
 swift build -c release --product barkeep-sync-bench
 swift build -c release --product barkeep-status-bench
+swift build -c release --product barkeep-web-bench
 swift build -c release --product barkeep
 bin=$(swift build -c release --show-bin-path)
 
@@ -37,57 +53,79 @@ cleanup() {
 trap cleanup EXIT
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-daemon_port=$(free_port)
-redis_port=$(free_port)
+if want ping; then
+    daemon_port=$(free_port)
+    redis_port=$(free_port)
 
-"$bin/barkeepd" --data-dir "$work/data" --listen "127.0.0.1:$daemon_port" --log-level warning 2>"$work/barkeepd.log" &
-daemon=$!
-redis-server --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no --maxclients 4000 \
-    --daemonize no --logfile "$work/redis.log" &
-redis=$!
+    "$bin/barkeepd" --data-dir "$work/data" --listen "127.0.0.1:$daemon_port" --log-level warning 2>"$work/barkeepd.log" &
+    daemon=$!
+    redis-server --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no --maxclients 4000 \
+        --daemonize no --logfile "$work/redis.log" &
+    redis=$!
 
-for _ in $(seq 1 120); do
-    if "$bin/barkeep-bench" --target probe="127.0.0.1:$daemon_port" --connections 1 --pipeline 1 --rounds 1 \
-        >/dev/null 2>&1 && redis-cli -p "$redis_port" ping >/dev/null 2>&1; then
-        break
-    fi
-    sleep 0.5
-done
+    for _ in $(seq 1 120); do
+        if "$bin/barkeep-bench" --target probe="127.0.0.1:$daemon_port" --connections 1 --pipeline 1 --rounds 1 \
+            >/dev/null 2>&1 && redis-cli -p "$redis_port" ping >/dev/null 2>&1; then
+            break
+        fi
+        sleep 0.5
+    done
 
-settings=(--connections "${CONNECTIONS:-1000}" --pipeline "${PIPELINE:-100}" --rounds "${ROUNDS:-7}")
-echo "== PING: barkeepd against redis-server (inline PING), same client, rounds alternating"
-"$bin/barkeep-bench" --target "barkeepd=127.0.0.1:$daemon_port" --target "redis-server=127.0.0.1:$redis_port" \
-    "${settings[@]}"
-echo
-echo "== The general request path: a quoted \"PING\" goes through the tokenizer, command table and handler"
-"$bin/barkeep-bench" --target "barkeepd=127.0.0.1:$daemon_port" --target "redis-server=127.0.0.1:$redis_port" \
-    --request '"PING"' "${settings[@]}"
+    settings=(--connections "${CONNECTIONS:-1000}" --pipeline "${PIPELINE:-100}" --rounds "${ROUNDS:-7}")
+    echo "== PING: barkeepd against redis-server (inline PING), same client, rounds alternating"
+    "$bin/barkeep-bench" --target "barkeepd=127.0.0.1:$daemon_port" --target "redis-server=127.0.0.1:$redis_port" \
+        "${settings[@]}"
+    echo
+    echo "== The general request path: a quoted \"PING\" goes through the tokenizer, command table and handler"
+    "$bin/barkeep-bench" --target "barkeepd=127.0.0.1:$daemon_port" --target "redis-server=127.0.0.1:$redis_port" \
+        --request '"PING"' "${settings[@]}"
+fi
 
-echo
-echo "== Scanner sync: a generated project synced with a real history's churn (3% new, 3% fixed, 1% reopened, a tenth"
-echo "   moved, 1% changed) and with no change, against parse + raw COPY of the same file; then its initial import into"
-echo "   1,000 screens against the same import without screens"
-# The daemons are stopped first: the sync benchmark runs its own PostgreSQL and wants both cores.
+# The daemons are stopped first: the benchmarks that follow run their own PostgreSQL and want both cores.
 cleanup
 daemon=
 redis=
-"$bin/barkeep-sync-bench" ${SYNC_SIZES:-10000 100000 1000000}
-
-echo
-echo "== Scanner sync from the CLI, end to end: barkeep ingest of a real-shaped ${SYNC_CLI_COUNT:-100000}-finding scan"
-echo "   (first import; syncs with a real history's churn: 3% new, 3% fixed, 1% reopened, a tenth moved, 1% changed;"
-echo "   syncs of a commit that changed no finding) against json.load + TSV + psql \\copy into an unindexed table"
-rules=../shared/fixtures/duo_scan/all-rules.json
-if [ -f "$rules" ]; then
-    python3 scripts/sync_cli_bench.py --bin "$bin" --rules "$rules" --count "${SYNC_CLI_COUNT:-100000}"
-else
-    echo "skipped: the shared fixtures ($rules) are not beside the checkout"
+if want sync; then
+    echo
+    echo "== Scanner sync: a generated project synced with a real history's churn (3% new, 3% fixed, 1% reopened, a tenth"
+    echo "   moved, 1% changed) and with no change, against parse + raw COPY of the same file; then its initial import into"
+    echo "   1,000 screens against the same import without screens"
+    "$bin/barkeep-sync-bench" ${SYNC_SIZES:-10000 100000 1000000}
 fi
 
-echo
-echo "== The dashboard: STATUS of 1,000 screens, 100,000 findings, 16,000 pose results, beside a PING round trip"
-"$bin/barkeep-status-bench" --rounds "${STATUS_ROUNDS:-300}" ${STATUS_PLANS:+--plans}
+if want sync-cli; then
+    echo
+    echo "== Scanner sync from the CLI, end to end: barkeep ingest of a real-shaped ${SYNC_CLI_COUNT:-100000}-finding scan"
+    echo "   (first import; syncs with a real history's churn: 3% new, 3% fixed, 1% reopened, a tenth moved, 1% changed;"
+    echo "   syncs of a commit that changed no finding) against json.load + TSV + psql \\copy into an unindexed table"
+    rules=../shared/fixtures/duo_scan/all-rules.json
+    if [ -f "$rules" ]; then
+        python3 scripts/sync_cli_bench.py --bin "$bin" --rules "$rules" --count "${SYNC_CLI_COUNT:-100000}"
+    else
+        echo "skipped: the shared fixtures ($rules) are not beside the checkout"
+    fi
+fi
 
+if want status; then
+    echo
+    echo "== The dashboard: STATUS of 1,000 screens, 100,000 findings, 16,000 pose results, beside a PING round trip"
+    "$bin/barkeep-status-bench" --rounds "${STATUS_ROUNDS:-300}" ${STATUS_PLANS:+--plans}
+fi
+
+if want web; then
+    echo
+    echo "== The web dashboard: pages of 1,000 screens, 100,000 findings served over HTTP beside PING and STATUS over the"
+    echo "   line protocol; the overview in headless Chromium; live updates to ${WEB_CLIENTS:-100} open pages and a browser"
+    browser_tools=()
+    while IFS= read -r line; do browser_tools+=("$line"); done < <(scripts/browser-test-tools.sh)
+    python=$(scripts/python-test-tools.sh)
+    BARKEEP_CHROMIUM=${browser_tools[0]} BARKEEP_CHROMEDRIVER=${browser_tools[1]} "$bin/barkeep-web-bench" \
+        --rounds "${WEB_ROUNDS:-200}" --seconds "${WEB_SECONDS:-60}" --clients "${WEB_CLIENTS:-100}" \
+        --writes "${WEB_WRITES:-3}" \
+        --python "$python" --script "$PWD/scripts/web_bench.py"
+fi
+
+want load || exit 0
 history=../shared/fixtures/duo_scan/history/NetNewsWire
 if [ ! -d "$history" ]; then
     echo

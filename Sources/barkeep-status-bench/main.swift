@@ -13,6 +13,7 @@
 // directory unless BARKEEP_BENCH_DATABASE_URL is set.
 //
 // Usage: barkeep-status-bench [--rounds N] [--screens N] [--findings N] [--poses N] [--plans]
+import BarkeepBenchSupport
 import BarkeepCore
 import BarkeepProtocol
 import BarkeepStore
@@ -44,190 +45,6 @@ struct Settings {
     }
 }
 
-/// Fills project `name` with the generated audit, set-based.
-func generate(_ settings: Settings, project name: String, on connection: PostgresConnection) throws {
-    let project = try ProjectStore.create(
-        name: name, sdk: "27.0", deploymentTarget: "26.0", actor: "bench", on: connection)
-    let id = project.id
-    try connection.transaction { connection in
-        try connection.query(
-            """
-            INSERT INTO screens (project_id, key, owner)
-            SELECT $1, 'Screen' || lpad(i::text, 4, '0'), 'owner' || (i % 20) FROM generate_series(1, $2::int) AS i
-            """,
-            [id, settings.screens]
-        )
-        try connection.query(
-            """
-            INSERT INTO screen_paths (project_id, screen_id, glob)
-            SELECT project_id, id, 'Sources/' || key || '/**' FROM screens WHERE project_id = $1
-            """,
-            [id]
-        )
-        guard
-            let run = try connection.queryValue(
-                """
-                INSERT INTO scan_runs (project_id, format, tool, tool_version, digest, files_scanned, new_count, actor,
-                                       lifecycle)
-                VALUES ($1, 'duo-scan', 'duo_scan', '1.2.2', repeat('0', 64), $2, $2, 'bench', 'scene') RETURNING id
-                """,
-                [id, settings.findings],
-                as: Int64.self
-            )
-        else { return }
-        // 1 in 200 findings is outside every screen; statuses: mostly proposed, some approved, applied, verified,
-        // fixed and declined.
-        try connection.query(
-            """
-            INSERT INTO findings (project_id, source, tool, rule, file, normalized_snippet, occurrence, identity, line,
-                                  snippet, severity, screen_id, status, reason, first_seen_run, last_seen_run, number)
-            SELECT $1, 'scanner', 'duo_scan', (ARRAY['DUO001', 'DUO002', 'DUO004', 'DUO007', 'DUO011'])[i % 5 + 1],
-                   CASE WHEN i % 200 = 0 THEN 'Vendor/Lib' || (i % 50) || '.swift'
-                        ELSE 'Sources/' || s.key || '/File' || (i % 7) || '.swift' END,
-                   'x' || i, 0, encode(sha256(i::text::bytea), 'hex'), i % 500 + 1, 'let x = ' || i,
-                   (ARRAY['critical', 'high', 'medium', 'low', 'info'])[i % 5 + 1],
-                   CASE WHEN i % 200 = 0 THEN NULL ELSE s.id END,
-                   (ARRAY['proposed', 'proposed', 'proposed', 'proposed', 'approved', 'applied', 'verified', 'fixed',
-                          'declined', 'proposed'])[i % 10 + 1],
-                   CASE WHEN i % 10 = 8 THEN 'kept on purpose' END, $2, $2, i
-            FROM generate_series(1, $3::int) AS i
-            JOIN screens s ON s.project_id = $1 AND s.key = 'Screen' || lpad((i % $4::int + 1)::text, 4, '0')
-            """,
-            [id, run, settings.findings, settings.screens]
-        )
-        // Items by hand: two per ten screens, one in three needing a 27.1 symbol and so blocked.
-        try connection.query(
-            """
-            INSERT INTO findings (project_id, source, title, step, severity, screen_id, status, reason,
-                                  status_before_block, needs_symbols, number)
-            SELECT $1, 'manual', 'Item ' || i, i % 12 + 1, 'medium', s.id,
-                   CASE WHEN i % 3 = 0 THEN 'blocked' ELSE 'proposed' END,
-                   CASE WHEN i % 3 = 0 THEN 'needs the iOS 27.1 SDK (axisBehavior)' END,
-                   CASE WHEN i % 3 = 0 THEN 'proposed' END,
-                   CASE WHEN i % 3 = 0 THEN ARRAY['axisBehavior'] ELSE '{}' END, $2::int + i
-            FROM generate_series(1, $2::int / 5) AS i
-            JOIN screens s ON s.project_id = $1 AND s.key = 'Screen' || lpad((i * 5 % $3::int + 1)::text, 4, '0')
-            """,
-            [id, settings.findings, settings.screens]
-        )
-        try connection.query(
-            "UPDATE projects SET findings_numbered = (SELECT max(number) FROM findings WHERE project_id = $1) WHERE id = $1",
-            [id]
-        )
-        try connection.query(
-            """
-            INSERT INTO step_states (project_id, screen_id, step, state, actor)
-            SELECT $1, s.id, step, (ARRAY['todo', 'done', 'done', 'not_applicable'])[(s.id + step) % 4 + 1], 'bench'
-            FROM screens s CROSS JOIN generate_series(1, 12) AS step WHERE s.project_id = $1
-            """,
-            [id]
-        )
-        // Each screen's share of the pose results: its required poses in turn, later results superseding earlier.
-        try connection.query(
-            """
-            INSERT INTO pose_results (project_id, screen_id, pose, result, reason, actor)
-            SELECT $1, s.id, (ARRAY['P1', 'P2', 'P3', 'P4', 'P11', 'P12'])[k % 6 + 1],
-                   CASE WHEN (s.id + k) % 9 = 0 THEN 'not_run' ELSE 'passed' END,
-                   CASE WHEN (s.id + k) % 9 = 0 THEN 'no device' END, 'bench'
-            FROM screens s CROSS JOIN generate_series(0, $2::int / $3::int - 1) AS k WHERE s.project_id = $1
-            """,
-            [id, settings.poses, settings.screens]
-        )
-    }
-    // As autovacuum would after a load: statistics, and a visibility map for index-only scans.
-    for table in ["findings", "screens", "screen_paths", "step_states", "pose_results", "scan_runs"] {
-        try connection.query("VACUUM ANALYZE \(table)")
-    }
-}
-
-/// One TCP connection sending a line and reading its whole reply.
-final class LineConnection {
-    private let descriptor: Int32
-    private var buffer: [UInt8] = []
-
-    init(port: UInt16) throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard result == 0 else {
-            close(descriptor)
-            throw BenchError("cannot connect to 127.0.0.1:\(port)")
-        }
-    }
-
-    deinit { close(descriptor) }
-
-    /// Sends `line` and returns the reply's lines, the final one last.
-    func request(_ line: String) throws -> [String] {
-        let bytes = Array((line + "\n").utf8)
-        var sent = 0
-        while sent < bytes.count {
-            let count = bytes[sent...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, 0) }
-            guard count > 0 else { throw BenchError("send failed") }
-            sent += count
-        }
-        var lines: [String] = []
-        // Lines are read from `start` on and the buffer compacted once per chunk: removing each line from the
-        // front would move the rest of a 64 KiB chunk for every line of a large reply.
-        var start = 0
-        while true {
-            if let newline = buffer[start...].firstIndex(of: 0x0A) {
-                let text = String(decoding: buffer[start..<newline], as: UTF8.self)
-                start = newline + 1
-                lines.append(text)
-                if text.hasPrefix("OK") || text.hasPrefix("ERR") {
-                    buffer.removeSubrange(..<start)
-                    return lines
-                }
-                continue
-            }
-            buffer.removeSubrange(..<start)
-            start = 0
-            var chunk = [UInt8](repeating: 0, count: 1 << 16)
-            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            guard count > 0 else { throw BenchError("the daemon closed the connection") }
-            buffer += chunk[..<count]
-        }
-    }
-}
-
-struct BenchError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-}
-
-func milliseconds(_ body: () throws -> Void) rethrows -> Double {
-    let start = ContinuousClock.now
-    try body()
-    let elapsed = ContinuousClock.now - start
-    return Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15
-}
-
-/// The CPU time (user and system, milliseconds) process `pid` spends while `body` runs, from /proc/PID/stat.
-func cpuMilliseconds(of pid: pid_t, _ body: () throws -> Void) throws -> Double {
-    func ticks() throws -> Double {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-            let end = stat.lastIndex(of: ")")
-        else { throw BenchError("cannot read /proc/\(pid)/stat") }
-        // After the command's closing parenthesis: state is field 3, utime field 14, stime field 15.
-        let fields = stat[stat.index(after: end)...].split(separator: " ")
-        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else {
-            throw BenchError("cannot parse /proc/\(pid)/stat")
-        }
-        return user + system
-    }
-    let before = try ticks()
-    try body()
-    return (try ticks() - before) * 1000 / Double(sysconf(Int32(_SC_CLK_TCK)))
-}
-
 /// The times of `rounds` PINGs and as many `line` requests, alternately on `client`; `before` runs (untimed)
 /// before each `line`.
 func alternating(
@@ -253,77 +70,23 @@ func printAlternating(_ label: String, _ times: [Double], ping: [Double]) {
                 percentile(times, 0.5) / percentile(ping, 0.5)))
 }
 
-func percentile(_ values: [Double], _ fraction: Double) -> Double {
-    let sorted = values.sorted()
-    return sorted[min(sorted.count - 1, Int((Double(sorted.count) * fraction).rounded(.up)) - 1)]
-}
-
-func freePort() throws -> UInt16 {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(descriptor) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
-        }
-    }
-    guard bound else { throw BenchError("no free port") }
-    return UInt16(bigEndian: address.sin_port)
-}
-
 func run() throws {
     let settings = Settings(Array(CommandLine.arguments.dropFirst()))
-    let root = FileManager.default.temporaryDirectory.path + "/barkeep-status-bench-\(getpid())"
-    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-    chmod(root, 0o755)
-    var cluster: PostgresCluster?
-    var daemon: pid_t?
-    defer {
-        if let daemon {
-            kill(daemon, SIGTERM)
-            _ = try? ProcessSpawner.wait(for: daemon)
-        }
-        try? cluster?.stop()
-        try? FileManager.default.removeItem(atPath: root)
-    }
-    let configuration: PostgresConfiguration
-    if let url = ProcessInfo.processInfo.environment["BARKEEP_BENCH_DATABASE_URL"], !url.isEmpty {
-        configuration = PostgresConfiguration(conninfo: url)
-    } else {
-        let embedded = try PostgresCluster.startPrivate(in: root, database: "bench")
-        cluster = embedded
-        configuration = embedded.configuration(database: "bench")
-    }
-    let connection = try PostgresConnection(configuration: configuration)
-    try Migrator().migrate(connection)
+    let bench = try BenchDaemon(name: "barkeep-status-bench")
+    defer { bench.stop() }
+    let connection = bench.connection
     let project = "status-bench-\(getpid())"
+    let projectSize = BenchProject.Size(
+        screens: settings.screens, findings: settings.findings, poses: settings.poses)
     print(
         "Generating \(settings.screens) screens, \(settings.findings) findings (+\(settings.findings / 5) items), "
             + "\(settings.screens * 12) step states, \(settings.poses) pose results…")
-    let generation = try milliseconds { try generate(settings, project: project, on: connection) }
+    let generation = try milliseconds { try BenchProject.generate(projectSize, project: project, on: connection) }
     print(String(format: "generated in %.1f s", generation / 1000))
     fflush(nil)
 
-    let port = try freePort()
-    let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        .appendingPathComponent("barkeepd").path
-    var conninfo = configuration.conninfo
-    if let database = configuration.database { conninfo += " dbname=\(database)" }
-    daemon = try ProcessSpawner.spawn(
-        [
-            executable, "--data-dir", root + "/daemon", "--database-url", conninfo, "--listen", "127.0.0.1:\(port)",
-            "--log-level", "warning",
-        ],
-        standardOutput: root + "/barkeepd.out", standardError: root + "/barkeepd.err")
-    var client: LineConnection?
-    for _ in 0..<200 where client == nil {
-        client = try? LineConnection(port: port)
-        if client == nil { usleep(100_000) }
-    }
-    guard let client else { throw BenchError("barkeepd did not start; see its log") }
+    let client = try bench.start()
+    let port = bench.port
 
     // Over TCP a token is needed: made directly in the store, as an admin would with barkeep token create.
     let token = try TokenStore.create(name: "bench", role: .reader, actor: "bench", on: connection).secret
@@ -366,7 +129,7 @@ func run() throws {
 
     // What the daemon itself spends, from its CPU time in /proc: wall times on a shared machine also hold the time
     // spent waiting for a core.
-    if let daemon {
+    if let daemon = bench.pid {
         let pings = settings.rounds * 10
         let pingCPU = try cpuMilliseconds(of: daemon) { for _ in 0..<pings { _ = try client.request("PING") } }
         let statusCPU = try cpuMilliseconds(of: daemon) {
