@@ -20,6 +20,9 @@ public enum HTTPLimit {
     /// Records one JSON API answer may hold (a streamed reply, `FINDINGS`, gathered whole for its body): past it,
     /// `413 TOOLONG`, so memory stays bounded.
     public static let answerRecords = 100_000
+    /// Rendered pages kept for reuse while their project's status is unchanged (the overview's `<main>`, which every
+    /// open page refetches on an event): at 1,000 screens one is about 0.4 MB, so this bounds them near 13 MB.
+    public static let renderedPagesKept = 32
     /// Seconds an event stream (Server-Sent Events) may send nothing before it sends a `: keep-alive` comment, so
     /// that proxies and load balancers do not close it as idle.
     public static let eventStreamKeepAliveSeconds = 15

@@ -70,6 +70,8 @@ public final class Server: Sendable {
     let pool: PostgresPool?
     /// Failed HELLOs per peer across its connections: what each may still fail, and which reach the log.
     let failedHellos = FailedHelloLimiter()
+    /// Pages rendered once per status version and shared (RenderedPageCache): the overview's live refetches.
+    let renderedPages = RenderedPageCache()
     /// What other threads share with the loop thread.
     let shared = Mutex(Shared())
     private let loopFinished = DispatchSemaphore(value: 0)

@@ -108,7 +108,18 @@ struct PageApplicationRequest {
         }
     }
 
+    /// The overview. Its `<main>` alone (what every open page refetches when an event comes) shows nothing of who
+    /// asks, so it is rendered once per status version and address and shared (`RenderedPageCache`); the whole
+    /// document names the person and carries their CSRF token, and is rendered for each.
     private func overview(_ project: String) throws -> String {
+        let context = context(project: project)
+        guard context.part == .main, let version = try StatusStore.version(project: project, on: client.database)
+        else { return try renderOverview(project) }
+        let key = RenderedPageCache.Key(project: project, version: version, target: head.target, isMainPart: true)
+        return try client.server.renderedPages.page(key) { try renderOverview(project) }
+    }
+
+    private func renderOverview(_ project: String) throws -> String {
         let status = try ProjectStatusReply(try client.run(StatusRequest(project: project)).parts)
         let blocked = try client.run(BlockedRequest(project: project)).rows
         var burndown = BurndownRequest()

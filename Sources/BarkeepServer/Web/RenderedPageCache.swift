@@ -1,0 +1,70 @@
+import BarkeepCore
+import Foundation
+
+/// Pages rendered once per version of what they show, shared by everyone who asks while it is current: when an event
+/// comes, every open overview refetches its `<main>` at once (docs/web.md, Live), and without this each would gather
+/// and render the whole project again, queueing the last page behind all the others. A page whose content is a
+/// function of its project's status version (Schema/0017) and its address is rendered by the first request for that
+/// version; requests arriving meanwhile wait for that rendering rather than repeating it. At most
+/// `HTTPLimit.renderedPagesKept` renderings are kept, the oldest dropped first.
+///
+/// Only pages with nothing of the signed-in person in them are kept: no name, no CSRF token, no form that writes.
+final class RenderedPageCache: @unchecked Sendable {
+    /// What a rendering depends on.
+    struct Key: Hashable {
+        /// The project's name.
+        var project: String
+        /// Its status version when the rendering began.
+        var version: String
+        /// The request target (path and query) and the part asked for.
+        var target: String
+        /// Whether only `<main>` was asked for.
+        var isMainPart: Bool
+    }
+
+    private let condition = NSCondition()
+    private var pages: [Key: String] = [:]
+    private var order: [Key] = []
+    private var rendering: Set<Key> = []
+    private let capacity: Int
+    /// Renderings made, and requests answered from a kept one (STATS, tests).
+    private(set) var rendered = 0
+    private(set) var reused = 0
+
+    /// A cache keeping at most `capacity` renderings.
+    init(capacity: Int = HTTPLimit.renderedPagesKept) { self.capacity = capacity }
+
+    /// The page under `key`: kept, or rendered by `render` now, or (when another request is rendering it) that
+    /// request's rendering once it is done. A rendering that throws keeps nothing, and a waiting request renders for
+    /// itself.
+    func page(_ key: Key, render: () throws -> String) throws -> String {
+        condition.lock()
+        while pages[key] == nil && rendering.contains(key) { condition.wait() }
+        if let page = pages[key] {
+            reused += 1
+            condition.unlock()
+            return page
+        }
+        rendering.insert(key)
+        condition.unlock()
+        let page: String
+        do {
+            page = try render()
+        } catch {
+            condition.lock()
+            rendering.remove(key)
+            condition.broadcast()
+            condition.unlock()
+            throw error
+        }
+        condition.lock()
+        rendering.remove(key)
+        rendered += 1
+        pages[key] = page
+        order.append(key)
+        while order.count > capacity { pages[order.removeFirst()] = nil }
+        condition.broadcast()
+        condition.unlock()
+        return page
+    }
+}
