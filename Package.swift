@@ -20,6 +20,12 @@ let package = Package(
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"])]
         ),
+        // gzip for the web dashboard's pages and the JSON API's answers (ResponseCompression).
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         .target(name: "CBarkeepSystem"),
         // TLS for the TCP listeners and the CLI: a few barkeep_tls_* functions over OpenSSL.
         .target(name: "CBarkeepTLS", dependencies: ["COpenSSL"]),
@@ -54,7 +60,7 @@ let package = Package(
             name: "BarkeepServer",
             dependencies: [
                 "BarkeepAPI", "BarkeepCore", "BarkeepHashing", "BarkeepProtocol", "BarkeepSources", "BarkeepStore",
-                "BarkeepReport", "BarkeepWeb", "CBarkeepSystem", "CBarkeepTLS",
+                "BarkeepReport", "BarkeepWeb", "CBarkeepSystem", "CBarkeepTLS", "CZlib",
             ]
         ),
 

@@ -23,6 +23,9 @@ public enum HTTPLimit {
     /// Rendered pages kept for reuse while their project's status is unchanged (the overview's `<main>`, which every
     /// open page refetches on an event): at 1,000 screens one is about 0.4 MB, so this bounds them near 13 MB.
     public static let renderedPagesKept = 32
+    /// The smallest text answer sent gzip-compressed to a client that accepts it: below it, compressing saves less
+    /// than it costs.
+    public static let compressedFromBytes = 1024
     /// Seconds an event stream (Server-Sent Events) may send nothing before it sends a `: keep-alive` comment, so
     /// that proxies and load balancers do not close it as idle.
     public static let eventStreamKeepAliveSeconds = 15

@@ -27,9 +27,10 @@ struct WebApplication: HTTPApplication {
     func respond(
         to head: HTTPRequestHead, body: [UInt8], context: HTTPRequestContext, database: PostgresConnection
     ) throws -> HTTPResponse {
-        if head.pathSegments.first == "api" {
-            return try api.respond(to: head, body: body, context: context, database: database)
-        }
-        return try pages.respond(to: head, body: body, context: context, database: database)
+        let response =
+            head.pathSegments.first == "api"
+            ? try api.respond(to: head, body: body, context: context, database: database)
+            : try pages.respond(to: head, body: body, context: context, database: database)
+        return ResponseCompression.compressed(response, for: head)
     }
 }
