@@ -16,6 +16,20 @@ struct ScreenshotCommandsTests {
         return nil
     }
 
+    /// A daemon whose project `app` has a screen Inbox with P3 failed, recorded by the CLI with `image` (written
+    /// to a file `named`) as its screenshot; and that file.
+    static func failedPose(_ image: [UInt8], named: String) throws -> (daemon: TestDaemon, file: String) {
+        let daemon = try TestDaemon()
+        _ = try daemon.barkeep(["project", "create", "app"])
+        _ = try daemon.barkeep(["screen", "add", "app", "Inbox", "--path", "Sources/**"])
+        let file = try SampleImages.temporaryFile(image, named: named)
+        let recorded = try daemon.barkeep([
+            "pose", "record", "app", "Inbox", "P3", "failed", "--screenshot", file, "--item", "Bar overlaps",
+        ])
+        #expect(recorded.0 == 0, "\(recorded)")
+        return (daemon, file)
+    }
+
     @Test("on the wire: stored once by hash with its header, garbage refused, a size past the limit refused unread")
     func wire() throws {
         let daemon = try TestDaemon(arguments: ["--max-screenshot", "2048"])
@@ -67,14 +81,7 @@ struct ScreenshotCommandsTests {
     @Test(
         "barkeep pose record --screenshot FILE uploads it and records the pose with its hash; a bad file sends nothing")
     func cli() throws {
-        let daemon = try TestDaemon()
-        _ = try daemon.barkeep(["project", "create", "app"])
-        _ = try daemon.barkeep(["screen", "add", "app", "Inbox", "--path", "Sources/**"])
-        let file = try SampleImages.temporaryFile(SampleImages.jpeg, named: "inbox p3.jpg")
-        let recorded = try daemon.barkeep([
-            "pose", "record", "app", "Inbox", "P3", "failed", "--screenshot", file, "--item", "Bar overlaps",
-        ])
-        #expect(recorded.0 == 0, "\(recorded)")
+        let (daemon, file) = try Self.failedPose(SampleImages.jpeg, named: "inbox p3.jpg")
         let hex = SHA256Digest.hex(of: SampleImages.jpeg)
         let history = try daemon.barkeep(["pose", "history", "app", "Inbox"])
         #expect(history.1.contains("sha256:\(hex)"), "\(history)")
@@ -105,14 +112,7 @@ struct ScreenshotCommandsTests {
 
     @Test("SCREENSHOT GET answers the bytes in base64; the HTML report embeds a failed pose's, the Markdown names it")
     func fetchAndReport() throws {
-        let daemon = try TestDaemon()
-        _ = try daemon.barkeep(["project", "create", "app"])
-        _ = try daemon.barkeep(["screen", "add", "app", "Inbox", "--path", "Sources/**"])
-        let file = try SampleImages.temporaryFile(SampleImages.png, named: "inbox p3.png")
-        let recorded = try daemon.barkeep([
-            "pose", "record", "app", "Inbox", "P3", "failed", "--screenshot", file, "--item", "Bar overlaps",
-        ])
-        #expect(recorded.0 == 0, "\(recorded)")
+        let daemon = try Self.failedPose(SampleImages.png, named: "inbox p3.png").daemon
         let hex = SHA256Digest.hex(of: SampleImages.png)
         let base64 = Data(SampleImages.png).base64EncodedString()
 
