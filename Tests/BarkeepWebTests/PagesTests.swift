@@ -43,8 +43,9 @@ import Testing
                 #expect(form.contains(field), "a form of \(name) lacks the CSRF field: \(form.prefix(120))")
             }
         }
-        // Sign-out on each of 7 pages, the bulk form, the finding's status and comment forms, the confirm form.
-        #expect(writeForms == 11)
+        // Sign-out on each of 7 pages, the bulk form, the finding's status and comment forms, the confirm form, the
+        // screen's step form.
+        #expect(writeForms == 12)
     }
 
     @Test func readersSeeNoTriageForm() throws {

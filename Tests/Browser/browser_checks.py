@@ -339,6 +339,25 @@ def check_paging(driver):
            {"all": numbers, "shown": shown, "first": first, "named": named})
 
 
+def check_step_form(driver):
+    """A writer (signed in by check_bulk_verdict) sets a checklist step from the screen page's form."""
+    shot = urllib.parse.quote(SETTINGS["shot_screen"], safe="")
+    open_page(driver, "/projects/" + QUOTED + "/screens/" + shot)
+    form = driver.find_element(By.CSS_SELECTOR, "form#step")
+    Select(form.find_element(By.CSS_SELECTOR, "select[name=step]")).select_by_value("2")
+    Select(form.find_element(By.CSS_SELECTOR, "select[name=state]")).select_by_value("not_applicable")
+    form.find_element(By.CSS_SELECTOR, "input[name=note]").send_keys("no second bar on this screen")
+    form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    bb.wait_until(driver, lambda d: d.find_elements(
+        By.CSS_SELECTOR, "table#steps tr[data-step='2'][data-state='not_applicable']"),
+        message="step 2 to show not_applicable")
+    code, out, _ = cli("--json", "screen", "show", PROJECT, SETTINGS["shot_screen"])
+    rows = [row for row in (json.loads(out).get("steps") or []) if row.get("step") == 2] if code == 0 else []
+    report("a writer sets a checklist step from the screen page's form",
+           code == 0 and path(driver) == "/projects/" + QUOTED + "/screens/" + shot and rows
+           and rows[0].get("state") == "not_applicable", {"rows": rows, "now": driver.current_url})
+
+
 def check_live(driver):
     number = SETTINGS["hostile"]
     code, out, err = cli("--json", "finding", "show", PROJECT, str(number))
@@ -389,7 +408,7 @@ def main():
     try:
         for check in (check_signin_and_overview, check_shared_link, check_hostile_snippet, check_reader_write,
                       check_screenshot, check_report, check_accessibility, check_revocation, check_bulk_verdict,
-                      check_paging, check_live):
+                      check_paging, check_step_form, check_live):
             try:
                 check(driver)
             except Exception:  # one scenario failing must not hide the others' results

@@ -32,6 +32,7 @@ struct BrowserTests {
         "revoking the token ends its session at once (next navigation: the sign-in page)",
         "a writer's bulk verdict from the findings page, with its preview",
         "without script the preview is a page of its own",
+        "a writer sets a checklist step from the screen page's form",
         "a later page of findings: a First page link keeping the filter, the bulk form naming only the rows shown",
         "a finding set from the CLI shows on an open screen page within a second, without a reload",
     ]

@@ -38,6 +38,9 @@ public enum PageRoutes {
         PageURL(["projects", project, "findings", "status"])
     }
 
+    /// A screen's step form's POST (STEP SET).
+    public static func steps(_ project: String) -> PageURL { PageURL(["projects", project, "steps"]) }
+
     /// A finding's comment form's POST.
     public static func findingComments(_ project: String, _ number: Int) -> PageURL {
         PageURL(["projects", project, "findings", String(number), "comments"])

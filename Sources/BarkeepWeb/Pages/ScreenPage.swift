@@ -33,7 +33,9 @@ public enum ScreenPage {
         let content: [HTML] = [
             .element("dl", [.class("facts")], facts),
             PageParts.section("What remains", [recommendation(detail)]),
-            PageParts.section("Checklist", [checklist(detail, project: project)]),
+            PageParts.section(
+                "Checklist",
+                [checklist(detail, project: project)] + (context.canWrite ? [stepForm(detail, context: context)] : [])),
             PageParts.section("Poses", [poseRow(detail)]),
             PageParts.section(
                 "Findings",
@@ -86,6 +88,40 @@ public enum ScreenPage {
                 .init(title: "Blocked by", key: "blockers"),
             ],
             rows: rows)
+    }
+
+    /// A writer's form setting one of the screen's steps (STEP SET), as `barkeep step set` does.
+    private static func stepForm(_ detail: ScreenDetail, context: PageContext) -> HTML {
+        let steps = detail.steps.map { step in
+            HTML.element("option", [HTMLAttribute("value", String(step.step))], text: "\(step.step) \(step.key)")
+        }
+        let states = StepState.allCases.map { state in
+            HTML.element("option", [HTMLAttribute("value", state.rawValue)], text: PageParts.stepState(state).word)
+        }
+        return .element(
+            "form",
+            [
+                .id("step"), .class("stack"), HTMLAttribute("method", "post"),
+                .action(PageRoutes.steps(context.project ?? "")),
+            ],
+            [
+                PageLayout.csrfField(context), FindingsPage.hidden("screen", detail.screen.key),
+                PageParts.labelled(
+                    "Step",
+                    .element("select", [HTMLAttribute("name", "step"), HTMLAttribute("id", "step-step")], steps)),
+                PageParts.labelled(
+                    "State",
+                    .element("select", [HTMLAttribute("name", "state"), HTMLAttribute("id", "step-state")], states)),
+                PageParts.labelled(
+                    "Note",
+                    .element(
+                        "input",
+                        [
+                            HTMLAttribute("type", "text"), HTMLAttribute("name", "note"),
+                            HTMLAttribute("id", "step-note"),
+                        ])),
+                .element("button", [HTMLAttribute("type", "submit")], text: "Set step"),
+            ])
     }
 
     private static func poseRow(_ detail: ScreenDetail) -> HTML {
