@@ -244,6 +244,7 @@ final class MetricsEndpoint: @unchecked Sendable {
         metric("barkeep_connections_accepted_total", "counter", "Client connections accepted.", statistics.accepted)
         metric("barkeep_commands_total", "counter", "Requests answered.", statistics.commandsServed)
         metric("barkeep_watchers", "gauge", "Connections streaming events (WATCH).", statistics.watchers)
+        metric("barkeep_http_connections", "gauge", "HTTP connections open now.", statistics.httpConnections)
         metric(
             "barkeep_peak_pending_output_bytes", "gauge", "The most reply bytes ever waiting for one client.",
             statistics.peakPendingOutput)

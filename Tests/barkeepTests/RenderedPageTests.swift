@@ -53,6 +53,10 @@ struct RenderedPageTests {
         let first = try main()
         #expect(first.hasPrefix("<main") && first.contains("Inbox"))
         #expect(try main() == first)
+        // STATS counts the second as shared.
+        let stats = try daemon.barkeep(["--json", "stats"])
+        let shared = try #require(try JSONSerialization.jsonObject(with: Data(stats.1.utf8)) as? [String: Any])
+        #expect(shared["pages_shared"] as? Int == 1, "\(stats)")
         let set = try daemon.barkeep(["finding", "set", "app", "1", "declined", "--reason", "not a bar issue"])
         #expect(set.0 == 0, "\(set)")
         let after = try main()

@@ -16,6 +16,10 @@ public struct StatsRecord: WireFields {
     public var commands = 0
     /// Connections watching events.
     public var watchers = 0
+    /// HTTP connections open now (the web pages and the JSON API).
+    public var httpConnections = 0
+    /// Overview parts served from a rendering kept for the project's status version, rather than rendered again.
+    public var pagesShared = 0
     /// Kept STATUS replies answered on the event loop.
     public var statusKeptLoop = 0
     /// Kept STATUS replies that needed the pool.
@@ -44,6 +48,8 @@ public struct StatsRecord: WireFields {
         Field("accepted", \.accepted, "Connections accepted since it started."),
         Field("commands", \.commands, "Commands answered."),
         Field("watchers", \.watchers, "Connections watching events."),
+        Field("http-connections", \.httpConnections, "HTTP connections open now."),
+        Field("pages-shared", \.pagesShared, "Overview parts served from a kept rendering."),
         Field("status-kept-loop", \.statusKeptLoop, "Kept STATUS replies answered on the event loop."),
         Field("status-kept-pool", \.statusKeptPool, "Kept STATUS replies that needed the database pool."),
         Field("pool-size", \.poolSize, "The database pool's connections."),

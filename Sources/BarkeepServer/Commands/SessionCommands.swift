@@ -97,6 +97,8 @@ enum SessionCommands {
             record.accepted = statistics.accepted
             record.commands = statistics.commandsServed
             record.watchers = statistics.watchers
+            record.httpConnections = statistics.httpConnections
+            record.pagesShared = server.renderedPages.reused
             record.statusKeptLoop = statistics.keptStatusOnLoop
             record.statusKeptPool = statistics.keptStatusToPool
             if let pool = server.poolUsage {

@@ -30,6 +30,7 @@ extension EventLoop {
             interest: BARKEEP_EVENT_READ, transport: transport,
             context: HTTPRequestContext(peerName: peer, isTLS: tlsContext != nil))
         httpConnections[id] = connection
+        server.updateStatistics { $0.httpConnections += 1 }
         armDeadline(connection)
         _ = barkeep_poller_add(server.poller, descriptor, BARKEEP_EVENT_READ, id.rawValue)
     }
@@ -266,6 +267,7 @@ extension EventLoop {
     /// Closes an HTTP connection: its request on the pool, if any, never starts.
     func close(_ connection: HTTPConnection) {
         guard httpConnections.removeValue(forKey: connection.id) != nil else { return }
+        server.updateStatistics { $0.httpConnections -= 1 }
         connection.ticket?.cancel()
         releaseUpload(connection)
         if let stream = connection.machine.startedStream {

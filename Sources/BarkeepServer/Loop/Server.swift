@@ -36,6 +36,8 @@ public final class Server: Sendable {
         public var commandsServed = 0
         /// Connections streaming events now.
         public var watchers = 0
+        /// HTTP connections open now.
+        public var httpConnections = 0
         /// The most reply bytes ever waiting for one client at once: bounded by the configuration's
         /// `maximumPendingOutput` plus one reply (one page of a streamed reply).
         public var peakPendingOutput = 0

@@ -27,9 +27,12 @@ final class RenderedPageCache: @unchecked Sendable {
     private var order: [Key] = []
     private var rendering: Set<Key> = []
     private let capacity: Int
-    /// Renderings made, and requests answered from a kept one (STATS, tests).
-    private(set) var rendered = 0
-    private(set) var reused = 0
+    private var counts = (rendered: 0, reused: 0)
+
+    /// Renderings made (tests).
+    var rendered: Int { condition.withLock { counts.rendered } }
+    /// Requests answered from a kept rendering or another request's (STATS' `pages-shared`).
+    var reused: Int { condition.withLock { counts.reused } }
 
     /// A cache keeping at most `capacity` renderings.
     init(capacity: Int = HTTPLimit.renderedPagesKept) { self.capacity = capacity }
@@ -41,7 +44,7 @@ final class RenderedPageCache: @unchecked Sendable {
         condition.lock()
         while pages[key] == nil && rendering.contains(key) { condition.wait() }
         if let page = pages[key] {
-            reused += 1
+            counts.reused += 1
             condition.unlock()
             return page
         }
@@ -59,7 +62,7 @@ final class RenderedPageCache: @unchecked Sendable {
         }
         condition.lock()
         rendering.remove(key)
-        rendered += 1
+        counts.rendered += 1
         pages[key] = page
         order.append(key)
         while order.count > capacity { pages[order.removeFirst()] = nil }
