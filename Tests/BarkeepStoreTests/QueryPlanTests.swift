@@ -328,6 +328,48 @@ struct QueryPlanTests {
         #expect(lastSeen == 2_001)
     }
 
+    @Test("SCREEN SHOW, and FINDINGS of a screen or an owner, read that screen's findings, not the project's")
+    func oneScreensFindings() throws {
+        let connection = try TestDatabase.makeConnection()
+        defer { connection.close() }
+        try Migrator().migrate(connection)
+        _ = try ProjectStore.create(name: "app", sdk: nil, deploymentTarget: nil, actor: "test", on: connection)
+        // A screen of one file (40 findings) using a component of another, in a project of 4,000 findings.
+        _ = try ScreenStore.add(
+            project: "app", key: "Settings", title: nil, owner: "ana",
+            paths: ["App/Feature0/Screen3ViewController.swift"], actor: "test", on: connection)
+        _ = try ScreenStore.add(
+            project: "app", key: "Shared", kind: .component, title: nil, owner: nil,
+            paths: ["App/Feature0/Screen4ViewController.swift"], actor: "test", on: connection)
+        _ = try ScreenStore.setUses(
+            project: "app", screen: "Settings", component: "Shared", isRemoving: false, actor: "test", on: connection)
+        _ = try Self.ingest((0..<4_000).map { Self.finding($0, root: "App") }, into: "app", round: 0, on: connection)
+        try connection.query("ANALYZE")
+
+        let recorder = try PlanRecorder(on: connection, isAnalyzing: true)
+        try recorder.record("one screen") {
+            let shown = try ScreenStore.show(project: "app", key: "Settings", on: connection)
+            #expect(shown.readiness.openFindingCount == 80)
+            let listed = try FindingStore.list(
+                project: "app", query: FindingQuery(statuses: FindingQuery.defaultStatuses, screens: ["Settings"]),
+                on: connection)
+            #expect(listed.count == 80)
+            let owned = try FindingStore.list(project: "app", query: FindingQuery(owner: "ana"), on: connection)
+            #expect(owned.count == 80)
+        }
+        #expect(recorder.unreadable.isEmpty, "\(recorder.unreadable.first ?? "")")
+        let plans = recorder.plans(of: "one screen").filter { !$0.scans(of: "findings").isEmpty }
+        #expect(plans.count >= 3, "\(plans.map(\.statementSummary))")
+        for plan in plans {
+            // Every row a scan of `findings` read, kept or filtered out, over all its loops.
+            let read = plan.scans(of: "findings").reduce(0.0) { total, scan in
+                let rows = (scan["Actual Rows"] as? Double ?? 0) + (scan["Rows Removed by Filter"] as? Double ?? 0)
+                return total + rows * (scan["Actual Loops"] as? Double ?? 1)
+            }
+            #expect(read <= 160, "findings read: \(read)\n  \(plan.statementSummary)\n\(plan.outline)")
+        }
+    }
+
     @Test("the check finds a scan repeated per row: sequential, or by an index condition that is not the row's")
     func checkFindsLoops() throws {
         let connection = try TestDatabase.makeConnection()

@@ -15,21 +15,26 @@ enum ReadinessStore {
             uniqueKeysWithValues: screens.map { screen in
                 (screen.id, emptyFacts(of: screen, project: project, checklist: checklist))
             })
-        // One screen: its own rows and its components' only; several: the project's rows.
+        // One screen: its own rows and its components' only, as one list of screen ids the index on the findings'
+        // screens reads (`f.screen_id = $2 OR f.screen_id IN (…)` read the whole project's findings); several: the
+        // project's rows.
         let screenID = screens.count == 1 ? screens.first?.id : nil
         let users = try componentUsers(projectID: project.id, on: connection)
+        let owners =
+            screenID == nil
+            ? "f.screen_id IS NOT NULL"
+            : "f.screen_id IN (SELECT $2::bigint UNION ALL SELECT component_id FROM screen_uses WHERE screen_id = $2)"
+        let parameters: [(any PostgresEncodable)?] = screenID.map { [project.id, $0] } ?? [project.id]
         for row in try connection.query(
             """
             SELECT f.screen_id, f.number, f.status, f.rule, f.title, f.file, f.line,
                    coalesce(f.step, (SELECT r.step FROM rules r WHERE r.id = f.rule)) AS step
             FROM findings f
-            WHERE f.project_id = $1 AND f.screen_id IS NOT NULL
-              AND ($2::bigint IS NULL OR f.screen_id = $2
-                   OR f.screen_id IN (SELECT component_id FROM screen_uses WHERE screen_id = $2))
+            WHERE f.project_id = $1 AND \(owners)
               AND f.status IN \(FindingStatus.needsWorkSQL)
             ORDER BY f.number
             """,
-            [project.id, screenID]
+            parameters
         ) {
             let owner: Int64 = try row.decode("screen_id")
             let finding = try openFinding(row)
