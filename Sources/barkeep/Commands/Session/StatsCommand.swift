@@ -26,6 +26,7 @@ struct StatsCommand: RunnableCommand {
             ("Uptime", "\(uptime / 86_400)d \(uptime / 3600 % 24)h \(uptime / 60 % 60)m \(uptime % 60)s"),
             ("Connections", "\(stats.connections) open, \(stats.accepted) accepted"),
             ("Commands", String(stats.commands)), ("Watchers", String(stats.watchers)),
+            ("HTTP", "\(stats.httpConnections) open, \(stats.pagesShared) overview parts shared"),
             (
                 "Kept STATUS",
                 "\(stats.statusKeptLoop) answered on the event loop, \(stats.statusKeptPool) through the pool"
