@@ -49,9 +49,23 @@ import Testing
         ]
         let budget = ScreenshotLimit.reportEmbeddedBytes
         #expect(budget == 50 << 20)
-        input.embedScreenshots(from: Screenshots(sizes: [a: 30 << 20, b: 30 << 20, c: budget - (30 << 20)]))
+        // A fits; the upload that is gone is counted and passed; c fills the budget exactly; b does not fit, and
+        // then nothing more is fetched.
+        var fetched = Screenshots(sizes: [a: 30 << 20, c: budget - (30 << 20), b: 1])
+        input.poses.swapAt(1, 4)  // c before b: a, c, a again, gone, b
+        input.embedScreenshots(from: fetched)
         #expect(Set(input.screenshots.keys) == [a, c])
         #expect(input.screenshotsLeftOut == 2)
+        // With the budget spent at b, b and everything after it are counted, and none fetched.
+        var spent = try Fixtures.input
+        spent.poses = [
+            Fixtures.cell("Inbox", "P1", .failed, screenshot: a, finding: 1),
+            Fixtures.cell("Inbox", "P2", .failed, screenshot: b, finding: 1),
+            Fixtures.cell("Inbox", "P3", .failed, screenshot: c, finding: 1),
+        ]
+        fetched = Screenshots(sizes: [a: 30 << 20, b: 30 << 20, c: 1])
+        spent.embedScreenshots(from: fetched)
+        #expect(Set(spent.screenshots.keys) == [a] && spent.screenshotsLeftOut == 2)
         let html = ReadinessReport.html(input, now: Fixtures.now)
         #expect(html.contains("src=\"data:image/png;base64,AAAA\" width=\"390\" height=\"844\""))
         #expect(html.contains(Escaping.html(ReadinessReport.screenshotsLeftOutText(2))))

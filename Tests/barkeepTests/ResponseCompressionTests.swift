@@ -22,7 +22,7 @@ struct ResponseCompressionTests {
         #expect(!ResponseCompression.acceptsGzip(try Self.head([("Accept-Encoding", "identity")])))
         #expect(!ResponseCompression.acceptsGzip(try Self.head([])))
 
-        let gzip = try Self.head([("Accept-Encoding", "gzip")])
+        let gzip = try Self.head([("Accept-Encoding", "gzip"), ("X-Barkeep-Part", "main")])
         let text = Array(String(repeating: "<tr><td>Inbox</td></tr>\n", count: 200).utf8)
         let page = HTTPResponse(
             status: 200, fields: [HTTPField(name: "Content-Type", value: "text/html; charset=utf-8")], body: text)
@@ -30,6 +30,11 @@ struct ResponseCompressionTests {
         #expect(sent.fields.contains { $0.name == "Content-Encoding" && $0.value == "gzip" })
         #expect(sent.fields.contains { $0.name == "Vary" && $0.value == "Accept-Encoding" })
         #expect(sent.body.count < text.count / 10 && sent.body.prefix(2) == [0x1F, 0x8B])
+        // A whole page with the browser's own cookie is never compressed (BREACH); with Authorization it is.
+        let cookiePage = try Self.head([("Accept-Encoding", "gzip"), ("Cookie", "barkeep_session=x")])
+        #expect(ResponseCompression.compressed(page, for: cookiePage).body == text)
+        let bearerPage = try Self.head([("Accept-Encoding", "gzip"), ("Authorization", "Bearer bk_x")])
+        #expect(ResponseCompression.compressed(page, for: bearerPage).body != text)
         // Not asked for: the same bytes, still with Vary (a cache must not serve one to the other).
         let plain = ResponseCompression.compressed(page, for: try Self.head([]))
         #expect(plain.body == text && plain.fields.contains { $0.name == "Vary" })

@@ -23,6 +23,8 @@ public enum HTTPLimit {
     /// Rendered pages kept for reuse while their project's status is unchanged (the overview's `<main>`, which every
     /// open page refetches on an event): at 1,000 screens one is about 0.4 MB, so this bounds them near 13 MB.
     public static let renderedPagesKept = 32
+    /// Seconds a request waits for another request's rendering of the same page before it renders for itself.
+    public static let renderWaitSeconds = 5
     /// The smallest text answer sent gzip-compressed to a client that accepts it: below it, compressing saves less
     /// than it costs.
     public static let compressedFromBytes = 1024

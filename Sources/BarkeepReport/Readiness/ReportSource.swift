@@ -32,25 +32,29 @@ extension ReportInput {
         return input
     }
 
-    /// Fetches the uploaded screenshots of the failed poses, in the pose matrix's order, until the next would pass
-    /// `ScreenshotLimit.reportEmbeddedBytes` in all; one that cannot be fetched (too large to send inline, or
-    /// deleted since) is left out and counted, as is every one past the budget. The report still names each.
+    /// Fetches the uploaded screenshots of the failed poses, in the pose matrix's order, until one would pass
+    /// `ScreenshotLimit.reportEmbeddedBytes` in all: that one and the rest are left out and counted, the rest never
+    /// fetched. One that cannot be fetched (too large to send inline, deleted since, or the daemon busy) is left out
+    /// and counted too. The report still names each.
     mutating func embedScreenshots(from source: some ReportSource) {
         var names: [String] = []
+        var seen: Set<String> = []
         for cell in poses where cell.result.result == .failed {
             guard let name = cell.screenshot, PoseRecording.uploadedScreenshotHash(name) != nil,
-                !names.contains(name)
+                seen.insert(name).inserted
             else { continue }
             names.append(name)
         }
         var total = 0
-        for name in names {
-            guard total < ScreenshotLimit.reportEmbeddedBytes,
-                let reply = try? source.send(ScreenshotGetRequest(screenshot: name)),
-                total + reply.summary.size <= ScreenshotLimit.reportEmbeddedBytes
-            else {
+        for (index, name) in names.enumerated() {
+            guard let reply = try? source.send(ScreenshotGetRequest(screenshot: name)) else {
                 screenshotsLeftOut += 1
                 continue
+            }
+            guard total + reply.summary.size <= ScreenshotLimit.reportEmbeddedBytes else {
+                // The budget is spent: the rest are named only, never fetched to be thrown away.
+                screenshotsLeftOut += names.count - index
+                return
             }
             total += reply.summary.size
             screenshots[name] = EmbeddedScreenshot(reply.summary)

@@ -28,6 +28,11 @@ final class RenderedPageCache: @unchecked Sendable {
     private var rendering: Set<Key> = []
     private let capacity: Int
     private var counts = (rendered: 0, reused: 0)
+    /// Renderings that failed, ever: a request that waited through one renders for itself rather than queueing
+    /// behind the next attempt.
+    private var failures = 0
+    /// How long a request waits for another's rendering before it renders for itself.
+    private let patience: Duration
 
     /// Renderings made (tests).
     var rendered: Int { condition.withLock { counts.rendered } }
@@ -35,18 +40,34 @@ final class RenderedPageCache: @unchecked Sendable {
     var reused: Int { condition.withLock { counts.reused } }
 
     /// A cache keeping at most `capacity` renderings.
-    init(capacity: Int = HTTPLimit.renderedPagesKept) { self.capacity = capacity }
+    init(capacity: Int = HTTPLimit.renderedPagesKept, patience: Duration = .seconds(HTTPLimit.renderWaitSeconds)) {
+        self.capacity = capacity
+        self.patience = patience
+    }
 
     /// The page under `key`: kept, or rendered by `render` now, or (when another request is rendering it) that
-    /// request's rendering once it is done. A rendering that throws keeps nothing, and a waiting request renders for
-    /// itself.
+    /// request's rendering once it is done. A rendering that throws keeps nothing, and the requests waiting for it each
+    /// render for themselves, as does one that waited longer than its patience.
     func page(_ key: Key, render: () throws -> String) throws -> String {
         condition.lock()
-        while pages[key] == nil && rendering.contains(key) { condition.wait() }
+        let failuresBefore = failures
+        let deadline = Date().addingTimeInterval(
+            Double(patience.components.seconds) + Double(patience.components.attoseconds) / 1e18)
+        var isOnItsOwn = false
+        while pages[key] == nil && rendering.contains(key) {
+            if failures != failuresBefore || !condition.wait(until: deadline) {
+                isOnItsOwn = true
+                break
+            }
+        }
         if let page = pages[key] {
             counts.reused += 1
             condition.unlock()
             return page
+        }
+        if isOnItsOwn {
+            condition.unlock()
+            return try render()
         }
         rendering.insert(key)
         condition.unlock()
@@ -56,6 +77,7 @@ final class RenderedPageCache: @unchecked Sendable {
         } catch {
             condition.lock()
             rendering.remove(key)
+            failures += 1
             condition.broadcast()
             condition.unlock()
             throw error

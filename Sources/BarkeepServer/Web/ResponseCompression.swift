@@ -6,9 +6,12 @@ import CZlib
 /// `HTTPLimit.compressedFromBytes` is compressed; images (already compressed), event streams and small answers are
 /// sent as they are. Every answer that could be compressed says `Vary: Accept-Encoding`.
 ///
-/// The pages carry the session's CSRF token beside text from the URL, which is what a compression side channel
-/// (BREACH) needs; it also needs the victim's browser to send the session cookie on requests another site makes,
-/// which `SameSite=Strict` prevents.
+/// A whole page of a cookie session is never compressed: it carries the session's CSRF token beside text from the
+/// URL, which is what a compression side channel (BREACH) needs, and a link from another site can make the browser
+/// load it with the cookie (the shared-link page reloads it from this site). Its `<main>` alone, which only the
+/// dashboard's own script asks for (`X-Barkeep-Part`, a field no other site can make a browser send), and answers to a
+/// request that brings its own credentials (`Authorization`) are compressed. So the live refetches are, and a first
+/// load is not.
 enum ResponseCompression {
     /// The content types compressed: the pages, the API's JSON, the stylesheet and the script.
     static let compressedTypes = ["text/html", "application/json", "text/css", "text/javascript", "image/svg+xml"]
@@ -20,6 +23,7 @@ enum ResponseCompression {
         var response = response
         response.fields.append(HTTPField(name: "Vary", value: "Accept-Encoding"))
         guard response.body.count >= HTTPLimit.compressedFromBytes, acceptsGzip(head),
+            !isAmbientPage(response, head),
             let body = gzip(response.body)
         else { return response }
         response.body = body
@@ -38,6 +42,14 @@ enum ResponseCompression {
             }
         }
         return type.map { compressedTypes.contains($0.trimmingCharacters(in: .whitespaces)) } ?? false
+    }
+
+    /// Whether `response` is a whole HTML page asked for with the browser's own credentials (the session cookie): not
+    /// by the dashboard's script (`X-Barkeep-Part`) nor with an `Authorization` field.
+    static func isAmbientPage(_ response: HTTPResponse, _ head: HTTPRequestHead) -> Bool {
+        let type = response.fields.last { $0.name.lowercased() == "content-type" }?.value.lowercased() ?? ""
+        return type.hasPrefix("text/html") && head.values(of: "x-barkeep-part").isEmpty
+            && head.values(of: "authorization").isEmpty
     }
 
     /// Whether `Accept-Encoding` names `gzip` (or `*`) with a weight above zero.

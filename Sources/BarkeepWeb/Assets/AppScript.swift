@@ -161,8 +161,9 @@ enum AppScript {
               if (!fresh || !current) { return; }
               var focusedID = document.activeElement ? document.activeElement.id : "";
               var filters = {};
-              current.querySelectorAll("form.filters [data-key]").forEach(function (field) {
-                if (field.id) { filters[field.id] = field.value; }
+              // Every field a person may have set (a filter, the bulk verdict, a step form) keeps its value.
+              current.querySelectorAll("form input[id], form select[id], form textarea[id]").forEach(function (field) {
+                if (field.type !== "hidden") { filters[field.id] = field.value; }
               });
               var x = window.scrollX, y = window.scrollY;
               var adopted = document.importNode(fresh, true);
