@@ -121,8 +121,7 @@ public struct GitRepository: Sendable {
 
     /// Lowercase hex, 4 to 64 digits: what `rev-parse` prints, and never an option.
     static func isCommitID(_ text: String) -> Bool {
-        (4...64).contains(text.utf8.count)
-            && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+        LowercaseHex.isValid(text, digits: 4...64)
     }
 
     /// Runs `git -C path arguments…`.

@@ -246,6 +246,9 @@ final class MetricsEndpoint: @unchecked Sendable {
         metric("barkeep_watchers", "gauge", "Connections streaming events (WATCH).", statistics.watchers)
         metric("barkeep_http_connections", "gauge", "HTTP connections open now.", statistics.httpConnections)
         metric(
+            "barkeep_pages_shared_total", "counter", "Overview parts served from a kept rendering.",
+            server.pagesShared)
+        metric(
             "barkeep_peak_pending_output_bytes", "gauge", "The most reply bytes ever waiting for one client.",
             statistics.peakPendingOutput)
         if let pool = server.poolUsage {

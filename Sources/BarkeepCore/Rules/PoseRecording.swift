@@ -15,8 +15,7 @@ public enum PoseRecording {
     public static func uploadedScreenshotHash(_ screenshot: String) -> String? {
         guard screenshot.hasPrefix(uploadedScreenshotPrefix) else { return nil }
         let hex = screenshot.dropFirst(uploadedScreenshotPrefix.count)
-        guard hex.utf8.count == 64, hex.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
-        else { return nil }
+        guard LowercaseHex.isSHA256(hex) else { return nil }
         return String(hex)
     }
 

@@ -98,7 +98,7 @@ enum SessionCommands {
             record.commands = statistics.commandsServed
             record.watchers = statistics.watchers
             record.httpConnections = statistics.httpConnections
-            record.pagesShared = server.renderedPages.reused
+            record.pagesShared = server.pagesShared
             record.statusKeptLoop = statistics.keptStatusOnLoop
             record.statusKeptPool = statistics.keptStatusToPool
             if let pool = server.poolUsage {

@@ -74,6 +74,8 @@ public final class Server: Sendable {
     let failedHellos = FailedHelloLimiter()
     /// Pages rendered once per status version and shared (RenderedPageCache): the overview's live refetches.
     let renderedPages = RenderedPageCache()
+    /// Overview parts served from a kept rendering since start (STATS' `pages-shared`, the metrics).
+    public var pagesShared: Int { renderedPages.reused }
     /// What other threads share with the loop thread.
     let shared = Mutex(Shared())
     private let loopFinished = DispatchSemaphore(value: 0)

@@ -33,10 +33,7 @@ enum ScreenshotRoute {
 
     private func fetch(_ sha256: String, body: [UInt8], client: InProcessClient) -> HTTPResponse {
         guard body.isEmpty else { return APIApplication.refusal(APIRefusal(.badArgument, "a GET takes no body")) }
-        let isHash =
-            sha256.utf8.count == 64
-            && sha256.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
-        guard isHash else {
+        guard LowercaseHex.isSHA256(sha256) else {
             return APIApplication.refusal(
                 APIRefusal(.badArgument, "a screenshot is named by its SHA-256, 64 lowercase hex digits", key: "sha256")
             )

@@ -72,8 +72,7 @@ public enum SessionStore {
 
     /// Whether `text` has the shape of a cookie value or a CSRF token: 64 lowercase hex digits.
     public static func isWellFormed(_ text: String) -> Bool {
-        text.utf8.count == 2 * SessionLimit.secretBytes
-            && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+        LowercaseHex.isValid(text, digits: 2 * SessionLimit.secretBytes...2 * SessionLimit.secretBytes)
     }
 
     /// The hex SHA-256 under which a cookie value is stored.

@@ -125,14 +125,8 @@ enum PageParts {
     /// The screenshot image of a pose result uploaded by content hash (`sha256:HEX`); nil for none or for an old
     /// text path (shown as "not uploaded" by the caller).
     static func screenshotHash(_ result: PoseResultRecord) -> String? {
-        guard let text = result.screenshot, text.hasPrefix(screenshotPrefix) else { return nil }
-        let hex = String(text.dropFirst(screenshotPrefix.count))
-        guard hex.count == 64, hex.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else { return nil }
-        return hex
+        result.screenshot.flatMap(PoseRecording.uploadedScreenshotHash)
     }
-
-    /// How an uploaded screenshot is referred to in a pose result.
-    static let screenshotPrefix = "sha256:"
 
     /// `<img class="screenshot">` of an uploaded screenshot, lazily loaded.
     static func screenshot(hash: String, alt: String) -> HTML {
