@@ -53,11 +53,17 @@ public enum RouteTable {
     /// Whether `method` and `path` (segments, the prefix included) name an upload route (`HTTPRoute.upload`), whose
     /// body is a command's payload rather than JSON.
     public static func isUpload(method: String, path: [String]) -> Bool {
-        guard Array(path.prefix(prefix.count)) == prefix else { return false }
+        uploadCommand(method: method, path: path) != nil
+    }
+
+    /// The command of the upload route (`HTTPRoute.upload`) that `method` and `path` (segments, the prefix
+    /// included) name; nil when they name none.
+    public static func uploadCommand(method: String, path: [String]) -> (any CommandRequest.Type)? {
+        guard Array(path.prefix(prefix.count)) == prefix else { return nil }
         let below = Array(path.dropFirst(prefix.count))
-        return routes.contains {
+        return routes.first {
             $0.method == method && $0.command.spec.http.uploadContentTypes != nil && $0.parameters(of: below) != nil
-        }
+        }?.command
     }
 
     /// Every command's route, in the catalogue's order.
