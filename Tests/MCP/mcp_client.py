@@ -22,7 +22,7 @@ from mcp import ClientSession, MCPError, StdioServerParameters, stdio_client
 CONFIG = json.loads(sys.argv[1])
 READ_TOOLS = {
     "list_projects", "project_status", "list_screens", "screen_detail", "list_findings", "finding_detail",
-    "blocked_items", "pose_matrix", "checklist", "readiness_report",
+    "blocked_items", "pose_matrix", "checklist", "readiness_report", "check_scan",
 }
 WRITE_TOOLS = {
     "set_finding_status", "assign_findings", "comment_finding", "set_step", "add_item", "record_pose", "ingest_scan",

@@ -194,19 +194,12 @@ public enum RouteTable {
         }
     }
 
-    /// An upload: its fields from the path alone; the body is the payload, whose size the caller appends to the line
-    /// as the CLI does.
+    /// An upload: its fields from the path and the query string (in wire form, as a GET's), since the body is the
+    /// payload, whose size the caller appends to the line as the CLI does.
     private static func readUpload<R: CommandRequest>(
         _ command: R.Type, path: [String: String], query: [(name: String, value: String)]
     ) throws(APIRefusal) -> Request {
-        if let (name, _) = query.first {
-            throw APIRefusal(.badArgument, "an upload's arguments go in its path", key: name)
-        }
-        do {
-            return try R(json: [:], path: path).wireRequest
-        } catch {
-            throw APIRefusal(.badArgument, error.message, key: error.jsonName.isEmpty ? nil : error.jsonName)
-        }
+        try readQuery(command, path: path, query: query, body: nil)
     }
 
     /// A request decoded with its verb alone, written back as the CLI sends it (verb, subverb, then arguments).

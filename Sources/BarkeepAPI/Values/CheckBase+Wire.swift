@@ -12,15 +12,10 @@ extension CheckBase: WireValue {
     }
     /// `latest` or the run's number.
     public var wire: String { text }
-    /// A JSON string holding `latest` or a run's number, or the number itself.
+    /// A JSON string holding `latest` or a run's number.
     public init(json: Any) throws(ValueProblem) {
-        if let number = Int(jsonNumber: json) {
-            try self.init(wire: String(number))
-        } else if let text = json as? String {
-            try self.init(wire: text)
-        } else {
-            throw Self.problem
-        }
+        guard let text = json as? String else { throw Self.problem }
+        try self.init(wire: text)
     }
     /// The wire's text, a JSON string.
     public var json: Any { text }
