@@ -107,7 +107,8 @@ struct CheckCommandTests {
         try Data("{\"tool\": \"duo_scan\", \"findings\": [{\"line\": \"x\"}]}".utf8)
             .write(to: URL(fileURLWithPath: broken))
         let invalid = try daemon.barkeep(["check", "app", broken])
-        #expect(invalid.0 == 1 && invalid.2.contains("the duo-scan upload is not valid") && invalid.2.contains("(BADARG)"))
+        #expect(
+            invalid.0 == 1 && invalid.2.contains("the duo-scan upload is not valid") && invalid.2.contains("(BADARG)"))
         #expect(try daemon.barkeep(["--json", "events", "app"]).1 == after)
     }
 

@@ -193,7 +193,9 @@ public enum CheckStore {
         let matching = SyncPlanner.match(scan: hashed, stored: sightings)
         var unseen = try StoredScan.details(of: matching.unseen.map { sightings[$0].id }, on: connection).findings
         if let openThen {
-            for index in unseen.indices where openThen.open.contains(unseen[index].id) { unseen[index].status = .proposed }
+            for index in unseen.indices where openThen.open.contains(unseen[index].id) {
+                unseen[index].status = .proposed
+            }
         }
         let plan = SyncPlanner.finish(matching, unseen: unseen, scope: scope, in: hashed)
 
@@ -313,10 +315,12 @@ public enum CheckStore {
             found[try row.decode(at: 0)] = TrackedFinding(
                 number: try row.decode(at: 1), identity: try row.decodeIfPresent(at: 2) ?? "",
                 rule: try row.decodeIfPresent(at: 3) ?? "",
-                severity: Severity(rawValue: try row.decode(at: 4)) ?? .info, file: try row.decodeIfPresent(at: 5) ?? "",
+                severity: Severity(rawValue: try row.decode(at: 4)) ?? .info,
+                file: try row.decodeIfPresent(at: 5) ?? "",
                 line: try row.decodeIfPresent(at: 6), snippet: try row.decodeIfPresent(at: 7),
                 message: try row.decodeIfPresent(at: 8),
-                status: FindingStatus(rawValue: try row.decode(at: 9)) ?? .proposed, reason: try row.decodeIfPresent(at: 10),
+                status: FindingStatus(rawValue: try row.decode(at: 9)) ?? .proposed,
+                reason: try row.decodeIfPresent(at: 10),
                 screen: try row.decodeIfPresent(at: 11), step: try row.decodeIfPresent(at: 12))
         }
         return found

@@ -98,7 +98,8 @@ enum CheckReport {
             lines.append("### Fixed by this change")
             lines.append("")
             for row in fixed {
-                lines.append("- fixed #\(row.number ?? 0) \(row.severity.rawValue) \(escaped(row.rule)) " + code(place(row)))
+                lines.append(
+                    "- fixed #\(row.number ?? 0) \(row.severity.rawValue) \(escaped(row.rule)) " + code(place(row)))
             }
             lines.append("")
         }
