@@ -156,7 +156,6 @@ struct CheckCommand: RunnableCommand {
         var request = CheckUploadRequest(
             project: project, format: scanFormat ?? IngestCommand.guessFormat(bytes), branch: branch, base: base,
             scope: scope, failOn: failOn, isRecorded: isRecorded)
-        if request.format == .sdkCheck { request.format = .duoScan }
         if let commit { request.commit = try wireValue(commit, key: "commit") }
         return request
     }
