@@ -186,3 +186,43 @@ struct CheckCommandTests {
         #expect(fingerprints == Self.identities(check, .new).union(Self.identities(check, .reopened)))
     }
 }
+
+/// CHECK's HTTP route: a reader's token posts the raw scan, the keys in the query, bounded by `--max-upload` (not the
+/// JSON bodies' 1 MiB), and gets `barkeep check --format json`'s object.
+@Suite("barkeep check over HTTP")
+struct CheckRouteTests {
+    /// curl posting `file` as `type` to `url`: the status and the body.
+    static func post(_ url: String, file: String, type: String, token: String) throws -> (status: Int, body: String) {
+        let directory = try TemporaryDirectory.make(prefix: "barkeep-check-route")
+        let result = try Subprocess.run(
+            "/usr/bin/curl",
+            [
+                "-sS", "--http1.1", "--max-time", "20", "-o", directory + "/body", "-w", "%{http_code}", "-H",
+                "Authorization: Bearer \(token)", "-H", "Content-Type: \(type)", "--data-binary", "@" + file, url,
+            ], timeout: .seconds(30))
+        return (Int(result.output) ?? 0, (try? String(contentsOfFile: directory + "/body", encoding: .utf8)) ?? "")
+    }
+
+    @Test("a 2 MiB scan checked through the API answers what the CLI prints; past --max-upload 413 TOOLONG; 415")
+    func route() throws {
+        let daemon = try TestDaemon(http: true, arguments: ["--max-upload", String(4 << 20)])
+        defer { daemon.stop() }
+        #expect(try daemon.barkeep(["project", "create", "app"]).0 == 0)
+        let reader = try HTTPAPITests.token(daemon, "rita", role: "reader")
+        let url = try #require(daemon.httpURL) + "/api/v1/projects/app/check?format=duo-scan&fail-on=medium&record=no"
+        let scan = try ScanFileTests.paddedScan(size: 2 << 20)
+        let answer = try Self.post(url, file: scan, type: "application/json", token: reader)
+        #expect(answer.status == 200, "\(answer.body)")
+        let cli = try daemon.barkeep(["check", "app", scan, "--format", "json", "--fail-on", "medium", "--no-record"])
+        #expect(cli.0 == 1)
+        let fromAPI = try JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? NSDictionary
+        let fromCLI = try JSONSerialization.jsonObject(with: Data(cli.1.utf8)) as? NSDictionary
+        #expect(fromAPI != nil && fromAPI == fromCLI)
+
+        let large = try ScanFileTests.paddedScan(size: 5 << 20)
+        let refused = try Self.post(url, file: large, type: "application/json", token: reader)
+        #expect(refused.status == 413 && refused.body.contains("TOOLONG"), "\(refused.body)")
+        let wrongType = try Self.post(url, file: scan, type: "text/plain", token: reader)
+        #expect(wrongType.status == 415, "\(wrongType.body)")
+    }
+}
