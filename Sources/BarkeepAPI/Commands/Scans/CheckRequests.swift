@@ -47,7 +47,8 @@ public struct CheckUploadRequest: CommandRequest {
         "CHECK", role: .reader, effect: .read,
         summary: "Compare a scan with the project's tracked findings without recording it: new, reopened, tracked, "
             + "changed and fixed findings, and whether the change passes the gate.",
-        http: .upload("projects/{project}/check", contentTypes: ["application/json", "application/sarif+json"]), payload: true)
+        http: .upload("projects/{project}/check", contentTypes: ["application/json", "application/sarif+json"]),
+        payload: true)
     /// Its arguments (the upload's size, last, is the table's).
     public static let fields: [Field<CheckUploadRequest>] = [
         .argument("project", \.project, "The project.", names: .project),
