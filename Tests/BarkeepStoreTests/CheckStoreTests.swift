@@ -47,13 +47,26 @@ struct CheckStoreTests {
         return Array((try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys])) ?? Data())
     }
 
-    /// Every row of the tables a sync writes, as text: what must not change.
+    /// Every row of the tables a sync writes, as text, and the row count of every other table but the event log's:
+    /// what must not change.
     private func snapshot() throws -> [String] {
         var rows: [String] = []
         for table in ["findings", "scan_runs", "finding_summaries", "projects"] {
             rows += try connection.query("SELECT t::text FROM \(table) t ORDER BY t::text").map {
                 "\(table): " + (try $0.decode(at: 0, as: String.self))
             }
+        }
+        let tables = try connection.query(
+            """
+            SELECT table_name FROM information_schema.tables
+            WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' AND table_name <> 'events'
+            ORDER BY table_name
+            """
+        ).map { try $0.decode(at: 0, as: String.self) }
+        #expect(tables.count > 10 && tables.contains("findings"))
+        for table in tables {
+            let count = try connection.queryValue("SELECT count(*) FROM \"\(table)\"", as: Int.self) ?? -1
+            rows.append("\(table) rows: \(count)")
         }
         return rows
     }
