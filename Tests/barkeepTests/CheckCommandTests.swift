@@ -215,7 +215,8 @@ struct CheckRouteTests {
 
     @Test("a 2 MiB scan checked through the API answers what the CLI prints; past --max-upload 413 TOOLONG; 415")
     func route() throws {
-        let daemon = try TestDaemon(http: true, arguments: ["--max-upload", String(4 << 20)])
+        let daemon = try TestDaemon(
+            http: true, arguments: ["--max-upload", String(4 << 20), "--public-url", "https://barkeep.example.com/"])
         defer { daemon.stop() }
         #expect(try daemon.barkeep(["project", "create", "app"]).0 == 0)
         let reader = try HTTPAPITests.token(daemon, "rita", role: "reader")
@@ -228,6 +229,9 @@ struct CheckRouteTests {
         let fromAPI = try JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? NSDictionary
         let fromCLI = try JSONSerialization.jsonObject(with: Data(cli.1.utf8)) as? NSDictionary
         #expect(fromAPI != nil && fromAPI == fromCLI)
+        // The page's link is under --public-url.
+        let summary = fromAPI?["summary"] as? [String: Any]
+        #expect(summary?["web"] as? String == "https://barkeep.example.com/projects/app")
 
         let large = try ScanFileTests.paddedScan(size: 5 << 20)
         let refused = try Self.post(url, file: large, type: "application/json", token: reader)

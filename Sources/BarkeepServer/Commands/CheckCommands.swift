@@ -16,7 +16,7 @@ enum CheckCommands {
         let upload = ScanUpload(input.payload ?? [])
         let actor = input.session.actor
         let version = input.session.protocolVersion
-        let web = webPage(of: request.project, configuration: input.server.configuration)
+        let web = webPage(of: request.project, server: input.server)
         return .database { connection in
             let failOn = request.failOn ?? CheckGate.defaultFailOn
             let outcome = try CheckStore.check(
@@ -36,12 +36,17 @@ enum CheckCommands {
         }
     }
 
-    /// The project's dashboard page on this daemon's HTTP listener (`https` with TLS); nil without one.
-    static func webPage(of project: String, configuration: ServerConfiguration) -> String? {
-        guard case .tcp(let host, let port) = configuration.httpAddress else { return nil }
-        let scheme = configuration.tls == nil ? "http" : "https"
+    /// The project's dashboard page: under the daemon's `--public-url`, else on its HTTP listener as bound (`https`
+    /// with TLS); nil without a listener, or when it listens on every interface (no address to hand out).
+    static func webPage(of project: String, server: Server) -> String? {
+        let page = PageRoutes.project(project).text
+        if let base = server.configuration.publicURL { return base + page }
+        guard server.configuration.httpAddress != nil, case .tcp(let host, let port) = server.httpAddress,
+            !["", "0.0.0.0", "::", "*"].contains(host)
+        else { return nil }
+        let scheme = server.configuration.tls == nil ? "http" : "https"
         let authority = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
-        return "\(scheme)://\(authority)" + PageRoutes.project(project).text
+        return "\(scheme)://\(authority)" + page
     }
 }
 
