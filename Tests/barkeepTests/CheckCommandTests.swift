@@ -107,7 +107,11 @@ struct CheckCommandTests {
         let beforeRefusals = try daemon.barkeep(["--json", "events", "app"]).1
         let refused = try daemon.barkeep(["ingest", "app", file], token: reader, tcp: true)
         #expect(refused.0 == 1 && refused.2.contains("(FORBIDDEN)"))
-        for usage in [["--fail-on", "severe"], ["--format", "html"], ["--base", "yesterday"], ["--bogus"]] {
+        for usage in [
+            ["--fail-on", "severe"], ["--format", "html"], ["--base", "yesterday"], ["--bogus"],
+            ["--max-upload", "lots"],
+            ["--scan-format", "sdk-check"],
+        ] {
             #expect(try daemon.barkeep(["check", "app", file] + usage).0 == 64, "\(usage)")
         }
         let unknownRun = try daemon.barkeep(["check", "app", file, "--base", "99"])

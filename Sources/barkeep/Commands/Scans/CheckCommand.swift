@@ -122,15 +122,7 @@ struct CheckCommand: RunnableCommand {
         branch = parsed.value("branch")
         scope = parsed.value("scope")
         isRecorded = !parsed.flag("no-record")
-        if let text = parsed.value("max-upload") {
-            guard let bytes = QuantityText.bytes(text), bytes > 0 else {
-                throw fail(
-                    "--max-upload must be a size in bytes (or with KiB, MiB, GiB), not \(ValueExcerpt.quoted(text))")
-            }
-            maximumUpload = bytes
-        } else {
-            maximumUpload = nil
-        }
+        maximumUpload = try ScanFile.maximumUpload(parsed)
     }
 
     /// A check made without a command line (MCP's check_scan): the scan's bytes are given.
