@@ -2,7 +2,8 @@
 # make bench: 1,000 connections each pipelining 100 PINGs, against barkeepd and against redis-server, with the same
 # client in the same run; prints both rates and their ratio. Then the scanner sync, with a real history's churn and
 # with no change, against parse + raw COPY (and the initial import into 1,000 screens against the same import without
-# screens), then the same syncs end to end from the CLI (barkeep ingest of real-shaped scans,
+# screens), a check (barkeep check's CHECK) of a 100,000-finding churned scan against its sync, then the same syncs
+# end to end from the CLI (barkeep ingest of real-shaped scans,
 # scripts/sync_cli_bench.py) against Python's json.load + psql \copy, and
 # the dashboard's STATUS at team scale against a PING round trip (STATUS_PLANS=1 prints its query plans), and the
 # load scenario: FINDING SET from 1,000 clients against pgbench running the same statements (scripts/finding-set.pgbench)
@@ -13,16 +14,16 @@
 # Installs redis-server (and, for the web part, chromium and the tests' Python packages) when missing. Builds in
 # release mode.
 #
-# Usage: scripts/bench.sh [PART…] (make bench BENCH="PART…"): only those parts, of ping, sync, sync-cli, status,
-# load and web; all of them when none is named.
+# Usage: scripts/bench.sh [PART…] (make bench BENCH="PART…"): only those parts, of ping, sync, check, sync-cli,
+# status, load and web; all of them when none is named.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 parts=("$@")
 for part in "${parts[@]}"; do
     case $part in
-        ping | sync | sync-cli | status | load | web) ;;
-        *) echo "error: unknown part $part (ping, sync, sync-cli, status, load, web)" >&2; exit 2 ;;
+        ping | sync | check | sync-cli | status | load | web) ;;
+        *) echo "error: unknown part $part (ping, sync, check, sync-cli, status, load, web)" >&2; exit 2 ;;
     esac
 done
 want() { [ ${#parts[@]} -eq 0 ] || [[ " ${parts[*]} " == *" $1 "* ]]; }
@@ -91,6 +92,13 @@ if want sync; then
     echo "   moved, 1% changed) and with no change, against parse + raw COPY of the same file; then its initial import into"
     echo "   1,000 screens against the same import without screens"
     "$bin/barkeep-sync-bench" ${SYNC_SIZES:-10000 100000 1000000}
+fi
+
+if want check; then
+    echo
+    echo "== Check: barkeep check's planning (CHECK, read-only) of a ${CHECK_SIZE:-100000}-finding scan with a real history's"
+    echo "   churn, against the sync of the same scan (each with its parse); the issue's goal is a ratio within 1.5"
+    "$bin/barkeep-sync-bench" --check ${CHECK_SIZE:-100000}
 fi
 
 if want sync-cli; then

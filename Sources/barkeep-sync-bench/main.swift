@@ -15,7 +15,10 @@
 // project. Uses an embedded PostgreSQL cluster in a temporary directory (fsync on, as barkeepd runs it) unless
 // BARKEEP_BENCH_DATABASE_URL is set.
 //
-// Usage: barkeep-sync-bench [SIZE …]
+// With --check, only a check (CHECK) of each churned scan against the sync of the same scan (100,000 findings by
+// default), as a ratio of medians.
+//
+// Usage: barkeep-sync-bench [--check] [SIZE …]
 import BarkeepCore
 import BarkeepHashing
 import BarkeepStore
@@ -169,9 +172,57 @@ func attribution(count: Int, document: [UInt8], plain: Double, on connection: Po
     try connection.query("DELETE FROM projects WHERE name = $1", [project])
 }
 
+/// `--check`: a check (CHECK) of each churned scan against a sync of the same scan, each with its parse: the
+/// project's initial import and its first churned sync are not timed; then, for rounds 2 to 4, a check of the
+/// round's scan (recording its event), then the sync of it. Prints the medians and their ratio.
+func checkAgainstSync(count: Int, on connection: PostgresConnection) throws {
+    let workload = Workload(count: count)
+    let documents = (0...4).map { workload.document(round: $0) }
+    let project = "check\(count)"
+    _ = try ProjectStore.create(name: project, sdk: nil, deploymentTarget: nil, actor: "bench", on: connection)
+    for document in documents[0...1] {
+        _ = try ScanStore.ingest(
+            benchRequest(document, project: project), parsing: { try DuoScanParser.parseTable(document) },
+            on: connection)
+    }
+    var checks: [Double] = []
+    var syncs: [Double] = []
+    var answers: [CheckCounts] = []
+    for document in documents[2...4] {
+        var outcome: CheckOutcome?
+        checks.append(
+            try seconds {
+                outcome = try CheckStore.check(
+                    CheckRequest(ScanUpload(document), format: .duoScan, project: project, actor: "bench"),
+                    on: connection)
+            })
+        if let outcome { answers.append(outcome.counts) }
+        syncs.append(
+            try seconds {
+                _ = try ScanStore.ingest(
+                    benchRequest(document, project: project), parsing: { try DuoScanParser.parseTable(document) },
+                    on: connection)
+            })
+    }
+    let (check, sync) = (checks.sorted()[1], syncs.sorted()[1])
+    print(
+        String(
+            format: "%-10d %8.2fs %8.2fs %8.2fs %8.2fs %8.2fs %8.2fs %6.2f", count, checks[0], checks[1], checks[2],
+            syncs[0], syncs[1], syncs[2], check / sync))
+    for (round, counts) in answers.enumerated() {
+        print(
+            "           round \(round + 2): new \(counts.new), reopened \(counts.reopened), changed \(counts.changed), "
+                + "tracked \(counts.tracked), fixes \(counts.fixes)")
+    }
+    fflush(nil)
+    try connection.query("DELETE FROM projects WHERE name = $1", [project])
+}
+
 func run() throws {
-    let sizes = CommandLine.arguments.dropFirst().compactMap { Int($0) }
-    let counts = sizes.isEmpty ? [10_000, 100_000, 1_000_000] : sizes
+    let arguments = CommandLine.arguments.dropFirst()
+    let isCheck = arguments.contains("--check")
+    let sizes = arguments.compactMap { Int($0) }
+    let counts = sizes.isEmpty ? (isCheck ? [100_000] : [10_000, 100_000, 1_000_000]) : sizes
 
     var cluster: PostgresCluster?
     let configuration: PostgresConfiguration
@@ -194,6 +245,11 @@ func run() throws {
     }
     let connection = try PostgresConnection(configuration: configuration)
     try Migrator().migrate(connection)
+    if isCheck {
+        print("size       check 2   check 3   check 4   sync 2    sync 3    sync 4    ratio (medians)")
+        for count in counts { try checkAgainstSync(count: count, on: connection) }
+        return
+    }
 
     var initialImports: [(count: Int, document: [UInt8], time: Double)] = []
     print(

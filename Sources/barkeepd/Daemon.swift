@@ -91,6 +91,7 @@ final class Daemon {
             options.maximumHTTPConnections
             ?? ServerConfiguration.defaultMaximumHTTPConnections(maximumConnections: maximumConnections)
         serverConfiguration.httpIdleTimeout = options.httpIdleTimeout
+        serverConfiguration.publicURL = options.publicURL
         serverConfiguration.sessionLifetime = options.sessionLifetime
         // One command in flight per connection: every connection the server may hold can wait for the database.
         let pool = PostgresPool(

@@ -33,6 +33,10 @@ struct DaemonCommand: ParsableCommand {
                 help: "HTTP address to serve (the web dashboard and the JSON API); TLS too with --tls-cert."),
             .flag("no-http", help: "Serve no HTTP."),
             .option(
+                "public-url", valueName: "URL",
+                help: "The web dashboard's address as people reach it (behind a proxy), for the links the daemon "
+                    + "hands out (barkeep check's Markdown); default: the HTTP listener's address."),
+            .option(
                 "http-max-connections",
                 valueName: "N",
                 help:
@@ -168,6 +172,8 @@ struct DaemonOptions {
     var maximumHTTPConnections: Int?
     /// How long a kept-alive HTTP connection may wait for its next request (--http-idle-timeout).
     var httpIdleTimeout: Duration
+    /// The web dashboard's address as people reach it (--public-url), without a trailing `/`; nil: not given.
+    var publicURL: String?
     /// How long a web session lasts from sign-in (--session-lifetime).
     var sessionLifetime: Duration
     var logLevel: LogLevel
@@ -260,6 +266,17 @@ struct DaemonOptions {
             parsed.value("http-max-connections") == nil
             ? nil : try number("http-max-connections", 1...1_000_000, default: 0)
         httpIdleTimeout = .seconds(try number("http-idle-timeout", 1...3600, of: "seconds"))
+        if let text = parsed.value("public-url") {
+            let isHTTP = text.hasPrefix("http://") || text.hasPrefix("https://")
+            let host = text.drop { $0 != "/" }.dropFirst(2).prefix { $0 != "/" }
+            guard isHTTP, !host.isEmpty, !text.contains(where: { $0.isWhitespace || $0 == "?" || $0 == "#" }) else {
+                throw fail(
+                    "--public-url must be an http:// or https:// URL without a query, not \(ValueExcerpt.quoted(text))")
+            }
+            publicURL = text.hasSuffix("/") ? String(text.dropLast()) : text
+        } else {
+            publicURL = nil
+        }
         sessionLifetime = .seconds(try number("session-lifetime", SessionLimit.lifetimeSeconds, of: "seconds"))
         socketPath =
             parsed.value("socket").map { URL(fileURLWithPath: $0).standardizedFileURL.path }

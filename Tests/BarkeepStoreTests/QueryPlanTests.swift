@@ -104,7 +104,7 @@ struct QueryPlanTests {
 
     static let staleScenario = "a bulk finding set right after a first import, its statistics not gathered yet"
 
-    @Test("sync, first import, bulk set, STATUS, FINDINGS, event reads: no scan of findings or events per row")
+    @Test("sync, check, first import, bulk set, STATUS, FINDINGS, event reads: no scan of findings or events per row")
     func noScanPerRow() throws {
         let connection = try TestDatabase.makeConnection()
         defer { connection.close() }
@@ -138,6 +138,19 @@ struct QueryPlanTests {
             (0..<count).filter { !(20..<23).contains($0 % 100) }.map { index in
                 Self.finding(index, root: "App", shift: index % 10 == 3 ? 3 : 0, isEdited: index % 100 == 50)
             } + (0..<(count * 3 / 100)).map { Self.newFinding($0, root: "App", files: files) }
+        // Checked first (CHECK): the same plan, read without a write, and the same answer as the sync's.
+        let check = "a check of the churned scan"
+        let checked = try recorder.record(check) {
+            try CheckStore.check(
+                CheckRequest(ScanUpload([]), format: .duoScan, project: "app", actor: "test"),
+                table: ScanTable(Self.report(churned)), on: connection)
+        }
+        #expect(
+            checked.counts
+                == CheckCounts(
+                    new: count * 3 / 100, reopened: count / 100, changed: count / 100,
+                    tracked: count - count * 5 / 100, fixes: count * 3 / 100),
+            "\(checked.counts)")
         let result = try recorder.record(sync) {
             try Self.ingest(churned, into: "app", round: 2, on: connection)
         }
@@ -233,7 +246,7 @@ struct QueryPlanTests {
             let sorts = plan.sortsOf("findings").count
             #expect(sorts == 0, "findings sorted:\n\(plan.outline)")
         }
-        for scenario in [Self.staleScenario, firstImport, sync, bulk, status, findings, page, steps, reads] {
+        for scenario in [Self.staleScenario, firstImport, check, sync, bulk, status, findings, page, steps, reads] {
             #expect(!recorder.plans(of: scenario).isEmpty, "no plan recorded for \(scenario)")
         }
         // The statements the slow sync ran: its events, and the new findings' own rows.

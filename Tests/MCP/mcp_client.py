@@ -22,7 +22,7 @@ from mcp import ClientSession, MCPError, StdioServerParameters, stdio_client
 CONFIG = json.loads(sys.argv[1])
 READ_TOOLS = {
     "list_projects", "project_status", "list_screens", "screen_detail", "list_findings", "finding_detail",
-    "blocked_items", "pose_matrix", "checklist", "readiness_report",
+    "blocked_items", "pose_matrix", "checklist", "readiness_report", "check_scan",
 }
 WRITE_TOOLS = {
     "set_finding_status", "assign_findings", "comment_finding", "set_step", "add_item", "record_pose", "ingest_scan",
@@ -109,6 +109,14 @@ async def writer_session(seen):
         assert run["run"] == 1 and run["new"] == 4 and not run["repeat"], run
         again, text = await use("ingest_scan", path=CONFIG["scan"])
         assert again["repeat"] and "nothing changed" in text, (again, text)
+        # The same scan checked: everything tracked, nothing new, and the gate passes.
+        scan_text = open(CONFIG["scan"], encoding="utf-8").read()
+        checked, text = await use("check_scan", scan=scan_text, fail_on="info", record=False)
+        summary = checked["summary"]
+        assert summary["new"] == 0 and summary["tracked"] == 4 and summary["result"] == "pass", checked
+        assert text.startswith("Check of app against latest: 0 new"), text
+        refused = await tool_error(session, "check_scan", scan="not json")
+        assert refused.startswith("BADARG: the duo-scan upload is not valid"), refused
 
         status, text = await use("project_status")
         assert "Inbox" in [s["key"] for s in status["screens"]], status
@@ -294,6 +302,9 @@ async def reader_session(seen):
         await session.initialize()
         tools = check_schemas((await session.list_tools()).tools)
         await call(session, tools, "list_findings")
+        # A reader may check a scan.
+        checked, _ = await call(session, tools, "check_scan", scan=open(CONFIG["scan"], encoding="utf-8").read())
+        assert checked["summary"]["result"] == "pass", checked
         refused = await tool_error(session, "set_finding_status", numbers=seen["approved"], status="applied")
         assert refused.startswith("FORBIDDEN:"), refused
         seen["reader_refusal"] = refused

@@ -337,6 +337,11 @@ struct DaemonTests {
             shortSession.error.contains(
                 "--session-lifetime must be a number of seconds from \(lifetimes.lowerBound) to \(lifetimes.upperBound)"
             ))
+        for url in ["ftp://barkeep.example.com", "https://", "barkeep.example.com", "https://x.example/?a=1"] {
+            let badPublicURL = try Subprocess.run(barkeepd, ["--public-url", url])
+            #expect(badPublicURL.status == 64, "\(url)")
+            #expect(badPublicURL.error.contains("--public-url must be an http:// or https:// URL"), "\(url)")
+        }
         let badRescan = try Subprocess.run(barkeepd, ["--source-rescan", "10m"])
         #expect(badRescan.status == 64)
         #expect(badRescan.error.contains("--source-rescan"))

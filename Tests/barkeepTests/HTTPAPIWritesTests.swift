@@ -91,7 +91,7 @@ struct HTTPAPIWritesTests {
 
     /// The cases, in order: what each write needs exists by the time it runs (a component before USES, an item
     /// before ITEM SET), deletions last.
-    static func cases(inbox: String, screenshot: String) -> String {
+    static func cases(inbox: String, screenshot: String, scan: String) -> String {
         let project = "/api/v1/projects/app"
         let rows: [String] = [
             #"{"method":"POST","path":"\#(project)/findings/1/comments","body":{"text":"seen on the phone"},"as":"writer","status":200}"#,
@@ -119,6 +119,9 @@ struct HTTPAPIWritesTests {
             #"{"method":"PUT","path":"\#(project)/items/<item>","body":{"title":"Bar hides the title on P3"},"as":"writer","status":200}"#,
             #"{"method":"DELETE","path":"\#(project)/items/<item>","as":"writer","status":200}"#,
             #"{"method":"POST","path":"\#(project)/screenshots","upload":{"file":"\#(screenshot)","type":"image/png"},"as":"writer","status":200,"refusals":false}"#,
+            #"{"method":"POST","path":"\#(project)/check?format=duo-scan&fail-on=critical&record=no","upload":{"file":"\#(scan)","type":"application/json"},"as":"reader","status":200,"refusals":false}"#,
+            #"{"method":"POST","path":"\#(project)/check?format=duo-scan&base=99","upload":{"file":"\#(scan)","type":"application/json"},"as":"reader","status":404,"code":"NOTFOUND","refusals":false}"#,
+            #"{"method":"POST","path":"\#(project)/check?format=duo-scan&fail-on=severe","upload":{"file":"\#(scan)","type":"application/json"},"as":"reader","status":400,"code":"BADARG","key":"fail-on","refusals":false}"#,
             #"{"method":"PUT","path":"\#(project)/sdk","body":{"version":"26.1"},"as":"admin","status":200}"#,
             #"{"method":"POST","path":"\#(project)/hooks","body":{"url":"http://127.0.0.1:9/hook"},"as":"admin","status":200,"save":"hook"}"#,
             #"{"method":"POST","path":"/api/v1/hooks/<hook>/pause","as":"admin","status":200}"#,
@@ -159,7 +162,14 @@ struct HTTPAPIWritesTests {
         try FileManager.default.createDirectory(atPath: inbox, withIntermediateDirectories: true)
         let cases = directory + "/cases.json"
         let screenshot = try SampleImages.temporaryFile(SampleImages.png, named: "walk.png")
-        try Self.cases(inbox: inbox, screenshot: screenshot).write(toFile: cases, atomically: true, encoding: .utf8)
+        // A pull request's scan for CHECK's upload route (a reader's).
+        let scan = directory + "/scan.json"
+        try Data(
+            #"{"tool":"duo_scan","version":"1.2.2","findings":[{"rule":"DUO007","severity":"medium","file":"Sources/New.swift","line":3,"snippet":"let bar = UIToolbar()"}]}"#
+                .utf8
+        ).write(to: URL(fileURLWithPath: scan))
+        try Self.cases(inbox: inbox, screenshot: screenshot, scan: scan).write(
+            toFile: cases, atomically: true, encoding: .utf8)
         let tokenText = String(decoding: try JSONSerialization.data(withJSONObject: tokens), as: UTF8.self)
         let result = try PythonTools.run(Self.walk, [base, tokenText, cases])
         #expect(result.status == 0, "\(result.output)\(result.error)")

@@ -72,6 +72,14 @@ struct JSONTranscriptTests {
             ("finding_detail", ["project": "app", "number": 1]), ("blocked_items", ["project": "app"]),
             ("pose_matrix", ["project": "app"]), ("checklist", ["project": "app"]),
             ("readiness_report", ["project": "app"]),
+            (
+                "check_scan",
+                [
+                    "project": "app", "record": false,
+                    "scan": #"{"tool":"duo_scan","version":"1.2.2","findings":[{"rule":"DUO007","severity":"medium","#
+                        + #""file":"Sources/MenuView.swift","line":9,"snippet":"let bar = UIToolbar()"}]}"#,
+                ]
+            ),
         ]
     }
 

@@ -16,7 +16,7 @@ struct MCPArgumentsTests {
 
     @Test("every input schema is closed and uses only the keywords the validator checks")
     func schemasAreEnforceable() throws {
-        #expect(Self.tools.count == 17)
+        #expect(Self.tools.count == 18)
         for tool in Self.tools.values {
             let schema = tool.inputSchema
             #expect(JSONSchemaValidator.unsupportedKeywords(in: schema) == [], "\(tool.name)")

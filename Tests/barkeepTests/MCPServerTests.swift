@@ -67,7 +67,7 @@ struct MCPServerTests {
         #expect(try Self.numbers(status: "approved", daemon: daemon) == approved)
         #expect(try Self.numbers(status: "declined", daemon: daemon) == [try #require(seen["declined"] as? Int)])
         #expect((seen["reader_refusal"] as? String)?.contains("needs the writer role") == true)
-        #expect((seen["read_only_tools"] as? [String])?.count == 10)
+        #expect((seen["read_only_tools"] as? [String])?.count == 11)
     }
 
     /// Runs `barkeep mcp ARGUMENTS` with `input` on standard input, against no daemon (nothing here asks one).

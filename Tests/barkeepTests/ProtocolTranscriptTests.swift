@@ -4,7 +4,7 @@ import BarkeepTestSupport
 import Foundation
 import Testing
 
-/// One request of every command of the protocol (both shapes where a command has two, both reply forms of INGEST)
+/// One request of every command of the protocol (both shapes where a command has two, both reply forms of INGEST, a CHECK)
 /// against a daemon seeded by the script itself, spoken at protocol 2 and at protocol 3, every reply byte compared
 /// with `Golden/protocol-transcript.txt`. The safety net under the command spec (issue 26): a conversion of a
 /// command to its spec is done when this transcript is unchanged. Times, the daemon's version, token secrets,
@@ -31,6 +31,17 @@ struct ProtocolTranscriptTests {
         ]}
         """.utf8)
 
+    /// A pull request's scan for CHECK: one finding of all-rules.json still there, one new.
+    private static let pullRequest = Array(
+        """
+        {"tool": "duo_scan", "version": "1.2.2", "findings": [
+          {"rule": "DUO005", "severity": "critical", "file": "App/AppDelegate.swift", "line": 2,
+           "snippet": "class AppDelegate: UIResponder, UIApplicationDelegate {"},
+          {"rule": "DUO007", "severity": "medium", "file": "Sources/MenuView.swift", "line": 9,
+           "snippet": "let bar = UIToolbar()", "message": "A standalone bar."}
+        ]}
+        """.utf8)
+
     /// The script: seeds project `app` and sends one request of every command. `inbox` is a directory for
     /// SOURCE ADD.
     private static func script(version: Int, inbox: String) throws -> [Step] {
@@ -47,6 +58,7 @@ struct ProtocolTranscriptTests {
                 line: "INGEST app \(scan.count) format=duo-scan commit=0123abc commit-time=2026-01-02T03:04:05Z",
                 payload: scan))
         steps.append(Step(line: "INGEST app \(sdkCheck.count) format=sdk-check", payload: sdkCheck))
+        steps.append(Step(line: "CHECK app \(pullRequest.count) format=duo-scan record=no", payload: pullRequest))
         steps += [
             "RUNS app", "RUN SHOW app 1", "FINDINGS app", "FINDINGS app severity=high status=all",
             "FINDING SHOW app 1", "FINDING SET app 1 approved reason=\"seen it\"",

@@ -54,9 +54,11 @@ struct RouteTableTests {
             return (line, resolution)
         }
         if R.spec.http.uploadContentTypes != nil {
-            // An upload's body is its payload, not JSON: the line is the path's fields; the size comes with the body.
+            // An upload's body is its payload, not JSON: the line is the path's fields and the query's keys (CHECK's
+            // format, base, fail-on…); the size comes with the body.
+            let query = line.keywordList.map { (name: $0.key, value: $0.value) }
             let resolution = RouteTable.resolve(
-                method: method, path: RouteTable.prefix + path, query: [], body: [1, 2])
+                method: method, path: RouteTable.prefix + path, query: query, body: [1, 2])
             return (line, resolution)
         }
         var object = example.json

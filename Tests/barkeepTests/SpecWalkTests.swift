@@ -317,7 +317,8 @@ struct SpecWalkTests {
         }
         var problems: [String] = []
         let isGet = method == "GET"
-        let isRead = spec.effect == .read
+        // A read that uploads (CHECK) is a POST: its payload is the body.
+        let isRead = spec.effect == .read && spec.http.uploadContentTypes == nil
         if isGet != isRead { problems.append("\(spec.name): \(method) for its effect") }
         if path.hasPrefix("/") || path.hasPrefix("api/") { problems.append("\(spec.name): the table adds /api/v1/") }
         let positionals = Set(R.positionals.map(\.key))

@@ -61,6 +61,8 @@ public enum OpenAPI {
         let spec = R.spec
         let inPath = Set(spec.http.parameterNames)
         let isGet = spec.http.method == "GET"
+        // An upload's body is its payload: its other arguments come from the query, as a GET's.
+        let takesQuery = isGet || spec.http.uploadContentTypes != nil
         var parameters: [[String: Any]] = []
         for field in R.fields where inPath.contains(field.key) {
             parameters.append([
@@ -68,7 +70,7 @@ public enum OpenAPI {
                 "schema": wireSchema(field.schema),
             ])
         }
-        if isGet {
+        if takesQuery {
             for field in R.fields where !inPath.contains(field.key) {
                 var parameter: [String: Any] = [
                     "name": field.key, "in": "query", "required": field.isRequired, "description": field.summary,
@@ -125,7 +127,8 @@ public enum OpenAPI {
                 [
                     "required": true,
                     "description": "The bytes as they are (not JSON), at most the daemon's limit for them "
-                        + "(--max-screenshot): larger is 413 TOOLONG before a byte is read.",
+                        + "(--max-screenshot for a screenshot, --max-upload for a scan): larger is 413 TOOLONG "
+                        + "before a byte is read.",
                     "content": Dictionary(uniqueKeysWithValues: types.map { ($0, bytes($0)) }),
                 ] as [String: Any]
             paths[route.path]?["post"] = operation

@@ -53,11 +53,17 @@ public enum RouteTable {
     /// Whether `method` and `path` (segments, the prefix included) name an upload route (`HTTPRoute.upload`), whose
     /// body is a command's payload rather than JSON.
     public static func isUpload(method: String, path: [String]) -> Bool {
-        guard Array(path.prefix(prefix.count)) == prefix else { return false }
+        uploadCommand(method: method, path: path) != nil
+    }
+
+    /// The command of the upload route (`HTTPRoute.upload`) that `method` and `path` (segments, the prefix
+    /// included) name; nil when they name none.
+    public static func uploadCommand(method: String, path: [String]) -> (any CommandRequest.Type)? {
+        guard Array(path.prefix(prefix.count)) == prefix else { return nil }
         let below = Array(path.dropFirst(prefix.count))
-        return routes.contains {
+        return routes.first {
             $0.method == method && $0.command.spec.http.uploadContentTypes != nil && $0.parameters(of: below) != nil
-        }
+        }?.command
     }
 
     /// Every command's route, in the catalogue's order.
@@ -188,19 +194,12 @@ public enum RouteTable {
         }
     }
 
-    /// An upload: its fields from the path alone; the body is the payload, whose size the caller appends to the line
-    /// as the CLI does.
+    /// An upload: its fields from the path and the query string (in wire form, as a GET's), since the body is the
+    /// payload, whose size the caller appends to the line as the CLI does.
     private static func readUpload<R: CommandRequest>(
         _ command: R.Type, path: [String: String], query: [(name: String, value: String)]
     ) throws(APIRefusal) -> Request {
-        if let (name, _) = query.first {
-            throw APIRefusal(.badArgument, "an upload's arguments go in its path", key: name)
-        }
-        do {
-            return try R(json: [:], path: path).wireRequest
-        } catch {
-            throw APIRefusal(.badArgument, error.message, key: error.jsonName.isEmpty ? nil : error.jsonName)
-        }
+        try readQuery(command, path: path, query: query, body: nil)
     }
 
     /// A request decoded with its verb alone, written back as the CLI sends it (verb, subverb, then arguments).

@@ -11,6 +11,9 @@ public enum EventKind: String, Sendable, CaseIterable, Codable {
     case scanIngested = "scan.ingested"
     /// An SDK check was ingested.
     case sdkChecked = "sdk.checked"
+    /// A scan was checked against the project's findings without being ingested (CHECK); subject the project, `to`
+    /// its counts and result, `reason` its base, commit and branch.
+    case scanChecked = "scan.checked"
     /// A finding or an item appeared.
     case findingNew = "finding.new"
     /// A finding's or an item's status changed.

@@ -179,6 +179,11 @@ public struct CommandTable: Sendable {
         },
     ])
 
+    /// The limit bounding the upload of the command `name` (upper case); nil when it takes none or is not here.
+    public func payloadLimit(of name: String) -> PayloadLimit? {
+        commands.first { $0.name == name && $0.takesPayload }?.payloadLimit
+    }
+
     /// A table with these commands added (replacing any of the same name).
     public func adding(_ more: [Command]) -> CommandTable {
         var table = self

@@ -46,6 +46,9 @@ public struct ServerConfiguration: Sendable {
     public var hooks: HookDeliverer?
     /// The HTTP listener's address (docs/design/web-dashboard.md, section 1), TLS when `tls` is set; nil: no HTTP.
     public var httpAddress: ServerAddress?
+    /// The web dashboard's address as people reach it (`--public-url`: `https://barkeep.example.com`, no trailing
+    /// `/`), for the links the daemon hands out; nil: the HTTP listener's own address.
+    public var publicURL: String?
     /// HTTP clients served at once, a budget apart from `maximumConnections` so that an HTTP flood never takes the
     /// line protocol's slots: past it a new connection is answered `503` with `Retry-After: 1` and closed.
     public var maximumHTTPConnections = 512

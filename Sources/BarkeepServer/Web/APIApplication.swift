@@ -28,19 +28,24 @@ struct APIApplication: HTTPApplication {
     }
 
     /// Judges a request with a body before it is read: `401` without a valid token or session, so that nobody
-    /// uploads a screenshot to be told that; otherwise the route's body limit — the screenshot upload's is the
-    /// daemon's `--max-screenshot`, every other route's `HTTPLimit.bodyBytes` — and past it `413 TOOLONG`, the code
-    /// SCREENSHOT PUT answers on the line protocol.
+    /// uploads a screenshot to be told that; otherwise the route's body limit — an upload route's is its command's
+    /// (the screenshot upload's the daemon's `--max-screenshot`, a check's `--max-upload`), every other route's
+    /// `HTTPLimit.bodyBytes` — and past it `413 TOOLONG`, the code the command answers on the line protocol.
     func admit(_ head: HTTPRequestHead, context: HTTPRequestContext, database: PostgresConnection) throws
         -> HTTPAdmission
     {
         guard try WebAuthentication.identify(head, context: context, database: database) != nil else {
             return .refused(Self.unauthenticated)
         }
-        let (limit, what) =
-            // The one upload route is SCREENSHOT PUT's.
-            RouteTable.isUpload(method: head.method, path: head.pathSegments)
-            ? (server.configuration.maximumScreenshot, "screenshot") : (HTTPLimit.bodyBytes, "body")
+        // An upload route's limit is its command's, as on the line protocol (`PayloadLimit`).
+        let (limit, what): (Int, String) =
+            switch RouteTable.uploadCommand(method: head.method, path: head.pathSegments).flatMap({
+                commands.payloadLimit(of: $0.spec.name)
+            }) {
+            case .screenshot: (server.configuration.maximumScreenshot, "screenshot")
+            case .upload: (server.configuration.maximumPayload, "payload")
+            case nil: (HTTPLimit.bodyBytes, "body")
+            }
         return .body(
             limit: limit,
             tooLarge: Self.refusal(

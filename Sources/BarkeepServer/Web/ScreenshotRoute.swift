@@ -6,8 +6,9 @@ import BarkeepWeb
 
 /// The API's routes whose bodies are bytes rather than JSON: `GET /api/v1/screenshots/{sha256}` (a reader: the
 /// stored bytes with their content type, never sniffed, cached for good since the name is the hash), and the upload
-/// routes of the spec (`HTTPRoute.upload`: `POST /api/v1/projects/{project}/screenshots`, SCREENSHOT PUT), whose raw
-/// body with its `Content-Type` is the command's payload and whose reply is the answer.
+/// routes of the spec (`HTTPRoute.upload`: `POST /api/v1/projects/{project}/screenshots`, SCREENSHOT PUT, and
+/// `POST /api/v1/projects/{project}/check`, CHECK), whose raw body with its `Content-Type` is the command's payload
+/// and whose reply is the answer.
 enum ScreenshotRoute {
     /// `GET screenshots/{sha256}`.
     case fetch(sha256: String)
@@ -64,8 +65,9 @@ enum ScreenshotRoute {
             body: found.bytes)
     }
 
-    /// Runs the upload route of `R` (its request `request`, from the path) with `body` as its payload: the body's
-    /// `Content-Type` must be one the route takes and must agree with the image's own header, else `415`.
+    /// Runs the upload route of `R` (its request `request`, from the path and query) with `body` as its payload: the
+    /// body's `Content-Type` must be one the route takes and, for an image, agree with the image's own header, else
+    /// `415`.
     static func upload<R: CommandRequest>(
         _ type: R.Type, request: Request, head: HTTPRequestHead, body: [UInt8], client: InProcessClient
     ) -> HTTPResponse {

@@ -140,7 +140,7 @@ struct BarkeepCommand: ParsableCommand {
             .flag("version", help: "Print the version and exit."),
         ],
         subcommands: [
-            PingCommand.self, ProjectGroup.self, IngestCommand.self, RunsCommand.self, RunGroup.self,
+            PingCommand.self, ProjectGroup.self, IngestCommand.self, CheckCommand.self, RunsCommand.self, RunGroup.self,
             FindingsCommand.self,
             FindingGroup.self, MineCommand.self, ScreenGroup.self, StepGroup.self, ItemGroup.self, SDKGroup.self,
             BlockedCommand.self,

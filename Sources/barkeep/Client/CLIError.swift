@@ -26,6 +26,8 @@ enum CLIError: Error, CustomStringConvertible {
     case tokenInClearText(ServerAddress)
     /// A change of many rows was listed but not made: neither `--dry-run` nor `--yes` was given; the text says so.
     case unconfirmed(String)
+    /// A check's gate failed (`barkeep check`): its answer was printed; the text says why it failed.
+    case gateFailed(String)
 
     var description: String {
         switch self {
@@ -37,6 +39,7 @@ enum CLIError: Error, CustomStringConvertible {
         case .badInput(let reason): reason
         case .partial(let reason): reason
         case .unconfirmed(let reason): reason
+        case .gateFailed(let reason): reason
         case .tlsHandshake(let address, let reason):
             "TLS with barkeepd at \(address) failed: \(reason) (does it serve TLS on this port?)"
         case .untrustedCertificate(let reason): "the server's certificate is not trusted: \(reason)"

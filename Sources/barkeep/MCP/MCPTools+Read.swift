@@ -11,6 +11,7 @@ extension MCPTools {
         [
             listProjects, projectStatus, listScreens, ScreenTools.screenDetail, FindingTools.listFindings,
             FindingTools.findingDetail, AuditTools.blockedItems, poseMatrix, checklist, readinessReport,
+            CheckTools.checkScan,
         ]
     }
 

@@ -1,4 +1,5 @@
 import BarkeepAPI
+import BarkeepCommandLine
 import BarkeepCore
 import BarkeepProtocol
 import Foundation
@@ -78,6 +79,18 @@ final class ScanFile {
                 "INGEST needs the \(needed.rawValue) role (this token is a \(role.rawValue)'s): the "
                     + "file was not read")
         }
+    }
+
+    /// The `--max-upload BYTES` an upload command was given (`BYTES` may end in KiB, MiB or GiB); nil when not
+    /// given. Anything but a positive size is a usage error.
+    static func maximumUpload(_ parsed: ParsedCommand) throws(UsageError) -> Int? {
+        guard let text = parsed.value("max-upload") else { return nil }
+        guard let bytes = QuantityText.bytes(text), bytes > 0 else {
+            throw UsageError(
+                "--max-upload must be a size in bytes (or with KiB, MiB, GiB), not \(ValueExcerpt.quoted(text))",
+                commandPath: parsed.commandPath)
+        }
+        return bytes
     }
 
     /// The upload limit to check against: the daemon's (its `HELLO` says it), lowered to `override`

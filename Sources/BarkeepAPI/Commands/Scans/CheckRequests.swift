@@ -1,0 +1,63 @@
+import BarkeepCore
+import BarkeepProtocol
+
+/// `CHECK PROJECT format=… [commit=SHA] [branch=NAME] [base=latest|RUN] [scope=PREFIX] [fail-on=SEVERITY]
+/// [record=no] SIZE` and SIZE bytes of scanner output: how the scan stands against the project's tracked findings,
+/// written nowhere (at most one `scan.checked` event).
+public struct CheckUploadRequest: CommandRequest {
+    /// A `check` record per finding (the scan's, then the tracked ones it fixes), then the counts and result on `OK`.
+    public typealias Reply = SummarizedReply<CheckRecord, CheckSummary>
+
+    /// The project.
+    public var project = ""
+    /// What the upload holds: a scan.
+    public var format = ScanFormat.duoScan
+    /// The commit that was scanned (recorded on the event only).
+    public var commit: CommitID?
+    /// The branch that was scanned (recorded on the event only).
+    public var branch: String?
+    /// The tracked state to compare with; nil: the latest.
+    public var base: CheckBase?
+    /// The path prefix the scan covered; nil: everything.
+    public var scope: String?
+    /// The severity at or above which a new or reopened finding fails the check; nil: `CheckGate.defaultFailOn`.
+    public var failOn: Severity?
+    /// Whether the check is recorded as an event; nil: yes.
+    public var isRecorded: Bool?
+
+    /// An empty request, filled by decoding.
+    public init() {}
+    /// A check of an upload of `format` against `project`.
+    public init(
+        project: String, format: ScanFormat, commit: CommitID? = nil, branch: String? = nil, base: CheckBase? = nil,
+        scope: String? = nil, failOn: Severity? = nil, isRecorded: Bool = true
+    ) {
+        self.project = project
+        self.format = format
+        self.commit = commit
+        self.branch = branch
+        self.base = base
+        self.scope = scope
+        self.failOn = failOn
+        self.isRecorded = isRecorded ? nil : false
+    }
+
+    /// The command.
+    public static let spec = CommandSpec(
+        "CHECK", role: .reader, effect: .read,
+        summary: "Compare a scan with the project's tracked findings without recording it: new, reopened, tracked, "
+            + "changed and fixed findings, and whether the change passes the gate.",
+        http: .upload("projects/{project}/check", contentTypes: ["application/json", "application/sarif+json"]),
+        payload: true)
+    /// Its arguments (the upload's size, last, is the table's).
+    public static let fields: [Field<CheckUploadRequest>] = [
+        .argument("project", \.project, "The project.", names: .project),
+        Field("format", \.format, "What the upload holds: duo-scan or sarif."),
+        Field("commit", \.commit, "The commit that was scanned (hexadecimal); recorded on the event."),
+        Field("branch", \.branch, "The branch that was scanned; recorded on the event."),
+        Field("base", \.base, "latest (default), or the run whose state to compare with."),
+        Field("scope", \.scope, "The path prefix the scan covered (default: everything)."),
+        Field("fail-on", \.failOn, "The severity at or above which a new or reopened finding fails (default: high)."),
+        Field("record", \.isRecorded, "no: record not even the check's event."),
+    ]
+}

@@ -1,0 +1,346 @@
+import BarkeepCore
+import BarkeepHashing
+import Foundation
+
+/// One scan to check against a project's tracked findings (CHECK): what `IngestRequest` says of an upload, less
+/// what only an ingest needs, plus the base to compare with, the gate and whether the check is recorded.
+public struct CheckRequest: Sendable {
+    /// The document's bytes.
+    public var upload: ScanUpload
+    /// The format it is declared in: a scan's (duo-scan or SARIF).
+    public var format: ScanFormat
+    /// The project.
+    public var project: String
+    /// The commit scanned, if known: recorded on the event only.
+    public var commit: String?
+    /// The branch scanned, if known: recorded on the event only.
+    public var branch: String?
+    /// The tracked state to compare with.
+    public var base: CheckBase
+    /// The path prefix the scan covers; empty: the whole project.
+    public var scope: String
+    /// The severity at or above which a new or reopened finding fails the check.
+    public var failOn: Severity
+    /// Whether the check is recorded as a `scan.checked` event.
+    public var isRecorded: Bool
+    /// Who checks.
+    public var actor: String
+
+    /// A check of `upload` as `format` against `project`.
+    public init(
+        _ upload: ScanUpload, format: ScanFormat, project: String, commit: String? = nil, branch: String? = nil,
+        base: CheckBase = .latest, scope: String = "", failOn: Severity = CheckGate.defaultFailOn,
+        isRecorded: Bool = true, actor: String
+    ) {
+        self.upload = upload
+        self.format = format
+        self.project = project
+        self.commit = commit
+        self.branch = branch
+        self.base = base
+        self.scope = scope
+        self.failOn = failOn
+        self.isRecorded = isRecorded
+        self.actor = actor
+    }
+}
+
+/// One finding of a check's answer: a scanned finding and its class, or a tracked one the change fixes.
+public struct CheckRow: Sendable, Equatable {
+    /// Its class.
+    public var kind: CheckClass
+    /// The tracked finding's number; nil for a new one.
+    public var number: Int?
+    /// Barkeep's identity of it (a changed finding's: its new one).
+    public var identity: String
+    /// The rule.
+    public var rule: String
+    /// Its severity.
+    public var severity: Severity
+    /// The file.
+    public var file: String
+    /// The line (as scanned; a fixed finding's where it was last seen).
+    public var line: Int?
+    /// The code at the line.
+    public var snippet: String?
+    /// The scanner's message.
+    public var message: String?
+    /// The screen counting it (a new one's attributed now from the project's globs); nil: unmapped.
+    public var screen: String?
+    /// The checklist step of its rule (an item's own).
+    public var step: Int?
+    /// Its rule's readiness tier.
+    public var tier: Int?
+    /// The tracked finding's status (at the base); nil for a new one.
+    public var status: FindingStatus?
+    /// Why it has that status.
+    public var reason: String?
+
+    /// Creates a row.
+    public init(
+        kind: CheckClass, number: Int? = nil, identity: String, rule: String, severity: Severity, file: String,
+        line: Int? = nil, snippet: String? = nil, message: String? = nil, screen: String? = nil, step: Int? = nil,
+        tier: Int? = nil, status: FindingStatus? = nil, reason: String? = nil
+    ) {
+        self.kind = kind
+        self.number = number
+        self.identity = identity
+        self.rule = rule
+        self.severity = severity
+        self.file = file
+        self.line = line
+        self.snippet = snippet
+        self.message = message
+        self.screen = screen
+        self.step = step
+        self.tier = tier
+        self.status = status
+        self.reason = reason
+    }
+}
+
+/// What a check found.
+public struct CheckOutcome: Sendable, Equatable {
+    /// Every finding of the scan, then the tracked ones it fixes: new, reopened, changed, tracked, fixed, each by
+    /// file, line and rule.
+    public var rows: [CheckRow]
+    /// How many of each class.
+    public var counts: CheckCounts
+    /// Whether the change passes the gate.
+    public var result: CheckResult
+    /// The base compared with.
+    public var base: CheckBase
+    /// The scanner whose findings were compared.
+    public var tool: String
+}
+
+/// Checks a scan against a project's tracked findings without writing them: the same identity passes as a sync
+/// (`SyncPlanner.match`, `StoredScan.details`, `SyncPlanner.finish`, called as `ScanStore.ingest` calls them), in
+/// a read-only transaction, then at most one `scan.checked` event.
+public enum CheckStore {
+    /// Parses the request's upload as its format and checks it. A document that does not parse is
+    /// `StoreError.invalid` with INGEST's words, an SDK check too (a check takes a scan), both before the project is
+    /// looked up; an unknown project or base run is `notFound`. Nothing is written but the event, and not even
+    /// that unless `isRecorded`.
+    public static func check(_ request: CheckRequest, on connection: PostgresConnection) throws -> CheckOutcome {
+        guard request.format != .sdkCheck else {
+            throw StoreError.invalid("a check takes a scan (duo-scan or sarif), not an SDK check")
+        }
+        let table: ScanTable
+        do throws(CoreError) {
+            let bytes = request.upload.take()
+            table =
+                request.format == .sarif ? ScanTable(try SARIFParser.parse(bytes)) : try DuoScanParser.parseTable(bytes)
+        } catch {
+            throw StoreError.invalid("the \(request.format.rawValue) upload is not valid: \(error)")
+        }
+        return try check(request, table: table, on: connection)
+    }
+
+    /// Checks the parsed scan `table` (the request's upload and format are not read).
+    public static func check(
+        _ request: CheckRequest, table: ScanTable, on connection: PostgresConnection
+    ) throws -> CheckOutcome {
+        let scan = FindingIdentity.identify(table, hasher: LibcryptoHasher())
+        let (project, outcome) = try connection.transaction { connection in
+            // One snapshot for every read, and no write: a check takes no lock and blocks no ingest.
+            try connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            let project = try ProjectStore.require(request.project, on: connection)
+            return (project, try plan(scan, request: request, project: project, on: connection))
+        }
+        if request.isRecorded {
+            try connection.transaction { connection in
+                try EventLog.append(
+                    [
+                        NewEvent(
+                            projectID: project.id, project: project.name, kind: .scanChecked, subject: project.name,
+                            to: outcome.counts.eventText(result: outcome.result),
+                            reason: eventReason(request, base: outcome.base), actor: request.actor)
+                    ], on: connection)
+            }
+        }
+        return outcome
+    }
+
+    /// A `scan.checked` event's reason: `base=latest commit=SHA branch=NAME`, the commit and branch when given.
+    static func eventReason(_ request: CheckRequest, base: CheckBase) -> String {
+        var words = ["base=\(base.text)"]
+        if let commit = request.commit { words.append("commit=\(commit)") }
+        if let branch = request.branch { words.append("branch=\(branch)") }
+        return words.joined(separator: " ")
+    }
+
+    /// The plan of a sync of `scan`, as rows. Inside the read-only transaction.
+    private static func plan(
+        _ scan: IdentifiedScan, request: CheckRequest, project: Project, on connection: PostgresConnection
+    ) throws -> CheckOutcome {
+        let table = scan.table
+        let scope = request.scope
+        let stored = try StoredScan.read(projectID: project.id, scope: scope, on: connection)
+        var (sightings, _) = try stored.sightings(of: table.tool)
+        // At a base run: the findings first seen after it were not tracked then, and a fixed one seen at or after
+        // it was still open then.
+        let openThen = try baseAdjustment(request.base, tool: table.tool, project: project, on: connection)
+        if let openThen {
+            sightings = sightings.compactMap { sighting in
+                if openThen.later.contains(sighting.id) { return nil }
+                var sighting = sighting
+                if openThen.open.contains(sighting.id) { sighting.status = .proposed }
+                return sighting
+            }
+        }
+        let hashed = HashedScan(scan)
+        let matching = SyncPlanner.match(scan: hashed, stored: sightings)
+        var unseen = try StoredScan.details(of: matching.unseen.map { sightings[$0].id }, on: connection).findings
+        if let openThen {
+            for index in unseen.indices where openThen.open.contains(unseen[index].id) {
+                unseen[index].status = .proposed
+            }
+        }
+        let plan = SyncPlanner.finish(matching, unseen: unseen, scope: scope, in: hashed)
+
+        let statuses = Dictionary(sightings.map { ($0.id, $0.status) }, uniquingKeysWith: { first, _ in first })
+        let tracked = try trackedDetails(
+            of: plan.matches.map(\.id) + plan.changed.map(\.id) + plan.fixed.map(\.id), on: connection)
+        let rules = try ruleDetails(on: connection)
+        let screens = try ScreenAttribution(projectID: project.id, on: connection)
+        let screenKeys = try screenKeys(projectID: project.id, on: connection)
+
+        var rows: [CheckRow] = []
+        rows.reserveCapacity(scan.count + plan.fixed.count)
+        func scanned(_ index: Int, _ kind: CheckClass, stored id: Int64?) -> CheckRow {
+            let entry = table.rows[index]
+            let rule = table.string(at: entry.rule) ?? ""
+            let file = table.string(at: entry.file) ?? ""
+            var row = CheckRow(
+                kind: kind, identity: scan.identity(at: index).hex, rule: rule, severity: entry.severity, file: file,
+                line: Int(entry.line), snippet: table.string(at: entry.snippet),
+                message: entry.message == 0 ? nil : table.string(at: entry.message),
+                step: rules[rule]?.step, tier: rules[rule]?.tier)
+            if let id, let finding = tracked[id] {
+                row.number = finding.number
+                row.screen = finding.screen
+                row.status = statuses[id] ?? finding.status
+                row.reason = finding.reason
+                row.step = finding.step ?? row.step
+            } else {
+                row.screen = screens.screen(for: file).flatMap { screenKeys[$0] }
+            }
+            return row
+        }
+        for index in plan.new { rows.append(scanned(Int(index), .new, stored: nil)) }
+        for match in plan.matches {
+            rows.append(scanned(match.index, match.isReopened ? .reopened : .tracked, stored: match.id))
+        }
+        for change in plan.changed { rows.append(scanned(change.index, .changed, stored: change.id)) }
+        for fix in plan.fixed {
+            guard let finding = tracked[fix.id] else { continue }
+            rows.append(
+                CheckRow(
+                    kind: .fixed, number: finding.number, identity: finding.identity, rule: finding.rule,
+                    severity: finding.severity, file: finding.file, line: finding.line, snippet: finding.snippet,
+                    message: finding.message, screen: finding.screen, step: finding.step ?? rules[finding.rule]?.step,
+                    tier: rules[finding.rule]?.tier, status: fix.previousStatus, reason: finding.reason))
+        }
+        let order = Dictionary(uniqueKeysWithValues: CheckClass.allCases.enumerated().map { ($1, $0) })
+        rows.sort { a, b in
+            (order[a.kind] ?? 0, a.file, a.line ?? 0, a.rule, a.identity)
+                < (order[b.kind] ?? 0, b.file, b.line ?? 0, b.rule, b.identity)
+        }
+        var counts = CheckCounts()
+        for row in rows { counts.count(row.kind) }
+        let result = CheckGate.result(
+            added: rows.lazy.filter(\.kind.isAdded).map(\.severity), failOn: request.failOn)
+        return CheckOutcome(rows: rows, counts: counts, result: result, base: request.base, tool: table.tool)
+    }
+
+    /// At a base run, the stored findings of `tool` first seen after it (`later`) and the fixed ones last seen at or
+    /// after it (`open`: still open then); nil for the latest state. An unknown run is `notFound`.
+    private static func baseAdjustment(
+        _ base: CheckBase, tool: String, project: Project, on connection: PostgresConnection
+    ) throws -> (later: Set<Int64>, open: Set<Int64>)? {
+        guard case .run(let number) = base else { return nil }
+        guard
+            let runID = try connection.queryValue(
+                "SELECT id FROM scan_runs WHERE project_id = $1 AND number = $2", [project.id, number], as: Int64.self)
+        else { throw StoreError.notFound("no run \(number) in project '\(project.name)'") }
+        var later: Set<Int64> = []
+        var open: Set<Int64> = []
+        for row in try connection.query(
+            """
+            SELECT id, first_seen_run > $3 AS later FROM findings
+            WHERE project_id = $1 AND source = \(FindingSource.scanner.sql) AND tool = $2
+              AND (first_seen_run > $3 OR (status = \(FindingStatus.fixed.sql) AND last_seen_run >= $3))
+            """,
+            [project.id, tool, runID]
+        ) {
+            let id: Int64 = try row.decode(at: 0)
+            if try row.decode(at: 1, as: Bool.self) { later.insert(id) } else { open.insert(id) }
+        }
+        return (later, open)
+    }
+
+    /// A tracked finding as a check's row shows it.
+    private struct TrackedFinding {
+        var number: Int
+        var identity: String
+        var rule: String
+        var severity: Severity
+        var file: String
+        var line: Int?
+        var snippet: String?
+        var message: String?
+        var status: FindingStatus
+        var reason: String?
+        var screen: String?
+        var step: Int?
+    }
+
+    /// The findings `ids`, by id, with what a row shows of them.
+    private static func trackedDetails(of ids: [Int64], on connection: PostgresConnection) throws
+        -> [Int64: TrackedFinding]
+    {
+        guard !ids.isEmpty else { return [:] }
+        var found: [Int64: TrackedFinding] = [:]
+        found.reserveCapacity(ids.count)
+        for row in try connection.query(
+            """
+            SELECT f.id, f.number, f.identity, f.rule, f.severity, f.file, f.line, f.snippet, f.message, f.status,
+                   f.reason, s.key, f.step
+            FROM findings f LEFT JOIN screens s ON s.id = f.screen_id
+            WHERE f.id = ANY ($1::bigint[])
+            """,
+            ["{" + ids.map(String.init).joined(separator: ",") + "}"]
+        ) {
+            found[try row.decode(at: 0)] = TrackedFinding(
+                number: try row.decode(at: 1), identity: try row.decodeIfPresent(at: 2) ?? "",
+                rule: try row.decodeIfPresent(at: 3) ?? "",
+                severity: Severity(rawValue: try row.decode(at: 4)) ?? .info,
+                file: try row.decodeIfPresent(at: 5) ?? "",
+                line: try row.decodeIfPresent(at: 6), snippet: try row.decodeIfPresent(at: 7),
+                message: try row.decodeIfPresent(at: 8),
+                status: FindingStatus(rawValue: try row.decode(at: 9)) ?? .proposed,
+                reason: try row.decodeIfPresent(at: 10),
+                screen: try row.decodeIfPresent(at: 11), step: try row.decodeIfPresent(at: 12))
+        }
+        return found
+    }
+
+    /// Each rule's checklist step and readiness tier, as findings take them (FindingStore's columns).
+    private static func ruleDetails(on connection: PostgresConnection) throws -> [String: (step: Int?, tier: Int?)] {
+        var rules: [String: (step: Int?, tier: Int?)] = [:]
+        for row in try connection.query("SELECT id, step, tier FROM rules") {
+            rules[try row.decode(at: 0)] = (try row.decodeIfPresent(at: 1), try row.decodeIfPresent(at: 2))
+        }
+        return rules
+    }
+
+    /// The keys of the project's screens, by id.
+    private static func screenKeys(projectID: Int64, on connection: PostgresConnection) throws -> [Int64: String] {
+        var keys: [Int64: String] = [:]
+        for row in try connection.query("SELECT id, key FROM screens WHERE project_id = $1", [projectID]) {
+            keys[try row.decode(at: 0)] = try row.decode(at: 1)
+        }
+        return keys
+    }
+}

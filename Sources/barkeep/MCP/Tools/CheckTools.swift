@@ -1,0 +1,62 @@
+import BarkeepAPI
+import BarkeepCore
+import BarkeepProtocol
+import Foundation
+
+/// The check tool: check_scan, whose arguments are CHECK's fields by reference, with the scan itself as a string in
+/// place of the payload.
+enum CheckTools {
+    /// check_scan's arguments: the scan's text, then CHECK's fields (its format optional: guessed from the scan).
+    struct CheckArguments: WireFields {
+        /// The scanner's output (duo_scan JSON or SARIF), as text.
+        var scan = ""
+        /// What it holds; nil: guessed.
+        var format: ScanFormat?
+        /// CHECK's request.
+        var check = CheckUploadRequest()
+
+        /// No arguments, filled by decoding.
+        init() {}
+
+        /// `scan`, `format` (CHECK's, optional here), then CHECK's project, commit, branch, base, scope, fail-on and
+        /// record.
+        static let fields: [Field<CheckArguments>] =
+            [
+                Field("scan", \.scan, "The scanner's output (duo_scan JSON or SARIF 2.1.0) as text.")
+                    .withSchema(.string(minLength: 1)),
+                Field("format", \.format, "What the scan holds: duo-scan or sarif; default: guessed from it."),
+            ] + Field.group(\.check, CheckUploadRequest.fields.filter { $0.key != "format" })
+    }
+
+    /// The `check_scan` tool: CHECK of a scan given as text, answering `barkeep check --format json`'s object.
+    static var checkScan: MCPTool {
+        MCPTool.taking(
+            CheckArguments.self, name: "check_scan", title: "Check a scan",
+            description: "Compare a scanner run (a pull request's) with the project's tracked findings without "
+                + "recording it, as `barkeep check --format json`: each finding new, reopened, changed or tracked, "
+                + "the tracked ones it fixes, and result fail when a new or reopened finding is at or above fail_on "
+                + "(default high). A reader's token may check. Nothing is written but one scan.checked event, and "
+                + "with record false not even that.",
+            effect: CheckUploadRequest.spec.effect, output: checkOutput
+        ) { arguments, call in
+            let request = arguments.check
+            let command = CheckCommand(
+                project: request.project, scanFormat: arguments.format, commit: request.commit?.wire,
+                branch: request.branch, base: request.base, failOn: request.failOn, scope: request.scope,
+                isRecorded: request.isRecorded ?? true)
+            let client = try call.context.connect()
+            let reply = try command.check(Array(arguments.scan.utf8), client: client, context: call.context)
+            guard let object = reply.jsonBody as? [String: Any] else { throw CLIError.badReply("CHECK's JSON") }
+            let summary = reply.summary ?? CheckSummary()
+            return MCPToolOutput(
+                structured: object,
+                summary: CheckReport.countLine(summary, project: request.project) + " "
+                    + CheckReport.resultLine(summary))
+        }
+    }
+
+    /// What check_scan answers: CHECK's JSON form.
+    private static var checkOutput: [String: Any] {
+        CheckUploadRequest.jsonBodySchema ?? MCPSchema.object([:])
+    }
+}
