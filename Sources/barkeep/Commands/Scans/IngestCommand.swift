@@ -22,12 +22,18 @@ struct IngestCommand: RunnableCommand {
             when barkeep runs inside a repository that has the commit. A scan of a commit already ingested for the
             same tool and scope, or older than the latest run's commit, is refused (CONFLICT, exit 1) so it cannot
             undo triage; --force ingests it anyway.
+            Renamed files keep their findings (pass 3 of the sync): run inside a git checkout, barkeep asks the
+            daemon for the commit of the latest run of the scan's tool and scope and sends the files git says were
+            renamed between it and --commit (else HEAD); when git cannot tell (a shallow clone without that commit)
+            it says so on standard error and sends none. --renames FILE sends the output of git diff --name-status
+            --find-renames BASE HEAD instead (lines R<score> TAB old TAB new; other lines are passed over), and
+            --no-renames sends none.
             Before reading the file, barkeep refuses one that is not a regular file (a FIFO, a device, a
             directory), a connection whose role may not ingest (FORBIDDEN), and a file larger than the daemon's
             upload limit (TOOLONG; HELLO says the limit, a smaller --max-upload lowers it, and it stands in for a
             daemon that does not say); standard input is read up to the limit and refused past it.
             With --json prints exactly {"run":N,"new":N,"fixed":N,"reopened":N,"unchanged":N,"moved":N,"changed":N,
-            "open":N,"repeat":B}: what this upload changed (all 0 for a repeat, "repeat":true).
+            "renamed":N,"open":N,"repeat":B}: what this upload changed (all 0 for a repeat, "repeat":true).
             --format sdk-check reads the SDK checker's JSON (symbols[] with symbol, found and
             declaration.availability), records which symbols the team's SDK declares and unblocks the items that
             were waiting for them; with --json it prints {"run","sdk","project_sdk","symbols","found","unblocked",
@@ -44,6 +50,11 @@ struct IngestCommand: RunnableCommand {
             .flag("force", help: "Ingest the scan even if its commit is old or was ingested before."),
             .option("scope", valueName: "PREFIX", help: "The path prefix the scan covered (default: everything)."),
             .option(
+                "renames", valueName: "FILE",
+                help: "The files renamed since the latest run, as git diff --name-status --find-renames prints them "
+                    + "(default: from git, in a checkout)."),
+            .flag("no-renames", help: "Send no renames, not even git's."),
+            .option(
                 "max-upload", valueName: "BYTES",
                 help: "Refuse a file larger than this before reading it, e.g. 64MiB (default: the daemon's limit, "
                     + "which a smaller value lowers)."),
@@ -59,6 +70,20 @@ struct IngestCommand: RunnableCommand {
     let scope: String?
     /// `--max-upload`: the limit to check the file against instead of the daemon's.
     let maximumUpload: Int?
+    /// Where the renames sent with the scan come from.
+    let renames: RenamesSource
+
+    /// Where the renames sent with a scan come from (`--renames`, `--no-renames`).
+    enum RenamesSource: Sendable, Equatable {
+        /// From git, when barkeep runs in a checkout (`RenameLookup`).
+        case git
+        /// None.
+        case none
+        /// A file of `git diff --name-status` output.
+        case file(String)
+        /// That output itself (the MCP tool's `renames`).
+        case text(String)
+    }
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
         project = parsed.value("project") ?? ""
@@ -94,13 +119,22 @@ struct IngestCommand: RunnableCommand {
             throw UsageError(
                 "an SDK check covers the whole project: --scope does not apply", commandPath: parsed.commandPath)
         }
+        switch (parsed.value("renames"), parsed.flag("no-renames")) {
+        case (.some, true):
+            throw UsageError("--renames and --no-renames do not go together", commandPath: parsed.commandPath)
+        case (.some, false) where format == .sdkCheck:
+            throw UsageError("an SDK check takes no renames", commandPath: parsed.commandPath)
+        case (.some(let path), false): renames = .file(path)
+        case (.none, true): renames = .none
+        case (.none, false): renames = .git
+        }
     }
 
     /// An ingest made without a command line (the MCP server's ingest_scan): `file` is a path, checked against
     /// the daemon's upload limit.
     init(
         project: String, file: String, format: ScanFormat?, commit: String?, commitTime: String?, isForced: Bool,
-        scope: String?
+        scope: String?, renames: RenamesSource
     ) {
         self.project = project
         self.file = file
@@ -110,6 +144,7 @@ struct IngestCommand: RunnableCommand {
         self.isForced = isForced
         self.scope = scope
         self.maximumUpload = nil
+        self.renames = renames
     }
 
     /// The counts of a scan's reply, in the order `--json` prints them: the JSON names of its summary's fields.
@@ -130,6 +165,8 @@ struct IngestCommand: RunnableCommand {
     /// would refuse is refused in its words before the upload.
     func upload(_ context: CLIContext) throws -> IngestUploadRequest.Reply {
         let input = try file == "-" ? ScanFile.standardInput() : ScanFile.open(file)
+        // Renames given are read and checked before anything is sent.
+        let givenRenames = try self.givenRenames()
         let client = try context.connect()
         try ScanFile.checkRole(client.greeting, hasToken: context.token != nil)
         let limit = ScanFile.limit(override: maximumUpload, greeting: client.greeting)
@@ -137,13 +174,25 @@ struct IngestCommand: RunnableCommand {
         let bytes = try input.read(limit: limit)
         let format = self.format ?? Self.guessFormat(bytes)
         var request = IngestUploadRequest(project: project, format: format, scope: scope, isForced: isForced)
+        let environment = ProcessInfo.processInfo.environment
         if let commit {
             request.commit = try wireValue(commit, key: "commit")
-            let environment = ProcessInfo.processInfo.environment
             // Given, it wins (checked as the daemon checks it); else git's, when git knows the commit.
             if let time = commitTime ?? CommitTimeLookup.committerTime(of: commit, environment: environment) {
                 request.commitTime = try wireValue(time, key: "commit-time")
             }
+        }
+        let renames =
+            renames == .git
+            ? RenameLookup.renames(
+                project: project, scope: scope ?? "", format: format, scan: bytes, commit: commit, client: client,
+                environment: environment)
+            : givenRenames
+        var payload = bytes
+        if let renames, !renames.isEmpty {
+            let text = Array(renames.nameStatusText.utf8)
+            request.renames = text.count
+            payload = text + bytes
         }
 
         // A large sync takes a while after the upload: wait for it.
@@ -151,12 +200,12 @@ struct IngestCommand: RunnableCommand {
         let showsProgress = bytes.count >= 4 << 20 && isatty(STDERR_FILENO) == 1
         let reply: IngestUploadRequest.Reply
         do {
-            reply = try client.upload(request, payload: bytes) { sent in
+            reply = try client.upload(request, payload: payload) { sent in
                 guard showsProgress else { return }
-                let percent = sent * 100 / max(bytes.count, 1)
+                let percent = sent * 100 / max(payload.count, 1)
                 FileHandle.standardError.write(
-                    Data("\rbarkeep: uploading \(sent >> 20) of \(bytes.count >> 20) MiB (\(percent)%)".utf8))
-                if sent == bytes.count {
+                    Data("\rbarkeep: uploading \(sent >> 20) of \(payload.count >> 20) MiB (\(percent)%)".utf8))
+                if sent == payload.count {
                     FileHandle.standardError.write(Data("\rbarkeep: uploaded; syncing…\u{1B}[K".utf8))
                 }
             }
@@ -166,6 +215,43 @@ struct IngestCommand: RunnableCommand {
         }
         if showsProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         return reply
+    }
+
+    /// The renames `--renames FILE` (or the MCP tool's text) gives, read and checked: a file that cannot be read, is
+    /// larger than `FileRenames.maximumBytes`, is not UTF-8 or that `FileRenames.parse` refuses is `badInput`, and
+    /// nothing is uploaded. Nil for `--no-renames` and for git's, which are looked up once connected.
+    func givenRenames() throws(CLIError) -> FileRenames? {
+        let text: String
+        let origin: String
+        switch renames {
+        case .git, .none: return nil
+        case .text(let given):
+            (text, origin) = (given, "the renames")
+        case .file(let path):
+            origin = "--renames \(path)"
+            guard let handle = FileHandle(forReadingAtPath: path) else {
+                throw .badInput("\(origin): cannot be read")
+            }
+            defer { try? handle.close() }
+            let data: Data
+            do {
+                data = try handle.read(upToCount: FileRenames.maximumBytes + 1) ?? Data()
+            } catch {
+                throw .badInput("\(origin): cannot be read: \(error.localizedDescription)")
+            }
+            guard data.count <= FileRenames.maximumBytes else {
+                throw .badInput("\(origin): larger than the \(FileRenames.maximumBytes) bytes a list of renames may be")
+            }
+            guard let decoded = String(validating: [UInt8](data), as: UTF8.self) else {
+                throw .badInput("\(origin): not UTF-8 text")
+            }
+            text = decoded
+        }
+        do {
+            return try FileRenames.parse(nameStatus: text)
+        } catch {
+            throw .badInput("\(origin): not git diff --name-status output: \(error)")
+        }
     }
 
     func run(_ context: CLIContext) throws {
@@ -179,7 +265,8 @@ struct IngestCommand: RunnableCommand {
             print(
                 "{\"run\":\(scan.run),\"new\":\(counts.new),\"fixed\":\(counts.fixed),"
                     + "\"reopened\":\(counts.reopened),\"unchanged\":\(counts.unchanged),\"moved\":\(counts.moved),"
-                    + "\"changed\":\(counts.changed),\"open\":\(scan.open),\"repeat\":\(scan.isRepeat)}")
+                    + "\"changed\":\(counts.changed),\"renamed\":\(counts.renamed),\"open\":\(scan.open),"
+                    + "\"repeat\":\(scan.isRepeat)}")
         case .ok(let scan):
             print(Self.sentence(scan))
         }
@@ -192,8 +279,9 @@ struct IngestCommand: RunnableCommand {
             return "Run \(scan.run) already has this content: nothing changed. " + open
         }
         let counts = scan.counts
+        let renamed = counts.renamed == 0 ? "" : ", \(counts.renamed) in renamed files"
         return "Run \(scan.run): \(counts.new) new, \(counts.fixed) fixed, \(counts.reopened) reopened, "
-            + "\(counts.unchanged) unchanged (\(counts.moved) moved), \(counts.changed) changed. " + open
+            + "\(counts.unchanged) unchanged (\(counts.moved) moved\(renamed)), \(counts.changed) changed. " + open
     }
 
     /// The JSON object of an SDK check's reply: its summary's fields and the items it moved.
