@@ -76,6 +76,8 @@ struct RenamesCommandTests {
         #expect(counts(two.json) == ["new": 0, "fixed": 0, "unchanged": 1, "moved": 1, "changed": 0, "renamed": 1])
         let findings = try daemon.barkeep(["--json", "findings", "app", "--status", "all"])
         #expect(findings.1.contains("New/Inbox.swift") && !findings.1.contains("Old/Inbox.swift"))
+        let history = try daemon.barkeep(["finding", "show", "app", "1"]).1
+        #expect(history.contains("file renamed: Old/Inbox.swift:3 → New/Inbox.swift:3"), "\(history)")
         let runs = try daemon.barkeep(["runs", "app"]).1
         #expect(runs.contains("RENAMED"), "\(runs)")
 

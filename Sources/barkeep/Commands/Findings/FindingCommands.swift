@@ -311,6 +311,7 @@ struct FindingShowCommand: RunnableCommand {
         case .findingNew: finding.source == "manual" ? "added (\(event.to ?? ""))" : "found"
         case .findingStatus: "\(event.from ?? "∅") → \(event.to ?? "∅")"
         case .findingChanged: "line edited: \(event.from ?? "") → \(event.to ?? "")"
+        case .findingRenamed: "file renamed: \(event.from ?? "") → \(event.to ?? "")"
         case .findingPersisted: "verified, still reported"
         case .findingAssigned: "assigned \(event.from ?? Assignee.none) → \(event.to ?? Assignee.none)"
         case .findingComment: "comment"

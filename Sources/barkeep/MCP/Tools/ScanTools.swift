@@ -50,7 +50,9 @@ enum ScanTools {
                 + "ingest (FORBIDDEN) and a file over the daemon's upload limit (TOOLONG) are refused before the "
                 + "file is read. A scan of a commit already ingested, or older than the latest run's, is refused "
                 + "(CONFLICT) unless force. Without commit_time, barkeep mcp asks git for the commit's time when it "
-                + "runs in a repository that has the commit.",
+                + "runs in a repository that has the commit. Findings in renamed files keep their rows (pass 3): "
+                + "renames gives the list, else barkeep mcp sends git's when it runs in a checkout, as barkeep "
+                + "ingest does.",
             effect: IngestUploadRequest.spec.effect, dependencies: ["commit_time": ["commit"]], output: ingestOutput
         ) { arguments, call in
             let upload = arguments.upload
