@@ -47,23 +47,17 @@ struct RenamesCommandTests {
         }
         let repository = try TemporaryDirectory.make(prefix: "barkeep-renames-git")
         let scans = try TemporaryDirectory.make(prefix: "barkeep-renames-scans")
-        func git(_ arguments: [String]) throws -> String {
-            let result = try Subprocess.run(
-                "/usr/bin/git",
-                ["-C", repository, "-c", "user.name=Test", "-c", "user.email=test@example.com"] + arguments,
-                environment: ProcessInfo.processInfo.environment)
-            guard result.status == 0 else { throw TestSupportError("git \(arguments): \(result.error)") }
-            return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-        _ = try git(["init", "-q", "-b", "main"])
+        @discardableResult
+        func git(_ arguments: [String]) throws -> String { try TestGit.run(repository, arguments) }
+        try git(["init", "-q", "-b", "main"])
         try FileManager.default.createDirectory(atPath: repository + "/Old", withIntermediateDirectories: true)
         try Data("import UIKit\n\nlet size = UIScreen.main.bounds.size\n".utf8).write(
             to: URL(fileURLWithPath: repository + "/Old/Inbox.swift"))
-        _ = try git(["add", "-A"])
-        _ = try git(["commit", "-q", "-m", "first"])
+        try git(["add", "-A"])
+        try git(["commit", "-q", "-m", "first"])
         let first = try git(["rev-parse", "HEAD"])
-        _ = try git(["mv", "Old", "New"])
-        _ = try git(["commit", "-q", "-m", "rename"])
+        try git(["mv", "Old", "New"])
+        try git(["commit", "-q", "-m", "rename"])
         let second = try git(["rev-parse", "HEAD"])
         let before = try scan("Old/Inbox.swift", line: 3, in: scans, named: "before.json")
         let after = try scan("New/Inbox.swift", line: 3, in: scans, named: "after.json")
@@ -107,18 +101,63 @@ struct RenamesCommandTests {
             try daemon.barkeep(["ingest", "outside", after, "--renames", list, "--no-renames"]).0 == 64)
     }
 
+    @Test(
+        "INGEST renames=N: bad renames, a count past the payload, renames with an SDK check are BADARG; good ones rename"
+    )
+    func protocolRenames() throws {
+        let daemon = try TestDaemon()
+        let client = try LineClient(socketPath: daemon.socket)
+        try UploadLimitsTests.createProject(client)
+        let scans = try TemporaryDirectory.make(prefix: "barkeep-renames-protocol")
+        let before = try [UInt8](
+            Data(contentsOf: URL(fileURLWithPath: scan("Old/A.swift", line: 3, in: scans, named: "1"))))
+        let after = try [UInt8](
+            Data(contentsOf: URL(fileURLWithPath: scan("New/A.swift", line: 3, in: scans, named: "2"))))
+        func ingest(_ renames: [UInt8], _ scan: [UInt8], format: String = "duo-scan", count: Int? = nil) throws
+            -> String
+        {
+            try client.send(
+                Array(
+                    "INGEST app format=\(format) renames=\(count ?? renames.count) \(renames.count + scan.count)\n".utf8
+                )
+                    + renames + scan)
+            return try UploadLimitsTests.reply(client, within: .seconds(60)) ?? "no reply"
+        }
+        #expect(try ingest([], before).hasPrefix("OK run=1 new=1 "))
+        let refusals: [([UInt8], String, Int?, String)] = [
+            (
+                Array("M\tx\nR100 Old/A.swift New/A.swift\n".utf8), "duo-scan", nil,
+                "ERR BADARG the renames are not valid: renames line 2: expected R<score>, a tab, the old path, a tab "
+                    + "and the new path"
+            ),
+            ([0x52, 0x31, 0x09, 0xFF, 0x09, 0x61, 0x0A], "duo-scan", nil, "ERR BADARG the renames are not UTF-8"),
+            (
+                Array("R100\tOld/A.swift\tNew/A.swift\n".utf8), "duo-scan", 1_000_000,
+                "ERR BADARG renames=1000000 is more than"
+            ),
+            (
+                Array("R100\tOld/A.swift\tNew/A.swift\n".utf8), "sdk-check", nil,
+                "ERR BADARG an SDK check takes no renames"
+            ),
+        ]
+        for (renames, format, count, refusal) in refusals {
+            let answer = try ingest(renames, after, format: format, count: count)
+            #expect(answer.hasPrefix(refusal), "\(answer)")
+        }
+        #expect(try daemon.barkeep(["runs", "app"]).1.split(separator: "\n").count == 2)
+        let renamed = try ingest(Array("R100\tOld/A.swift\tNew/A.swift\n".utf8), after)
+        #expect(
+            renamed.hasPrefix("OK run=2 new=0 fixed=0 reopened=0 unchanged=1 moved=1 changed=0 renamed=1 "),
+            "\(renamed)")
+    }
+
     @Test("a checkout without the latest run's commit (a shallow clone) says so once and sends no renames")
     func missingBase() throws {
         let daemon = try TestDaemon()
         #expect(try daemon.barkeep(["project", "create", "app"]).0 == 0)
         let repository = try TemporaryDirectory.make(prefix: "barkeep-renames-shallow")
-        for arguments in [["init", "-q", "-b", "main"], ["commit", "-q", "--allow-empty", "-m", "only"]] {
-            let result = try Subprocess.run(
-                "/usr/bin/git",
-                ["-C", repository, "-c", "user.name=Test", "-c", "user.email=test@example.com"] + arguments,
-                environment: ProcessInfo.processInfo.environment)
-            #expect(result.status == 0, "git \(arguments): \(result.error)")
-        }
+        try TestGit.run(repository, ["init", "-q", "-b", "main"])
+        try TestGit.run(repository, ["commit", "-q", "--allow-empty", "-m", "only"])
         let scans = try TemporaryDirectory.make(prefix: "barkeep-renames-scans")
         let before = try scan("Old/Inbox.swift", line: 3, in: scans, named: "before.json")
         let after = try scan("New/Inbox.swift", line: 3, in: scans, named: "after.json")

@@ -311,12 +311,7 @@ struct SourcesTests {
 
     @discardableResult
     private func git(_ repository: String, _ arguments: [String]) throws -> String {
-        let result = try Subprocess.run(
-            "/usr/bin/git",
-            ["-C", repository, "-c", "user.name=Test", "-c", "user.email=test@example.com"] + arguments,
-            environment: ProcessInfo.processInfo.environment)
-        guard result.status == 0 else { throw TestSupportError("git \(arguments): \(result.error)") }
-        return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        try TestGit.run(repository, arguments)
     }
 
     private func commit(_ repository: String, _ message: String) throws {
