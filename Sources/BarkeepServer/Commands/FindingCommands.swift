@@ -17,7 +17,7 @@ enum FindingCommands {
             throw CommandError(.badArgument, "commit-time needs commit")
         }
         var payload = input.payload ?? []
-        let renames = try FindingCommands.renames(request, splitting: &payload)
+        let renames = try FindingCommands.renames(count: request.renames, format: request.format, splitting: &payload)
         // The ingest lets go of the bytes once parsed, and gives what it freed back to the system.
         let upload = ScanUpload(payload)
         let actor = input.session.actor
@@ -32,14 +32,14 @@ enum FindingCommands {
         }
     }
 
-    /// The renames at the start of an INGEST's payload (`renames=N`), which are taken off it: the scan is the rest,
-    /// and its digest is of the rest alone. A count past the payload, renames that are not UTF-8 or that
-    /// `FileRenames.parse` refuses, and renames with an SDK check are `BADARG`, before anything is stored.
-    static func renames(_ request: IngestUploadRequest, splitting payload: inout [UInt8]) throws(CommandError)
+    /// The renames at the start of an upload's payload (INGEST's `renames=N`: `count`), which are taken off it: the
+    /// scan is the rest, and its digest is of the rest alone. A count past the payload, renames that are not UTF-8 or
+    /// that `FileRenames.parse` refuses, and renames with an SDK check are `BADARG`, before anything is stored.
+    static func renames(count: Int?, format: ScanFormat, splitting payload: inout [UInt8]) throws(CommandError)
         -> FileRenames
     {
-        guard let count = request.renames, count > 0 else { return FileRenames() }
-        guard request.format != .sdkCheck else {
+        guard let count, count > 0 else { return FileRenames() }
+        guard format != .sdkCheck else {
             throw CommandError(.badArgument, "an SDK check takes no renames")
         }
         guard count <= payload.count else {

@@ -50,15 +50,10 @@ struct IngestCommand: RunnableCommand {
             .flag("force", help: "Ingest the scan even if its commit is old or was ingested before."),
             .option("scope", valueName: "PREFIX", help: "The path prefix the scan covered (default: everything)."),
             .option(
-                "renames", valueName: "FILE",
-                help: "The files renamed since the latest run, as git diff --name-status --find-renames prints them "
-                    + "(default: from git, in a checkout)."),
-            .flag("no-renames", help: "Send no renames, not even git's."),
-            .option(
                 "max-upload", valueName: "BYTES",
                 help: "Refuse a file larger than this before reading it, e.g. 64MiB (default: the daemon's limit, "
                     + "which a smaller value lowers)."),
-        ]
+        ] + RenamesOption.arguments
     )
 
     let project: String
@@ -71,19 +66,7 @@ struct IngestCommand: RunnableCommand {
     /// `--max-upload`: the limit to check the file against instead of the daemon's.
     let maximumUpload: Int?
     /// Where the renames sent with the scan come from.
-    let renames: RenamesSource
-
-    /// Where the renames sent with a scan come from (`--renames`, `--no-renames`).
-    enum RenamesSource: Sendable, Equatable {
-        /// From git, when barkeep runs in a checkout (`RenameLookup`).
-        case git
-        /// None.
-        case none
-        /// A file of `git diff --name-status` output.
-        case file(String)
-        /// That output itself (the MCP tool's `renames`).
-        case text(String)
-    }
+    let renames: RenamesOption
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
         project = parsed.value("project") ?? ""
@@ -119,22 +102,14 @@ struct IngestCommand: RunnableCommand {
             throw UsageError(
                 "an SDK check covers the whole project: --scope does not apply", commandPath: parsed.commandPath)
         }
-        switch (parsed.value("renames"), parsed.flag("no-renames")) {
-        case (.some, true):
-            throw UsageError("--renames and --no-renames do not go together", commandPath: parsed.commandPath)
-        case (.some, false) where format == .sdkCheck:
-            throw UsageError("an SDK check takes no renames", commandPath: parsed.commandPath)
-        case (.some(let path), false): renames = .file(path)
-        case (.none, true): renames = .none
-        case (.none, false): renames = .git
-        }
+        renames = try RenamesOption(parsed, format: format)
     }
 
     /// An ingest made without a command line (the MCP server's ingest_scan): `file` is a path, checked against
     /// the daemon's upload limit.
     init(
         project: String, file: String, format: ScanFormat?, commit: String?, commitTime: String?, isForced: Bool,
-        scope: String?, renames: RenamesSource
+        scope: String?, renames: RenamesOption
     ) {
         self.project = project
         self.file = file
@@ -166,7 +141,7 @@ struct IngestCommand: RunnableCommand {
     func upload(_ context: CLIContext) throws -> IngestUploadRequest.Reply {
         let input = try file == "-" ? ScanFile.standardInput() : ScanFile.open(file)
         // Renames given are read and checked before anything is sent.
-        let givenRenames = try self.givenRenames()
+        let givenRenames = try renames.given()
         let client = try context.connect()
         try ScanFile.checkRole(client.greeting, hasToken: context.token != nil)
         let limit = ScanFile.limit(override: maximumUpload, greeting: client.greeting)
@@ -182,18 +157,11 @@ struct IngestCommand: RunnableCommand {
                 request.commitTime = try wireValue(time, key: "commit-time")
             }
         }
-        let renames =
-            renames == .git
-            ? RenameLookup.renames(
-                project: project, scope: scope ?? "", format: format, scan: bytes, commit: commit, client: client,
-                environment: environment)
-            : givenRenames
-        var payload = bytes
-        if let renames, !renames.isEmpty {
-            let text = Array(renames.nameStatusText.utf8)
-            request.renames = text.count
-            payload = text + bytes
-        }
+        let renames = renames.resolved(
+            given: givenRenames, project: project, scope: scope ?? "", format: format, scan: bytes, commit: commit,
+            client: client, environment: environment)
+        let payload: [UInt8]
+        (payload, request.renames) = RenamesOption.payload(renames, scan: bytes)
 
         // A large sync takes a while after the upload: wait for it.
         client.setReplyTimeout(.seconds(600))
@@ -215,43 +183,6 @@ struct IngestCommand: RunnableCommand {
         }
         if showsProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         return reply
-    }
-
-    /// The renames `--renames FILE` (or the MCP tool's text) gives, read and checked: a file that cannot be read, is
-    /// larger than `FileRenames.maximumBytes`, is not UTF-8 or that `FileRenames.parse` refuses is `badInput`, and
-    /// nothing is uploaded. Nil for `--no-renames` and for git's, which are looked up once connected.
-    func givenRenames() throws(CLIError) -> FileRenames? {
-        let text: String
-        let origin: String
-        switch renames {
-        case .git, .none: return nil
-        case .text(let given):
-            (text, origin) = (given, "the renames")
-        case .file(let path):
-            origin = "--renames \(path)"
-            guard let handle = FileHandle(forReadingAtPath: path) else {
-                throw .badInput("\(origin): cannot be read")
-            }
-            defer { try? handle.close() }
-            let data: Data
-            do {
-                data = try handle.read(upToCount: FileRenames.maximumBytes + 1) ?? Data()
-            } catch {
-                throw .badInput("\(origin): cannot be read: \(error.localizedDescription)")
-            }
-            guard data.count <= FileRenames.maximumBytes else {
-                throw .badInput("\(origin): larger than the \(FileRenames.maximumBytes) bytes a list of renames may be")
-            }
-            guard let decoded = String(validating: [UInt8](data), as: UTF8.self) else {
-                throw .badInput("\(origin): not UTF-8 text")
-            }
-            text = decoded
-        }
-        do {
-            return try FileRenames.parse(nameStatus: text)
-        } catch {
-            throw .badInput("\(origin): not git diff --name-status output: \(error)")
-        }
     }
 
     func run(_ context: CLIContext) throws {
