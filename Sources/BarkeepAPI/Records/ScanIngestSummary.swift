@@ -12,6 +12,11 @@ public struct ScanIngestSummary: WireFields, Equatable {
     public var open = 0
     /// Whether the run already had this content (nothing changed).
     public var isRepeat = false
+    /// `renamed` on the wire: optional there, since a daemon from before renames does not send it (0 then).
+    var renamedField: Int? {
+        get { counts.renamed }
+        set { counts.renamed = newValue ?? 0 }
+    }
 
     /// An empty summary, filled by decoding.
     public init() {}
@@ -25,7 +30,7 @@ public struct ScanIngestSummary: WireFields, Equatable {
         Field("unchanged", \.counts.unchanged, "Findings reported as before."),
         Field("moved", \.counts.moved, "Of those, findings reported at another line or in a renamed file."),
         Field("changed", \.counts.changed, "Findings whose text changed."),
-        Field("renamed", \.counts.renamed, "Of the moved findings, those whose file was renamed."),
+        Field("renamed", \.renamedField, "Of the moved findings, those whose file was renamed."),
         Field("open", \.open, "The project's findings that need work now."),
         Field("repeat", \.isRepeat, "Whether the run already had this content: nothing changed."),
     ]
