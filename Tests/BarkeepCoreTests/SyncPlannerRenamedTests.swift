@@ -119,6 +119,18 @@ struct SyncPlannerRenamedTests {
         #expect(forwardPairs == backwardPairs)
     }
 
+    @Test("two old paths renamed to one (a hand-built map): the lowest stored id pairs, in any order")
+    func twoToOne() {
+        let renames = FileRenames(["a/1.swift": "b/1.swift", "c/1.swift": "b/1.swift"])
+        let before = scan([("a/1.swift", 1, "x"), ("c/1.swift", 1, "x")])
+        let storedFindings = [stored(before[0], id: 2), stored(before[1], id: 1)]
+        let after = scan([("b/1.swift", 1, "x")])
+        for order in [storedFindings, storedFindings.reversed()] {
+            let plan = SyncPlanner.plan(scan: after, stored: order, renames: renames)
+            #expect(plan.renamed.map(\.id) == [1] && plan.fixed.map(\.id) == [2])
+        }
+    }
+
     @Test("the NetNewsWire history with its renames, planned alone, gives v3's answer run by run")
     func netNewsWireHistory() throws {
         let history = try ScanHistory(

@@ -19,7 +19,10 @@ extension SyncPlanner {
             guard let newPath = renames.newPath(of: stored.file), let snippet = stored.normalizedSnippet,
                 let occurrence = stored.occurrence
             else { continue }
-            byKey[RenameKey(rule: stored.rule, file: newPath, snippet: snippet, occurrence: occurrence)] = position
+            let key = RenameKey(rule: stored.rule, file: newPath, snippet: snippet, occurrence: occurrence)
+            // Two old paths renamed to one (a map `FileRenames.parse` refuses, built by hand): the lowest id pairs.
+            if let other = byKey[key], unseen[other].id < stored.id { continue }
+            byKey[key] = position
         }
         guard !byKey.isEmpty else { return [] }
         let newPaths = Set(byKey.keys.lazy.map(\.file))
