@@ -72,6 +72,26 @@ public struct GitRepository: Sendable {
         return time
     }
 
+    /// The files renamed between `base` and `commit`, as `git diff --name-status --find-renames -z --diff-filter=R`
+    /// lists them: what pass 3 of the sync pairs findings across.
+    public func renames(from base: String, to commit: String) throws(SourceError) -> FileRenames {
+        guard Self.isCommitID(base), Self.isCommitID(commit) else {
+            throw .git("\(ValueExcerpt.quoted(base)) or \(ValueExcerpt.quoted(commit)) is not a commit id")
+        }
+        let outcome = git([
+            "diff", "--name-status", "--find-renames", "-z", "--diff-filter=R", "--no-color", "--no-ext-diff", base,
+            commit, "--",
+        ])
+        guard case .finished(let output, _) = outcome else {
+            throw .git(failure("cannot list the files renamed between commits \(base) and \(commit)", outcome))
+        }
+        do {
+            return try FileRenames.parse(nullTerminated: output)
+        } catch {
+            throw .git("git's list of the files renamed between commits \(base) and \(commit) was refused: \(error)")
+        }
+    }
+
     /// Checks `commit` out, detached, in a new linked work tree at `worktreePath` (which must not exist yet), within
     /// `timeLimit` (at least the 60 s of other commands: a large repository takes time to check out).
     ///

@@ -116,6 +116,17 @@ struct RepoScan {
             try fail("commit \(short): \(error)", commit: commit)
             return
         }
+        // The files renamed since the commit the source read last, for pass 3 of the sync: without them a finding in
+        // a renamed file would be fixed and new. Git failing to tell costs the pairing, not the run.
+        var renames = FileRenames()
+        if let last = source.lastCommit, last != commit {
+            do {
+                renames = try repository.renames(from: last, to: commit)
+            } catch {
+                runner.logger.warning(
+                    "no renames", ["source": String(source.id), "commit": commit, "error": error.description])
+            }
+        }
         let base = configuration.workDirectory + "/source-\(source.id)"
         let worktree = base + "-\(short)"
         let scratch = base + "-scratch"
@@ -159,7 +170,7 @@ struct RepoScan {
                 // of a commit already ingested, or older than the latest run's, is refused like an upload's.
                 let outcome = try SourceIngest.ingest(
                     output, source: source, holder: configuration.holder, commit: commit, commitTime: commitTime,
-                    isForced: source.isRunRequested, on: connection
+                    isForced: source.isRunRequested, renames: renames, on: connection
                 ) { locked, run, isRepeat in
                     let text = "commit \(short): run \(run.number)" + (isRepeat ? " (the same output as before)" : "")
                     try SourceStore.recordRun(

@@ -14,6 +14,7 @@ enum SourceIngest {
     /// its lease checked. Returns what the ingest did (the run recorded, or found again, and its counts). A scan of
     /// an old or already ingested `commit` is refused (`CONFLICT`) unless `isForced`, like an upload's; a source
     /// whose format is not one the daemon knows is refused (`StoreError.invalid`), never read as another format.
+    /// `renames` (a repository source's, since the commit it read last) go to pass 3 of the sync.
     @discardableResult
     static func ingest(
         _ payload: [UInt8],
@@ -23,6 +24,7 @@ enum SourceIngest {
         commit: String?,
         commitTime: Date? = nil,
         isForced: Bool = false,
+        renames: FileRenames = FileRenames(),
         on connection: PostgresConnection,
         record: @escaping (Source, ScanRun, Bool) throws -> Void
     ) throws -> IngestOutcome {
@@ -42,7 +44,7 @@ enum SourceIngest {
         )
         let request = IngestRequest(
             ScanUpload(payload), digest: digest, format: format, project: source.project, commit: commit,
-            commitTime: commitTime, isForced: isForced, actor: source.actor)
+            commitTime: commitTime, isForced: isForced, actor: source.actor, renames: renames)
         return try Ingestor.ingest(request, hook: hook, on: connection)
     }
 

@@ -34,7 +34,7 @@ struct FirstImportTests {
         #expect(SyncCounts.newCount(inEventText: counts) == count)
         // What the store writes reads back.
         let written = SyncCounts(new: 7, fixed: 1, reopened: 2, unchanged: 3, moved: 1, changed: 0).eventText
-        #expect(written == "new=7 fixed=1 reopened=2 unchanged=3 moved=1 changed=0")
+        #expect(written == "new=7 fixed=1 reopened=2 unchanged=3 moved=1 changed=0 renamed=0")
         #expect(SyncCounts.newCount(inEventText: written) == 7)
     }
 

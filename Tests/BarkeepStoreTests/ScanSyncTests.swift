@@ -347,13 +347,13 @@ struct ScanSyncTests {
         _ = try ingest(report([finding("Lib/X.swift", 1, "x")]), scope: "Lib/")
         #expect(
             try findingEvents().suffix(2) == ["finding.status>fixed", "finding.status>proposed"])
-        let zero = "fixed=0 reopened=0 unchanged=0 moved=0 changed=0"
+        let zero = "fixed=0 reopened=0 unchanged=0 moved=0 changed=0 renamed=0"
         #expect(
             try runEvents() == [
-                "first import new=2 \(zero)", "- new=1 fixed=0 reopened=0 unchanged=2 moved=0 changed=0",
-                "first import new=1 \(zero)", "- new=1 fixed=0 reopened=0 unchanged=1 moved=0 changed=0",
-                "- new=0 fixed=1 reopened=0 unchanged=0 moved=0 changed=0",
-                "- new=0 fixed=0 reopened=1 unchanged=0 moved=0 changed=0",
+                "first import new=2 \(zero)", "- new=1 fixed=0 reopened=0 unchanged=2 moved=0 changed=0 renamed=0",
+                "first import new=1 \(zero)", "- new=1 fixed=0 reopened=0 unchanged=1 moved=0 changed=0 renamed=0",
+                "- new=0 fixed=1 reopened=0 unchanged=0 moved=0 changed=0 renamed=0",
+                "- new=0 fixed=0 reopened=1 unchanged=0 moved=0 changed=0 renamed=0",
             ])
     }
 

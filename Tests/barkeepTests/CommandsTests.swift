@@ -85,7 +85,7 @@ struct CommandsTests {
         #expect(first.0 == 0)
         #expect(
             first.1
-                == #"{"run":1,"new":10,"fixed":0,"reopened":0,"unchanged":0,"moved":0,"changed":0,"open":10,"repeat":false}"#
+                == #"{"run":1,"new":10,"fixed":0,"reopened":0,"unchanged":0,"moved":0,"changed":0,"renamed":0,"open":10,"repeat":false}"#
                 + "\n")
         let second = try run(daemon, ["ingest", "app", history + "08-69aeacd9.json"])
         #expect(
@@ -96,7 +96,7 @@ struct CommandsTests {
         let repeatedJSON = try run(daemon, ["--json", "ingest", "app", history + "08-69aeacd9.json"]).1
         #expect(
             repeatedJSON
-                == #"{"run":2,"new":0,"fixed":0,"reopened":0,"unchanged":0,"moved":0,"changed":0,"open":12,"repeat":true}"#
+                == #"{"run":2,"new":0,"fixed":0,"reopened":0,"unchanged":0,"moved":0,"changed":0,"renamed":0,"open":12,"repeat":true}"#
                 + "\n")
 
         // Garbage: refused with the place in the document, and nothing stored.

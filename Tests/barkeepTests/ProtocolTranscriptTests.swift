@@ -57,6 +57,13 @@ struct ProtocolTranscriptTests {
             Step(
                 line: "INGEST app \(scan.count) format=duo-scan commit=0123abc commit-time=2026-01-02T03:04:05Z",
                 payload: scan))
+        // The same scan after a list of renames: the digest is of the scan alone, so it is that run again.
+        let renames = Array("R100\tOld/App.swift\tApp.swift\n".utf8)
+        steps.append(
+            Step(
+                line: "INGEST app \(renames.count + scan.count) format=duo-scan commit=0123abc "
+                    + "commit-time=2026-01-02T03:04:05Z renames=\(renames.count)",
+                payload: renames + scan))
         steps.append(Step(line: "INGEST app \(sdkCheck.count) format=sdk-check", payload: sdkCheck))
         steps.append(Step(line: "CHECK app \(pullRequest.count) format=duo-scan record=no", payload: pullRequest))
         steps += [

@@ -311,12 +311,7 @@ struct SourcesTests {
 
     @discardableResult
     private func git(_ repository: String, _ arguments: [String]) throws -> String {
-        let result = try Subprocess.run(
-            "/usr/bin/git",
-            ["-C", repository, "-c", "user.name=Test", "-c", "user.email=test@example.com"] + arguments,
-            environment: ProcessInfo.processInfo.environment)
-        guard result.status == 0 else { throw TestSupportError("git \(arguments): \(result.error)") }
-        return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        try TestGit.run(repository, arguments)
     }
 
     private func commit(_ repository: String, _ message: String) throws {
@@ -368,6 +363,37 @@ struct SourcesTests {
         #expect(shown["last_commit"] as? String == second && shown["last_outcome"] as? String == "ok")
         // The worktrees are gone.
         #expect(try git(repository, ["worktree", "list"]).split(separator: "\n").count == 1)
+    }
+
+    @Test("a repository source sends the files renamed since the commit it read last: the finding is renamed")
+    func repositoryRenames() throws {
+        let daemon = try TestDaemon(arguments: Self.daemonArguments)
+        let repository = try TemporaryDirectory.make(prefix: "barkeep-repo-renames")
+        try git(repository, ["init", "-q", "-b", "main"])
+        func write(_ text: String, to path: String) throws {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: repository + "/" + path))
+        }
+        func scan(_ file: String) -> String {
+            """
+            {"tool":"duo_scan","version":"1.2.2","findings":[{"rule":"DUO001","severity":"high","file":"\(file)",\
+            "line":3,"snippet":"let size = UIScreen.main.bounds.size"}]}
+            """
+        }
+        try FileManager.default.createDirectory(atPath: repository + "/Old", withIntermediateDirectories: true)
+        try write("import UIKit\n\nlet size = UIScreen.main.bounds.size\n", to: "Old/Inbox.swift")
+        try write(scan("Old/Inbox.swift"), to: "scan.json")
+        try commit(repository, "first")
+        #expect(try run(daemon, ["project", "create", "app"]).0 == 0)
+        #expect(
+            try run(daemon, ["source", "add", "app", "--repo", repository, "--scanner", "cat {root}/scan.json"]).0 == 0)
+        #expect(try eventually { try runs(daemon, "app").count == 1 })
+        try git(repository, ["mv", "Old", "New"])
+        try write(scan("New/Inbox.swift"), to: "scan.json")
+        try commit(repository, "renamed")
+        try runNow(daemon, 1)
+        #expect(try eventually(.seconds(30)) { try runs(daemon, "app").count == 2 })
+        let latest = try #require(try runs(daemon, "app").first)
+        #expect(latest["renamed"] as? Int == 1 && latest["new"] as? Int == 0 && latest["fixed"] as? Int == 0)
     }
 
     @Test("a head already ingested is a failed run with the CONFLICT; run-now forces it, and again is a repeat")

@@ -90,12 +90,7 @@ struct StaleScanTests {
         environment["GIT_COMMITTER_DATE"] = "2026-11-30T10:00:00+01:00"
         environment["GIT_AUTHOR_DATE"] = "2026-11-01T10:00:00+01:00"
         func git(_ arguments: [String]) throws -> String {
-            let result = try Subprocess.run(
-                "/usr/bin/git",
-                ["-C", repository, "-c", "user.name=Test", "-c", "user.email=test@example.com"] + arguments,
-                environment: environment)
-            guard result.status == 0 else { throw TestSupportError("git \(arguments): \(result.error)") }
-            return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+            try TestGit.run(repository, arguments, environment: environment)
         }
         _ = try git(["init", "-q", "-b", "main"])
         let scan = repository + "/scan.json"

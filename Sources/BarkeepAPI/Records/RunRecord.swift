@@ -31,6 +31,13 @@ public struct RunRecord: WireFields {
     public var moved = 0
     /// Findings whose text changed.
     public var changed = 0
+    /// Of the moved findings, those whose file was renamed.
+    public var renamed = 0
+    /// `renamed` on the wire: optional there, since a daemon from before renames does not send it (0 then).
+    var renamedField: Int? {
+        get { renamed }
+        set { renamed = newValue ?? 0 }
+    }
     /// Who uploaded it.
     public var actor = ""
     /// When (the database's text).
@@ -58,8 +65,9 @@ public struct RunRecord: WireFields {
         Field("fixed", \.fixed, "Findings it no longer reported."),
         Field("reopened", \.reopened, "Fixed findings it reported again."),
         Field("unchanged", \.unchanged, "Findings reported as before."),
-        Field("moved", \.moved, "Findings reported at another line."),
+        Field("moved", \.moved, "Findings reported at another line or in a renamed file."),
         Field("changed", \.changed, "Findings whose text changed."),
+        Field("renamed", \.renamedField, "Of the moved findings, those whose file was renamed."),
         Field("actor", \.actor, "Who uploaded it."),
         Field("ingested", \.ingested, "When."),
         Field("lifecycle", \.lifecycle, "The app lifecycle the scanner detected, when it said."),

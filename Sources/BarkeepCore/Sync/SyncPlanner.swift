@@ -12,15 +12,24 @@ public struct StoredFinding: Sendable, Equatable {
     public var line: Int?
     /// Its file, for scoped scans.
     public var file: String
+    /// Its snippet without white space, for pass 3 (renamed files); nil when not read.
+    public var normalizedSnippet: String?
+    /// Its occurrence index, for pass 3 (renamed files); nil when not read.
+    public var occurrence: Int?
 
     /// Creates a stored finding.
-    public init(id: Int64, identity: String, rule: String, status: FindingStatus, line: Int?, file: String) {
+    public init(
+        id: Int64, identity: String, rule: String, status: FindingStatus, line: Int?, file: String,
+        normalizedSnippet: String? = nil, occurrence: Int? = nil
+    ) {
         self.id = id
         self.identity = identity
         self.rule = rule
         self.status = status
         self.line = line
         self.file = file
+        self.normalizedSnippet = normalizedSnippet
+        self.occurrence = occurrence
     }
 }
 
@@ -69,15 +78,19 @@ public struct SyncCounts: Sendable, Equatable, Codable {
     public var reopened = 0
     /// Present before and now (status untouched; line and snippet refreshed).
     public var unchanged = 0
-    /// Unchanged findings whose line changed (a subset of `unchanged`).
+    /// Unchanged findings whose line or file changed (a subset of `unchanged`).
     public var moved = 0
     /// Open findings whose flagged line was edited in place (pass 2): they take the new identity and keep the rest.
     public var changed = 0
+    /// Open findings whose file was renamed (pass 3): they take the new file and identity and keep the rest. A subset
+    /// of `moved`.
+    public var renamed = 0
 
     /// The counts as a `scan.ingested` event's `to` says them: `new=12 fixed=3 reopened=0 unchanged=80 moved=4
-    /// changed=1`.
+    /// changed=1 renamed=0`.
     public var eventText: String {
-        "new=\(new) fixed=\(fixed) reopened=\(reopened) unchanged=\(unchanged) moved=\(moved) changed=\(changed)"
+        "new=\(new) fixed=\(fixed) reopened=\(reopened) unchanged=\(unchanged) moved=\(moved) changed=\(changed) "
+            + "renamed=\(renamed)"
     }
 
     /// The count of new findings in a `scan.ingested` event's `to` (`eventText`); nil when it has none.
@@ -90,7 +103,8 @@ public struct SyncCounts: Sendable, Equatable, Codable {
 
     /// Counts with the given values.
     public init(
-        new: Int = 0, fixed: Int = 0, reopened: Int = 0, unchanged: Int = 0, moved: Int = 0, changed: Int = 0
+        new: Int = 0, fixed: Int = 0, reopened: Int = 0, unchanged: Int = 0, moved: Int = 0, changed: Int = 0,
+        renamed: Int = 0
     ) {
         self.new = new
         self.fixed = fixed
@@ -98,6 +112,7 @@ public struct SyncCounts: Sendable, Equatable, Codable {
         self.unchanged = unchanged
         self.moved = moved
         self.changed = changed
+        self.renamed = renamed
     }
 }
 
@@ -136,6 +151,20 @@ public struct SyncPlan: Sendable, Equatable {
         public var previousLine: Int
     }
 
+    /// A stored finding that was open, is not seen now, and whose file the upload's renames rename: the same
+    /// finding as the scanned identity of its rule, normalized snippet and occurrence at the new path (pass 3). It
+    /// keeps its row and takes the new file and identity.
+    public struct Rename: Sendable, Equatable {
+        /// The stored finding's id.
+        public var id: Int64
+        /// The finding as scanned now, at the new path: its index in the scan.
+        public var index: Int
+        /// The file the stored finding was in.
+        public var previousFile: String
+        /// The line the stored finding was last seen at.
+        public var previousLine: Int?
+    }
+
     /// Findings to create, by their index in the scan (32 bits: a first import holds one per finding).
     public var new: [UInt32] = []
     /// Findings seen again (unchanged, moved or reopened).
@@ -144,9 +173,11 @@ public struct SyncPlan: Sendable, Equatable {
     public var fixed: [Fix] = []
     /// Findings edited in place, in the order they were paired.
     public var changed: [Change] = []
-    /// Findings a person marked verified that this scan still reports (seen, moved or edited in place), by id in the
-    /// order of `matches` then `changed`: their status stays, but the fix did not make the scanner stop reporting
-    /// them, which every view must say (`FindingLifecycle.verifiedStillReported`).
+    /// Findings whose file was renamed, by stored id.
+    public var renamed: [Rename] = []
+    /// Findings a person marked verified that this scan still reports (seen, moved, renamed or edited in place), by
+    /// id in the order of `matches`, `renamed`, then `changed`: their status stays, but the fix did not make the
+    /// scanner stop reporting them, which every view must say (`FindingLifecycle.verifiedStillReported`).
     public var verifiedReported: [Int64] = []
     /// The counts.
     public var counts = SyncCounts()
@@ -161,13 +192,19 @@ public enum SyncPlanner {
     ///   reopened. Sticky verdicts (declined, kept, false positive) and blocked items keep their status.
     /// - One present before and absent now is fixed, unless its status is a sticky verdict, and only when its file
     ///   is inside `scope` (a path prefix; empty for the whole project).
-    /// - Pass 2, after exact matching: one not fixed, inside `scope` and absent now, and a scanned identity that
-    ///   matched nothing, of the same rule and file and at most `changeDistance` lines apart, are one finding
-    ///   `changed` in place (see `pairChanged`), neither new nor fixed.
-    /// - A verified one the scan reports (seen, moved or changed) stays verified and is listed in `verifiedReported`.
-    public static func plan(scan: some SyncScan, stored: [StoredFinding], scope: String = "") -> SyncPlan {
+    /// - Pass 3, after exact matching and only with `renames`: one not fixed, inside `scope`, absent now, in a file
+    ///   that `renames` renames, and the scanned identity that matched nothing with its rule, normalized snippet and
+    ///   occurrence at the new path, are one finding renamed (see `pairRenamed`): unchanged and moved.
+    /// - Pass 2, after pass 3: one not fixed, inside `scope` and absent now, and a scanned identity that matched
+    ///   nothing, of the same rule and file and at most `changeDistance` lines apart, are one finding `changed` in
+    ///   place (see `pairChanged`), neither new nor fixed.
+    /// - A verified one the scan reports (seen, moved, renamed or changed) stays verified and is listed in
+    ///   `verifiedReported`.
+    public static func plan(
+        scan: some SyncScan, stored: [StoredFinding], scope: String = "", renames: FileRenames = FileRenames()
+    ) -> SyncPlan {
         let matching = match(scan: scan, stored: stored.map(StoredSighting.init))
-        return finish(matching, unseen: matching.unseen.map { stored[$0] }, scope: scope, in: scan)
+        return finish(matching, unseen: matching.unseen.map { stored[$0] }, scope: scope, renames: renames, in: scan)
     }
 
     /// Pass 1 of `plan`: matches the scan's identities to the stored findings' (each seen, moved or reopened), and
@@ -212,13 +249,31 @@ public enum SyncPlanner {
         return SyncMatching(plan: plan, unseen: unseen)
     }
 
-    /// Pass 2 of `plan` and the fixes: `unseen` holds the stored findings at `matching.unseen`, in that order.
+    /// Passes 3 and 2 of `plan` and the fixes: `unseen` holds the stored findings at `matching.unseen`, in that
+    /// order (with their normalized snippets and occurrences when `renames` is not empty).
     public static func finish(
-        _ matching: SyncMatching, unseen candidates: [StoredFinding], scope: String, in scan: some SyncScan
+        _ matching: SyncMatching, unseen candidates: [StoredFinding], scope: String,
+        renames: FileRenames = FileRenames(), in scan: some SyncScan
     ) -> SyncPlan {
         var plan = matching.plan
-        // Pass 2: the open findings not seen now, inside the scope, may be the unmatched scanned ones edited.
-        let unseen = candidates.filter { $0.status != .fixed && isInside($0.file, scope: scope) }
+        // The open findings not seen now, inside the scope, may be the unmatched scanned ones renamed or edited.
+        var unseen = candidates.filter { $0.status != .fixed && isInside($0.file, scope: scope) }
+        // Pass 3, with renames only: a finding in a renamed file is the same finding at the new path.
+        let renamed =
+            renames.isEmpty ? [] : pairRenamed(unseen: unseen, unmatched: plan.new, renames: renames, in: scan)
+        if !renamed.isEmpty {
+            let renamedIDs = Set(renamed.map(\.id))
+            let renamedIndices = Set(renamed.map(\.index))
+            plan.new.removeAll { renamedIndices.contains(Int($0)) }
+            let verified = Set(unseen.lazy.filter { $0.status == .verified }.map(\.id))
+            plan.verifiedReported += renamed.lazy.map(\.id).filter(verified.contains)
+            unseen.removeAll { renamedIDs.contains($0.id) }
+            plan.renamed = renamed
+            plan.counts.renamed = renamed.count
+            plan.counts.unchanged += renamed.count
+            plan.counts.moved += renamed.count
+        }
+        // Pass 2: what is left may be the unmatched scanned ones edited in place.
         let pairs = pairChanged(unseen: unseen, unmatched: plan.new, in: scan)
         var pairedIDs = Set<Int64>()
         var pairedIndices = Set<Int>()
@@ -268,6 +323,10 @@ public protocol SyncScan {
     func rule(at index: Int) -> String
     /// Finding `index`'s file.
     func file(at index: Int) -> String
+    /// Finding `index`'s snippet without white space (`FindingIdentity.normalize`), for pass 3.
+    func normalizedSnippet(at index: Int) -> String
+    /// Finding `index`'s occurrence index, for pass 3.
+    func occurrence(at index: Int) -> Int
 }
 
 extension IdentifiedScan: SyncScan {
@@ -279,6 +338,14 @@ extension IdentifiedScan: SyncScan {
     public func rule(at index: Int) -> String { table.string(at: table.rows[index].rule) ?? "" }
     /// Finding `index`'s file.
     public func file(at index: Int) -> String { table.string(at: table.rows[index].file) ?? "" }
+    /// Finding `index`'s snippet without white space.
+    public func normalizedSnippet(at index: Int) -> String {
+        var normalized: [UInt8] = []
+        table.withText(at: table.rows[index].snippet) { FindingIdentity.appendNormalized($0, to: &normalized) }
+        return String(decoding: normalized, as: UTF8.self)
+    }
+    /// Finding `index`'s occurrence index.
+    public func occurrence(at index: Int) -> Int { Int(occurrences[index]) }
 }
 
 extension Array: SyncScan where Element == IdentifiedFinding {
@@ -292,4 +359,8 @@ extension Array: SyncScan where Element == IdentifiedFinding {
     public func rule(at index: Int) -> String { self[index].finding.rule }
     /// Finding `index`'s file.
     public func file(at index: Int) -> String { self[index].finding.file }
+    /// Finding `index`'s snippet without white space.
+    public func normalizedSnippet(at index: Int) -> String { self[index].normalizedSnippet }
+    /// Finding `index`'s occurrence index.
+    public func occurrence(at index: Int) -> Int { self[index].occurrence }
 }

@@ -20,6 +20,8 @@ public enum EventKind: String, Sendable, CaseIterable, Codable {
     case findingStatus = "finding.status"
     /// A scan saw a finding's flagged line edited in place.
     case findingChanged = "finding.changed"
+    /// A scan saw a finding's file renamed (pass 3 of the sync): `from` and `to` the old and new `FILE:LINE`.
+    case findingRenamed = "finding.renamed"
     /// A finding someone marked verified persisted: a scan after the verification still reports it (once, by the
     /// first such run; the finding stays verified).
     case findingPersisted = "finding.persisted"

@@ -9,15 +9,17 @@ import Foundation
 enum FindingCommands {
     static let all: [Command] = [ingest, runs, runShow, findings, show] + TriageCommands.all
 
-    /// `INGEST PROJECT format=… [commit=SHA [commit-time=ISO8601]] [scope=PREFIX] [force=yes] SIZE` and SIZE bytes
-    /// of scanner output, declared by `IngestUploadRequest`. The upload is parsed and synced on a database thread,
-    /// never on the event loop.
+    /// `INGEST PROJECT format=… [commit=SHA [commit-time=ISO8601]] [scope=PREFIX] [force=yes] [renames=N] SIZE` and
+    /// SIZE bytes of scanner output, after N bytes of renames, declared by `IngestUploadRequest`. The upload is
+    /// parsed and synced on a database thread, never on the event loop.
     static let ingest = Command(IngestUploadRequest.self) { request, input throws(CommandError) in
         if request.commitTime != nil && request.commit == nil {
             throw CommandError(.badArgument, "commit-time needs commit")
         }
+        var payload = input.payload ?? []
+        let renames = try FindingCommands.renames(count: request.renames, format: request.format, splitting: &payload)
         // The ingest lets go of the bytes once parsed, and gives what it freed back to the system.
-        let upload = ScanUpload(input.payload ?? [])
+        let upload = ScanUpload(payload)
         let actor = input.session.actor
         let version = input.session.protocolVersion
         return .database { connection in
@@ -25,8 +27,32 @@ enum FindingCommands {
             let ingest = IngestRequest(
                 upload, format: request.format, project: request.project, commit: request.commit?.text.lowercased(),
                 commitTime: request.commitTime?.date, scope: request.scope ?? "", isForced: request.isForced ?? false,
-                actor: actor)
+                actor: actor, renames: renames)
             return try ingestUpload(ingest, version: version, on: connection)
+        }
+    }
+
+    /// The renames at the start of an upload's payload (INGEST's `renames=N`: `count`), which are taken off it: the
+    /// scan is the rest, and its digest is of the rest alone. A count past the payload, renames that are not UTF-8 or
+    /// that `FileRenames.parse` refuses, and renames with an SDK check are `BADARG`, before anything is stored.
+    static func renames(count: Int?, format: ScanFormat, splitting payload: inout [UInt8]) throws(CommandError)
+        -> FileRenames
+    {
+        guard let count, count > 0 else { return FileRenames() }
+        guard format != .sdkCheck else {
+            throw CommandError(.badArgument, "an SDK check takes no renames")
+        }
+        guard count <= payload.count else {
+            throw CommandError(.badArgument, "renames=\(count) is more than the \(payload.count) bytes uploaded")
+        }
+        guard let text = String(validating: payload[..<count], as: UTF8.self) else {
+            throw CommandError(.badArgument, "the renames are not UTF-8")
+        }
+        payload.removeSubrange(..<count)
+        do {
+            return try FileRenames.parse(nameStatus: text)
+        } catch {
+            throw CommandError(.badArgument, "the renames are not valid: \(error)")
         }
     }
 
@@ -162,6 +188,7 @@ extension RunRecord {
         unchanged = run.counts.unchanged
         moved = run.counts.moved
         changed = run.counts.changed
+        renamed = run.counts.renamed
         actor = run.actor
         ingested = run.ingestedAt.postgresText
         lifecycle = run.lifecycle

@@ -26,6 +26,9 @@ public struct IngestRequest: Sendable {
     public var isForced: Bool
     /// Who ingests it, as recorded on the run and its events.
     public var actor: String
+    /// The files renamed between the commit of the tool's latest run and this one, for pass 3 of the sync; empty:
+    /// none known, and the sync is what it was without them. Not part of `digest`.
+    public var renames: FileRenames
 
     /// A request to ingest `upload` as `format`. `digest` is the upload's SHA-256 when the caller has it already
     /// (a streamed upload, an inbox file); otherwise it is computed from the bytes here.
@@ -38,7 +41,8 @@ public struct IngestRequest: Sendable {
         commitTime: Date? = nil,
         scope: String = "",
         isForced: Bool = false,
-        actor: String
+        actor: String,
+        renames: FileRenames = FileRenames()
     ) {
         self.upload = upload
         self.digest = digest ?? upload.withBytes { SHA256Digest.hex(of: $0) }
@@ -49,5 +53,6 @@ public struct IngestRequest: Sendable {
         self.scope = scope
         self.isForced = isForced
         self.actor = actor
+        self.renames = renames
     }
 }

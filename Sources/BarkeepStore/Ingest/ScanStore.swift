@@ -47,7 +47,8 @@ public struct ScanRun: Sendable, Equatable {
             reopened: try row.decode("reopened_count"),
             unchanged: try row.decode("unchanged_count"),
             moved: try row.decode("moved_count"),
-            changed: try row.decode("changed_count")
+            changed: try row.decode("changed_count"),
+            renamed: try row.decode("renamed_count")
         )
         actor = try row.decode("actor")
         ingestedAt = try row.decode("ingested_at")
@@ -90,7 +91,8 @@ public struct IngestHook {
 public enum ScanStore {
     static let runColumns = """
         id, number, format, tool, tool_version, commit_sha, scope, files_scanned, new_count, fixed_count,
-        reopened_count, unchanged_count, moved_count, changed_count, actor, ingested_at, lifecycle, commit_time
+        reopened_count, unchanged_count, moved_count, changed_count, actor, ingested_at, lifecycle, commit_time,
+        renamed_count
         """
     /// The advisory lock namespace of per-project sync ("sync" in ASCII), with the project id as the second key.
     static let syncLockNamespace: Int32 = 0x7379_6E63
@@ -219,9 +221,11 @@ public enum ScanStore {
             // Nothing stored to match (a first import): nothing is hashed here (see above).
             let planned = sightings.isEmpty ? HashedScan(lazy: scan) : hashed?.result() ?? HashedScan(scan)
             let matching = SyncPlanner.match(scan: planned, stored: sightings)
-            // Rule, file and snippet only of the findings neither seen nor fixed, which pass 2 and the fixes need.
+            // Rule, file and snippet only of the findings neither seen nor fixed, which passes 3 and 2 and the fixes
+            // need.
             let unseen = try StoredScan.details(of: matching.unseen.map { sightings[$0].id }, on: connection)
-            let plan = SyncPlanner.finish(matching, unseen: unseen.findings, scope: scope, in: planned)
+            let plan = SyncPlanner.finish(
+                matching, unseen: unseen.findings, scope: scope, renames: request.renames, in: planned)
             let isFirstImport = FirstImport.isFirstImport(
                 storedFiles: storedRows.lazy.map(stored.file(at:)), scope: scope)
             let screens = try ScreenAttribution(projectID: project.id, on: connection)
@@ -231,15 +235,16 @@ public enum ScanStore {
                     """
                     INSERT INTO scan_runs (project_id, format, tool, tool_version, commit_sha, scope, digest, files_scanned,
                                            new_count, fixed_count, reopened_count, unchanged_count, moved_count, actor,
-                                           lifecycle, changed_count, commit_time)
-                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, nullif($15, ''), $16, $17)
+                                           lifecycle, changed_count, commit_time, renamed_count)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, nullif($15, ''), $16, $17,
+                            $18)
                     RETURNING \(runColumns)
                     """,
                     [
                         project.id, report.format.rawValue, report.tool, report.toolVersion, request.commit, scope,
                         digest, report.filesScanned, plan.counts.new, plan.counts.fixed, plan.counts.reopened,
                         plan.counts.unchanged, plan.counts.moved, request.actor, report.lifecycle,
-                        plan.counts.changed, request.commitTime,
+                        plan.counts.changed, request.commitTime, plan.counts.renamed,
                     ]
                 ).first
             else { throw StoreError.invalid("the run was not recorded") }
@@ -256,7 +261,7 @@ public enum ScanStore {
                 // saves: 20-50 ms a statement, for statements that run in a few.
                 try connection.query("SET LOCAL jit = off")
             }
-            if isFirstImport, rewritten.isEmpty, plan.fixed.isEmpty, plan.changed.isEmpty {
+            if isFirstImport, rewritten.isEmpty, plan.fixed.isEmpty, plan.changed.isEmpty, plan.renamed.isEmpty {
                 try copyFirstImport(
                     plan, of: scan, tool: report.tool, run: run, project: project, screens: screens,
                     actor: request.actor, on: connection)
@@ -339,7 +344,7 @@ public enum ScanStore {
                 action text NOT NULL, finding_id bigint, previous_status text, identity text COLLATE "C",
                 rule text COLLATE "C", file text COLLATE "C", normalized_snippet text, occurrence integer,
                 line integer, snippet text, message text, title text, severity text, fingerprints jsonb,
-                screen_id bigint, previous_line integer, previous_snippet text
+                screen_id bigint, previous_line integer, previous_snippet text, previous_file text
             ) ON COMMIT DROP
             """
         )
@@ -347,7 +352,7 @@ public enum ScanStore {
             """
             COPY sync_rows (action, finding_id, previous_status, identity, rule, file, normalized_snippet, occurrence,
                             line, snippet, message, title, severity, fingerprints, screen_id, previous_line,
-                            previous_snippet) FROM STDIN
+                            previous_snippet, previous_file) FROM STDIN
             """
         ) { writer in
             var rows = SyncRows(scan: scan, screens: screens)
@@ -362,6 +367,11 @@ public enum ScanStore {
                 try rows.write(
                     .changed, change.id, nil, change.index, previousLine: change.previousLine,
                     previousSnippet: previousSnippets[change.id], to: &writer)
+            }
+            for rename in plan.renamed {
+                try rows.write(
+                    .renamed, rename.id, nil, rename.index, previousLine: rename.previousLine,
+                    previousFile: rename.previousFile, to: &writer)
             }
         }
         // Statistics for the planner: without them it guesses a handful of rows and picks nested loops. Only the
@@ -406,17 +416,21 @@ public enum ScanStore {
             """,
             [run.id]
         )
-        // Changed findings (pass 2) take their new identity; status, reason and number stay. No transient unique
-        // violation of findings_identity is possible, in any order of the statements: a new identity paired here
-        // matched no stored finding, and an old one is in this scan under no other finding (it would have matched).
+        // Changed findings (pass 2) take their new identity, renamed ones (pass 3) their new identity, file and the
+        // screen that file belongs to; status, reason and number stay. No transient unique violation of
+        // findings_identity is possible, in any order of the rows: a new identity paired here matched no stored
+        // finding, and an old one is in this scan under no other finding (it would have matched).
         try connection.query(
             """
             UPDATE findings f
             SET identity = s.identity, normalized_snippet = s.normalized_snippet, occurrence = s.occurrence,
                 line = s.line, snippet = s.snippet, message = coalesce(s.message, f.message),
-                fingerprints = coalesce(s.fingerprints, f.fingerprints), last_seen_run = $1, updated_at = now()
+                fingerprints = coalesce(s.fingerprints, f.fingerprints), last_seen_run = $1, updated_at = now(),
+                file = CASE WHEN s.action = \(SyncRowAction.renamed.sql) THEN s.file ELSE f.file END,
+                screen_id = CASE WHEN s.action = \(SyncRowAction.renamed.sql) THEN s.screen_id ELSE f.screen_id END
             FROM sync_rows s
-            WHERE s.finding_id = f.id AND s.action = \(SyncRowAction.changed.sql) AND f.status <> \(FindingStatus.fixed.sql)
+            WHERE s.finding_id = f.id AND s.action IN \(SyncRowAction.sqlList([.changed, .renamed]))
+              AND f.status <> \(FindingStatus.fixed.sql)
             """,
             [run.id]
         )
@@ -437,9 +451,9 @@ public enum ScanStore {
             """,
             [run.id]
         )
-        // Events last, under the event log's lock: one per new (unless a first import), fixed, reopened and changed
-        // finding, and one for the run. A changed finding's event goes from its old line and snippet to its new
-        // ones. New findings are found by identity (their rows do not carry their ids), the others by id: each by
+        // Events last, under the event log's lock: one per new (unless a first import), fixed, reopened, changed and
+        // renamed finding, and one for the run. A changed finding's event goes from its old line and snippet to its
+        // new ones, a renamed finding's from its old file and line to its new ones. New findings are found by identity (their rows do not carry their ids), the others by id: each by
         // one index lookup (LIMIT 1 keeps the lateral subquery a lookup per row), where a join read the whole
         // project's findings whenever the planner's statistics lagged behind an import.
         let findingEvents =
@@ -449,30 +463,34 @@ public enum ScanStore {
             SELECT $1::bigint, $2::text, s.id,
                    CASE s.action WHEN \(SyncRowAction.new.sql) THEN \(EventKind.findingNew.sql)
                                  WHEN \(SyncRowAction.changed.sql) THEN \(EventKind.findingChanged.sql)
+                                 WHEN \(SyncRowAction.renamed.sql) THEN \(EventKind.findingRenamed.sql)
                                  ELSE \(EventKind.findingStatus.sql) END,
                    s.rule || ':' || s.file || ':' || coalesce(s.line::text, ''),
-                   CASE WHEN s.action = \(SyncRowAction.changed.sql)
-                        THEN coalesce(s.previous_line::text, '') || ': ' || coalesce(s.previous_snippet, '')
-                        ELSE s.previous_status END,
+                   CASE s.action WHEN \(SyncRowAction.changed.sql)
+                                 THEN coalesce(s.previous_line::text, '') || ': ' || coalesce(s.previous_snippet, '')
+                                 WHEN \(SyncRowAction.renamed.sql)
+                                 THEN s.previous_file || ':' || coalesce(s.previous_line::text, '')
+                                 ELSE s.previous_status END,
                    CASE s.action WHEN \(SyncRowAction.fixed.sql) THEN \(FindingStatus.fixed.sql)
                                  WHEN \(SyncRowAction.changed.sql) THEN coalesce(s.line::text, '') || ': ' || coalesce(s.snippet, '')
+                                 WHEN \(SyncRowAction.renamed.sql) THEN s.file || ':' || coalesce(s.line::text, '')
                                  ELSE \(FindingStatus.proposed.sql) END,
                    'run ' || $4::text, $3::text
             FROM (
-                SELECT r.action, r.previous_status, r.previous_line, r.previous_snippet, f.id, f.rule, f.file, f.line,
-                       f.snippet
+                SELECT r.action, r.previous_status, r.previous_line, r.previous_snippet, r.previous_file, f.id, f.rule,
+                       f.file, f.line, f.snippet
                 FROM sync_rows r CROSS JOIN LATERAL (
                     SELECT f.id, f.rule, f.file, f.line, f.snippet FROM findings f
                     WHERE f.project_id = $1 AND f.source = \(FindingSource.scanner.sql) AND f.identity = r.identity LIMIT 1
                 ) AS f
                 WHERE r.action = \(SyncRowAction.new.sql)
                 UNION ALL
-                SELECT r.action, r.previous_status, r.previous_line, r.previous_snippet, f.id, f.rule, f.file, f.line,
-                       f.snippet
+                SELECT r.action, r.previous_status, r.previous_line, r.previous_snippet, r.previous_file, f.id, f.rule,
+                       f.file, f.line, f.snippet
                 FROM sync_rows r CROSS JOIN LATERAL (
                     SELECT f.id, f.rule, f.file, f.line, f.snippet FROM findings f WHERE f.id = r.finding_id LIMIT 1
                 ) AS f
-                WHERE r.action IN \(SyncRowAction.sqlList([.fixed, .reopened, .changed]))
+                WHERE r.action IN \(SyncRowAction.sqlList([.fixed, .reopened, .changed, .renamed]))
             ) AS s
             UNION ALL
 
@@ -564,4 +582,6 @@ enum SyncRowAction: String, SQLConstant {
     case fixed
     /// A finding whose identity changed (pass 2 of the plan).
     case changed
+    /// A finding whose file was renamed (pass 3 of the plan): new identity, file and screen.
+    case renamed
 }

@@ -69,8 +69,9 @@ struct StoredScan {
         return result.withBytes(row, Self.snippetColumn) { table.text(at: quote, equalsUTF8: $0) }
     }
 
-    /// The findings `ids` with their rule, file and stored snippet, in the order of `ids`: what pass 2 of the plan,
-    /// the fixes and the events of changed findings need of the stored findings a scan did not see.
+    /// The findings `ids` with their rule, file, normalized snippet, occurrence and stored snippet, in the order of
+    /// `ids`: what passes 3 and 2 of the plan, the fixes and the events of renamed and changed findings need of the
+    /// stored findings a scan did not see.
     static func details(of ids: [Int64], on connection: PostgresConnection) throws
         -> (findings: [StoredFinding], snippets: [Int64: String])
     {
@@ -80,7 +81,7 @@ struct StoredScan {
         byID.reserveCapacity(ids.count)
         for row in try connection.query(
             """
-            SELECT id, identity, status, line, file, snippet, rule FROM findings
+            SELECT id, identity, status, line, file, snippet, rule, normalized_snippet, occurrence FROM findings
             WHERE id = ANY ($1::bigint[])
             """,
             ["{" + ids.map(String.init).joined(separator: ",") + "}"]
@@ -91,7 +92,9 @@ struct StoredScan {
                 rule: try row.decode(at: 6),
                 status: FindingStatus(rawValue: try row.decode(at: 2)) ?? .proposed,
                 line: try row.decodeIfPresent(at: 3),
-                file: try row.decode(at: 4)
+                file: try row.decode(at: 4),
+                normalizedSnippet: try row.decodeIfPresent(at: 7),
+                occurrence: try row.decodeIfPresent(at: 8)
             )
             byID[finding.id] = finding
             snippets[finding.id] = try row.decodeIfPresent(at: 5)
@@ -130,4 +133,8 @@ struct HashedScan: SyncScan {
     func rule(at index: Int) -> String { scan.rule(at: index) }
     /// Finding `index`'s file.
     func file(at index: Int) -> String { scan.file(at: index) }
+    /// Finding `index`'s snippet without white space.
+    func normalizedSnippet(at index: Int) -> String { scan.normalizedSnippet(at: index) }
+    /// Finding `index`'s occurrence index.
+    func occurrence(at index: Int) -> Int { scan.occurrence(at: index) }
 }

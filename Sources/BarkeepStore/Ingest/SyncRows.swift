@@ -16,11 +16,11 @@ struct SyncRows {
     }
 
     /// Writes one row: the action, the stored finding's id and previous status, the scanned finding `index` (nil
-    /// for a fixed one), and for a changed finding where it was and what it read. The columns are those of
-    /// `COPY sync_rows` in `ScanStore.apply`.
+    /// for a fixed one), for a changed finding where it was and what it read, and for a renamed one its old file
+    /// and line. The columns are those of `COPY sync_rows` in `ScanStore.apply`.
     mutating func write(
         _ action: SyncRowAction, _ id: Int64?, _ previous: String?, _ index: Int?, previousLine: Int? = nil,
-        previousSnippet: String? = nil, to writer: inout CopyWriter
+        previousSnippet: String? = nil, previousFile: String? = nil, to writer: inout CopyWriter
     ) throws {
         // A finding seen again (moved, re-worded, reopened, sticky) updates its line, snippet, message and
         // fingerprints alone, and its events read the rest from its row: its identity, texts and screen are not sent.
@@ -33,11 +33,13 @@ struct SyncRows {
             guard let index else {
                 for _ in 0..<12 { fields.appendNull() }
                 fields.append(previousLine)
-                return try fields.append(previousSnippet)
+                try fields.append(previousSnippet)
+                return try fields.append(previousFile)
             }
             try appendScanned(index, screen: screen, isUpdate: isUpdate, to: &fields)
             fields.append(previousLine)
             try fields.append(previousSnippet)
+            try fields.append(previousFile)
         }
     }
 

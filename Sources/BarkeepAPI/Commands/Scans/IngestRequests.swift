@@ -1,8 +1,9 @@
 import BarkeepCore
 import BarkeepProtocol
 
-/// `INGEST PROJECT format=… [commit=SHA [commit-time=ISO8601]] [scope=PREFIX] [force=yes] SIZE` and SIZE bytes of
-/// scanner output (or of an SDK check).
+/// `INGEST PROJECT format=… [commit=SHA [commit-time=ISO8601]] [scope=PREFIX] [force=yes] [renames=N] SIZE` and SIZE
+/// bytes: with `renames=N`, the first N are the files renamed since the tool's latest run (`FileRenames`' text), the
+/// rest scanner output (or an SDK check).
 public struct IngestUploadRequest: CommandRequest {
     /// A scan's counts on the `OK` line alone; an SDK check's `item` records, then its summary before `count`.
     public typealias Reply = OKOrRecordsReply<ScanIngestSummary, ItemChangeRecord, SDKCheckSummary>
@@ -19,6 +20,8 @@ public struct IngestUploadRequest: CommandRequest {
     public var scope: String?
     /// Whether to ingest a scan of an old or already ingested commit anyway.
     public var isForced: Bool?
+    /// How many bytes at the start of the payload are the renames (`FileRenames.nameStatusText`); nil: none.
+    public var renames: Int?
 
     /// An empty request, filled by decoding.
     public init() {}
@@ -50,5 +53,13 @@ public struct IngestUploadRequest: CommandRequest {
             "The commit's committer time, ISO 8601 with an offset (2026-11-30T10:00:00+01:00); only with commit."),
         Field("scope", \.scope, "The path prefix the scan covered (default: everything)."),
         Field("force", \.isForced, "Ingest a scan of a commit already ingested or older than the latest run's."),
+        Field(
+            "renames", \.renames,
+            "How many bytes at the start of the upload are the files renamed since the tool's latest run, as git diff "
+                + "--name-status --find-renames prints them; the scan follows.",
+            check: { count in
+                (0...FileRenames.maximumBytes).contains(count)
+                    ? nil : ValueProblem("renames must be 0 to \(FileRenames.maximumBytes) bytes")
+            }),
     ]
 }

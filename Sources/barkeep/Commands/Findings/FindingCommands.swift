@@ -31,7 +31,7 @@ struct RunsCommand: RunnableCommand {
             Output.table(
                 [
                     "RUN", "INGESTED", "TOOL", "COMMIT", "COMMITTED", "SCOPE", "NEW", "FIXED", "REOPENED",
-                    "UNCHANGED", "MOVED", "CHANGED",
+                    "UNCHANGED", "MOVED", "CHANGED", "RENAMED",
                 ],
                 runs.map { run in
                     [
@@ -39,7 +39,7 @@ struct RunsCommand: RunnableCommand {
                         [run.tool, run.toolVersion].compactMap { $0 }.joined(separator: " "),
                         String((run.commit ?? "").prefix(8)), String((run.commitTime ?? "").prefix(16)),
                         run.scope ?? "", String(run.new), String(run.fixed), String(run.reopened),
-                        String(run.unchanged), String(run.moved), String(run.changed),
+                        String(run.unchanged), String(run.moved), String(run.changed), String(run.renamed),
                     ]
                 }
             )
@@ -122,7 +122,7 @@ struct RunShowCommand: RunnableCommand {
         }
         let counts = [
             ("new", run.new), ("fixed", run.fixed), ("reopened", run.reopened), ("unchanged", run.unchanged),
-            ("moved", run.moved), ("changed", run.changed),
+            ("moved", run.moved), ("changed", run.changed), ("renamed", run.renamed),
         ].map { "\($0.1) \($0.0)" }
         Output.fields([
             ("Run", String(run.id)), ("Project", request.project), ("Ingested", run.ingested), ("By", run.actor),
@@ -311,6 +311,7 @@ struct FindingShowCommand: RunnableCommand {
         case .findingNew: finding.source == "manual" ? "added (\(event.to ?? ""))" : "found"
         case .findingStatus: "\(event.from ?? "∅") → \(event.to ?? "∅")"
         case .findingChanged: "line edited: \(event.from ?? "") → \(event.to ?? "")"
+        case .findingRenamed: "file renamed: \(event.from ?? "") → \(event.to ?? "")"
         case .findingPersisted: "verified, still reported"
         case .findingAssigned: "assigned \(event.from ?? Assignee.none) → \(event.to ?? Assignee.none)"
         case .findingComment: "comment"

@@ -22,12 +22,18 @@ struct IngestCommand: RunnableCommand {
             when barkeep runs inside a repository that has the commit. A scan of a commit already ingested for the
             same tool and scope, or older than the latest run's commit, is refused (CONFLICT, exit 1) so it cannot
             undo triage; --force ingests it anyway.
+            Renamed files keep their findings (pass 3 of the sync): run inside a git checkout, barkeep asks the
+            daemon for the commit of the latest run of the scan's tool and scope and sends the files git says were
+            renamed between it and --commit (else HEAD); when git cannot tell (a shallow clone without that commit)
+            it says so on standard error and sends none. --renames FILE sends the output of git diff --name-status
+            --find-renames BASE HEAD instead (lines R<score> TAB old TAB new; other lines are passed over), and
+            --no-renames sends none.
             Before reading the file, barkeep refuses one that is not a regular file (a FIFO, a device, a
             directory), a connection whose role may not ingest (FORBIDDEN), and a file larger than the daemon's
             upload limit (TOOLONG; HELLO says the limit, a smaller --max-upload lowers it, and it stands in for a
             daemon that does not say); standard input is read up to the limit and refused past it.
             With --json prints exactly {"run":N,"new":N,"fixed":N,"reopened":N,"unchanged":N,"moved":N,"changed":N,
-            "open":N,"repeat":B}: what this upload changed (all 0 for a repeat, "repeat":true).
+            "renamed":N,"open":N,"repeat":B}: what this upload changed (all 0 for a repeat, "repeat":true).
             --format sdk-check reads the SDK checker's JSON (symbols[] with symbol, found and
             declaration.availability), records which symbols the team's SDK declares and unblocks the items that
             were waiting for them; with --json it prints {"run","sdk","project_sdk","symbols","found","unblocked",
@@ -47,7 +53,7 @@ struct IngestCommand: RunnableCommand {
                 "max-upload", valueName: "BYTES",
                 help: "Refuse a file larger than this before reading it, e.g. 64MiB (default: the daemon's limit, "
                     + "which a smaller value lowers)."),
-        ]
+        ] + RenamesOption.arguments
     )
 
     let project: String
@@ -59,6 +65,8 @@ struct IngestCommand: RunnableCommand {
     let scope: String?
     /// `--max-upload`: the limit to check the file against instead of the daemon's.
     let maximumUpload: Int?
+    /// Where the renames sent with the scan come from.
+    let renames: RenamesOption
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
         project = parsed.value("project") ?? ""
@@ -94,13 +102,14 @@ struct IngestCommand: RunnableCommand {
             throw UsageError(
                 "an SDK check covers the whole project: --scope does not apply", commandPath: parsed.commandPath)
         }
+        renames = try RenamesOption(parsed, format: format)
     }
 
     /// An ingest made without a command line (the MCP server's ingest_scan): `file` is a path, checked against
     /// the daemon's upload limit.
     init(
         project: String, file: String, format: ScanFormat?, commit: String?, commitTime: String?, isForced: Bool,
-        scope: String?
+        scope: String?, renames: RenamesOption
     ) {
         self.project = project
         self.file = file
@@ -110,6 +119,7 @@ struct IngestCommand: RunnableCommand {
         self.isForced = isForced
         self.scope = scope
         self.maximumUpload = nil
+        self.renames = renames
     }
 
     /// The counts of a scan's reply, in the order `--json` prints them: the JSON names of its summary's fields.
@@ -130,6 +140,8 @@ struct IngestCommand: RunnableCommand {
     /// would refuse is refused in its words before the upload.
     func upload(_ context: CLIContext) throws -> IngestUploadRequest.Reply {
         let input = try file == "-" ? ScanFile.standardInput() : ScanFile.open(file)
+        // Renames given are read and checked before anything is sent.
+        let givenRenames = try renames.given()
         let client = try context.connect()
         try ScanFile.checkRole(client.greeting, hasToken: context.token != nil)
         let limit = ScanFile.limit(override: maximumUpload, greeting: client.greeting)
@@ -137,26 +149,31 @@ struct IngestCommand: RunnableCommand {
         let bytes = try input.read(limit: limit)
         let format = self.format ?? Self.guessFormat(bytes)
         var request = IngestUploadRequest(project: project, format: format, scope: scope, isForced: isForced)
+        let environment = ProcessInfo.processInfo.environment
         if let commit {
             request.commit = try wireValue(commit, key: "commit")
-            let environment = ProcessInfo.processInfo.environment
             // Given, it wins (checked as the daemon checks it); else git's, when git knows the commit.
             if let time = commitTime ?? CommitTimeLookup.committerTime(of: commit, environment: environment) {
                 request.commitTime = try wireValue(time, key: "commit-time")
             }
         }
+        let renames = renames.resolved(
+            given: givenRenames, project: project, scope: scope ?? "", format: format, scan: bytes, commit: commit,
+            client: client, environment: environment)
+        let payload: [UInt8]
+        (payload, request.renames) = RenamesOption.payload(renames, scan: bytes)
 
         // A large sync takes a while after the upload: wait for it.
         client.setReplyTimeout(.seconds(600))
         let showsProgress = bytes.count >= 4 << 20 && isatty(STDERR_FILENO) == 1
         let reply: IngestUploadRequest.Reply
         do {
-            reply = try client.upload(request, payload: bytes) { sent in
+            reply = try client.upload(request, payload: payload) { sent in
                 guard showsProgress else { return }
-                let percent = sent * 100 / max(bytes.count, 1)
+                let percent = sent * 100 / max(payload.count, 1)
                 FileHandle.standardError.write(
-                    Data("\rbarkeep: uploading \(sent >> 20) of \(bytes.count >> 20) MiB (\(percent)%)".utf8))
-                if sent == bytes.count {
+                    Data("\rbarkeep: uploading \(sent >> 20) of \(payload.count >> 20) MiB (\(percent)%)".utf8))
+                if sent == payload.count {
                     FileHandle.standardError.write(Data("\rbarkeep: uploaded; syncing…\u{1B}[K".utf8))
                 }
             }
@@ -179,7 +196,8 @@ struct IngestCommand: RunnableCommand {
             print(
                 "{\"run\":\(scan.run),\"new\":\(counts.new),\"fixed\":\(counts.fixed),"
                     + "\"reopened\":\(counts.reopened),\"unchanged\":\(counts.unchanged),\"moved\":\(counts.moved),"
-                    + "\"changed\":\(counts.changed),\"open\":\(scan.open),\"repeat\":\(scan.isRepeat)}")
+                    + "\"changed\":\(counts.changed),\"renamed\":\(counts.renamed),\"open\":\(scan.open),"
+                    + "\"repeat\":\(scan.isRepeat)}")
         case .ok(let scan):
             print(Self.sentence(scan))
         }
@@ -192,8 +210,9 @@ struct IngestCommand: RunnableCommand {
             return "Run \(scan.run) already has this content: nothing changed. " + open
         }
         let counts = scan.counts
+        let renamed = counts.renamed == 0 ? "" : ", \(counts.renamed) in renamed files"
         return "Run \(scan.run): \(counts.new) new, \(counts.fixed) fixed, \(counts.reopened) reopened, "
-            + "\(counts.unchanged) unchanged (\(counts.moved) moved), \(counts.changed) changed. " + open
+            + "\(counts.unchanged) unchanged (\(counts.moved) moved\(renamed)), \(counts.changed) changed. " + open
     }
 
     /// The JSON object of an SDK check's reply: its summary's fields and the items it moved.

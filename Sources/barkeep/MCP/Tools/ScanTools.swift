@@ -14,11 +14,14 @@ enum ScanTools {
         var format: ScanFormat?
         /// INGEST's request (its format set from the file).
         var upload = IngestUploadRequest()
+        /// The files renamed since the latest run, as `git diff --name-status` prints them; nil: from git.
+        var renames: String?
 
         /// No arguments, filled by decoding.
         init() {}
 
-        /// `path`, `format` (INGEST's, optional here), then INGEST's project, commit, commit-time, scope and force.
+        /// `path`, `format` (INGEST's, optional here), then INGEST's project, commit, commit-time, scope and force,
+        /// and the renames as text (INGEST's `renames` is their size in the upload).
         static let fields: [Field<IngestArguments>] =
             [
                 Field(
@@ -26,7 +29,14 @@ enum ScanTools {
                     check: { $0 == "-" ? ValueProblem("path: give a file (standard input is MCP's)") : nil }
                 ).withSchema(.string(minLength: 1)),
                 Field("format", \.format, "What the file holds; default: guessed from the file."),
-            ] + Field.group(\.upload, IngestUploadRequest.fields.filter { $0.key != "format" })
+            ] + Field.group(\.upload, IngestUploadRequest.fields.filter { !["format", "renames"].contains($0.key) })
+            + [
+                Field(
+                    "renames", \.renames,
+                    "The files renamed since the latest run, as git diff --name-status --find-renames BASE HEAD "
+                        + "prints them (R<score>, tab, old path, tab, new path); default: from git when barkeep mcp "
+                        + "runs in a checkout.")
+            ]
     }
 
     /// The `ingest_scan` tool: INGEST of a file this machine reads (ScanFile), as `barkeep ingest --json`.
@@ -40,14 +50,17 @@ enum ScanTools {
                 + "ingest (FORBIDDEN) and a file over the daemon's upload limit (TOOLONG) are refused before the "
                 + "file is read. A scan of a commit already ingested, or older than the latest run's, is refused "
                 + "(CONFLICT) unless force. Without commit_time, barkeep mcp asks git for the commit's time when it "
-                + "runs in a repository that has the commit.",
+                + "runs in a repository that has the commit. Findings in renamed files keep their rows (pass 3): "
+                + "renames gives the list, else barkeep mcp sends git's when it runs in a checkout, as barkeep "
+                + "ingest does.",
             effect: IngestUploadRequest.spec.effect, dependencies: ["commit_time": ["commit"]], output: ingestOutput
         ) { arguments, call in
             let upload = arguments.upload
             let command = IngestCommand(
                 project: upload.project, file: arguments.path, format: arguments.format,
                 commit: upload.commit?.wire, commitTime: upload.commitTime?.wire,
-                isForced: upload.isForced == true, scope: upload.scope)
+                isForced: upload.isForced == true, scope: upload.scope,
+                renames: arguments.renames.map { .text($0) } ?? .git)
             let reply = try command.upload(call.context)
             let summary =
                 switch reply {
