@@ -271,7 +271,9 @@ struct QueryPlanTests {
             let sorts = plan.sortsOf("findings").count
             #expect(sorts == 0, "findings sorted:\n\(plan.outline)")
         }
-        for scenario in [Self.staleScenario, firstImport, check, sync, renaming, bulk, status, findings, page, steps, reads] {
+        for scenario in [
+            Self.staleScenario, firstImport, check, sync, renaming, bulk, status, findings, page, steps, reads,
+        ] {
             #expect(!recorder.plans(of: scenario).isEmpty, "no plan recorded for \(scenario)")
         }
         // The statements the slow sync ran: its events, and the new findings' own rows.
