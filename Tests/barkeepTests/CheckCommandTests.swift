@@ -115,13 +115,14 @@ struct CheckCommandTests {
             #expect(try daemon.barkeep(["check", "app", file] + usage).0 == 64, "\(usage)")
         }
         let unknownRun = try daemon.barkeep(["check", "app", file, "--base", "99"])
-        #expect(unknownRun.0 == 1 && unknownRun.2.contains("(NOTFOUND)"))
+        // No answer is exit 2, where 1 is the answer "the gate failed".
+        #expect(unknownRun.0 == 2 && unknownRun.2.contains("(NOTFOUND)"))
         let broken = try TemporaryDirectory.make(prefix: "barkeep-check") + "/broken.json"
         try Data("{\"tool\": \"duo_scan\", \"findings\": [{\"line\": \"x\"}]}".utf8)
             .write(to: URL(fileURLWithPath: broken))
         let invalid = try daemon.barkeep(["check", "app", broken])
         #expect(
-            invalid.0 == 1 && invalid.2.contains("the duo-scan upload is not valid") && invalid.2.contains("(BADARG)"))
+            invalid.0 == 2 && invalid.2.contains("the duo-scan upload is not valid") && invalid.2.contains("(BADARG)"))
         #expect(try daemon.barkeep(["--json", "events", "app"]).1 == beforeRefusals)
     }
 

@@ -9,11 +9,14 @@ enum CheckCommands {
     static let all: [Command] = [check]
 
     /// `CHECK PROJECT format=… [commit=SHA] [branch=NAME] [base=latest|RUN] [scope=PREFIX] [fail-on=SEVERITY]
-    /// [record=no] SIZE` and SIZE bytes of scanner output: the scan parsed and checked on a database thread, never
+    /// [record=no] [tracked=no] [renames=N] SIZE` and SIZE bytes of scanner output (after N bytes of renames, split
+    /// off as INGEST splits them): the scan parsed and checked on a database thread, never
     /// on the event loop, through the store's `CheckStore`. A document that does not parse is `BADARG` with
     /// INGEST's words, an unknown project or base run `NOTFOUND`; neither records anything.
-    static let check = Command(CheckUploadRequest.self) { request, input in
-        let upload = ScanUpload(input.payload ?? [])
+    static let check = Command(CheckUploadRequest.self) { request, input throws(CommandError) in
+        var payload = input.payload ?? []
+        let renames = try FindingCommands.renames(count: request.renames, format: request.format, splitting: &payload)
+        let upload = ScanUpload(payload)
         let actor = input.session.actor
         let version = input.session.protocolVersion
         let web = webPage(of: request.project, server: input.server)
@@ -23,7 +26,8 @@ enum CheckCommands {
                 CheckRequest(
                     upload, format: request.format, project: request.project, commit: request.commit?.text.lowercased(),
                     branch: request.branch, base: request.base ?? .latest, scope: request.scope ?? "", failOn: failOn,
-                    isRecorded: request.isRecorded ?? true, actor: actor),
+                    isRecorded: request.isRecorded ?? true, actor: actor, renames: renames,
+                    includesTracked: request.includesTracked ?? true),
                 on: connection)
             var summary = CheckSummary()
             summary.counts = outcome.counts

@@ -25,12 +25,17 @@ public struct CheckRequest: Sendable {
     public var isRecorded: Bool
     /// Who checks.
     public var actor: String
+    /// The files renamed between the base's commit and the scanned one (pass 3 of the sync); empty: none known.
+    public var renames: FileRenames
+    /// Whether the answer has a row for each tracked finding the scan still reports; without them they are only
+    /// counted (a pull request's comment or SARIF shows none, and a large app has tens of thousands).
+    public var includesTracked: Bool
 
     /// A check of `upload` as `format` against `project`.
     public init(
         _ upload: ScanUpload, format: ScanFormat, project: String, commit: String? = nil, branch: String? = nil,
         base: CheckBase = .latest, scope: String = "", failOn: Severity = CheckGate.defaultFailOn,
-        isRecorded: Bool = true, actor: String
+        isRecorded: Bool = true, actor: String, renames: FileRenames = FileRenames(), includesTracked: Bool = true
     ) {
         self.upload = upload
         self.format = format
@@ -42,6 +47,8 @@ public struct CheckRequest: Sendable {
         self.failOn = failOn
         self.isRecorded = isRecorded
         self.actor = actor
+        self.renames = renames
+        self.includesTracked = includesTracked
     }
 }
 
@@ -101,8 +108,8 @@ public struct CheckRow: Sendable, Equatable {
 
 /// What a check found.
 public struct CheckOutcome: Sendable, Equatable {
-    /// Every finding of the scan, then the tracked ones it fixes: new, reopened, changed, tracked, fixed, each by
-    /// file, line and rule.
+    /// Every finding of the scan (the tracked ones only when the request `includesTracked`), then the tracked ones
+    /// it fixes: new, reopened, changed, tracked, fixed, each by file, line and rule.
     public var rows: [CheckRow]
     /// How many of each class.
     public var counts: CheckCounts
@@ -115,8 +122,8 @@ public struct CheckOutcome: Sendable, Equatable {
 }
 
 /// Checks a scan against a project's tracked findings without writing them: the same identity passes as a sync
-/// (`SyncPlanner.match`, `StoredScan.details`, `SyncPlanner.finish`, called as `ScanStore.ingest` calls them), in
-/// a read-only transaction, then at most one `scan.checked` event.
+/// (`StoredScan.plan`, which `ScanStore.ingest` calls too: passes 1, 3 and 2, with the request's renames), in a
+/// read-only transaction, then at most one `scan.checked` event.
 public enum CheckStore {
     /// Parses the request's upload as its format and checks it. A document that does not parse is
     /// `StoreError.invalid` with INGEST's words, an SDK check too (a check takes a scan), both before the project is
@@ -189,19 +196,21 @@ public enum CheckStore {
                 return sighting
             }
         }
-        let hashed = HashedScan(scan)
-        let matching = SyncPlanner.match(scan: hashed, stored: sightings)
-        var unseen = try StoredScan.details(of: matching.unseen.map { sightings[$0].id }, on: connection).findings
-        if let openThen {
-            for index in unseen.indices where openThen.open.contains(unseen[index].id) {
-                unseen[index].status = .proposed
-            }
-        }
-        let plan = SyncPlanner.finish(matching, unseen: unseen, scope: scope, in: hashed)
+        let (plan, _) = try StoredScan.plan(
+            HashedScan(scan), sightings: sightings, scope: scope, renames: request.renames,
+            adjustingUnseen: { finding in
+                if openThen?.open.contains(finding.id) == true { finding.status = .proposed }
+            }, on: connection)
 
         let statuses = Dictionary(sightings.map { ($0.id, $0.status) }, uniquingKeysWith: { first, _ in first })
+        // A finding the scan still reports (seen again, or in a renamed file) is tracked; its row, and the read of
+        // what it shows, only when asked for: a pull request's comment counts them.
+        let isListed = { (match: SyncPlan.Match) in match.isReopened || request.includesTracked }
         let tracked = try trackedDetails(
-            of: plan.matches.map(\.id) + plan.changed.map(\.id) + plan.fixed.map(\.id), on: connection)
+            of: plan.matches.lazy.filter(isListed).map(\.id)
+                + (request.includesTracked ? plan.renamed.map(\.id) : []) + plan.changed.map(\.id)
+                + plan.fixed.map(\.id),
+            on: connection)
         let rules = try ruleDetails(on: connection)
         let screens = try ScreenAttribution(projectID: project.id, on: connection)
         let screenKeys = try screenKeys(projectID: project.id, on: connection)
@@ -229,8 +238,18 @@ public enum CheckStore {
             return row
         }
         for index in plan.new { rows.append(scanned(Int(index), .new, stored: nil)) }
+        var unlisted = 0
         for match in plan.matches {
+            guard isListed(match) else {
+                unlisted += 1
+                continue
+            }
             rows.append(scanned(match.index, match.isReopened ? .reopened : .tracked, stored: match.id))
+        }
+        if request.includesTracked {
+            for rename in plan.renamed { rows.append(scanned(rename.index, .tracked, stored: rename.id)) }
+        } else {
+            unlisted += plan.renamed.count
         }
         for change in plan.changed { rows.append(scanned(change.index, .changed, stored: change.id)) }
         for fix in plan.fixed {
@@ -249,6 +268,7 @@ public enum CheckStore {
         }
         var counts = CheckCounts()
         for row in rows { counts.count(row.kind) }
+        counts.tracked += unlisted
         let result = CheckGate.result(
             added: rows.lazy.filter(\.kind.isAdded).map(\.severity), failOn: request.failOn)
         return CheckOutcome(rows: rows, counts: counts, result: result, base: request.base, tool: table.tool)

@@ -220,12 +220,8 @@ public enum ScanStore {
             let (sightings, storedRows) = try stored.sightings(of: report.tool)
             // Nothing stored to match (a first import): nothing is hashed here (see above).
             let planned = sightings.isEmpty ? HashedScan(lazy: scan) : hashed?.result() ?? HashedScan(scan)
-            let matching = SyncPlanner.match(scan: planned, stored: sightings)
-            // Rule, file and snippet only of the findings neither seen nor fixed, which passes 3 and 2 and the fixes
-            // need.
-            let unseen = try StoredScan.details(of: matching.unseen.map { sightings[$0].id }, on: connection)
-            let plan = SyncPlanner.finish(
-                matching, unseen: unseen.findings, scope: scope, renames: request.renames, in: planned)
+            let (plan, previousSnippets) = try StoredScan.plan(
+                planned, sightings: sightings, scope: scope, renames: request.renames, on: connection)
             let isFirstImport = FirstImport.isFirstImport(
                 storedFiles: storedRows.lazy.map(stored.file(at:)), scope: scope)
             let screens = try ScreenAttribution(projectID: project.id, on: connection)
@@ -270,7 +266,7 @@ public enum ScanStore {
                     plan,
                     of: scan,
                     writing: rewritten,
-                    previousSnippets: unseen.snippets,
+                    previousSnippets: previousSnippets,
                     tool: report.tool,
                     run: run,
                     project: project,

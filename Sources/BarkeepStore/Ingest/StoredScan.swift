@@ -69,6 +69,21 @@ struct StoredScan {
         return result.withBytes(row, Self.snippetColumn) { table.text(at: quote, equalsUTF8: $0) }
     }
 
+    /// The sync plan of `scan` against `sightings` (the stored findings of its tool, as `sightings(of:)` reads them):
+    /// pass 1, then the details of the findings it did not see (`details`), then passes 3 and 2 and the fixes. The one
+    /// home of that sequence, for an ingest and a check alike; `adjust` lets a check see an unseen finding as it
+    /// stood at its base. Returns the plan and the stored snippets of the unseen findings (their events' `from`).
+    static func plan(
+        _ scan: some SyncScan, sightings: [StoredSighting], scope: String, renames: FileRenames,
+        adjustingUnseen adjust: (inout StoredFinding) -> Void = { _ in }, on connection: PostgresConnection
+    ) throws -> (plan: SyncPlan, snippets: [Int64: String]) {
+        let matching = SyncPlanner.match(scan: scan, stored: sightings)
+        // Rule, file and snippet only of the findings neither seen nor fixed, which passes 3 and 2 and the fixes need.
+        var (unseen, snippets) = try details(of: matching.unseen.map { sightings[$0].id }, on: connection)
+        for index in unseen.indices { adjust(&unseen[index]) }
+        return (SyncPlanner.finish(matching, unseen: unseen, scope: scope, renames: renames, in: scan), snippets)
+    }
+
     /// The findings `ids` with their rule, file, normalized snippet, occurrence and stored snippet, in the order of
     /// `ids`: what passes 3 and 2 of the plan, the fixes and the events of renamed and changed findings need of the
     /// stored findings a scan did not see.

@@ -1,6 +1,7 @@
 import BarkeepProtocol
 
-/// What can go wrong in the CLI after its arguments were understood. Every case exits with code 1.
+/// What can go wrong in the CLI after its arguments were understood. Every case exits with code 1 but `undecided`
+/// (2).
 enum CLIError: Error, CustomStringConvertible {
     /// The daemon could not be reached.
     case cannotConnect(ServerAddress, String)
@@ -28,6 +29,9 @@ enum CLIError: Error, CustomStringConvertible {
     case unconfirmed(String)
     /// A check's gate failed (`barkeep check`): its answer was printed; the text says why it failed.
     case gateFailed(String)
+    /// A command whose exit code 1 is an answer (`barkeep check`'s failed gate) could not give one: the error says
+    /// why. Exit code 2, so that a CI job tells "the change adds findings" from "the check did not run".
+    indirect case undecided(CLIError)
 
     var description: String {
         switch self {
@@ -40,6 +44,7 @@ enum CLIError: Error, CustomStringConvertible {
         case .partial(let reason): reason
         case .unconfirmed(let reason): reason
         case .gateFailed(let reason): reason
+        case .undecided(let error): error.description
         case .tlsHandshake(let address, let reason):
             "TLS with barkeepd at \(address) failed: \(reason) (does it serve TLS on this port?)"
         case .untrustedCertificate(let reason): "the server's certificate is not trusted: \(reason)"
@@ -61,10 +66,14 @@ enum CLIError: Error, CustomStringConvertible {
         switch self {
         case .cannotConnect, .connectionLost, .tlsHandshake: true
         case .server(.unavailable, _): true
+        case .undecided(let error): error.isConnectionProblem
         default: false
         }
     }
 
     /// The process exit code for this error.
-    var exitCode: Int32 { 1 }
+    var exitCode: Int32 {
+        if case .undecided = self { return 2 }
+        return 1
+    }
 }

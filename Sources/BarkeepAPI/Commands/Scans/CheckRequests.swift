@@ -2,7 +2,7 @@ import BarkeepCore
 import BarkeepProtocol
 
 /// `CHECK PROJECT format=… [commit=SHA] [branch=NAME] [base=latest|RUN] [scope=PREFIX] [fail-on=SEVERITY]
-/// [record=no] SIZE` and SIZE bytes of scanner output: how the scan stands against the project's tracked findings,
+/// [record=no] [tracked=no] [renames=N] SIZE` and SIZE bytes (the first N the renames, as INGEST's): how the scan stands against the project's tracked findings,
 /// written nowhere (at most one `scan.checked` event).
 public struct CheckUploadRequest: CommandRequest {
     /// A `check` record per finding (the scan's, then the tracked ones it fixes), then the counts and result on `OK`.
@@ -24,13 +24,19 @@ public struct CheckUploadRequest: CommandRequest {
     public var failOn: Severity?
     /// Whether the check is recorded as an event; nil: yes.
     public var isRecorded: Bool?
+    /// Whether a `check` record comes for each tracked finding the scan still reports; nil: yes. Without them they
+    /// are only counted.
+    public var includesTracked: Bool?
+    /// How many bytes at the start of the payload are the files renamed between the base's commit and the scanned
+    /// one (`FileRenames.nameStatusText`); nil: none.
+    public var renames: Int?
 
     /// An empty request, filled by decoding.
     public init() {}
     /// A check of an upload of `format` against `project`.
     public init(
         project: String, format: ScanFormat, commit: CommitID? = nil, branch: String? = nil, base: CheckBase? = nil,
-        scope: String? = nil, failOn: Severity? = nil, isRecorded: Bool = true
+        scope: String? = nil, failOn: Severity? = nil, isRecorded: Bool = true, includesTracked: Bool = true
     ) {
         self.project = project
         self.format = format
@@ -40,6 +46,7 @@ public struct CheckUploadRequest: CommandRequest {
         self.scope = scope
         self.failOn = failOn
         self.isRecorded = isRecorded ? nil : false
+        self.includesTracked = includesTracked ? nil : false
     }
 
     /// The command.
@@ -59,5 +66,13 @@ public struct CheckUploadRequest: CommandRequest {
         Field("scope", \.scope, "The path prefix the scan covered (default: everything)."),
         Field("fail-on", \.failOn, "The severity at or above which a new or reopened finding fails (default: high)."),
         Field("record", \.isRecorded, "no: record not even the check's event."),
+        Field(
+            "tracked", \.includesTracked,
+            "no: count the tracked findings the scan still reports, without a record for each."),
+        Field(
+            "renames", \.renames,
+            "How many bytes at the start of the upload are the files renamed between the base's commit and the "
+                + "scanned one, as git diff --name-status --find-renames prints them; the scan follows.",
+            check: IngestUploadRequest.renamesProblem),
     ]
 }

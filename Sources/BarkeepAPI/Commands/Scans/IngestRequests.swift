@@ -57,9 +57,13 @@ public struct IngestUploadRequest: CommandRequest {
             "renames", \.renames,
             "How many bytes at the start of the upload are the files renamed since the tool's latest run, as git diff "
                 + "--name-status --find-renames prints them; the scan follows.",
-            check: { count in
-                (0...FileRenames.maximumBytes).contains(count)
-                    ? nil : ValueProblem("renames must be 0 to \(FileRenames.maximumBytes) bytes")
-            }),
+            check: renamesProblem),
     ]
+
+    /// What is wrong with a `renames` byte count (INGEST's and CHECK's): nil when it is 0 to
+    /// `FileRenames.maximumBytes`.
+    static func renamesProblem(_ count: Int) -> ValueProblem? {
+        (0...FileRenames.maximumBytes).contains(count)
+            ? nil : ValueProblem("renames must be 0 to \(FileRenames.maximumBytes) bytes")
+    }
 }

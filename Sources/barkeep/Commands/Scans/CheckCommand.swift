@@ -19,7 +19,12 @@ struct CheckCommand: RunnableCommand {
             verdict); the tracked findings the scan no longer reports are the ones the change fixes. --base RUN
             compares with the findings as they stood after run RUN (see docs/sync.md, Checks) instead of today's.
             The check fails when a new or reopened finding's severity is at or above --fail-on (default high):
-            exit 1, else 0; 64 for a usage error.
+            exit 1, else 0; 64 for a usage error, and 2 when it could not check (the daemon unreachable or an
+            error reply, a file that cannot be read), so that a CI job tells a failed gate from a check that did
+            not run. In a git checkout, the files renamed between the latest run's commit and --commit (else HEAD)
+            go with the scan, as barkeep ingest sends them, so findings in a renamed file stay tracked.
+            The text, markdown and sarif forms count the tracked findings the scan still reports; json lists them
+            too, one row each.
             --format text (default) prints the count line, the new and reopened findings by screen with their
             checklist step and tier, the fixed ones and the result; markdown a pull-request comment (the count line
             first, then the same lists and a link to the project's web page when the daemon serves one); sarif a
@@ -50,7 +55,7 @@ struct CheckCommand: RunnableCommand {
                 "max-upload", valueName: "BYTES",
                 help: "Refuse a file larger than this before reading it, e.g. 64MiB (default: the daemon's limit, "
                     + "which a smaller value lowers)."),
-        ]
+        ] + RenamesOption.arguments
     )
 
     /// What `--format` prints.
@@ -77,6 +82,10 @@ struct CheckCommand: RunnableCommand {
     let isRecorded: Bool
     /// `--max-upload`: the limit to check the file against instead of the daemon's.
     let maximumUpload: Int?
+    /// Where the renames come from (`--renames`, `--no-renames`, git).
+    let renames: RenamesOption
+    /// Whether the answer has a row per tracked finding: only the JSON form shows them.
+    let includesTracked: Bool
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
         func fail(_ message: String) -> UsageError { UsageError(message, commandPath: parsed.commandPath) }
@@ -123,12 +132,14 @@ struct CheckCommand: RunnableCommand {
         scope = parsed.value("scope")
         isRecorded = !parsed.flag("no-record")
         maximumUpload = try ScanFile.maximumUpload(parsed)
+        renames = try RenamesOption(parsed, format: scanFormat)
+        includesTracked = output == .json
     }
 
     /// A check made without a command line (MCP's check_scan): the scan's bytes are given.
     init(
         project: String, scanFormat: ScanFormat?, commit: String?, branch: String?, base: CheckBase?,
-        failOn: Severity?, scope: String?, isRecorded: Bool
+        failOn: Severity?, scope: String?, isRecorded: Bool, includesTracked: Bool, renames: RenamesOption
     ) {
         self.project = project
         self.file = "-"
@@ -141,35 +152,54 @@ struct CheckCommand: RunnableCommand {
         self.scope = scope
         self.isRecorded = isRecorded
         self.maximumUpload = nil
+        self.includesTracked = includesTracked
+        self.renames = renames
     }
 
     /// The request for a scan of `bytes`.
     func request(for bytes: [UInt8]) throws(CLIError) -> CheckUploadRequest {
         var request = CheckUploadRequest(
             project: project, format: scanFormat ?? IngestCommand.guessFormat(bytes), branch: branch, base: base,
-            scope: scope, failOn: failOn, isRecorded: isRecorded)
+            scope: scope, failOn: failOn, isRecorded: isRecorded, includesTracked: includesTracked)
         if let commit { request.commit = try wireValue(commit, key: "commit") }
         return request
     }
 
-    /// Uploads `bytes` and returns the daemon's typed reply.
-    func check(_ bytes: [UInt8], client: Client, context: CLIContext) throws -> CheckUploadRequest.Reply {
-        let request = try request(for: bytes)
+    /// Uploads `bytes`, with the renames `renames` gives, and returns the daemon's typed reply.
+    func check(_ bytes: [UInt8], given: FileRenames?, client: Client, context: CLIContext) throws
+        -> CheckUploadRequest.Reply
+    {
+        var request = try request(for: bytes)
+        var baseRun: Int?
+        if case .run(let number) = base { baseRun = number }
+        let renames = renames.resolved(
+            given: given, project: project, scope: scope ?? "", format: request.format, scan: bytes, commit: commit,
+            baseRun: baseRun, client: client, environment: ProcessInfo.processInfo.environment)
+        let payload: [UInt8]
+        (payload, request.renames) = RenamesOption.payload(renames, scan: bytes)
         // A large scan takes a while to plan after the upload: wait for it.
         client.setReplyTimeout(.seconds(600))
         do {
-            return try client.upload(request, payload: bytes)
+            return try client.upload(request, payload: payload)
         } catch {
             throw context.explained(error)
         }
     }
 
     func run(_ context: CLIContext) throws {
-        let input = try file == "-" ? ScanFile.standardInput() : ScanFile.open(file)
-        let client = try context.connect()
-        let limit = ScanFile.limit(override: maximumUpload, greeting: client.greeting)
-        try input.checkSize(limit: limit)
-        let reply = try check(try input.read(limit: limit), client: client, context: context)
+        let reply: CheckUploadRequest.Reply
+        do {
+            let input = try file == "-" ? ScanFile.standardInput() : ScanFile.open(file)
+            // Renames given are read and checked before anything is sent.
+            let given = try renames.given()
+            let client = try context.connect()
+            let limit = ScanFile.limit(override: maximumUpload, greeting: client.greeting)
+            try input.checkSize(limit: limit)
+            reply = try check(try input.read(limit: limit), given: given, client: client, context: context)
+        } catch let error as CLIError {
+            // Exit 2: no answer, where 1 is the answer "the gate failed".
+            throw CLIError.undecided(error)
+        }
         let summary = reply.summary ?? CheckSummary()
         switch output {
         case .json: try Output.json(reply.jsonBody)

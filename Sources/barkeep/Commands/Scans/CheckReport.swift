@@ -33,9 +33,10 @@ enum CheckReport {
     /// `Sources/A.swift:12`, or the file alone without a line.
     static func place(_ row: CheckRecord) -> String { row.line.map { "\(row.file):\($0)" } ?? row.file }
 
-    /// `step 3, tier 1`, or what of them is known; empty when neither.
+    /// `step 3 title-and-symbol, tier 1`, or what of them is known; empty when neither.
     static func stepAndTier(_ row: CheckRecord) -> String {
-        [row.step.map { "step \($0)" }, row.tier.map { "tier \($0)" }].compactMap { $0 }.joined(separator: ", ")
+        let step = row.step.map { number in "step " + (ChecklistStep.numbered(number)?.name ?? String(number)) }
+        return [step, row.tier.map { "tier \($0)" }].compactMap { $0 }.joined(separator: ", ")
     }
 
     /// The text form: the count line, the new and reopened findings by screen, the fixed ones, the result.
@@ -71,8 +72,8 @@ enum CheckReport {
     /// The Markdown form, a pull-request comment: the count line (bold), the new and reopened findings by screen as
     /// lists, the fixed ones, the result, and the project's web page when the daemon serves one.
     ///
-    /// Each listed finding is one line `- CLASS SEVERITY RULE \`FILE:LINE\` …`, so a script (and the tests) can read
-    /// it back.
+    /// Each listed finding is one line `- CLASS SEVERITY RULE \`FILE:LINE\` (step …, tier …): \`SNIPPET\``, so a
+    /// script (and the tests) can read it back.
     static func markdown(_ reply: CheckUploadRequest.Reply, project: String) -> String {
         let summary = reply.summary ?? CheckSummary()
         var lines = ["**" + escaped(countLine(summary, project: project)) + "**", ""]
@@ -86,9 +87,11 @@ enum CheckReport {
                 for row in rows {
                     let number = row.number.map { " #\($0)" } ?? ""
                     let details = stepAndTier(row)
+                    let snippet = row.snippet?.trimmingCharacters(in: .whitespaces) ?? ""
                     lines.append(
                         "- \(row.kind.rawValue)\(number) \(row.severity.rawValue) \(escaped(row.rule)) "
-                            + code(place(row)) + (details.isEmpty ? "" : " (\(details))"))
+                            + code(place(row)) + (details.isEmpty ? "" : " (\(details))")
+                            + (snippet.isEmpty ? "" : ": " + code(snippet)))
                 }
             }
             lines.append("")

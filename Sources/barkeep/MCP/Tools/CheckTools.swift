@@ -14,18 +14,28 @@ enum CheckTools {
         var format: ScanFormat?
         /// CHECK's request.
         var check = CheckUploadRequest()
+        /// The files renamed between the base's commit and the scanned one, as `git diff --name-status` prints them;
+        /// nil: from git.
+        var renames: String?
 
         /// No arguments, filled by decoding.
         init() {}
 
-        /// `scan`, `format` (CHECK's, optional here), then CHECK's project, commit, branch, base, scope, fail-on and
-        /// record.
+        /// `scan`, `format` (CHECK's, optional here), then CHECK's project, commit, branch, base, scope, fail-on,
+        /// record and tracked, and the renames as text (CHECK's `renames` is their size in the upload).
         static let fields: [Field<CheckArguments>] =
             [
                 Field("scan", \.scan, "The scanner's output (duo_scan JSON or SARIF 2.1.0) as text.")
                     .withSchema(.string(minLength: 1)),
                 Field("format", \.format, "What the scan holds: duo-scan or sarif; default: guessed from it."),
-            ] + Field.group(\.check, CheckUploadRequest.fields.filter { $0.key != "format" })
+            ] + Field.group(\.check, CheckUploadRequest.fields.filter { !["format", "renames"].contains($0.key) })
+            + [
+                Field(
+                    "renames", \.renames,
+                    "The files renamed between the base run's commit and the scanned one, as git diff --name-status "
+                        + "--find-renames BASE HEAD prints them (R<score>, tab, old path, tab, new path); default: from "
+                        + "git when barkeep mcp runs in a checkout.")
+            ]
     }
 
     /// The `check_scan` tool: CHECK of a scan given as text, answering `barkeep check --format json`'s object.
@@ -43,9 +53,12 @@ enum CheckTools {
             let command = CheckCommand(
                 project: request.project, scanFormat: arguments.format, commit: request.commit?.wire,
                 branch: request.branch, base: request.base, failOn: request.failOn, scope: request.scope,
-                isRecorded: request.isRecorded ?? true)
+                isRecorded: request.isRecorded ?? true, includesTracked: request.includesTracked ?? true,
+                renames: arguments.renames.map { .text($0) } ?? .git)
+            let given = try command.renames.given()
             let client = try call.context.connect()
-            let reply = try command.check(Array(arguments.scan.utf8), client: client, context: call.context)
+            let reply = try command.check(
+                Array(arguments.scan.utf8), given: given, client: client, context: call.context)
             guard let object = reply.jsonBody as? [String: Any] else { throw CLIError.badReply("CHECK's JSON") }
             let summary = reply.summary ?? CheckSummary()
             return MCPToolOutput(
