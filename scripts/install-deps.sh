@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what Barkeep needs from the system and is missing: PostgreSQL's server programs (initdb, pg_ctl,
 # postgres), libpq's headers, OpenSSL's headers (TLS), the openssl command (the TLS tests make their certificates
-# with it), pkg-config, and python3 with its venv module (the export tests check CSV and SARIF with Python packages
+# with it), pkg-config, curl (the CI document's test), and python3 with its venv module (the export tests check CSV and SARIF with Python packages
 # that scripts/python-test-tools.sh installs from PyPI), and any package named as an argument. Does nothing when
 # everything is there.
 set -euo pipefail
@@ -33,6 +33,8 @@ have_openssl_headers || missing+=(libssl-dev)
 [ -f /usr/include/zlib.h ] || missing+=(zlib1g-dev)
 command -v openssl >/dev/null 2>&1 || missing+=(openssl)
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
+# docs/ci.md's jobs post their comment with curl; CIDocumentTests runs them as written.
+command -v curl >/dev/null 2>&1 || missing+=(curl)
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
 # Debian's python3 makes a virtual environment only with python3-venv (ensurepip).
 python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing+=(python3-venv)

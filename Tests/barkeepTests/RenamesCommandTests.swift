@@ -39,7 +39,7 @@ struct RenamesCommandTests {
         return counts
     }
 
-    @Test("in a checkout, ingest sends git's renames by itself; --no-renames does not; --renames FILE works outside")
+    @Test("in a checkout, ingest and check send git's renames by themselves; --no-renames not; --renames FILE outside")
     func renamesFromGit() throws {
         let daemon = try TestDaemon()
         for project in ["app", "plain", "outside"] {
@@ -65,6 +65,20 @@ struct RenamesCommandTests {
         // In the checkout: the renames go with the scan, and the finding is renamed, not fixed and new.
         let one = try barkeep(daemon, ["ingest", "app", before, "--commit", first], in: repository)
         #expect(one.status == 0 && one.json["new"] as? Int == 1, "\(one.error)")
+        // A check of the renamed scan, in the checkout, sends the renames too: the finding is tracked (in its new
+        // file), not new and fixed; without them it would be both.
+        let checked = try barkeep(daemon, ["check", "app", after, "--commit", second, "--no-record"], in: repository)
+        let summary = checked.json["summary"] as? [String: Any] ?? [:]
+        #expect(checked.status == 0 && checked.error.isEmpty, "\(checked.error)")
+        #expect(["new", "fixes", "tracked"].map { summary[$0] as? Int } == [0, 0, 1], "\(summary)")
+        let row = (checked.json["rows"] as? [[String: Any]])?.first
+        #expect(row?["class"] as? String == "tracked" && row?["file"] as? String == "New/Inbox.swift")
+        let unrenamed = try barkeep(
+            daemon, ["check", "app", after, "--commit", second, "--no-record", "--no-renames"], in: repository)
+        let unrenamedSummary = unrenamed.json["summary"] as? [String: Any] ?? [:]
+        #expect(unrenamed.status == 1, "the new high finding fails the gate")
+        #expect(["new", "fixes", "tracked"].map { unrenamedSummary[$0] as? Int } == [1, 1, 0], "\(unrenamedSummary)")
+
         let two = try barkeep(daemon, ["ingest", "app", after, "--commit", second], in: repository)
         #expect(two.status == 0 && two.error.isEmpty, "\(two.error)")
         #expect(counts(two.json) == ["new": 0, "fixed": 0, "unchanged": 1, "moved": 1, "changed": 0, "renamed": 1])
