@@ -84,17 +84,21 @@ struct CIDocumentTests {
         -> [String: Any]
     {
         let path = BuildProducts.directory + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let head = try Subprocess.run("/usr/bin/env", ["git", "rev-parse", "HEAD"], directory: checkout).output
+            .trimmingCharacters(in: .whitespacesAndNewlines)
         let environment = [
             "PATH=\(path)", "DUO_SCAN=\(scanner)", "NO_COLOR=1", "RUNNER_TEMP=\(checkout)/..",
             "GITHUB_PATH=\(checkout)/../github-path", "GITHUB_REPOSITORY=team/app", "GITHUB_HEAD_REF=feature",
-            "CI_PROJECT_ID=42", "CI_MERGE_REQUEST_IID=7", "CI_MERGE_REQUEST_SOURCE_BRANCH_NAME=feature",
+            "CI_PROJECT_ID=42", "CI_MERGE_REQUEST_IID=7", "CI_COMMIT_SHA=\(head)",
+            "CI_MERGE_REQUEST_SOURCE_BRANCH_NAME=feature",
             "BARKEEP_SERVER=127.0.0.1:\(daemon.port)", "BARKEEP_PROJECT=app", "BARKEEP_TOKEN=\(token)",
             "GITLAB_API_TOKEN=glpat-test", "BARKEEP_CLI_URL=http://127.0.0.1:9/not-used",
         ]
         let expressions = [
             "vars.BARKEEP_SERVER=127.0.0.1:\(daemon.port)", "vars.BARKEEP_PROJECT=app",
             "secrets.BARKEEP_TOKEN=\(token)",
-            "vars.BARKEEP_CLI_URL=http://127.0.0.1:9/not-used", "github.event.pull_request.head.sha=HEAD",
+            "vars.BARKEEP_CLI_URL=http://127.0.0.1:9/not-used", "github.event.pull_request.head.sha=\(head)",
+            "vars.DUO_SCAN=\(scanner)",
             "github.head_ref=feature", "secrets.GITHUB_TOKEN=ghs_test", "github.event.pull_request.number=7",
         ]
         let result = try Subprocess.run(
@@ -159,7 +163,8 @@ struct CIDocumentTests {
         let page = try #require(try JSONSerialization.jsonObject(with: Data(events.1.utf8)) as? [String: Any])
         let recorded = (page["rows"] as? [[String: Any]] ?? []).filter { $0["kind"] as? String == "scan.checked" }
         #expect(recorded.count == 1)
-        #expect((recorded.first?["reason"] as? String)?.contains("branch=feature") == true, "\(recorded)")
+        let reason = recorded.first?["reason"] as? String ?? ""
+        #expect(reason.contains("branch=feature") && reason.contains("commit="), "\(recorded)")
 
         // A pull request that adds no finding passes.
         let clean = try makeCheckout(adding: "        print(width)\n")

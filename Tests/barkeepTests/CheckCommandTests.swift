@@ -218,6 +218,38 @@ struct CheckRouteTests {
         return (Int(result.output) ?? 0, (try? String(contentsOfFile: directory + "/body", encoding: .utf8)) ?? "")
     }
 
+    @Test("a change adding hundreds of findings: the Markdown lists 50 and says how many more, under 65,536 characters")
+    func markdownBounded() throws {
+        let daemon = try TestDaemon()
+        #expect(try daemon.barkeep(["project", "create", "app"]).0 == 0)
+        let directory = try TemporaryDirectory.make(prefix: "barkeep-check-many")
+        func scan(_ count: Int, named name: String) throws -> String {
+            let findings: [[String: Any]] = (0..<count).map { index in
+                let file = "Sources/Feature\(index % 40)/" + String(repeating: "Nested/", count: 20) + "View.swift"
+                return [
+                    "id": "DUO001:\(file):\(index)", "rule": "DUO001", "title": "Main screen", "severity": "high",
+                    "file": file, "line": index + 1,
+                    "snippet": "let width = UIScreen.main.bounds.width /* " + String(repeating: "x", count: 400)
+                        + " */",
+                ]
+            }
+            let path = directory + "/" + name
+            try JSONSerialization.data(withJSONObject: ["tool": "duo_scan", "version": "1.2.2", "findings": findings])
+                .write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        #expect(try daemon.barkeep(["ingest", "app", try scan(1, named: "main.json")]).0 == 0)
+        let markdown = try daemon.barkeep([
+            "check", "app", try scan(400, named: "pull.json"), "--format", "markdown", "--no-record",
+        ])
+        #expect(markdown.0 == 1, "\(markdown.2)")
+        let lines = markdown.1.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("**Check of app against latest: 399 new,") == true, "\(lines.first ?? "")")
+        #expect(lines.filter { $0.hasPrefix("- new ") }.count == 50)
+        #expect(lines.contains { $0.hasPrefix("…and 349 more new or reopened findings not listed") })
+        #expect(markdown.1.count < 65_536, "\(markdown.1.count) characters")
+    }
+
     @Test("a 2 MiB scan checked through the API answers what the CLI prints; past --max-upload 413 TOOLONG; 415")
     func route() throws {
         let daemon = try TestDaemon(

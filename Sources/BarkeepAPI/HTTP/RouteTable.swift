@@ -50,12 +50,6 @@ public enum RouteTable {
     /// a stream of events rather than WATCH's reply.
     public static var eventStreamSegments: [String] { WatchRequest.spec.http.segments }
 
-    /// Whether `method` and `path` (segments, the prefix included) name an upload route (`HTTPRoute.upload`), whose
-    /// body is a command's payload rather than JSON.
-    public static func isUpload(method: String, path: [String]) -> Bool {
-        uploadCommand(method: method, path: path) != nil
-    }
-
     /// The command of the upload route (`HTTPRoute.upload`) that `method` and `path` (segments, the prefix
     /// included) name; nil when they name none.
     public static func uploadCommand(method: String, path: [String]) -> (any CommandRequest.Type)? {

@@ -82,3 +82,16 @@ public struct ScanReport: Sendable, Equatable {
         self.findings = findings
     }
 }
+
+extension ScanFormat {
+    /// The format an upload that does not say is guessed to be, from its first 4 KiB: SARIF documents carry `"runs"`
+    /// and their version; duo_scan's carry `"findings"`; SDK checks `"symbols"` and neither. The one guess of the CLI's
+    /// uploads and of an HTTP check without a `format`.
+    public static func guessed(from bytes: some Collection<UInt8>) -> ScanFormat {
+        let head = String(decoding: bytes.prefix(4096), as: UTF8.self)
+        if head.contains("\"symbols\"") && !head.contains("\"findings\"") && !head.contains("\"runs\"") {
+            return .sdkCheck
+        }
+        return head.contains("\"runs\"") || head.contains("sarif") ? .sarif : .duoScan
+    }
+}

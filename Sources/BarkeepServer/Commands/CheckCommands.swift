@@ -8,23 +8,29 @@ import BarkeepWeb
 enum CheckCommands {
     static let all: [Command] = [check]
 
-    /// `CHECK PROJECT format=… [commit=SHA] [branch=NAME] [base=latest|RUN] [scope=PREFIX] [fail-on=SEVERITY]
+    /// `CHECK PROJECT [format=…] [commit=SHA] [branch=NAME] [base=latest|RUN] [scope=PREFIX] [fail-on=SEVERITY]
     /// [record=no] [tracked=no] [renames=N] SIZE` and SIZE bytes of scanner output (after N bytes of renames, split
     /// off as INGEST splits them): the scan parsed and checked on a database thread, never
     /// on the event loop, through the store's `CheckStore`. A document that does not parse is `BADARG` with
     /// INGEST's words, an unknown project or base run `NOTFOUND`; neither records anything.
     static let check = Command(CheckUploadRequest.self) { request, input throws(CommandError) in
-        var payload = input.payload ?? []
-        let renames = try FindingCommands.renames(count: request.renames, format: request.format, splitting: &payload)
-        let upload = ScanUpload(payload)
+        let payload = input.payload ?? []
         let actor = input.session.actor
         let version = input.session.protocolVersion
         let web = webPage(of: request.project, server: input.server)
         return .database { connection in
+            // Split and read on a database thread, as INGEST does.
+            var payload = payload
+            let renames = try FindingCommands.renames(
+                count: request.renames, format: request.format ?? .duoScan, splitting: &payload)
+            // Without a format (an HTTP client that posts the file as it is), the scan's own words say it.
+            let format = request.format ?? ScanFormat.guessed(from: payload)
+            let upload = ScanUpload(payload)
+            payload = []
             let failOn = request.failOn ?? CheckGate.defaultFailOn
             let outcome = try CheckStore.check(
                 CheckRequest(
-                    upload, format: request.format, project: request.project, commit: request.commit?.text.lowercased(),
+                    upload, format: format, project: request.project, commit: request.commit?.text.lowercased(),
                     branch: request.branch, base: request.base ?? .latest, scope: request.scope ?? "", failOn: failOn,
                     isRecorded: request.isRecorded ?? true, actor: actor, renames: renames,
                     includesTracked: request.includesTracked ?? true),

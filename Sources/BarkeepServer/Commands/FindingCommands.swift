@@ -16,13 +16,18 @@ enum FindingCommands {
         if request.commitTime != nil && request.commit == nil {
             throw CommandError(.badArgument, "commit-time needs commit")
         }
-        var payload = input.payload ?? []
-        let renames = try FindingCommands.renames(count: request.renames, format: request.format, splitting: &payload)
-        // The ingest lets go of the bytes once parsed, and gives what it freed back to the system.
-        let upload = ScanUpload(payload)
+        let payload = input.payload ?? []
         let actor = input.session.actor
         let version = input.session.protocolVersion
         return .database { connection in
+            // The renames are split off and read here, on a database thread: up to 16 MiB of them, before a scan of
+            // up to the upload limit, must not hold the event loop.
+            var payload = payload
+            let renames = try FindingCommands.renames(
+                count: request.renames, format: request.format, splitting: &payload)
+            // The ingest lets go of the bytes once parsed, and gives what it freed back to the system.
+            let upload = ScanUpload(payload)
+            payload = []
             // Built here, on a database thread: the request digests the upload.
             let ingest = IngestRequest(
                 upload, format: request.format, project: request.project, commit: request.commit?.text.lowercased(),

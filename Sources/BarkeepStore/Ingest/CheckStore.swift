@@ -25,7 +25,7 @@ public struct CheckRequest: Sendable {
     public var isRecorded: Bool
     /// Who checks.
     public var actor: String
-    /// The files renamed between the base's commit and the scanned one (pass 3 of the sync); empty: none known.
+    /// The files renamed between the latest run's commit and the scanned one (pass 3 of the sync); empty: none known.
     public var renames: FileRenames
     /// Whether the answer has a row for each tracked finding the scan still reports; without them they are only
     /// counted (a pull request's comment or SARIF shows none, and a large app has tens of thousands).
@@ -217,7 +217,7 @@ public enum CheckStore {
 
         var rows: [CheckRow] = []
         rows.reserveCapacity(scan.count + plan.fixed.count)
-        func scanned(_ index: Int, _ kind: CheckClass, stored id: Int64?) -> CheckRow {
+        func scanned(_ index: Int, _ kind: CheckClass, stored id: Int64?, isRenamed: Bool = false) -> CheckRow {
             let entry = table.rows[index]
             let rule = table.string(at: entry.rule) ?? ""
             let file = table.string(at: entry.file) ?? ""
@@ -228,7 +228,8 @@ public enum CheckStore {
                 step: rules[rule]?.step, tier: rules[rule]?.tier)
             if let id, let finding = tracked[id] {
                 row.number = finding.number
-                row.screen = finding.screen
+                // A finding in a renamed file counts for the screen of its new path, as the sync re-attributes it.
+                row.screen = isRenamed ? screens.screen(for: file).flatMap { screenKeys[$0] } : finding.screen
                 row.status = statuses[id] ?? finding.status
                 row.reason = finding.reason
                 row.step = finding.step ?? row.step
@@ -247,7 +248,9 @@ public enum CheckStore {
             rows.append(scanned(match.index, match.isReopened ? .reopened : .tracked, stored: match.id))
         }
         if request.includesTracked {
-            for rename in plan.renamed { rows.append(scanned(rename.index, .tracked, stored: rename.id)) }
+            for rename in plan.renamed {
+                rows.append(scanned(rename.index, .tracked, stored: rename.id, isRenamed: true))
+            }
         } else {
             unlisted += plan.renamed.count
         }
@@ -262,9 +265,13 @@ public enum CheckStore {
                     tier: rules[finding.rule]?.tier, status: fix.previousStatus, reason: finding.reason))
         }
         let order = Dictionary(uniqueKeysWithValues: CheckClass.allCases.enumerated().map { ($1, $0) })
+        // Paths and rules in byte order, as everywhere in the sync (docs/sync.md), not Swift's canonical order.
         rows.sort { a, b in
-            (order[a.kind] ?? 0, a.file, a.line ?? 0, a.rule, a.identity)
-                < (order[b.kind] ?? 0, b.file, b.line ?? 0, b.rule, b.identity)
+            if a.kind != b.kind { return (order[a.kind] ?? 0) < (order[b.kind] ?? 0) }
+            if a.file != b.file { return a.file.utf8.lexicographicallyPrecedes(b.file.utf8) }
+            if a.line != b.line { return (a.line ?? 0) < (b.line ?? 0) }
+            if a.rule != b.rule { return a.rule.utf8.lexicographicallyPrecedes(b.rule.utf8) }
+            return a.identity < b.identity
         }
         var counts = CheckCounts()
         for row in rows { counts.count(row.kind) }

@@ -1,7 +1,7 @@
 import BarkeepCore
 import BarkeepProtocol
 
-/// `CHECK PROJECT format=… [commit=SHA] [branch=NAME] [base=latest|RUN] [scope=PREFIX] [fail-on=SEVERITY]
+/// `CHECK PROJECT [format=…] [commit=SHA] [branch=NAME] [base=latest|RUN] [scope=PREFIX] [fail-on=SEVERITY]
 /// [record=no] [tracked=no] [renames=N] SIZE` and SIZE bytes (the first N the renames, as INGEST's): how the scan stands against the project's tracked findings,
 /// written nowhere (at most one `scan.checked` event).
 public struct CheckUploadRequest: CommandRequest {
@@ -10,8 +10,8 @@ public struct CheckUploadRequest: CommandRequest {
 
     /// The project.
     public var project = ""
-    /// What the upload holds: a scan.
-    public var format = ScanFormat.duoScan
+    /// What the upload holds: a scan; nil: guessed from it (`ScanFormat.guessed`).
+    public var format: ScanFormat?
     /// The commit that was scanned (recorded on the event only).
     public var commit: CommitID?
     /// The branch that was scanned (recorded on the event only).
@@ -27,7 +27,7 @@ public struct CheckUploadRequest: CommandRequest {
     /// Whether a `check` record comes for each tracked finding the scan still reports; nil: yes. Without them they
     /// are only counted.
     public var includesTracked: Bool?
-    /// How many bytes at the start of the payload are the files renamed between the base's commit and the scanned
+    /// How many bytes at the start of the payload are the files renamed between the latest run's commit and the scanned
     /// one (`FileRenames.nameStatusText`); nil: none.
     public var renames: Int?
 
@@ -59,9 +59,20 @@ public struct CheckUploadRequest: CommandRequest {
     /// Its arguments (the upload's size, last, is the table's).
     public static let fields: [Field<CheckUploadRequest>] = [
         .argument("project", \.project, "The project.", names: .project),
-        Field("format", \.format, "What the upload holds: duo-scan or sarif."),
+        Field("format", \.format, "What the upload holds: duo-scan or sarif (default: guessed from it)."),
         Field("commit", \.commit, "The commit that was scanned (hexadecimal); recorded on the event."),
-        Field("branch", \.branch, "The branch that was scanned; recorded on the event."),
+        Field(
+            "branch", \.branch,
+            "The branch that was scanned (a git branch name, at most 255 bytes); recorded on the event.",
+            check: { name in
+                // A git ref name holds no white space or control character: the event's text stays one line.
+                name.utf8.count <= 255 && !name.isEmpty
+                    && !name.unicodeScalars.contains {
+                        $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F
+                    }
+                    ? nil
+                    : ValueProblem("branch must be a git branch name: 1 to 255 bytes, no space or control character")
+            }),
         Field("base", \.base, "latest (default), or the run whose state to compare with."),
         Field("scope", \.scope, "The path prefix the scan covered (default: everything)."),
         Field("fail-on", \.failOn, "The severity at or above which a new or reopened finding fails (default: high)."),
@@ -71,7 +82,7 @@ public struct CheckUploadRequest: CommandRequest {
             "no: count the tracked findings the scan still reports, without a record for each."),
         Field(
             "renames", \.renames,
-            "How many bytes at the start of the upload are the files renamed between the base's commit and the "
+            "How many bytes at the start of the upload are the files renamed between the latest run's commit and the "
                 + "scanned one, as git diff --name-status --find-renames prints them; the scan follows.",
             check: IngestUploadRequest.renamesProblem),
     ]

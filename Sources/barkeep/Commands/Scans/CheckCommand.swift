@@ -159,7 +159,7 @@ struct CheckCommand: RunnableCommand {
     /// The request for a scan of `bytes`.
     func request(for bytes: [UInt8]) throws(CLIError) -> CheckUploadRequest {
         var request = CheckUploadRequest(
-            project: project, format: scanFormat ?? IngestCommand.guessFormat(bytes), branch: branch, base: base,
+            project: project, format: scanFormat ?? ScanFormat.guessed(from: bytes), branch: branch, base: base,
             scope: scope, failOn: failOn, isRecorded: isRecorded, includesTracked: includesTracked)
         if let commit { request.commit = try wireValue(commit, key: "commit") }
         return request
@@ -170,11 +170,11 @@ struct CheckCommand: RunnableCommand {
         -> CheckUploadRequest.Reply
     {
         var request = try request(for: bytes)
-        var baseRun: Int?
-        if case .run(let number) = base { baseRun = number }
+        // From the latest run's commit whatever the base: the tracked findings carry the paths the latest run gave
+        // them (pass 3 renamed them), so that is what the scanned paths must be mapped from.
         let renames = renames.resolved(
-            given: given, project: project, scope: scope ?? "", format: request.format, scan: bytes, commit: commit,
-            baseRun: baseRun, client: client, environment: ProcessInfo.processInfo.environment)
+            given: given, project: project, scope: scope ?? "", format: request.format ?? .duoScan, scan: bytes,
+            commit: commit, client: client, environment: ProcessInfo.processInfo.environment)
         let payload: [UInt8]
         (payload, request.renames) = RenamesOption.payload(renames, scan: bytes)
         // A large scan takes a while to plan after the upload: wait for it.
@@ -188,6 +188,8 @@ struct CheckCommand: RunnableCommand {
 
     func run(_ context: CLIContext) throws {
         let reply: CheckUploadRequest.Reply
+        let summary: CheckSummary
+        // Anything that keeps the answer from being printed whole exits 2: 1 is the answer "the gate failed".
         do {
             let input = try file == "-" ? ScanFile.standardInput() : ScanFile.open(file)
             // Renames given are read and checked before anything is sent.
@@ -196,16 +198,19 @@ struct CheckCommand: RunnableCommand {
             let limit = ScanFile.limit(override: maximumUpload, greeting: client.greeting)
             try input.checkSize(limit: limit)
             reply = try check(try input.read(limit: limit), given: given, client: client, context: context)
+            // Without its summary there is no result: never a pass by default.
+            guard let given = reply.summary else { throw CLIError.badReply("CHECK's reply has no summary") }
+            summary = given
+            switch output {
+            case .json: try Output.json(reply.jsonBody)
+            case .text: print(CheckReport.text(reply, summary: summary, project: project), terminator: "")
+            case .markdown: print(CheckReport.markdown(reply, summary: summary, project: project), terminator: "")
+            case .sarif: print(try CheckReport.sarif(reply), terminator: "")
+            }
         } catch let error as CLIError {
-            // Exit 2: no answer, where 1 is the answer "the gate failed".
             throw CLIError.undecided(error)
-        }
-        let summary = reply.summary ?? CheckSummary()
-        switch output {
-        case .json: try Output.json(reply.jsonBody)
-        case .text: print(CheckReport.text(reply, project: project), terminator: "")
-        case .markdown: print(CheckReport.markdown(reply, project: project), terminator: "")
-        case .sarif: print(try CheckReport.sarif(reply), terminator: "")
+        } catch {
+            throw CLIError.undecided(.badReply("the answer could not be printed: \(error)"))
         }
         if summary.result == .fail {
             let failing = reply.rows.filter {

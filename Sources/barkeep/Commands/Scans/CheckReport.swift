@@ -40,8 +40,7 @@ enum CheckReport {
     }
 
     /// The text form: the count line, the new and reopened findings by screen, the fixed ones, the result.
-    static func text(_ reply: CheckUploadRequest.Reply, project: String) -> String {
-        let summary = reply.summary ?? CheckSummary()
+    static func text(_ reply: CheckUploadRequest.Reply, summary: CheckSummary, project: String) -> String {
         var lines = [countLine(summary, project: project)]
         for (screen, rows) in addedByScreen(reply.rows) {
             lines.append("")
@@ -74,10 +73,19 @@ enum CheckReport {
     ///
     /// Each listed finding is one line `- CLASS SEVERITY RULE \`FILE:LINE\` (step …, tier …): \`SNIPPET\``, so a
     /// script (and the tests) can read it back.
-    static func markdown(_ reply: CheckUploadRequest.Reply, project: String) -> String {
-        let summary = reply.summary ?? CheckSummary()
+    static func markdown(_ reply: CheckUploadRequest.Reply, summary: CheckSummary, project: String) -> String {
         var lines = ["**" + escaped(countLine(summary, project: project)) + "**", ""]
-        let added = addedByScreen(reply.rows)
+        var added = addedByScreen(reply.rows)
+        let addedCount = added.reduce(0) { $0 + $1.rows.count }
+        // At most `markdownListed` of them, screen by screen: a comment has a size limit (GitHub's is 65,536
+        // characters), and a change that adds hundreds wants the page, not a list.
+        var room = markdownListed
+        added = added.compactMap { group in
+            guard room > 0 else { return nil }
+            let kept = Array(group.rows.prefix(room))
+            room -= kept.count
+            return (group.screen, kept)
+        }
         if !added.isEmpty {
             lines.append("### New and reopened findings by screen")
             for (screen, rows) in added {
@@ -87,7 +95,7 @@ enum CheckReport {
                 for row in rows {
                     let number = row.number.map { " #\($0)" } ?? ""
                     let details = stepAndTier(row)
-                    let snippet = row.snippet?.trimmingCharacters(in: .whitespaces) ?? ""
+                    let snippet = excerpt(row.snippet?.trimmingCharacters(in: .whitespaces) ?? "")
                     lines.append(
                         "- \(row.kind.rawValue)\(number) \(row.severity.rawValue) \(escaped(row.rule)) "
                             + code(place(row)) + (details.isEmpty ? "" : " (\(details))")
@@ -96,13 +104,21 @@ enum CheckReport {
             }
             lines.append("")
         }
+        if addedCount > markdownListed {
+            lines.append("")
+            lines.append(more(addedCount - markdownListed, "new or reopened finding", web: summary.web))
+        }
         let fixed = reply.rows.filter { $0.kind == .fixed }
         if !fixed.isEmpty {
             lines.append("### Fixed by this change")
             lines.append("")
-            for row in fixed {
+            for row in fixed.prefix(markdownListed) {
                 lines.append(
                     "- fixed #\(row.number ?? 0) \(row.severity.rawValue) \(escaped(row.rule)) " + code(place(row)))
+            }
+            if fixed.count > markdownListed {
+                lines.append("")
+                lines.append(more(fixed.count - markdownListed, "fixed finding", web: summary.web))
             }
             lines.append("")
         }
@@ -113,6 +129,21 @@ enum CheckReport {
         }
         return lines.joined(separator: "\n") + "\n"
     }
+
+    /// The most findings of each list the Markdown shows (new and reopened; fixed): 50 lines of at most a path and a
+    /// 200-character snippet keep a comment well under GitHub's 65,536 characters.
+    static let markdownListed = 50
+
+    /// The line after a list cut at `markdownListed`: `…and 12 more new or reopened findings not listed: …`.
+    static func more(_ count: Int, _ noun: String, web: String?) -> String {
+        "…and \(count) more \(count == 1 ? noun : noun + "s") "
+            + (web == nil
+                ? "not listed: `barkeep check --format json` lists them all."
+                : "not listed: the project's page and `barkeep check --format json` have them all.")
+    }
+
+    /// A snippet cut to 200 characters, with an ellipsis when it was longer.
+    static func excerpt(_ text: String) -> String { text.count > 200 ? String(text.prefix(199)) + "…" : text }
 
     /// Text with Markdown's punctuation escaped, so a file or rule name cannot make a link or emphasis.
     static func escaped(_ text: String) -> String {

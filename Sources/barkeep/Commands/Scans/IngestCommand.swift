@@ -147,7 +147,7 @@ struct IngestCommand: RunnableCommand {
         let limit = ScanFile.limit(override: maximumUpload, greeting: client.greeting)
         try input.checkSize(limit: limit)
         let bytes = try input.read(limit: limit)
-        let format = self.format ?? Self.guessFormat(bytes)
+        let format = self.format ?? ScanFormat.guessed(from: bytes)
         var request = IngestUploadRequest(project: project, format: format, scope: scope, isForced: isForced)
         let environment = ProcessInfo.processInfo.environment
         if let commit {
@@ -240,12 +240,4 @@ struct IngestCommand: RunnableCommand {
         ItemChanges.print(changes)
     }
 
-    /// SARIF documents carry `"runs"` and their version; duo_scan's carry `"findings"`; SDK checks `"symbols"`.
-    static func guessFormat(_ bytes: [UInt8]) -> ScanFormat {
-        let head = String(decoding: bytes.prefix(4096), as: UTF8.self)
-        if head.contains("\"symbols\"") && !head.contains("\"findings\"") && !head.contains("\"runs\"") {
-            return .sdkCheck
-        }
-        return head.contains("\"runs\"") || head.contains("sarif") ? .sarif : .duoScan
-    }
 }

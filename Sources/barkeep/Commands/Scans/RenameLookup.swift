@@ -14,30 +14,22 @@ enum RenameLookup {
     /// The most runs read to find the latest of the scan's tool and scope.
     static let runsRead = RunsRequest.defaultLimit
 
-    /// The renames between the latest run's commit (or run `baseRun`'s: a check's `--base RUN`) and `commit` (or
-    /// HEAD); nil when none can be known.
+    /// The renames between the latest run's commit and `commit` (or HEAD); nil when none can be known.
     static func renames(
-        project: String, scope: String, format: ScanFormat, scan bytes: [UInt8], commit: String?, baseRun: Int? = nil,
-        client: Client, environment: [String: String]
+        project: String, scope: String, format: ScanFormat, scan bytes: [UInt8], commit: String?, client: Client,
+        environment: [String: String]
     ) -> FileRenames? {
         guard format != .sdkCheck, GitCommand.isInsideWorkTree(environment: environment) else { return nil }
-        let base: String?
-        if let baseRun {
-            base = try? client.send(RunShowRequest(project: project, number: RunNumber(baseRun))).rows.first?.commit
-        } else {
-            base = (try? client.send(RunsRequest(project: project, limit: RecordLimit(runsRead))).rows).flatMap {
-                latestCommit(of: $0, scope: scope, scan: bytes, format: format)
-            }
-        }
-        guard let base else { return nil }
+        guard
+            let runs = try? client.send(RunsRequest(project: project, limit: RecordLimit(runsRead))).rows,
+            let base = latestCommit(of: runs, scope: scope, scan: bytes, format: format)
+        else { return nil }
         let head = commit ?? "HEAD"
         guard base.lowercased() != head.lowercased(), head == "HEAD" || GitCommand.isCommitID(head),
             GitCommand.isCommitID(base), let headCommit = GitCommand.commit(head, environment: environment)
         else { return nil }
         guard GitCommand.commit(base, environment: environment) != nil else {
-            note(
-                "this checkout does not have commit \(base.prefix(12)) of the \(baseRun == nil ? "latest run" : "base run") (a shallow clone?)"
-            )
+            note("this checkout does not have commit \(base.prefix(12)) of the latest run (a shallow clone?)")
             return nil
         }
         guard
@@ -47,9 +39,7 @@ enum RenameLookup {
                     base, headCommit, "--",
                 ], environment: environment)
         else {
-            note(
-                "git could not compare commit \(base.prefix(12)) of the \(baseRun == nil ? "latest run" : "base run") with \(head.prefix(12))"
-            )
+            note("git could not compare commit \(base.prefix(12)) of the latest run with \(head.prefix(12))")
             return nil
         }
         do {

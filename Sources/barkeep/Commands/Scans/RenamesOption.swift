@@ -75,15 +75,15 @@ enum RenamesOption: Sendable, Equatable {
     }
 
     /// The renames to send: `given` (what `given()` read), or git's for `.git` (`RenameLookup`, asking the daemon on
-    /// `client` for the latest run's commit, or run `baseRun`'s).
+    /// `client` for the latest run's commit).
     func resolved(
         given: FileRenames?, project: String, scope: String, format: ScanFormat, scan bytes: [UInt8], commit: String?,
-        baseRun: Int? = nil, client: Client, environment: [String: String]
+        client: Client, environment: [String: String]
     ) -> FileRenames? {
         guard self == .git else { return given }
         return RenameLookup.renames(
-            project: project, scope: scope, format: format, scan: bytes, commit: commit, baseRun: baseRun,
-            client: client, environment: environment)
+            project: project, scope: scope, format: format, scan: bytes, commit: commit, client: client,
+            environment: environment)
     }
 
     /// The upload: the renames' text, then the scan; and the `renames` count of the request (nil without renames).
