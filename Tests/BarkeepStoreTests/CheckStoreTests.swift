@@ -27,13 +27,73 @@ struct CheckStoreTests {
 
     private func check(
         _ bytes: [UInt8], base: CheckBase = .latest, failOn: Severity = CheckGate.defaultFailOn,
-        isRecorded: Bool = true
+        isRecorded: Bool = true, renames: FileRenames = FileRenames()
     ) throws -> CheckOutcome {
         try CheckStore.check(
             CheckRequest(
                 ScanUpload(bytes), format: .duoScan, project: "app", commit: "abc123", branch: "feature/bars",
-                base: base, failOn: failOn, isRecorded: isRecorded, actor: "token:ci"),
+                base: base, failOn: failOn, isRecorded: isRecorded, actor: "token:ci", renames: renames),
             on: connection)
+    }
+
+    /// An ingest of `bytes` with `renames`.
+    private func ingest(_ bytes: [UInt8], renames: FileRenames) throws -> IngestResult {
+        guard
+            case .scan(let result) = try Ingestor.ingest(
+                IngestRequest(
+                    ScanUpload(bytes), format: .duoScan, project: "app", actor: "ci", renames: renames),
+                on: connection)
+        else { throw TestSupportError("not a scan") }
+        return result
+    }
+
+    @Test("with the NetNewsWire renames, a check of run N+1 counts what its sync with them then counts (v3)")
+    func netNewsWireRenames() throws {
+        let history = try ScanHistory(
+            expectedPath: ScanHistory.netNewsWireV3Path, scansIn: ScanHistory.netNewsWireDirectory,
+            renamesPath: ScanHistory.netNewsWireRenamesPath)
+        var renamedTracked = 0
+        for run in history.runs {
+            let bytes = try Fixtures.bytes(run.path)
+            let outcome = try check(bytes, isRecorded: false, renames: run.renames)
+            let result = try ingest(bytes, renames: run.renames)
+            #expect(result.counts == run.counts, "\(run.path): the sync is v3's")
+            #expect(
+                outcome.counts.new == run.counts.new && outcome.counts.reopened == run.counts.reopened, "\(run.path)")
+            #expect(outcome.counts.changed == run.counts.changed && outcome.counts.fixes == run.counts.fixed)
+            // Seen again or renamed: tracked.
+            #expect(outcome.counts.tracked == run.counts.unchanged, "\(run.path)")
+            // Each finding the sync renamed was a tracked row of the check, at the file the sync moved it to.
+            let renamed = try connection.query(
+                """
+                SELECT f.number, f.file FROM events e JOIN findings f ON f.id = e.finding_id
+                WHERE e.kind = 'finding.renamed' AND e.reason = $1
+                """, ["run \(result.run.number)"]
+            ).map { (try $0.decode(at: 0, as: Int.self), try $0.decode(at: 1, as: String.self)) }
+            #expect(renamed.count == run.counts.renamed, "\(run.path)")
+            for (number, file) in renamed {
+                #expect(outcome.rows.contains { $0.kind == .tracked && $0.number == number && $0.file == file })
+                renamedTracked += 1
+            }
+        }
+        #expect(renamedTracked == 7)
+    }
+
+    @Test("--base RUN after the main branch renamed a file: the branch's old path, with the renames since, is tracked")
+    func baseAfterRename() throws {
+        let old = scan([("Old/A.swift", 3, "UIScreen.main.bounds", "high")])
+        let moved = scan([("New/A.swift", 3, "UIScreen.main.bounds", "high")])
+        _ = try ingest(old)
+        let second = try ingest(moved, renames: FileRenames(["Old/A.swift": "New/A.swift"]))
+        #expect(second.counts.renamed == 1)
+        // The branch forked at run 1 still has Old/A.swift; from the latest run's commit to it, git says New → Old.
+        let branch = try check(
+            old, base: .run(1), isRecorded: false, renames: FileRenames(["New/A.swift": "Old/A.swift"]))
+        #expect(branch.counts.new == 0 && branch.counts.fixes == 0 && branch.counts.tracked == 1)
+        #expect(branch.result == .pass)
+        // Without the renames, the finding would look new (and the tracked one fixed).
+        let blind = try check(old, base: .run(1), isRecorded: false)
+        #expect(blind.counts.new == 1 && blind.counts.fixes == 1)
     }
 
     private func scan(_ findings: [(file: String, line: Int, snippet: String, severity: String)]) -> [UInt8] {
