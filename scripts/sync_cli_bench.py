@@ -12,6 +12,8 @@ Starts the release barkeepd on its embedded PostgreSQL and times, as wall-clock 
   history's first fix, which the next round reopens);
 - churned sync: `barkeep ingest` of each later churned scan (the figure is the median of ROUNDS, 3);
 - no-change sync: `barkeep ingest` of each scan that changed nothing (median of ROUNDS);
+- check: `barkeep check --format markdown` (a pull request's job) of each churned scan just before its sync, as a
+  ratio to that sync (median); and one `--format json`, which lists every tracked finding too;
 - baseline: Python's `json.load` of the same file, a TSV of its findings' fields, and `psql \\copy` of it into an
   UNLOGGED table without indexes on the same cluster (psql from the cluster's own bin directory), alternated with
   each sync so that noise falls on both; median.
@@ -171,6 +173,19 @@ def ingest(barkeep, environment, project, path):
 
 
 TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def check(barkeep, environment, project, path, form):
+    """`barkeep check --no-record --format FORM`, wall clock; its exit status is the gate's (0 or 1)."""
+    start = time.perf_counter()
+    completed = subprocess.run(
+        [barkeep, "check", project, path, "--no-record", "--no-renames", "--format", form], env=environment,
+        capture_output=True, text=True
+    )
+    seconds = time.perf_counter() - start
+    if completed.returncode not in (0, 1):
+        raise SystemExit(f"barkeep check failed ({completed.returncode}): {completed.stderr}")
+    return seconds
 
 
 def stat_fields(pid):
@@ -336,10 +351,16 @@ def main():
         seconds, answer = ingest(barkeep, environment, "bench", files[1])
         print(f"history: {seconds:.2f} s, not timed (new {answer['new']}, fixed {answer['fixed']})")
 
-        def timed(label, paths):
-            """Each of `paths` synced, alternating with a baseline run of the same file; returns the medians."""
+        checks = []
+
+        def timed(label, paths, checked=False):
+            """Each of `paths` synced, alternating with a baseline run of the same file; returns the medians. With
+            `checked`, each is first checked (`barkeep check --format markdown`, what a pull request's job runs)
+            against the state its sync then changes: the check's time beside the sync of the same scan."""
             baselines, syncs, baseline_cpus, sync_cpus = [], [], [], []
             for path in paths:
+                if checked:
+                    checks.append(check(barkeep, environment, "bench", path, "markdown"))
                 # The baseline's CPU: this script's json.load and TSV, psql, and psql's backend (reaped by the
                 # cluster).
                 mine, cluster = own_cpu_seconds(), cpu_seconds(daemon.pid, postmaster)
@@ -360,7 +381,8 @@ def main():
                 )
             return tuple(statistics.median(values) for values in (baselines, syncs, baseline_cpus, sync_cpus))
 
-        base, sync, base_cpu, sync_cpu = timed("churned sync", files[2:])
+        json_check = check(barkeep, environment, "bench", files[2], "json")
+        base, sync, base_cpu, sync_cpu = timed("churned sync", files[2:], checked=True)
         same_base, same, same_base_cpu, same_cpu = timed("no-change sync", unchanged)
         print(f"baseline (json.load + TSV + psql \\copy, median): {base:.2f} s")
         print(
@@ -368,6 +390,12 @@ def main():
             "(target 1.5)"
         )
         print(f"no-change sync (median of {len(unchanged)}): {same:.2f} s   ratio {same / same_base:.2f}")
+        checked = statistics.median(checks)
+        print(
+            f"check of each churned scan before its sync (barkeep check --format markdown, median of {len(checks)}): "
+            f"{checked:.2f} s   ratio to its sync {checked / sync:.2f}  (target 1.5); --format json, listing every "
+            f"tracked finding too: {json_check:.2f} s"
+        )
         print(f"first import: {first:.2f} s   ratio {first / base:.2f}  (target 3)")
         print(
             f"CPU seconds (less sensitive to other load): baseline {base_cpu:.2f}, churned sync {sync_cpu:.2f} "
