@@ -23,8 +23,14 @@ extension Record {
     /// the C0 controls alone), so the text a terminal shows can neither be reordered nor broken by a value, and a
     /// JSON reader still gets the value as it was.
     public static func jsonText(_ value: Any) throws -> String {
-        let data = try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes])
-        let text = String(decoding: data, as: UTF8.self)
+        let text: String
+        if let written = JSONText.text(of: value) {
+            text = written
+        } else {
+            let data = try JSONSerialization.data(
+                withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes])
+            text = String(decoding: data, as: UTF8.self)
+        }
         // Outside strings JSON text is ASCII: any such scalar is inside a string, where an escape means the same.
         guard text.unicodeScalars.contains(where: TerminalText.isNeutralized) else { return text }
         var escaped = String.UnicodeScalarView()
