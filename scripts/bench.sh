@@ -90,7 +90,8 @@ if want sync; then
     echo
     echo "== Scanner sync: a generated project synced with a real history's churn (3% new, 3% fixed, 1% reopened, a tenth"
     echo "   moved, 1% changed) and with no change, against parse + raw COPY of the same file; then its initial import into"
-    echo "   1,000 screens against the same import without screens"
+    echo "   1,000 screens against the same import without screens; each sync's WAL bytes and rows written (PostgreSQL's"
+    echo "   counters: pg_current_wal_lsn, pg_stat_user_tables)"
     "$bin/barkeep-sync-bench" ${SYNC_SIZES:-10000 100000 1000000}
 fi
 

@@ -287,13 +287,16 @@ func run() throws {
         _ = try ProjectStore.create(name: project, sdk: nil, deploymentTarget: nil, actor: "bench", on: connection)
         var times: [Double] = []
         var counts: [SyncCounts] = []
+        var writes: [SyncWrites] = []
         for document in documents + unchanged {
             var result: IngestResult?
+            let before = try SyncWrites.reading(connection)
             let time = try seconds {
                 result = try ScanStore.ingest(
                     benchRequest(document, project: project), parsing: { try DuoScanParser.parseTable(document) },
                     on: connection)
             }
+            writes.append(try SyncWrites.reading(connection).since(before))
             times.append(time)
             if let result { counts.append(result.run.counts) }
         }
@@ -311,9 +314,15 @@ func run() throws {
                 "           run \(run + 1)\(run == 1 ? " (not timed)" : run > 4 ? " (no change)" : ""): "
                     + "new \(counts.new), "
                     + "fixed \(counts.fixed), reopened \(counts.reopened), changed \(counts.changed), "
-                    + "unchanged \(counts.unchanged), moved \(counts.moved)"
+                    + "unchanged \(counts.unchanged), moved \(counts.moved); " + writes[run].text
             )
         }
+        // What a sync writes should follow what changed, not the project's size: PostgreSQL's own counters.
+        let churnedWrites = writes[2...4].sorted { $0.walBytes < $1.walBytes }[1]
+        let stillWrites = writes[5...7].sorted { $0.walBytes < $1.walBytes }[1]
+        print(
+            "           writes (median by WAL): first import \(writes[0].text); churned sync \(churnedWrites.text); "
+                + "no-change sync \(stillWrites.text)")
         var streaming: [Double] = []
         var tree: [Double] = []
         for _ in 1...3 {
