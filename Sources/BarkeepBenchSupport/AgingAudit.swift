@@ -106,11 +106,21 @@ public struct AgingAudit: Sendable {
     /// The duo_scan document of the current scan; `extra` changes nothing but its bytes (`source_files_scanned`), a
     /// scan of a commit that changed no finding.
     public func document(extra: Int = 0) -> [UInt8] {
+        Self.duoScanDocument(
+            present.lazy.map { ($0.rule, $0.file, $0.line, $0.snippet) }, filesScanned: present.count / 40 + extra)
+    }
+
+    /// A duo_scan document of `findings`, each high severity, and `filesScanned`: what the benchmarks ingest.
+    public static func duoScanDocument(
+        _ findings: some Sequence<(rule: String, file: String, line: Int, snippet: String)>, filesScanned: Int
+    ) -> [UInt8] {
         var text = "{\"tool\":\"duo_scan\",\"version\":\"1.2.2\",\"root\":\"/src\","
-        text += "\"source_files_scanned\":\(present.count / 40 + extra),"
+        text += "\"source_files_scanned\":\(filesScanned),"
         text += "\"project\":{\"lifecycle\":\"scene\"},\"findings\":["
-        for (index, item) in present.enumerated() {
-            if index > 0 { text += "," }
+        var first = true
+        for item in findings {
+            if !first { text += "," }
+            first = false
             text += "{\"id\":\"\(item.rule):\(item.file):\(item.line)\",\"rule\":\"\(item.rule)\",\"title\":\"t\","
             text += "\"severity\":\"high\",\"skill\":\"s\",\"file\":\"\(item.file)\",\"line\":\(item.line),"
             text += "\"snippet\":\"\(item.snippet)\",\"source\":\"talk\",\"advice\":\"fix it\"}"

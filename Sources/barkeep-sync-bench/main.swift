@@ -98,19 +98,7 @@ struct Workload {
     /// The duo_scan file of round `round`; `extra` changes nothing but its bytes (`source_files_scanned`): a scan of
     /// a commit that changed no finding.
     func document(round: Int, extra: Int = 0) -> [UInt8] {
-        var text = "{\"tool\":\"duo_scan\",\"version\":\"1.2.2\",\"root\":\"/src\","
-        text += "\"source_files_scanned\":\(count / 40 + extra),"
-        text += "\"project\":{\"lifecycle\":\"scene\"},\"findings\":["
-        var first = true
-        for item in findings(round: round) {
-            if !first { text += "," }
-            first = false
-            text += "{\"id\":\"\(item.rule):\(item.file):\(item.line)\",\"rule\":\"\(item.rule)\",\"title\":\"t\","
-            text += "\"severity\":\"high\",\"skill\":\"s\",\"file\":\"\(item.file)\",\"line\":\(item.line),"
-            text += "\"snippet\":\"\(item.snippet)\",\"source\":\"talk\",\"advice\":\"fix it\"}"
-        }
-        text += "]}"
-        return Array(text.utf8)
+        AgingAudit.duoScanDocument(findings(round: round), filesScanned: count / 40 + extra)
     }
 }
 
