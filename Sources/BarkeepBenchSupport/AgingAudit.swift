@@ -1,5 +1,5 @@
 /// The scans of an audit that ages, one a day: a project of `findings` findings, then each `advance()` the churn of a
-/// real history: about 1% of the open findings fixed, 1% new (half in files that have findings, half in new files), 3%
+/// real history: about 1% of the findings fixed (and as many as are reopened), 1% new (half in files that have findings, half in new files), 3%
 /// moved (every line of a finding shifts), a few edited in place (changed) and a few fixed earlier reported again
 /// (reopened). Deterministic from its seed: the same seed gives the same scans. barkeep-sync-bench --history and
 /// AgingAuditTests ingest its documents.
@@ -84,14 +84,14 @@ public struct AgingAudit: Sendable {
                 churn.moved += 1
             }
         }
-        for _ in 0..<max(size / 100, 1) {
-            gone.append(present.remove(at: draw(present.count)))
-            churn.fixed += 1
-        }
-        // Reported again: fixed on an earlier day, its code back.
-        for _ in 0..<max(size / 1_000, 1) where gone.count > churn.fixed {
-            present.append(gone.remove(at: draw(gone.count - churn.fixed)))
+        // Reported again: fixed on an earlier day, its code back; as many more fixed, so that the project keeps its size.
+        for _ in 0..<max(size / 1_000, 1) where !gone.isEmpty {
+            present.append(gone.remove(at: draw(gone.count)))
             churn.reopened += 1
+        }
+        for _ in 0..<(max(size / 100, 1) + churn.reopened) {
+            gone.append(present.remove(at: draw(present.count - churn.reopened)))
+            churn.fixed += 1
         }
         for number in 0..<max(size / 100, 1) {
             let file =

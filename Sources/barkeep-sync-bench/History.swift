@@ -38,12 +38,14 @@ func history(findings: Int, syncs: Int, svg: String?, on connection: PostgresCon
         audit.advance()
         let document = audit.document()
         let before = try SyncWrites.reading(connection)
+        var result: IngestResult?
         let time = try seconds {
-            _ = try ScanStore.ingest(
+            result = try ScanStore.ingest(
                 benchRequest(document, project: project), parsing: { try DuoScanParser.parseTable(document) },
                 on: connection)
         }
         let writes = try SyncWrites.reading(connection).since(before)
+        let counted = result.map { $0.counts.eventText } ?? "nothing"
         let status = try seconds { _ = try StatusStore.status(project: project, on: connection) }
         guard
             let row = try connection.query(
@@ -66,6 +68,10 @@ func history(findings: Int, syncs: Int, svg: String?, on connection: PostgresCon
                     recent[recent.count / 2] * 1e3,
                     status * 1e3, Double(last.databaseBytes) / 1_048_576, last.eventRows,
                     Double(last.eventBytes) / 1_048_576) + writes.text)
+            let churn = audit.churn
+            print(
+                "         the scan: new \(churn.new), fixed \(churn.fixed), reopened \(churn.reopened), "
+                    + "moved \(churn.moved), changed \(churn.changed); the sync counted \(counted)")
             fflush(nil)
         }
     }
