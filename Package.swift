@@ -83,7 +83,9 @@ let package = Package(
 
         // MARK: - Benchmarks (make bench)
         .executableTarget(name: "barkeep-bench", dependencies: ["CBarkeepSystem"]),
-        .executableTarget(name: "barkeep-sync-bench", dependencies: ["BarkeepCore", "BarkeepHashing", "BarkeepStore"]),
+        .executableTarget(
+            name: "barkeep-sync-bench",
+            dependencies: ["BarkeepBenchSupport", "BarkeepCore", "BarkeepHashing", "BarkeepStore"]),
         .target(name: "BarkeepBenchSupport", dependencies: ["BarkeepStore"]),
         .executableTarget(
             name: "barkeep-status-bench",
@@ -124,7 +126,8 @@ let package = Package(
         .testTarget(
             name: "BarkeepWebTests", dependencies: ["BarkeepWeb", "BarkeepAPI", "BarkeepCore", "BarkeepHashing"]),
         .testTarget(
-            name: "BarkeepStoreTests", dependencies: ["BarkeepStore", "BarkeepHashing", "BarkeepTestSupport"]),
+            name: "BarkeepStoreTests",
+            dependencies: ["BarkeepBenchSupport", "BarkeepStore", "BarkeepHashing", "BarkeepTestSupport"]),
         .testTarget(
             name: "BarkeepSourcesTests", dependencies: ["BarkeepSources", "BarkeepCore", "BarkeepTestSupport"]),
         .testTarget(

@@ -10,20 +10,23 @@
 # on as many database connections as barkeepd's pool (POOL_SIZE, 4), then 1,000 clients mixing reads, triage and
 # ingests (scripts/load.py; LOAD_CLIENTS, LOAD_SECONDS, FINDING_SET_SECONDS); and the web dashboard at the same
 # scale (barkeep-web-bench, scripts/web_bench.py): pages served against PING and STATUS, the overview in headless
-# Chromium, and live updates to 100 open pages (WEB_ROUNDS, WEB_SECONDS, WEB_CLIENTS, WEB_WRITES).
+# Chromium, and live updates to 100 open pages (WEB_ROUNDS, WEB_SECONDS, WEB_CLIENTS, WEB_WRITES). Then an audit
+# that ages (history): HISTORY_SYNCS (1,000) daily syncs of a 10,000-finding project with a real history's churn and
+# a little triage, its sync and STATUS times and database size at syncs 10, 100 and 1,000; the curve goes to a
+# temporary SVG, or to HISTORY_SVG when set (docs/performance/history.svg).
 # Installs redis-server (and, for the web part, chromium and the tests' Python packages) when missing. Builds in
 # release mode.
 #
 # Usage: scripts/bench.sh [PART…] (make bench BENCH="PART…"): only those parts, of ping, sync, check, sync-cli,
-# status, load and web; all of them when none is named.
+# status, load, web and history; all of them when none is named.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 parts=("$@")
 for part in "${parts[@]}"; do
     case $part in
-        ping | sync | check | sync-cli | status | load | web) ;;
-        *) echo "error: unknown part $part (ping, sync, check, sync-cli, status, load, web)" >&2; exit 2 ;;
+        ping | sync | check | sync-cli | status | load | web | history) ;;
+        *) echo "error: unknown part $part (ping, sync, check, sync-cli, status, load, web, history)" >&2; exit 2 ;;
     esac
 done
 want() { [ ${#parts[@]} -eq 0 ] || [[ " ${parts[*]} " == *" $1 "* ]]; }
@@ -100,6 +103,14 @@ if want check; then
     echo "== Check: barkeep check's planning (CHECK, read-only) of a ${CHECK_SIZE:-100000}-finding scan with a real history's"
     echo "   churn, against the sync of the same scan (each with its parse); the issue's goal is a ratio within 1.5"
     "$bin/barkeep-sync-bench" --check ${CHECK_SIZE:-100000}
+fi
+
+if want history; then
+    echo
+    echo "== Three years of daily scans: ${HISTORY_SYNCS:-1000} syncs of a 10,000-finding project (about 1% new and fixed,"
+    echo "   3% moved, a few changed and reopened, a little triage between them), autovacuum as configured: sync and STATUS"
+    echo "   times, the database's and the events table's size at syncs 10, 100 and 1,000"
+    "$bin/barkeep-sync-bench" --history --syncs "${HISTORY_SYNCS:-1000}" --svg "${HISTORY_SVG:-$work/history.svg}"
 fi
 
 if want sync-cli; then

@@ -18,7 +18,14 @@
 // With --check, only a check (CHECK) of each churned scan against the sync of the same scan (100,000 findings by
 // default), as a ratio of medians.
 //
+// With --history, an audit that ages instead (History.swift): 1,000 daily syncs of a 10,000-finding project with the
+// churn of a real history, its sync and STATUS times and the database's size at syncs 10, 100 and 1,000, and the
+// curve as an SVG with --svg FILE. A mode of this benchmark rather than one of its own: it ingests as this one does,
+// on the same embedded cluster, and prints the same counters (SyncWrites).
+//
 // Usage: barkeep-sync-bench [--check] [SIZE …]
+//        barkeep-sync-bench --history [--findings N] [--syncs N] [--svg FILE]
+import BarkeepBenchSupport
 import BarkeepCore
 import BarkeepHashing
 import BarkeepStore
@@ -91,19 +98,7 @@ struct Workload {
     /// The duo_scan file of round `round`; `extra` changes nothing but its bytes (`source_files_scanned`): a scan of
     /// a commit that changed no finding.
     func document(round: Int, extra: Int = 0) -> [UInt8] {
-        var text = "{\"tool\":\"duo_scan\",\"version\":\"1.2.2\",\"root\":\"/src\","
-        text += "\"source_files_scanned\":\(count / 40 + extra),"
-        text += "\"project\":{\"lifecycle\":\"scene\"},\"findings\":["
-        var first = true
-        for item in findings(round: round) {
-            if !first { text += "," }
-            first = false
-            text += "{\"id\":\"\(item.rule):\(item.file):\(item.line)\",\"rule\":\"\(item.rule)\",\"title\":\"t\","
-            text += "\"severity\":\"high\",\"skill\":\"s\",\"file\":\"\(item.file)\",\"line\":\(item.line),"
-            text += "\"snippet\":\"\(item.snippet)\",\"source\":\"talk\",\"advice\":\"fix it\"}"
-        }
-        text += "]}"
-        return Array(text.utf8)
+        AgingAudit.duoScanDocument(findings(round: round), filesScanned: count / 40 + extra)
     }
 }
 
@@ -218,9 +213,16 @@ func checkAgainstSync(count: Int, on connection: PostgresConnection) throws {
     try connection.query("DELETE FROM projects WHERE name = $1", [project])
 }
 
+/// The value after option `name`, if given.
+func option(_ name: String, in arguments: ArraySlice<String>) -> String? {
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.endIndex else { return nil }
+    return arguments[index + 1]
+}
+
 func run() throws {
     let arguments = CommandLine.arguments.dropFirst()
     let isCheck = arguments.contains("--check")
+    let isHistory = arguments.contains("--history")
     let sizes = arguments.compactMap { Int($0) }
     let counts = sizes.isEmpty ? (isCheck ? [100_000] : [10_000, 100_000, 1_000_000]) : sizes
 
@@ -245,6 +247,13 @@ func run() throws {
     }
     let connection = try PostgresConnection(configuration: configuration)
     try Migrator().migrate(connection)
+    if isHistory {
+        try history(
+            findings: option("--findings", in: arguments).flatMap { Int($0) } ?? 10_000,
+            syncs: option("--syncs", in: arguments).flatMap { Int($0) } ?? 1_000,
+            svg: option("--svg", in: arguments), on: connection)
+        return
+    }
     if isCheck {
         print("size       check 2   check 3   check 4   sync 2    sync 3    sync 4    ratio (medians)")
         for count in counts { try checkAgainstSync(count: count, on: connection) }

@@ -2,15 +2,20 @@ import BarkeepStore
 
 /// What a sync wrote, from PostgreSQL's own counters: WAL bytes (`pg_current_wal_lsn`) and rows inserted, updated
 /// and deleted in the database's tables (`pg_stat_user_tables`; a temporary table's rows go with it at commit).
-struct SyncWrites {
-    var walBytes: Int64
-    var inserted: Int64
-    var updated: Int64
-    var deleted: Int64
+/// barkeep-sync-bench prints them per sync; the aging-audit test asserts on the rows.
+public struct SyncWrites: Sendable {
+    /// WAL bytes (the whole cluster's).
+    public var walBytes: Int64
+    /// Rows inserted.
+    public var inserted: Int64
+    /// Rows updated.
+    public var updated: Int64
+    /// Rows deleted.
+    public var deleted: Int64
 
     /// The counters now. The statistics this connection's transactions made are flushed first
     /// (`pg_stat_force_next_flush`, PostgreSQL 15), so that the sync just committed on it is counted.
-    static func reading(_ connection: PostgresConnection) throws -> SyncWrites {
+    public static func reading(_ connection: PostgresConnection) throws -> SyncWrites {
         try connection.query("SELECT pg_stat_force_next_flush()")
         guard
             let row = try connection.query(
@@ -28,15 +33,17 @@ struct SyncWrites {
     }
 
     /// What was written between `earlier` and these counters.
-    func since(_ earlier: SyncWrites) -> SyncWrites {
+    public func since(_ earlier: SyncWrites) -> SyncWrites {
         SyncWrites(
             walBytes: walBytes - earlier.walBytes, inserted: inserted - earlier.inserted,
             updated: updated - earlier.updated, deleted: deleted - earlier.deleted)
     }
 
+    /// Rows written: inserted, updated and deleted.
+    public var rows: Int64 { inserted + updated + deleted }
+
     /// `WAL 25.1 KiB, rows written 12 (inserted 8, updated 4, deleted 0)`.
-    var text: String {
-        let rows = inserted + updated + deleted
+    public var text: String {
         return String(format: "WAL %.1f KiB", Double(walBytes) / 1024)
             + ", rows written \(rows) (inserted \(inserted), updated \(updated), deleted \(deleted))"
     }
