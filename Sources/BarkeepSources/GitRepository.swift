@@ -78,10 +78,7 @@ public struct GitRepository: Sendable {
         guard Self.isCommitID(base), Self.isCommitID(commit) else {
             throw .git("\(ValueExcerpt.quoted(base)) or \(ValueExcerpt.quoted(commit)) is not a commit id")
         }
-        let outcome = git([
-            "diff", "--name-status", "--find-renames", "-z", "--diff-filter=R", "--no-color", "--no-ext-diff", base,
-            commit, "--",
-        ])
+        let outcome = git(FileRenames.gitDiffArguments(from: base, to: commit))
         guard case .finished(let output, _) = outcome else {
             throw .git(failure("cannot list the files renamed between commits \(base) and \(commit)", outcome))
         }

@@ -109,6 +109,13 @@ struct RenamesCommandTests {
         #expect(try daemon.barkeep(["runs", "outside"]).1.split(separator: "\n").count == 2)
         let list = scans + "/renames.txt"
         try Data("M\tREADME.md\nR097\tOld/Inbox.swift\tNew/Inbox.swift\n".utf8).write(to: URL(fileURLWithPath: list))
+        // The scan fits --max-upload, the renames before it do not: refused before sending, nothing stored.
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: after)[.size] as? Int)
+        let tooLong = try barkeep(
+            daemon, ["ingest", "outside", after, "--renames", list, "--max-upload", String(size + 8)], in: scans)
+        #expect(tooLong.status == 1 && tooLong.error.contains("renames hold more than the upload limit"))
+        #expect(tooLong.error.contains("(TOOLONG)"), "\(tooLong.error)")
+        #expect(try daemon.barkeep(["runs", "outside"]).1.split(separator: "\n").count == 2)
         let given = try barkeep(daemon, ["ingest", "outside", after, "--renames", list], in: scans)
         #expect(counts(given.json) == ["new": 0, "fixed": 0, "unchanged": 1, "moved": 1, "changed": 0, "renamed": 1])
         #expect(

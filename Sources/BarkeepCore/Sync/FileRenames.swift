@@ -28,6 +28,15 @@ public struct FileRenames: Sendable, Equatable {
 
     /// Whether there is no rename.
     public var isEmpty: Bool { newPathByOldPath.isEmpty }
+
+    /// The git arguments that list the files renamed from commit `base` to `head`, in the form `parse(nullTerminated:)`
+    /// reads: the one command the CLI (in a checkout) and a repository source run.
+    public static func gitDiffArguments(from base: String, to head: String) -> [String] {
+        [
+            "diff", "--name-status", "--find-renames", "-z", "--diff-filter=R", "--no-color", "--no-ext-diff", base,
+            head, "--",
+        ]
+    }
     /// How many files were renamed.
     public var count: Int { newPathByOldPath.count }
 

@@ -258,6 +258,8 @@ public enum SyncPlanner {
         var plan = matching.plan
         // The open findings not seen now, inside the scope, may be the unmatched scanned ones renamed or edited.
         var unseen = candidates.filter { $0.status != .fixed && isInside($0.file, scope: scope) }
+        // Those a person marked verified: one paired by pass 3 or 2 is still reported.
+        let verified = Set(unseen.lazy.filter { $0.status == .verified }.map(\.id))
         // Pass 3, with renames only: a finding in a renamed file is the same finding at the new path.
         let renamed =
             renames.isEmpty ? [] : pairRenamed(unseen: unseen, unmatched: plan.new, renames: renames, in: scan)
@@ -265,7 +267,6 @@ public enum SyncPlanner {
             let renamedIDs = Set(renamed.map(\.id))
             let renamedIndices = Set(renamed.map(\.index))
             plan.new.removeAll { renamedIndices.contains(Int($0)) }
-            let verified = Set(unseen.lazy.filter { $0.status == .verified }.map(\.id))
             plan.verifiedReported += renamed.lazy.map(\.id).filter(verified.contains)
             unseen.removeAll { renamedIDs.contains($0.id) }
             plan.renamed = renamed
@@ -284,7 +285,6 @@ public enum SyncPlanner {
         if !pairs.isEmpty { plan.new.removeAll { pairedIndices.contains(Int($0)) } }
         plan.changed = pairs
         plan.counts.changed = pairs.count
-        let verified = Set(unseen.lazy.filter { $0.status == .verified }.map(\.id))
         if !verified.isEmpty { plan.verifiedReported += pairs.lazy.map(\.id).filter(verified.contains) }
         plan.counts.new = plan.new.count
 

@@ -176,7 +176,8 @@ struct CheckCommand: RunnableCommand {
             given: given, project: project, scope: scope ?? "", format: request.format ?? .duoScan, scan: bytes,
             commit: commit, client: client, environment: ProcessInfo.processInfo.environment)
         let payload: [UInt8]
-        (payload, request.renames) = RenamesOption.payload(renames, scan: bytes)
+        (payload, request.renames) = try RenamesOption.payload(
+            renames, scan: bytes, limit: ScanFile.limit(override: maximumUpload, greeting: client.greeting))
         // A large scan takes a while to plan after the upload: wait for it.
         client.setReplyTimeout(.seconds(600))
         do {

@@ -161,7 +161,7 @@ struct IngestCommand: RunnableCommand {
             given: givenRenames, project: project, scope: scope ?? "", format: format, scan: bytes, commit: commit,
             client: client, environment: environment)
         let payload: [UInt8]
-        (payload, request.renames) = RenamesOption.payload(renames, scan: bytes)
+        (payload, request.renames) = try RenamesOption.payload(renames, scan: bytes, limit: limit)
 
         // A large sync takes a while after the upload: wait for it.
         client.setReplyTimeout(.seconds(600))

@@ -34,10 +34,7 @@ enum RenameLookup {
         }
         guard
             let output = GitCommand.output(
-                [
-                    "diff", "--name-status", "--find-renames", "-z", "--diff-filter=R", "--no-color", "--no-ext-diff",
-                    base, headCommit, "--",
-                ], environment: environment)
+                FileRenames.gitDiffArguments(from: base, to: headCommit), environment: environment)
         else {
             note("git could not compare commit \(base.prefix(12)) of the latest run with \(head.prefix(12))")
             return nil

@@ -87,9 +87,19 @@ enum RenamesOption: Sendable, Equatable {
     }
 
     /// The upload: the renames' text, then the scan; and the `renames` count of the request (nil without renames).
-    static func payload(_ renames: FileRenames?, scan bytes: [UInt8]) -> (payload: [UInt8], count: Int?) {
+    /// The scan was checked against the upload `limit` alone; with the renames before it the upload may pass it, which
+    /// is refused here (`TOOLONG`) before anything is sent, as the daemon would refuse it after.
+    static func payload(_ renames: FileRenames?, scan bytes: [UInt8], limit: Int?) throws(CLIError) -> (
+        payload: [UInt8], count: Int?
+    ) {
         guard let renames, !renames.isEmpty else { return (bytes, nil) }
         let text = Array(renames.nameStatusText.utf8)
+        if let limit, text.count + bytes.count > limit {
+            throw .refused(
+                .tooLong,
+                "the scan and its \(renames.count) renames hold more than the upload limit of "
+                    + "\(ScanFile.describe(limit)); send them with --no-renames")
+        }
         return (text + bytes, text.count)
     }
 }

@@ -158,7 +158,7 @@ final class ScanFile {
     }
 
     /// A size as the refusals say it: `300 MiB (314572800 bytes)`.
-    private static func describe(_ bytes: Int) -> String {
+    static func describe(_ bytes: Int) -> String {
         let mebibytes = Double(bytes) / Double(1 << 20)
         let rounded = mebibytes >= 10 ? String(Int(mebibytes.rounded())) : String(format: "%.1f", mebibytes)
         return "\(rounded) MiB (\(bytes) bytes)"
