@@ -164,6 +164,14 @@ public enum CheckStore {
                             to: outcome.counts.eventText(result: outcome.result),
                             reason: eventReason(request, base: outcome.base), actor: request.actor)
                     ], on: connection)
+                try connection.query(
+                    """
+                    DELETE FROM events WHERE seq IN (
+                        SELECT seq FROM events
+                        WHERE project_id = $1 AND kind = \(EventKind.scanChecked.sql) AND at < now() - make_interval(days => $2)
+                        ORDER BY at LIMIT $3)
+                    """,
+                    [project.id, CheckRetention.days, CheckRetention.deletedPerCheck])
             }
         }
         return outcome
