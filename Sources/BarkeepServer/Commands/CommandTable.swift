@@ -291,7 +291,7 @@ public struct CommandTable: Sendable {
                 return fail(.badArgument, "key \(ValueExcerpt.quoted(key)) given twice")
             }
         }
-        if let missing = command.requiredKeys.subtracting(seen).sorted().first {
+        if !command.requiredKeys.isEmpty, let missing = command.requiredKeys.subtracting(seen).sorted().first {
             return fail(.badArgument, "\(name) needs \(missing)=…")
         }
         if let needed = command.minimumRole {
