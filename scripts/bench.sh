@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
-# make bench: 1,000 connections each pipelining 100 PINGs, against barkeepd and against redis-server, with the same
-# client in the same run; prints both rates and their ratio. Then the scanner sync, with a real history's churn and
+# make bench: barkeepd against redis-server, with the same client (barkeep-bench) in the same run, rounds alternating,
+# each row both rates and their ratio: bare PING from 1,000 connections each pipelining 100 (CONNECTIONS, PIPELINE,
+# ROUNDS); a quoted "PING", which takes the general request path, pipelined so and unpipelined (50 connections, one
+# request in flight each, BATCHES in a round: UNPIPELINED_CONNECTIONS, BATCHES); and a reader command, STATUS of a
+# small project on connections that said HELLO with a reader token, against redis's GET of a value as long as its
+# reply, pipelined and unpipelined. Then the scanner sync, with a real history's churn and
 # with no change, against parse + raw COPY (and the initial import into 1,000 screens against the same import without
 # screens), a check (barkeep check's CHECK) of a 100,000-finding churned scan against its sync, then the same syncs
 # end to end from the CLI (barkeep ingest of real-shaped scans,
@@ -80,7 +84,7 @@ if want ping; then
     # with a reader token; redis answers GET of a value as long as STATUS's reply.
     socket="unix:$work/data/barkeep.sock"
     "$bin/barkeep" --server "$socket" project create bench >/dev/null
-    reader=$("$bin/barkeep" --server "$socket" token create bench-reader --role reader)
+    reader=$("$bin/barkeep" --server "$socket" token create bench-reader --role reader 2>/dev/null)
     hello="HELLO protocol=3 token=$reader"
     reader_request="STATUS bench"
     reply_size=$(python3 - "$daemon_port" "$hello" "$reader_request" <<'PY'

@@ -159,4 +159,62 @@ struct StatusLookupTests {
         #expect(try reply(dashboard, "STATUS app") == ["ERR NOAUTH the token of this connection was revoked"])
         #expect(try reply(dashboard, "STATUS app").last?.hasPrefix("ERR NOAUTH STATUS needs a token") == true)
     }
+
+    /// Sends `requests` in one write, then reads their replies in order.
+    private func pipelined(_ client: LineClient, _ requests: [String]) throws -> [[String]] {
+        try client.send(requests.map { $0 + "\n" }.joined())
+        return try requests.map { _ in
+            var lines: [String] = []
+            while let line = try client.readLine() {
+                lines.append(line)
+                if !line.hasPrefix("* ") { break }
+            }
+            return lines
+        }
+    }
+
+    @Test("STATUS requests pipelined together are answered on the loop, each the kept reply")
+    func pipelinedOnLoop() throws {
+        let (running, owner) = try serverWithProject()
+        let made = try reply(owner, "STATUS app")
+        let isAnsweredOnLoop = try eventually {
+            if try reply(owner, "STATUS app") != made { Issue.record("STATUS answered otherwise") }
+            return running.server.statistics.keptStatusOnLoop >= 1
+        }
+        #expect(isAnsweredOnLoop)
+        // Fifty in one write share the lookup sent after they arrived (more than the 64 lookups the connection may
+        // hold at once would not matter either): all on the loop, when its connection stays up meanwhile.
+        let isBatchOnLoop = try eventually(.seconds(60)) {
+            let before = running.server.statistics
+            for answer in try pipelined(owner, Array(repeating: "STATUS app", count: 50)) where answer != made {
+                Issue.record("STATUS answered otherwise: \(answer)")
+            }
+            func counted(_ statistics: Server.Statistics) -> Int {
+                statistics.keptStatusOnLoop + statistics.keptStatusToPool
+            }
+            #expect(eventually { counted(running.server.statistics) >= counted(before) + 50 })
+            return running.server.statistics.keptStatusToPool == before.keptStatusToPool
+        }
+        #expect(isBatchOnLoop)
+    }
+
+    @Test(
+        "a write pipelined between STATUS requests is in the STATUS after it, though a lookup answered the ones before")
+    func pipelinedWriteIsRead() throws {
+        let (running, owner) = try serverWithProject()
+        let before = try reply(owner, "STATUS app")
+        let isAnsweredOnLoop = try eventually {
+            if try reply(owner, "STATUS app") != before { Issue.record("STATUS answered otherwise") }
+            return running.server.statistics.keptStatusOnLoop >= 1
+        }
+        #expect(isAnsweredOnLoop)
+        // The lookup sent for the first two came after every request of the write had arrived, so it would hold for
+        // the last one too, but for the write between them: the last STATUS must read what it wrote.
+        let answers = try pipelined(
+            owner, ["STATUS app", "STATUS app", "SCREEN ADD app Settings path=Sources/Settings/**", "STATUS app"])
+        #expect(answers[0] == before && answers[1] == before)
+        #expect(answers[2].last?.hasPrefix("OK") == true)
+        #expect(answers[3].count == before.count + 1)
+        #expect(try reply(owner, "STATUS app") == answers[3])
+    }
 }

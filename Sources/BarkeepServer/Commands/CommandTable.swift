@@ -73,10 +73,10 @@ public final class Command: Sendable {
             R.spec.name, positional: R.positionalRange, arguments: R.argumentKinds, keys: R.keys,
             requiredKeys: R.requiredKeys, repeatableKeys: R.repeatableKeys, minimumRole: R.spec.role,
             takesPayload: R.spec.payload, payloadLimit: payloadLimit, request: R.self
-        ) { input throws(CommandError) in
+        ) { [decoder = RequestDecoder<R>()] input throws(CommandError) in
             let request: R
             do throws(FieldProblem) {
-                request = try R(decoding: input.request)
+                request = try decoder.decode(input.request)
             } catch {
                 throw CommandError(.badArgument, error.message, key: error.key.isEmpty ? nil : error.key)
             }

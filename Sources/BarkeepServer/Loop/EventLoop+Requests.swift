@@ -141,7 +141,7 @@ extension EventLoop {
             finish(connection, .error(error.code, error.message))
             return
         }
-        switch action {
+        switch consume action {
         case .done(let result):
             apply(result, to: connection)
         case .database(let work):

@@ -84,21 +84,19 @@ extension EventLoop {
         waitingLookups[key, default: []].append(lookup)
     }
 
-    /// Sends one lookup for each project and token that STATUS requests wait for (after each batch of events). When
-    /// the lookup connection holds too many, they wait for its answers; when it is not ready, they take the pool.
+    /// Sends one lookup for each project and token that STATUS requests wait for (after each batch of events); those
+    /// it cannot send (the connection is not ready, or holds `maximumPending` lookups already) take the pool path.
     func sendWaitingLookups() {
         guard let statusLookup, !waitingLookups.isEmpty else { return }
-        for (key, lookups) in waitingLookups {
-            guard statusLookup.isReady else { break }
+        let waiting = waitingLookups
+        waitingLookups = [:]
+        for (key, lookups) in waiting {
             let batch = KeptReplyBatch(key: key, sentAt: nextInputMark(), lookups: lookups)
-            guard statusLookup.submit(project: key.project, checkingToken: key.tokenID, tag: batch) else { continue }
-            waitingLookups[key] = nil
+            if !statusLookup.submit(project: key.project, checkingToken: key.tokenID, tag: batch) {
+                for lookup in lookups { runOnPool(lookup) }
+            }
         }
         updateLookupRegistration()
-        guard !statusLookup.isReady else { return }
-        let stranded = waitingLookups.values.joined()
-        waitingLookups = [:]
-        for lookup in stranded { runOnPool(lookup) }
     }
 
     /// The lookup's socket is ready: answer what it answered.
