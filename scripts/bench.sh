@@ -66,19 +66,27 @@ if want ping; then
     daemon_port=$(free_port)
     redis_port=$(free_port)
 
-    "$bin/barkeepd" --data-dir "$work/data" --listen "127.0.0.1:$daemon_port" --log-level warning 2>"$work/barkeepd.log" &
+    # No HTTP listener: these rows do not use it, and its default port may be taken on a shared machine.
+    "$bin/barkeepd" --data-dir "$work/data" --listen "127.0.0.1:$daemon_port" --no-http --log-level warning \
+        2>"$work/barkeepd.log" &
     daemon=$!
     redis-server --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no --maxclients 4000 \
         --daemonize no --logfile "$work/redis.log" &
     redis=$!
 
-    for _ in $(seq 1 120); do
-        if "$bin/barkeep-bench" --target probe="127.0.0.1:$daemon_port" --connections 1 --pipeline 1 --rounds 1 \
-            >/dev/null 2>&1 && redis-cli -p "$redis_port" ping >/dev/null 2>&1; then
+    # The daemon first starts its embedded PostgreSQL, which takes a while on a busy machine.
+    ready=
+    for _ in $(seq 1 480); do
+        kill -0 "$daemon" 2>/dev/null || { echo "error: barkeepd stopped: $(tail -1 "$work/barkeepd.log")" >&2; exit 1; }
+        if [ -S "$work/data/barkeep.sock" ] && "$bin/barkeep-bench" --target probe="127.0.0.1:$daemon_port" \
+            --connections 1 --pipeline 1 --rounds 1 >/dev/null 2>&1 && redis-cli -p "$redis_port" ping >/dev/null 2>&1
+        then
+            ready=1
             break
         fi
         sleep 0.5
     done
+    [ -n "$ready" ] || { echo "error: barkeepd or redis-server did not start in 240 s (see $work/barkeepd.log)" >&2; exit 1; }
 
     # The reader command: STATUS of a small project (kept while nothing changes), on connections that said HELLO
     # with a reader token; redis answers GET of a value as long as STATUS's reply.
