@@ -40,6 +40,11 @@ final class Connection {
     var stream: Stream?
     /// The loop's timer for the machine's `nextDeadline`, while one is set (at most one is current).
     var armedDeadline: DeadlineQueue.Entry?
+    /// Whether the loop still has it (`EventLoop.close` clears it): the hot path asks this, not the loop's table.
+    var isOpen = true
+    /// The loop's input mark (`EventLoop.nextInputMark`) of its last read or of its last command finished on the
+    /// pool, whichever came later: a status lookup answers for its requests only when sent after that.
+    var inputMark: UInt64 = 0
 
     init(
         descriptor: Int32,
