@@ -165,10 +165,7 @@ extension EventLoop {
             finish(connection, Self.noDatabase)
             return
         }
-        let id = connection.id
-        let name = resolved.command.name
-        let ticket = CommandTicket()
-        connection.ticket = ticket
+        let (id, name, ticket) = handOff(resolved, from: connection)
         let request = VerdictQueue.Request(
             project: grouped.project, verdict: grouped.verdict, tokenID: connection.session.tokenID,
             isCancelled: { ticket.isCancelled })
@@ -181,6 +178,16 @@ extension EventLoop {
             }
             server.post { loop in loop.complete(id, command: name, result: result) }
         }
+    }
+
+    /// What a command handed off to a worker needs to come back: its connection's id, its name, and the ticket that
+    /// is cancelled when the client leaves before the work starts.
+    private func handOff(_ resolved: CommandTable.Resolved, from connection: Connection) -> (
+        ConnectionID, String, CommandTicket
+    ) {
+        let ticket = CommandTicket()
+        connection.ticket = ticket
+        return (connection.id, resolved.command.name, ticket)
     }
 
     /// The answer to a command that needs the database, from a server that has none.
@@ -196,10 +203,7 @@ extension EventLoop {
             finish(connection, Self.noDatabase)
             return
         }
-        let id = connection.id
-        let name = resolved.command.name
-        let ticket = CommandTicket()
-        connection.ticket = ticket
+        let (id, name, ticket) = handOff(resolved, from: connection)
         do {
             try pool.submit { database in
                 // The client left while the command waited for a database connection: never start it.
