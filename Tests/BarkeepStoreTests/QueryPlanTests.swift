@@ -199,6 +199,19 @@ struct QueryPlanTests {
             #expect(assigned.count(.changed) > 500)
         }
 
+        // A group commit of single verdicts (FindingStore.setStatuses): the findings named, some more than once.
+        let verdicts = "a group commit of verdicts"
+        try recorder.record(verdicts) {
+            let results = try FindingStore.setStatuses(
+                project: "app",
+                (0..<60).map { index in
+                    FindingVerdict(
+                        number: 1 + (index * 37) % 40, status: index % 2 == 0 ? .declined : .approved,
+                        reason: index % 2 == 0 ? "r\(index)" : nil, role: .writer, actor: "token:t\(index % 3)")
+                }, on: connection)
+            #expect(results.count { (try? $0.get())?.outcome == .changed } > 40)
+        }
+
         let status = "STATUS"
         try recorder.record(status) {
             let read = try StatusStore.versionedStatus(project: "app", on: connection)
@@ -271,8 +284,18 @@ struct QueryPlanTests {
             let sorts = plan.sortsOf("findings").count
             #expect(sorts == 0, "findings sorted:\n\(plan.outline)")
         }
+        // The group commit's writes reach the findings they name by their ids, never by reading the project's.
+        let writes = recorder.plans(of: verdicts).filter {
+            $0.statement.contains("UPDATE findings") || $0.statement.contains("INSERT INTO events")
+        }
+        #expect(writes.count >= 2)
+        for plan in writes {
+            let sequential = plan.scans(of: "findings").filter { $0["Node Type"] as? String == "Seq Scan" }
+            #expect(sequential.isEmpty, "findings read sequentially:\n\(plan.outline)")
+        }
         for scenario in [
-            Self.staleScenario, firstImport, check, sync, renaming, bulk, status, findings, page, steps, reads,
+            Self.staleScenario, firstImport, check, sync, renaming, bulk, verdicts, status, findings, page, steps,
+            reads,
         ] {
             #expect(!recorder.plans(of: scenario).isEmpty, "no plan recorded for \(scenario)")
         }

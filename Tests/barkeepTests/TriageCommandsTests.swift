@@ -1,5 +1,6 @@
 import BarkeepTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -197,5 +198,49 @@ struct TriageCommandsTests {
         // On the Unix socket, you are your user.
         let own = try #require(try json(try daemon.barkeep(["--json", "mine", "app"]).1) as? [String: Any])
         #expect(!(own["name"] as? String ?? "").isEmpty && (own["screens"] as? [Any])?.isEmpty == true)
+    }
+
+    @Test("FINDING SET of one finding from many connections at once: each answered with its own change or error")
+    func concurrentVerdicts() throws {
+        let daemon = try makeProject()
+        let threads = 12
+        let perThread = 8
+        let failures = Mutex<[String]>([])
+        let done = DispatchGroup()
+        for thread in 0..<threads {
+            done.enter()
+            Thread {
+                defer { done.leave() }
+                do {
+                    let wire = try LineClient(socketPath: daemon.socket)
+                    for index in 0..<perThread {
+                        // Four findings for twelve connections: many verdicts on one finding in one batch.
+                        let reason = "t\(thread) v\(index)"
+                        let record = try wire.request("FINDING SET app \(1 + index % 4) declined reason=\"\(reason)\"")
+                        let summary = try wire.readLine()
+                        guard let record, record.contains(" status=declined reason=\"\(reason)\" "),
+                            record.contains(" change=changed "),
+                            summary == "OK changed=1 unchanged=0 refused=0 dry-run=no count=1"
+                        else {
+                            failures.withLock { $0.append("\(reason): \(record ?? "-") / \(summary ?? "-")") }
+                            continue
+                        }
+                    }
+                    // Errors stay each request's own: an unknown finding, a refused move.
+                    let unknown = try wire.request("FINDING SET app 9999 approved")
+                    if unknown?.hasPrefix("ERR NOTFOUND no finding 9999 in project 'app'") != true {
+                        failures.withLock { $0.append("unknown: \(unknown ?? "-")") }
+                    }
+                    let refused = try wire.request("FINDING SET app 1 verified")
+                    if refused?.hasPrefix("ERR CONFLICT finding 1 is declined") != true {
+                        failures.withLock { $0.append("refused: \(refused ?? "-")") }
+                    }
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }.start()
+        }
+        #expect(done.wait(timeout: .now() + 120) == .success)
+        #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0 })")
     }
 }

@@ -144,6 +144,29 @@ public enum CommandAction: Sendable {
     /// A reply that grows with the data (`FINDINGS`, `MINE`): read on a pool thread a page at a time, each page only
     /// once the client has read enough of the ones before (the token checked first, as for `database`).
     case streamed(StreamedReply)
+    /// A verdict on one finding, written with the others on its project that arrive while one is being written (the
+    /// server's VerdictQueue: group commit); its reply is made of its own change once their transaction committed.
+    /// The token is checked first, as for `database`.
+    case verdict(GroupedVerdict)
+}
+
+/// A verdict on one finding for the group commit, and how its reply is made of its change.
+public struct GroupedVerdict: Sendable {
+    /// The project's name, as the command gave it.
+    public var project: String
+    /// The verdict.
+    public var verdict: FindingVerdict
+    /// The reply to the command, made of the verdict's change (a refusal is thrown as the command's error).
+    public var reply: @Sendable (FindingChange) throws -> CommandResult
+
+    /// Creates the verdict's work.
+    public init(
+        project: String, verdict: FindingVerdict, reply: @escaping @Sendable (FindingChange) throws -> CommandResult
+    ) {
+        self.project = project
+        self.verdict = verdict
+        self.reply = reply
+    }
 }
 
 /// An encoded reply kept while a project's status version stays `version` (`StatusCache`).

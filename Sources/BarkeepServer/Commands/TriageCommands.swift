@@ -25,6 +25,14 @@ enum TriageCommands {
             throw CommandError(.badArgument, "\(status.rawValue) needs reason=…", key: "reason")
         }
         let (actor, role, version) = (input.session.actor, input.session.role ?? .reader, input.session.protocolVersion)
+        if target.isSingle, case .numbers(let numbers) = target.selector, let number = numbers.first {
+            // One finding: written with the other verdicts on the project that arrive meanwhile (group commit).
+            let verdict = FindingVerdict(number: number, status: status, reason: reason, role: role, actor: actor)
+            return .verdict(
+                GroupedVerdict(project: target.project, verdict: verdict) { change in
+                    try target.reply(BulkChange(changes: [change], isDryRun: false), version: version)
+                })
+        }
         return .database { connection in
             let result = try FindingStore.setStatus(
                 project: target.project, of: target.selector, to: status, reason: reason, role: role, actor: actor,

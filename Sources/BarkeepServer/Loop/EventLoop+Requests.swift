@@ -154,7 +154,41 @@ extension EventLoop {
             lookUp(reply, otherwise: otherwise, for: resolved, on: connection)
         case .streamed(let reply):
             startStream(reply, for: resolved, on: connection)
+        case .verdict(let grouped):
+            runGrouped(grouped, resolved, on: connection)
         }
+    }
+
+    /// Hands a verdict to the server's group commit; the machine waits until `complete`, called once the batch
+    /// holding it has committed. A client gone before its batch starts has nothing done, as on the pool.
+    private func runGrouped(_ grouped: GroupedVerdict, _ resolved: CommandTable.Resolved, on connection: Connection) {
+        guard let queue = server.verdicts else {
+            finish(connection, Self.noDatabase)
+            return
+        }
+        let (id, name, ticket) = handOff(resolved, from: connection)
+        let request = VerdictQueue.Request(
+            project: grouped.project, verdict: grouped.verdict, tokenID: connection.session.tokenID,
+            isCancelled: { ticket.isCancelled })
+        queue.submit(request) { [server] outcome in
+            let result: Result<CommandResult, any Error>
+            switch outcome {
+            case .cancelled: result = .success(Server.clientGone)
+            case .tokenRevoked: result = .success(Server.revokedToken)
+            case .decided(let change): result = Result { try grouped.reply(try change.get()) }
+            }
+            server.post { loop in loop.complete(id, command: name, result: result) }
+        }
+    }
+
+    /// What a command handed off to a worker needs to come back: its connection's id, its name, and the ticket that
+    /// is cancelled when the client leaves before the work starts.
+    private func handOff(_ resolved: CommandTable.Resolved, from connection: Connection) -> (
+        ConnectionID, String, CommandTicket
+    ) {
+        let ticket = CommandTicket()
+        connection.ticket = ticket
+        return (connection.id, resolved.command.name, ticket)
     }
 
     /// The answer to a command that needs the database, from a server that has none.
@@ -170,16 +204,11 @@ extension EventLoop {
             finish(connection, Self.noDatabase)
             return
         }
-        let id = connection.id
-        let name = resolved.command.name
-        let ticket = CommandTicket()
-        connection.ticket = ticket
+        let (id, name, ticket) = handOff(resolved, from: connection)
         do {
             try pool.submit { database in
                 // The client left while the command waited for a database connection: never start it.
-                guard !ticket.isCancelled else {
-                    return CommandResult(.error(.unavailable, "the client disconnected"))
-                }
+                guard !ticket.isCancelled else { return Server.clientGone }
                 return try work(database)
             } completion: { [server] result in
                 server.post { loop in loop.complete(id, command: name, result: result) }

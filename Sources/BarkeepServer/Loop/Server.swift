@@ -70,6 +70,8 @@ public final class Server: Sendable {
     public let logger: Logger
     /// The database pool commands run on; nil: commands that need the database are answered `UNAVAILABLE`.
     let pool: PostgresPool?
+    /// The group commit of verdicts on single findings, writing through `pool`; nil without one.
+    let verdicts: VerdictQueue?
     /// Failed HELLOs per peer across its connections: what each may still fail, and which reach the log.
     let failedHellos = FailedHelloLimiter()
     /// Pages rendered once per status version and shared (RenderedPageCache): the overview's live refetches.
@@ -102,6 +104,7 @@ public final class Server: Sendable {
         self.configuration = configuration
         self.commands = commands
         self.pool = pool
+        verdicts = pool.map { VerdictQueue(pool: $0) }
         self.logger = logger.with(["component": "server"])
         tlsContext = try configuration.tls.map { tls throws(ServerError) in try ServerTLSContext(tls) }
         poller = barkeep_poller_create()
@@ -233,6 +236,9 @@ public final class Server: Sendable {
         }
         return try work(connection)
     }
+
+    /// The result of a command whose client left while it waited to start: it was never started.
+    static var clientGone: CommandResult { CommandResult(.error(.unavailable, "the client disconnected")) }
 
     /// The result of a command whose connection's token was revoked since its HELLO: refused, and the connection
     /// back to what the peer is without a token.

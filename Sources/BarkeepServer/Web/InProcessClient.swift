@@ -101,6 +101,12 @@ struct InProcessClient {
                 return try otherwise(database, session.tokenID).reply
             case .streamed(let reply):
                 return try collect(reply, session: session)
+            case .verdict(let grouped):
+                // Already on a pool thread: the verdict alone, in its own transaction, as it always was.
+                return try Server.runAuthorized(
+                    { try grouped.reply(FindingStore.apply(grouped.verdict, project: grouped.project, on: $0)) },
+                    session: session, on: database
+                ).reply
             }
         } catch let error as CommandError {
             throw error

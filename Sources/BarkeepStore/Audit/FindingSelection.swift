@@ -23,23 +23,29 @@ struct FindingSelection {
         parameters = [project.id]
         switch selector {
         case .numbers(let numbers):
-            let missing = try connection.query(
-                """
-                SELECT n FROM unnest($2::int[]) AS n
-                WHERE NOT EXISTS (SELECT 1 FROM findings WHERE project_id = $1 AND number = n) ORDER BY n
-                """,
-                [project.id, numbers.map(String.init)]
-            ).map { try $0.decode(at: 0, as: Int.self) }
-            if !missing.isEmpty {
-                let listed = missing.map(String.init).joined(separator: ", ")
-                throw StoreError.notFound(
-                    "no finding \(listed) in project '\(project.name)'")
-            }
+            let missing = try Self.missing(numbers, project: project, on: connection)
+            if !missing.isEmpty { throw Self.notFound(missing, project: project) }
             add("f.number = ANY(\(bind(numbers.map(String.init)))::int[])")
         case .query(let query):
             try check(query, project: project, on: connection)
             try add(query, on: connection)
         }
+    }
+
+    /// Which of `numbers` the project has no finding for, in increasing order.
+    static func missing(_ numbers: [Int], project: Project, on connection: PostgresConnection) throws -> [Int] {
+        try connection.query(
+            """
+            SELECT n FROM unnest($2::int[]) AS n
+            WHERE NOT EXISTS (SELECT 1 FROM findings WHERE project_id = $1 AND number = n) ORDER BY n
+            """,
+            [project.id, numbers.map(String.init)]
+        ).map { try $0.decode(at: 0, as: Int.self) }
+    }
+
+    /// The error for numbers the project has no finding for.
+    static func notFound(_ missing: [Int], project: Project) -> StoreError {
+        .notFound("no finding \(missing.map(String.init).joined(separator: ", ")) in project '\(project.name)'")
     }
 
     /// Binds `value` as the next parameter and returns its placeholder.

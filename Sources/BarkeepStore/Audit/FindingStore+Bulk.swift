@@ -33,10 +33,32 @@ public struct BulkChange: Sendable {
     /// Whether nothing was written.
     public var isDryRun: Bool
 
+    /// Creates a result.
+    public init(changes: [FindingChange], isDryRun: Bool) {
+        self.changes = changes
+        self.isDryRun = isDryRun
+    }
+
     /// How many entries had `outcome`.
     public func count(_ outcome: FindingChange.Outcome) -> Int {
         changes.count { $0.outcome == outcome }
     }
+}
+
+/// A status a person's verdict stores on a finding, and the event it writes.
+struct StatusWrite: Sendable {
+    /// The finding's row.
+    var id: Int64
+    /// Its status before: the event's `from`.
+    var from: FindingStatus
+    /// The status stored: the one asked for, or blocked (the SDK still lacks what the finding needs).
+    var status: FindingStatus
+    /// The reason stored: the one given, or why it stays blocked.
+    var reason: String?
+    /// Blocked: the status asked for, which it gets when the SDK arrives.
+    var before: FindingStatus?
+    /// Who.
+    var actor: String
 }
 
 extension FindingStore {
@@ -64,84 +86,125 @@ extension FindingStore {
             // The project's sync lock (taken above, as an ingest takes it): a sync running now finishes first, and
             // cannot then undo these verdicts.
             let findings = try list(selector, project: project, on: connection)
-            let facts =
-                try status.isSticky
-                ? [:] : SDKStore.facts(Array(Set(findings.flatMap(\.needs))), project: project, on: connection)
+            let facts = try facts(for: findings, statuses: [status], project: project, on: connection)
             var changes: [FindingChange] = []
-            var asked: [Finding] = []
-            var stillBlocked: [(finding: Finding, why: String)] = []
+            var asked: [StatusWrite] = []
+            var stillBlocked: [StatusWrite] = []
             for finding in findings {
-                let label =
-                    "finding \(finding.number)"
-                    + (finding.status == .blocked ? " (\(finding.reason ?? "blocked"))" : "")
-                var change = FindingChange(finding: finding, outcome: .unchanged, from: finding.status.rawValue)
-                change.to = status.rawValue
-                change.refusal = FindingLifecycle.refusal(
-                    from: finding.status, to: status, source: FindingSource(rawValue: finding.source) ?? .manual,
-                    reason: reason, by: .person(role), label: label)
-                if change.refusal != nil {
-                    change.outcome = .refused
-                    changes.append(change)
-                    continue
-                }
-                var why: String?
-                // Re-opening an item whose SDK symbols the project still lacks leaves it blocked, remembering the
-                // status asked for: it becomes that when the SDK arrives.
-                if !status.isSticky && !finding.needs.isEmpty,
-                    case .blocked(let blockedWhy, _) = SDKStore.verdict(finding.needs, facts: facts, project: project)
-                {
-                    why = blockedWhy
-                    change.to = FindingStatus.blocked.rawValue
-                }
-                if finding.status.rawValue != change.to || finding.reason != (why ?? reason) {
-                    change.outcome = isDryRun ? .wouldChange : .changed
-                    if let why { stillBlocked.append((finding, why)) } else { asked.append(finding) }
+                let (change, write) = decide(
+                    finding, to: status, reason: reason, role: role, actor: actor, facts: facts, project: project,
+                    isDryRun: isDryRun)
+                if let write {
+                    if write.before == nil { asked.append(write) } else { stillBlocked.append(write) }
                 }
                 changes.append(change)
             }
-            let changed = asked + stillBlocked.map(\.finding)
+            // The events in the order they always had: the statuses asked for, then the findings left blocked.
+            let changed = asked + stillBlocked
             guard !isDryRun, !changed.isEmpty else { return BulkChange(changes: changes, isDryRun: isDryRun) }
 
-            try store(
-                asked.map(\.id), status: status.rawValue, reason: reason, before: nil, project: project, on: connection)
-            for (finding, why) in stillBlocked {
-                try store(
-                    [finding.id], status: FindingStatus.blocked.rawValue, reason: why, before: status.rawValue,
-                    project: project, on: connection)
-            }
-            try EventLog.appendSelect(
-                """
-                SELECT f.project_id, $2::text, f.id, '\(EventKind.findingStatus.rawValue)', \(subject), v.before, f.status, f.reason, $3::text
-                FROM unnest($1::bigint[], $4::text[]) WITH ORDINALITY AS v (id, before, i) JOIN findings f ON f.id = v.id
-                ORDER BY v.i
-                """,
-                [changed.map { String($0.id) }, project.name, actor, changed.map(\.status.rawValue)],
-                on: connection)
+            try store(changed, project: project, on: connection)
+            try appendStatusEvents(changed, project: project, on: connection)
             return BulkChange(
                 changes: try refreshed(changes, project: project, on: connection), isDryRun: false)
         }
     }
 
-    /// Stores a status set by a person on the findings `ids`. Leaving the open statuses, a finding's last sighting
-    /// stops being derived: it is recorded.
-    private static func store(
-        _ ids: [Int64],
-        status: String,
+    /// What a person's verdict does to `finding` as it is now: the change (outcome, from, to, refusal) and, when it
+    /// changes the finding (and this is no dry run, or is: `write` says what would be stored), what to store. The
+    /// one home of a verdict's rules, for a bulk FINDING SET and a group commit of single ones alike. `facts`: what
+    /// the project knows of the symbols the finding needs (unused for a sticky status).
+    static func decide(
+        _ finding: Finding,
+        to status: FindingStatus,
         reason: String?,
-        before: String?,
+        role: Role,
+        actor: String,
+        facts: [String: SymbolFacts],
         project: Project,
-        on connection: PostgresConnection
-    ) throws {
-        guard !ids.isEmpty else { return }
+        isDryRun: Bool
+    ) -> (change: FindingChange, write: StatusWrite?) {
+        let label =
+            "finding \(finding.number)" + (finding.status == .blocked ? " (\(finding.reason ?? "blocked"))" : "")
+        var change = FindingChange(finding: finding, outcome: .unchanged, from: finding.status.rawValue)
+        change.to = status.rawValue
+        change.refusal = FindingLifecycle.refusal(
+            from: finding.status, to: status, source: FindingSource(rawValue: finding.source) ?? .manual,
+            reason: reason, by: .person(role), label: label)
+        if change.refusal != nil {
+            change.outcome = .refused
+            return (change, nil)
+        }
+        var why: String?
+        // Re-opening an item whose SDK symbols the project still lacks leaves it blocked, remembering the status
+        // asked for: it becomes that when the SDK arrives.
+        if !status.isSticky && !finding.needs.isEmpty,
+            case .blocked(let blockedWhy, _) = SDKStore.verdict(finding.needs, facts: facts, project: project)
+        {
+            why = blockedWhy
+            change.to = FindingStatus.blocked.rawValue
+        }
+        guard finding.status.rawValue != change.to || finding.reason != (why ?? reason) else { return (change, nil) }
+        change.outcome = isDryRun ? .wouldChange : .changed
+        let write =
+            why.map {
+                StatusWrite(
+                    id: finding.id, from: finding.status, status: .blocked, reason: $0, before: status, actor: actor)
+            }
+            ?? StatusWrite(
+                id: finding.id, from: finding.status, status: status, reason: reason, before: nil, actor: actor)
+        return (change, write)
+    }
+
+    /// What the SDK facts of `findings` are, when a verdict to `statuses` may need them (a sticky status never does).
+    static func facts(
+        for findings: [Finding], statuses: [FindingStatus], project: Project, on connection: PostgresConnection
+    ) throws -> [String: SymbolFacts] {
+        guard statuses.contains(where: { !$0.isSticky }) else { return [:] }
+        return try SDKStore.facts(Array(Set(findings.flatMap(\.needs))), project: project, on: connection)
+    }
+
+    /// Stores statuses set by people, one row each (a finding at most once). Leaving the open statuses, a
+    /// finding's last sighting stops being derived: it is recorded.
+    static func store(_ writes: [StatusWrite], project: Project, on connection: PostgresConnection) throws {
+        guard !writes.isEmpty else { return }
+        // Text arrays carry no NULL from here: an empty string stands for it (a reason is never empty).
         try connection.query(
             """
             \(latest)
-            UPDATE findings f SET status = $3, reason = $4, status_before_block = $5, updated_at = now(),
-                last_seen_run = \(lastSeenRun), reported_after_verified = \(reportedAfterVerified(keptAt: "$3"))
-            WHERE f.id = ANY($2::bigint[])
+            UPDATE findings f SET status = c.status, reason = nullif(c.reason, ''),
+                status_before_block = nullif(c.before, ''), updated_at = now(),
+                last_seen_run = \(lastSeenRun), reported_after_verified = \(reportedAfterVerified(keptAt: "c.status"))
+            FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[]) AS c(id, status, reason, before)
+            WHERE f.id = c.id
             """,
-            [project.id, ids.map(String.init), status, reason, before]
+            [
+                project.id, writes.map { String($0.id) }, writes.map(\.status.rawValue), writes.map { $0.reason ?? "" },
+                writes.map { $0.before?.rawValue ?? "" },
+            ]
         )
+    }
+
+    /// Appends a `finding.status` event per write, in their order: from the status before, to the one stored, the
+    /// reason stored, by the write's actor.
+    static func appendStatusEvents(_ writes: [StatusWrite], project: Project, on connection: PostgresConnection)
+        throws
+    {
+        guard !writes.isEmpty else { return }
+        try EventLog.appendSelect(
+            """
+            SELECT f.project_id, $2::text, f.id, '\(EventKind.findingStatus.rawValue)', \(subject), v.before, v.status,
+                   nullif(v.reason, ''), v.actor
+            FROM unnest($1::bigint[], $3::text[], $4::text[], $5::text[], $6::text[])
+                 WITH ORDINALITY AS v (id, before, status, reason, actor, i)
+            JOIN findings f ON f.id = v.id
+            ORDER BY v.i
+            """,
+            [
+                writes.map { String($0.id) }, project.name, writes.map(\.from.rawValue), writes.map(\.status.rawValue),
+                writes.map { $0.reason ?? "" }, writes.map(\.actor),
+            ],
+            on: connection)
     }
 
     /// `changes` with the findings that changed read again, as they are now.

@@ -127,4 +127,13 @@ public enum TokenStore {
         try connection.queryValue("SELECT role FROM tokens WHERE id = $1 AND revoked_at IS NULL", [id], as: String.self)
             .flatMap(Role.init(rawValue:))
     }
+
+    /// Which of the tokens `ids` are still active (not revoked): one statement for many sessions' requests.
+    public static func active(_ ids: Set<Int64>, on connection: PostgresConnection) throws -> Set<Int64> {
+        guard !ids.isEmpty else { return [] }
+        return Set(
+            try connection.query(
+                "SELECT id FROM tokens WHERE id = ANY($1::bigint[]) AND revoked_at IS NULL", [ids.map(String.init)]
+            ).map { try $0.decode(at: 0, as: Int64.self) })
+    }
 }
