@@ -209,7 +209,7 @@ work=$(mktemp -d)
 chmod 755 "$work"
 load_port=$(free_port)
 pool=${POOL_SIZE:-4}
-"$bin/barkeepd" --data-dir "$work/load" --listen "127.0.0.1:$load_port" --pool-size "$pool" --log-level warning \
+"$bin/barkeepd" --data-dir "$work/load" --listen "127.0.0.1:$load_port" --pool-size "$pool" --no-http --log-level warning \
     2>"$work/load.log" &
 daemon=$!
 export BARKEEP_SERVER="unix:$work/load/barkeep.sock"

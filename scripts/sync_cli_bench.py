@@ -278,7 +278,9 @@ def start_daemon(bin_dir, work, name):
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     daemon = subprocess.Popen(
-        [os.path.join(bin_dir, "barkeepd"), "--data-dir", data, "--listen", f"127.0.0.1:{port}", "--log-level", "warning"],
+        # No HTTP: its default port may be another daemon's on the same machine.
+        [os.path.join(bin_dir, "barkeepd"), "--data-dir", data, "--listen", f"127.0.0.1:{port}", "--no-http",
+         "--log-level", "warning"],
         stderr=open(os.path.join(work, name + ".log"), "w"),
     )
     environment = dict(os.environ, BARKEEP_SERVER=f"unix:{data}/barkeep.sock")
