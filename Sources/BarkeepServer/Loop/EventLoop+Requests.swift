@@ -160,7 +160,8 @@ extension EventLoop {
     static let noDatabase = Reply.error(.unavailable, "this server has no database")
 
     /// Runs `work` on a pool thread, unless the client has gone by the time a database connection is free; the
-    /// machine waits until `complete`.
+    /// machine waits until `complete`. With a read replica, a command that only reads goes where the replica's rule
+    /// sends it (after this client's last write), and one that writes notes where the primary's log ended after it.
     func runOnPool(
         _ resolved: CommandTable.Resolved, on connection: Connection,
         _ work: @escaping @Sendable (PostgresConnection) throws -> CommandResult
@@ -173,15 +174,36 @@ extension EventLoop {
         let name = resolved.command.name
         let ticket = CommandTicket()
         connection.ticket = ticket
+        let guarded: @Sendable (PostgresConnection) throws -> CommandResult = { database in
+            // The client left while the command waited for a database connection: never start it.
+            guard !ticket.isCancelled else {
+                return CommandResult(.error(.unavailable, "the client disconnected"))
+            }
+            return try work(database)
+        }
         do {
-            try pool.submit { database in
-                // The client left while the command waited for a database connection: never start it.
-                guard !ticket.isCancelled else {
-                    return CommandResult(.error(.unavailable, "the client disconnected"))
+            if let replica = server.replica, resolved.command.readsReplica {
+                try replica.submitRead(
+                    after: connection.lastWrite, primary: pool,
+                    { database, _ in
+                        try guarded(database)
+                    }
+                ) { [server] result in
+                    server.post { loop in loop.complete(id, command: name, result: result) }
                 }
-                return try work(database)
-            } completion: { [server] result in
-                server.post { loop in loop.complete(id, command: name, result: result) }
+            } else if server.replica != nil {
+                try pool.submit { database in
+                    let result = try guarded(database)
+                    return (result, try? WALPosition.afterCommit(on: database))
+                } completion: { [server] result in
+                    server.post { loop in
+                        loop.complete(id, command: name, result: result.map(\.0), wrote: try? result.get().1)
+                    }
+                }
+            } else {
+                try pool.submit(guarded) { [server] result in
+                    server.post { loop in loop.complete(id, command: name, result: result) }
+                }
             }
         } catch {
             connection.ticket = nil
@@ -190,9 +212,13 @@ extension EventLoop {
     }
 
     /// A command's database work finished: apply its result and carry on with the connection's next request.
-    func complete(_ id: ConnectionID, command: String, result: Result<CommandResult, any Error>) {
+    /// `wrote`: where the primary's log ended after it, for the client's next reads.
+    func complete(
+        _ id: ConnectionID, command: String, result: Result<CommandResult, any Error>, wrote: WALPosition? = nil
+    ) {
         guard let connection = connections[id] else { return }
         connection.ticket = nil
+        if let wrote { connection.lastWrite = max(connection.lastWrite ?? wrote, wrote) }
         switch result {
         case .success(let value): apply(value, to: connection)
         case .failure(let error): finish(connection, server.reply(for: error, command: command))

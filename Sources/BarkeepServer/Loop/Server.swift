@@ -70,6 +70,8 @@ public final class Server: Sendable {
     public let logger: Logger
     /// The database pool commands run on; nil: commands that need the database are answered `UNAVAILABLE`.
     let pool: PostgresPool?
+    /// The streaming replica read-only commands read from, with its routing rule; nil: every read on `pool`.
+    let replica: ReadReplica?
     /// Failed HELLOs per peer across its connections: what each may still fail, and which reach the log.
     let failedHellos = FailedHelloLimiter()
     /// Pages rendered once per status version and shared (RenderedPageCache): the overview's live refetches.
@@ -92,16 +94,19 @@ public final class Server: Sendable {
     var httpApplication: any HTTPApplication { WebApplication(server: self, commands: commands) }
 
     /// Prepares a server; nothing listens until `start()`. Without a pool, commands that need the database are
-    /// answered `UNAVAILABLE` and WATCH is not served.
+    /// answered `UNAVAILABLE` and WATCH is not served. With a `replica`, the commands that only read
+    /// (`Command.readsReplica`) read from it as it decides.
     public init(
         configuration: ServerConfiguration,
         commands: CommandTable,
         pool: PostgresPool? = nil,
+        replica: ReadReplica? = nil,
         logger: Logger
     ) throws(ServerError) {
         self.configuration = configuration
         self.commands = commands
         self.pool = pool
+        self.replica = pool == nil ? nil : replica
         self.logger = logger.with(["component": "server"])
         tlsContext = try configuration.tls.map { tls throws(ServerError) in try ServerTLSContext(tls) }
         poller = barkeep_poller_create()
@@ -129,6 +134,8 @@ public final class Server: Sendable {
     public var httpAddress: ServerAddress? { shared.withLock { $0.httpAddress } }
     /// The database pool's load.
     public var poolUsage: PostgresPool.Usage? { pool?.usage }
+    /// Where reads go and how they went, with a read replica.
+    public var replicaUsage: ReadReplica.Usage? { replica?.usage }
 
     // MARK: - Life cycle
 
