@@ -258,22 +258,18 @@ struct DaemonOptions {
         let directory = parsed.valueOrDefault("data-dir") ?? ""
         guard !directory.isEmpty else { throw fail("--data-dir must not be empty") }
         dataDirectory = URL(fileURLWithPath: directory).standardizedFileURL.path
-        databaseURL = parsed.value("database-url")
-        if let url = databaseURL {
+        /// The option `name` (read from `variable` too) as a database URL that libpq can parse, or nil.
+        func checkedURL(_ name: String, variable: String) throws(UsageError) -> String? {
+            guard let url = parsed.value(name) else { return nil }
             do {
                 try PostgresConfiguration(conninfo: url).validate()
             } catch {
-                throw fail("--database-url (or BARKEEP_DATABASE_URL): \(error)")
+                throw fail("--\(name) (or \(variable)): \(error)")
             }
+            return url
         }
-        readDatabaseURL = parsed.value("read-database-url")
-        if let url = readDatabaseURL {
-            do {
-                try PostgresConfiguration(conninfo: url).validate()
-            } catch {
-                throw fail("--read-database-url (or BARKEEP_READ_DATABASE_URL): \(error)")
-            }
-        }
+        databaseURL = try checkedURL("database-url", variable: "BARKEEP_DATABASE_URL")
+        readDatabaseURL = try checkedURL("read-database-url", variable: "BARKEEP_READ_DATABASE_URL")
         /// The option `name` as a duration whose milliseconds lie within `range`.
         func duration(_ name: String, _ range: ClosedRange<Int>) throws(UsageError) -> Duration {
             let text = parsed.valueOrDefault(name) ?? ""
