@@ -29,8 +29,8 @@ struct DaemonCommand: ParsableCommand {
                 "read-database-url",
                 valueName: "URL",
                 environment: "BARKEEP_READ_DATABASE_URL",
-                help: "Send read-only commands to this PostgreSQL streaming replica of the database (libpq URL or "
-                    + "conninfo), with as many connections as --pool-size; writes stay on the primary."
+                help: "Send read-only commands and HTTP GETs to this PostgreSQL streaming replica of the database "
+                    + "(libpq URL or conninfo), with as many connections as --pool-size; writes stay on the primary."
             ),
             .option(
                 "max-replica-lag",

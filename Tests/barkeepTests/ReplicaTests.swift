@@ -61,7 +61,7 @@ struct ReplicaTests {
         let dataDirectory = try TemporaryDirectory.make(prefix: "barkeep-replica-daemon")
         let (daemon, _) = try Subprocess.startDaemon([
             "--data-dir", dataDirectory, "--database-url", Self.url(primary), "--read-database-url", Self.url(standby),
-            "--replica-wait", "100ms", "--no-sources", "--no-hooks",
+            "--replica-wait", "100ms", "--no-sources", "--no-hooks", "--http", "127.0.0.1:0",
         ])
         defer {
             daemon.signal(SIGTERM)
@@ -95,6 +95,24 @@ struct ReplicaTests {
         #expect(
             Int(written["replica-fallbacks"] ?? "") ?? 0 >= (Int(serving["replica-fallbacks"] ?? "") ?? 0) + 21,
             "\(written)")
+
+        // The same over HTTP, for a token's requests: each GET after a POST of the same client sees it.
+        let http = "http://" + (Subprocess.readyField(daemon, "http") ?? "") + "/api/v1/projects/app/findings"
+        var environment = ProcessInfo.processInfo.environment
+        environment["BARKEEP_SERVER"] = "unix:" + socket
+        let created = try Subprocess.run(
+            BuildProducts.path("barkeep"), ["token", "create", "web", "--role", "writer"], environment: environment)
+        let token = try #require(created.output.split(separator: "\n").first.map(String.init), "\(created.error)")
+        for round in 1...5 {
+            let assigned = try HTTPAPITests.request(
+                "POST", http + "/assignee", token: token, json: #"{"number":[1],"name":"web\#(round)"}"#)
+            #expect(assigned.status == 200, "\(assigned.text)")
+            let shown = try HTTPAPITests.request("GET", http + "/1", token: token)
+            #expect(shown.status == 200 && shown.text.contains("\"web\(round)\""), "round \(round): \(shown.text)")
+        }
+        let web = try Self.stats(reader)
+        #expect(
+            Int(web["replica-fallbacks"] ?? "") ?? 0 >= (Int(written["replica-fallbacks"] ?? "") ?? 0) + 5, "\(web)")
 
         // The standby stops: reads still answer, from the primary, and the counters say so.
         let before = try Self.stats(reader)

@@ -127,7 +127,7 @@ extension EventLoop {
     /// `finish` on the loop with the result; without a pool, or with the pool's queue full, `finish` gets the error
     /// at once.
     private func onPool<Outcome: Sendable>(
-        _ connection: HTTPConnection, ifCancelled: Outcome,
+        _ connection: HTTPConnection, ifCancelled: Outcome, reads: Bool = false, client: Int? = nil,
         _ work: @escaping @Sendable (any HTTPApplication, HTTPRequestContext, PostgresConnection) throws -> Outcome,
         finish: @escaping @Sendable (EventLoop, ConnectionID, Result<Outcome, any Error>) -> Void
     ) {
@@ -140,16 +140,40 @@ extension EventLoop {
         connection.ticket = ticket
         let application = server.httpApplication
         let context = connection.context
+        let guarded: @Sendable (PostgresConnection) throws -> Outcome = { database in
+            guard !ticket.isCancelled else { return ifCancelled }
+            return try work(application, context, database)
+        }
         do {
-            try pool.submit { database in
-                guard !ticket.isCancelled else { return ifCancelled }
-                return try work(application, context, database)
-            } completion: { [server] result in
-                server.post { loop in finish(loop, id, result) }
+            if let replica = server.replica, let client, reads {
+                try replica.submitRead(
+                    after: httpWrites[client], primary: pool, { database, _ in try guarded(database) }
+                ) { [server] result in
+                    server.post { loop in finish(loop, id, result) }
+                }
+            } else if server.replica != nil, let client {
+                try pool.submit { database in
+                    (try guarded(database), try? WALPosition.afterCommit(on: database))
+                } completion: { [server] result in
+                    server.post { loop in
+                        if let written = try? result.get().1 { loop.noteHTTPWrite(written, by: client) }
+                        finish(loop, id, result.map(\.0))
+                    }
+                }
+            } else {
+                try pool.submit(guarded) { [server] result in
+                    server.post { loop in finish(loop, id, result) }
+                }
             }
         } catch {
             finish(self, id, .failure(error))
         }
+    }
+
+    /// Remembers that the HTTP client `client` wrote up to `written` on the primary.
+    private func noteHTTPWrite(_ written: WALPosition, by client: Int) {
+        if httpWrites.count >= Self.maximumHTTPWriters && httpWrites[client] == nil { httpWrites.removeAll() }
+        httpWrites[client] = max(httpWrites[client] ?? written, written)
     }
 
     /// The application judged a head on the pool: the machine reads the body or answers the refusal.
@@ -189,7 +213,12 @@ extension EventLoop {
     /// Runs a request on a pool thread through the server's application; the machine waits until `complete`.
     private func run(_ head: HTTPRequestHead, body: [UInt8], on connection: HTTPConnection) {
         // The client left while the request waited for a database connection: it never starts.
-        onPool(connection, ifCancelled: HTTPResponse.error(503, .unavailable, "the client left")) {
+        // GET and HEAD read: with a read replica they go where it decides, after this client's last write.
+        let client = (head.values(of: "authorization") + head.values(of: "cookie")).joined(separator: "\n").hashValue
+        onPool(
+            connection, ifCancelled: HTTPResponse.error(503, .unavailable, "the client left"),
+            reads: head.method == "GET" || head.method == "HEAD", client: client
+        ) {
             application, context, database in
             try application.respond(to: head, body: body, context: context, database: database)
         } finish: { loop, id, result in
