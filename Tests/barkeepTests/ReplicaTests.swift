@@ -110,6 +110,20 @@ struct ReplicaTests {
             let shown = try HTTPAPITests.request("GET", http + "/1", token: token)
             #expect(shown.status == 200 && shown.text.contains("\"web\(round)\""), "round \(round): \(shown.text)")
         }
+        // A sign-in writes a session on the primary: the very next page, with the new cookie, finds it.
+        let base = "http://" + (Subprocess.readyField(daemon, "http") ?? "")
+        let jar = try TemporaryDirectory.make(prefix: "barkeep-replica-web") + "/cookies"
+        let signIn = try Subprocess.run(
+            "/usr/bin/curl",
+            [
+                "-sS", "-o", "/dev/null", "-w", "%{http_code}", "-c", jar, "--data", "token=\(token)&next=/",
+                base + "/signin",
+            ])
+        #expect(signIn.output == "303", "\(signIn.output) \(signIn.error)")
+        let page = try Subprocess.run(
+            "/usr/bin/curl", ["-sS", "-o", "/dev/null", "-w", "%{http_code} %{redirect_url}", "-b", jar, base + "/"])
+        #expect(page.output.hasPrefix("200"), "the first page after signing in: \(page.output) \(page.error)")
+
         let web = try Self.stats(reader)
         #expect(
             Int(web["replica-fallbacks"] ?? "") ?? 0 >= (Int(written["replica-fallbacks"] ?? "") ?? 0) + 5, "\(web)")

@@ -156,7 +156,14 @@ extension EventLoop {
                     (try guarded(database), try? WALPosition.afterCommit(on: database))
                 } completion: { [server] result in
                     server.post { loop in
-                        if let written = try? result.get().1 { loop.noteHTTPWrite(written, by: client) }
+                        if case .success(let (outcome, written?)) = result {
+                            loop.noteHTTPWrite(written, by: client)
+                            // A sign-in: the browser's next requests carry the new session's cookie alone.
+                            if let session = Self.sessionSet(by: outcome, isTLS: context.isTLS) {
+                                loop.noteHTTPWrite(
+                                    written, by: Self.httpClientKey(authorization: [], session: session))
+                            }
+                        }
                         finish(loop, id, result.map(\.0))
                     }
                 }
@@ -168,6 +175,22 @@ extension EventLoop {
         } catch {
             finish(self, id, .failure(error))
         }
+    }
+
+    /// The key an HTTP client's writes are remembered by: its `Authorization` fields and its session cookie.
+    static func httpClientKey(authorization: [String], session: String?) -> Int {
+        (authorization + [session ?? ""]).joined(separator: "\n").hashValue
+    }
+
+    /// The session cookie `outcome` sets, when it is a response that starts a session.
+    static func sessionSet(by outcome: some Sendable, isTLS: Bool) -> String? {
+        guard let response = outcome as? HTTPResponse else { return nil }
+        let prefix = WebAuthentication.cookieName(isTLS: isTLS) + "="
+        for field in response.fields where field.name.lowercased() == "set-cookie" && field.value.hasPrefix(prefix) {
+            let value = field.value.dropFirst(prefix.count).prefix { $0 != ";" }
+            if !value.isEmpty { return String(value) }
+        }
+        return nil
     }
 
     /// Remembers that the HTTP client `client` wrote up to `written` on the primary.
@@ -214,7 +237,10 @@ extension EventLoop {
     private func run(_ head: HTTPRequestHead, body: [UInt8], on connection: HTTPConnection) {
         // The client left while the request waited for a database connection: it never starts.
         // GET and HEAD read: with a read replica they go where it decides, after this client's last write.
-        let client = (head.values(of: "authorization") + head.values(of: "cookie")).joined(separator: "\n").hashValue
+        let isTLS = connection.context.isTLS
+        let client = Self.httpClientKey(
+            authorization: head.values(of: "authorization"),
+            session: WebAuthentication.sessionCookie(head, isTLS: isTLS))
         onPool(
             connection, ifCancelled: HTTPResponse.error(503, .unavailable, "the client left"),
             reads: head.method == "GET" || head.method == "HEAD", client: client
