@@ -20,7 +20,8 @@ struct ReplicaTests {
         ]}
         """.utf8)
 
-    @Test("reads go to the standby, a client reads its own writes, the primary serves while the standby is away")
+    @Test(
+        "reads go to the standby, a client reads its own writes, the primary serves while the standby is down or lags")
     func readsFollowTheReplica() throws {
         let root = try TemporaryDirectory.make(prefix: "barkeep-replica")
         // As root, PostgreSQL runs as postgres and must be able to enter the directory.
@@ -149,6 +150,29 @@ struct ReplicaTests {
                 return Int(now["replica-reads"] ?? "") ?? 0 > Int(back["replica-reads"] ?? "") ?? 0
             })
         #expect(daemon.errorOutput.contains("read replica back"))
+
+        // A daemon whose lag limit is below the standby's 400 ms delay reads the primary while writes go on, and the
+        // standby again once the primary is idle: an idle primary counts no lag.
+        let strictDirectory = try TemporaryDirectory.make(prefix: "barkeep-replica-daemon")
+        let (strict, _) = try Subprocess.startDaemon([
+            "--data-dir", strictDirectory, "--database-url", Self.url(primary), "--read-database-url",
+            Self.url(standby), "--max-replica-lag", "50ms", "--no-sources", "--no-hooks",
+        ])
+        defer {
+            strict.signal(SIGTERM)
+            _ = strict.wait(timeout: .seconds(30))
+        }
+        let busy = try LineClient(socketPath: strictDirectory + "/barkeep.sock")
+        var round = 0
+        #expect(
+            eventually(.seconds(10)) {
+                round += 1
+                _ = try? Self.reply(busy, "FINDING ASSIGN app 1 busy\(round)")
+                return (try? Self.stats(busy))?["replica"] == "lagging"
+            })
+        #expect(strict.errorOutput.contains("read replica lagging"))
+        #expect(eventually(.seconds(10)) { (try? Self.stats(busy))?["replica"] == "serving" })
+        #expect(strict.errorOutput.contains("read replica caught up"))
     }
 
     @Test("a read URL that is not a standby stops the start with a clear error")
