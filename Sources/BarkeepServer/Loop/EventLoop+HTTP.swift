@@ -235,12 +235,16 @@ extension EventLoop {
 
     /// Runs a request on a pool thread through the server's application; the machine waits until `complete`.
     private func run(_ head: HTTPRequestHead, body: [UInt8], on connection: HTTPConnection) {
-        // The client left while the request waited for a database connection: it never starts.
-        // GET and HEAD read: with a read replica they go where it decides, after this client's last write.
+        // GET and HEAD read: with a read replica they go where it decides, after this client's last write; without
+        // one no client needs telling apart.
         let isTLS = connection.context.isTLS
-        let client = Self.httpClientKey(
-            authorization: head.values(of: "authorization"),
-            session: WebAuthentication.sessionCookie(head, isTLS: isTLS))
+        let client =
+            server.replica == nil
+            ? nil
+            : Self.httpClientKey(
+                authorization: head.values(of: "authorization"),
+                session: WebAuthentication.sessionCookie(head, isTLS: isTLS))
+        // The client left while the request waited for a database connection: it never starts.
         onPool(
             connection, ifCancelled: HTTPResponse.error(503, .unavailable, "the client left"),
             reads: head.method == "GET" || head.method == "HEAD", client: client
