@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
-# make bench: 1,000 connections each pipelining 100 PINGs, against barkeepd and against redis-server, with the same
-# client in the same run; prints both rates and their ratio. Then the scanner sync, with a real history's churn and
+# make bench: barkeepd against redis-server, with the same client (barkeep-bench) in the same run, rounds alternating,
+# each row both rates and their ratio: bare PING from 1,000 connections each pipelining 100 (CONNECTIONS, PIPELINE,
+# ROUNDS); a quoted "PING", which takes the general request path, pipelined so and unpipelined (50 connections, one
+# request in flight each, BATCHES in a round: UNPIPELINED_CONNECTIONS, BATCHES); and a reader command, STATUS of a
+# small project on connections that said HELLO with a reader token, against redis's GET of a value as long as its
+# reply, pipelined and unpipelined. Then the scanner sync, with a real history's churn and
 # with no change, against parse + raw COPY (and the initial import into 1,000 screens against the same import without
 # screens), a check (barkeep check's CHECK) of a 100,000-finding churned scan against its sync, then the same syncs
 # end to end from the CLI (barkeep ingest of real-shaped scans,
@@ -39,12 +43,13 @@ if want ping && ! command -v redis-server >/dev/null 2>&1; then
         || { "${sudo[@]}" apt-get update -q && DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q --no-install-recommends redis-server; }
 fi
 
+# Only the clients the chosen parts run.
 swift build -c release --product barkeepd
-swift build -c release --product barkeep-bench
-swift build -c release --product barkeep-sync-bench
-swift build -c release --product barkeep-status-bench
-swift build -c release --product barkeep-web-bench
 swift build -c release --product barkeep
+if want ping; then swift build -c release --product barkeep-bench; fi
+if want sync || want check || want history; then swift build -c release --product barkeep-sync-bench; fi
+if want status; then swift build -c release --product barkeep-status-bench; fi
+if want web; then swift build -c release --product barkeep-web-bench; fi
 bin=$(swift build -c release --show-bin-path)
 
 work=$(mktemp -d)
@@ -61,28 +66,76 @@ if want ping; then
     daemon_port=$(free_port)
     redis_port=$(free_port)
 
-    "$bin/barkeepd" --data-dir "$work/data" --listen "127.0.0.1:$daemon_port" --log-level warning 2>"$work/barkeepd.log" &
+    # No HTTP listener: these rows do not use it, and its default port may be taken on a shared machine.
+    "$bin/barkeepd" --data-dir "$work/data" --listen "127.0.0.1:$daemon_port" --no-http --log-level warning \
+        2>"$work/barkeepd.log" &
     daemon=$!
     redis-server --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no --maxclients 4000 \
         --daemonize no --logfile "$work/redis.log" &
     redis=$!
 
-    for _ in $(seq 1 120); do
-        if "$bin/barkeep-bench" --target probe="127.0.0.1:$daemon_port" --connections 1 --pipeline 1 --rounds 1 \
-            >/dev/null 2>&1 && redis-cli -p "$redis_port" ping >/dev/null 2>&1; then
+    # The daemon first starts its embedded PostgreSQL, which takes a while on a busy machine.
+    ready=
+    for _ in $(seq 1 480); do
+        kill -0 "$daemon" 2>/dev/null || { echo "error: barkeepd stopped: $(tail -1 "$work/barkeepd.log")" >&2; exit 1; }
+        if [ -S "$work/data/barkeep.sock" ] && "$bin/barkeep-bench" --target probe="127.0.0.1:$daemon_port" \
+            --connections 1 --pipeline 1 --rounds 1 >/dev/null 2>&1 && redis-cli -p "$redis_port" ping >/dev/null 2>&1
+        then
+            ready=1
             break
         fi
         sleep 0.5
     done
+    [ -n "$ready" ] || { echo "error: barkeepd or redis-server did not start in 240 s (see $work/barkeepd.log)" >&2; exit 1; }
 
-    settings=(--connections "${CONNECTIONS:-1000}" --pipeline "${PIPELINE:-100}" --rounds "${ROUNDS:-7}")
+    # The reader command: STATUS of a small project (kept while nothing changes), on connections that said HELLO
+    # with a reader token; redis answers GET of a value as long as STATUS's reply.
+    socket="unix:$work/data/barkeep.sock"
+    "$bin/barkeep" --server "$socket" project create bench >/dev/null
+    reader=$("$bin/barkeep" --server "$socket" token create bench-reader --role reader 2>/dev/null)
+    hello="HELLO protocol=3 token=$reader"
+    reader_request="STATUS bench"
+    reply_size=$(python3 - "$daemon_port" "$hello" "$reader_request" <<'PY'
+import socket, sys
+connection = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+reader = connection.makefile("rb")
+def ask(line):
+    connection.sendall(line.encode() + b"\r\n")
+    size = 0
+    while True:
+        reply = reader.readline()
+        size += len(reply)
+        if reply.startswith((b"OK", b"ERR")):
+            if reply.startswith(b"ERR"):
+                sys.exit(f"refused: {line.split()[0]}: {reply.decode().strip()}")
+            return size
+ask(sys.argv[2])
+print(ask(sys.argv[3]))
+PY
+)
+    redis-cli -p "$redis_port" set bench "$(head -c "$reply_size" /dev/zero | tr '\0' x)" >/dev/null
+
+    pipelined=(--connections "${CONNECTIONS:-1000}" --pipeline "${PIPELINE:-100}" --rounds "${ROUNDS:-7}")
+    # Unpipelined: one request in flight on each connection, the next sent once its reply is in.
+    unpipelined=(--connections "${UNPIPELINED_CONNECTIONS:-50}" --pipeline 1 --batches "${BATCHES:-400}"
+        --rounds "${ROUNDS:-7}")
+    targets=(--target "barkeepd=127.0.0.1:$daemon_port" --target "redis-server=127.0.0.1:$redis_port")
     echo "== PING: barkeepd against redis-server (inline PING), same client, rounds alternating"
-    "$bin/barkeep-bench" --target "barkeepd=127.0.0.1:$daemon_port" --target "redis-server=127.0.0.1:$redis_port" \
-        "${settings[@]}"
+    "$bin/barkeep-bench" "${targets[@]}" "${pipelined[@]}"
     echo
     echo "== The general request path: a quoted \"PING\" goes through the tokenizer, command table and handler"
-    "$bin/barkeep-bench" --target "barkeepd=127.0.0.1:$daemon_port" --target "redis-server=127.0.0.1:$redis_port" \
-        --request '"PING"' "${settings[@]}"
+    "$bin/barkeep-bench" "${targets[@]}" --request '"PING"' "${pipelined[@]}"
+    echo
+    echo "== The general request path unpipelined: quoted \"PING\", one request in flight on each connection"
+    "$bin/barkeep-bench" "${targets[@]}" --request '"PING"' "${unpipelined[@]}"
+    reader_targets=("${targets[@]}" --hello-for "barkeepd=$hello" --request-for "barkeepd=$reader_request"
+        --request-for "redis-server=GET bench")
+    echo
+    echo "== A reader command: $reader_request ($reply_size bytes, kept) as a reader, against GET of as many bytes"
+    "$bin/barkeep-bench" "${reader_targets[@]}" "${pipelined[@]}"
+    echo
+    echo "== The same unpipelined: one request in flight on each connection"
+    "$bin/barkeep-bench" "${reader_targets[@]}" "${unpipelined[@]}"
 fi
 
 # The daemons are stopped first: the benchmarks that follow run their own PostgreSQL and want both cores.

@@ -117,14 +117,21 @@ public struct LineFramer: Sendable {
 
     /// Checks and decodes a line's bytes: UTF-8, and no control character but tab.
     public static func decode(_ bytes: ArraySlice<UInt8>) throws(ProtocolError) -> String {
-        // Control characters are single bytes that never occur inside a multi-byte UTF-8 character, so the bytes
-        // can be checked before decoding.
-        if bytes.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
-            throw .badLine("the line holds a control character")
+        // On the contiguous bytes (an array slice always has them): the generic forms cost more than the check.
+        let decoded = bytes.withUnsafeBufferPointer { buffer -> String? in
+            // Control characters are single bytes that never occur inside a multi-byte UTF-8 character, so the bytes
+            // can be checked before decoding; a line of ASCII alone (the usual one) needs no further validation.
+            var isASCII = true
+            for byte in buffer {
+                if (byte < 0x20 && byte != 0x09) || byte == 0x7F { return nil }
+                if byte >= 0x80 { isASCII = false }
+            }
+            if isASCII { return String(decoding: buffer, as: UTF8.self) }
+            return String(validating: buffer, as: UTF8.self) ?? ""
         }
-        guard let line = String(validating: bytes, as: UTF8.self) else {
-            throw .badLine("the line is not valid UTF-8")
-        }
+        guard let line = decoded else { throw .badLine("the line holds a control character") }
+        // Only a line with a byte of 0x80 or more can fail to decode, and then it is not empty.
+        guard !line.isEmpty || bytes.isEmpty else { throw .badLine("the line is not valid UTF-8") }
         return line
     }
 }

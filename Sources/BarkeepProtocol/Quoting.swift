@@ -142,7 +142,18 @@ public enum Quoting {
     private static func readQuoted(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int) throws(ProtocolError)
         -> String
     {
-        var value: [UInt8] = []
+        // A word without escapes (the usual one) is its bytes as they are: no copy to unescape them into.
+        let start = index
+        while index < bytes.count && bytes[index] != quote && bytes[index] != backslash { index += 1 }
+        if index < bytes.count && bytes[index] == quote {
+            let end = index
+            index += 1
+            if index < bytes.count, bytes[index] != space, bytes[index] != tab {
+                throw .badLine("a closing double quote must end its word")
+            }
+            return string(bytes, start, end)
+        }
+        var value = Array(bytes[start..<index])
         while true {
             guard index < bytes.count else { throw .badLine("a double quote is not closed") }
             let byte = bytes[index]

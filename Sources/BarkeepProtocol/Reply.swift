@@ -91,11 +91,14 @@ public enum Reply: Sendable, Equatable {
     /// A final line is one line: every line break (CRLF counting as one) and control character becomes a space.
     /// Printable ASCII, the common case, is copied as is.
     private static func appendFlattened(_ text: String, to buffer: inout [UInt8]) {
-        let utf8 = text.utf8
-        guard utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F }) else {
-            buffer.append(contentsOf: utf8)
-            return
+        // On the contiguous UTF-8 (a native string has it): the generic scan of `String.UTF8View` costs more.
+        var text = text
+        let isPrintable = text.withUTF8 { bytes in
+            guard !bytes.contains(where: { $0 < 0x20 || $0 >= 0x7F }) else { return false }
+            buffer.append(contentsOf: bytes)
+            return true
         }
+        guard !isPrintable else { return }
         var previous: Unicode.Scalar?
         for scalar in text.unicodeScalars {
             defer { previous = scalar }

@@ -22,7 +22,7 @@ public struct Request: Sendable, Equatable {
         let tokens = try Quoting.tokenize(line)
         guard let first = tokens.first else { return nil }
         switch first {
-        case .word(let verb): self.verb = verb.uppercased()
+        case .word(let verb): self.verb = Self.uppercased(verb)
         // Not a command anyone has: the command table answers UNKNOWN, as for any other unknown verb.
         case .keyword(let key, let value): self.verb = "\(key)=\(value)".uppercased()
         }
@@ -34,6 +34,20 @@ public struct Request: Sendable, Equatable {
             case .keyword(let key, let value): keywordList.append((key, value))
             }
         }
+    }
+
+    /// `verb` upper-cased: a verb already in upper-case ASCII (as clients send them) as it is, other ASCII by byte,
+    /// anything else as `String.uppercased()` does it.
+    static func uppercased(_ verb: String) -> String {
+        var isUpper = true
+        for byte in verb.utf8 {
+            if byte >= 0x80 { return verb.uppercased() }
+            if byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") { isUpper = false }
+        }
+        if isUpper { return verb }
+        return String(
+            decoding: verb.utf8.map { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") ? $0 & 0xDF : $0 },
+            as: UTF8.self)
     }
 
     /// The value of a keyword (the last one given), or nil.

@@ -1,9 +1,17 @@
 // barkeep-bench: a load client for `make bench`. It opens many connections to a line-protocol server, has each
-// pipeline a batch of PINGs, and reports replies per second; the same client measures barkeepd and redis-server
-// (which answers the inline `PING` the same way), so the two rates compare like for like on a noisy machine.
+// send batches of requests (pipelined, or one at a time), and reports requests answered per second; the same client
+// measures barkeepd and redis-server, so the two rates compare like for like on a noisy machine.
 //
-// Usage: barkeep-bench --target NAME=HOST:PORT [--target …] [--connections 1000] [--pipeline 100] [--rounds 7]
-//                      [--request LINE]   (default PING; each must be answered with exactly one line)
+// Usage: barkeep-bench --target NAME=HOST:PORT [--target …] [--connections 1000] [--pipeline 100] [--batches 1]
+//                      [--rounds 7] [--request LINE] [--request-for NAME=LINE] [--hello-for NAME=LINE]
+//
+// - `--pipeline P --batches B`: in a round each connection sends B batches of P requests, each batch once every
+//   reply of the one before is in (`--pipeline 1 --batches 200`: unpipelined, one request in flight).
+// - `--request LINE` (default PING) is every target's request, `--request-for NAME=LINE` one target's own (barkeepd's
+//   command beside redis's `GET` of a value of the same size).
+// - `--hello-for NAME=LINE`: a line each connection to NAME sends once before the rounds (`HELLO protocol=3
+//   token=…`, which makes it a reader); its reply must not be an error.
+// - A reply may span lines: how many each target's takes is counted once, on one connection, before the rounds.
 import CBarkeepSystem
 import Foundation
 
@@ -21,13 +29,25 @@ struct Settings {
     var targets: [Target] = []
     var connections = 1000
     var pipeline = 100
+    var batches = 1
     var rounds = 7
     var request = "PING"
+    var requestFor: [String: String] = [:]
+    var helloFor: [String: String] = [:]
+
+    func request(of target: Target) -> String { requestFor[target.name] ?? request }
 }
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("barkeep-bench: \(message)\n".utf8))
     exit(64)
+}
+
+/// `NAME=VALUE` split at its first `=`.
+func namedValue(_ flag: String, _ value: String) -> (name: String, value: String) {
+    let parts = value.split(separator: "=", maxSplits: 1)
+    guard parts.count == 2 else { fail("\(flag) takes NAME=VALUE") }
+    return (String(parts[0]), String(parts[1]))
 }
 
 func parseSettings() -> Settings {
@@ -37,20 +57,34 @@ func parseSettings() -> Settings {
         guard let value = arguments.popFirst() else { fail("\(flag) needs a value") }
         switch flag {
         case "--target":
-            let parts = value.split(separator: "=", maxSplits: 1)
-            guard parts.count == 2, let colon = parts[1].lastIndex(of: ":"),
-                let port = UInt16(parts[1][parts[1].index(after: colon)...])
+            let (name, address) = namedValue(flag, value)
+            guard let colon = address.lastIndex(of: ":"), let port = UInt16(address[address.index(after: colon)...])
             else { fail("--target takes NAME=HOST:PORT") }
-            settings.targets.append(Target(name: String(parts[0]), host: String(parts[1][..<colon]), port: port))
+            settings.targets.append(Target(name: name, host: String(address[..<colon]), port: port))
         case "--connections": settings.connections = Int(value) ?? 0
         case "--pipeline": settings.pipeline = Int(value) ?? 0
+        case "--batches": settings.batches = Int(value) ?? 0
         case "--rounds": settings.rounds = Int(value) ?? 0
         case "--request": settings.request = value
+        case "--request-for":
+            let (name, line) = namedValue(flag, value)
+            settings.requestFor[name] = line
+        case "--hello-for":
+            let (name, line) = namedValue(flag, value)
+            settings.helloFor[name] = line
         default: fail("unknown option \(flag)")
         }
     }
-    guard !settings.targets.isEmpty, settings.connections > 0, settings.pipeline > 0, settings.rounds > 0 else {
-        fail("usage: barkeep-bench --target NAME=HOST:PORT … [--connections N] [--pipeline N] [--rounds N]")
+    guard !settings.targets.isEmpty, settings.connections > 0, settings.pipeline > 0, settings.batches > 0,
+        settings.rounds > 0
+    else {
+        fail(
+            "usage: barkeep-bench --target NAME=HOST:PORT … [--connections N] [--pipeline N] [--batches N] "
+                + "[--rounds N] [--request LINE] [--request-for NAME=LINE] [--hello-for NAME=LINE]")
+    }
+    let names = Set(settings.targets.map(\.name))
+    for name in Set(settings.requestFor.keys).union(settings.helloFor.keys) where !names.contains(name) {
+        fail("no target named \(name)")
     }
     return settings
 }
@@ -75,27 +109,49 @@ func connectAll(_ target: Target, count: Int) -> [Int32] {
     }
 }
 
-/// One round: every connection writes its batch at once, then the round lasts until every reply has arrived.
-/// Returns the elapsed seconds.
-func round(_ descriptors: [Int32], pipeline: Int, request: String) -> Double {
+/// Writes all of `bytes` to the non-blocking socket `descriptor`.
+func sendAll(_ descriptor: Int32, _ bytes: [UInt8]) {
+    var offset = 0
+    while offset < bytes.count {
+        let sent = bytes[offset...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        if sent < 0 {
+            if errno == EAGAIN || errno == EINTR { continue }
+            fail("send failed: \(String(cString: strerror(errno)))")
+        }
+        offset += sent
+    }
+}
+
+/// Sends `line` once on `descriptor` and returns what comes back until the server has been silent for 200 ms.
+func probe(_ descriptor: Int32, _ line: String) -> String {
+    sendAll(descriptor, Array((line + "\r\n").utf8))
+    var received: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+    while poll(&waiting, 1, received.isEmpty ? 10_000 : 200) > 0 {
+        let read = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        if read == 0 { fail("the server closed a connection") }
+        if read < 0 { continue }
+        received += buffer[0..<read]
+    }
+    guard !received.isEmpty else { fail("no reply to \(line) for 10 s") }
+    return String(decoding: received, as: UTF8.self)
+}
+
+/// One round: every connection writes a batch of `pipeline` requests, and the next once the batch's replies (each
+/// `replyLines` lines) are all in, `batches` times; the round lasts until every reply has arrived. Returns the
+/// elapsed seconds.
+func round(_ descriptors: [Int32], pipeline: Int, batches: Int, request: String, replyLines: Int) -> Double {
     let batch = [UInt8](String(repeating: request + "\r\n", count: pipeline).utf8)
     let poller = barkeep_poller_create()
     defer { close(poller) }
-    var remaining = [Int](repeating: pipeline, count: descriptors.count)
+    // Lines still owed by each connection's batch in flight, and batches it has still to send.
+    var remaining = [Int](repeating: pipeline * replyLines, count: descriptors.count)
+    var batchesLeft = [Int](repeating: batches - 1, count: descriptors.count)
     var done = 0
     let started = ContinuousClock.now
     for (index, descriptor) in descriptors.enumerated() {
-        var offset = 0
-        while offset < batch.count {
-            let sent = batch[offset...].withUnsafeBytes {
-                send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
-            }
-            if sent < 0 {
-                if errno == EAGAIN || errno == EINTR { continue }
-                fail("send failed: \(String(cString: strerror(errno)))")
-            }
-            offset += sent
-        }
+        sendAll(descriptor, batch)
         _ = barkeep_poller_add(poller, descriptor, BARKEEP_EVENT_READ, UInt64(index))
     }
     var events = [barkeep_event](repeating: barkeep_event(), count: 256)
@@ -117,11 +173,18 @@ func round(_ descriptors: [Int32], pipeline: Int, request: String) -> Double {
                     break
                 }
                 for byte in buffer[0..<read] where byte == UInt8(ascii: "\n") { remaining[index] -= 1 }
-                if remaining[index] == 0 {
-                    done += 1
-                    _ = barkeep_poller_remove(poller, descriptors[index])
+                guard remaining[index] <= 0 else { continue }
+                // A whole batch is in, and nothing more may come: the server answered more lines than counted.
+                guard remaining[index] == 0 else { fail("more reply lines than \(replyLines) a request") }
+                if batchesLeft[index] > 0 {
+                    batchesLeft[index] -= 1
+                    remaining[index] = pipeline * replyLines
+                    sendAll(descriptors[index], batch)
                     break
                 }
+                done += 1
+                _ = barkeep_poller_remove(poller, descriptors[index])
+                break
             }
         }
     }
@@ -132,25 +195,47 @@ func round(_ descriptors: [Int32], pipeline: Int, request: String) -> Double {
 let settings = parseSettings()
 _ = barkeep_raise_file_limit()
 signal(SIGPIPE, SIG_IGN)
-var medians: [String: Double] = [:]
 print(
-    "request=\(settings.request) connections=\(settings.connections) pipeline=\(settings.pipeline) "
+    "connections=\(settings.connections) pipeline=\(settings.pipeline) batches=\(settings.batches) "
         + "rounds=\(settings.rounds)"
 )
 // Rounds alternate between targets, so that a burst of load from something else on the machine hits both alike.
 var connections: [String: [Int32]] = [:]
-for target in settings.targets { connections[target.name] = connectAll(target, count: settings.connections) }
+var replyLines: [String: Int] = [:]
+for target in settings.targets {
+    let descriptors = connectAll(target, count: settings.connections)
+    connections[target.name] = descriptors
+    if let hello = settings.helloFor[target.name] {
+        // The first connection's reply is checked and its lines counted; the others send theirs together.
+        let reply = probe(descriptors[0], hello)
+        if reply.hasPrefix("ERR") || reply.hasPrefix("-") { fail("\(target.name) refused \(hello): \(reply)") }
+        let lines = reply.utf8.count { $0 == UInt8(ascii: "\n") }
+        _ = round(Array(descriptors.dropFirst()), pipeline: 1, batches: 1, request: hello, replyLines: lines)
+    }
+    let request = settings.request(of: target)
+    let reply = probe(descriptors[0], request)
+    if reply.hasPrefix("ERR") || reply.hasPrefix("-") { fail("\(target.name) refused \(request): \(reply)") }
+    replyLines[target.name] = reply.utf8.count { $0 == UInt8(ascii: "\n") }
+    print(
+        "\(target.name): request \(request), a reply of \(reply.utf8.count) bytes, \(replyLines[target.name] ?? 0) lines"
+    )
+}
+@MainActor func measure(_ target: Target) -> Double {
+    round(
+        connections[target.name] ?? [], pipeline: settings.pipeline, batches: settings.batches,
+        request: settings.request(of: target), replyLines: replyLines[target.name] ?? 1)
+}
 var rates: [String: [Double]] = [:]
 // A warm-up round per target, not counted.
-for target in settings.targets {
-    _ = round(connections[target.name] ?? [], pipeline: settings.pipeline, request: settings.request)
-}
+for target in settings.targets { _ = measure(target) }
 for _ in 0..<settings.rounds {
     for target in settings.targets {
-        let seconds = round(connections[target.name] ?? [], pipeline: settings.pipeline, request: settings.request)
-        rates[target.name, default: []].append(Double(settings.connections * settings.pipeline) / seconds)
+        let seconds = measure(target)
+        rates[target.name, default: []].append(
+            Double(settings.connections * settings.pipeline * settings.batches) / seconds)
     }
 }
+var medians: [String: Double] = [:]
 for target in settings.targets {
     let sorted = (rates[target.name] ?? []).sorted()
     let median = sorted[sorted.count / 2]

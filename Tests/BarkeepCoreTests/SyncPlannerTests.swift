@@ -24,6 +24,47 @@ struct SyncPlannerTests {
         )
     }
 
+    @Test(
+        "pass 1 over the findings not fixed, then the fixed ones looked up for the unmatched (reopen), is one pass over all",
+        arguments: [1, 2, 3, 4, 5])
+    func reopenAfterMatch(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        let statuses = FindingStatus.allCases
+        // 300 stored findings in every status, a third of them fixed; a scan keeping some, moving some, adding some.
+        let previous = scan((0..<300).map { ("F\($0 % 7).swift", $0, "let v\($0) = UIScreen.main") })
+        let findings = previous.enumerated().map { position, finding in
+            stored(
+                finding, id: Int64(position + 1),
+                status: position % 3 == 0 ? .fixed : statuses[Int.random(in: 0..<statuses.count, using: &random)])
+        }
+        let kept = previous.enumerated().compactMap { position, finding -> (String, Int, String)? in
+            guard Int.random(in: 0..<4, using: &random) != 0 else { return nil }
+            let shift = Int.random(in: 0..<5, using: &random) == 0 ? 2 : 0
+            return (finding.finding.file, position + shift, finding.finding.snippet)
+        }
+        let scanned = scan(
+            kept + (0..<40).map { ("N\($0 % 3).swift", $0, "let n\($0) = UIScreen.main") }.shuffled(using: &random))
+        let sightings = findings.map(StoredSighting.init)
+        let whole = SyncPlanner.match(scan: scanned, stored: sightings)
+
+        let open = sightings.filter { $0.status != .fixed }
+        let fixed = sightings.filter { $0.status == .fixed }
+        var split = SyncPlanner.match(scan: scanned, stored: open)
+        SyncPlanner.reopen(&split, fixed: fixed, positionsFrom: open.count, in: scanned)
+        #expect(split.plan.counts.reopened > 0)
+        #expect(split.plan.counts == whole.plan.counts)
+        #expect(split.plan.new == whole.plan.new)
+        #expect(split.plan.verifiedReported == whole.plan.verifiedReported)
+        // The same matches in the same order; positions differ (the lists differ), the rows they name do not.
+        let all = open + fixed
+        func rows(_ matches: [SyncPlan.Match]) -> [String] {
+            matches.map { "\($0.id) \($0.index) \($0.isMoved) \($0.isReopened)" }
+        }
+        #expect(rows(split.plan.matches) == rows(whole.plan.matches))
+        #expect(split.plan.matches.allSatisfy { all[$0.position].id == $0.id })
+        #expect(split.unseen.map { open[$0].id } == whole.unseen.map { sightings[$0].id })
+    }
+
     @Test("white space does not change identity; the line never does; the occurrence does")
     func identity() {
         let a = scan([("A.swift", 1, "let x = UIScreen.main"), ("A.swift", 9, "let  x=UIScreen.main")])

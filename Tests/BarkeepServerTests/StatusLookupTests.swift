@@ -14,12 +14,48 @@ struct StatusLookupTests {
     /// Every line of the reply to `request`, the final one last.
     private func reply(_ client: LineClient, _ request: String) throws -> [String] {
         try client.send(request + "\n")
+        return try readReply(client)
+    }
+
+    /// Every line of the next reply, the final one last.
+    private func readReply(_ client: LineClient) throws -> [String] {
         var lines: [String] = []
         while let line = try client.readLine() {
             lines.append(line)
             if !line.hasPrefix("* ") { break }
         }
         return lines
+    }
+
+    /// Sends `requests` in one write, then reads their replies in order.
+    private func pipelined(_ client: LineClient, _ requests: [String]) throws -> [[String]] {
+        try client.send(requests.map { $0 + "\n" }.joined())
+        return try requests.map { _ in try readReply(client) }
+    }
+
+    /// Whether `client`'s `STATUS app` comes to be answered on the loop (each reply `made`): the lookup connection
+    /// opens as the loop starts, and until it is ready, STATUS takes the pool path.
+    private func isAnsweredOnLoop(_ running: RunningServer, _ client: LineClient, made: [String]) throws -> Bool {
+        try eventually {
+            if try reply(client, "STATUS app") != made { Issue.record("STATUS answered otherwise") }
+            return running.server.statistics.keptStatusOnLoop >= 1
+        }
+    }
+
+    /// Whether `count` STATUS requests (`send` sends them and checks their replies) are all answered on the loop, none
+    /// by the pool. A lookup may legitimately take the pool path (its connection lost or reconnecting on a loaded
+    /// machine): then `send` is tried again, until a deadline.
+    private func isAllOnLoop(_ running: RunningServer, count: Int, _ send: () throws -> Void) throws -> Bool {
+        try eventually(.seconds(60)) {
+            let before = running.server.statistics
+            try send()
+            // The counters are published once per batch of the loop's events: wait until all are counted.
+            func counted(_ statistics: Server.Statistics) -> Int {
+                statistics.keptStatusOnLoop + statistics.keptStatusToPool
+            }
+            #expect(eventually { counted(running.server.statistics) >= counted(before) + count })
+            return running.server.statistics.keptStatusToPool == before.keptStatusToPool
+        }
     }
 
     /// A database and a server on it with project `app` and one screen.
@@ -63,25 +99,12 @@ struct StatusLookupTests {
         let made = try reply(owner, "STATUS app")
         #expect(made.last?.hasPrefix("OK count=") == true)
         #expect(running.server.statistics.keptStatusOnLoop == 0)
-        // The lookup connection opens as the loop starts; until it is ready, STATUS takes the pool path.
-        let isAnsweredOnLoop = try eventually {
-            if try reply(owner, "STATUS app") != made { Issue.record("STATUS answered otherwise") }
-            return running.server.statistics.keptStatusOnLoop >= 1
-        }
-        #expect(isAnsweredOnLoop)
-        // Twenty in a row on the loop, none to the pool. A lookup may legitimately take the pool path (its
-        // connection lost or reconnecting on a loaded machine): then the next twenty are tried, until a deadline.
-        let isBatchOnLoop = try eventually(.seconds(60)) {
-            let before = running.server.statistics
+        #expect(try isAnsweredOnLoop(running, owner, made: made))
+        // Twenty in a row on the loop, none to the pool.
+        let isBatchOnLoop = try isAllOnLoop(running, count: 20) {
             for _ in 0..<20 where try reply(owner, "STATUS app") != made {
                 Issue.record("STATUS answered otherwise")
             }
-            // The counters are published once per batch of the loop's events: wait until all twenty are counted.
-            func counted(_ statistics: Server.Statistics) -> Int {
-                statistics.keptStatusOnLoop + statistics.keptStatusToPool
-            }
-            #expect(eventually { counted(running.server.statistics) >= counted(before) + 20 })
-            return running.server.statistics.keptStatusToPool == before.keptStatusToPool
         }
         #expect(isBatchOnLoop)
         // STATS shows both counters.
@@ -130,11 +153,7 @@ struct StatusLookupTests {
         let second = try RunningServer(commands: .standard, database: first.database)
         let other = try second.owner()
         let before = try reply(owner, "STATUS app")
-        let isAnsweredOnLoop = try eventually {
-            if try reply(owner, "STATUS app") != before { Issue.record("STATUS answered otherwise") }
-            return first.server.statistics.keptStatusOnLoop >= 1
-        }
-        #expect(isAnsweredOnLoop)
+        #expect(try isAnsweredOnLoop(first, owner, made: before))
         #expect(try reply(other, "SCREEN ADD app Settings path=Sources/Settings/**").last?.hasPrefix("OK") == true)
         let after = try reply(owner, "STATUS app")
         // One more screen row.
@@ -150,13 +169,39 @@ struct StatusLookupTests {
         let dashboard = try running.tcp(token: secret)
         let made = try reply(dashboard, "STATUS app")
         #expect(made.last?.hasPrefix("OK count=") == true)
-        let isAnsweredOnLoop = try eventually {
-            if try reply(dashboard, "STATUS app") != made { Issue.record("STATUS answered otherwise") }
-            return running.server.statistics.keptStatusOnLoop >= 1
-        }
-        #expect(isAnsweredOnLoop)
+        #expect(try isAnsweredOnLoop(running, dashboard, made: made))
         #expect(try owner.request("TOKEN REVOKE dash") == "OK revoked=dash")
         #expect(try reply(dashboard, "STATUS app") == ["ERR NOAUTH the token of this connection was revoked"])
         #expect(try reply(dashboard, "STATUS app").last?.hasPrefix("ERR NOAUTH STATUS needs a token") == true)
+    }
+
+    @Test("STATUS requests pipelined together are answered on the loop, each the kept reply")
+    func pipelinedOnLoop() throws {
+        let (running, owner) = try serverWithProject()
+        let made = try reply(owner, "STATUS app")
+        #expect(try isAnsweredOnLoop(running, owner, made: made))
+        // Fifty in one write share the lookup sent after they arrived: all on the loop, none to the pool.
+        let isBatchOnLoop = try isAllOnLoop(running, count: 50) {
+            for answer in try pipelined(owner, Array(repeating: "STATUS app", count: 50)) where answer != made {
+                Issue.record("STATUS answered otherwise: \(answer)")
+            }
+        }
+        #expect(isBatchOnLoop)
+    }
+
+    @Test(
+        "a write pipelined between STATUS requests is in the STATUS after it, though a lookup answered the ones before")
+    func pipelinedWriteIsRead() throws {
+        let (running, owner) = try serverWithProject()
+        let before = try reply(owner, "STATUS app")
+        #expect(try isAnsweredOnLoop(running, owner, made: before))
+        // The lookup sent for the first two came after every request of the write had arrived, so it would hold for
+        // the last one too, but for the write between them: the last STATUS must read what it wrote.
+        let answers = try pipelined(
+            owner, ["STATUS app", "STATUS app", "SCREEN ADD app Settings path=Sources/Settings/**", "STATUS app"])
+        #expect(answers[0] == before && answers[1] == before)
+        #expect(answers[2].last?.hasPrefix("OK") == true)
+        #expect(answers[3].count == before.count + 1)
+        #expect(try reply(owner, "STATUS app") == answers[3])
     }
 }

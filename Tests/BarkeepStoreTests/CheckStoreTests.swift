@@ -234,6 +234,59 @@ struct CheckStoreTests {
         #expect(try row.decode(at: 3, as: String.self) == "token:ci")
     }
 
+    @Test(
+        "a recorded check deletes at most CheckRetention.deletedPerCheck of the project's checks older than the window")
+    func checkRetention() throws {
+        _ = try ingest(scan([("A.swift", 3, "UIScreen.main", "high")]))
+        _ = try ProjectStore.create(name: "other", sdk: nil, deploymentTarget: nil, actor: "test", on: connection)
+        let old = CheckRetention.deletedPerCheck + 20
+        // Old checks of this project and of another, and an old event of this project's history, backdated past
+        // the window; then a few recent checks.
+        try connection.query(
+            """
+            INSERT INTO events (project_id, project, kind, subject, to_value, actor, at)
+            SELECT p.id, p.name, 'scan.checked', p.name, 'new=0', 'token:ci', now() - make_interval(days => $1 + 1)
+            FROM projects p, generate_series(1, $2) WHERE p.name IN ('app', 'other')
+            """, [CheckRetention.days, old])
+        try connection.query(
+            "UPDATE events SET at = now() - make_interval(days => $1 + 1) WHERE kind = 'scan.ingested'",
+            [CheckRetention.days])
+        for _ in 0..<3 { _ = try check(scan([])) }
+        func count(_ kind: String, _ project: String) throws -> Int {
+            try connection.queryValue(
+                "SELECT count(*)::int FROM events WHERE kind = $1 AND project = $2", [kind, project], as: Int.self)
+                ?? -1
+        }
+        // Three recorded checks deleted the old ones of this project, at most the bound each; nothing else went.
+        #expect(try count("scan.checked", "app") == 3)
+        #expect(try count("scan.checked", "other") == old)
+        #expect(try count("scan.ingested", "app") == 1)
+        // One more old batch than a check may delete: the next check deletes the bound, not all.
+        try connection.query(
+            """
+            INSERT INTO events (project_id, project, kind, subject, to_value, actor, at)
+            SELECT p.id, p.name, 'scan.checked', p.name, 'new=0', 'token:ci', now() - make_interval(days => $1 + 1)
+            FROM projects p, generate_series(1, $2) WHERE p.name = 'app'
+            """, [CheckRetention.days, old])
+        _ = try check(scan([]))
+        #expect(try count("scan.checked", "app") == 4 + old - CheckRetention.deletedPerCheck)
+        // A check that is not recorded deletes nothing.
+        _ = try check(scan([]), isRecorded: false)
+        #expect(try count("scan.checked", "app") == 4 + old - CheckRetention.deletedPerCheck)
+    }
+
+    @Test("docs/sync.md, docs/protocol.md and docs/operations.md state the checks' retention as Core has it")
+    func retentionDocumented() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        for name in ["docs/sync.md", "docs/protocol.md", "docs/operations.md"] {
+            let text = try String(contentsOf: root.appendingPathComponent(name), encoding: .utf8)
+                .replacingOccurrences(of: "\n", with: " ")
+            #expect(text.contains("at most \(CheckRetention.deletedPerCheck) of the project's"), "\(name)")
+            #expect(text.contains("older than \(CheckRetention.days) days"), "\(name)")
+        }
+    }
+
     @Test("a document that does not parse, an unknown project and an unknown base run are refused, and record nothing")
     func refusals() throws {
         _ = try ingest(scan([("A.swift", 3, "UIScreen.main", "high")]))

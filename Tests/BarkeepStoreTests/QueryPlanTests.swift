@@ -280,6 +280,28 @@ struct QueryPlanTests {
         #expect(recorder.plans(of: sync).contains { $0.statement.contains("INSERT INTO events") })
         #expect(recorder.plans(of: sync).contains { $0.statement.contains("INSERT INTO findings") })
         #expect(recorder.plans(of: renaming).contains { $0.statement.contains("finding.renamed") })
+        // A recorded check's retention finds the project's old checks by age, not by reading the event log.
+        let retention = recorder.plans(of: check).filter { $0.statement.hasPrefix("DELETE FROM events") }
+        #expect(retention.count == 1)
+        for plan in retention {
+            #expect(
+                plan.scans(of: "events").contains { $0["Index Name"] as? String == "events_checks_by_age" },
+                "\(plan.outline)")
+        }
+        // Pass 1 reads the findings not fixed and looks up the fixed ones the scan may reopen by identity, in the
+        // unique index: a project keeps every finding it ever fixed, which a sync must not read.
+        for scenario in [check, sync] {
+            let lookups = recorder.plans(of: scenario).filter { $0.statement.contains("unnest($2::text[]) AS wanted") }
+            #expect(lookups.count == 1, "\(scenario): \(lookups.count) lookups of fixed findings")
+            for plan in lookups {
+                // The outline names the index; its conditions (the identities) are cut for the message.
+                let outline = plan.outline.prefix(1_500)
+                let scans = plan.scans(of: "findings")
+                #expect(
+                    !scans.isEmpty && scans.allSatisfy { $0["Index Name"] as? String == "findings_identity" },
+                    "\(scenario):\n\(outline)")
+            }
+        }
         for plan in recorder.plans {
             for scan in plan.scansInLoops(of: Self.watched) {
                 Issue.record("\(plan.scenario): \(scan) in\n  \(plan.statementSummary)\n\(plan.outline)")

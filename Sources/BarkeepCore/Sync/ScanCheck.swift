@@ -108,3 +108,14 @@ public struct CheckCounts: Sendable, Equatable, Codable {
         "new=\(new) reopened=\(reopened) changed=\(changed) tracked=\(tracked) fixes=\(fixes) result=\(result.rawValue)"
     }
 }
+
+/// How long a project keeps its recorded checks (`scan.checked` events): unlike a sync's events they are no finding's
+/// history, and a team records one per push of each pull request. Recording a check deletes at most
+/// `deletedPerCheck` of the project's checks older than `days`: enough to keep up with any rate of checks (each
+/// deletes more than it adds), bounded so that a check stays cheap after a long quiet spell.
+public enum CheckRetention {
+    /// The window, in days.
+    public static let days = 90
+    /// The most old checks one recorded check deletes.
+    public static let deletedPerCheck = 100
+}

@@ -249,6 +249,48 @@ public enum SyncPlanner {
         return SyncMatching(plan: plan, unseen: unseen)
     }
 
+    /// Pass 1 against fixed findings read apart from the others: a store that reads only the findings not fixed
+    /// (an aging project keeps every finding it ever fixed) looks up, by identity, the fixed ones among the scanned
+    /// findings `match` left unmatched (`matching.plan.new`), and hands them here as `fixed`, whose positions follow
+    /// the `stored` that `match` was given (`offset`, its count). Each scanned finding that is one of them is
+    /// reopened, exactly as if `match` had been given them too: the matches stay in the scan's order.
+    public static func reopen(
+        _ matching: inout SyncMatching, fixed: [StoredSighting], positionsFrom offset: Int, in scan: some SyncScan
+    ) {
+        var byIdentity: [IdentityDigest: Int] = [:]
+        for (position, finding) in fixed.enumerated() where finding.status == .fixed {
+            if let identity = finding.identity { byIdentity[identity] = position }
+        }
+        guard !byIdentity.isEmpty else { return }
+        var reopened: [SyncPlan.Match] = []
+        matching.plan.new.removeAll { index in
+            guard let position = byIdentity.removeValue(forKey: scan.identity(at: Int(index))) else { return false }
+            reopened.append(
+                SyncPlan.Match(
+                    id: fixed[position].id, index: Int(index), position: offset + position, isMoved: false,
+                    isReopened: true))
+            return true
+        }
+        guard !reopened.isEmpty else { return }
+        matching.plan.counts.reopened += reopened.count
+        // Both lists are in the scan's order; merged, they are what one pass over every stored finding yields.
+        var merged: [SyncPlan.Match] = []
+        merged.reserveCapacity(matching.plan.matches.count + reopened.count)
+        var (left, right) = (matching.plan.matches[...], reopened[...])
+        while let first = left.first, let second = right.first {
+            if first.index < second.index {
+                merged.append(first)
+                left = left.dropFirst()
+            } else {
+                merged.append(second)
+                right = right.dropFirst()
+            }
+        }
+        merged += left
+        merged += right
+        matching.plan.matches = merged
+    }
+
     /// Passes 3 and 2 of `plan` and the fixes: `unseen` holds the stored findings at `matching.unseen`, in that
     /// order (with their normalized snippets and occurrences when `renames` is not empty).
     public static func finish(

@@ -130,43 +130,19 @@ extension CommandRequest {
         return longest.positionals.map { key in positionals.first { $0.key == key }?.names ?? .other }
     }
 
-    /// The positional fields of the layout a request of `count` positionals and these keys takes.
-    static func positionalFields(count: Int, hasKey: (String) -> Bool) -> [Field<Self>] {
-        let shapes = spec.shapes
-        guard !shapes.isEmpty else { return positionals }
-        let fitting = shapes.filter { $0.positionals.count == count }
-        let shape = fitting.first { $0.requiredKey.map(hasKey) ?? false } ?? fitting.first { $0.requiredKey == nil }
-        guard let shape else { return [] }
-        return shape.positionals.compactMap { key in positionals.first { $0.key == key } }
-    }
-
     /// Reads a request the command table has checked (arity, keys, role): each field's value parsed, the first
-    /// problem naming its field.
+    /// problem naming its field. (A server decoding many requests of one command keeps a `RequestDecoder`.)
     public init(decoding request: Request) throws(FieldProblem) {
-        self.init()
-        let fields = Self.fields
-        let keywords = request.keywordList
-        let layout = Self.positionalFields(count: request.arguments.count) { key in
-            keywords.contains { $0.key == key }
-        }
-        // An upload's size, last, is past every field: the table reads it.
-        for (field, argument) in zip(layout, request.arguments) {
-            try Self.read(argument, into: &self, field: field)
-        }
-        for (key, value) in keywords {
-            guard let field = fields.first(where: { $0.placement != .positional && $0.key == key }) else { continue }
-            try Self.read(value, into: &self, field: field)
-        }
+        self = try RequestDecoder<Self>().decode(request)
     }
 
-    private static func read(_ text: String, into request: inout Self, field: Field<Self>) throws(FieldProblem) {
+    static func read(_ text: String, into request: inout Self, field: Field<Self>) throws(FieldProblem) {
         do {
             try field.read(&request, text)
         } catch {
             throw FieldProblem(key: field.key, jsonName: field.jsonName, problem: error)
         }
     }
-
     /// A request with every field of its first layout set to its type's example (the other layouts' positionals
     /// and required keys left out), for the spec walk's round trips.
     public static var exampleRequest: Self {
@@ -243,5 +219,70 @@ extension CommandRequest {
         let required = fields.filter(\.isRequired).map(\.jsonName)
         if !required.isEmpty { schema["required"] = required }
         return schema
+    }
+}
+
+/// How requests of `R` are read (`CommandRequest.init(decoding:)`), its layouts and keys worked out once from its
+/// spec and fields: a server keeps one per command rather than working them out for every request.
+public struct RequestDecoder<R: CommandRequest>: Sendable {
+    /// A layout of positionals: the key whose presence picks it (nil: none needed) and its fields in order.
+    private typealias Layout = (requiredKey: String?, fields: [Field<R>])
+
+    /// The layouts that take each number of positionals, in the spec's order; nil: the command declares none, and
+    /// its positional fields are read in order whatever their number.
+    private let layouts: [Int: [Layout]]?
+    private let positionals: [Field<R>]
+    /// The keyword fields by key (the first of a key, as declared).
+    private let keyed: [String: Field<R>]
+
+    /// The decoder of `R`'s requests.
+    public init() {
+        let positionals = R.fields.filter { $0.placement == .positional }
+        self.positionals = positionals
+        var keyed: [String: Field<R>] = [:]
+        for field in R.fields where field.placement != .positional && keyed[field.key] == nil {
+            keyed[field.key] = field
+        }
+        self.keyed = keyed
+        let shapes = R.spec.shapes
+        guard !shapes.isEmpty else {
+            layouts = nil
+            return
+        }
+        var layouts: [Int: [Layout]] = [:]
+        for shape in shapes {
+            let fields = shape.positionals.compactMap { key in positionals.first { $0.key == key } }
+            layouts[shape.positionals.count, default: []].append((shape.requiredKey, fields))
+        }
+        self.layouts = layouts
+    }
+
+    /// The positional fields of the layout a request of `count` positionals and these keywords takes: the first
+    /// that fits whose required key is given, else the first that fits and requires none.
+    private func positionalFields(count: Int, keywords: [(key: String, value: String)]) -> [Field<R>] {
+        guard let layouts else { return positionals }
+        let fitting = layouts[count] ?? []
+        let layout =
+            fitting.first { layout in layout.requiredKey.map { key in keywords.contains { $0.key == key } } ?? false }
+            ?? fitting.first { $0.requiredKey == nil }
+        return layout?.fields ?? []
+    }
+
+    /// Reads `request` (checked by the command table): each field's value parsed, the first problem naming its
+    /// field.
+    public func decode(_ request: Request) throws(FieldProblem) -> R {
+        var value = R()
+        let keywords = request.keywordList
+        let layout = positionalFields(count: request.arguments.count, keywords: keywords)
+        // An upload's size, last, is past every field: the table reads it. (By index: a generic zip costs more here,
+        // where `R` is not known when this module is compiled.)
+        for index in 0..<min(layout.count, request.arguments.count) {
+            try R.read(request.arguments[index], into: &value, field: layout[index])
+        }
+        for (key, text) in keywords {
+            guard let field = keyed[key] else { continue }
+            try R.read(text, into: &value, field: field)
+        }
+        return value
     }
 }

@@ -76,10 +76,10 @@ public final class Command: Sendable {
             R.spec.name, positional: R.positionalRange, arguments: R.argumentKinds, keys: R.keys,
             requiredKeys: R.requiredKeys, repeatableKeys: R.repeatableKeys, minimumRole: R.spec.role,
             takesPayload: R.spec.payload, payloadLimit: payloadLimit, request: R.self
-        ) { input throws(CommandError) in
+        ) { [decoder = RequestDecoder<R>()] input throws(CommandError) in
             let request: R
             do throws(FieldProblem) {
-                request = try R(decoding: input.request)
+                request = try decoder.decode(input.request)
             } catch {
                 throw CommandError(.badArgument, error.message, key: error.key.isEmpty ? nil : error.key)
             }
@@ -295,7 +295,7 @@ public struct CommandTable: Sendable {
                 return fail(.badArgument, "key \(ValueExcerpt.quoted(key)) given twice")
             }
         }
-        if let missing = command.requiredKeys.subtracting(seen).sorted().first {
+        if !command.requiredKeys.isEmpty, let missing = command.requiredKeys.subtracting(seen).sorted().first {
             return fail(.badArgument, "\(name) needs \(missing)=…")
         }
         if let needed = command.minimumRole {

@@ -45,6 +45,11 @@ final class Connection {
     /// Where the primary's log ended after this client's last write, with a read replica: its reads go to the
     /// replica only once it has replayed this far (read-your-writes).
     var lastWrite: WALPosition?
+    /// Whether the loop still has it (`EventLoop.close` clears it): the hot path asks this, not the loop's table.
+    var isOpen = true
+    /// The loop's input mark (`EventLoop.nextInputMark`) of its last read or of its last command finished on the
+    /// pool, whichever came later: a status lookup answers for its requests only when sent after that.
+    var inputMark: UInt64 = 0
 
     init(
         descriptor: Int32,

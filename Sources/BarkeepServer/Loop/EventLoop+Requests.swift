@@ -17,8 +17,9 @@ extension EventLoop {
     func read(_ connection: Connection) {
         readTransport(
             connection.transport, id: connection.id, peer: connection.session.peerName,
-            isOpen: { connections[connection.id] != nil }, isReading: { connection.interest & BARKEEP_EVENT_READ != 0 },
+            isOpen: { connection.isOpen }, isReading: { connection.interest & BARKEEP_EVENT_READ != 0 },
             received: { bytes, now in
+                connection.inputMark = nextInputMark()
                 connection.machine.receive(bytes, now: now)
                 process(connection, now: now)
             },
@@ -94,7 +95,7 @@ extension EventLoop {
     /// Performs the connection's actions in order, writing replies as it goes, until the machine waits for bytes, a
     /// command, or the client to read its replies.
     func process(_ connection: Connection, now: ContinuousClock.Instant = .now) {
-        while connections[connection.id] != nil {
+        while connection.isOpen {
             let room = configuration.maximumPayloadTotal - uploadBytesHeld
             switch connection.machine.nextAction(now: now, uploadRoom: room) {
             case .execute(let resolved, let payload):
@@ -140,7 +141,7 @@ extension EventLoop {
             finish(connection, .error(error.code, error.message))
             return
         }
-        switch action {
+        switch consume action {
         case .done(let result):
             apply(result, to: connection)
         case .database(let work):
@@ -219,6 +220,8 @@ extension EventLoop {
         guard let connection = connections[id] else { return }
         connection.ticket = nil
         if let wrote { connection.lastWrite = max(connection.lastWrite ?? wrote, wrote) }
+        // What the command wrote must be in the answers to the requests after it (read-your-writes).
+        connection.inputMark = nextInputMark()
         switch result {
         case .success(let value): apply(value, to: connection)
         case .failure(let error): finish(connection, server.reply(for: error, command: command))

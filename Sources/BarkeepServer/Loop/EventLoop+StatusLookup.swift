@@ -16,15 +16,55 @@ struct KeptReplyLookup {
     var otherwise: @Sendable (PostgresConnection, Int64?) throws -> CommandResult
 }
 
+/// What one lookup is of: a project's status version, and a token's state (nil: none checked).
+struct StatusLookupKey: Hashable {
+    var project: String
+    var tokenID: Int64?
+}
+
+/// The STATUS requests one lookup answers: every request of the same project and token that was waiting when it was
+/// sent.
+struct KeptReplyBatch {
+    var key: StatusLookupKey
+    /// The loop's input mark when it was sent: it answers for every request read (`Connection.inputMark`) by then.
+    var sentAt: UInt64
+    var lookups: [KeptReplyLookup]
+}
+
+/// What the loop's lookups last found for a project and token, and up to which input mark that holds.
+struct StatusConfirmation {
+    var answer: StatusVersionLookup<KeptReplyBatch>.Answer
+    var sentAt: UInt64
+}
+
 /// STATUS with a kept reply, answered on the loop: the status version (and the token) is looked up over the loop's
 /// own non-blocking database connection (`StatusVersionLookup`), and the kept bytes are sent when it still holds, with
 /// no pool thread woken. Whatever else happens (the version changed, the token was revoked, the lookup connection is
-/// down, connecting, full or failed) the STATUS takes the pool path, unchanged.
+/// down, connecting or failed) the STATUS takes the pool path, unchanged.
+///
+/// Lookups are shared. The STATUS requests of one project and token that wait during one batch of the loop's events go
+/// out as one lookup, sent after the batch; its answer also holds for any later request whose bytes the connection
+/// had read before the lookup was sent, and that no command of its connection finished on the pool since
+/// (`Connection.inputMark`): such a request is answered at once, from memory. So every STATUS is checked against the
+/// database by a statement that ran after it arrived (and after its connection's previous write), as when each had
+/// its own; a client pipelining a hundred STATUS waits for one lookup, and a thousand clients that ask together share
+/// one.
 extension EventLoop {
     /// `application_name` of the lookup connection, as `pg_stat_activity` shows it.
     static let lookupApplicationName = "barkeepd-status"
+    /// At most this many projects and tokens have a lookup's answer remembered.
+    static let maximumConfirmations = 4096
 
-    /// Sends the lookup of `reply`'s version for `connection`, or runs `otherwise` on the pool when it cannot be sent.
+    /// A new input mark: every read and every command finished on the pool takes one, and a lookup takes the one of
+    /// its sending, so that a lookup answers for the requests whose connection's mark is not above its own.
+    func nextInputMark() -> UInt64 {
+        inputMarks += 1
+        return inputMarks
+    }
+
+    /// Answers `reply` for `connection` when a lookup sent after its request arrived found it current; otherwise the
+    /// request waits for the lookup sent after this batch of events (or runs `otherwise` on the pool when the lookup
+    /// connection is not ready).
     func lookUp(
         _ reply: KeptReply, otherwise: @escaping @Sendable (PostgresConnection, Int64?) throws -> CommandResult,
         for resolved: CommandTable.Resolved, on connection: Connection
@@ -32,9 +72,31 @@ extension EventLoop {
         let lookup = KeptReplyLookup(
             connection: connection.id, command: resolved, reply: reply, tokenID: connection.session.tokenID,
             otherwise: otherwise)
-        let isSent = statusLookup?.submit(project: reply.project, checkingToken: lookup.tokenID, tag: lookup) == true
+        let key = StatusLookupKey(project: reply.project, tokenID: lookup.tokenID)
+        if let confirmed = statusConfirmations[key], confirmed.sentAt >= connection.inputMark {
+            send(lookup, with: confirmed.answer, on: connection)
+            return
+        }
+        guard statusLookup?.isReady == true else {
+            runOnPool(lookup)
+            return
+        }
+        waitingLookups[key, default: []].append(lookup)
+    }
+
+    /// Sends one lookup for each project and token that STATUS requests wait for (after each batch of events); those
+    /// it cannot send (the connection is not ready, or holds `maximumPending` lookups already) take the pool path.
+    func sendWaitingLookups() {
+        guard let statusLookup, !waitingLookups.isEmpty else { return }
+        let waiting = waitingLookups
+        waitingLookups = [:]
+        for (key, lookups) in waiting {
+            let batch = KeptReplyBatch(key: key, sentAt: nextInputMark(), lookups: lookups)
+            if !statusLookup.submit(project: key.project, checkingToken: key.tokenID, tag: batch) {
+                for lookup in lookups { runOnPool(lookup) }
+            }
+        }
         updateLookupRegistration()
-        if !isSent { runOnPool(lookup) }
     }
 
     /// The lookup's socket is ready: answer what it answered.
@@ -43,17 +105,36 @@ extension EventLoop {
         let answers = statusLookup.handleReadiness()
         updateLookupRegistration()
         logLookupNotices()
-        for (lookup, answer) in answers {
-            guard let connection = connections[lookup.connection] else { continue }
-            guard let answer, answer.isTokenActive, answer.version == lookup.reply.version else {
-                runOnPool(lookup)
-                continue
+        for (batch, answer) in answers {
+            if let answer, statusConfirmations[batch.key].map({ $0.sentAt < batch.sentAt }) ?? true {
+                // Bounded: each holds a project and a token; past the bound they are all forgotten (and found again).
+                if statusConfirmations.count >= Self.maximumConfirmations { statusConfirmations.removeAll() }
+                statusConfirmations[batch.key] = StatusConfirmation(answer: answer, sentAt: batch.sentAt)
             }
-            unpublishedKept.onLoop += 1
-            lookup.reply.wasSent()
-            apply(CommandResult(.bytes(lookup.reply.bytes)), to: connection)
-            process(connection)
+            for lookup in batch.lookups {
+                guard let connection = connections[lookup.connection] else { continue }
+                guard let answer else {
+                    runOnPool(lookup)
+                    continue
+                }
+                send(lookup, with: answer, on: connection)
+                process(connection)
+            }
         }
+    }
+
+    /// Sends the kept reply when `answer` found its version current and the token active; otherwise runs the pool
+    /// path.
+    private func send(
+        _ lookup: KeptReplyLookup, with answer: StatusVersionLookup<KeptReplyBatch>.Answer, on connection: Connection
+    ) {
+        guard answer.isTokenActive, answer.version == lookup.reply.version else {
+            runOnPool(lookup)
+            return
+        }
+        unpublishedKept.onLoop += 1
+        lookup.reply.wasSent()
+        apply(CommandResult(.bytes(lookup.reply.bytes)), to: connection)
     }
 
     /// Connects the lookup when due; lookups that failed meanwhile take the pool path.
@@ -62,7 +143,9 @@ extension EventLoop {
         let failed = statusLookup.tick(now: .now)
         updateLookupRegistration()
         logLookupNotices()
-        for lookup in failed { runOnPool(lookup) }
+        for batch in failed {
+            for lookup in batch.lookups { runOnPool(lookup) }
+        }
     }
 
     /// Closes the lookup connection as the loop ends.

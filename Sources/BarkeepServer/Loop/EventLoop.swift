@@ -77,9 +77,15 @@ final class EventLoop: @unchecked Sendable {
     let limits: ConnectionLimits
     /// The status-version lookups of STATUS requests with a kept reply, on the loop's own database connection
     /// (`+StatusLookup`); nil without a database.
-    var statusLookup: StatusVersionLookup<KeptReplyLookup>?
+    var statusLookup: StatusVersionLookup<KeptReplyBatch>?
     /// The lookup's socket as the poller has it, nil when it has none.
-    var lookupRegistration: StatusVersionLookup<KeptReplyLookup>.Registration?
+    var lookupRegistration: StatusVersionLookup<KeptReplyBatch>.Registration?
+    /// STATUS requests waiting for the lookup sent after this batch of events, by project and token.
+    var waitingLookups: [StatusLookupKey: [KeptReplyLookup]] = [:]
+    /// The latest answer of the loop's lookups for each project and token, and the input mark it holds up to.
+    var statusConfirmations: [StatusLookupKey: StatusConfirmation] = [:]
+    /// The last input mark given (`nextInputMark`).
+    var inputMarks: UInt64 = 0
     /// The poller key of the lookup's socket.
     static let lookupKey = UInt64.max
     /// Kept STATUS replies sent after a lookup on the loop, and those whose STATUS went to the pool, not published yet.
@@ -153,7 +159,10 @@ final class EventLoop: @unchecked Sendable {
             for event in events.prefix(Int(count)) { handle(event) }
             if !deadlines.isEmpty { fireDeadlines() }
             if !heldInput.isEmpty { readHeldInput() }
-            if statusLookup != nil { tickStatusLookup() }
+            if statusLookup != nil {
+                sendWaitingLookups()
+                tickStatusLookup()
+            }
             publishStatistics()
         }
         for connection in Array(connections.values) { close(connection) }
@@ -272,6 +281,7 @@ final class EventLoop: @unchecked Sendable {
 
     func close(_ connection: Connection) {
         guard connections.removeValue(forKey: connection.id) != nil else { return }
+        connection.isOpen = false
         connection.ticket?.cancel()
         connection.stream?.read?.cancel()
         if !connection.isOwner { ordinaryConnections -= 1 }

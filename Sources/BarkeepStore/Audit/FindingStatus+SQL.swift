@@ -7,4 +7,6 @@ extension FindingStatus {
     static let needsWorkSQL = sqlList(FindingLifecycle.needsWorkStatuses)
     /// The statuses whose last sighting by a scan is stored, not derived: fixed and the sticky verdicts.
     static let settledSQL = sqlList([.fixed] + FindingLifecycle.stickyStatuses)
+    /// Every status but fixed: the findings a sync reads in full (`StoredScan.read`).
+    static let unfixedSQL = sqlList(allCases.filter { $0 != .fixed })
 }

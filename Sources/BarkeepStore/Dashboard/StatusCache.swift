@@ -8,23 +8,34 @@ import Synchronization
 /// Thread-safe: one lock around the table, never held while the database is asked.
 public final class StatusCache<Value: Sendable>: Sendable {
     /// What one entry is for: a project, and a variant of what is made of its status (the request's arguments).
-    struct Key: Hashable {
-        var project: String
-        var variant: String
+    // Usable from inline code: a hit (`kept`, `noteHit`) is specialized where the value's type is known, at every
+    // STATUS, instead of working through the generic dictionary at run time.
+    @usableFromInline
+    struct Key: Hashable, Sendable {
+        @usableFromInline var project: String
+        @usableFromInline var variant: String
+
+        @usableFromInline
+        init(project: String, variant: String) {
+            self.project = project
+            self.variant = variant
+        }
     }
 
-    struct Entry {
-        var version: String
-        var value: Value
-        var cost: Int
-        var lastUse: UInt64
+    @usableFromInline
+    struct Entry: Sendable {
+        @usableFromInline var version: String
+        @usableFromInline var value: Value
+        @usableFromInline var cost: Int
+        @usableFromInline var lastUse: UInt64
     }
 
-    struct State {
-        var entries: [Key: Entry] = [:]
-        var cost = 0
-        var clock: UInt64 = 0
-        var statistics = Statistics()
+    @usableFromInline
+    struct State: Sendable {
+        @usableFromInline var entries: [Key: Entry] = [:]
+        @usableFromInline var cost = 0
+        @usableFromInline var clock: UInt64 = 0
+        @usableFromInline var statistics = Statistics()
     }
 
     /// How the cache has answered so far.
@@ -40,7 +51,7 @@ public final class StatusCache<Value: Sendable>: Sendable {
     /// At most this much cost in all; a value costing more is made but not kept.
     public let maximumCost: Int
     private let cost: @Sendable (Value) -> Int
-    private let state = Mutex(State())
+    @usableFromInline let state = Mutex(State())
 
     /// An empty cache; `cost` tells what a value costs (its size in bytes).
     public init(maximumEntries: Int, maximumCost: Int, cost: @escaping @Sendable (Value) -> Int) {
@@ -58,12 +69,14 @@ public final class StatusCache<Value: Sendable>: Sendable {
     /// The value kept for `project` and `variant` with the status version it was made at, whether or not that
     /// version is still current: the caller looks the version up and, when it matches, uses the value and calls
     /// `noteHit`. Counts nothing.
+    @inlinable
     public func kept(project: String, variant: String) -> (version: String, value: Value)? {
         state.withLock { $0.entries[Key(project: project, variant: variant)].map { ($0.version, $0.value) } }
     }
 
     /// Counts the entry of `project` and `variant` as used (a hit): its value was answered after a lookup found its
     /// version current.
+    @inlinable
     public func noteHit(project: String, variant: String) {
         let key = Key(project: project, variant: variant)
         state.withLock { state in

@@ -164,6 +164,14 @@ public enum CheckStore {
                             to: outcome.counts.eventText(result: outcome.result),
                             reason: eventReason(request, base: outcome.base), actor: request.actor)
                     ], on: connection)
+                try connection.query(
+                    """
+                    DELETE FROM events WHERE seq IN (
+                        SELECT seq FROM events
+                        WHERE project_id = $1 AND kind = \(EventKind.scanChecked.sql) AND at < now() - make_interval(days => $2)
+                        ORDER BY at LIMIT $3)
+                    """,
+                    [project.id, CheckRetention.days, CheckRetention.deletedPerCheck])
             }
         }
         return outcome
@@ -183,11 +191,13 @@ public enum CheckStore {
     ) throws -> CheckOutcome {
         let table = scan.table
         let scope = request.scope
-        let stored = try StoredScan.read(projectID: project.id, scope: scope, on: connection)
-        var (sightings, _) = try stored.sightings(of: table.tool)
         // At a base run: the findings first seen after it were not tracked then, and a fixed one seen at or after
-        // it was still open then.
+        // it was still open then (the fixed findings are read with the others; at the latest run, pass 1 looks up
+        // the few the scan reopens).
         let openThen = try baseAdjustment(request.base, tool: table.tool, project: project, on: connection)
+        let stored = try StoredScan.read(
+            projectID: project.id, scope: scope, includingFixed: openThen != nil, on: connection)
+        var (sightings, _) = try stored.sightings(of: table.tool)
         if let openThen {
             sightings = sightings.compactMap { sighting in
                 if openThen.later.contains(sighting.id) { return nil }
@@ -197,7 +207,9 @@ public enum CheckStore {
             }
         }
         let (plan, _) = try StoredScan.plan(
-            HashedScan(scan), sightings: sightings, scope: scope, renames: request.renames,
+            HashedScan(scan), sightings: sightings,
+            fixed: openThen == nil ? FixedLookup(projectID: project.id, tool: table.tool) : nil, scope: scope,
+            renames: request.renames,
             adjustingUnseen: { finding in
                 if openThen?.open.contains(finding.id) == true { finding.status = .proposed }
             }, on: connection)

@@ -218,12 +218,15 @@ public enum ScanStore {
                 scope: scope, project: project, on: connection)
             let stored = try storedEarly ?? StoredScan.read(projectID: project.id, scope: scope, on: connection)
             let (sightings, storedRows) = try stored.sightings(of: report.tool)
+            let fixed = FixedLookup(projectID: project.id, tool: report.tool)
             // Nothing stored to match (a first import): nothing is hashed here (see above).
             let planned = sightings.isEmpty ? HashedScan(lazy: scan) : hashed?.result() ?? HashedScan(scan)
             let (plan, previousSnippets) = try StoredScan.plan(
-                planned, sightings: sightings, scope: scope, renames: request.renames, on: connection)
-            let isFirstImport = FirstImport.isFirstImport(
-                storedFiles: storedRows.lazy.map(stored.file(at:)), scope: scope)
+                planned, sightings: sightings, fixed: fixed, scope: scope, renames: request.renames, on: connection)
+            // Fixed findings count too (they were not read): asked only when none of the others is inside the scope.
+            let isFirstImport =
+                try FirstImport.isFirstImport(storedFiles: storedRows.lazy.map(stored.file(at:)), scope: scope)
+                && FirstImport.isFirstImport(storedFiles: fixed.files(on: connection), scope: scope)
             let screens = try ScreenAttribution(projectID: project.id, on: connection)
 
             guard
@@ -246,7 +249,8 @@ public enum ScanStore {
             else { throw StoreError.invalid("the run was not recorded") }
             let run = try ScanRun(row: runRow)
 
-            // Only the matches whose row changes are written (see apply).
+            // Only the matches whose row changes are written (see apply). A reopened one comes first: the fixed
+            // findings pass 1 looked up have positions past `sightings` and `storedRows`.
             let rewritten = plan.matches.filter { match in
                 match.isReopened || match.isMoved || sightings[match.position].status.isSticky
                     || !stored.snippet(

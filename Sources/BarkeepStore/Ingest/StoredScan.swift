@@ -14,9 +14,13 @@ struct StoredScan {
     private static let snippetColumn = 5
     private static let fileColumn = 6
 
-    /// Reads every scanner finding of the project, every tool's (the scan's tool is not known yet while it is
-    /// parsed). Files are read only for a scoped scan, the one case that needs them all (`FirstImport`).
-    static func read(projectID: Int64, scope: String, on connection: PostgresConnection) throws -> StoredScan {
+    /// Reads the project's scanner findings, every tool's (the scan's tool is not known yet while it is parsed),
+    /// but not the fixed ones unless `includingFixed`: a project keeps every finding it ever fixed (the identity a
+    /// reopen matches), about 1% of its findings a day for years, and `plan` looks up the few a scan reopens by
+    /// identity instead. Files are read only for a scoped scan, the one case that needs them all (`FirstImport`).
+    static func read(
+        projectID: Int64, scope: String, includingFixed: Bool = false, on connection: PostgresConnection
+    ) throws -> StoredScan {
         // Most of a project's rows, read in the heap's order (a bitmap or sequential scan) rather than the order of
         // an index: the planner picks an index scan when its statistics lag behind an import (it then expects a
         // handful of rows), which visits the heap at random.
@@ -26,9 +30,10 @@ struct StoredScan {
             result: try connection.queryResult(
                 """
                 SELECT id, identity, status, line, tool, snippet, CASE WHEN $2::text <> '' THEN file END
-                FROM findings WHERE project_id = $1 AND source = \(FindingSource.scanner.sql)
+                FROM findings
+                WHERE project_id = $1 AND source = \(FindingSource.scanner.sql) AND ($3 OR status IN \(FindingStatus.unfixedSQL))
                 """,
-                [projectID, scope]
+                [projectID, scope, includingFixed]
             ))
     }
 
@@ -73,11 +78,19 @@ struct StoredScan {
     /// pass 1, then the details of the findings it did not see (`details`), then passes 3 and 2 and the fixes. The one
     /// home of that sequence, for an ingest and a check alike; `adjust` lets a check see an unseen finding as it
     /// stood at its base. Returns the plan and the stored snippets of the unseen findings (their events' `from`).
+    /// `fixed` says where the fixed findings are: nil when `sightings` hold them (a read `includingFixed`), else the
+    /// project and tool whose fixed findings pass 1 looks up by identity (`reopenable`).
     static func plan(
-        _ scan: some SyncScan, sightings: [StoredSighting], scope: String, renames: FileRenames,
+        _ scan: some SyncScan, sightings: [StoredSighting], fixed: FixedLookup?, scope: String, renames: FileRenames,
         adjustingUnseen adjust: (inout StoredFinding) -> Void = { _ in }, on connection: PostgresConnection
     ) throws -> (plan: SyncPlan, snippets: [Int64: String]) {
-        let matching = SyncPlanner.match(scan: scan, stored: sightings)
+        var matching = SyncPlanner.match(scan: scan, stored: sightings)
+        if let fixed {
+            let reopenable = try fixed.sightings(
+                of: matching.plan.new.lazy.map { scan.identity(at: Int($0)) }, checkingFirst: sightings.isEmpty,
+                on: connection)
+            SyncPlanner.reopen(&matching, fixed: reopenable, positionsFrom: sightings.count, in: scan)
+        }
         // Rule, file and snippet only of the findings neither seen nor fixed, which passes 3 and 2 and the fixes need.
         var (unseen, snippets) = try details(of: matching.unseen.map { sightings[$0].id }, on: connection)
         for index in unseen.indices { adjust(&unseen[index]) }
@@ -115,6 +128,66 @@ struct StoredScan {
             snippets[finding.id] = try row.decodeIfPresent(at: 5)
         }
         return (ids.compactMap { byID[$0] }, snippets)
+    }
+}
+
+/// Where a sync finds the fixed findings of a project and tool that a scan may reopen: by identity, in the unique
+/// index that holds every scanner finding's (`findings_identity`), for the scanned findings that matched none of
+/// the findings read (`StoredScan.read`, which leaves the fixed ones out).
+struct FixedLookup {
+    /// The project.
+    let projectID: Int64
+    /// The scan's tool.
+    let tool: String
+
+    /// The fixed findings among `identities`. With `checkingFirst` (nothing else stored: a first import, where every
+    /// scanned finding is unmatched) it first asks whether any fixed finding of the tool exists at all, so that a
+    /// first import neither hashes its identities here nor sends them all.
+    func sightings(
+        of identities: some Collection<IdentityDigest>, checkingFirst: Bool, on connection: PostgresConnection
+    ) throws -> [StoredSighting] {
+        guard !identities.isEmpty else { return [] }
+        if checkingFirst, try !hasFixed(on: connection) { return [] }
+        // One lookup per identity in the unique index (LIMIT 1 keeps the lateral subquery a lookup), in its
+        // collation: a filter on the project's fixed findings would read every one of them, the very rows not read.
+        return try connection.query(
+            """
+            SELECT f.id, f.identity, f.line
+            FROM unnest($2::text[]) AS wanted (identity) CROSS JOIN LATERAL (
+                SELECT id, identity, line, tool, status FROM findings
+                WHERE project_id = $1 AND source = \(FindingSource.scanner.sql) AND identity = wanted.identity COLLATE "C"
+                LIMIT 1
+            ) AS f
+            WHERE f.tool = $3 AND f.status = \(FindingStatus.fixed.sql)
+            """,
+            [projectID, "{" + identities.map(\.hex).joined(separator: ",") + "}", tool]
+        ).map { row in
+            StoredSighting(
+                id: try row.decode(at: 0), identity: IdentityDigest(hex: try row.decode(at: 1)), status: .fixed,
+                line: try row.decodeIfPresent(at: 2))
+        }
+    }
+
+    /// Whether the project holds a fixed finding of the tool.
+    func hasFixed(on connection: PostgresConnection) throws -> Bool {
+        try connection.query(
+            """
+            SELECT EXISTS (SELECT FROM findings WHERE project_id = $1 AND source = \(FindingSource.scanner.sql) AND tool = $2
+                           AND status = \(FindingStatus.fixed.sql))
+            """,
+            [projectID, tool]
+        ).first?.decode(at: 0) ?? false
+    }
+
+    /// The files of the project's fixed findings of the tool: with the files read, what `FirstImport` decides on.
+    func files(on connection: PostgresConnection) throws -> [String] {
+        try connection.query(
+            """
+            SELECT DISTINCT file FROM findings
+            WHERE project_id = $1 AND source = \(FindingSource.scanner.sql) AND tool = $2 AND status = \(FindingStatus.fixed.sql)
+            """,
+            [projectID, tool]
+        ).map { try $0.decode(at: 0) }
     }
 }
 
