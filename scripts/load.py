@@ -4,7 +4,8 @@ and scan uploads (INGEST) against one barkeepd for a bounded time.
 
 With --mode finding-set every request is `FINDING SET PROJECT N declined reason=R`, N a random finding number and R
 a random number, so that each verdict changes its finding (writes the finding and an event), as the pgbench script
-scripts/finding-set.pgbench does: the two rates are compared by make bench.
+scripts/finding-set.pgbench does: the two rates are compared by make bench. With --mode finding-show every request is
+`FINDING SHOW PROJECT N`, a read that a read replica serves (docs/operations.md, "Read replicas").
 
 Prints, per kind of request and overall, how many were answered, the median and p99 latency, and every error code
 seen; exits 1 when any reply is an error other than BUSY (the documented answer of a saturated pool) or a
@@ -66,7 +67,9 @@ async def client(number, args, scans, finding_ids, clock, results, start_gate):
         await clock["measuring"].wait()
         while time.monotonic() < clock["deadline"]:
             draw = rng.random()
-            if args.mode == "finding-set":
+            if args.mode == "finding-show":
+                kind, payload = "read", f"FINDING SHOW {args.project} {rng.choice(finding_ids)}\n".encode()
+            elif args.mode == "finding-set":
                 kind = "triage"
                 number, reason = rng.choice(finding_ids), rng.randint(1, 1_000_000_000)
                 payload = f"FINDING SET {args.project} {number} declined reason={reason}\n".encode()
@@ -122,7 +125,7 @@ async def main():
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--token", required=True)
     parser.add_argument("--project", required=True)
-    parser.add_argument("--mode", choices=["mixed", "finding-set"], default="mixed")
+    parser.add_argument("--mode", choices=["mixed", "finding-set", "finding-show"], default="mixed")
     parser.add_argument("--scan", action="append", default=[], help="duo_scan files to upload in turn (mixed)")
     parser.add_argument("--finding-ids", required=True, help="comma-separated finding numbers of the project to triage")
     parser.add_argument("--clients", type=int, default=1000)
@@ -143,7 +146,7 @@ async def main():
     scans = [open(path, "rb").read() for path in args.scan]
     finding_ids = [int(text) for text in args.finding_ids.split(",") if text]
     results = {
-        "latency": {"status": [], "triage": [], "ingest": []},
+        "latency": {"status": [], "triage": [], "ingest": [], "read": []},
         "errors": {},
         "connect-failed": [],
         "connection-lost": [],

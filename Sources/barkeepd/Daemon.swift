@@ -26,6 +26,7 @@ final class Daemon {
     private var supervisor: ClusterSupervisor?
     private var metrics: MetricsEndpoint?
     private var pool: PostgresPool?
+    private var replica: ReadReplica?
     private var server: Server?
     private var sources: SourceRunner?
     private var hooks: HookDeliverer?
@@ -97,6 +98,9 @@ final class Daemon {
         let pool = PostgresPool(
             configuration: configuration, size: options.poolSize, queueLimit: serverConfiguration.databaseQueueLimit)
         self.pool = pool
+        let replica = try readReplica(
+            primary: configuration, queueLimit: serverConfiguration.databaseQueueLimit)
+        self.replica = replica
 
         // The sources' runner exists before the server, whose SOURCE commands wake it; it starts after.
         let serverID = serverConfiguration.serverID
@@ -146,6 +150,7 @@ final class Daemon {
             configuration: withSources,
             commands: .standard,
             pool: pool,
+            replica: replica,
             logger: logger
         )
         let bound = try server.start()
@@ -182,6 +187,7 @@ final class Daemon {
         }
         fields.append(("max_connections", String(maximumConnections)))
         fields.append(("database", cluster == nil ? "external" : "embedded"))
+        if replica != nil { fields.append(("read_replica", "yes")) }
         fields.append(("schema", String(version)))
         fields.append(("version", BarkeepVersion.current))
         logger.log(.info, "ready", fieldList: fields)
@@ -227,6 +233,37 @@ final class Daemon {
         try cluster.start()
         try cluster.createDatabaseIfNeeded("barkeep")
         return cluster.configuration(database: "barkeep")
+    }
+
+    /// The read replica of --read-database-url, checked and started: it must answer, and be a standby
+    /// (`pg_is_in_recovery()`), since reads from a server that is not replaying the primary's log would miss what was
+    /// written there. Nil without the option.
+    private func readReplica(primary: PostgresConfiguration, queueLimit: Int) throws -> ReadReplica? {
+        guard let url = options.readDatabaseURL else { return nil }
+        let configuration = PostgresConfiguration(conninfo: url)
+        let isStandby: Bool
+        do {
+            isStandby = try ReadReplica.isStandby(configuration)
+        } catch {
+            throw DaemonError.startup("--read-database-url: cannot reach the read replica: \(error)")
+        }
+        guard isStandby else {
+            throw DaemonError.startup(
+                "--read-database-url: that server is not a standby (pg_is_in_recovery() is false); give a streaming "
+                    + "replica of the database, or leave the option out")
+        }
+        let replica = ReadReplica(
+            configuration: configuration, primary: primary, size: options.poolSize, queueLimit: queueLimit,
+            settings: ReadReplica.Settings(maximumLag: options.maximumReplicaLag, catchUpWait: options.replicaWait),
+            logger: logger.with(["component": "replica"]))
+        replica.start()
+        logger.info(
+            "reads go to the read replica",
+            [
+                "max_lag": DurationText.describe(options.maximumReplicaLag),
+                "wait": DurationText.describe(options.replicaWait),
+            ])
+        return replica
     }
 
     /// Applies pending migrations. An external server may still be starting (a fresh container, a failover), so
@@ -315,6 +352,8 @@ final class Daemon {
         sources = nil
         server?.shutdown(grace: .seconds(5))
         server = nil
+        replica?.shutdown()
+        replica = nil
         pool?.shutdown()
         pool = nil
         if let cluster {

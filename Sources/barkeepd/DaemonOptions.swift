@@ -26,6 +26,26 @@ struct DaemonCommand: ParsableCommand {
                 help: "Use this PostgreSQL server (libpq URL or conninfo) instead of the embedded one."
             ),
             .option(
+                "read-database-url",
+                valueName: "URL",
+                environment: "BARKEEP_READ_DATABASE_URL",
+                help: "Send read-only commands and HTTP GETs to this PostgreSQL streaming replica of the database "
+                    + "(libpq URL or conninfo), with as many connections as --pool-size; writes stay on the primary."
+            ),
+            .option(
+                "max-replica-lag",
+                valueName: "DURATION",
+                default: DurationText.describe(ReplicaLimit.defaultMaximumLag),
+                help: "Read the primary while the replica is further behind than this (500ms, 5s)."
+            ),
+            .option(
+                "replica-wait",
+                valueName: "DURATION",
+                default: DurationText.describe(ReplicaLimit.defaultCatchUpWait),
+                help: "How long a client's read after its own write waits for the replica to replay it before it "
+                    + "reads the primary."
+            ),
+            .option(
                 "listen", valueName: "HOST:PORT", default: ServerAddress.defaultTCP.description,
                 help: "TCP address to serve."),
             .option(
@@ -164,6 +184,12 @@ struct DaemonCommand: ParsableCommand {
 struct DaemonOptions {
     var dataDirectory: String
     var databaseURL: String?
+    /// The streaming replica read-only commands read from (--read-database-url); nil: none.
+    var readDatabaseURL: String?
+    /// The most lag at which reads still go to the replica (--max-replica-lag).
+    var maximumReplicaLag: Duration
+    /// How long a read after the client's own write waits for the replica (--replica-wait).
+    var replicaWait: Duration
     var listen: ServerAddress
     var socketPath: String
     /// The HTTP listener (--http); nil: --no-http.
@@ -232,14 +258,30 @@ struct DaemonOptions {
         let directory = parsed.valueOrDefault("data-dir") ?? ""
         guard !directory.isEmpty else { throw fail("--data-dir must not be empty") }
         dataDirectory = URL(fileURLWithPath: directory).standardizedFileURL.path
-        databaseURL = parsed.value("database-url")
-        if let url = databaseURL {
+        /// The option `name` (read from `variable` too) as a database URL that libpq can parse, or nil.
+        func checkedURL(_ name: String, variable: String) throws(UsageError) -> String? {
+            guard let url = parsed.value(name) else { return nil }
             do {
                 try PostgresConfiguration(conninfo: url).validate()
             } catch {
-                throw fail("--database-url (or BARKEEP_DATABASE_URL): \(error)")
+                throw fail("--\(name) (or \(variable)): \(error)")
             }
+            return url
         }
+        databaseURL = try checkedURL("database-url", variable: "BARKEEP_DATABASE_URL")
+        readDatabaseURL = try checkedURL("read-database-url", variable: "BARKEEP_READ_DATABASE_URL")
+        /// The option `name` as a duration whose milliseconds lie within `range`.
+        func duration(_ name: String, _ range: ClosedRange<Int>) throws(UsageError) -> Duration {
+            let text = parsed.valueOrDefault(name) ?? ""
+            guard let value = DurationText.parse(text), range.contains(Int(value.milliseconds)) else {
+                throw fail(
+                    "--\(name) must be a duration from \(range.lowerBound)ms to \(range.upperBound / 1000)s "
+                        + "(500ms, 5s), not \(ValueExcerpt.quoted(text))")
+            }
+            return value
+        }
+        maximumReplicaLag = try duration("max-replica-lag", ReplicaLimit.maximumLagMilliseconds)
+        replicaWait = try duration("replica-wait", ReplicaLimit.catchUpWaitMilliseconds)
         if let text = parsed.value("listen") {
             do {
                 listen = try ServerAddress(parsing: text)

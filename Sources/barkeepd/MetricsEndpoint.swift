@@ -259,6 +259,21 @@ final class MetricsEndpoint: @unchecked Sendable {
                 "barkeep_pool_rejected_total", "counter", "Commands refused with BUSY because the queue was full.",
                 pool.rejected)
         }
+        if let replica = server.replicaUsage {
+            metric(
+                "barkeep_replica_serving", "gauge", "1 while reads go to the read replica, 0 while it lags or is down.",
+                replica.condition == .serving ? 1 : 0)
+            metric(
+                "barkeep_replica_lag_milliseconds", "gauge", "The read replica's lag when last measured.",
+                Int(replica.lag.milliseconds))
+            metric("barkeep_replica_reads_total", "counter", "Reads the read replica served.", replica.replicaReads)
+            metric(
+                "barkeep_primary_reads_total", "counter", "Reads the primary served while a replica was configured.",
+                replica.primaryReads)
+            metric(
+                "barkeep_replica_fallbacks_total", "counter",
+                "Reads sent to the read replica that the primary served after all.", replica.fallbacks)
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 }

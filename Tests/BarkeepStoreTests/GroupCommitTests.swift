@@ -196,7 +196,7 @@ struct GroupCommitTests {
         #expect(all.count == threads * perThread)
         var changed = 0
         for (verdict, outcome) in all {
-            guard case .decided(.success(let change)) = outcome else {
+            guard case .decided(.success(let change), _) = outcome else {
                 Issue.record("verdict \(verdict) answered \(outcome)")
                 continue
             }

@@ -32,6 +32,16 @@ public struct StatsRecord: WireFields {
     public var poolQueued: Int?
     /// Jobs refused (BUSY).
     public var poolRejected: Int?
+    /// Where reads go, with a read replica (`--read-database-url`): serving, lagging or down; nil without one.
+    public var replica: String?
+    /// The replica's lag when last measured, in milliseconds.
+    public var replicaLagMilliseconds: Int?
+    /// Reads the replica served.
+    public var replicaReads: Int?
+    /// Reads the primary served while a replica was configured (lagging, down, or not caught up with the client).
+    public var primaryReads: Int?
+    /// Of those, reads sent to the replica that went to the primary after all.
+    public var replicaFallbacks: Int?
 
     /// An empty record, filled by decoding.
     public init() {}
@@ -56,5 +66,10 @@ public struct StatsRecord: WireFields {
         Field("pool-busy", \.poolBusy, "Those busy."),
         Field("pool-queued", \.poolQueued, "Jobs waiting for one."),
         Field("pool-rejected", \.poolRejected, "Jobs refused (BUSY)."),
+        Field("replica", \.replica, "With a read replica: where reads go (serving, lagging, down)."),
+        Field("replica-lag-ms", \.replicaLagMilliseconds, "The replica's lag when last measured, in milliseconds."),
+        Field("replica-reads", \.replicaReads, "Reads the replica served."),
+        Field("primary-reads", \.primaryReads, "Reads the primary served instead (lagging, down, not caught up)."),
+        Field("replica-fallbacks", \.replicaFallbacks, "Reads sent to the replica that the primary served after all."),
     ]
 }

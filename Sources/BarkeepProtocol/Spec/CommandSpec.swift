@@ -43,12 +43,19 @@ public struct CommandSpec: Sendable {
     /// Whether it is an upload: its line ends with the payload's size in bytes (a positional argument of the
     /// table's, no field's), and that many bytes follow the line.
     public let payload: Bool
+    /// Whether a read must still run on the primary database: it records something on the side (HELLO a token's
+    /// use, CHECK a `scan.checked` event), which a read-only replica refuses.
+    public let readsPrimary: Bool
+
+    /// Whether it may be served by a streaming replica (`barkeepd --read-database-url`): it reads only and writes
+    /// nothing on the side. The one rule of what goes to the replica.
+    public var readsReplica: Bool { effect == .read && !readsPrimary }
 
     /// Declares a command; `http`: its route in the HTTP API; `payload`: an upload (`INGEST PROJECT … SIZE` then
-    /// SIZE bytes).
+    /// SIZE bytes); `readsPrimary`: a read that writes on the side, kept off replicas.
     public init(
         _ name: String, role: Role?, effect: Effect, summary: String, http: HTTPRoute, shapes: [Shape] = [],
-        payload: Bool = false
+        payload: Bool = false, readsPrimary: Bool = false
     ) {
         self.name = name
         self.role = role
@@ -57,6 +64,7 @@ public struct CommandSpec: Sendable {
         self.http = http
         self.shapes = shapes
         self.payload = payload
+        self.readsPrimary = readsPrimary
     }
 }
 

@@ -32,6 +32,8 @@ public final class Command: Sendable {
     public let constantReply: [UInt8]?
     /// The request type the command is declared by (issue 26's spec); nil for a command not yet converted.
     public let request: (any CommandRequest.Type)?
+    /// Whether a streaming replica may serve it (`CommandSpec.readsReplica`; false for a command without a spec).
+    public let readsReplica: Bool
 
     /// Declares a command. Its first positional argument names a project unless `arguments` says otherwise.
     public init(
@@ -59,6 +61,7 @@ public final class Command: Sendable {
         self.handler = handler
         self.constantReply = nil
         self.request = request
+        readsReplica = request?.spec.readsReplica ?? false
     }
 
     /// Declares the command `R` specifies: its name, arity, argument kinds, keys and role come from `R`'s spec and
@@ -101,6 +104,7 @@ public final class Command: Sendable {
         takesPayload = false
         payloadLimit = .upload
         self.request = request
+        readsReplica = false
         handler = { _ in .done(CommandResult(reply)) }
         var bytes: [UInt8] = []
         reply.encode(into: &bytes)

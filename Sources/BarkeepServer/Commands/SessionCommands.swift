@@ -107,6 +107,13 @@ enum SessionCommands {
                 record.poolQueued = pool.queued
                 record.poolRejected = pool.rejected
             }
+            if let replica = server.replicaUsage {
+                record.replica = replica.condition.rawValue
+                record.replicaLagMilliseconds = Int(replica.lag.milliseconds)
+                record.replicaReads = replica.replicaReads
+                record.primaryReads = replica.primaryReads
+                record.replicaFallbacks = replica.fallbacks
+            }
             return CommandResult(StatsRequest.Reply([record]), version: version)
         }
         return input.session.tokenID == nil ? .done(statistics()) : .database { _ in statistics() }

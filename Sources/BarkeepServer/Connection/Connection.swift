@@ -12,6 +12,8 @@ final class Connection {
         let reply: StreamedReply
         /// The command's name, for the log.
         let command: String
+        /// Whether a read replica may serve it (`Command.readsReplica`).
+        var readsReplica = false
         /// The hand-over with the read on the pool, while there is one (it holds a database connection); nil
         /// between reads.
         var read: PageHandOff?
@@ -40,6 +42,9 @@ final class Connection {
     var stream: Stream?
     /// The loop's timer for the machine's `nextDeadline`, while one is set (at most one is current).
     var armedDeadline: DeadlineQueue.Entry?
+    /// Where the primary's log ended after this client's last write, with a read replica: its reads go to the
+    /// replica only once it has replayed this far (read-your-writes).
+    var lastWrite: WALPosition?
     /// Whether the loop still has it (`EventLoop.close` clears it): the hot path asks this, not the loop's table.
     var isOpen = true
     /// The loop's input mark (`EventLoop.nextInputMark`) of its last read or of its last command finished on the

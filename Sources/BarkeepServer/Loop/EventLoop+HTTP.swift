@@ -127,7 +127,7 @@ extension EventLoop {
     /// `finish` on the loop with the result; without a pool, or with the pool's queue full, `finish` gets the error
     /// at once.
     private func onPool<Outcome: Sendable>(
-        _ connection: HTTPConnection, ifCancelled: Outcome,
+        _ connection: HTTPConnection, ifCancelled: Outcome, reads: Bool = false, client: Int? = nil,
         _ work: @escaping @Sendable (any HTTPApplication, HTTPRequestContext, PostgresConnection) throws -> Outcome,
         finish: @escaping @Sendable (EventLoop, ConnectionID, Result<Outcome, any Error>) -> Void
     ) {
@@ -140,16 +140,63 @@ extension EventLoop {
         connection.ticket = ticket
         let application = server.httpApplication
         let context = connection.context
+        let guarded: @Sendable (PostgresConnection) throws -> Outcome = { database in
+            guard !ticket.isCancelled else { return ifCancelled }
+            return try work(application, context, database)
+        }
         do {
-            try pool.submit { database in
-                guard !ticket.isCancelled else { return ifCancelled }
-                return try work(application, context, database)
-            } completion: { [server] result in
-                server.post { loop in finish(loop, id, result) }
+            if let replica = server.replica, let client, reads {
+                try replica.submitRead(
+                    after: httpWrites[client], primary: pool, { database, _ in try guarded(database) }
+                ) { [server] result in
+                    server.post { loop in finish(loop, id, result) }
+                }
+            } else if server.replica != nil, let client {
+                try pool.submit { database in
+                    (try guarded(database), try? WALPosition.afterCommit(on: database))
+                } completion: { [server] result in
+                    server.post { loop in
+                        if case .success(let (outcome, written?)) = result {
+                            loop.noteHTTPWrite(written, by: client)
+                            // A sign-in: the browser's next requests carry the new session's cookie alone.
+                            if let session = Self.sessionSet(by: outcome, isTLS: context.isTLS) {
+                                loop.noteHTTPWrite(
+                                    written, by: Self.httpClientKey(authorization: [], session: session))
+                            }
+                        }
+                        finish(loop, id, result.map(\.0))
+                    }
+                }
+            } else {
+                try pool.submit(guarded) { [server] result in
+                    server.post { loop in finish(loop, id, result) }
+                }
             }
         } catch {
             finish(self, id, .failure(error))
         }
+    }
+
+    /// The key an HTTP client's writes are remembered by: its `Authorization` fields and its session cookie.
+    static func httpClientKey(authorization: [String], session: String?) -> Int {
+        (authorization + [session ?? ""]).joined(separator: "\n").hashValue
+    }
+
+    /// The session cookie `outcome` sets, when it is a response that starts a session.
+    static func sessionSet(by outcome: some Sendable, isTLS: Bool) -> String? {
+        guard let response = outcome as? HTTPResponse else { return nil }
+        let prefix = WebAuthentication.cookieName(isTLS: isTLS) + "="
+        for field in response.fields where field.name.lowercased() == "set-cookie" && field.value.hasPrefix(prefix) {
+            let value = field.value.dropFirst(prefix.count).prefix { $0 != ";" }
+            if !value.isEmpty { return String(value) }
+        }
+        return nil
+    }
+
+    /// Remembers that the HTTP client `client` wrote up to `written` on the primary.
+    private func noteHTTPWrite(_ written: WALPosition, by client: Int) {
+        if httpWrites.count >= Self.maximumHTTPWriters && httpWrites[client] == nil { httpWrites.removeAll() }
+        httpWrites[client] = max(httpWrites[client] ?? written, written)
     }
 
     /// The application judged a head on the pool: the machine reads the body or answers the refusal.
@@ -188,8 +235,20 @@ extension EventLoop {
 
     /// Runs a request on a pool thread through the server's application; the machine waits until `complete`.
     private func run(_ head: HTTPRequestHead, body: [UInt8], on connection: HTTPConnection) {
+        // GET and HEAD read: with a read replica they go where it decides, after this client's last write; without
+        // one no client needs telling apart.
+        let isTLS = connection.context.isTLS
+        let client =
+            server.replica == nil
+            ? nil
+            : Self.httpClientKey(
+                authorization: head.values(of: "authorization"),
+                session: WebAuthentication.sessionCookie(head, isTLS: isTLS))
         // The client left while the request waited for a database connection: it never starts.
-        onPool(connection, ifCancelled: HTTPResponse.error(503, .unavailable, "the client left")) {
+        onPool(
+            connection, ifCancelled: HTTPResponse.error(503, .unavailable, "the client left"),
+            reads: head.method == "GET" || head.method == "HEAD", client: client
+        ) {
             application, context, database in
             try application.respond(to: head, body: body, context: context, database: database)
         } finish: { loop, id, result in

@@ -172,12 +172,16 @@ extension EventLoop {
             isCancelled: { ticket.isCancelled })
         queue.submit(request) { [server] outcome in
             let result: Result<CommandResult, any Error>
+            // With a replica, where the primary's log ended after the batch: this client's next read waits for it.
+            var wrote: WALPosition?
             switch outcome {
             case .cancelled: result = .success(Server.clientGone)
             case .tokenRevoked: result = .success(Server.revokedToken)
-            case .decided(let change): result = Result { try grouped.reply(try change.get()) }
+            case .decided(let change, let position):
+                result = Result { try grouped.reply(try change.get()) }
+                wrote = position
             }
-            server.post { loop in loop.complete(id, command: name, result: result) }
+            server.post { [wrote] loop in loop.complete(id, command: name, result: result, wrote: wrote) }
         }
     }
 
@@ -195,7 +199,8 @@ extension EventLoop {
     static let noDatabase = Reply.error(.unavailable, "this server has no database")
 
     /// Runs `work` on a pool thread, unless the client has gone by the time a database connection is free; the
-    /// machine waits until `complete`.
+    /// machine waits until `complete`. With a read replica, a command that only reads goes where the replica's rule
+    /// sends it (after this client's last write), and one that writes notes where the primary's log ended after it.
     func runOnPool(
         _ resolved: CommandTable.Resolved, on connection: Connection,
         _ work: @escaping @Sendable (PostgresConnection) throws -> CommandResult
@@ -205,13 +210,34 @@ extension EventLoop {
             return
         }
         let (id, name, ticket) = handOff(resolved, from: connection)
+        let guarded: @Sendable (PostgresConnection) throws -> CommandResult = { database in
+            // The client left while the command waited for a database connection: never start it.
+            guard !ticket.isCancelled else { return Server.clientGone }
+            return try work(database)
+        }
         do {
-            try pool.submit { database in
-                // The client left while the command waited for a database connection: never start it.
-                guard !ticket.isCancelled else { return Server.clientGone }
-                return try work(database)
-            } completion: { [server] result in
-                server.post { loop in loop.complete(id, command: name, result: result) }
+            if let replica = server.replica, resolved.command.readsReplica {
+                try replica.submitRead(
+                    after: connection.lastWrite, primary: pool,
+                    { database, _ in
+                        try guarded(database)
+                    }
+                ) { [server] result in
+                    server.post { loop in loop.complete(id, command: name, result: result) }
+                }
+            } else if server.replica != nil {
+                try pool.submit { database in
+                    let result = try guarded(database)
+                    return (result, try? WALPosition.afterCommit(on: database))
+                } completion: { [server] result in
+                    server.post { loop in
+                        loop.complete(id, command: name, result: result.map(\.0), wrote: try? result.get().1)
+                    }
+                }
+            } else {
+                try pool.submit(guarded) { [server] result in
+                    server.post { loop in loop.complete(id, command: name, result: result) }
+                }
             }
         } catch {
             connection.ticket = nil
@@ -220,9 +246,13 @@ extension EventLoop {
     }
 
     /// A command's database work finished: apply its result and carry on with the connection's next request.
-    func complete(_ id: ConnectionID, command: String, result: Result<CommandResult, any Error>) {
+    /// `wrote`: where the primary's log ended after it, for the client's next reads.
+    func complete(
+        _ id: ConnectionID, command: String, result: Result<CommandResult, any Error>, wrote: WALPosition? = nil
+    ) {
         guard let connection = connections[id] else { return }
         connection.ticket = nil
+        if let wrote { connection.lastWrite = max(connection.lastWrite ?? wrote, wrote) }
         // What the command wrote must be in the answers to the requests after it (read-your-writes).
         connection.inputMark = nextInputMark()
         switch result {

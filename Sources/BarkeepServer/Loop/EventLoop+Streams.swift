@@ -1,5 +1,6 @@
 import BarkeepProtocol
 import BarkeepStore
+import Synchronization
 
 /// Streamed replies (`CommandAction.streamed`): each page read on the pool only when the connection's machine asks for
 /// it (`fetchPage`, once the unwritten output is below the bound), so a client that does not read costs the daemon its
@@ -23,7 +24,8 @@ extension EventLoop {
 
     /// Starts `reply`, the command's: its first read, with the connection's token checked first.
     func startStream(_ reply: StreamedReply, for resolved: CommandTable.Resolved, on connection: Connection) {
-        connection.stream = Connection.Stream(reply: reply, command: resolved.command.name)
+        connection.stream = Connection.Stream(
+            reply: reply, command: resolved.command.name, readsReplica: resolved.command.readsReplica)
         startRead(connection, checkingToken: connection.session.tokenID)
     }
 
@@ -52,7 +54,9 @@ extension EventLoop {
         if !isFirst { server.updateStatistics { $0.streamReadsResumed += 1 } }
         do {
             let (id, reply, position, hold) = (connection.id, stream.reply, stream.position, configuration.streamHold)
-            try pool.submit { [server] database in
+            let sent = PageCount()
+            let read: @Sendable (PostgresConnection, PostgresPool) throws -> StreamReadEnd = {
+                [server] database, pool in
                 // The client left while the read waited for a database connection: never start it.
                 guard !handOff.isCancelled else { return StreamReadEnd.cancelled }
                 if let tokenID, try TokenStore.activeRole(id: tokenID, on: database) == nil {
@@ -62,10 +66,19 @@ extension EventLoop {
                     of: reply, after: position, isFirst: isFirst, hold: hold, pool: pool, handOff: handOff,
                     on: database
                 ) { bytes, count, last in
+                    sent.add()
                     server.post { loop in loop.receivePage(bytes, count: count, last: last, from: handOff, for: id) }
                 }
-            } completion: { [server] result in
+            }
+            let ended: @Sendable (Result<StreamReadEnd, any Error>) -> Void = { [server] result in
                 server.post { loop in loop.endRead(result, of: handOff, for: id) }
+            }
+            if let replica = server.replica, stream.readsReplica {
+                // A read whose pages went out cannot start over on the primary; one that sent none can.
+                try replica.submitRead(
+                    after: connection.lastWrite, primary: pool, isRetryable: { sent.isZero }, read, completion: ended)
+            } else {
+                try pool.submit({ try read($0, pool) }, completion: ended)
             }
         } catch {
             connection.stream?.read = nil
@@ -172,4 +185,18 @@ extension EventLoop {
             ["command": stream.command, "peer": connection.session.peerName, "error": "\(error)"])
         connection.machine.breakOff()
     }
+}
+
+/// How many pages a read of a streamed reply handed over, told across threads: a read that handed none may start
+/// over elsewhere.
+///
+/// Thread-safety: the count is an `Atomic`.
+private final class PageCount: Sendable {
+    private let count = Atomic<Int>(0)
+
+    /// One more page handed over.
+    func add() { count.add(1, ordering: .relaxed) }
+
+    /// Whether none was.
+    var isZero: Bool { count.load(ordering: .relaxed) == 0 }
 }

@@ -67,6 +67,12 @@ final class EventLoop: @unchecked Sendable {
     var heldInput: Set<ConnectionID> = []
     /// Upload bytes the connections hold together (their machines' `reservedUpload`), at most `maximumPayloadTotal`.
     var uploadBytesHeld = 0
+    /// With a read replica: where the primary's log ended after each HTTP client's last write, keyed by a hash of its
+    /// credentials (`Authorization` and `Cookie`), so that its next reads wait for the replica to replay it. Bounded:
+    /// past `maximumHTTPWriters` entries it starts afresh (those clients then read the replica at once).
+    var httpWrites: [Int: WALPosition] = [:]
+    /// The most HTTP clients whose last write `httpWrites` remembers.
+    static let maximumHTTPWriters = 10_000
     /// The bounds every connection works within.
     let limits: ConnectionLimits
     /// The status-version lookups of STATUS requests with a kept reply, on the loop's own database connection

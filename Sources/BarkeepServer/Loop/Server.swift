@@ -72,6 +72,8 @@ public final class Server: Sendable {
     let pool: PostgresPool?
     /// The group commit of verdicts on single findings, writing through `pool`; nil without one.
     let verdicts: VerdictQueue?
+    /// The streaming replica read-only commands read from, with its routing rule; nil: every read on `pool`.
+    let replica: ReadReplica?
     /// Failed HELLOs per peer across its connections: what each may still fail, and which reach the log.
     let failedHellos = FailedHelloLimiter()
     /// Pages rendered once per status version and shared (RenderedPageCache): the overview's live refetches.
@@ -94,17 +96,21 @@ public final class Server: Sendable {
     var httpApplication: any HTTPApplication { WebApplication(server: self, commands: commands) }
 
     /// Prepares a server; nothing listens until `start()`. Without a pool, commands that need the database are
-    /// answered `UNAVAILABLE` and WATCH is not served.
+    /// answered `UNAVAILABLE` and WATCH is not served. With a `replica`, the commands that only read
+    /// (`Command.readsReplica`) read from it as it decides.
     public init(
         configuration: ServerConfiguration,
         commands: CommandTable,
         pool: PostgresPool? = nil,
+        replica: ReadReplica? = nil,
         logger: Logger
     ) throws(ServerError) {
         self.configuration = configuration
         self.commands = commands
         self.pool = pool
-        verdicts = pool.map { VerdictQueue(pool: $0) }
+        self.replica = pool == nil ? nil : replica
+        // With a replica, a verdict's batch notes where the primary's log ended, for the client's next read.
+        verdicts = pool.map { VerdictQueue(pool: $0, recordsPositions: replica != nil) }
         self.logger = logger.with(["component": "server"])
         tlsContext = try configuration.tls.map { tls throws(ServerError) in try ServerTLSContext(tls) }
         poller = barkeep_poller_create()
@@ -132,6 +138,8 @@ public final class Server: Sendable {
     public var httpAddress: ServerAddress? { shared.withLock { $0.httpAddress } }
     /// The database pool's load.
     public var poolUsage: PostgresPool.Usage? { pool?.usage }
+    /// Where reads go and how they went, with a read replica.
+    public var replicaUsage: ReadReplica.Usage? { replica?.usage }
 
     // MARK: - Life cycle
 

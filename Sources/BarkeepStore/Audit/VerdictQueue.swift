@@ -40,8 +40,9 @@ public final class VerdictQueue: Sendable {
     /// What became of a verdict.
     public enum Outcome: Sendable {
         /// It was decided: its change (a refusal inside), or the error it met (an unknown finding or project, the
-        /// pool busy or closed, the database).
-        case decided(Result<FindingChange, any Error>)
+        /// pool busy or closed, the database); with `recordsPositions`, where the primary's log ended after its
+        /// batch committed (read-your-writes with a read replica), else nil.
+        case decided(Result<FindingChange, any Error>, wrote: WALPosition? = nil)
         /// Its session's token was revoked: nothing was done.
         case tokenRevoked
         /// Its client had gone before its batch started: nothing was done.
@@ -63,17 +64,21 @@ public final class VerdictQueue: Sendable {
     private let pool: PostgresPool
     private let maximumCount: Int
     private let maximumBytes: Int
+    private let recordsPositions: Bool
     private let state = Mutex(State())
 
     /// A queue writing through `pool`'s connections, batches bounded by `maximumCount` verdicts and `maximumBytes`
-    /// of their text.
+    /// of their text; with `recordsPositions` (a daemon with a read replica), each decided verdict says where the
+    /// primary's log ended after its batch.
     public init(
-        pool: PostgresPool, maximumCount: Int = GroupCommitLimit.verdicts, maximumBytes: Int = GroupCommitLimit.bytes
+        pool: PostgresPool, maximumCount: Int = GroupCommitLimit.verdicts, maximumBytes: Int = GroupCommitLimit.bytes,
+        recordsPositions: Bool = false
     ) {
         precondition(maximumCount > 0, "a batch holds at least one verdict")
         self.pool = pool
         self.maximumCount = maximumCount
         self.maximumBytes = maximumBytes
+        self.recordsPositions = recordsPositions
     }
 
     /// Queues `request`; `completion` is called once, on a pool thread (or at once, on this one, when the pool
@@ -170,8 +175,9 @@ public final class VerdictQueue: Sendable {
         do {
             let results = try FindingStore.setStatuses(
                 project: project, allowed.map(\.request.verdict), on: connection)
+            let position = self.position(on: connection)
             for (item, result) in zip(allowed, results) {
-                item.completion(.decided(result.mapError { $0 }))
+                item.completion(.decided(result.mapError { $0 }, wrote: position))
             }
         } catch {
             // The database refused a statement (a value breaking a rule of the data): find the verdict at fault by
@@ -185,11 +191,16 @@ public final class VerdictQueue: Sendable {
                 for item in allowed { item.completion(.decided(.failure(error))) }
                 return
             }
-            for item in allowed {
-                item.completion(
-                    .decided(
-                        Result { try FindingStore.apply(item.request.verdict, project: project, on: connection) }))
+            let results = allowed.map { item in
+                Result { try FindingStore.apply(item.request.verdict, project: project, on: connection) }
             }
+            let position = self.position(on: connection)
+            for (item, result) in zip(allowed, results) { item.completion(.decided(result, wrote: position)) }
         }
+    }
+
+    /// Where the primary's log ends now, after a batch's commit, when the queue records it.
+    private func position(on connection: PostgresConnection) -> WALPosition? {
+        recordsPositions ? (try? WALPosition.afterCommit(on: connection)) ?? nil : nil
     }
 }

@@ -55,7 +55,7 @@ public struct CheckUploadRequest: CommandRequest {
         summary: "Compare a scan with the project's tracked findings without recording it: new, reopened, tracked, "
             + "changed and fixed findings, and whether the change passes the gate.",
         http: .upload("projects/{project}/check", contentTypes: ["application/json", "application/sarif+json"]),
-        payload: true)
+        payload: true, readsPrimary: true)
     /// Its arguments (the upload's size, last, is the table's).
     public static let fields: [Field<CheckUploadRequest>] = [
         .argument("project", \.project, "The project.", names: .project),

@@ -63,7 +63,7 @@ public struct HelloRequest: CommandRequest {
     public static let spec = CommandSpec(
         "HELLO", role: nil, effect: .read,
         summary: "Says the protocol version the client speaks and, with a token, authenticates the connection.",
-        http: .none(reason: "the line protocol's handshake; HTTP authenticates every request"))
+        http: .none(reason: "the line protocol's handshake; HTTP authenticates every request"), readsPrimary: true)
     /// Its keys.
     public static let fields: [Field<HelloRequest>] = [
         Field("protocol", \.protocolVersion, "The protocol version the client speaks."),
