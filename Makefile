@@ -32,7 +32,7 @@ test: deps
 	SWIFT=$(SWIFT) scripts/run-tests.sh
 
 ## bench: every benchmark, each against a baseline of the same run (see docs/performance.md); BENCH="web status"
-##        runs only those parts (ping, sync, sync-cli, status, load, web)
+##        runs only those parts (ping, sync, check, sync-cli, status, load, web, history, replica)
 bench: deps
 	scripts/bench.sh $(BENCH)
 

@@ -74,7 +74,9 @@ final class Daemon {
         let maximumConnections =
             options.maximumConnections
             ?? ServerConfiguration.defaultMaximumConnections(
-                fileLimit: limit > 0 ? limit : 1024, poolSize: options.poolSize)
+                fileLimit: limit > 0 ? limit : 1024,
+                // A read replica has a pool as large, and its monitor two connections (the primary's and its own).
+                poolSize: options.readDatabaseURL == nil ? options.poolSize : 2 * options.poolSize + 2)
         var serverConfiguration = ServerConfiguration(
             addresses: [options.listen, .unix(path: options.socketPath)],
             maximumLineLength: options.maximumLineLength,

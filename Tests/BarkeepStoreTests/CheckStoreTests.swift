@@ -275,11 +275,11 @@ struct CheckStoreTests {
         #expect(try count("scan.checked", "app") == 4 + old - CheckRetention.deletedPerCheck)
     }
 
-    @Test("docs/sync.md, docs/protocol.md and docs/operations.md state the checks' retention as Core has it")
+    @Test("docs/sync.md, protocol.md, operations.md and cli.md state the checks' retention as Core has it")
     func retentionDocumented() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        for name in ["docs/sync.md", "docs/protocol.md", "docs/operations.md"] {
+        for name in ["docs/sync.md", "docs/protocol.md", "docs/operations.md", "docs/cli.md"] {
             let text = try String(contentsOf: root.appendingPathComponent(name), encoding: .utf8)
                 .replacingOccurrences(of: "\n", with: " ")
             #expect(text.contains("at most \(CheckRetention.deletedPerCheck) of the project's"), "\(name)")

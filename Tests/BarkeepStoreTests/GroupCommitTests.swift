@@ -246,4 +246,28 @@ struct GroupCommitTests {
         #expect(try EventLog.head(on: connection) == head)
         #expect(try findings("app")[0][1] == "proposed")
     }
+
+    @Test("a batch the pool cannot connect for fails its verdicts, and the project's next verdict is tried again")
+    func unreachableDatabase() throws {
+        let unreachable = PostgresConfiguration(
+            conninfo: "host=/nonexistent-barkeep-dir port=5999", connectTimeoutSeconds: 2)
+        let pool = PostgresPool(configuration: unreachable, size: 1, queueLimit: 10)
+        defer { pool.shutdown() }
+        let queue = VerdictQueue(pool: pool)
+        let verdict = FindingVerdict(number: 1, status: .approved, reason: nil, role: .writer, actor: "test")
+        // Twice: the first batch's failure must leave the project free for the next verdict's batch.
+        for _ in 0..<2 {
+            let outcome = Mutex<String?>(nil)
+            let answered = DispatchSemaphore(value: 0)
+            queue.submit(VerdictQueue.Request(project: "app", verdict: verdict, tokenID: nil, isCancelled: { false })) {
+                result in
+                outcome.withLock { $0 = "\(result)" }
+                answered.signal()
+            }
+            #expect(answered.wait(timeout: .now() + 30) == .success, "the verdict was never answered")
+            #expect(
+                outcome.withLock { $0 }?.contains("cannot connect to PostgreSQL") == true,
+                "\(outcome.withLock { $0 } ?? "")")
+        }
+    }
 }

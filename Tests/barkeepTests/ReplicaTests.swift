@@ -75,9 +75,14 @@ struct ReplicaTests {
         try writer.send(Self.scan)
         #expect(try Self.reply(writer).last?.hasPrefix("OK") == true)
 
-        // A client that never wrote reads the replica: it sees the project once the standby has replayed it.
+        // Reads go to the replica once it has replayed the primary's log as the daemon first saw it, and this
+        // principal's writes (the reader is the writer's local user): until then the primary serves them.
         let reader = try LineClient(socketPath: socket)
-        #expect(eventually(.seconds(10)) { (try? Self.showsFinding(reader)) == true })
+        #expect(
+            eventually(.seconds(10)) {
+                (try? Self.showsFinding(reader)) == true
+                    && (try? Self.stats(reader)).map { Int($0["replica-reads"] ?? "") ?? 0 > 0 } == true
+            })
         let serving = try Self.stats(reader)
         #expect(serving["replica"] == "serving", "\(serving)")
         #expect(Int(serving["replica-reads"] ?? "") ?? 0 > 0, "\(serving)")
@@ -91,6 +96,13 @@ struct ReplicaTests {
             let shown = try Self.reply(writer, "FINDING SHOW app 1").first ?? ""
             #expect(shown.contains("assignee=dev\(round)"), "round \(round): \(shown)")
         }
+
+        // The CLI sends each command on a connection of its own: a new connection of the same principal (here the
+        // local user) reads the write the previous one made.
+        #expect(try Self.reply(writer, "FINDING ASSIGN app 1 cli").last?.hasPrefix("OK") == true)
+        let fresh = try LineClient(socketPath: socket)
+        let shownFresh = try Self.reply(fresh, "FINDING SHOW app 1").first ?? ""
+        #expect(shownFresh.contains("assignee=cli"), "a new connection: \(shownFresh)")
 
         let written = try Self.stats(reader)
         #expect(

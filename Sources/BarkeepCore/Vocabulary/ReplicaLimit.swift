@@ -15,4 +15,7 @@ public enum ReplicaLimit {
     /// The longest wait between two attempts to reach a replica that is down: the wait doubles from
     /// `probeInterval` up to this.
     public static let maximumRetryDelay: Duration = .seconds(3)
+    /// How many writers (line-protocol principals; HTTP clients, apart) a daemon remembers the last write of, for
+    /// read-your-writes; past it, the ones forgotten wait for the latest of their writes.
+    public static let rememberedWriters = 10_000
 }

@@ -44,7 +44,8 @@ public struct CommandSpec: Sendable {
     /// table's, no field's), and that many bytes follow the line.
     public let payload: Bool
     /// Whether a read must still run on the primary database: it records something on the side (HELLO a token's
-    /// use, CHECK a `scan.checked` event), which a read-only replica refuses.
+    /// use, CHECK a `scan.checked` event), which a read-only replica refuses, or it starts where the primary's log
+    /// is (WATCH: its `since=` is the primary's head, where the events it streams begin).
     public let readsPrimary: Bool
 
     /// Whether it may be served by a streaming replica (`barkeepd --read-database-url`): it reads only and writes

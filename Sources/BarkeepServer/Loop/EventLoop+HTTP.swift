@@ -147,7 +147,7 @@ extension EventLoop {
         do {
             if let replica = server.replica, let client, reads {
                 try replica.submitRead(
-                    after: httpWrites[client], primary: pool, { database, _ in try guarded(database) }
+                    after: httpWrites.position(of: client), primary: pool, { database, _ in try guarded(database) }
                 ) { [server] result in
                     server.post { loop in finish(loop, id, result) }
                 }
@@ -195,8 +195,7 @@ extension EventLoop {
 
     /// Remembers that the HTTP client `client` wrote up to `written` on the primary.
     private func noteHTTPWrite(_ written: WALPosition, by client: Int) {
-        if httpWrites.count >= Self.maximumHTTPWriters && httpWrites[client] == nil { httpWrites.removeAll() }
-        httpWrites[client] = max(httpWrites[client] ?? written, written)
+        httpWrites.note(written, by: client)
     }
 
     /// The application judged a head on the pool: the machine reads the body or answers the refusal.

@@ -218,7 +218,7 @@ extension EventLoop {
         do {
             if let replica = server.replica, resolved.command.readsReplica {
                 try replica.submitRead(
-                    after: connection.lastWrite, primary: pool,
+                    after: readsAfter(connection), primary: pool,
                     { database, _ in
                         try guarded(database)
                     }
@@ -252,7 +252,10 @@ extension EventLoop {
     ) {
         guard let connection = connections[id] else { return }
         connection.ticket = nil
-        if let wrote { connection.lastWrite = max(connection.lastWrite ?? wrote, wrote) }
+        if let wrote {
+            connection.lastWrite = max(connection.lastWrite ?? wrote, wrote)
+            lineWrites.note(wrote, by: connection.session.actor)
+        }
         // What the command wrote must be in the answers to the requests after it (read-your-writes).
         connection.inputMark = nextInputMark()
         switch result {
@@ -260,6 +263,12 @@ extension EventLoop {
         case .failure(let error): finish(connection, server.reply(for: error, command: command))
         }
         process(connection)
+    }
+
+    /// Where the replica must be before it serves `connection`'s next read: this connection's last write, or its
+    /// principal's on any connection (the CLI sends each command on a connection of its own).
+    func readsAfter(_ connection: Connection) -> WALPosition? {
+        [connection.lastWrite, lineWrites.position(of: connection.session.actor)].compactMap { $0 }.max()
     }
 
     /// The running command ended with `reply` alone.

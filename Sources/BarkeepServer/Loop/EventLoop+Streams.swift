@@ -76,7 +76,7 @@ extension EventLoop {
             if let replica = server.replica, stream.readsReplica {
                 // A read whose pages went out cannot start over on the primary; one that sent none can.
                 try replica.submitRead(
-                    after: connection.lastWrite, primary: pool, isRetryable: { sent.isZero }, read, completion: ended)
+                    after: readsAfter(connection), primary: pool, isRetryable: { sent.isZero }, read, completion: ended)
             } else {
                 try pool.submit({ try read($0, pool) }, completion: ended)
             }

@@ -68,11 +68,11 @@ final class EventLoop: @unchecked Sendable {
     /// Upload bytes the connections hold together (their machines' `reservedUpload`), at most `maximumPayloadTotal`.
     var uploadBytesHeld = 0
     /// With a read replica: where the primary's log ended after each HTTP client's last write, keyed by a hash of its
-    /// credentials (`Authorization` and `Cookie`), so that its next reads wait for the replica to replay it. Bounded:
-    /// past `maximumHTTPWriters` entries it starts afresh (those clients then read the replica at once).
-    var httpWrites: [Int: WALPosition] = [:]
-    /// The most HTTP clients whose last write `httpWrites` remembers.
-    static let maximumHTTPWriters = 10_000
+    /// credentials (`Authorization` and `Cookie`), so that its next reads wait for the replica to replay it.
+    var httpWrites = WriterPositions<Int>(capacity: ReplicaLimit.rememberedWriters)
+    /// With a read replica: the same for the line protocol's principals (`Session.actor`: a token, or the local user
+    /// on the Unix socket), whose commands may each come on a connection of their own (the CLI's).
+    var lineWrites = WriterPositions<String>(capacity: ReplicaLimit.rememberedWriters)
     /// The bounds every connection works within.
     let limits: ConnectionLimits
     /// The status-version lookups of STATUS requests with a kept reply, on the loop's own database connection

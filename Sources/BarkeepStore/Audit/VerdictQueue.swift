@@ -104,7 +104,15 @@ public final class VerdictQueue: Sendable {
     private func schedule(_ project: String) throws(StoreError) {
         try pool.submit { [self] connection in
             run(project, on: connection)
-        } completion: { _ in
+        } completion: { [self] result in
+            // The pool could not connect for the batch (the database restarting, its connections all taken): the
+            // waiting verdicts get the error, and the project's next verdict schedules a batch again.
+            guard case .failure(let error) = result else { return }
+            let failed = state.withLock { state in
+                state.scheduled.remove(project)
+                return state.waiting.removeValue(forKey: project) ?? []
+            }
+            for waiting in failed { waiting.completion(.decided(.failure(error))) }
         }
     }
 

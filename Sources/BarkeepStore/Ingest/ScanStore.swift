@@ -226,7 +226,7 @@ public enum ScanStore {
             // Fixed findings count too (they were not read): asked only when none of the others is inside the scope.
             let isFirstImport =
                 try FirstImport.isFirstImport(storedFiles: storedRows.lazy.map(stored.file(at:)), scope: scope)
-                && FirstImport.isFirstImport(storedFiles: fixed.files(on: connection), scope: scope)
+                && !fixed.hasFixed(inside: scope, on: connection)
             let screens = try ScreenAttribution(projectID: project.id, on: connection)
 
             guard

@@ -179,15 +179,17 @@ struct FixedLookup {
         ).first?.decode(at: 0) ?? false
     }
 
-    /// The files of the project's fixed findings of the tool: with the files read, what `FirstImport` decides on.
-    func files(on connection: PostgresConnection) throws -> [String] {
-        try connection.query(
+    /// Whether the project holds a fixed finding of the tool inside `scope` (`barkeep_covers`, the SQL twin of
+    /// `SyncPlanner.isInside`): with the findings read, what `FirstImport` decides on. It stops at the first.
+    func hasFixed(inside scope: String, on connection: PostgresConnection) throws -> Bool {
+        guard !scope.isEmpty else { return try hasFixed(on: connection) }
+        return try connection.query(
             """
-            SELECT DISTINCT file FROM findings
-            WHERE project_id = $1 AND source = \(FindingSource.scanner.sql) AND tool = $2 AND status = \(FindingStatus.fixed.sql)
+            SELECT EXISTS (SELECT FROM findings WHERE project_id = $1 AND source = \(FindingSource.scanner.sql) AND tool = $2
+                           AND status = \(FindingStatus.fixed.sql) AND barkeep_covers($3, file))
             """,
-            [projectID, tool]
-        ).map { try $0.decode(at: 0) }
+            [projectID, tool, scope]
+        ).first?.decode(at: 0) ?? false
     }
 }
 

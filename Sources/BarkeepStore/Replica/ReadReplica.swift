@@ -60,7 +60,9 @@ public final class ReadReplica: Sendable {
     }
 
     private struct State {
-        var condition = Condition.serving
+        /// Lagging until the first measurement shows the replica has replayed the primary's log as it stood then:
+        /// a replica hours behind would measure no lag at first (the clock has seen the primary only now).
+        var condition = Condition.lagging
         var lag = Duration.zero
         var replayed: WALPosition?
         var replicaReads = 0
@@ -252,8 +254,8 @@ public final class ReadReplica: Sendable {
     }
 
     /// The monitor measured `lag` with the replica at `replayed`.
-    private func measured(lag: Duration, replayed: WALPosition) {
-        let condition: Condition = lag > settings.maximumLag ? .lagging : .serving
+    private func measured(lag: Duration, replayed: WALPosition, isBehindStart: Bool) {
+        let condition: Condition = isBehindStart || lag > settings.maximumLag ? .lagging : .serving
         let old = state.withLock { state in
             defer {
                 state.condition = condition
@@ -277,13 +279,19 @@ public final class ReadReplica: Sendable {
         var primaryConnection: PostgresConnection?
         var replicaConnection: PostgresConnection?
         var clock = ReplicaLagClock()
+        // The primary's first position seen, until the replica has replayed it (see State.condition).
+        var start: WALPosition?
+        var hasCaughtUp = false
         var delay = settings.probeInterval
         while !state.withLock({ $0.isStopped }) {
             do {
                 let connection = try primaryConnection ?? PostgresConnection(configuration: primary)
                 primaryConnection = connection
                 let text = try connection.queryValue("SELECT pg_current_wal_lsn()::text", as: String.self)
-                if let position = text.flatMap(WALPosition.init) { clock.primary(at: position, seen: .now) }
+                if let position = text.flatMap(WALPosition.init) {
+                    clock.primary(at: position, seen: .now)
+                    if start == nil { start = position }
+                }
             } catch {
                 // The primary's own trouble is the pool's to report; the lag is measured again once it answers.
                 primaryConnection?.close()
@@ -303,7 +311,8 @@ public final class ReadReplica: Sendable {
                     _ = wake.wait(timeout: .now() + delay.seconds)
                     continue
                 }
-                measured(lag: clock.lag(replayed: replayed, now: .now), replayed: replayed)
+                if !hasCaughtUp, let start, replayed >= start { hasCaughtUp = true }
+                measured(lag: clock.lag(replayed: replayed, now: .now), replayed: replayed, isBehindStart: !hasCaughtUp)
                 delay = settings.probeInterval
             } catch {
                 replicaConnection?.close()

@@ -26,7 +26,7 @@ public struct WatchRequest: CommandRequest {
     public static let spec = CommandSpec(
         "WATCH", role: .reader, effect: .read,
         summary: "Streams a project's events, those after since= first, then each as it commits.",
-        http: .get("projects/{project}/events/stream"))
+        http: .get("projects/{project}/events/stream"), readsPrimary: true)
     /// Its arguments.
     public static let fields: [Field<WatchRequest>] = [
         .argument("project", \.project, "The project.", names: .project),
