@@ -256,7 +256,7 @@ if want replica; then
         start_replica_daemon --read-database-url "$replica_url"
         replica_rates=("$(read_round)")
         replica_rates+=("$(read_round)")
-        "$bin/barkeep" stats | grep -E '^(replica|primary-reads)' | sed 's/^/  /'
+        "$bin/barkeep" stats | sed -n 's/^Read replica: */  read replica: /p'
         stop_replica_daemon
         start_replica_daemon
         alone+=("$(read_round)")

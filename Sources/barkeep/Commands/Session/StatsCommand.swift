@@ -7,7 +7,7 @@ import BarkeepProtocol
 struct StatsCommand: RunnableCommand {
     static let configuration = CommandConfiguration(
         name: "stats",
-        abstract: "Show the daemon's connections, commands served, uptime and database pool."
+        abstract: "Show the daemon's connections, commands served, uptime, database pool and read replica."
     )
 
     init(_ parsed: ParsedCommand) throws(UsageError) {}
@@ -36,6 +36,14 @@ struct StatsCommand: RunnableCommand {
                 stats.poolSize.map {
                     "\($0) connections, \(stats.poolBusy ?? 0) busy, \(stats.poolQueued ?? 0) queued, "
                         + "\(stats.poolRejected ?? 0) refused"
+                }
+            ),
+            // With a read replica (barkeepd --read-database-url): where reads go now, and where they went.
+            (
+                "Read replica",
+                stats.replica.map {
+                    "\($0), lag \(stats.replicaLagMilliseconds ?? 0) ms; \(stats.replicaReads ?? 0) reads on it, "
+                        + "\(stats.primaryReads ?? 0) on the primary (\(stats.replicaFallbacks ?? 0) after trying it)"
                 }
             ),
         ])
