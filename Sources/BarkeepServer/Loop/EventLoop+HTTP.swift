@@ -145,31 +145,18 @@ extension EventLoop {
             return try work(application, context, database)
         }
         do {
-            if let replica = server.replica, let client, reads {
-                try replica.submitRead(
-                    after: httpWrites.position(of: client), primary: pool, { database, _ in try guarded(database) }
-                ) { [server] result in
-                    server.post { loop in finish(loop, id, result) }
-                }
-            } else if server.replica != nil, let client {
-                try pool.submit { database in
-                    (try guarded(database), try? WALPosition.afterCommit(on: database))
-                } completion: { [server] result in
-                    server.post { loop in
-                        if case .success(let (outcome, written?)) = result {
-                            loop.noteHTTPWrite(written, by: client)
-                            // A sign-in: the browser's next requests carry the new session's cookie alone.
-                            if let session = Self.sessionSet(by: outcome, isTLS: context.isTLS) {
-                                loop.noteHTTPWrite(
-                                    written, by: Self.httpClientKey(authorization: [], session: session))
-                            }
+            try server.submitDatabaseWork(
+                on: pool, reads: reads && client != nil, after: client.flatMap(httpWrites.position(of:)), guarded
+            ) { [server] result, wrote in
+                server.post { loop in
+                    if let wrote, let client, case .success(let outcome) = result {
+                        loop.httpWrites.note(wrote, by: client)
+                        // A sign-in: the browser's next requests carry the new session's cookie alone.
+                        if let session = Self.sessionSet(by: outcome, isTLS: context.isTLS) {
+                            loop.httpWrites.note(wrote, by: Self.httpClientKey(authorization: [], session: session))
                         }
-                        finish(loop, id, result.map(\.0))
                     }
-                }
-            } else {
-                try pool.submit(guarded) { [server] result in
-                    server.post { loop in finish(loop, id, result) }
+                    finish(loop, id, result)
                 }
             }
         } catch {
@@ -191,11 +178,6 @@ extension EventLoop {
             if !value.isEmpty { return String(value) }
         }
         return nil
-    }
-
-    /// Remembers that the HTTP client `client` wrote up to `written` on the primary.
-    private func noteHTTPWrite(_ written: WALPosition, by client: Int) {
-        httpWrites.note(written, by: client)
     }
 
     /// The application judged a head on the pool: the machine reads the body or answers the refusal.

@@ -216,28 +216,10 @@ extension EventLoop {
             return try work(database)
         }
         do {
-            if let replica = server.replica, resolved.command.readsReplica {
-                try replica.submitRead(
-                    after: readsAfter(connection), primary: pool,
-                    { database, _ in
-                        try guarded(database)
-                    }
-                ) { [server] result in
-                    server.post { loop in loop.complete(id, command: name, result: result) }
-                }
-            } else if server.replica != nil {
-                try pool.submit { database in
-                    let result = try guarded(database)
-                    return (result, try? WALPosition.afterCommit(on: database))
-                } completion: { [server] result in
-                    server.post { loop in
-                        loop.complete(id, command: name, result: result.map(\.0), wrote: try? result.get().1)
-                    }
-                }
-            } else {
-                try pool.submit(guarded) { [server] result in
-                    server.post { loop in loop.complete(id, command: name, result: result) }
-                }
+            try server.submitDatabaseWork(
+                on: pool, reads: resolved.command.readsReplica, after: readsAfter(connection), guarded
+            ) { [server] result, wrote in
+                server.post { loop in loop.complete(id, command: name, result: result, wrote: wrote) }
             }
         } catch {
             connection.ticket = nil

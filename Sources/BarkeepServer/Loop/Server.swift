@@ -126,6 +126,35 @@ public final class Server: Sendable {
         _ = Glibc.close(wakeup)
     }
 
+    // MARK: - Database work
+
+    /// Runs `work` on a database connection where it belongs, the one home of that rule for the line protocol and
+    /// HTTP: without a read replica, on `pool`; with one, a read (`reads`) where the replica's rule sends it, once the
+    /// replica has replayed `after` (the client's last write), and anything else on `pool`, after which `completion`
+    /// also gets where the primary's log ended (read-your-writes for the client's next read). Throws what the pool
+    /// throws when it cannot take the work.
+    func submitDatabaseWork<T: Sendable>(
+        on pool: PostgresPool, reads: Bool, after: WALPosition?,
+        _ work: @escaping @Sendable (PostgresConnection) throws -> T,
+        completion: @escaping @Sendable (Result<T, any Error>, WALPosition?) -> Void
+    ) throws {
+        guard let replica else {
+            try pool.submit(work) { completion($0, nil) }
+            return
+        }
+        if reads {
+            try replica.submitRead(after: after, primary: pool, { database, _ in try work(database) }) {
+                completion($0, nil)
+            }
+        } else {
+            try pool.submit { database in
+                (try work(database), try? WALPosition.afterCommit(on: database))
+            } completion: { result in
+                completion(result.map(\.0), (try? result.get())?.1 ?? nil)
+            }
+        }
+    }
+
     // MARK: - Introspection
 
     /// The server's counters now.

@@ -168,22 +168,10 @@ struct FixedLookup {
         }
     }
 
-    /// Whether the project holds a fixed finding of the tool.
-    func hasFixed(on connection: PostgresConnection) throws -> Bool {
-        try connection.query(
-            """
-            SELECT EXISTS (SELECT FROM findings WHERE project_id = $1 AND source = \(FindingSource.scanner.sql) AND tool = $2
-                           AND status = \(FindingStatus.fixed.sql))
-            """,
-            [projectID, tool]
-        ).first?.decode(at: 0) ?? false
-    }
-
     /// Whether the project holds a fixed finding of the tool inside `scope` (`barkeep_covers`, the SQL twin of
     /// `SyncPlanner.isInside`): with the findings read, what `FirstImport` decides on. It stops at the first.
-    func hasFixed(inside scope: String, on connection: PostgresConnection) throws -> Bool {
-        guard !scope.isEmpty else { return try hasFixed(on: connection) }
-        return try connection.query(
+    func hasFixed(inside scope: String = "", on connection: PostgresConnection) throws -> Bool {
+        try connection.query(
             """
             SELECT EXISTS (SELECT FROM findings WHERE project_id = $1 AND source = \(FindingSource.scanner.sql) AND tool = $2
                            AND status = \(FindingStatus.fixed.sql) AND barkeep_covers($3, file))
