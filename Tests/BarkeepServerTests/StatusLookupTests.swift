@@ -80,15 +80,13 @@ struct StatusLookupTests {
         ).map { try $0.decode(at: 0, as: Int32.self) }
     }
 
-    @Test("docs/operations.md states the lookup's bound and backoff as the code has them")
+    @Test("docs/operations.md states the lookup's sharing and backoff as the code has them")
     func documentedBounds() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         let text = try String(contentsOf: root.appendingPathComponent("docs/operations.md"), encoding: .utf8)
         typealias Lookup = StatusVersionLookup<Int>
-        let pending = Lookup.defaultMaximumPending
-        #expect(text.contains("| \(pending) waiting on the event loop's own database connection |"))
-        #expect(text.contains("holds \(pending) lookups already"))
+        #expect(text.contains("| one in flight on the event loop's own database connection, for every project"))
         let backoff = [Lookup.minimumBackoff, Lookup.maximumBackoff].map { String(format: "%g", $0.seconds) }
         #expect(text.contains("(after \(backoff[0]) s, doubling up to \(backoff[1]) s)"))
     }

@@ -31,45 +31,60 @@ struct StatusVersionLookupTests {
         _ = poll(&descriptor, 1, 50)
     }
 
-    @Test("answers pipelined lookups in order: versions, an unknown project, a revoked token; refuses a NUL")
+    @Test(
+        "answers every key of one lookup in order: versions, unknown projects, a revoked token; one lookup at a time"
+    )
     func answersInOrder() throws {
         let configuration = try TestDatabase.makeDatabase()
         let connection = try PostgresConnection(configuration: configuration)
         try Migrator().migrate(connection)
-        _ = try ProjectStore.create(name: "app", sdk: nil, deploymentTarget: nil, actor: "t", on: connection)
-        _ = try ProjectStore.create(name: "web", sdk: nil, deploymentTarget: nil, actor: "t", on: connection)
+        // A project named NULL: the array's elements are quoted.
+        for name in ["app", "web", "NULL"] {
+            _ = try ProjectStore.create(name: name, sdk: nil, deploymentTarget: nil, actor: "t", on: connection)
+        }
         let active = try TokenStore.create(name: "a", role: .reader, actor: "t", on: connection).0.id
         let revoked = try TokenStore.create(name: "r", role: .reader, actor: "t", on: connection).0.id
         try TokenStore.revoke(name: "r", actor: "t", on: connection)
         let app = try StatusStore.version(project: "app", on: connection)
         let web = try StatusStore.version(project: "web", on: connection)
+        let null = try StatusStore.version(project: "NULL", on: connection)
+        #expect(app != nil && web != nil && null != nil)
 
         let lookup = StatusVersionLookup<Int>(configuration: configuration)
-        #expect(!lookup.submit(project: "app", checkingToken: nil, tag: 0))  // not connected yet
+        let app0 = StatusLookupKey(project: "app", tokenID: nil)
+        #expect(!lookup.submit([app0], tag: 0))  // not connected yet
         let deadline = ContinuousClock.now + .seconds(30)
         connect(lookup, deadline: deadline)
         #expect(lookup.isReady)
-        #expect(!lookup.submit(project: "a\0b", checkingToken: nil, tag: 0))
-        let requests: [(String, Int64?)] = [
-            ("app", nil), ("web", active), ("nope", nil), ("app", revoked), ("web", nil),
+        #expect(!lookup.submit([app0, StatusLookupKey(project: "a\0b", tokenID: nil)], tag: 0))
+        #expect(!lookup.submit([], tag: 0))
+        let keys = [
+            app0, StatusLookupKey(project: "web", tokenID: active), StatusLookupKey(project: "nope", tokenID: nil),
+            StatusLookupKey(project: "app", tokenID: revoked), StatusLookupKey(project: "NULL", tokenID: nil),
+            // No such project (no name has these characters), its quote and backslash escaped.
+            StatusLookupKey(project: #"q"u\o,te{}"#, tokenID: active),
         ]
-        for (tag, request) in requests.enumerated() {
-            #expect(lookup.submit(project: request.0, checkingToken: request.1, tag: tag))
-        }
-        var answers: [(tag: Int, answer: StatusVersionLookup<Int>.Answer?)] = []
-        while answers.count < requests.count, ContinuousClock.now < deadline {
+        #expect(lookup.submit(keys, tag: 1))
+        // One lookup in flight at a time.
+        #expect(lookup.isInFlight)
+        #expect(!lookup.submit([app0], tag: 2))
+        var answers: [(tag: Int, answers: [StatusLookupAnswer]?)] = []
+        while answers.isEmpty, ContinuousClock.now < deadline {
             wait(lookup)
             answers += lookup.handleReadiness()
         }
-        typealias Answer = StatusVersionLookup<Int>.Answer
-        #expect(answers.map(\.tag) == [0, 1, 2, 3, 4])
+        #expect(answers.map(\.tag) == [1])
         #expect(
-            answers.map(\.answer) == [
-                Answer(version: app, isTokenActive: true), Answer(version: web, isTokenActive: true),
-                Answer(version: nil, isTokenActive: true), Answer(version: app, isTokenActive: false),
-                Answer(version: web, isTokenActive: true),
+            answers.first?.answers == [
+                StatusLookupAnswer(version: app, isTokenActive: true),
+                StatusLookupAnswer(version: web, isTokenActive: true),
+                StatusLookupAnswer(version: nil, isTokenActive: true),
+                StatusLookupAnswer(version: app, isTokenActive: false),
+                StatusLookupAnswer(version: null, isTokenActive: true),
+                StatusLookupAnswer(version: nil, isTokenActive: true),
             ])
-        #expect(lookup.pendingCount == 0)
+        #expect(!lookup.isInFlight)
+        #expect(lookup.submit([app0], tag: 3))
     }
 
     @Test("a dropped connection fails its pending lookups, then connects again")
@@ -88,16 +103,16 @@ struct StatusVersionLookupTests {
             """)
         // Sent before or after the loop notices: either refused now or answered nil later, never answered.
         var failed: [Int] = []
-        if !lookup.submit(project: "app", checkingToken: nil, tag: 7) { failed.append(7) }
+        if !lookup.submit([StatusLookupKey(project: "app", tokenID: nil)], tag: 7) { failed.append(7) }
         while failed.isEmpty, ContinuousClock.now < deadline {
             wait(lookup)
-            failed += lookup.handleReadiness().filter { $0.answer == nil }.map(\.tag)
+            failed += lookup.handleReadiness().filter { $0.answers == nil }.map(\.tag)
             failed += lookup.tick(now: .now)
         }
         #expect(failed == [7])
         #expect(!lookup.isReady)
         connect(lookup, deadline: deadline)
         #expect(lookup.isReady)
-        #expect(lookup.submit(project: "app", checkingToken: nil, tag: 8))
+        #expect(lookup.submit([StatusLookupKey(project: "app", tokenID: nil)], tag: 8))
     }
 }

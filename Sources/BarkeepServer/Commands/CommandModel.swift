@@ -177,8 +177,12 @@ public struct KeptReply: Sendable {
     public var version: String
     /// The reply, encoded.
     public var bytes: [UInt8]
-    /// Called when the reply is sent because its version was found current (the cache counts a hit).
-    public var wasSent: @Sendable () -> Void
+    /// The cache it is kept in, and its entry's use there.
+    public var cache: StatusCache<[UInt8]>
+    public var use: StatusCache<[UInt8]>.Use
+
+    /// To be called when the reply is sent because its version was found current: the cache counts a hit.
+    public func wasSent() { cache.noteHit(use) }
 }
 
 /// A refusal from a handler: one protocol error code and a message safe to show, and the argument it is about

@@ -40,9 +40,7 @@ enum DashboardCommands {
         let variant = variant(listing, version: version)
         guard let kept = replies.kept(project: project, variant: variant) else { return .databaseCheckingToken(work) }
         // The event loop looks the version up on its own connection, and answers without a pool thread when it holds.
-        let reply = KeptReply(project: project, version: kept.version, bytes: kept.value) {
-            replies.noteHit(project: project, variant: variant)
-        }
+        let reply = KeptReply(project: project, version: kept.version, bytes: kept.value, cache: replies, use: kept.use)
         return .keptReply(reply, otherwise: work)
     }
 
@@ -62,8 +60,28 @@ enum DashboardCommands {
     }
 
     /// The protocol version and the arguments of a listing as one text, the owner (any text) last so that no two
-    /// listings share one.
+    /// listings share one. Made once for the listings of every screen in any order (`plainVariants`): nearly every
+    /// STATUS asks for one of them.
     static func variant(_ listing: ScreenListing, version: Int) -> String {
+        if listing.owner == nil, listing.limit == nil, listing.kind == nil, plainVariants.indices.contains(version),
+            let order = ScreenOrder.allCases.firstIndex(of: listing.order)
+        {
+            return plainVariants[version][listing.isNotDoneOnly ? 1 : 0][order]
+        }
+        return makeVariant(listing, version: version)
+    }
+
+    /// `variant` of the listings without owner, limit or kind, by protocol version (up to the newest), not-done
+    /// filter (no, yes) and order (`ScreenOrder.allCases`).
+    static let plainVariants = (0...ProtocolVersion.supported.upperBound).map { version in
+        [false, true].map { isNotDoneOnly in
+            ScreenOrder.allCases.map { order in
+                makeVariant(ScreenListing(isNotDoneOnly: isNotDoneOnly, order: order), version: version)
+            }
+        }
+    }
+
+    private static func makeVariant(_ listing: ScreenListing, version: Int) -> String {
         [
             String(version), listing.isNotDoneOnly ? "not-done" : "all", listing.order.rawValue,
             listing.limit.map(String.init) ?? "-",

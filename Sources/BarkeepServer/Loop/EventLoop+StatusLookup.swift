@@ -16,45 +16,22 @@ struct KeptReplyLookup {
     var otherwise: @Sendable (PostgresConnection, Int64?) throws -> CommandResult
 }
 
-/// What one lookup is of: a project's status version, and a token's state (nil: none checked).
-struct StatusLookupKey: Hashable {
-    var project: String
-    var tokenID: Int64?
-}
-
-/// The STATUS requests one lookup answers: every request of the same project and token that was waiting when it was
-/// sent.
-struct KeptReplyBatch {
-    var key: StatusLookupKey
-    /// The loop's input mark when it was sent: it answers for every request read (`Connection.inputMark`) by then.
-    var sentAt: UInt64
-    var lookups: [KeptReplyLookup]
-}
-
-/// What the loop's lookups last found for a project and token, and up to which input mark that holds.
-struct StatusConfirmation {
-    var answer: StatusVersionLookup<KeptReplyBatch>.Answer
-    var sentAt: UInt64
-}
-
 /// STATUS with a kept reply, answered on the loop: the status version (and the token) is looked up over the loop's
 /// own non-blocking database connection (`StatusVersionLookup`), and the kept bytes are sent when it still holds, with
 /// no pool thread woken. Whatever else happens (the version changed, the token was revoked, the lookup connection is
 /// down, connecting or failed) the STATUS takes the pool path, unchanged.
 ///
-/// Lookups are shared. The STATUS requests of one project and token that wait during one batch of the loop's events go
-/// out as one lookup, sent after the batch; its answer also holds for any later request whose bytes the connection
-/// had read before the lookup was sent, and that no command of its connection finished on the pool since
+/// Lookups are shared as a group commit is (`SharedStatusLookups`): one is in flight at a time, covering every project
+/// and token that STATUS requests wait for when it is sent (after a batch of the loop's events); those that arrive
+/// meanwhile wait for the next, sent once it returns. Its answer also holds for any later request whose bytes the
+/// connection had read before the lookup was sent, and that no command of its connection finished on the pool since
 /// (`Connection.inputMark`): such a request is answered at once, from memory. So every STATUS is checked against the
 /// database by a statement that ran after it arrived (and after its connection's previous write), as when each had
-/// its own; a client pipelining a hundred STATUS waits for one lookup, and a thousand clients that ask together share
-/// one.
+/// its own; a client pipelining a hundred STATUS waits for one lookup, and any number of clients cost one round trip
+/// per cycle.
 extension EventLoop {
     /// `application_name` of the lookup connection, as `pg_stat_activity` shows it.
     static let lookupApplicationName = "barkeepd-status"
-    /// At most this many projects and tokens have a lookup's answer remembered.
-    static let maximumConfirmations = 4096
-
     /// A new input mark: every read and every command finished on the pool takes one, and a lookup takes the one of
     /// its sending, so that a lookup answers for the requests whose connection's mark is not above its own.
     func nextInputMark() -> UInt64 {
@@ -63,89 +40,86 @@ extension EventLoop {
     }
 
     /// Answers `reply` for `connection` when a lookup sent after its request arrived found it current; otherwise the
-    /// request waits for the lookup sent after this batch of events (or runs `otherwise` on the pool when the lookup
-    /// connection is not ready).
+    /// request waits for a lookup sent after it arrived (or runs `otherwise` on the pool when the lookup connection is
+    /// not ready).
     func lookUp(
         _ reply: KeptReply, otherwise: @escaping @Sendable (PostgresConnection, Int64?) throws -> CommandResult,
         for resolved: CommandTable.Resolved, on connection: Connection
     ) {
-        let lookup = KeptReplyLookup(
-            connection: connection.id, command: resolved, reply: reply, tokenID: connection.session.tokenID,
-            otherwise: otherwise)
-        let key = StatusLookupKey(project: reply.project, tokenID: lookup.tokenID)
-        if let confirmed = statusConfirmations[key], confirmed.sentAt >= connection.inputMark {
-            send(lookup, with: confirmed.answer, on: connection)
+        let tokenID = connection.session.tokenID
+        let key = StatusLookupKey(project: reply.project, tokenID: tokenID)
+        let confirmed = statusLookups.confirmed(key, arrivedAt: connection.inputMark)
+        // The common case first, building nothing more.
+        if let confirmed, confirmed.isTokenActive, confirmed.version == reply.version {
+            sendKept(reply, to: connection)
             return
         }
-        guard statusLookup?.isReady == true else {
+        let lookup = KeptReplyLookup(
+            connection: connection.id, command: resolved, reply: reply, tokenID: tokenID, otherwise: otherwise)
+        guard confirmed == nil, statusLookup?.isReady == true else {
             runOnPool(lookup)
             return
         }
-        waitingLookups[key, default: []].append(lookup)
+        statusLookups.wait(lookup, for: key, arrivedAt: connection.inputMark)
     }
 
-    /// Sends one lookup for each project and token that STATUS requests wait for (after each batch of events); those
-    /// it cannot send (the connection is not ready, or holds `maximumPending` lookups already) take the pool path.
+    /// Sends the lookup of every project and token that STATUS requests wait for, when none is in flight (after each
+    /// batch of events); when it cannot be sent (the connection is not ready, or failed), they take the pool path.
     func sendWaitingLookups() {
-        guard let statusLookup, !waitingLookups.isEmpty else { return }
-        let waiting = waitingLookups
-        waitingLookups = [:]
-        for (key, lookups) in waiting {
-            let batch = KeptReplyBatch(key: key, sentAt: nextInputMark(), lookups: lookups)
-            if !statusLookup.submit(project: key.project, checkingToken: key.tokenID, tag: batch) {
-                for lookup in lookups { runOnPool(lookup) }
-            }
-        }
+        guard let statusLookup, statusLookups.inFlight == nil, !statusLookups.waiting.isEmpty else { return }
+        let sentAt = nextInputMark()
+        guard let keys = statusLookups.send(at: sentAt) else { return }
+        if !statusLookup.submit(keys, tag: sentAt) { answer(nil) }
         updateLookupRegistration()
     }
 
     /// The lookup's socket is ready: answer what it answered.
     func handleLookupReadiness() {
         guard let statusLookup else { return }
-        let answers = statusLookup.handleReadiness()
+        let answered = statusLookup.handleReadiness()
         updateLookupRegistration()
         logLookupNotices()
-        for (batch, answer) in answers {
-            if let answer, statusConfirmations[batch.key].map({ $0.sentAt < batch.sentAt }) ?? true {
-                // Bounded: each holds a project and a token; past the bound they are all forgotten (and found again).
-                if statusConfirmations.count >= Self.maximumConfirmations { statusConfirmations.removeAll() }
-                statusConfirmations[batch.key] = StatusConfirmation(answer: answer, sentAt: batch.sentAt)
+        for (sentAt, answers) in answered where sentAt == statusLookups.inFlight?.sentAt {
+            answer(answers)
+        }
+    }
+
+    /// The lookup in flight answered `answers` (nil: it failed): its requests get the kept reply, or the pool path.
+    private func answer(_ answers: [StatusLookupAnswer]?) {
+        for (lookup, answer) in statusLookups.answer(answers) {
+            guard let connection = connections[lookup.connection] else { continue }
+            guard let answer else {
+                runOnPool(lookup)
+                continue
             }
-            for lookup in batch.lookups {
-                guard let connection = connections[lookup.connection] else { continue }
-                guard let answer else {
-                    runOnPool(lookup)
-                    continue
-                }
-                send(lookup, with: answer, on: connection)
-                process(connection)
-            }
+            send(lookup, with: answer, on: connection)
+            process(connection)
         }
     }
 
     /// Sends the kept reply when `answer` found its version current and the token active; otherwise runs the pool
     /// path.
-    private func send(
-        _ lookup: KeptReplyLookup, with answer: StatusVersionLookup<KeptReplyBatch>.Answer, on connection: Connection
-    ) {
+    private func send(_ lookup: KeptReplyLookup, with answer: StatusLookupAnswer, on connection: Connection) {
         guard answer.isTokenActive, answer.version == lookup.reply.version else {
             runOnPool(lookup)
             return
         }
-        unpublishedKept.onLoop += 1
-        lookup.reply.wasSent()
-        apply(CommandResult(.bytes(lookup.reply.bytes)), to: connection)
+        sendKept(lookup.reply, to: connection)
     }
 
-    /// Connects the lookup when due; lookups that failed meanwhile take the pool path.
+    private func sendKept(_ reply: KeptReply, to connection: Connection) {
+        unpublishedKept.onLoop += 1
+        reply.wasSent()
+        apply(CommandResult(.bytes(reply.bytes)), to: connection)
+    }
+
+    /// Connects the lookup when due; a lookup that failed meanwhile takes the pool path.
     func tickStatusLookup() {
         guard let statusLookup else { return }
         let failed = statusLookup.tick(now: .now)
         updateLookupRegistration()
         logLookupNotices()
-        for batch in failed {
-            for lookup in batch.lookups { runOnPool(lookup) }
-        }
+        if failed.contains(where: { $0 == statusLookups.inFlight?.sentAt }) { answer(nil) }
     }
 
     /// Closes the lookup connection as the loop ends.

@@ -76,14 +76,12 @@ final class EventLoop: @unchecked Sendable {
     /// The bounds every connection works within.
     let limits: ConnectionLimits
     /// The status-version lookups of STATUS requests with a kept reply, on the loop's own database connection
-    /// (`+StatusLookup`); nil without a database.
-    var statusLookup: StatusVersionLookup<KeptReplyBatch>?
+    /// (`+StatusLookup`), each tagged with the input mark it was sent at; nil without a database.
+    var statusLookup: StatusVersionLookup<UInt64>?
     /// The lookup's socket as the poller has it, nil when it has none.
-    var lookupRegistration: StatusVersionLookup<KeptReplyBatch>.Registration?
-    /// STATUS requests waiting for the lookup sent after this batch of events, by project and token.
-    var waitingLookups: [StatusLookupKey: [KeptReplyLookup]] = [:]
-    /// The latest answer of the loop's lookups for each project and token, and the input mark it holds up to.
-    var statusConfirmations: [StatusLookupKey: StatusConfirmation] = [:]
+    var lookupRegistration: StatusVersionLookup<UInt64>.Registration?
+    /// STATUS requests waiting for a lookup, the one in flight, and what the lookups found.
+    var statusLookups = SharedStatusLookups<KeptReplyLookup>()
     /// The last input mark given (`nextInputMark`).
     var inputMarks: UInt64 = 0
     /// The poller key of the lookup's socket.

@@ -27,15 +27,38 @@ public final class StatusCache<Value: Sendable>: Sendable {
         @usableFromInline var version: String
         @usableFromInline var value: Value
         @usableFromInline var cost: Int
-        @usableFromInline var lastUse: UInt64
+        @usableFromInline var use: Use
+    }
+
+    /// When an entry was last used, on the cache's clock: a hit notes it here, with no lock and no lookup by key.
+    public final class Use: Sendable {
+        @usableFromInline let lastUse: Atomic<UInt64>
+
+        init(_ time: UInt64) { lastUse = Atomic(time) }
+    }
+
+    /// A kept value: its status version, the value, and its entry's use (for `noteHit`).
+    public struct Kept: Sendable {
+        /// The status version it was made at.
+        public var version: String
+        /// The value.
+        public var value: Value
+        /// Its entry's use.
+        public var use: Use
+
+        @usableFromInline
+        init(version: String, value: Value, use: Use) {
+            self.version = version
+            self.value = value
+            self.use = use
+        }
     }
 
     @usableFromInline
     struct State: Sendable {
         @usableFromInline var entries: [Key: Entry] = [:]
         @usableFromInline var cost = 0
-        @usableFromInline var clock: UInt64 = 0
-        @usableFromInline var statistics = Statistics()
+        @usableFromInline var misses = 0
     }
 
     /// How the cache has answered so far.
@@ -52,6 +75,10 @@ public final class StatusCache<Value: Sendable>: Sendable {
     public let maximumCost: Int
     private let cost: @Sendable (Value) -> Int
     @usableFromInline let state = Mutex(State())
+    /// The cache's clock: every use takes the next tick.
+    @usableFromInline let clock = Atomic<UInt64>(0)
+    /// Hits so far (`Statistics.hits`).
+    @usableFromInline let hits = Atomic<Int>(0)
 
     /// An empty cache; `cost` tells what a value costs (its size in bytes).
     public init(maximumEntries: Int, maximumCost: Int, cost: @escaping @Sendable (Value) -> Int) {
@@ -61,7 +88,9 @@ public final class StatusCache<Value: Sendable>: Sendable {
     }
 
     /// How the cache has answered so far.
-    public var statistics: Statistics { state.withLock { $0.statistics } }
+    public var statistics: Statistics {
+        Statistics(hits: hits.load(ordering: .relaxed), misses: state.withLock { $0.misses })
+    }
 
     /// How many entries, and their cost in all.
     public var usage: (entries: Int, cost: Int) { state.withLock { ($0.entries.count, $0.cost) } }
@@ -70,20 +99,20 @@ public final class StatusCache<Value: Sendable>: Sendable {
     /// version is still current: the caller looks the version up and, when it matches, uses the value and calls
     /// `noteHit`. Counts nothing.
     @inlinable
-    public func kept(project: String, variant: String) -> (version: String, value: Value)? {
-        state.withLock { $0.entries[Key(project: project, variant: variant)].map { ($0.version, $0.value) } }
+    public func kept(project: String, variant: String) -> Kept? {
+        state.withLock {
+            $0.entries[Key(project: project, variant: variant)].map {
+                Kept(version: $0.version, value: $0.value, use: $0.use)
+            }
+        }
     }
 
-    /// Counts the entry of `project` and `variant` as used (a hit): its value was answered after a lookup found its
-    /// version current.
+    /// Counts the entry of `use` as used (a hit): its value was answered after a lookup found its version current.
+    /// Takes no lock: an entry gone meanwhile is simply not there to be kept longer.
     @inlinable
-    public func noteHit(project: String, variant: String) {
-        let key = Key(project: project, variant: variant)
-        state.withLock { state in
-            state.clock += 1
-            state.entries[key]?.lastUse = state.clock
-            state.statistics.hits += 1
-        }
+    public func noteHit(_ use: Use) {
+        use.lastUse.store(clock.add(1, ordering: .relaxed).newValue, ordering: .relaxed)
+        hits.add(1, ordering: .relaxed)
     }
 
     /// What `make` makes of the status of `project` now, for `variant`: the kept value when its version is still the
@@ -112,7 +141,7 @@ public final class StatusCache<Value: Sendable>: Sendable {
                 project: project, checkingToken: tokenID, on: connection)
             guard isTokenActive else { return nil }
             if let kept, current == kept.version {
-                noteHit(project: project, variant: variant)
+                noteHit(kept.use)
                 return kept.value
             }
         }
@@ -120,17 +149,21 @@ public final class StatusCache<Value: Sendable>: Sendable {
         let value = try make(status)
         let valueCost = cost(value)
         state.withLock { state in
-            state.statistics.misses += 1
+            state.misses += 1
             if let old = state.entries.removeValue(forKey: key) { state.cost -= old.cost }
             // A project without a version yet (a database the migration has not reached) is never kept.
             guard let version, valueCost <= maximumCost, maximumEntries > 0 else { return }
             while state.entries.count >= maximumEntries || state.cost + valueCost > maximumCost {
-                guard let oldest = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse }) else { break }
+                guard
+                    let oldest = state.entries.min(by: {
+                        $0.value.use.lastUse.load(ordering: .relaxed) < $1.value.use.lastUse.load(ordering: .relaxed)
+                    })
+                else { break }
                 state.entries.removeValue(forKey: oldest.key)
                 state.cost -= oldest.value.cost
             }
-            state.clock += 1
-            state.entries[key] = Entry(version: version, value: value, cost: valueCost, lastUse: state.clock)
+            let use = Use(clock.add(1, ordering: .relaxed).newValue)
+            state.entries[key] = Entry(version: version, value: value, cost: valueCost, use: use)
             state.cost += valueCost
         }
         return value

@@ -209,16 +209,30 @@ public enum StatusStore {
         }
     }
 
-    /// The version of what `status` shows of a project (Schema/0017): one primary-key lookup.
-    static let versionQuery = """
-        SELECT v.version::text FROM projects p JOIN status_versions v ON v.project_id = p.id WHERE p.name = $1
-        """
+    /// The version of what `status` shows of the project named `name` (an SQL expression; Schema/0017): one
+    /// primary-key lookup.
+    private static func versionQuery(of name: String) -> String {
+        "SELECT v.version::text FROM projects p JOIN status_versions v ON v.project_id = p.id WHERE p.name = \(name)"
+    }
+
+    /// Whether the token of id `token` (an SQL expression) is active, not revoked; true when it is NULL.
+    private static func isTokenActive(_ token: String) -> String {
+        "\(token) IS NULL OR EXISTS (SELECT 1 FROM tokens WHERE id = \(token) AND revoked_at IS NULL)"
+    }
+
+    /// The version of project `$1`.
+    static let versionQuery = versionQuery(of: "$1")
 
     /// `versionQuery`, and whether token `$2` is active (not revoked; true when `$2` is NULL), in one statement: the
-    /// lookup of `version(project:checkingToken:on:)` and of `StatusVersionLookup`.
-    static let versionCheckingTokenQuery = """
-        SELECT (\(versionQuery)),
-            $2::bigint IS NULL OR EXISTS (SELECT 1 FROM tokens WHERE id = $2::bigint AND revoked_at IS NULL)
+    /// lookup of `version(project:checkingToken:on:)`.
+    static let versionCheckingTokenQuery = "SELECT (\(versionQuery)), \(isTokenActive("$2::bigint"))"
+
+    /// `versionCheckingTokenQuery` of many projects and tokens in one statement, one row for each, in their order:
+    /// projects `$1` (a text array) and tokens `$2` (a bigint array, NULL where none is checked), by position. The
+    /// lookup of `StatusVersionLookup`.
+    static let versionsCheckingTokensQuery = """
+        SELECT (\(versionQuery(of: "k.project"))), \(isTokenActive("k.token"))
+        FROM unnest($1::text[], $2::bigint[]) WITH ORDINALITY AS k(project, token, position) ORDER BY k.position
         """
 
     /// The version of what `status` shows of `project` now, nil when there is no such project. Any committed change

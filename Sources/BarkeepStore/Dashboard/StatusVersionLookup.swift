@@ -5,28 +5,16 @@ import Foundation
 /// in pipeline mode, for an event loop that must never block: connecting (`PQconnectStartParams`/`PQconnectPoll`),
 /// sending and reading happen only when the loop says its socket is ready, or at the deadlines it is told.
 ///
-/// Lookups are answered in the order they were sent, each in a statement of its own (a pipeline sync after each),
-/// so each reads the version committed when it runs. When the connection is down, connecting, holds
-/// `maximumPending` lookups or fails, `submit` refuses and pending lookups are answered `nil`: the caller takes its
-/// blocking path instead. A dropped connection is opened again after a backoff (`minimumBackoff` doubling up to
-/// `maximumBackoff`).
+/// One lookup is in flight at a time, and it covers many projects and tokens (`StatusLookupKey`) in one prepared
+/// statement (`StatusStore.versionsCheckingTokensQuery`), so it reads the versions committed when it runs, one
+/// answer for each key in their order. When the connection is down, connecting, has a lookup in flight or fails,
+/// `submit` refuses and a lookup in flight is answered `nil`: the caller takes its blocking path instead. A dropped
+/// connection is opened again after a backoff (`minimumBackoff` doubling up to `maximumBackoff`).
 ///
 /// Thread-safety: none. It belongs to one thread, the event loop's, for its whole life.
 public final class StatusVersionLookup<Tag> {
-    /// What a lookup found: the project's status version (nil: no such project, or none yet) and whether the token
-    /// given is still active (true when none was given).
-    public struct Answer: Equatable, Sendable {
-        /// The status version, as `StatusStore.version` returns it.
-        public var version: String?
-        /// Whether the token is active (not revoked).
-        public var isTokenActive: Bool
-
-        /// An answer.
-        public init(version: String?, isTokenActive: Bool) {
-            self.version = version
-            self.isTokenActive = isTokenActive
-        }
-    }
+    /// What a lookup found for one key.
+    public typealias Answer = StatusLookupAnswer
 
     /// Where the connection's socket is, and what readiness it waits for: the loop registers it in its poller.
     public struct Registration: Equatable, Sendable {
@@ -44,7 +32,7 @@ public final class StatusVersionLookup<Tag> {
     /// A lookup sent, or the statement prepared first, in the order their results come back.
     private enum Expected {
         case prepare
-        case lookup(Tag)
+        case lookup(Tag, count: Int)
     }
 
     private enum Phase {
@@ -57,11 +45,7 @@ public final class StatusVersionLookup<Tag> {
     }
 
     /// The name of the prepared lookup statement.
-    static var statementName: String { "barkeep_status_version" }
-    /// At most this many lookups wait for their answers; more go the caller's blocking way.
-    public let maximumPending: Int
-    /// `maximumPending` unless told otherwise (docs/operations.md states it).
-    public static var defaultMaximumPending: Int { 64 }
+    static var statementName: String { "barkeep_status_versions" }
     /// The first wait before opening a dropped connection again.
     public static var minimumBackoff: Duration { .milliseconds(100) }
     /// The longest wait between attempts.
@@ -72,8 +56,8 @@ public final class StatusVersionLookup<Tag> {
     private var phase: Phase
     private var expected: [Expected] = []
     private var expectedHead = 0
-    /// The first result of the oldest expected statement: its answer, or nil when it failed.
-    private var headAnswer: Answer?
+    /// The answers of the oldest expected statement so far (one per row of its result).
+    private var headAnswers: [Answer] = []
     private var headFailed = false
     private var backoff = StatusVersionLookup.minimumBackoff
     private var generation = 0
@@ -104,11 +88,8 @@ public final class StatusVersionLookup<Tag> {
     }
 
     /// A lookup that connects at its first `tick`; `configuration` is the database's.
-    public init(
-        configuration: PostgresConfiguration, maximumPending: Int = StatusVersionLookup.defaultMaximumPending
-    ) {
+    public init(configuration: PostgresConfiguration) {
         self.configuration = configuration
-        self.maximumPending = maximumPending
         phase = .down(retryAt: .now)
     }
 
@@ -122,11 +103,11 @@ public final class StatusVersionLookup<Tag> {
         return false
     }
 
-    /// Lookups sent and not answered yet.
-    public var pendingCount: Int {
-        expected[expectedHead...].reduce(0) { count, item in
-            if case .lookup = item { return count + 1 }
-            return count
+    /// Whether a lookup was sent and is not answered yet.
+    public var isInFlight: Bool {
+        expected[expectedHead...].contains { item in
+            if case .lookup = item { return true }
+            return false
         }
     }
 
@@ -154,16 +135,18 @@ public final class StatusVersionLookup<Tag> {
         }
     }
 
-    /// Sends a lookup of `project`'s status version (checking token `tokenID`, if any), answered later through
-    /// `handleReadiness`; false when it cannot be sent now (not connected, `maximumPending` waiting, a failure).
-    public func submit(project: String, checkingToken tokenID: Int64?, tag: Tag) -> Bool {
-        guard case .ready = phase, let handle, pendingCount < maximumPending, !project.utf8.contains(0) else {
-            return false
-        }
-        let token = tokenID.map(String.init)
-        let isSent = project.withCString { projectText in
-            withOptionalCString(token) { tokenText in
-                var values: [UnsafePointer<CChar>?] = [projectText, tokenText]
+    /// Sends one lookup of the status version of each key's project (checking its token, if any), answered later
+    /// through `handleReadiness` with an answer for each key, in their order; false when it cannot be sent now (not
+    /// connected, a lookup in flight, no key, a project name with a NUL, a failure).
+    public func submit(_ keys: [StatusLookupKey], tag: Tag) -> Bool {
+        guard case .ready = phase, let handle, !isInFlight, !keys.isEmpty,
+            !keys.contains(where: { $0.project.utf8.contains(0) })
+        else { return false }
+        let projects = Self.arrayLiteral(keys.map(\.project), quoted: true)
+        let tokens = Self.arrayLiteral(keys.map { $0.tokenID.map(String.init) }, quoted: false)
+        let isSent = projects.withCString { projectsText in
+            tokens.withCString { tokensText in
+                var values: [UnsafePointer<CChar>?] = [projectsText, tokensText]
                 return PQsendQueryPrepared(handle, Self.statementName, 2, &values, nil, nil, 0) == 1
             }
         }
@@ -172,9 +155,33 @@ public final class StatusVersionLookup<Tag> {
             failedLater += drop()
             return false
         }
-        expected.append(.lookup(tag))
+        expected.append(.lookup(tag, count: keys.count))
         flush()
         return true
+    }
+
+    /// PostgreSQL's text form of an array of `elements` (NULL for nil), each in double quotes (with `"` and `\`
+    /// escaped) when `quoted`.
+    static func arrayLiteral(_ elements: [String?], quoted: Bool) -> String {
+        var text = "{"
+        for (index, element) in elements.enumerated() {
+            if index > 0 { text += "," }
+            guard let element else {
+                text += "NULL"
+                continue
+            }
+            guard quoted else {
+                text += element
+                continue
+            }
+            text += "\""
+            for character in element.unicodeScalars {
+                if character == "\"" || character == "\\" { text += "\\" }
+                text.unicodeScalars.append(character)
+            }
+            text += "\""
+        }
+        return text + "}"
     }
 
     /// Connects when an attempt is due, and gives up one that took longer than the configured connect timeout.
@@ -194,9 +201,9 @@ public final class StatusVersionLookup<Tag> {
     }
 
     /// The socket is ready: connects further, sends what is waiting, reads answers. Returns the lookups answered,
-    /// in the order they were sent (nil: failed, take the blocking path).
-    public func handleReadiness() -> [(tag: Tag, answer: Answer?)] {
-        var answered = failedLater.map { (tag: $0, answer: Answer?.none) }
+    /// in the order they were sent, each with an answer per key (nil: failed, take the blocking path).
+    public func handleReadiness() -> [(tag: Tag, answers: [Answer]?)] {
+        var answered = failedLater.map { (tag: $0, answers: [Answer]?.none) }
         failedLater = []
         switch phase {
         case .down:
@@ -248,7 +255,7 @@ public final class StatusVersionLookup<Tag> {
     private func becomeReady(_ handle: OpaquePointer) {
         PQsetNoticeProcessor(handle, { _, _ in }, nil)
         guard PQsetnonblocking(handle, 1) == 0, PQenterPipelineMode(handle) == 1,
-            PQsendPrepare(handle, Self.statementName, StatusStore.versionCheckingTokenQuery, 2, nil) == 1,
+            PQsendPrepare(handle, Self.statementName, StatusStore.versionsCheckingTokensQuery, 2, nil) == 1,
             PQpipelineSync(handle) == 1
         else {
             _ = drop()
@@ -274,12 +281,12 @@ public final class StatusVersionLookup<Tag> {
         }
     }
 
-    private func readAnswers() -> [(tag: Tag, answer: Answer?)] {
+    private func readAnswers() -> [(tag: Tag, answers: [Answer]?)] {
         guard let handle else { return [] }
         flush()
         guard case .ready = phase else { return [] }
         guard PQconsumeInput(handle) == 1 else { return drop().map { ($0, nil) } }
-        var answered: [(tag: Tag, answer: Answer?)] = []
+        var answered: [(tag: Tag, answers: [Answer]?)] = []
         var isSetupFailed = false
         // Between the results of two statements libpq returns one NULL; two in a row mean nothing more is here.
         var nulls = 0
@@ -292,8 +299,11 @@ public final class StatusVersionLookup<Tag> {
             defer { PQclear(result) }
             switch PQresultStatus(result) {
             case PGRES_TUPLES_OK:
-                headAnswer = Self.answer(result)
-                headFailed = headFailed || headAnswer == nil
+                if let answers = Self.answers(result) {
+                    headAnswers += answers
+                } else {
+                    headFailed = true
+                }
             case PGRES_COMMAND_OK:
                 break
             case PGRES_PIPELINE_SYNC:
@@ -301,9 +311,10 @@ public final class StatusVersionLookup<Tag> {
                 expectedHead += 1
                 switch item {
                 case .prepare: isSetupFailed = headFailed
-                case .lookup(let tag): answered.append((tag, headFailed ? nil : headAnswer))
+                case .lookup(let tag, let count):
+                    answered.append((tag, headFailed || headAnswers.count != count ? nil : headAnswers))
                 }
-                headAnswer = nil
+                headAnswers = []
                 headFailed = false
             default:
                 headFailed = true
@@ -326,11 +337,17 @@ public final class StatusVersionLookup<Tag> {
         return answered
     }
 
-    private static func answer(_ result: OpaquePointer) -> Answer? {
-        guard PQntuples(result) == 1, PQnfields(result) == 2 else { return nil }
-        let version = PQgetisnull(result, 0, 0) == 1 ? nil : String(cString: PQgetvalue(result, 0, 0))
-        guard PQgetisnull(result, 0, 1) == 0 else { return nil }
-        return Answer(version: version, isTokenActive: PQgetvalue(result, 0, 1).pointee == CChar(UInt8(ascii: "t")))
+    /// An answer per row of `result`; nil when it is not made of a version and a flag.
+    private static func answers(_ result: OpaquePointer) -> [Answer]? {
+        guard PQnfields(result) == 2 else { return nil }
+        var answers: [Answer] = []
+        for row in 0..<PQntuples(result) {
+            let version = PQgetisnull(result, row, 0) == 1 ? nil : String(cString: PQgetvalue(result, row, 0))
+            guard PQgetisnull(result, row, 1) == 0 else { return nil }
+            answers.append(
+                Answer(version: version, isTokenActive: PQgetvalue(result, row, 1).pointee == CChar(UInt8(ascii: "t"))))
+        }
+        return answers
     }
 
     // MARK: - Failure
@@ -342,12 +359,12 @@ public final class StatusVersionLookup<Tag> {
             notices.append(.down(handle.map { Self.message(PQerrorMessage($0)) } ?? "cannot start a connection"))
         }
         let owed: [Tag] = expected[expectedHead...].compactMap { item in
-            if case .lookup(let tag) = item { return tag }
+            if case .lookup(let tag, _) = item { return tag }
             return nil
         }
         expected.removeAll()
         expectedHead = 0
-        headAnswer = nil
+        headAnswers = []
         headFailed = false
         if let handle { PQfinish(handle) }
         handle = nil
@@ -368,8 +385,31 @@ public final class StatusVersionLookup<Tag> {
     }
 }
 
-/// Calls `body` with `text` as a C string, or with NULL when it is nil.
-private func withOptionalCString<R>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {
-    guard let text else { return body(nil) }
-    return text.withCString { body($0) }
+/// What one status lookup is of: a project's status version, and a token's state (nil: none checked).
+public struct StatusLookupKey: Hashable, Sendable {
+    /// The project's name.
+    public var project: String
+    /// The token whose state is checked; nil: none.
+    public var tokenID: Int64?
+
+    /// A key.
+    public init(project: String, tokenID: Int64?) {
+        self.project = project
+        self.tokenID = tokenID
+    }
+}
+
+/// What a status lookup found for one key (`StatusLookupKey`): the project's status version (nil: no such project,
+/// or none yet) and whether the token given is still active (true when none was given).
+public struct StatusLookupAnswer: Equatable, Sendable {
+    /// The status version, as `StatusStore.version` returns it.
+    public var version: String?
+    /// Whether the token is active (not revoked).
+    public var isTokenActive: Bool
+
+    /// An answer.
+    public init(version: String?, isTokenActive: Bool) {
+        self.version = version
+        self.isTokenActive = isTokenActive
+    }
 }

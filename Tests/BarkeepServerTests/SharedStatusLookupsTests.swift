@@ -1,0 +1,86 @@
+import BarkeepStore
+import Testing
+
+@testable import BarkeepServer
+
+/// The event loop's shared STATUS lookups (`SharedStatusLookups`): one in flight, covering every key waiting when it is
+/// sent; no request answered by a lookup sent before it arrived.
+@Suite("Shared STATUS lookups: one in flight, each request answered by a lookup sent after it arrived")
+struct SharedStatusLookupsTests {
+    typealias Lookups = SharedStatusLookups<String>
+    let app = StatusLookupKey(project: "app", tokenID: 1)
+    let web = StatusLookupKey(project: "web", tokenID: nil)
+    let current = StatusLookupAnswer(version: "v1", isTokenActive: true)
+    let changed = StatusLookupAnswer(version: "v2", isTokenActive: true)
+    let revoked = StatusLookupAnswer(version: "v1", isTokenActive: false)
+
+    /// The lookup in flight answered each of its keys with `answer(key)`: the requests answered, by name.
+    private func answer(_ lookups: inout Lookups, _ answer: (StatusLookupKey) -> StatusLookupAnswer) -> [String:
+        StatusLookupAnswer?]
+    {
+        let keys = lookups.inFlight?.keys ?? []
+        return Dictionary(uniqueKeysWithValues: lookups.answer(keys.map(answer)).map { ($0.request, $0.answer) })
+    }
+
+    @Test("one lookup in flight covers every key waiting when it was sent; a request arriving later waits for the next")
+    func requestsArrivingInFlightWaitForTheNext() {
+        var lookups = Lookups()
+        lookups.wait("a1", for: app, arrivedAt: 1)
+        lookups.wait("w1", for: web, arrivedAt: 2)
+        lookups.wait("a2", for: app, arrivedAt: 2)
+        #expect(Set(lookups.send(at: 3) ?? []) == [app, web])
+        // Arrived after the lookup was sent: it must not be answered by it, though it is of the same key.
+        lookups.wait("a3", for: app, arrivedAt: 4)
+        #expect(lookups.confirmed(app, arrivedAt: 4) == nil)
+        // While one is in flight, none is sent.
+        #expect(lookups.send(at: 5) == nil)
+        // The token was revoked after the first lookup ran: only the next one may tell.
+        let first = answer(&lookups) { _ in current }
+        #expect(first == ["a1": current, "w1": current, "a2": current])
+        #expect(lookups.send(at: 6) == [app])
+        let second = answer(&lookups) { _ in revoked }
+        #expect(second == ["a3": revoked])
+        #expect(lookups.send(at: 7) == nil)
+    }
+
+    @Test("a request that arrived before the lookup in flight was sent joins it, if it covers its key")
+    func requestArrivedBeforeSendingJoins() {
+        var lookups = Lookups()
+        lookups.wait("a1", for: app, arrivedAt: 1)
+        #expect(lookups.send(at: 3) == [app])
+        // Read before the lookup was sent, handled after (its connection's earlier reply had to go out first).
+        lookups.wait("a2", for: app, arrivedAt: 2)
+        // Of a key the lookup does not cover: the next one.
+        lookups.wait("w1", for: web, arrivedAt: 2)
+        #expect(answer(&lookups) { _ in current } == ["a1": current, "a2": current])
+        #expect(lookups.send(at: 4) == [web])
+    }
+
+    @Test("an answer holds for requests that arrived before its lookup was sent, never for later ones")
+    func confirmationsHoldUpToTheirSending() {
+        var lookups = Lookups()
+        lookups.wait("a1", for: app, arrivedAt: 1)
+        _ = lookups.send(at: 5)
+        _ = answer(&lookups) { _ in current }
+        #expect(lookups.confirmed(app, arrivedAt: 5) == current)
+        #expect(lookups.confirmed(app, arrivedAt: 6) == nil)
+        #expect(lookups.confirmed(web, arrivedAt: 1) == nil)
+        // A newer lookup's answer replaces it, for requests up to its own sending.
+        lookups.wait("a2", for: app, arrivedAt: 6)
+        _ = lookups.send(at: 7)
+        _ = answer(&lookups) { _ in changed }
+        #expect(lookups.confirmed(app, arrivedAt: 7) == changed)
+        #expect(lookups.confirmed(app, arrivedAt: 2) == changed)
+    }
+
+    @Test("a failed lookup answers its requests nil (the pool path) and confirms nothing")
+    func failedLookup() {
+        var lookups = Lookups()
+        lookups.wait("a1", for: app, arrivedAt: 1)
+        _ = lookups.send(at: 2)
+        let answered = lookups.answer(nil)
+        #expect(answered.map(\.request) == ["a1"] && answered.allSatisfy { $0.answer == nil })
+        #expect(lookups.confirmed(app, arrivedAt: 1) == nil)
+        #expect(lookups.inFlight == nil && lookups.send(at: 3) == nil)
+    }
+}
