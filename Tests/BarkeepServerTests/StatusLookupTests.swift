@@ -173,6 +173,37 @@ struct StatusLookupTests {
         #expect(try reply(dashboard, "STATUS app").last?.hasPrefix("ERR NOAUTH STATUS needs a token") == true)
     }
 
+    @Test("clients asking at once share lookups, yet every STATUS sent after a revocation committed is refused")
+    func revokedWhileManyAsk() throws {
+        let (running, owner) = try serverWithProject()
+        let created = try #require(try reply(owner, "TOKEN CREATE dash role=reader").first)
+        let secret = try #require(try Record(parsing: created)["token"])
+        let clients = try (0..<8).map { _ in try running.tcp(token: secret) }
+        let made = try reply(clients[0], "STATUS app")
+        #expect(try isAnsweredOnLoop(running, clients[0], made: made))
+        // Each client asks in a loop; what it was answered to a request sent after the revocation's reply came, when
+        // not refused, is a STATUS answered by a lookup that ran before the request arrived.
+        let state = Mutex((isRevoked: false, late: [[String]](), finished: 0))
+        for client in clients {
+            Thread {
+                defer { state.withLock { $0.finished += 1 } }
+                let deadline = ContinuousClock.now + .seconds(60)
+                while ContinuousClock.now < deadline {
+                    let isSentAfter = state.withLock { $0.isRevoked }
+                    guard let answer = try? reply(client, "STATUS app") else { return }
+                    if answer.first?.hasPrefix("ERR NOAUTH") == true { return }
+                    if isSentAfter { state.withLock { $0.late.append(answer) } }
+                }
+            }.start()
+        }
+        let onLoop = running.server.statistics.keptStatusOnLoop
+        #expect(eventually { running.server.statistics.keptStatusOnLoop > onLoop + 200 })
+        #expect(try owner.request("TOKEN REVOKE dash") == "OK revoked=dash")
+        state.withLock { $0.isRevoked = true }
+        #expect(eventually(.seconds(90)) { state.withLock { $0.finished } == clients.count })
+        #expect(state.withLock { $0.late }.isEmpty)
+    }
+
     @Test("STATUS requests pipelined together are answered on the loop, each the kept reply")
     func pipelinedOnLoop() throws {
         let (running, owner) = try serverWithProject()

@@ -17,7 +17,7 @@ extension EventLoop {
     func read(_ connection: Connection) {
         readTransport(
             connection.transport, id: connection.id, peer: connection.session.peerName,
-            isOpen: { connection.isOpen }, isReading: { connection.interest & BARKEEP_EVENT_READ != 0 },
+            isOpen: { connection.isOpen }, isReading: { connection.machine.wantsReadable },
             received: { bytes, now in
                 connection.inputMark = nextInputMark()
                 connection.machine.receive(bytes, now: now)
@@ -86,7 +86,7 @@ extension EventLoop {
                 heldInput.remove(id)
                 continue
             }
-            guard connection.interest & BARKEEP_EVENT_READ != 0 else { continue }
+            guard connection.machine.wantsReadable else { continue }
             heldInput.remove(id)
             read(connection)
         }

@@ -204,6 +204,12 @@ final class EventLoop: @unchecked Sendable {
             if event.events & (BARKEEP_EVENT_READ | BARKEEP_EVENT_HANGUP | BARKEEP_EVENT_ERROR) != 0,
                 connections[connection.id] != nil
             {
+                // Readable (or half-closed) while its command runs: the readability it kept registered is taken off
+                // now, and read once the command is done.
+                if connection.machine.isRunning {
+                    updateInterest(connection, isReadable: true)
+                    return
+                }
                 read(connection)
             }
         }
@@ -268,8 +274,13 @@ final class EventLoop: @unchecked Sendable {
         return true
     }
 
-    private func updateInterest(_ connection: Connection) {
+    /// Registers what the connection waits for. A connection whose command runs keeps its readability registered
+    /// until the socket is reported readable (`isReadable`): most clients send nothing while they wait for the reply,
+    /// and taking it off and putting it back costs two system calls per command (the connection reads nothing
+    /// meanwhile all the same: `wantsReadable` decides that).
+    private func updateInterest(_ connection: Connection, isReadable: Bool = false) {
         var interest: UInt32 = connection.machine.wantsReadable ? BARKEEP_EVENT_READ : 0
+        if connection.machine.isRunning, !isReadable { interest |= connection.interest & BARKEEP_EVENT_READ }
         if connection.machine.wantsWritable { interest |= BARKEEP_EVENT_WRITE }
         // A system call only when something changed: most flushes leave a connection as it was.
         guard interest != connection.interest else { return }
