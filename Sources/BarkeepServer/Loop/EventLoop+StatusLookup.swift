@@ -22,8 +22,8 @@ struct KeptReplyLookup {
 /// down, connecting or failed) the STATUS takes the pool path, unchanged.
 ///
 /// Lookups are shared as a group commit is (`SharedStatusLookups`): one is in flight at a time, covering every project
-/// and token that STATUS requests wait for when it is sent (after a batch of the loop's events); those that arrive
-/// meanwhile wait for the next, sent once it returns. Its answer also holds for any later request whose bytes the
+/// and token that STATUS requests wait for when it is sent (after a batch of the loop's events, or as soon as the one
+/// before returns, before its replies are sent); those that arrive meanwhile wait for the next. Its answer also holds for any later request whose bytes the
 /// connection had read before the lookup was sent, and that no command of its connection finished on the pool since
 /// (`Connection.inputMark`): such a request is answered at once, from memory. So every STATUS is checked against the
 /// database by a statement that ran after it arrived (and after its connection's previous write), as when each had
@@ -64,7 +64,8 @@ extension EventLoop {
     }
 
     /// Sends the lookup of every project and token that STATUS requests wait for, when none is in flight (after each
-    /// batch of events); when it cannot be sent (the connection is not ready, or failed), they take the pool path.
+    /// batch of events, and as soon as the one in flight returns); when it cannot be sent (the connection is not
+    /// ready, or failed), they take the pool path.
     func sendWaitingLookups() {
         guard let statusLookup, statusLookups.inFlight == nil, !statusLookups.waiting.isEmpty else { return }
         let sentAt = nextInputMark()
@@ -85,8 +86,12 @@ extension EventLoop {
     }
 
     /// The lookup in flight answered `answers` (nil: it failed): its requests get the kept reply, or the pool path.
+    /// The next lookup, of the requests that arrived meanwhile, goes out first: the database reads it while these
+    /// replies are sent.
     private func answer(_ answers: [StatusLookupAnswer]?) {
-        for (lookup, answer) in statusLookups.answer(answers) {
+        let answered = statusLookups.answer(answers)
+        if answers != nil { sendWaitingLookups() }
+        for (lookup, answer) in answered {
             guard let connection = connections[lookup.connection] else { continue }
             guard let answer else {
                 runOnPool(lookup)
