@@ -180,6 +180,9 @@ extension EventLoop {
             case .decided(let change, let position):
                 result = Result { try grouped.reply(try change.get()) }
                 wrote = position
+                if server.replica != nil, position == nil, (try? change.get()) != nil {
+                    server.logger.warning(Server.positionUnknown, [:])
+                }
             }
             server.post { [wrote] loop in loop.complete(id, command: name, result: result, wrote: wrote) }
         }
