@@ -393,7 +393,7 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
     /// The request on a line; nil for a blank line or one answered with a framing error.
     private mutating func decodeRequest(_ bytes: ArraySlice<UInt8>) -> Request? {
         do {
-            return try Request(line: LineFramer.decode(bytes))
+            return try Request(line: bytes)
         } catch {
             answer(.error(error.code, error.description))
             return nil
