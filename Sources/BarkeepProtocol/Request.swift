@@ -31,14 +31,12 @@ public struct Request: Sendable, Equatable {
     /// but tab, as `LineFramer.decode` checks them; nil for a blank line. The line is never made a string: only the
     /// words are, so a request of one word (`"PING"`) allocates nothing.
     public init?(line bytes: ArraySlice<UInt8>) throws(ProtocolError) {
-        let parsed = bytes.withUnsafeBufferPointer { buffer in
-            Result { () throws(ProtocolError) -> Request? in
-                _ = try LineFramer.check(buffer)
-                return try Self.parse(buffer)
-            }
+        let parsed = try bytes.withUnsafeBufferPointer { buffer throws(ProtocolError) -> Request? in
+            _ = try LineFramer.check(buffer)
+            return try Self.parse(buffer)
         }
-        guard let request = try parsed.get() else { return nil }
-        self = request
+        guard let parsed else { return nil }
+        self = parsed
     }
 
     private init(verb: String, arguments: [String], keywordList: [(key: String, value: String)]) {
