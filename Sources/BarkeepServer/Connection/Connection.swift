@@ -48,6 +48,8 @@ final class Connection {
     var lastWrite: WALPosition?
     /// Whether the loop still has it (`EventLoop.close` clears it): the hot path asks this, not the loop's table.
     var isOpen = true
+    /// Whether it is in the loop's list of connections written after this batch of events (`EventLoop.flushLater`).
+    var isWaitingForFlush = false
     /// The loop's input mark (`EventLoop.nextInputMark`) of its last read or of its last command finished on the
     /// pool, whichever came later: a status lookup answers for its requests only when sent after that.
     var inputMark: UInt64 = 0

@@ -125,7 +125,7 @@ extension EventLoop {
             case .write:
                 guard flush(connection), !connection.machine.isOutputFull else { return }
             case .wait:
-                flush(connection)
+                flushLater(connection)
                 return
             }
         }
