@@ -118,20 +118,27 @@ public struct LineFramer: Sendable {
     /// Checks and decodes a line's bytes: UTF-8, and no control character but tab.
     public static func decode(_ bytes: ArraySlice<UInt8>) throws(ProtocolError) -> String {
         // On the contiguous bytes (an array slice always has them): the generic forms cost more than the check.
-        let decoded = bytes.withUnsafeBufferPointer { buffer -> String? in
-            // Control characters are single bytes that never occur inside a multi-byte UTF-8 character, so the bytes
-            // can be checked before decoding; a line of ASCII alone (the usual one) needs no further validation.
-            var isASCII = true
-            for byte in buffer {
-                if (byte < 0x20 && byte != 0x09) || byte == 0x7F { return nil }
-                if byte >= 0x80 { isASCII = false }
+        let decoded = bytes.withUnsafeBufferPointer { buffer in
+            Result { () throws(ProtocolError) -> String in
+                _ = try check(buffer)
+                return String(decoding: buffer, as: UTF8.self)
             }
-            if isASCII { return String(decoding: buffer, as: UTF8.self) }
-            return String(validating: buffer, as: UTF8.self) ?? ""
         }
-        guard let line = decoded else { throw .badLine("the line holds a control character") }
-        // Only a line with a byte of 0x80 or more can fail to decode, and then it is not empty.
-        guard !line.isEmpty || bytes.isEmpty else { throw .badLine("the line is not valid UTF-8") }
-        return line
+        return try decoded.get()
+    }
+
+    /// Checks a line's bytes: no control character but tab, and valid UTF-8. Returns whether they are all ASCII.
+    static func check(_ buffer: UnsafeBufferPointer<UInt8>) throws(ProtocolError) -> Bool {
+        // Control characters are single bytes that never occur inside a multi-byte UTF-8 character, so the bytes
+        // can be checked before decoding; a line of ASCII alone (the usual one) needs no further validation.
+        var isASCII = true
+        for byte in buffer {
+            if (byte < 0x20 && byte != 0x09) || byte == 0x7F { throw .badLine("the line holds a control character") }
+            if byte >= 0x80 { isASCII = false }
+        }
+        if !isASCII && String(validating: buffer, as: UTF8.self) == nil {
+            throw .badLine("the line is not valid UTF-8")
+        }
+        return isASCII
     }
 }

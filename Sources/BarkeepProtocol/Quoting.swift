@@ -72,9 +72,31 @@ public enum Quoting {
     public static func tokenize(_ line: String) throws(ProtocolError) -> [Token] {
         var line = line
         let result: Result<[Token], ProtocolError> = line.withUTF8 { bytes in
-            Result { () throws(ProtocolError) -> [Token] in try tokenize(bytes) }
+            Result { () throws(ProtocolError) -> [Token] in
+                var tokens: [Token] = []
+                try scan(bytes) { span in
+                    let value = text(bytes, span.value, isEscaped: span.isEscaped)
+                    if let key = span.key {
+                        tokens.append(.keyword(text(bytes, key, isEscaped: false), value))
+                    } else {
+                        tokens.append(.word(value))
+                    }
+                }
+                return tokens
+            }
         }
         return try result.get()
+    }
+
+    /// One word of a line as positions in its bytes: what the tokenizer finds before any string is made of it, so
+    /// that a caller makes strings only of the words it keeps.
+    struct Span {
+        /// The key of a `key=value` word; nil for a positional word.
+        var key: Range<Int>?
+        /// The word, or the keyword's value: inside its double quotes when quoted.
+        var value: Range<Int>
+        /// Whether `value` holds backslash escapes (only a quoted word can), which `text` resolves.
+        var isEscaped: Bool
     }
 
     private static let space = UInt8(ascii: " ")
@@ -83,16 +105,18 @@ public enum Quoting {
     private static let backslash = UInt8(ascii: "\\")
     private static let equals = UInt8(ascii: "=")
 
-    private static func tokenize(_ bytes: UnsafeBufferPointer<UInt8>) throws(ProtocolError) -> [Token] {
-        var tokens: [Token] = []
+    /// Finds the words of a line (already framed and validated), calling `found` with each in order; malformed
+    /// quoting throws `.badLine` (after `found` saw the words before it).
+    static func scan(_ bytes: UnsafeBufferPointer<UInt8>, _ found: (Span) -> Void) throws(ProtocolError) {
         var index = 0
         let count = bytes.count
         while true {
             while index < count && (bytes[index] == space || bytes[index] == tab) { index += 1 }
-            guard index < count else { return tokens }
+            guard index < count else { return }
             if bytes[index] == quote {
                 index += 1
-                tokens.append(.word(try readQuoted(bytes, &index)))
+                let (value, isEscaped) = try skipQuoted(bytes, &index)
+                found(Span(key: nil, value: value, isEscaped: isEscaped))
                 continue
             }
             // A bare word, possibly `key=value` where the value may be quoted.
@@ -111,19 +135,39 @@ public enum Quoting {
                 index += 1
             }
             if index < count && bytes[index] == quote {
-                let key = string(bytes, start, equalsAt)
                 index += 1
-                tokens.append(.keyword(key, try readQuoted(bytes, &index)))
+                let (value, isEscaped) = try skipQuoted(bytes, &index)
+                found(Span(key: start..<equalsAt, value: value, isEscaped: isEscaped))
             } else if equalsAt >= 0 && isKey(bytes, start, equalsAt) {
-                tokens.append(.keyword(string(bytes, start, equalsAt), string(bytes, equalsAt + 1, index)))
+                found(Span(key: start..<equalsAt, value: equalsAt + 1..<index, isEscaped: false))
             } else {
-                tokens.append(.word(string(bytes, start, index)))
+                found(Span(key: nil, value: start..<index, isEscaped: false))
             }
         }
     }
 
-    private static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> String {
-        String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+    /// The text of a word's bytes (`Span.value` or `Span.key`), its escapes resolved when it has some.
+    static func text(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, isEscaped: Bool) -> String {
+        // A word without escapes (the usual one) is its bytes as they are: no copy to unescape them into.
+        guard isEscaped else { return String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
+        var value: [UInt8] = []
+        value.reserveCapacity(range.count)
+        var index = range.lowerBound
+        while index < range.upperBound {
+            var byte = bytes[index]
+            index += 1
+            // `scan` let only the four escapes through.
+            if byte == backslash && index < range.upperBound {
+                switch bytes[index] {
+                case UInt8(ascii: "n"): byte = UInt8(ascii: "\n")
+                case UInt8(ascii: "t"): byte = tab
+                default: byte = bytes[index]
+                }
+                index += 1
+            }
+            value.append(byte)
+        }
+        return String(decoding: value, as: UTF8.self)
     }
 
     private static func isKey(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
@@ -138,22 +182,13 @@ public enum Quoting {
         return true
     }
 
-    /// Reads a quoted word after its opening quote, through its closing quote, which must end the word.
-    private static func readQuoted(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int) throws(ProtocolError)
-        -> String
+    /// Reads a quoted word after its opening quote, through its closing quote, which must end the word: the range
+    /// of its bytes inside the quotes, and whether they hold escapes (each checked here).
+    private static func skipQuoted(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int) throws(ProtocolError)
+        -> (Range<Int>, isEscaped: Bool)
     {
-        // A word without escapes (the usual one) is its bytes as they are: no copy to unescape them into.
         let start = index
-        while index < bytes.count && bytes[index] != quote && bytes[index] != backslash { index += 1 }
-        if index < bytes.count && bytes[index] == quote {
-            let end = index
-            index += 1
-            if index < bytes.count, bytes[index] != space, bytes[index] != tab {
-                throw .badLine("a closing double quote must end its word")
-            }
-            return string(bytes, start, end)
-        }
-        var value = Array(bytes[start..<index])
+        var isEscaped = false
         while true {
             guard index < bytes.count else { throw .badLine("a double quote is not closed") }
             let byte = bytes[index]
@@ -163,19 +198,15 @@ public enum Quoting {
                 if index < bytes.count, bytes[index] != space, bytes[index] != tab {
                     throw .badLine("a closing double quote must end its word")
                 }
-                return String(decoding: value, as: UTF8.self)
+                return (start..<index - 1, isEscaped)
             case backslash:
                 guard index < bytes.count else { throw .badLine("a double quote is not closed") }
-                let escaped = bytes[index]
-                index += 1
-                switch escaped {
-                case quote: value.append(quote)
-                case backslash: value.append(backslash)
-                case UInt8(ascii: "n"): value.append(UInt8(ascii: "\n"))
-                case UInt8(ascii: "t"): value.append(tab)
+                switch bytes[index] {
+                case quote, backslash, UInt8(ascii: "n"), UInt8(ascii: "t"): isEscaped = true
                 default: throw .badLine("unknown escape after a backslash (use \\\" \\\\ \\n or \\t)")
                 }
-            default: value.append(byte)
+                index += 1
+            default: break
             }
         }
     }

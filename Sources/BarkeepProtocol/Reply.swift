@@ -41,7 +41,9 @@ public enum Reply: Sendable, Equatable {
             buffer.append(contentsOf: bytes)
             return
         case .ok(let text):
-            buffer.append(contentsOf: Self.okBytes)
+            // Byte by byte: no static array to reach (a lazy global's check and a retain) for two bytes.
+            buffer.append(UInt8(ascii: "O"))
+            buffer.append(UInt8(ascii: "K"))
             if !text.isEmpty {
                 buffer.append(Self.spaceByte)
                 Self.appendFlattened(text, to: &buffer)

@@ -19,25 +19,76 @@ public struct Request: Sendable, Equatable {
 
     /// Parses a line (already framed and validated); nil for a blank line. Malformed quoting throws `.badLine`.
     public init?(line: String) throws(ProtocolError) {
-        let tokens = try Quoting.tokenize(line)
-        guard let first = tokens.first else { return nil }
-        switch first {
-        case .word(let verb): self.verb = Self.uppercased(verb)
-        // Not a command anyone has: the command table answers UNKNOWN, as for any other unknown verb.
-        case .keyword(let key, let value): self.verb = "\(key)=\(value)".uppercased()
+        var line = line
+        let parsed = line.withUTF8 { bytes in
+            Result { () throws(ProtocolError) -> Request? in try Self.parse(bytes) }
         }
-        arguments = []
-        keywordList = []
-        for token in tokens.dropFirst() {
-            switch token {
-            case .word(let word): arguments.append(word)
-            case .keyword(let key, let value): keywordList.append((key, value))
+        guard let request = try parsed.get() else { return nil }
+        self = request
+    }
+
+    /// Checks and parses a line's bytes as framed (`LineFramer.nextLineBytes`): UTF-8 without control characters
+    /// but tab, as `LineFramer.decode` checks them; nil for a blank line. The line is never made a string: only the
+    /// words are, so a request of one word (`"PING"`) allocates nothing.
+    public init?(line bytes: ArraySlice<UInt8>) throws(ProtocolError) {
+        let parsed = try bytes.withUnsafeBufferPointer { buffer throws(ProtocolError) -> Request? in
+            _ = try LineFramer.check(buffer)
+            return try Self.parse(buffer)
+        }
+        guard let parsed else { return nil }
+        self = parsed
+    }
+
+    private init(verb: String, arguments: [String], keywordList: [(key: String, value: String)]) {
+        self.verb = verb
+        self.arguments = arguments
+        self.keywordList = keywordList
+    }
+
+    /// The request on a line's bytes (UTF-8, checked); nil for a blank line.
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(ProtocolError) -> Request? {
+        var verb: String?
+        var arguments: [String] = []
+        var keywordList: [(key: String, value: String)] = []
+        try Quoting.scan(bytes) { span in
+            guard verb != nil else {
+                if let key = span.key {
+                    // Not a command anyone has: the command table answers UNKNOWN, as for any other unknown verb.
+                    let value = Quoting.text(bytes, span.value, isEscaped: span.isEscaped)
+                    verb = (Quoting.text(bytes, key, isEscaped: false) + "=" + value).uppercased()
+                } else {
+                    verb = uppercasedVerb(bytes, span)
+                }
+                return
             }
+            let value = Quoting.text(bytes, span.value, isEscaped: span.isEscaped)
+            if let key = span.key {
+                keywordList.append((Quoting.text(bytes, key, isEscaped: false), value))
+            } else {
+                arguments.append(value)
+            }
+        }
+        guard let verb else { return nil }
+        return Request(verb: verb, arguments: arguments, keywordList: keywordList)
+    }
+
+    /// The verb of a line, upper-cased: ASCII by byte as the string is made (as clients send them), anything else as
+    /// `uppercased(_:)` does it.
+    private static func uppercasedVerb(_ bytes: UnsafeBufferPointer<UInt8>, _ span: Quoting.Span) -> String {
+        let word = UnsafeBufferPointer(rebasing: bytes[span.value])
+        guard !span.isEscaped, !word.contains(where: { $0 >= 0x80 }) else {
+            return uppercased(Quoting.text(bytes, span.value, isEscaped: span.isEscaped))
+        }
+        return String(unsafeUninitializedCapacity: word.count) { verb in
+            for (index, byte) in word.enumerated() {
+                verb[index] = byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") ? byte & 0xDF : byte
+            }
+            return word.count
         }
     }
 
-    /// `verb` upper-cased: a verb already in upper-case ASCII (as clients send them) as it is, other ASCII by byte,
-    /// anything else as `String.uppercased()` does it.
+    /// `verb` upper-cased: a verb already in upper-case ASCII as it is, other ASCII by byte, anything else as
+    /// `String.uppercased()` does it.
     static func uppercased(_ verb: String) -> String {
         var isUpper = true
         for byte in verb.utf8 {

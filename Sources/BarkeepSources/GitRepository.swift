@@ -136,10 +136,8 @@ public struct GitRepository: Sendable {
 
     // MARK: - Running git
 
-    /// Lowercase hex, 4 to 64 digits: what `rev-parse` prints, and never an option.
-    static func isCommitID(_ text: String) -> Bool {
-        LowercaseHex.isValid(text, digits: 4...64)
-    }
+    /// What `rev-parse` prints (`LowercaseHex.isCommitID`), and never an option.
+    static func isCommitID(_ text: String) -> Bool { LowercaseHex.isCommitID(text) }
 
     /// Runs `git -C path arguments…`.
     func git(_ arguments: [String], timeLimit: Duration = GitRepository.timeLimit) -> ScannerOutcome {

@@ -36,6 +36,9 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalid(String)
     /// The caller's role may not make that change.
     case forbidden(String)
+    /// A read on a streaming replica found no credential where the primary may have one the replica has not
+    /// replayed yet: the read must run on the primary (`ReadReplica` does so).
+    case notReplayed(String)
 
     public var description: String {
         switch self {
@@ -57,6 +60,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .cluster(let message), .notFound(let message), .conflict(let message), .invalid(let message),
             .forbidden(let message):
             message
+        case .notReplayed(let what): "the read replica does not know \(what) (yet): ask the primary"
         }
     }
 
@@ -78,6 +82,14 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .server(let error): error.sqlState.hasPrefix("08") || error.sqlState.hasPrefix("57P")
         default: false
         }
+    }
+
+    /// Nil when a lookup of a credential (a token, a web session) on `connection` found nothing; throws
+    /// `notReplayed` when `connection` is to a standby, where that is no answer: the credential may have been
+    /// written on the primary moments ago (`barkeep token create`, then the token used at once).
+    public static func missingCredential<T>(_ what: String, on connection: PostgresConnection) throws -> T? {
+        if connection.isHotStandby { throw StoreError.notReplayed(what) }
+        return nil
     }
 
     /// The SQLSTATE of a server error, if this is one.

@@ -96,12 +96,14 @@ private func triage(project: String, projectID: Int64, day: Int, on connection: 
 /// The curve as an SVG line chart: sizes (database, events) above, times (sync, STATUS) below, against the sync
 /// number on a logarithmic axis.
 func historyChart(_ samples: [HistorySample]) -> String {
-    let (width, panel, left, top) = (720.0, 200.0, 70.0, 30.0)
+    // `gap` between the panels leaves room for the upper one's axis labels above the lower one's title.
+    let (width, panel, left, top, gap) = (720.0, 200.0, 70.0, 30.0, 50.0)
+    let height = top + 2 * panel + gap + 40
     let plotWidth = width - left - 150
     let last = Double(samples.last?.sync ?? 1)
     func x(_ sync: Int) -> Double { left + plotWidth * log10(Double(sync)) / max(log10(last), 1) }
     var svg =
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(2 * panel + 3 * top + 20))\""
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\""
         + " font-family=\"sans-serif\" font-size=\"11\">\n"
     let panels:
         [(title: String, unit: String, series: [(name: String, color: String, value: (HistorySample) -> Double)])] = [
@@ -118,7 +120,7 @@ func historyChart(_ samples: [HistorySample]) -> String {
             ),
         ]
     for (position, chart) in panels.enumerated() {
-        let base = top + Double(position) * (panel + top) + panel
+        let base = top + Double(position) * (panel + gap) + panel
         let highest = max(chart.series.flatMap { series in samples.map(series.value) }.max() ?? 1, 1e-9)
         func y(_ value: Double) -> Double { base - panel * value / highest }
         svg +=
@@ -145,6 +147,6 @@ func historyChart(_ samples: [HistorySample]) -> String {
     }
     svg += String(
         format: "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">sync number (log)</text>\n",
-        left + plotWidth / 2, 2 * panel + 3 * top + 12)
+        left + plotWidth / 2, height - 8)
     return svg + "</svg>\n"
 }

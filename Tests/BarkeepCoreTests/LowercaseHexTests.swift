@@ -11,4 +11,13 @@ import Testing
         #expect(LowercaseHex.isValid("a9e088a9", digits: 4...64) && !LowercaseHex.isValid("abc", digits: 4...64))
         #expect(!LowercaseHex.isValid("-abc", digits: 4...64))
     }
+
+    @Test func commitIDsAreWhatGitPrintsAndNeverAnOption() {
+        #expect(LowercaseHex.isCommitID("70789a0c9") && LowercaseHex.isCommitID(String(repeating: "f", count: 64)))
+        #expect(!LowercaseHex.isCommitID("abc") && !LowercaseHex.isCommitID(String(repeating: "f", count: 65)))
+        #expect(
+            !LowercaseHex.isCommitID("--all") && !LowercaseHex.isCommitID("HEAD~1") && !LowercaseHex.isCommitID("ABCD"))
+        // Fullwidth digits are hexadecimal to Swift's `Character.isHexDigit`, never to git.
+        #expect(!LowercaseHex.isCommitID("\u{FF10}\u{FF11}\u{FF12}\u{FF13}"))
+    }
 }

@@ -68,6 +68,40 @@ struct RequestTests {
         #expect(try Request(line: line) == request)
     }
 
+    @Test(
+        "a line's bytes, as framed, parse as the line decoded does: verbs upper-cased, escapes resolved, blank is nil",
+        arguments: [
+            "PING", "ping", #""PING""#, #""pIng""#, #""pi\"ng""#, "straße x", "NOTE héllo 日本", "k=v", #"k="a b" x"#,
+            #"NOTE "" "a=b" "say \"hi\"" k=1 k="x\ty" tail"#, "  \t  ", "", "HELLO protocol=3 token=bk_x",
+        ]
+    )
+    func bytesParseAsTheDecodedLine(line: String) throws {
+        let fromBytes = try Request(line: ArraySlice(line.utf8))
+        #expect(fromBytes == (try Request(line: line)))
+    }
+
+    @Test(
+        "a line's bytes are checked as LineFramer.decode checks them, then as the tokenizer does",
+        arguments: [
+            [UInt8]("PING\u{1}".utf8), [0x4E, 0x4F, 0x54, 0x45, 0x20, 0xFF], [0x50, 0x7F], Array(#"NOTE "open"#.utf8),
+            Array(#"NOTE a"b"#.utf8), Array(#"NOTE "\q""#.utf8),
+        ]
+    )
+    func bytesAreChecked(bytes: [UInt8]) {
+        let expected: ProtocolError
+        do {
+            guard let request = try Request(line: LineFramer.decode(ArraySlice(bytes))) else {
+                Issue.record("blank")
+                return
+            }
+            Issue.record("parsed \(request)")
+            return
+        } catch {
+            expected = error
+        }
+        #expect(throws: expected) { try Request(line: ArraySlice(bytes)) }
+    }
+
     @Test("keyword(_:) gives the last value given for a key, nil for a key not given")
     func keywordLookup() throws {
         let request = try #require(try Request(line: "X a=1 b= a=2 c=\"x y\""))

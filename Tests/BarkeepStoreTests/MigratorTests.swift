@@ -270,4 +270,33 @@ struct MigratorTests {
         #expect(links == ["Inbox Avatar", "Inbox Row"])
         #expect(try connection.queryValue("SELECT count(*) FROM screen_exclusions", as: Int.self) == 0)
     }
+    @Test(
+        "migration 0027 indexes an existing project's findings by screen, status, severity and rule, and still checks runs"
+    )
+    func screenIndexOfExistingFindings() throws {
+        let connection = try oldProject(before: 27)
+        try connection.query(
+            """
+            INSERT INTO findings (project_id, source, title, severity, number, file, step, rule)
+            SELECT id, 'manual', 'plist ' || n, 'low', n, 'App/Info.plist', 1, 'DUO00' || n % 3
+            FROM projects, generate_series(1, 30) AS n
+            """)
+        try Migrator().migrate(connection)
+        let indexes = try connection.query(
+            "SELECT indexdef FROM pg_indexes WHERE tablename = 'findings' AND indexname LIKE 'findings_by_s%'"
+        ).map { try $0.decode("indexdef", as: String.self) }
+        #expect(indexes.count == 1)
+        #expect(indexes.first?.hasSuffix("(project_id, screen_id, status, severity, rule)") == true, "\(indexes)")
+        try connection.query("SET enable_seqscan = off")
+        #expect(
+            try connection.queryValue(
+                "SELECT count(*) FROM findings WHERE project_id = (SELECT id FROM projects) AND rule = 'DUO001'",
+                as: Int.self) == 10)
+        // The runs check, replaced by the migration, still refuses a run of no project.
+        #expect {
+            try connection.query("UPDATE findings SET first_seen_run = 1000, last_seen_run = 1000")
+        } throws: { error in
+            (error as? StoreError)?.sqlState == PostgresError.Code.foreignKeyViolation
+        }
+    }
 }

@@ -150,6 +150,14 @@ extension PlanRecorder.Plan {
         return found
     }
 
+    /// Every row the plan's scans of `table` read, kept or filtered out, over all their loops (an analysed plan).
+    func rowsRead(of table: String) -> Double {
+        scans(of: table).reduce(0.0) { total, scan in
+            let rows = (scan["Actual Rows"] as? Double ?? 0) + (scan["Rows Removed by Filter"] as? Double ?? 0)
+            return total + rows * (scan["Actual Loops"] as? Double ?? 1)
+        }
+    }
+
     /// The Sort nodes of the plan that sort rows read from `table` (below them): each as `EXPLAIN (FORMAT JSON)`
     /// writes it.
     func sortsOf(_ table: String) -> [[String: Any]] {

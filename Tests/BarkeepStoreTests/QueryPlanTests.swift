@@ -450,11 +450,41 @@ struct QueryPlanTests {
         #expect(plans.count >= 3, "\(plans.map(\.statementSummary))")
         for plan in plans {
             // Every row a scan of `findings` read, kept or filtered out, over all its loops.
-            let read = plan.scans(of: "findings").reduce(0.0) { total, scan in
-                let rows = (scan["Actual Rows"] as? Double ?? 0) + (scan["Rows Removed by Filter"] as? Double ?? 0)
-                return total + rows * (scan["Actual Loops"] as? Double ?? 1)
-            }
+            let read = plan.rowsRead(of: "findings")
             #expect(read <= 160, "findings read: \(read)\n  \(plan.statementSummary)\n\(plan.outline)")
+        }
+    }
+
+    @Test(
+        "a rule filter's check and a status few findings hold read the screen index's entries, not the project's rows")
+    func ruleAndStatusLookups() throws {
+        let connection = try TestDatabase.makeConnection()
+        defer { connection.close() }
+        try Migrator().migrate(connection)
+        _ = try ProjectStore.create(name: "app", sdk: nil, deploymentTarget: nil, actor: "test", on: connection)
+        _ = try ScreenStore.add(
+            project: "app", key: "Settings", title: nil, owner: nil, paths: ["App/Feature0/**"], actor: "test",
+            on: connection)
+        _ = try Self.ingest((0..<4_000).map { Self.finding($0, root: "App") }, into: "app", round: 0, on: connection)
+        try connection.query("VACUUM ANALYZE findings")
+
+        let recorder = try PlanRecorder(on: connection, isAnalyzing: true)
+        try recorder.record("lookups") {
+            // A rule neither known nor the project's (the filter language refuses it), and a status no finding has.
+            #expect(throws: StoreError.self) {
+                try FindingStore.list(project: "app", query: FindingQuery(rules: ["DUO099"]), on: connection)
+            }
+            let blocked = try FindingStore.list(
+                project: "app", query: FindingQuery(statuses: [.blocked]), on: connection)
+            #expect(blocked.isEmpty)
+        }
+        #expect(recorder.unreadable.isEmpty, "\(recorder.unreadable.first ?? "")")
+        let plans = recorder.plans(of: "lookups").filter { !$0.scans(of: "findings").isEmpty }
+        #expect(plans.count >= 2, "\(plans.map(\.statementSummary))")
+        for plan in plans {
+            // None match: a scan that reads the project's rows (or more than the index's entries say) reads some.
+            let read = plan.rowsRead(of: "findings")
+            #expect(read == 0, "findings read: \(read)\n  \(plan.statementSummary)\n\(plan.outline)")
         }
     }
 

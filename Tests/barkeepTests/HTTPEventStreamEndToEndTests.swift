@@ -93,6 +93,56 @@ struct HTTPEventStreamEndToEndTests {
         #expect(refused.1 == "401")
     }
 
+    @Test("signing out ends the event streams the session opened, at once; a stream of another session goes on")
+    func signOutEndsStreams() throws {
+        let daemon = try TestDaemon(http: true)
+        let base = "http://" + (try #require(daemon.httpAddress))
+        let (token, numbers) = try prepare(daemon)
+        let number = try #require(numbers.first)
+        /// Signs in through the form: the session's cookie.
+        func signIn() throws -> String {
+            let signedIn = try Subprocess.run(
+                "/usr/bin/curl",
+                ["-sS", "-o", "/dev/null", "-D", "-", "--data", "token=\(token)&next=/", base + "/signin"])
+            let field = signedIn.1.split(separator: "\r\n").first { $0.lowercased().hasPrefix("set-cookie: ") } ?? ""
+            return String(field.dropFirst("set-cookie: ".count).prefix { $0 != ";" })
+        }
+        let (leaving, staying) = (try signIn(), try signIn())
+        try #require(leaving.hasPrefix("barkeep_session=") && staying.hasPrefix("barkeep_session="))
+        func open(_ cookie: String) throws -> Subprocess {
+            try Subprocess.spawn(
+                "/usr/bin/curl",
+                [
+                    "-sS", "-N", "--http1.1", "--max-time", "60", "-b", cookie,
+                    base + "/api/v1/projects/app/events/stream",
+                ])
+        }
+        let (ending, going) = (try open(leaving), try open(staying))
+        defer {
+            ending.signal(SIGKILL)
+            going.signal(SIGKILL)
+        }
+        #expect(eventually(.seconds(10)) { ending.output.hasPrefix("retry: ") && going.output.hasPrefix("retry: ") })
+
+        // The page's sign-out form: its CSRF token from the page, the session's cookie.
+        let page = try Subprocess.run("/usr/bin/curl", ["-sS", "-b", leaving, base + "/"])
+        let csrf = try #require(page.1.components(separatedBy: "name=\"csrf-token\" content=\"").dropFirst().first)
+            .prefix { $0 != "\"" }
+        let out = try Subprocess.run(
+            "/usr/bin/curl",
+            [
+                "-sS", "-o", "/dev/null", "-w", "%{http_code}", "-b", leaving, "--data", "csrf=\(csrf)",
+                base + "/signout",
+            ])
+        #expect(out.1 == "303")
+        #expect(ending.wait(timeout: .seconds(5)) != nil, "the signed-out session's stream is still open")
+
+        // The other session's stream still gets what changes.
+        #expect(try daemon.barkeep(["finding", "set", "app", String(number), "declined", "--reason", "kept"]).0 == 0)
+        #expect(eventually(.seconds(5)) { going.output.contains("event: finding.status\n") })
+        #expect(going.wait(timeout: .milliseconds(1)) == nil)
+    }
+
     /// The daemon's resident memory, in KiB, from /proc.
     private func residentKiB(_ pid: pid_t) -> Int {
         let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""

@@ -116,6 +116,22 @@ struct ReplicaTests {
         let created = try Subprocess.run(
             BuildProducts.path("barkeep"), ["token", "create", "web", "--role", "writer"], environment: environment)
         let token = try #require(created.output.split(separator: "\n").first.map(String.init), "\(created.error)")
+        // That token is new to the standby, whose replay is paused: its first read, sent there (the token wrote
+        // nothing), is answered from the primary rather than refused as unknown.
+        let standbyConnection = try PostgresConnection(configuration: standby.configuration(database: "barkeep"))
+        defer { standbyConnection.close() }
+        #expect(standbyConnection.isHotStandby)
+        _ = try standbyConnection.query("SELECT pg_wal_replay_pause()")
+        let unknown = try Subprocess.run(
+            BuildProducts.path("barkeep"), ["token", "create", "fresh", "--role", "reader"], environment: environment)
+        let freshToken = try #require(unknown.output.split(separator: "\n").first.map(String.init), "\(unknown.error)")
+        let beforeFresh = try Self.stats(reader)
+        let firstRead = try HTTPAPITests.request("GET", http + "/1", token: freshToken)
+        #expect(firstRead.status == 200, "a new token's first read: \(firstRead.status) \(firstRead.text)")
+        #expect(
+            Int(try Self.stats(reader)["replica-fallbacks"] ?? "") ?? 0
+                > Int(beforeFresh["replica-fallbacks"] ?? "") ?? 0)
+        _ = try standbyConnection.query("SELECT pg_wal_replay_resume()")
         for round in 1...5 {
             let assigned = try HTTPAPITests.request(
                 "POST", http + "/assignee", token: token, json: #"{"number":[1],"name":"web\#(round)"}"#)

@@ -92,11 +92,48 @@ public struct CommandResult: Sendable {
     /// Close the connection after the reply.
     public var closesConnection = false
     /// A change to the connection's identity (HELLO, or a token found revoked).
-    public var authentication: Authentication?
+    public var authentication: Authentication? {
+        get { changes.authentication }
+        set { changes.authentication = newValue }
+    }
     /// The protocol version the connection speaks from now on (a successful HELLO); nil: unchanged.
-    public var protocolVersion: Int?
+    public var protocolVersion: Int? {
+        get { changes.protocolVersion }
+        set { changes.protocolVersion = newValue }
+    }
     /// Switch the connection to streaming events (WATCH).
-    public var watch: WatchStart?
+    public var watch: WatchStart? {
+        get { changes.watch }
+        set { changes.watch = newValue }
+    }
+
+    /// What a few commands change besides replying (HELLO, WATCH).
+    private struct Changes: Sendable {
+        var authentication: Authentication?
+        var protocolVersion: Int?
+        var watch: WatchStart?
+    }
+
+    /// `Changes`, boxed when there are some: a result moves several times on its way from the handler to the
+    /// connection, and inline they would make every result about five times as wide (a `WatchStart` alone takes 60
+    /// bytes), each move a copy of them.
+    private indirect enum Boxed: Sendable {
+        case changes(Changes)
+    }
+
+    private var boxed: Boxed?
+
+    /// Whether the result asks more of the connection than a reply (and maybe a close): a session change or a
+    /// WATCH. Nearly every result does not, and the connection then reads none of those fields.
+    var changesConnection: Bool { boxed != nil }
+
+    private var changes: Changes {
+        get {
+            guard case .changes(let changes) = boxed else { return Changes() }
+            return changes
+        }
+        set { boxed = .changes(newValue) }
+    }
 
     /// A result that only replies.
     public init(_ reply: Reply) { self.reply = reply }

@@ -122,11 +122,28 @@ public struct CommandTable: Sendable {
         case group([String: Command])
     }
 
-    private var entries: [String: Entry] = [:]
+    /// The entries by the first byte of their verb (its low five bits; upper-case letters each have their own): a
+    /// request's verb is compared with the few verbs of its bucket, which for verbs of up to 15 bytes (a string kept
+    /// inline) compares two words — cheaper than hashing it for a dictionary.
+    private var buckets: [[(verb: String, entry: Entry)]] = Array(repeating: [], count: 32)
+
+    private static func bucket(of verb: String) -> Int { Int(verb.utf8.first ?? 0) & 31 }
+
+    /// What `verb` names; nil when nothing.
+    private func entry(_ verb: String) -> Entry? {
+        for candidate in buckets[Self.bucket(of: verb)] where candidate.verb == verb { return candidate.entry }
+        return nil
+    }
+
+    private mutating func setEntry(_ entry: Entry, for verb: String) {
+        let bucket = Self.bucket(of: verb)
+        buckets[bucket].removeAll { $0.verb == verb }
+        buckets[bucket].append((verb, entry))
+    }
 
     /// Every command of the table, by name: what docs/protocol.md's command table is checked against.
     public var commands: [Command] {
-        entries.values.flatMap { entry -> [Command] in
+        buckets.joined().map(\.entry).flatMap { entry -> [Command] in
             switch entry {
             case .command(let command): [command]
             case .group(let group): Array(group.values)
@@ -164,13 +181,13 @@ public struct CommandTable: Sendable {
         if let reply = command.constantReply { constants.append((Array(command.name.utf8), reply)) }
         let words = command.name.split(separator: " ").map(String.init)
         guard words.count == 2 else {
-            entries[command.name] = .command(command)
+            setEntry(.command(command), for: command.name)
             return
         }
         var group: [String: Command] = [:]
-        if case .group(let existing) = entries[words[0]] { group = existing }
+        if case .group(let existing) = entry(words[0]) { group = existing }
         group[words[1]] = command
-        entries[words[0]] = .group(group)
+        setEntry(.group(group), for: words[0])
     }
 
     /// The commands every server answers without a database: `PING` and `QUIT`.
@@ -231,7 +248,7 @@ public struct CommandTable: Sendable {
         var request = request
         var name = request.verb
         let found: Command?
-        switch entries[name] {
+        switch entry(name) {
         case .command(let command): found = command
         case .group(let group):
             guard let subverb = request.arguments.first else {

@@ -257,6 +257,7 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
     /// The next thing to do. `uploadRoom`: upload bytes the server can still hold (an upload past it is refused
     /// `BUSY`). Call again after every action but `wait` (and after `write` once the output is below the bound).
     mutating func nextAction(now: ContinuousClock.Instant, uploadRoom: Int) -> Action {
+        if case .ready = state { return nextRequest(now: now, uploadRoom: uploadRoom) }
         switch state {
         case .streaming(let isPageRequested):
             // A streamed reply goes on to its end even once the connection is closing (the server drains).
@@ -328,34 +329,45 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
                 default: answer(.error(.badArgument, "the connection is watching; send PING or QUIT"))
                 }
             case .ready:
-                guard let line = nextLine() else { return waiting() }
-                guard let bytes = line else { continue }
-                if let reply = commands.constantReply(for: bytes) {
-                    // The hot path: no request, no resolution, no allocation.
-                    output.append(contentsOf: reply)
-                    repliesQueued += 1
-                    continue
+                return nextRequest(now: now, uploadRoom: uploadRoom)
+            }
+        }
+        return .wait
+    }
+
+    /// `nextAction` while the connection is `ready`: requests are read and answered or run, until one runs, an
+    /// upload begins, the output is full or nothing complete is buffered. Reached first, without a look at the other
+    /// states: a copy of the state (its payloads') for each request cost more than answering a `PING`.
+    private mutating func nextRequest(now: ContinuousClock.Instant, uploadRoom: Int) -> Action {
+        while !isClosing {
+            if isOutputFull { return .write }
+            guard let line = nextLine() else { return waiting() }
+            guard let bytes = line else { continue }
+            if let reply = commands.constantReply(for: bytes) {
+                // The hot path: no request, no resolution, no allocation.
+                output.append(contentsOf: reply)
+                repliesQueued += 1
+                continue
+            }
+            guard let request = decodeRequest(bytes) else { continue }
+            switch commands.resolve(request) {
+            case .refused(let reply, let payloadToDiscard, let closesConnection):
+                answer(reply)
+                if closesConnection { isClosing = true }
+                if payloadToDiscard > 0 { return beginDiscarding(payloadToDiscard, now: now) }
+            case .accepted(let resolved, let payloadSize?):
+                guard payloadSize <= uploadRoom else {
+                    answer(.error(.busy, "too many uploads in progress; retry later"))
+                    return beginDiscarding(payloadSize, now: now)
                 }
-                guard let request = decodeRequest(bytes) else { continue }
-                switch commands.resolve(request) {
-                case .refused(let reply, let payloadToDiscard, let closesConnection):
-                    answer(reply)
-                    if closesConnection { isClosing = true }
-                    if payloadToDiscard > 0 { return beginDiscarding(payloadToDiscard, now: now) }
-                case .accepted(let resolved, let payloadSize?):
-                    guard payloadSize <= uploadRoom else {
-                        answer(.error(.busy, "too many uploads in progress; retry later"))
-                        return beginDiscarding(payloadSize, now: now)
-                    }
-                    reservedUpload = payloadSize
-                    framer.reservePayload(count: payloadSize)
-                    state = .receivingPayload(resolved, size: payloadSize)
-                    lastInputAt = now
-                    return .beginUpload(reserved: payloadSize)
-                case .accepted(let resolved, nil):
-                    state = .running
-                    return .execute(resolved, payload: nil)
-                }
+                reservedUpload = payloadSize
+                framer.reservePayload(count: payloadSize)
+                state = .receivingPayload(resolved, size: payloadSize)
+                lastInputAt = now
+                return .beginUpload(reserved: payloadSize)
+            case .accepted(let resolved, nil):
+                state = .running
+                return .execute(resolved, payload: nil)
             }
         }
         return .wait
@@ -393,7 +405,7 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
     /// The request on a line; nil for a blank line or one answered with a framing error.
     private mutating func decodeRequest(_ bytes: ArraySlice<UInt8>) -> Request? {
         do {
-            return try Request(line: LineFramer.decode(bytes))
+            return try Request(line: bytes)
         } catch {
             answer(.error(error.code, error.description))
             return nil

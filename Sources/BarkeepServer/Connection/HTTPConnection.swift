@@ -21,6 +21,9 @@ final class HTTPConnection {
     /// The body bytes of its admitted request counted against the loop's upload total (`uploadBytesHeld`), from its
     /// admission until its response or the connection's close.
     var reservedUpload = 0
+    /// The session cookie of the request that started its event stream, when one did: signing that session out on
+    /// this daemon ends the stream.
+    var streamSession: String?
 
     init(
         descriptor: Int32, id: ConnectionID, machine: HTTPMachine<Event>, interest: UInt32, transport: Transport,

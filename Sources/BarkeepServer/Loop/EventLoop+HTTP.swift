@@ -219,12 +219,11 @@ extension EventLoop {
         // GET and HEAD read: with a read replica they go where it decides, after this client's last write; without
         // one no client needs telling apart.
         let isTLS = connection.context.isTLS
+        let session = WebAuthentication.sessionCookie(head, isTLS: isTLS)
         let client =
             server.replica == nil
             ? nil
-            : Self.httpClientKey(
-                authorization: head.values(of: "authorization"),
-                session: WebAuthentication.sessionCookie(head, isTLS: isTLS))
+            : Self.httpClientKey(authorization: head.values(of: "authorization"), session: session)
         // The client left while the request waited for a database connection: it never starts.
         onPool(
             connection, ifCancelled: HTTPResponse.error(503, .unavailable, "the client left"),
@@ -233,29 +232,49 @@ extension EventLoop {
             application, context, database in
             try application.respond(to: head, body: body, context: context, database: database)
         } finish: { loop, id, result in
-            loop.complete(id, result: result)
+            loop.complete(id, result: result, session: session)
         }
     }
 
-    /// A request's work on the pool finished: its response goes out and the connection carries on.
-    private func complete(_ id: ConnectionID, result: Result<HTTPResponse, any Error>) {
+    /// A request's work on the pool finished: its response goes out and the connection carries on. `session`: the
+    /// request's session cookie.
+    private func complete(_ id: ConnectionID, result: Result<HTTPResponse, any Error>, session: String? = nil) {
         guard let connection = httpConnections[id] else { return }
         connection.ticket = nil
         switch result {
-        case .success(let response): complete(connection, response)
+        case .success(let response): complete(connection, response, session: session)
         case .failure(let error): complete(connection, response(for: error))
         }
         process(connection)
     }
 
-    private func complete(_ connection: HTTPConnection, _ response: HTTPResponse) {
+    private func complete(_ connection: HTTPConnection, _ response: HTTPResponse, session: String? = nil) {
         releaseUpload(connection)
         connection.machine.complete(response, now: .now, closesConnection: isDraining)
         unpublishedServed += 1
+        if let session, Self.clearsSession(response, isTLS: connection.context.isTLS) {
+            endStreams(of: session)
+        }
         // An event stream started: live events of its project reach it through the watchers index, as WATCH's do.
         guard let stream = connection.machine.startedStream else { return }
+        connection.streamSession = session
         watchers[stream.projectID, default: []].insert(connection.id)
         server.updateStatistics { $0.watchers += 1 }
+    }
+
+    /// Whether `response` clears the session cookie: a sign-out (or a session found ended).
+    static func clearsSession(_ response: HTTPResponse, isTLS: Bool) -> Bool {
+        let clearing = SignInCookie.clearing(isTLS: isTLS)
+        return response.fields.contains { $0.name.lowercased() == "set-cookie" && $0.value == clearing }
+    }
+
+    /// The session `cookie` ended here (signed out): the event streams it opened on this daemon end now, as a revoked
+    /// token's do, rather than at the session's expiry; a reconnecting page is refused by its credentials.
+    private func endStreams(of cookie: String) {
+        for stream in httpConnections.values where stream.streamSession == cookie && stream.machine.isStreaming {
+            stream.machine.endStream()
+            flush(stream)
+        }
     }
 
     /// The answer for an error a request threw: busy or unavailable `503`, anything else `500`; no SQL, values or

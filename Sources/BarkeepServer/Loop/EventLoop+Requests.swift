@@ -125,7 +125,7 @@ extension EventLoop {
             case .write:
                 guard flush(connection), !connection.machine.isOutputFull else { return }
             case .wait:
-                flush(connection)
+                flushLater(connection)
                 return
             }
         }
@@ -180,6 +180,9 @@ extension EventLoop {
             case .decided(let change, let position):
                 result = Result { try grouped.reply(try change.get()) }
                 wrote = position
+                if server.replica != nil, position == nil, (try? change.get()) != nil {
+                    server.logger.warning(Server.positionUnknown, [:])
+                }
             }
             server.post { [wrote] loop in loop.complete(id, command: name, result: result, wrote: wrote) }
         }
@@ -261,6 +264,11 @@ extension EventLoop {
 
     /// A command's result: the session changed as it says, its reply queued, a WATCH started.
     func apply(_ result: CommandResult, to connection: Connection) {
+        guard result.changesConnection else {
+            connection.machine.complete(result.reply, closesConnection: result.closesConnection)
+            releaseUpload(connection)
+            return
+        }
         if let change = result.authentication { connection.session = connection.session.applying(change) }
         if let version = result.protocolVersion { connection.session = connection.session.speaking(version) }
         connection.machine.complete(

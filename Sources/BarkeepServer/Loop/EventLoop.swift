@@ -65,6 +65,8 @@ final class EventLoop: @unchecked Sendable {
     /// Connections that stopped reading while their transport held bytes of theirs (OpenSSL's buffers): the socket
     /// will not signal those again, so they are read once the connection takes requests again.
     var heldInput: Set<ConnectionID> = []
+    /// Connections whose replies are written once this batch of events is handled (`flushLater`).
+    var waitingForFlush: [Connection] = []
     /// Upload bytes the connections hold together (their machines' `reservedUpload`), at most `maximumPayloadTotal`.
     var uploadBytesHeld = 0
     /// With a read replica: where the primary's log ended after each HTTP client's last write, keyed by a hash of its
@@ -161,6 +163,7 @@ final class EventLoop: @unchecked Sendable {
                 sendWaitingLookups()
                 tickStatusLookup()
             }
+            flushWaiting()
             publishStatistics()
         }
         for connection in Array(connections.values) { close(connection) }
@@ -272,6 +275,24 @@ final class EventLoop: @unchecked Sendable {
         }
         updateInterest(connection)
         return true
+    }
+
+    /// Writes `connection`'s replies once every connection ready in this batch of events is read (`flushWaiting`),
+    /// as redis does before it sleeps: the replies then go out in a burst, the client, already awake for the first,
+    /// is not woken for each, and this thread sleeps less often — unpipelined, fewer context switches a request.
+    func flushLater(_ connection: Connection) {
+        guard !connection.isWaitingForFlush else { return }
+        connection.isWaitingForFlush = true
+        waitingForFlush.append(connection)
+    }
+
+    /// Writes the replies of the connections `flushLater` named, before the loop waits for events again.
+    func flushWaiting() {
+        for connection in waitingForFlush {
+            connection.isWaitingForFlush = false
+            if connection.isOpen { flush(connection) }
+        }
+        waitingForFlush.removeAll(keepingCapacity: true)
     }
 
     /// Registers what the connection waits for. A connection whose command runs keeps its readability registered

@@ -147,13 +147,21 @@ public final class Server: Sendable {
                 completion($0, nil)
             }
         } else {
-            try pool.submit { database in
-                (try work(database), try? WALPosition.afterCommit(on: database))
+            try pool.submit { [logger] database in
+                let value = try work(database)
+                let position = WALPosition.afterCommit(on: database)
+                if position == nil { logger.warning(Self.positionUnknown, [:]) }
+                return (value, position)
             } completion: { result in
                 completion(result.map(\.0), (try? result.get())?.1 ?? nil)
             }
         }
     }
+
+    /// Logged when a write's end in the primary's log could not be read: its client's next read may go to a
+    /// replica that has not replayed it.
+    static let positionUnknown =
+        "the primary's log position after a write could not be read: the writer's next read may miss it on the replica"
 
     // MARK: - Introspection
 

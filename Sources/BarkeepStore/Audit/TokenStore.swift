@@ -110,7 +110,7 @@ public enum TokenStore {
                 """,
                 [hash, TokenSecret.lastUseResolutionSeconds]
             ).first
-        else { return nil }
+        else { return try StoreError.missingCredential("the token", on: connection) }
         if try row.decodeIfPresent("recent", as: Bool.self) == true { return try TokenInfo(row: row) }
         return try connection.query(
             """
@@ -124,8 +124,11 @@ public enum TokenStore {
 
     /// The role of token `id` if it is still active, nil once revoked.
     public static func activeRole(id: Int64, on connection: PostgresConnection) throws -> Role? {
-        try connection.queryValue("SELECT role FROM tokens WHERE id = $1 AND revoked_at IS NULL", [id], as: String.self)
-            .flatMap(Role.init(rawValue:))
+        guard
+            let role = try connection.queryValue(
+                "SELECT role FROM tokens WHERE id = $1 AND revoked_at IS NULL", [id], as: String.self)
+        else { return try StoreError.missingCredential("the token", on: connection) }
+        return Role(rawValue: role)
     }
 
     /// Which of the tokens `ids` are still active (not revoked): one statement for many sessions' requests.

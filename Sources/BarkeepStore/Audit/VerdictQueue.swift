@@ -209,6 +209,6 @@ public final class VerdictQueue: Sendable {
 
     /// Where the primary's log ends now, after a batch's commit, when the queue records it.
     private func position(on connection: PostgresConnection) -> WALPosition? {
-        recordsPositions ? (try? WALPosition.afterCommit(on: connection)) ?? nil : nil
+        recordsPositions ? WALPosition.afterCommit(on: connection) : nil
     }
 }

@@ -49,6 +49,13 @@ public final class PostgresConnection {
         return PQbackendPID(handle)
     }
 
+    /// Whether the server is a standby in recovery, as it reported at connecting and since (PostgreSQL 14's
+    /// `in_hot_standby`; a promoted standby reports the change): no statement is sent.
+    public var isHotStandby: Bool {
+        guard let handle, let value = PQparameterStatus(handle, "in_hot_standby") else { return false }
+        return String(cString: value) == "on"
+    }
+
     /// Whether a transaction is open on this connection.
     public var isInTransaction: Bool {
         guard let handle else { return false }

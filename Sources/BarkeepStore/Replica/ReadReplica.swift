@@ -180,9 +180,15 @@ public final class ReadReplica: Sendable {
                     if let error = error as? StoreError, error.isConnectionFailure {
                         markDown(because: error.description)
                     } else {
-                        // A read that wrote on the side (an HTTP token's last use, once a minute) is expected; a
-                        // recovery conflict is worth seeing.
-                        let level: LogLevel = (error as? StoreError)?.sqlState == "25006" ? .debug : .warning
+                        // A read that wrote on the side (an HTTP token's last use, once a minute) or met a
+                        // credential not replayed yet is expected; a recovery conflict is worth seeing.
+                        let isExpected: Bool
+                        switch error as? StoreError {
+                        case .notReplayed: isExpected = true
+                        case let error?: isExpected = error.sqlState == "25006"
+                        case nil: isExpected = false
+                        }
+                        let level: LogLevel = isExpected ? .debug : .warning
                         logger.log(level, "a read failed on the replica; it ran on the primary", ["error": "\(error)"])
                     }
                     fallBack(to: primary, body, completion: completion)
@@ -234,11 +240,13 @@ public final class ReadReplica: Sendable {
 
     /// Whether `error` is the replica's rather than the read's: the connection lost or refused, the server shutting
     /// down or starting (SQLSTATE 08…, 57P…), a query cancelled by a recovery conflict (40001), or a read that
-    /// turned out to write (25006, read-only transaction), which the primary can run.
+    /// turned out to write (25006, read-only transaction) or met a credential not replayed yet (`notReplayed`), which
+    /// the primary can run.
     static func isReplicaFailure(_ error: any Error) -> Bool {
         guard let error = error as? StoreError else { return false }
         if case .poolClosed = error { return false }
         if error.isConnectionFailure { return true }
+        if case .notReplayed = error { return true }
         return error.sqlState == PostgresError.Code.serializationFailure || error.sqlState == "25006"
     }
 

@@ -26,9 +26,20 @@ public struct WALPosition: Sendable, Hashable, Comparable, CustomStringConvertib
     ///
     /// The insert position, not the write position (`pg_current_wal_lsn()`): under `synchronous_commit = off` COMMIT
     /// returns before its record is written, so the write position may still lie before it; and not a position read
-    /// inside the transaction, which lies before its commit record. Nil when the server says nothing usable (a
-    /// standby, where the function fails, is not a primary to write on).
-    public static func afterCommit(on connection: PostgresConnection) throws -> WALPosition? {
+    /// inside the transaction, which lies before its commit record.
+    ///
+    /// When `connection` fails the question (it was lost just after the commit), it is asked once more on a new
+    /// connection to the same server: any position read after the commit returned lies at or past it. Nil when
+    /// neither answers, or the server says nothing usable (a standby, where the function fails, is not a primary to
+    /// write on) — the caller then cannot promise the writer its next read on the replica.
+    public static func afterCommit(on connection: PostgresConnection) -> WALPosition? {
+        if let position = try? insertPosition(on: connection) { return position }
+        guard let fresh = try? PostgresConnection(configuration: connection.configuration) else { return nil }
+        defer { fresh.close() }
+        return (try? insertPosition(on: fresh)) ?? nil
+    }
+
+    private static func insertPosition(on connection: PostgresConnection) throws -> WALPosition? {
         try connection.queryValue("SELECT pg_current_wal_insert_lsn()::text", as: String.self).flatMap(WALPosition.init)
     }
 }

@@ -56,7 +56,7 @@ public enum SessionStore {
             WHERE s.id_hash = $1 AND s.expires_at > now() AND t.revoked_at IS NULL
             """, [hash(cookie)]
         ).first
-        guard let row else { return nil }
+        guard let row else { return try StoreError.missingCredential("the web session", on: connection) }
         return WebSession(
             token: try TokenInfo(row: row), csrfToken: try row.decode("csrf_token"),
             remaining: .milliseconds(try row.decode("remaining_ms", as: Int64.self)))

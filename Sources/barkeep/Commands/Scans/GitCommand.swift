@@ -1,3 +1,4 @@
+import BarkeepCore
 import Foundation
 
 #if canImport(Glibc)
@@ -50,11 +51,9 @@ enum GitCommand {
         return isCommitID(text) ? text : nil
     }
 
-    /// Whether `text` is a commit id git may be given as a revision: hexadecimal, 4 to 64 digits — never something it
-    /// could read as an option or a revision expression.
-    static func isCommitID(_ text: String) -> Bool {
-        (4...64).contains(text.utf8.count) && text.allSatisfy(\.isHexDigit)
-    }
+    /// Whether `text` is a commit id git may be given as a revision (`LowercaseHex.isCommitID`), in either case: a
+    /// person may type one in capitals.
+    static func isCommitID(_ text: String) -> Bool { LowercaseHex.isCommitID(text.lowercased()) }
 
     /// The first executable `git` on the environment's PATH.
     private static func executable(in environment: [String: String]) -> String? {
