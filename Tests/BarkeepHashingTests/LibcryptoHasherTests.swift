@@ -53,4 +53,37 @@ struct LibcryptoHasherTests {
         #expect(digest.hex == SHA256Digest.hex(of: Array(message.utf8)))
         #expect(IdentityDigest(hex: digest.hex) == digest)
     }
+
+    @Test("identities hashed with the occurrences are the ones hashed when asked for, occurrences alike")
+    func keptDigests() throws {
+        // Twelve findings of one key (occurrences past 9), in no line order; keys told apart only by escaping or by
+        // white space a snippet loses; a non-ASCII snippet; and each fixture.
+        var findings = (0..<12).map { index in
+            ScanFinding(
+                rule: "R1", severity: "high", file: "a.swift", line: (index * 7) % 12 + 1, snippet: "let x = 0")
+        }
+        findings += [
+            ScanFinding(rule: "a\u{1F}b", severity: "low", file: "c", line: 3, snippet: "s"),
+            ScanFinding(rule: "a", severity: "low", file: "b\u{1F}c", line: 3, snippet: "s"),
+            ScanFinding(rule: "a", severity: "low", file: "b\u{1F}c", line: 2, snippet: " s\u{1B}"),
+            ScanFinding(rule: "R1", severity: "high", file: "a.swift", line: 5, snippet: "letx=0"),
+            ScanFinding(rule: "R2", severity: "high", file: "é.swift", line: 1, snippet: "é\u{2003}=\u{00A0}1"),
+            ScanFinding(rule: "R2", severity: "high", file: "é.swift", line: 9, snippet: "é = 1"),
+        ]
+        var tables = [ScanTable(ScanReport(format: .duoScan, tool: "duo_scan", findings: findings))]
+        for path in Fixtures.duoScanFiles { tables.append(try DuoScanParser.parseTable(try Fixtures.bytes(path))) }
+        for table in tables {
+            let asked = FindingIdentity.identify(table, hasher: LibcryptoHasher())
+            let kept = FindingIdentity.identify(table, hasher: LibcryptoHasher(), keepingDigests: true)
+            #expect(asked.digests == nil)
+            #expect(kept.occurrences == asked.occurrences)
+            #expect(kept.digests == (0..<table.count).map(asked.identity(at:)))
+        }
+        // The thirteen of one key (white space aside) rank 0 to 12 by line, then the scan's order.
+        let first = FindingIdentity.identify(tables[0], hasher: LibcryptoHasher(), keepingDigests: true)
+        let ranked = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 15].sorted {
+            (findings[$0].line, $0) < (findings[$1].line, $1)
+        }
+        #expect(ranked.map { first.occurrences[$0] } == (0..<13).map(UInt32.init))
+    }
 }

@@ -82,39 +82,64 @@ public enum FindingIdentity {
         text.append(separator)
         table.withText(at: row.file) { appendEscaped($0, to: &text) }
         text.append(separator)
-        var normalized: [UInt8] = []
-        table.withText(at: row.snippet) { appendNormalized($0, to: &normalized) }
-        appendEscaped(normalized, to: &text)
+        // Normalized in place, escaped afterwards in the rare snippet that needs it: no buffer of its own.
+        let start = text.count
+        table.withText(at: row.snippet) { appendNormalized($0, to: &text) }
+        if text[start...].contains(where: { $0 == 0x1F || $0 == 0x1B }) {
+            let normalized = Array(text[start...])
+            text.removeSubrange(start...)
+            appendEscaped(normalized, to: &text)
+        }
     }
 
     /// Appends the whole identity text of finding `index`: tool, group key and occurrence.
     fileprivate static func appendIdentityText(
         of index: Int, in table: ScanTable, occurrence: UInt32, to text: inout [UInt8]
     ) {
-        appendEscaped(Array(table.tool.utf8), to: &text)
+        appendEscaped(table.tool.utf8, to: &text)
         text.append(separator)
         appendGroupKey(of: table.rows[index], in: table, to: &text)
         text.append(separator)
-        text += String(occurrence).utf8
+        if occurrence < 10 {
+            text.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: occurrence))
+        } else {
+            text += String(occurrence).utf8
+        }
     }
 
-    /// Gives every finding of a scan its occurrence index; the identities themselves are hashed with `hasher` when
-    /// asked for (`IdentifiedScan.identity(at:)`): a first import asks only as it writes the rows.
+    /// Gives every finding of a scan its occurrence index. The identities themselves are hashed with `hasher` here
+    /// when `keepingDigests` (a sync that matches every identity against stored ones), otherwise when asked for
+    /// (`IdentifiedScan.identity(at:)`): a first import asks only as it writes the rows, and holds no 32 bytes a finding.
     ///
     /// Occurrence = rank by line (then by the scan's own order) within (rule, file, normalized snippet). The groups
     /// are found by sorting the findings by a 64-bit hash of that key, then line, then order, with no string per
     /// finding; within a run of equal hashes the keys themselves are compared (one key is the common case; a hash
-    /// collision is told apart there), so the grouping costs 12 bytes a finding while it sorts (and half that for the sort's own buffer).
-    public static func identify(_ table: ScanTable, hasher: some IdentityHasher) -> IdentifiedScan {
+    /// collision is told apart there), so the grouping costs 12 bytes a finding while it sorts (and half that for the
+    /// sort's own buffer). When `keepingDigests`, each finding's identity text is built once: its digest as
+    /// occurrence 0 (the scan's tool is one, so equal digests are equal keys) gives the hash and the comparison, and
+    /// only the findings ranked after the first of their key are hashed again, with their occurrence.
+    public static func identify(_ table: ScanTable, hasher: some IdentityHasher, keepingDigests: Bool = false)
+        -> IdentifiedScan
+    {
         let count = table.count
+        var digests: [IdentityDigest] = []
+        if keepingDigests { digests.reserveCapacity(count) }
         var places = [GroupPlace](unsafeUninitializedCapacity: count) { buffer, initialized in
             var text: [UInt8] = []
             for index in 0..<count {
                 text.removeAll(keepingCapacity: true)
-                appendGroupKey(of: table.rows[index], in: table, to: &text)
-                var keyHasher = Hasher()
-                text.withUnsafeBytes { keyHasher.combine(bytes: $0) }
-                let hash = UInt64(bitPattern: Int64(keyHasher.finalize()))
+                let hash: UInt64
+                if keepingDigests {
+                    appendIdentityText(of: index, in: table, occurrence: 0, to: &text)
+                    let digest = text.withUnsafeBytes { hasher.digest($0) }
+                    digests.append(digest)
+                    hash = digest.prefix
+                } else {
+                    appendGroupKey(of: table.rows[index], in: table, to: &text)
+                    var keyHasher = Hasher()
+                    text.withUnsafeBytes { keyHasher.combine(bytes: $0) }
+                    hash = UInt64(bitPattern: Int64(keyHasher.finalize()))
+                }
                 buffer[index] = GroupPlace(
                     high: UInt32(truncatingIfNeeded: hash >> 32), low: UInt32(truncatingIfNeeded: hash),
                     index: UInt32(truncatingIfNeeded: index))
@@ -134,10 +159,43 @@ public enum FindingIdentity {
                 end += 1
             }
             // The places themselves, not a copy of their indices: one key may hold every finding of the scan.
-            if end - start > 1 { rank(places[start..<end], of: table, into: &occurrences) }
+            if end - start > 1 {
+                if keepingDigests {
+                    rank(places[start..<end], byDigest: digests, into: &occurrences)
+                } else {
+                    rank(places[start..<end], of: table, into: &occurrences)
+                }
+            }
             start = end
         }
-        return IdentifiedScan(table: table, occurrences: occurrences, hasher: hasher)
+        guard keepingDigests else { return IdentifiedScan(table: table, occurrences: occurrences, hasher: hasher) }
+        var text: [UInt8] = []
+        for index in 0..<count where occurrences[index] != 0 {
+            text.removeAll(keepingCapacity: true)
+            appendIdentityText(of: index, in: table, occurrence: occurrences[index], to: &text)
+            digests[index] = text.withUnsafeBytes { hasher.digest($0) }
+        }
+        return IdentifiedScan(table: table, occurrences: occurrences, digests: digests, hasher: hasher)
+    }
+
+    /// Ranks the findings of `places` (one hash, in (line, order) order) within their keys, told apart by their
+    /// digests as occurrence 0: usually one key, whose members rank 0, 1, 2…
+    private static func rank(
+        _ places: ArraySlice<GroupPlace>, byDigest digests: [IdentityDigest], into occurrences: inout [UInt32]
+    ) {
+        let first = digests[Int(places[places.startIndex].index)]
+        if places.allSatisfy({ digests[Int($0.index)] == first }) {
+            for (rank, place) in places.enumerated() {
+                occurrences[Int(place.index)] = UInt32(truncatingIfNeeded: rank)
+            }
+            return
+        }
+        var ranks: [IdentityDigest: UInt32] = [:]
+        for place in places {
+            let digest = digests[Int(place.index)]
+            occurrences[Int(place.index)] = ranks[digest, default: 0]
+            ranks[digest, default: 0] += 1
+        }
     }
 
     /// Ranks the findings of `places` (one key hash, in (line, order) order) within their keys: usually one key, whose
@@ -192,24 +250,29 @@ private struct GroupPlace {
     var index: UInt32
 }
 
-/// A scan with its findings' occurrence indices: what the sync plans and writes from. Identities are hashed when
-/// asked for, so that a scan holds no 32 bytes per finding besides its table.
+/// A scan with its findings' occurrence indices: what the sync plans and writes from. Identities are kept when the
+/// sync matches them all, otherwise hashed when asked for, so that a first import holds no 32 bytes per finding
+/// besides its table.
 public struct IdentifiedScan: Sendable {
     /// The scan.
     public let table: ScanTable
     /// Each finding's occurrence index, in the table's order.
     public let occurrences: [UInt32]
+    /// Each finding's identity, in the table's order, when they were hashed with the occurrences; nil otherwise.
+    public let digests: [IdentityDigest]?
     private let hasher: any IdentityHasher
 
-    /// A scan with its occurrences, whose identities `hasher` computes.
-    public init(table: ScanTable, occurrences: [UInt32], hasher: any IdentityHasher) {
+    /// A scan with its occurrences, whose identities `hasher` computes (or computed: `digests`).
+    public init(table: ScanTable, occurrences: [UInt32], digests: [IdentityDigest]? = nil, hasher: any IdentityHasher) {
         self.table = table
         self.occurrences = occurrences
+        self.digests = digests
         self.hasher = hasher
     }
 
-    /// Finding `index`'s identity, hashed now.
+    /// Finding `index`'s identity: kept, or hashed now.
     public func identity(at index: Int) -> IdentityDigest {
+        if let digests { return digests[index] }
         var text: [UInt8] = []
         FindingIdentity.appendIdentityText(of: index, in: table, occurrence: occurrences[index], to: &text)
         return text.withUnsafeBytes { hasher.digest($0) }

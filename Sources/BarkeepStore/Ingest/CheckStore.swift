@@ -148,7 +148,7 @@ public enum CheckStore {
     public static func check(
         _ request: CheckRequest, table: ScanTable, on connection: PostgresConnection
     ) throws -> CheckOutcome {
-        let scan = FindingIdentity.identify(table, hasher: LibcryptoHasher())
+        let scan = FindingIdentity.identify(table, hasher: LibcryptoHasher(), keepingDigests: true)
         let (project, outcome) = try connection.transaction { connection in
             // One snapshot for every read, and no write: a check takes no lock and blocks no ingest.
             try connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")

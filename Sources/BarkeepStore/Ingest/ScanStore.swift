@@ -161,14 +161,8 @@ public enum ScanStore {
         on connection: PostgresConnection
     ) throws -> IngestResult {
         let (digest, scope) = (request.digest, request.scope)
-        // The scan and its identities depend on the upload alone.
-        let parsed = BackgroundWork { () -> Result<IdentifiedScan, any Error> in
-            do {
-                return .success(FindingIdentity.identify(try parse(), hasher: LibcryptoHasher()))
-            } catch {
-                return .failure(error)
-            }
-        }
+        // The scan depends on the upload alone; its identities on whether its tool has runs too (below).
+        let parsed = BackgroundWork { () -> Result<ScanTable, any Error> in Result { try parse() } }
         return try connection.transaction { connection in
             let project: Project
             do {
@@ -188,22 +182,20 @@ public enum ScanStore {
                 [project.id]
             )
             let mayRepeat = try latestRuns.contains { try $0.decode("digest", as: String.self) == digest }
-            // With runs of its tool before, a scan's identities are matched against stored ones: hashed beside the
-            // read. A first import (of the project, or of its tool) hashes each as it writes its row, and holds no
-            // digest per finding.
+            // With runs of its tool before, a scan's identities are matched against stored ones: hashed with its
+            // occurrences, beside the read. A first import (of the project, or of its tool) hashes each as it writes
+            // its row, and holds no digest per finding.
             let toolsWithRuns = Set(try latestRuns.map { try $0.decode("tool", as: String.self) })
-            let hashed =
-                mayRepeat || toolsWithRuns.isEmpty
-                ? nil
-                : BackgroundWork { () -> HashedScan? in
-                    guard case .success(let scan) = parsed.result(), toolsWithRuns.contains(scan.table.tool) else {
-                        return nil
-                    }
-                    return HashedScan(scan)
+            let identified = BackgroundWork { () -> Result<IdentifiedScan, any Error> in
+                parsed.result().map { table in
+                    FindingIdentity.identify(
+                        table, hasher: LibcryptoHasher(),
+                        keepingDigests: !mayRepeat && toolsWithRuns.contains(table.tool))
                 }
+            }
             let storedEarly =
                 mayRepeat ? nil : try StoredScan.read(projectID: project.id, scope: scope, on: connection)
-            let scan = try parsed.result().get()
+            let scan = try identified.result().get()
             let report = scan.table
             // A document that does not parse stops the ingest before the hook does anything.
             try hook?.before(connection)
@@ -220,7 +212,7 @@ public enum ScanStore {
             let (sightings, storedRows) = try stored.sightings(of: report.tool)
             let fixed = FixedLookup(projectID: project.id, tool: report.tool)
             // Nothing stored to match (a first import): nothing is hashed here (see above).
-            let planned = sightings.isEmpty ? HashedScan(lazy: scan) : hashed?.result() ?? HashedScan(scan)
+            let planned = sightings.isEmpty ? HashedScan(lazy: scan) : HashedScan(scan)
             let (plan, previousSnippets) = try StoredScan.plan(
                 planned, sightings: sightings, fixed: fixed, scope: scope, renames: request.renames, on: connection)
             // Fixed findings count too (they were not read): asked only when none of the others is inside the scope.

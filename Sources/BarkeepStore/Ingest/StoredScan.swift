@@ -189,10 +189,10 @@ struct HashedScan: SyncScan {
     /// Each finding's identity, in the scan's order; nil when they are hashed as asked for.
     let digests: [IdentityDigest]?
 
-    /// Every identity of `scan`, hashed now.
+    /// Every identity of `scan`: those it kept, or hashed now.
     init(_ scan: IdentifiedScan) {
         self.scan = scan
-        digests = (0..<scan.count).map { scan.identity(at: $0) }
+        digests = scan.digests ?? (0..<scan.count).map { scan.identity(at: $0) }
     }
 
     /// `scan`, whose identities are hashed when asked for (a first import, which asks for each once).
