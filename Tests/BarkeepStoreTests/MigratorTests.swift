@@ -283,10 +283,15 @@ struct MigratorTests {
             """)
         try Migrator().migrate(connection)
         let indexes = try connection.query(
-            "SELECT indexdef FROM pg_indexes WHERE tablename = 'findings' AND indexname LIKE 'findings_by_s%'"
-        ).map { try $0.decode("indexdef", as: String.self) }
-        #expect(indexes.count == 1)
-        #expect(indexes.first?.hasSuffix("(project_id, screen_id, status, severity, rule)") == true, "\(indexes)")
+            "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'findings' AND indexname LIKE 'findings_by_s%'"
+        ).map { (try $0.decode("indexname", as: String.self), try $0.decode("indexdef", as: String.self)) }
+        let definitions = Dictionary(uniqueKeysWithValues: indexes)
+        #expect(
+            definitions["findings_by_screen"]?.hasSuffix("(project_id, screen_id, status, severity, rule)") == true,
+            "\(indexes)")
+        #expect(definitions["findings_by_screen_severity"] == nil)
+        // Migration 0028: by status and rule again, without the included id.
+        #expect(definitions["findings_by_status_rule"]?.hasSuffix("(project_id, status, rule)") == true, "\(indexes)")
         try connection.query("SET enable_seqscan = off")
         #expect(
             try connection.queryValue(
