@@ -11,12 +11,14 @@ struct EmbedSchema: BuildToolPlugin {
             .filter { $0.pathExtension == "sql" }
             .sorted { $0.lastPathComponent < $1.lastPathComponent }
         let output = context.pluginWorkDirectoryURL.appending(path: "EmbeddedSchema.swift")
+        // The embedder reads the directory itself, and the directory is an input: SwiftPM keeps this plugin's
+        // commands between builds, so a file list made here would miss a migration added since.
         return [
             .buildCommand(
-                displayName: "Embedding \(files.count) schema migrations",
+                displayName: "Embedding the schema migrations",
                 executable: try context.tool(named: "SchemaEmbedder").url,
-                arguments: [output.path] + files.map(\.path),
-                inputFiles: files,
+                arguments: [output.path, schema.path],
+                inputFiles: [schema] + files,
                 outputFiles: [output]
             )
         ]

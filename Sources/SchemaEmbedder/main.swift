@@ -1,15 +1,26 @@
 // Build tool: turns Schema/NNNN_name.sql files into a Swift source file holding them as string literals.
-// Usage: SchemaEmbedder OUTPUT.swift FILE.sql...
+// Usage: SchemaEmbedder OUTPUT.swift (DIRECTORY | FILE.sql)... — a directory stands for its .sql files, in name order.
 import Foundation
 
 let arguments = CommandLine.arguments.dropFirst()
 guard let outputPath = arguments.first else {
-    FileHandle.standardError.write(Data("usage: SchemaEmbedder OUTPUT.swift FILE.sql...\n".utf8))
+    FileHandle.standardError.write(Data("usage: SchemaEmbedder OUTPUT.swift (DIRECTORY | FILE.sql)...\n".utf8))
     exit(64)
 }
 
+var paths: [String] = []
+for argument in arguments.dropFirst() {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory), isDirectory.boolValue else {
+        paths.append(argument)
+        continue
+    }
+    let names = try FileManager.default.contentsOfDirectory(atPath: argument).filter { $0.hasSuffix(".sql") }.sorted()
+    paths += names.map { argument + "/" + $0 }
+}
+
 var entries: [String] = []
-for path in arguments.dropFirst() {
+for path in paths {
     let url = URL(fileURLWithPath: path)
     let name = url.deletingPathExtension().lastPathComponent
     let parts = name.split(separator: "_", maxSplits: 1)
