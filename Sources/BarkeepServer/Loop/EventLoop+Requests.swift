@@ -253,7 +253,9 @@ extension EventLoop {
     /// Where the replica must be before it serves `connection`'s next read: this connection's last write, or its
     /// principal's on any connection (the CLI sends each command on a connection of its own).
     func readsAfter(_ connection: Connection) -> WALPosition? {
-        [connection.lastWrite, lineWrites.position(of: connection.session.actor)].compactMap { $0 }.max()
+        // Without a replica no read waits for a position: nothing to look up on every command.
+        guard server.replica != nil else { return nil }
+        return [connection.lastWrite, lineWrites.position(of: connection.session.actor)].compactMap { $0 }.max()
     }
 
     /// The running command ended with `reply` alone.

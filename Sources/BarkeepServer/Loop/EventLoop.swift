@@ -288,11 +288,14 @@ final class EventLoop: @unchecked Sendable {
 
     /// Writes the replies of the connections `flushLater` named, before the loop waits for events again.
     func flushWaiting() {
-        for connection in waitingForFlush {
+        // Taken before flushing: a connection named again while these are flushed waits for the next round rather
+        // than being dropped by the clearing with its flag still set.
+        let batch = waitingForFlush
+        waitingForFlush.removeAll(keepingCapacity: true)
+        for connection in batch {
             connection.isWaitingForFlush = false
             if connection.isOpen { flush(connection) }
         }
-        waitingForFlush.removeAll(keepingCapacity: true)
     }
 
     /// Registers what the connection waits for. A connection whose command runs keeps its readability registered

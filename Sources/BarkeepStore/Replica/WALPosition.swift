@@ -34,7 +34,11 @@ public struct WALPosition: Sendable, Hashable, Comparable, CustomStringConvertib
     /// write on) — the caller then cannot promise the writer its next read on the replica.
     public static func afterCommit(on connection: PostgresConnection) -> WALPosition? {
         if let position = try? insertPosition(on: connection) { return position }
-        guard let fresh = try? PostgresConnection(configuration: connection.configuration) else { return nil }
+        // A short connect timeout: this runs on a pool thread after an acknowledged write, and a primary that does
+        // not answer at once will not answer the writer's next read either.
+        var configuration = connection.configuration
+        configuration.connectTimeoutSeconds = min(configuration.connectTimeoutSeconds, 2)
+        guard let fresh = try? PostgresConnection(configuration: configuration) else { return nil }
         defer { fresh.close() }
         return (try? insertPosition(on: fresh)) ?? nil
     }
