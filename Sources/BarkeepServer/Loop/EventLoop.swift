@@ -288,14 +288,16 @@ final class EventLoop: @unchecked Sendable {
 
     /// Writes the replies of the connections `flushLater` named, before the loop waits for events again.
     func flushWaiting() {
-        // Taken before flushing: a connection named again while these are flushed waits for the next round rather
-        // than being dropped by the clearing with its flag still set.
-        let batch = waitingForFlush
-        waitingForFlush.removeAll(keepingCapacity: true)
-        for connection in batch {
+        // By index, to the end as it grows: a connection named while these are flushed is flushed too, never dropped
+        // by the clearing with its flag still set (and no copy of the list on this path).
+        var index = 0
+        while index < waitingForFlush.count {
+            let connection = waitingForFlush[index]
+            index += 1
             connection.isWaitingForFlush = false
             if connection.isOpen { flush(connection) }
         }
+        waitingForFlush.removeAll(keepingCapacity: true)
     }
 
     /// Registers what the connection waits for. A connection whose command runs keeps its readability registered
