@@ -50,22 +50,28 @@ public enum Quoting {
                 return
             }
             buffer.append(quote)
-            for byte in bytes {
+            // Runs of bytes that stay as they are go in at once; each byte that does not, on its own.
+            var run = 0
+            for (index, byte) in bytes.enumerated() {
+                let escape: UInt8?
                 switch byte {
-                case quote, backslash:
-                    buffer.append(backslash)
-                    buffer.append(byte)
-                case newline:
-                    buffer.append(backslash)
-                    buffer.append(UInt8(ascii: "n"))
-                case tab:
-                    buffer.append(backslash)
-                    buffer.append(UInt8(ascii: "t"))
+                case quote, backslash: escape = byte
+                case newline: escape = UInt8(ascii: "n")
+                case tab: escape = UInt8(ascii: "t")
                 // Other control characters cannot be carried (as `quoted`): a space.
-                case ..<0x20, 0x7F: buffer.append(space)
-                default: buffer.append(byte)
+                case ..<0x20, 0x7F: escape = nil
+                default: continue
+                }
+                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index]))
+                run = index + 1
+                if let escape {
+                    buffer.append(backslash)
+                    buffer.append(escape)
+                } else {
+                    buffer.append(space)
                 }
             }
+            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...]))
             buffer.append(quote)
         }
     }
