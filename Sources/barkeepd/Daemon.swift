@@ -321,6 +321,16 @@ final class Daemon {
             }
             let connection = try PostgresConnection(configuration: configuration)
             defer { connection.close() }
+            // A repair writes beside the running daemons: present like one, so none keeps STATUS checks made
+            // before it (a daemon serving the database alone leaves sole mode first).
+            let presence = Presence(configuration: configuration, logger: logger)
+            defer { presence.stop() }
+            if options.repairsSummaries {
+                try presence.start(timeout: options.databaseWait)
+                guard presence.isPresent else {
+                    throw DaemonError.startup("cannot take the presence lock to repair beside the running daemons")
+                }
+            }
             var differing = 0
             let projects = try ProjectStore.list(on: connection)
             for project in projects {

@@ -114,6 +114,9 @@ struct StatusLookupTests {
         #expect(text.contains("| one in flight on the event loop's own database connection, for every project"))
         let backoff = [Lookup.minimumBackoff, Lookup.maximumBackoff].map { String(format: "%g", $0.seconds) }
         #expect(text.contains("(after \(backoff[0]) s, doubling up to \(backoff[1]) s)"))
+        let deadline = String(format: "%g", Lookup.deadline.seconds)
+        #expect(text.contains("for every project and token waiting, answered within \(deadline) s"))
+        #expect(text.contains("a lookup unanswered after\n\(deadline) s"))
     }
 
     @Test("a kept reply is sent after a lookup on the loop, equal to the reply made from the status")

@@ -145,7 +145,8 @@ public final class Presence: Sendable {
                 }
                 guard let session = try join(connection) else { return }
                 try connection.listen(Self.channel)
-                try Self.check(connection, isSession: session)
+                // Alone already? Then `start` returns with sole mode on.
+                try trySole(connection, session: session)
                 presentValue.store(true, ordering: .sequentiallyConsistent)
                 let wasLost = state.withLock { state in
                     defer { state.isLossTold = false }
@@ -189,7 +190,8 @@ public final class Presence: Sendable {
     /// `retryInterval` it waited. Returns the session holding it (its backend's pid); nil when the daemon stops
     /// meanwhile.
     private func join(_ connection: PostgresConnection) throws -> Int32? {
-        try connection.query("SELECT set_config('lock_timeout', $1, false)", ["\(Self.retryInterval.milliseconds)ms"])
+        try connection.query(
+            "SELECT set_config('lock_timeout', $1, false)", ["\(Int(Self.retryInterval.milliseconds))ms"])
         var isWaitTold = false
         while true {
             guard !isStopping else { return nil }
@@ -222,7 +224,7 @@ public final class Presence: Sendable {
     /// throws when the connection fails.
     private func serve(_ connection: PostgresConnection, session: Int32) throws {
         func checkSession() throws { try Self.check(connection, isSession: session) }
-        var tryAt = ContinuousClock.now
+        var tryAt = ContinuousClock.now + Self.retryInterval
         while !isStopping {
             if isSole {
                 // Proves the session (and so the lock) alive: a silent connection fails within the loss timeout.
@@ -230,11 +232,11 @@ public final class Presence: Sendable {
                 try checkSession()
             } else if ContinuousClock.now >= tryAt {
                 tryAt = .now + Self.retryInterval
-                let isTaken = try connection.queryValue("SELECT pg_try_advisory_lock(\(Self.key))", as: Bool.self)
-                try checkSession()
-                if isTaken == true { enter() }
+                try trySole(connection, session: session)
             }
-            let told = try connection.waitForNotifications(timeout: Self.retryInterval, wakeup: wakeup)
+            // What the last statement's answer brought along first (libpq keeps it), then what comes.
+            var told = try connection.waitForNotifications(timeout: .zero)
+            if told.isEmpty { told = try connection.waitForNotifications(timeout: Self.retryInterval, wakeup: wakeup) }
             try checkSession()
             barkeep_wakeup_drain(wakeup)
             if told.contains(Self.joining), isSole {
@@ -247,6 +249,13 @@ public final class Presence: Sendable {
                 tryAt = .now
             }
         }
+    }
+
+    /// Enters sole mode when the exclusive lock is free (no other daemon holds or waits for the shared one).
+    private func trySole(_ connection: PostgresConnection, session: Int32) throws {
+        let isTaken = try connection.queryValue("SELECT pg_try_advisory_lock(\(Self.key))", as: Bool.self)
+        try Self.check(connection, isSession: session)
+        if isTaken == true { enter() }
     }
 
     private func enter() {
