@@ -15,7 +15,8 @@ enum SourceIngest {
     /// an old or already ingested `commit` is refused (`CONFLICT`) unless `isForced`, like an upload's; a source
     /// whose format is not one the daemon knows is refused (`StoreError.invalid`), never read as another format.
     /// `renames` (a repository source's, since the commit it read last) go to pass 3 of the sync. With `presence`,
-    /// it starts only while the daemon holds it (`connectionLost` otherwise, a failure worth retrying), and its end,
+    /// it starts only while the daemon holds it (waiting a little for it; `connectionLost` otherwise, a failure worth
+    /// retrying), and its end,
     /// whatever it was, is noted on it.
     @discardableResult
     static func ingest(
@@ -32,7 +33,7 @@ enum SourceIngest {
         record: @escaping (Source, ScanRun, Bool) throws -> Void
     ) throws -> IngestOutcome {
         if let presence {
-            guard presence.isPresent else {
+            guard presence.awaitPresence() else {
                 throw StoreError.connectionLost("this daemon's presence on the database is lost until it is back")
             }
         }

@@ -84,16 +84,24 @@ struct SharedStatusLookupsTests {
         #expect(lookups.inFlight == nil && lookups.send(at: 3) == nil)
     }
 
+    /// A request of `app` at 1, a lookup sent at 2, another request at 3, all with `stamp`, and the lookup answered
+    /// `current`: the lookups then, and the requests answered.
+    private func askedTwice(with stamp: StatusLookupStamp) -> (Lookups, [String: StatusLookupAnswer?]) {
+        var lookups = Lookups()
+        lookups.wait("a1", for: app, arrivedAt: 1, now: stamp)
+        _ = lookups.send(at: 2, stamp: stamp)
+        lookups.wait("a2", for: app, arrivedAt: 3, now: stamp)
+        let answered = answer(&lookups) { _ in current }
+        return (lookups, answered)
+    }
+
     @Test("in sole mode an answer holds for later requests until a write finishes or sole mode is left")
     func soleModeHoldsForLater() {
         let sole = StatusLookupStamp(epoch: 3, generation: 10)
-        var lookups = Lookups()
-        lookups.wait("a1", for: app, arrivedAt: 1, now: sole)
-        _ = lookups.send(at: 2, stamp: sole)
-        // Arrived after it was sent, with the same stamp: joins it.
-        lookups.wait("a2", for: app, arrivedAt: 3, now: sole)
-        #expect(lookups.send(at: 4, stamp: sole) == nil)
-        #expect(answer(&lookups) { _ in current } == ["a1": current, "a2": current])
+        // Arrived after the lookup was sent, with the same stamp: joined it.
+        let (asked, answered) = askedTwice(with: sole)
+        var lookups = asked
+        #expect(answered == ["a1": current, "a2": current])
         #expect(lookups.waiting.isEmpty)
         // Later requests, same stamp: answered from memory.
         #expect(lookups.confirmed(app, arrivedAt: 100, now: sole) == current)
@@ -112,11 +120,9 @@ struct SharedStatusLookupsTests {
     @Test("not sole, an answer never holds for a later request, whatever the stamps")
     func notSoleNeverHoldsForLater() {
         let shared = StatusLookupStamp(epoch: 2, generation: 10)
-        var lookups = Lookups()
-        lookups.wait("a1", for: app, arrivedAt: 1, now: shared)
-        _ = lookups.send(at: 2, stamp: shared)
-        lookups.wait("a2", for: app, arrivedAt: 3, now: shared)
-        _ = answer(&lookups) { _ in current }
+        let (asked, answered) = askedTwice(with: shared)
+        var lookups = asked
+        #expect(answered == ["a1": current])
         #expect(lookups.confirmed(app, arrivedAt: 3, now: shared) == nil)
         #expect(lookups.send(at: 4, stamp: shared) == [app])
     }

@@ -58,6 +58,22 @@ struct StatusLookupTests {
         }
     }
 
+    /// A server's log lines, kept.
+    private final class LogLines: Sendable {
+        let lines = Mutex<[String]>([])
+        var logger: Logger {
+            Logger(level: .info, clock: { Date() }) { [self] line in lines.withLock { $0.append(line) } }
+        }
+        var all: [String] { lines.withLock { $0 } }
+    }
+
+    /// `serverWithProject`, its log kept, and another daemon's presence on its database (`anotherPresence`).
+    private func serverNotAlone() throws -> (RunningServer, LineClient, LogLines, Presence) {
+        let log = LogLines()
+        let (running, owner) = try serverWithProject(logger: log.logger)
+        return (running, owner, log, try anotherPresence(running))
+    }
+
     /// A database and a server on it with project `app` and one screen.
     private func serverWithProject(logger: Logger = Logger(level: .error, clock: { Date() }) { _ in }) throws
         -> (RunningServer, LineClient)
@@ -140,11 +156,8 @@ struct StatusLookupTests {
 
     @Test("STATUS answers while the lookup connection is killed, then the loop path recovers; the log says both")
     func lookupConnectionKilled() throws {
-        let lines = Mutex<[String]>([])
-        let (running, owner) = try serverWithProject(
-            logger: Logger(level: .info, clock: { Date() }) { line in lines.withLock { $0.append(line) } })
         // Not alone: every STATUS is checked by a lookup (sole mode would answer it from memory, lookup or not).
-        let other = try anotherPresence(running)
+        let (running, owner, log, other) = try serverNotAlone()
         defer { other.stop() }
         let made = try reply(owner, "STATUS app")
         #expect(try eventually { try reply(owner, "STATUS app") == made && !lookupBackends(running).isEmpty })
@@ -170,7 +183,7 @@ struct StatusLookupTests {
         #expect(isRecovered)
         #expect(try !lookupBackends(running).isEmpty && Set(lookupBackends(running)).isDisjoint(with: killed))
         // Told once when lost (not at every failed attempt meanwhile), and once when back.
-        let told = lines.withLock { $0 }.filter { $0.contains("status lookup connection") }
+        let told = log.all.filter { $0.contains("status lookup connection") }
         #expect(told.first?.contains("level=warning msg=\"status lookup connection lost") == true, "\(told)")
         #expect(told.last?.contains("msg=\"status lookup connection ready\"") == true, "\(told)")
         #expect(told.count < 20, "\(told)")
@@ -351,9 +364,8 @@ struct StatusLookupTests {
 
     @Test("a presence connection killed ends sole mode at once; it comes back, and sole mode with it")
     func presenceConnectionKilled() throws {
-        let lines = Mutex<[String]>([])
-        let (running, owner) = try serverWithProject(
-            logger: Logger(level: .info, clock: { Date() }) { line in lines.withLock { $0.append(line) } })
+        let log = LogLines()
+        let (running, owner) = try serverWithProject(logger: log.logger)
         #expect(becomesSole(running))
         let presence = try #require(running.server.presence)
         let epoch = presence.epoch
@@ -367,7 +379,7 @@ struct StatusLookupTests {
         #expect(eventually(.seconds(30)) { presence.isSole && presence.epoch != epoch })
         let now = try backends(running, named: Presence.applicationName)
         #expect(now.count == 1 && Set(now).isDisjoint(with: killed))
-        let told = lines.withLock { $0 }.filter { $0.contains("presence") }
+        let told = log.all.filter { $0.contains("presence") }
         #expect(told.contains { $0.contains("level=warning msg=\"presence connection lost") }, "\(told)")
         #expect(told.contains { $0.contains("msg=\"presence on the database back\"") }, "\(told)")
         // Still right.
@@ -378,10 +390,7 @@ struct StatusLookupTests {
 
     @Test("a lookup stalled past its deadline sends its STATUS to the pool; the loop answers the others meanwhile")
     func stalledLookup() throws {
-        let lines = Mutex<[String]>([])
-        let (running, owner) = try serverWithProject(
-            logger: Logger(level: .info, clock: { Date() }) { line in lines.withLock { $0.append(line) } })
-        let other = try anotherPresence(running)
+        let (running, owner, log, other) = try serverNotAlone()
         defer { other.stop() }
         let made = try reply(owner, "STATUS app")
         #expect(try isAnsweredOnLoop(running, owner, made: made))
@@ -402,7 +411,7 @@ struct StatusLookupTests {
         #expect(waited >= StatusVersionLookup<Int>.deadline - .milliseconds(100))
         #expect(waited < StatusVersionLookup<Int>.deadline + .seconds(3), "\(waited)")
         #expect(eventually { running.server.statistics.keptStatusToPool > pooled })
-        #expect(lines.withLock { $0 }.contains { $0.contains("took longer than its deadline") })
+        #expect(log.all.contains { $0.contains("took longer than its deadline") })
         // A new lookup connection answers on the loop again.
         let onLoop = running.server.statistics.keptStatusOnLoop
         #expect(

@@ -175,9 +175,10 @@ public final class Server: Sendable {
             })
     }
 
-    /// Throws when `presence` is lost: a write then could go unseen by a daemon that believes it serves alone.
+    /// Throws when `presence` is lost and does not come back within `Presence.writeWait`: a write then could go
+    /// unseen by a daemon that believes it serves alone.
     static func checkPresent(_ presence: Presence) throws {
-        guard presence.isPresent else {
+        guard presence.awaitPresence() else {
             throw StoreError.connectionLost("this daemon's presence on the database is lost until it is back")
         }
     }

@@ -86,6 +86,25 @@ public final class Presence: Sendable {
     /// Whether the shared lock is held now (false from a loss of the connection until it is back).
     public var isPresent: Bool { presentValue.load(ordering: .sequentiallyConsistent) }
 
+    /// How long a write waits for a lost presence to come back before it is refused (`awaitPresence`).
+    public static var writeWait: Duration { .seconds(5) }
+
+    /// Whether the shared lock is held, waiting up to `timeout` for it while it is not (the thread is told to try
+    /// again every tenth of a second meanwhile): a write on a pool thread calls it before it starts, and is refused when it returns false.
+    public func awaitPresence(timeout: Duration = Presence.writeWait) -> Bool {
+        if isPresent { return true }
+        let deadline = ContinuousClock.now + timeout
+        var polls = 0
+        while !isPresent {
+            guard ContinuousClock.now < deadline, !isStopping else { return false }
+            // Every tenth of a second: try now rather than after the backoff.
+            if polls % 10 == 0 { _ = barkeep_wakeup_signal(wakeup) }
+            polls += 1
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return true
+    }
+
     /// A write of this daemon finished (successfully or not): called after it committed or failed, before its reply
     /// can be sent.
     public func noteWrite() {
