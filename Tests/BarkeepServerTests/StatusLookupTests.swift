@@ -133,6 +133,12 @@ struct StatusLookupTests {
         let deadline = String(format: "%g", Lookup.deadline.seconds)
         #expect(text.contains("for every project and token waiting, answered within \(deadline) s"))
         #expect(text.contains("a lookup unanswered after\n\(deadline) s"))
+        // Sole mode's bounds: the joiner's retry, the loss timeout, a write's wait for a lost presence.
+        #expect(text.contains("A daemon not in sole mode tries again every second"))
+        #expect(Presence.retryInterval == .seconds(1))
+        #expect(text.contains("within about \(Presence.lossTimeoutSeconds) s"))
+        #expect(text.contains("connection gives up after \(Presence.lossTimeoutSeconds) s of silence"))
+        #expect(text.contains("a write waits up to \(String(format: "%g", Presence.writeWait.seconds)) s"))
     }
 
     @Test("a kept reply is sent after a lookup on the loop, equal to the reply made from the status")
