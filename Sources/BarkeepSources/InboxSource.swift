@@ -287,7 +287,8 @@ final class InboxSource {
         if refusal == nil {
             do {
                 let outcome = try SourceIngest.ingest(
-                    bytes, digest: digest, source: source, holder: holder, commit: nil, on: connection
+                    bytes, digest: digest, source: source, holder: holder, commit: nil,
+                    presence: runner.configuration.presence, on: connection
                 ) {
                     locked, run, isRepeat in
                     try SourceStore.recordFile(

@@ -170,7 +170,8 @@ struct RepoScan {
                 // of a commit already ingested, or older than the latest run's, is refused like an upload's.
                 let outcome = try SourceIngest.ingest(
                     output, source: source, holder: configuration.holder, commit: commit, commitTime: commitTime,
-                    isForced: source.isRunRequested, renames: renames, on: connection
+                    isForced: source.isRunRequested, renames: renames, presence: configuration.presence,
+                    on: connection
                 ) { locked, run, isRepeat in
                     let text = "commit \(short): run \(run.number)" + (isRepeat ? " (the same output as before)" : "")
                     try SourceStore.recordRun(

@@ -14,7 +14,10 @@ enum SourceIngest {
     /// its lease checked. Returns what the ingest did (the run recorded, or found again, and its counts). A scan of
     /// an old or already ingested `commit` is refused (`CONFLICT`) unless `isForced`, like an upload's; a source
     /// whose format is not one the daemon knows is refused (`StoreError.invalid`), never read as another format.
-    /// `renames` (a repository source's, since the commit it read last) go to pass 3 of the sync.
+    /// `renames` (a repository source's, since the commit it read last) go to pass 3 of the sync. With `presence`,
+    /// it starts only while the daemon holds it (waiting a little for it; `connectionLost` otherwise, a failure worth
+    /// retrying), and its end,
+    /// whatever it was, is noted on it.
     @discardableResult
     static func ingest(
         _ payload: [UInt8],
@@ -25,9 +28,16 @@ enum SourceIngest {
         commitTime: Date? = nil,
         isForced: Bool = false,
         renames: FileRenames = FileRenames(),
+        presence: Presence?,
         on connection: PostgresConnection,
         record: @escaping (Source, ScanRun, Bool) throws -> Void
     ) throws -> IngestOutcome {
+        if let presence {
+            guard presence.awaitPresence() else {
+                throw StoreError.connectionLost("this daemon's presence on the database is lost until it is back")
+            }
+        }
+        defer { presence?.noteWrite() }
         guard let format = ScanFormat(rawValue: source.settings.format) else {
             throw StoreError.invalid(
                 "the source's format \(source.settings.format) is not one of "

@@ -38,6 +38,9 @@ public final class SourceRunner: Sendable {
         /// What an inbox's directory must be, checked at every listing and before files are moved (a directory can
         /// change after its source was added): one it refuses pauses the source.
         public var inboxGuard: InboxGuard
+        /// The daemon's presence on the database: an ingest starts only while it is held, and notes its end on it
+        /// (docs/protocol.md: a write shows in the next STATUS); nil: none (a runner alone, in tests).
+        public var presence: Presence?
 
         /// Creates a configuration; `protectedDirectories` (the data directory) is where no inbox may be.
         public init(

@@ -104,6 +104,10 @@ final class Daemon {
             primary: configuration, queueLimit: serverConfiguration.databaseQueueLimit)
         self.replica = replica
 
+        // The daemon's presence on the database, held by the server from its start; the sources' ingests are
+        // writes of this daemon too.
+        let presence = Presence(configuration: configuration, logger: logger)
+        serverConfiguration.presenceTimeout = max(options.databaseWait, serverConfiguration.presenceTimeout)
         // The sources' runner exists before the server, whose SOURCE commands wake it; it starts after.
         let serverID = serverConfiguration.serverID
         var runner: SourceRunner?
@@ -117,21 +121,20 @@ final class Daemon {
                 scannerUser = user
                 chmod(options.dataDirectory, 0o711)
             }
-            runner = try SourceRunner(
-                configuration: SourceRunner.Configuration(
-                    holder: serverID,
-                    database: configuration,
-                    lease: options.sourceLease,
-                    rescan: options.sourceRescan,
-                    workDirectory: options.dataDirectory + "/sources",
-                    maximumUpload: options.maximumUpload,
-                    environment: ProcessInfo.processInfo.environment,
-                    scannerUser: scannerUser,
-                    protectedDirectories: [options.dataDirectory],
-                    refusal: SourceRefusal.message(for:)
-                ),
-                logger: logger.with(["component": "sources"])
+            var sourceConfiguration = SourceRunner.Configuration(
+                holder: serverID,
+                database: configuration,
+                lease: options.sourceLease,
+                rescan: options.sourceRescan,
+                workDirectory: options.dataDirectory + "/sources",
+                maximumUpload: options.maximumUpload,
+                environment: ProcessInfo.processInfo.environment,
+                scannerUser: scannerUser,
+                protectedDirectories: [options.dataDirectory],
+                refusal: SourceRefusal.message(for:)
             )
+            sourceConfiguration.presence = presence
+            runner = try SourceRunner(configuration: sourceConfiguration, logger: logger.with(["component": "sources"]))
         }
         var sourcesChanged: (@Sendable () -> Void)?
         if let runner { sourcesChanged = { runner.sourcesChanged() } }
@@ -153,6 +156,7 @@ final class Daemon {
             commands: .standard,
             pool: pool,
             replica: replica,
+            presence: presence,
             logger: logger
         )
         let bound = try server.start()
@@ -317,6 +321,16 @@ final class Daemon {
             }
             let connection = try PostgresConnection(configuration: configuration)
             defer { connection.close() }
+            // A repair writes beside the running daemons: present like one, so none keeps STATUS checks made
+            // before it (a daemon serving the database alone leaves sole mode first).
+            let presence = Presence(configuration: configuration, logger: logger)
+            defer { presence.stop() }
+            if options.repairsSummaries {
+                try presence.start(timeout: options.databaseWait)
+                guard presence.isPresent else {
+                    throw DaemonError.startup("cannot take the presence lock to repair beside the running daemons")
+                }
+            }
             var differing = 0
             let projects = try ProjectStore.list(on: connection)
             for project in projects {

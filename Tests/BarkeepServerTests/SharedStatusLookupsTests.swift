@@ -83,4 +83,47 @@ struct SharedStatusLookupsTests {
         #expect(lookups.confirmed(app, arrivedAt: 1) == nil)
         #expect(lookups.inFlight == nil && lookups.send(at: 3) == nil)
     }
+
+    /// A request of `app` at 1, a lookup sent at 2, another request at 3, all with `stamp`, and the lookup answered
+    /// `current`: the lookups then, and the requests answered.
+    private func askedTwice(with stamp: StatusLookupStamp) -> (Lookups, [String: StatusLookupAnswer?]) {
+        var lookups = Lookups()
+        lookups.wait("a1", for: app, arrivedAt: 1, now: stamp)
+        _ = lookups.send(at: 2, stamp: stamp)
+        lookups.wait("a2", for: app, arrivedAt: 3, now: stamp)
+        let answered = answer(&lookups) { _ in current }
+        return (lookups, answered)
+    }
+
+    @Test("in sole mode an answer holds for later requests until a write finishes or sole mode is left")
+    func soleModeHoldsForLater() {
+        let sole = StatusLookupStamp(epoch: 3, generation: 10)
+        // Arrived after the lookup was sent, with the same stamp: joined it.
+        let (asked, answered) = askedTwice(with: sole)
+        var lookups = asked
+        #expect(answered == ["a1": current, "a2": current])
+        #expect(lookups.waiting.isEmpty)
+        // Later requests, same stamp: answered from memory.
+        #expect(lookups.confirmed(app, arrivedAt: 100, now: sole) == current)
+        // A write of this daemon finished since: not any more (a request that arrived before the sending still is).
+        let written = StatusLookupStamp(epoch: 3, generation: 11)
+        #expect(lookups.confirmed(app, arrivedAt: 100, now: written) == nil)
+        #expect(lookups.confirmed(app, arrivedAt: 2, now: written) == current)
+        // Sole mode left, or left and entered again: not any more.
+        #expect(lookups.confirmed(app, arrivedAt: 100, now: StatusLookupStamp(epoch: 4, generation: 10)) == nil)
+        #expect(lookups.confirmed(app, arrivedAt: 100, now: StatusLookupStamp(epoch: 5, generation: 10)) == nil)
+        // A request arriving after the write waits for the next lookup, not the answer of one sent before it.
+        lookups.wait("a3", for: app, arrivedAt: 101, now: written)
+        #expect(lookups.send(at: 102, stamp: written) == [app])
+    }
+
+    @Test("not sole, an answer never holds for a later request, whatever the stamps")
+    func notSoleNeverHoldsForLater() {
+        let shared = StatusLookupStamp(epoch: 2, generation: 10)
+        let (asked, answered) = askedTwice(with: shared)
+        var lookups = asked
+        #expect(answered == ["a1": current])
+        #expect(lookups.confirmed(app, arrivedAt: 3, now: shared) == nil)
+        #expect(lookups.send(at: 4, stamp: shared) == [app])
+    }
 }

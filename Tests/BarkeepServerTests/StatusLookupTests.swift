@@ -58,6 +58,22 @@ struct StatusLookupTests {
         }
     }
 
+    /// A server's log lines, kept.
+    private final class LogLines: Sendable {
+        let lines = Mutex<[String]>([])
+        var logger: Logger {
+            Logger(level: .info, clock: { Date() }) { [self] line in lines.withLock { $0.append(line) } }
+        }
+        var all: [String] { lines.withLock { $0 } }
+    }
+
+    /// `serverWithProject`, its log kept, and another daemon's presence on its database (`anotherPresence`).
+    private func serverNotAlone() throws -> (RunningServer, LineClient, LogLines, Presence) {
+        let log = LogLines()
+        let (running, owner) = try serverWithProject(logger: log.logger)
+        return (running, owner, log, try anotherPresence(running))
+    }
+
     /// A database and a server on it with project `app` and one screen.
     private func serverWithProject(logger: Logger = Logger(level: .error, clock: { Date() }) { _ in }) throws
         -> (RunningServer, LineClient)
@@ -71,13 +87,38 @@ struct StatusLookupTests {
 
     /// The backends of the loop's lookup connection in the server's database.
     private func lookupBackends(_ running: RunningServer) throws -> [Int32] {
+        try backends(running, named: "barkeepd-status")
+    }
+
+    /// The backends of the connections named `name` (`application_name`) in the server's database.
+    private func backends(_ running: RunningServer, named name: String) throws -> [Int32] {
         let database = try PostgresConnection(configuration: try #require(running.database))
         defer { database.close() }
         return try database.query(
-            """
-            SELECT pid FROM pg_stat_activity WHERE application_name = 'barkeepd-status' AND datname = current_database()
-            """
+            "SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()", [name]
         ).map { try $0.decode(at: 0, as: Int32.self) }
+    }
+
+    /// Another daemon's presence on the server's database, taken now (the server leaves sole mode before it is):
+    /// every STATUS is then checked by a lookup again. Stop it when done.
+    private func anotherPresence(_ running: RunningServer) throws -> Presence {
+        let presence = Presence(
+            configuration: try #require(running.database), logger: Logger(level: .error, clock: { Date() }) { _ in })
+        try presence.start(timeout: .seconds(30))
+        #expect(running.server.presence?.isSole == false)
+        return presence
+    }
+
+    /// A reader token's connection to `running`, and its secret.
+    private func reader(_ running: RunningServer, _ owner: LineClient, named name: String) throws -> LineClient {
+        let created = try #require(try reply(owner, "TOKEN CREATE \(name) role=reader").first)
+        let secret = try #require(try Record(parsing: created)["token"])
+        return try running.tcp(token: secret)
+    }
+
+    /// The server's STATS record.
+    private func stats(_ client: LineClient) throws -> Record {
+        try Record(parsing: try #require(try reply(client, "STATS").first))
     }
 
     @Test("docs/operations.md states the lookup's sharing and backoff as the code has them")
@@ -89,6 +130,15 @@ struct StatusLookupTests {
         #expect(text.contains("| one in flight on the event loop's own database connection, for every project"))
         let backoff = [Lookup.minimumBackoff, Lookup.maximumBackoff].map { String(format: "%g", $0.seconds) }
         #expect(text.contains("(after \(backoff[0]) s, doubling up to \(backoff[1]) s)"))
+        let deadline = String(format: "%g", Lookup.deadline.seconds)
+        #expect(text.contains("for every project and token waiting, answered within \(deadline) s"))
+        #expect(text.contains("a lookup unanswered after\n\(deadline) s"))
+        // Sole mode's bounds: the joiner's retry, the loss timeout, a write's wait for a lost presence.
+        #expect(text.contains("A daemon not in sole mode tries again every second"))
+        #expect(Presence.retryInterval == .seconds(1))
+        #expect(text.contains("within about \(Presence.lossTimeoutSeconds) s"))
+        #expect(text.contains("connection gives up after \(Presence.lossTimeoutSeconds) s of silence"))
+        #expect(text.contains("a write waits up to \(String(format: "%g", Presence.writeWait.seconds)) s"))
     }
 
     @Test("a kept reply is sent after a lookup on the loop, equal to the reply made from the status")
@@ -112,9 +162,9 @@ struct StatusLookupTests {
 
     @Test("STATUS answers while the lookup connection is killed, then the loop path recovers; the log says both")
     func lookupConnectionKilled() throws {
-        let lines = Mutex<[String]>([])
-        let (running, owner) = try serverWithProject(
-            logger: Logger(level: .info, clock: { Date() }) { line in lines.withLock { $0.append(line) } })
+        // Not alone: every STATUS is checked by a lookup (sole mode would answer it from memory, lookup or not).
+        let (running, owner, log, other) = try serverNotAlone()
+        defer { other.stop() }
         let made = try reply(owner, "STATUS app")
         #expect(try eventually { try reply(owner, "STATUS app") == made && !lookupBackends(running).isEmpty })
         let administrator = try PostgresConnection(configuration: try #require(running.database))
@@ -139,7 +189,7 @@ struct StatusLookupTests {
         #expect(isRecovered)
         #expect(try !lookupBackends(running).isEmpty && Set(lookupBackends(running)).isDisjoint(with: killed))
         // Told once when lost (not at every failed attempt meanwhile), and once when back.
-        let told = lines.withLock { $0 }.filter { $0.contains("status lookup connection") }
+        let told = log.all.filter { $0.contains("status lookup connection") }
         #expect(told.first?.contains("level=warning msg=\"status lookup connection lost") == true, "\(told)")
         #expect(told.last?.contains("msg=\"status lookup connection ready\"") == true, "\(told)")
         #expect(told.count < 20, "\(told)")
@@ -232,5 +282,150 @@ struct StatusLookupTests {
         #expect(answers[2].last?.hasPrefix("OK") == true)
         #expect(answers[3].count == before.count + 1)
         #expect(try reply(owner, "STATUS app") == answers[3])
+    }
+
+    // MARK: - Sole mode
+
+    /// A scan of one finding (number 1 in a new project).
+    private static let scan = Array(
+        """
+        {"tool": "duo_scan", "version": "1.2.2", "findings": [
+          {"rule": "DUO007", "severity": "medium", "file": "Sources/MenuView.swift", "line": 9,
+           "snippet": "let bar = UIToolbar()", "message": "A standalone bar."}
+        ]}
+        """.utf8)
+
+    /// Whether `running` serves its database alone, soon.
+    private func becomesSole(_ running: RunningServer) -> Bool {
+        eventually(.seconds(30)) { running.server.presence?.isSole == true }
+    }
+
+    @Test("alone on its database, a reader's repeated STATUS takes no lookup; a verdict and a revocation show at once")
+    func soleModeKeepsChecks() throws {
+        let (running, owner) = try serverWithProject()
+        try owner.send("INGEST app \(Self.scan.count) format=duo-scan\n")
+        try owner.send(Self.scan)
+        #expect(try readReply(owner).last?.hasPrefix("OK") == true)
+        #expect(becomesSole(running))
+        #expect(try stats(owner)["sole"] == "yes")
+        #expect(try stats(owner)["sole-since"] != nil)
+        let dashboard = try reader(running, owner, named: "dash")
+        let made = try reply(dashboard, "STATUS app")
+        #expect(made.last?.hasPrefix("OK count=") == true)
+        #expect(try isAnsweredOnLoop(running, dashboard, made: made))
+        // A hundred more, one after another and pipelined: none sends a lookup, none goes to the pool.
+        let lookups = running.server.statistics.statusLookups
+        let isBatchOnLoop = try isAllOnLoop(running, count: 100) {
+            for _ in 0..<50 where try reply(dashboard, "STATUS app") != made {
+                Issue.record("STATUS answered otherwise")
+            }
+            for answer in try pipelined(dashboard, Array(repeating: "STATUS app", count: 50)) where answer != made {
+                Issue.record("STATUS answered otherwise: \(answer)")
+            }
+        }
+        #expect(isBatchOnLoop)
+        #expect(running.server.presence?.isSole == true)
+        #expect(running.server.statistics.statusLookups == lookups)
+        // A verdict through this daemon (the group commit's path): the next STATUS reads it.
+        #expect(try reply(owner, "FINDING SET app 1 approved reason=seen").last?.hasPrefix("OK") == true)
+        let after = try reply(dashboard, "STATUS app")
+        #expect(after != made && after.last?.hasPrefix("OK count=") == true)
+        #expect(try reply(owner, "STATUS app") == after)
+        // A revocation through this daemon: the next STATUS is refused.
+        #expect(try owner.request("TOKEN REVOKE dash") == "OK revoked=dash")
+        #expect(try reply(dashboard, "STATUS app") == ["ERR NOAUTH the token of this connection was revoked"])
+    }
+
+    @Test("a daemon joining ends the first one's sole mode before it serves; when it leaves, the first is alone again")
+    func handover() throws {
+        let (first, owner) = try serverWithProject()
+        #expect(becomesSole(first))
+        let dashboard = try reader(first, owner, named: "dash")
+        let before = try reply(dashboard, "STATUS app")
+        #expect(try isAnsweredOnLoop(first, dashboard, made: before))
+        var second: RunningServer? = try RunningServer(commands: .standard, database: first.database)
+        // Its start returned: the first no longer serves alone (nor does the second).
+        #expect(first.server.presence?.isSole == false)
+        #expect(second?.server.presence?.isSole == false)
+        let other = try #require(try second?.owner())
+        #expect(try reply(other, "SCREEN ADD app Settings path=Sources/Settings/**").last?.hasPrefix("OK") == true)
+        let after = try reply(dashboard, "STATUS app")
+        #expect(after.count == before.count + 1)
+        #expect(try other.request("TOKEN REVOKE dash") == "OK revoked=dash")
+        #expect(try reply(dashboard, "STATUS app") == ["ERR NOAUTH the token of this connection was revoked"])
+        // Neither takes sole mode while both serve.
+        #expect(holds(for: .milliseconds(2500)) { first.server.presence?.isSole == false })
+        second = nil
+        #expect(becomesSole(first))
+        // Alone again, and still right: a write and a revocation through it show at once.
+        let again = try reader(first, owner, named: "again")
+        let current = try reply(again, "STATUS app")
+        #expect(current == after)
+        #expect(try isAnsweredOnLoop(first, again, made: current))
+        #expect(try reply(owner, "SCREEN ADD app Search path=Sources/Search/**").last?.hasPrefix("OK") == true)
+        #expect(try reply(again, "STATUS app").count == current.count + 1)
+        #expect(try owner.request("TOKEN REVOKE again") == "OK revoked=again")
+        #expect(try reply(again, "STATUS app") == ["ERR NOAUTH the token of this connection was revoked"])
+    }
+
+    @Test("a presence connection killed ends sole mode at once; it comes back, and sole mode with it")
+    func presenceConnectionKilled() throws {
+        let log = LogLines()
+        let (running, owner) = try serverWithProject(logger: log.logger)
+        #expect(becomesSole(running))
+        let presence = try #require(running.server.presence)
+        let epoch = presence.epoch
+        let killed = try backends(running, named: Presence.applicationName)
+        #expect(killed.count == 1)
+        let administrator = try PostgresConnection(configuration: try #require(running.database))
+        defer { administrator.close() }
+        for pid in killed { try administrator.query("SELECT pg_terminate_backend($1)", [pid]) }
+        // Left at once (the epoch moved on), back later on a new backend, and alone again.
+        #expect(eventually { presence.epoch != epoch })
+        #expect(eventually(.seconds(30)) { presence.isSole && presence.epoch != epoch })
+        let now = try backends(running, named: Presence.applicationName)
+        #expect(now.count == 1 && Set(now).isDisjoint(with: killed))
+        let told = log.all.filter { $0.contains("presence") }
+        #expect(told.contains { $0.contains("level=warning msg=\"presence connection lost") }, "\(told)")
+        #expect(told.contains { $0.contains("msg=\"presence on the database back\"") }, "\(told)")
+        // Still right.
+        let made = try reply(owner, "STATUS app")
+        #expect(try reply(owner, "SCREEN ADD app Settings path=Sources/Settings/**").last?.hasPrefix("OK") == true)
+        #expect(try reply(owner, "STATUS app").count == made.count + 1)
+    }
+
+    @Test("a lookup stalled past its deadline sends its STATUS to the pool; the loop answers the others meanwhile")
+    func stalledLookup() throws {
+        let (running, owner, log, other) = try serverNotAlone()
+        defer { other.stop() }
+        let made = try reply(owner, "STATUS app")
+        #expect(try isAnsweredOnLoop(running, owner, made: made))
+        // The lookup's backend stopped: its statement never ends, and its socket stays open.
+        let stalled = try lookupBackends(running)
+        #expect(stalled.count == 1)
+        for pid in stalled { kill(pid_t(pid), SIGSTOP) }
+        defer { for pid in stalled { kill(pid_t(pid), SIGCONT) } }
+        let pooled = running.server.statistics.keptStatusToPool
+        let started = ContinuousClock.now
+        try owner.send("STATUS app\n")
+        // The loop answers another connection at once meanwhile.
+        let pinger = try running.owner()
+        #expect(try pinger.request("PING") == "OK PONG")
+        #expect(ContinuousClock.now - started < StatusVersionLookup<Int>.deadline)
+        #expect(try readReply(owner) == made)
+        let waited = ContinuousClock.now - started
+        #expect(waited >= StatusVersionLookup<Int>.deadline - .milliseconds(100))
+        #expect(waited < StatusVersionLookup<Int>.deadline + .seconds(3), "\(waited)")
+        #expect(eventually { running.server.statistics.keptStatusToPool > pooled })
+        #expect(log.all.contains { $0.contains("took longer than its deadline") })
+        // A new lookup connection answers on the loop again.
+        let onLoop = running.server.statistics.keptStatusOnLoop
+        #expect(
+            try eventually {
+                if try reply(owner, "STATUS app") != made { Issue.record("STATUS answered otherwise") }
+                return running.server.statistics.keptStatusOnLoop > onLoop
+            })
+        // The stopped backend stays until it runs again; the new one is another.
+        #expect(try !Set(lookupBackends(running)).subtracting(stalled).isEmpty)
     }
 }

@@ -24,6 +24,13 @@ public struct StatsRecord: WireFields {
     public var statusKeptLoop = 0
     /// Kept STATUS replies that needed the pool.
     public var statusKeptPool = 0
+    /// Status-version lookups the event loop sent to the database (each checks every STATUS waiting then).
+    public var statusLookups = 0
+    /// Whether the daemon serves its database alone (sole mode: STATUS checks kept until something changes them);
+    /// nil without a database.
+    public var sole: Bool?
+    /// Since when it does.
+    public var soleSince: String?
     /// The database pool's connections; nil without a pool.
     public var poolSize: Int?
     /// Those busy.
@@ -62,6 +69,9 @@ public struct StatsRecord: WireFields {
         Field("pages-shared", \.pagesShared, "Overview parts served from a kept rendering."),
         Field("status-kept-loop", \.statusKeptLoop, "Kept STATUS replies answered on the event loop."),
         Field("status-kept-pool", \.statusKeptPool, "Kept STATUS replies that needed the database pool."),
+        Field("status-lookups", \.statusLookups, "Status-version lookups the event loop sent to the database."),
+        Field("sole", \.sole, "Whether the daemon serves its database alone (sole mode)."),
+        Field("sole-since", \.soleSince, "Since when it does."),
         Field("pool-size", \.poolSize, "The database pool's connections."),
         Field("pool-busy", \.poolBusy, "Those busy."),
         Field("pool-queued", \.poolQueued, "Jobs waiting for one."),

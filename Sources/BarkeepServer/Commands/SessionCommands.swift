@@ -101,6 +101,12 @@ enum SessionCommands {
             record.pagesShared = server.pagesShared
             record.statusKeptLoop = statistics.keptStatusOnLoop
             record.statusKeptPool = statistics.keptStatusToPool
+            record.statusLookups = statistics.statusLookups
+            if let presence = server.presence {
+                let since = presence.soleSince
+                record.sole = since != nil
+                record.soleSince = since.map { Timestamp.text($0) }
+            }
             if let pool = server.poolUsage {
                 record.poolSize = pool.size
                 record.poolBusy = pool.busy

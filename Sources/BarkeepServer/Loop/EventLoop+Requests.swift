@@ -166,11 +166,20 @@ extension EventLoop {
             finish(connection, Self.noDatabase)
             return
         }
+        // A write: only while present on the database (`Server.submitDatabaseWork`).
+        if let presence = server.presence, !presence.isPresent {
+            finish(
+                connection,
+                server.reply(for: StoreError.connectionLost("presence lost"), command: resolved.command.name))
+            return
+        }
         let (id, name, ticket) = handOff(resolved, from: connection)
         let request = VerdictQueue.Request(
             project: grouped.project, verdict: grouped.verdict, tokenID: connection.session.tokenID,
             isCancelled: { ticket.isCancelled })
         queue.submit(request) { [server] outcome in
+            // Its batch committed or failed: no STATUS after its reply is answered by a check made before it.
+            server.presence?.noteWrite()
             let result: Result<CommandResult, any Error>
             // With a replica, where the primary's log ended after the batch: this client's next read waits for it.
             var wrote: WALPosition?

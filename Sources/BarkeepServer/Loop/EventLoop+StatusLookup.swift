@@ -1,3 +1,4 @@
+import BarkeepCore
 import BarkeepStore
 import CBarkeepSystem
 
@@ -29,6 +30,10 @@ struct KeptReplyLookup {
 /// database by a statement that ran after it arrived (and after its connection's previous write), as when each had
 /// its own; a client pipelining a hundred STATUS waits for one lookup, and any number of clients cost one round trip
 /// per cycle.
+///
+/// In sole mode (`Presence`: this daemon serves the database alone, so every write and revocation goes through it) a
+/// lookup's answer also holds for requests arriving later, until the daemon leaves sole mode or one of its writes
+/// finishes (`SharedStatusLookups.Stamp`): a reader's repeated STATUS is answered from memory with no round trip.
 extension EventLoop {
     /// `application_name` of the lookup connection, as `pg_stat_activity` shows it.
     static let lookupApplicationName = "barkeepd-status"
@@ -48,7 +53,8 @@ extension EventLoop {
     ) {
         let tokenID = connection.session.tokenID
         let key = StatusLookupKey(project: reply.project, tokenID: tokenID)
-        let confirmed = statusLookups.confirmed(key, arrivedAt: connection.inputMark)
+        let now = presenceStamp()
+        let confirmed = statusLookups.confirmed(key, arrivedAt: connection.inputMark, now: now)
         // The common case first, building nothing more.
         if let confirmed, confirmed.isTokenActive, confirmed.version == reply.version {
             sendKept(reply, to: connection)
@@ -60,7 +66,13 @@ extension EventLoop {
             runOnPool(lookup)
             return
         }
-        statusLookups.wait(lookup, for: key, arrivedAt: connection.inputMark)
+        statusLookups.wait(lookup, for: key, arrivedAt: connection.inputMark, now: now)
+    }
+
+    /// The presence's sole epoch and write generation now (`.none` without a database).
+    func presenceStamp() -> StatusLookupStamp {
+        guard let presence = server.presence else { return .none }
+        return .init(epoch: presence.epoch, generation: presence.generation)
     }
 
     /// Sends the lookup of every project and token that STATUS requests wait for, when none is in flight (after each
@@ -69,7 +81,10 @@ extension EventLoop {
     func sendWaitingLookups() {
         guard let statusLookup, statusLookups.inFlight == nil, !statusLookups.waiting.isEmpty else { return }
         let sentAt = nextInputMark()
-        guard let keys = statusLookups.send(at: sentAt) else { return }
+        // Read before the statement goes out: a write finished later, or sole mode left, voids its answer for later
+        // requests.
+        guard let keys = statusLookups.send(at: sentAt, stamp: presenceStamp()) else { return }
+        lookupsSent += 1
         if !statusLookup.submit(keys, tag: sentAt) { answer(nil) }
         updateLookupRegistration()
     }
@@ -146,6 +161,11 @@ extension EventLoop {
                 server.logger.info("status lookup connection ready")
             case .failed(let error):
                 server.logger.warning("a status lookup failed; it went through the pool", ["error": error])
+            case .timedOut(let limit):
+                server.logger.warning(
+                    "a status lookup took longer than its deadline; its STATUS requests went through the pool and the "
+                        + "lookup connection is opened again",
+                    ["deadline": DurationText.describe(limit)])
             }
         }
     }

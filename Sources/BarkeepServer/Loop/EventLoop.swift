@@ -90,6 +90,8 @@ final class EventLoop: @unchecked Sendable {
     static let lookupKey = UInt64.max
     /// Kept STATUS replies sent after a lookup on the loop, and those whose STATUS went to the pool, not published yet.
     var unpublishedKept = (onLoop: 0, toPool: 0)
+    /// Status-version lookups sent, not published yet.
+    var lookupsSent = 0
 
     init(server: Server, listeners: [Listener], commands: CommandTable, tlsContext: ServerTLSContext?) {
         self.server = server
@@ -239,17 +241,19 @@ final class EventLoop: @unchecked Sendable {
 
     /// Counters are published once per batch of events, not per reply: the shared lock stays off the hot path.
     private func publishStatistics() {
-        guard unpublishedServed > 0 || unpublishedKept != (0, 0) else { return }
-        let (served, peak, kept) = (unpublishedServed, unpublishedPeak, unpublishedKept)
+        guard unpublishedServed > 0 || unpublishedKept != (0, 0) || lookupsSent > 0 else { return }
+        let (served, peak, kept, lookups) = (unpublishedServed, unpublishedPeak, unpublishedKept, lookupsSent)
         server.updateStatistics {
             $0.commandsServed += served
             $0.peakPendingOutput = max($0.peakPendingOutput, peak)
             $0.keptStatusOnLoop += kept.onLoop
             $0.keptStatusToPool += kept.toPool
+            $0.statusLookups += lookups
         }
         unpublishedServed = 0
         unpublishedPeak = 0
         unpublishedKept = (0, 0)
+        lookupsSent = 0
     }
 
     // MARK: - Writing

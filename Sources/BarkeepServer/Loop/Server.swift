@@ -48,6 +48,8 @@ public final class Server: Sendable {
         public var keptStatusToPool = 0
         /// Reads of a streamed reply that went on from where an earlier read of it let its database connection go.
         public var streamReadsResumed = 0
+        /// Status-version lookups the event loop sent to the database (each covers every STATUS waiting then).
+        public var statusLookups = 0
     }
 
     /// What the loop thread shares with the others, behind `shared`.
@@ -74,6 +76,9 @@ public final class Server: Sendable {
     let verdicts: VerdictQueue?
     /// The streaming replica read-only commands read from, with its routing rule; nil: every read on `pool`.
     let replica: ReadReplica?
+    /// This daemon's presence among those serving the database, whether it serves it alone, and its writes'
+    /// generation (what the loop's kept STATUS checks depend on); nil without a pool.
+    public let presence: Presence?
     /// Failed HELLOs per peer across its connections: what each may still fail, and which reach the log.
     let failedHellos = FailedHelloLimiter()
     /// Pages rendered once per status version and shared (RenderedPageCache): the overview's live refetches.
@@ -97,18 +102,21 @@ public final class Server: Sendable {
 
     /// Prepares a server; nothing listens until `start()`. Without a pool, commands that need the database are
     /// answered `UNAVAILABLE` and WATCH is not served. With a `replica`, the commands that only read
-    /// (`Command.readsReplica`) read from it as it decides.
+    /// (`Command.readsReplica`) read from it as it decides. `presence` (made on `pool`'s database when not given)
+    /// is held from `start` to `shutdown`; the daemon's other writers in this process note their writes on it.
     public init(
         configuration: ServerConfiguration,
         commands: CommandTable,
         pool: PostgresPool? = nil,
         replica: ReadReplica? = nil,
+        presence: Presence? = nil,
         logger: Logger
     ) throws(ServerError) {
         self.configuration = configuration
         self.commands = commands
         self.pool = pool
         self.replica = pool == nil ? nil : replica
+        self.presence = pool.map { presence ?? Presence(configuration: $0.configuration, logger: logger) }
         // With a replica, a verdict's batch notes where the primary's log ended, for the client's next read.
         verdicts = pool.map { VerdictQueue(pool: $0, recordsPositions: replica != nil) }
         self.logger = logger.with(["component": "server"])
@@ -133,7 +141,50 @@ public final class Server: Sendable {
     /// replica has replayed `after` (the client's last write), and anything else on `pool`, after which `completion`
     /// also gets where the primary's log ended (read-your-writes for the client's next read). Throws what the pool
     /// throws when it cannot take the work.
+    ///
+    /// Anything but a read is a write: it starts only while this daemon holds its presence on the database, and its
+    /// end (success or failure) moves the presence's write generation on before `completion` runs, so no STATUS
+    /// after its reply is answered by a check made before it (`Presence`, docs/protocol.md).
     func submitDatabaseWork<T: Sendable>(
+        on pool: PostgresPool, reads: Bool, after: WALPosition?,
+        _ work: @escaping @Sendable (PostgresConnection) throws -> T,
+        completion: @escaping @Sendable (Result<T, any Error>, WALPosition?) -> Void
+    ) throws {
+        if !reads, let presence {
+            try submitWrite(on: pool, presence: presence, after: after, work, completion: completion)
+            return
+        }
+        try route(on: pool, reads: reads, after: after, work, completion: completion)
+    }
+
+    /// A write: `work` after `presence`'s check, the generation moved on after it.
+    private func submitWrite<T: Sendable>(
+        on pool: PostgresPool, presence: Presence, after: WALPosition?,
+        _ work: @escaping @Sendable (PostgresConnection) throws -> T,
+        completion: @escaping @Sendable (Result<T, any Error>, WALPosition?) -> Void
+    ) throws {
+        try route(
+            on: pool, reads: false, after: after,
+            { database in
+                try Self.checkPresent(presence)
+                return try work(database)
+            },
+            completion: { result, position in
+                presence.noteWrite()
+                completion(result, position)
+            })
+    }
+
+    /// Throws when `presence` is lost and does not come back within `Presence.writeWait`: a write then could go
+    /// unseen by a daemon that believes it serves alone.
+    static func checkPresent(_ presence: Presence) throws {
+        guard presence.awaitPresence() else {
+            throw StoreError.connectionLost("this daemon's presence on the database is lost until it is back")
+        }
+    }
+
+    /// Runs `work` where it belongs: on the replica as its rule says (a read), on `pool` otherwise.
+    private func route<T: Sendable>(
         on pool: PostgresPool, reads: Bool, after: WALPosition?,
         _ work: @escaping @Sendable (PostgresConnection) throws -> T,
         completion: @escaping @Sendable (Result<T, any Error>, WALPosition?) -> Void
@@ -184,6 +235,12 @@ public final class Server: Sendable {
     /// bound addresses of the line protocol's listeners (a TCP port 0 resolved; the HTTP one is `httpAddress`). If
     /// any listener cannot be opened, none stays open.
     public func start() throws(ServerError) -> [ServerAddress] {
+        // Present on the database before serving anything: a daemon serving it alone lets this one in first.
+        do {
+            try presence?.start(timeout: configuration.presenceTimeout)
+        } catch {
+            throw .presence(error.description)
+        }
         var listeners: [Listener] = []
         do {
             for address in configuration.addresses { listeners.append(try Listener.open(address)) }
@@ -194,6 +251,7 @@ public final class Server: Sendable {
             }
         } catch {
             listeners.forEach { $0.close() }
+            presence?.stop()
             throw error
         }
         let loop = EventLoop(server: self, listeners: listeners, commands: commands, tlsContext: tlsContext)
@@ -254,6 +312,8 @@ public final class Server: Sendable {
         _ = barkeep_wakeup_signal(wakeup)
         loopFinished.wait()
         hub?.stop()
+        // Serving nothing any more: the others may serve the database alone.
+        presence?.stop()
     }
 
     /// Runs `work` on the loop thread, soon.

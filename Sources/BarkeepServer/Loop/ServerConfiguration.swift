@@ -56,6 +56,9 @@ public struct ServerConfiguration: Sendable {
     public var httpIdleTimeout = Duration.seconds(HTTPLimit.idleSeconds)
     /// How long a web session lasts from sign-in; using it does not extend it.
     public var sessionLifetime = Duration.seconds(SessionLimit.defaultLifetimeSeconds)
+    /// How long `Server.start` waits for its presence on the database (a daemon serving it alone lets others in
+    /// within a second; the rest is reaching the database).
+    public var presenceTimeout = Duration.seconds(30)
     /// Directories no inbox may be or be inside, besides the system's (InboxLocation): the data directory, which
     /// holds the database cluster.
     public var protectedDirectories: [String] = []

@@ -8,6 +8,8 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
     case eventLoop(String)
     /// The TLS certificate or key cannot be used (unreadable, not PEM, mismatched).
     case tls(String)
+    /// The daemon could not take its presence on the database (`Presence`).
+    case presence(String)
 
     public var description: String {
         switch self {
@@ -15,6 +17,7 @@ public enum ServerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .socketInUse(let path): "\(path) is in use by another running server"
         case .eventLoop(let reason): "cannot start the event loop: \(reason)"
         case .tls(let reason): "TLS: \(reason)"
+        case .presence(let reason): "presence on the database: \(reason)"
         }
     }
 }

@@ -10,21 +10,34 @@ import BarkeepStore
 /// `Connection.inputMark`), and a lookup's *sending* takes a mark of its own. A request is answered at once by the
 /// latest answer for its key when that lookup was sent after the request arrived; it joins the lookup in flight when
 /// that was sent after it arrived (and covers its key); otherwise it waits for the next. Never is a request answered
-/// by a lookup sent before it arrived: its answer is always read by a statement that ran after it.
+/// by a lookup sent before it arrived: its answer is always read by a statement that ran after it — except in sole
+/// mode.
+///
+/// In sole mode (`Presence`: no other daemon serves the database, so every write and revocation goes through this
+/// one), a lookup's answer also holds for requests that arrive after it was sent, for as long as the daemon stays
+/// sole and none of its writes finishes: a lookup notes the presence's `Stamp` (sole epoch and write generation)
+/// when it is sent, and its answer holds for a later request while the stamp is the same and of sole mode. Entering
+/// sole mode moves the epoch on, so nothing found before it is used for later requests.
 ///
 /// Thread-safety: none; the loop's alone.
 struct SharedStatusLookups<Request> {
     typealias Answer = StatusLookupAnswer
 
-    /// What a lookup found for a key, and the mark it was sent at: it holds for requests that arrived by then.
+    typealias Stamp = StatusLookupStamp
+
+    /// What a lookup found for a key, the mark it was sent at (it holds for requests that arrived by then), and the
+    /// presence's stamp then (it holds for later ones too while the stamp is the same, of sole mode).
     struct Confirmation {
         var answer: Answer
         var sentAt: UInt64
+        var stamp: Stamp
     }
 
-    /// The lookup in flight: the mark it was sent at, its keys in the order sent, and the requests it answers.
+    /// The lookup in flight: the mark and stamp it was sent at, its keys in the order sent, and the requests it
+    /// answers.
     struct InFlight {
         var sentAt: UInt64
+        var stamp: Stamp
         var keys: [StatusLookupKey]
         var requests: [StatusLookupKey: [Request]]
     }
@@ -40,28 +53,32 @@ struct SharedStatusLookups<Request> {
     private var confirmations: [StatusLookupKey: Confirmation] = [:]
 
     /// The latest answer for `key` when the lookup that found it was sent after a request that arrived at
-    /// `arrivedAt`; nil otherwise.
-    func confirmed(_ key: StatusLookupKey, arrivedAt: UInt64) -> Answer? {
-        guard let confirmation = confirmations[key], confirmation.sentAt >= arrivedAt else { return nil }
+    /// `arrivedAt`, or with the presence's stamp `now`, of sole mode; nil otherwise.
+    func confirmed(_ key: StatusLookupKey, arrivedAt: UInt64, now: Stamp = .none) -> Answer? {
+        guard let confirmation = confirmations[key],
+            confirmation.sentAt >= arrivedAt || now.isSole && confirmation.stamp == now
+        else { return nil }
         return confirmation.answer
     }
 
     /// A request of `key` that arrived at `arrivedAt` (not `confirmed`) waits: for the lookup in flight when that was
-    /// sent after it arrived and covers its key, otherwise for the next.
-    mutating func wait(_ request: Request, for key: StatusLookupKey, arrivedAt: UInt64) {
-        if let inFlight, inFlight.sentAt >= arrivedAt, inFlight.requests[key] != nil {
+    /// sent after it arrived (or with the stamp `now`, of sole mode) and covers its key, otherwise for the next.
+    mutating func wait(_ request: Request, for key: StatusLookupKey, arrivedAt: UInt64, now: Stamp = .none) {
+        if let inFlight, inFlight.sentAt >= arrivedAt || now.isSole && inFlight.stamp == now,
+            inFlight.requests[key] != nil
+        {
             self.inFlight?.requests[key]?.append(request)
             return
         }
         waiting[key, default: []].append(request)
     }
 
-    /// The keys of the lookup to send now, at mark `mark`, when one is due (requests wait and none is in flight); its
-    /// requests are in flight from here on.
-    mutating func send(at mark: UInt64) -> [StatusLookupKey]? {
+    /// The keys of the lookup to send now, at mark `mark` with the presence's stamp `stamp`, when one is due
+    /// (requests wait and none is in flight); its requests are in flight from here on.
+    mutating func send(at mark: UInt64, stamp: Stamp = .none) -> [StatusLookupKey]? {
         guard inFlight == nil, !waiting.isEmpty else { return nil }
         let keys = Array(waiting.keys)
-        inFlight = InFlight(sentAt: mark, keys: keys, requests: waiting)
+        inFlight = InFlight(sentAt: mark, stamp: stamp, keys: keys, requests: waiting)
         waiting = [:]
         return keys
     }
@@ -76,10 +93,22 @@ struct SharedStatusLookups<Request> {
             let answer = answers.map { $0[index] }
             if let answer, confirmations[key].map({ $0.sentAt < inFlight.sentAt }) ?? true {
                 if confirmations.count >= Self.maximumConfirmations { confirmations.removeAll() }
-                confirmations[key] = Confirmation(answer: answer, sentAt: inFlight.sentAt)
+                confirmations[key] = Confirmation(answer: answer, sentAt: inFlight.sentAt, stamp: inFlight.stamp)
             }
             for request in inFlight.requests[key] ?? [] { answered.append((request, answer)) }
         }
         return answered
     }
+}
+
+/// The presence's sole epoch and write generation at a moment (`Presence`): equal stamps of sole mode mean no other
+/// daemon served the database and no write of this one finished between them.
+struct StatusLookupStamp: Equatable {
+    var epoch: UInt64
+    var generation: UInt64
+
+    /// Not sole: holds for nothing later.
+    static let none = StatusLookupStamp(epoch: 0, generation: 0)
+
+    var isSole: Bool { Presence.isSole(epoch) }
 }

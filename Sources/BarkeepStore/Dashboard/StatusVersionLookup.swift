@@ -9,7 +9,10 @@ import Foundation
 /// statement (`StatusStore.versionsCheckingTokensQuery`), so it reads the versions committed when it runs, one
 /// answer for each key in their order. When the connection is down, connecting, has a lookup in flight or fails,
 /// `submit` refuses and a lookup in flight is answered `nil`: the caller takes its blocking path instead. A dropped
-/// connection is opened again after a backoff (`minimumBackoff` doubling up to `maximumBackoff`).
+/// connection is opened again after a backoff (`minimumBackoff` doubling up to `maximumBackoff`). A lookup not
+/// answered within `deadline` (a stalled database, a lock, a silent network) is answered `nil` at the next `tick` past
+/// it and the connection is dropped and opened again; the server ends the statement itself at the same limit
+/// (`statement_timeout`), so a stalled lookup holds no backend long.
 ///
 /// Thread-safety: none. It belongs to one thread, the event loop's, for its whole life.
 public final class StatusVersionLookup<Tag> {
@@ -40,18 +43,22 @@ public final class StatusVersionLookup<Tag> {
         case down(retryAt: ContinuousClock.Instant)
         /// `PQconnectPoll` in progress, waiting for the socket to become writable or readable, until `deadline`.
         case connecting(wantsWrite: Bool, deadline: ContinuousClock.Instant)
-        /// Connected, in pipeline mode.
-        case ready(wantsWrite: Bool)
+        /// Connected, in pipeline mode; a lookup in flight is due by `due`.
+        case ready(wantsWrite: Bool, due: ContinuousClock.Instant?)
     }
 
     /// The name of the prepared lookup statement.
     static var statementName: String { "barkeep_status_versions" }
     /// What the connection sets before preparing it.
     static var genericPlans: String { "SET plan_cache_mode = force_generic_plan" }
+    /// The server's own limit on a lookup: `deadline`.
+    static var statementTimeout: String { "SET statement_timeout = \(deadline.components.seconds * 1000)" }
     /// The first wait before opening a dropped connection again.
     public static var minimumBackoff: Duration { .milliseconds(100) }
     /// The longest wait between attempts.
     public static var maximumBackoff: Duration { .seconds(5) }
+    /// How long a lookup may take before its requests take the blocking path and the connection is opened again.
+    public static var deadline: Duration { .seconds(2) }
 
     private let configuration: PostgresConfiguration
     private var handle: OpaquePointer?
@@ -81,6 +88,9 @@ public final class StatusVersionLookup<Tag> {
         case up
         /// A lookup's statement failed; it took the caller's blocking way.
         case failed(String)
+        /// A lookup was not answered within the deadline (given): it took the caller's blocking way, and the
+        /// connection is opened again.
+        case timedOut(Duration)
     }
 
     /// The notices since the last call, oldest first.
@@ -123,7 +133,7 @@ public final class StatusVersionLookup<Tag> {
         case .connecting(let wantsWrite, _):
             // PQconnectPoll waits for one readiness at a time.
             return Registration(socket: socket, wantsRead: !wantsWrite, wantsWrite: wantsWrite, generation: generation)
-        case .ready(let wantsWrite):
+        case .ready(let wantsWrite, _):
             return Registration(socket: socket, wantsRead: true, wantsWrite: wantsWrite, generation: generation)
         }
     }
@@ -133,7 +143,7 @@ public final class StatusVersionLookup<Tag> {
         switch phase {
         case .down(let retryAt): retryAt
         case .connecting(_, let deadline): deadline
-        case .ready: nil
+        case .ready(_, let due): due
         }
     }
 
@@ -158,6 +168,7 @@ public final class StatusVersionLookup<Tag> {
             return false
         }
         expected.append(.lookup(tag, count: keys.count))
+        if case .ready(let wantsWrite, _) = phase { phase = .ready(wantsWrite: wantsWrite, due: .now + Self.deadline) }
         flush()
         return true
     }
@@ -195,6 +206,9 @@ public final class StatusVersionLookup<Tag> {
         case .down(let retryAt) where now >= retryAt:
             startConnecting(now: now)
         case .connecting(_, let deadline) where now >= deadline:
+            failed += drop()
+        case .ready(_, let due?) where now >= due:
+            notices.append(.timedOut(Self.deadline))
             failed += drop()
         default:
             break
@@ -261,6 +275,7 @@ public final class StatusVersionLookup<Tag> {
         // what running it does.
         guard PQsetnonblocking(handle, 1) == 0, PQenterPipelineMode(handle) == 1,
             PQsendQueryParams(handle, Self.genericPlans, 0, nil, nil, nil, nil, 0) == 1,
+            PQsendQueryParams(handle, Self.statementTimeout, 0, nil, nil, nil, nil, 0) == 1,
             PQsendPrepare(handle, Self.statementName, StatusStore.versionsCheckingTokensQuery, 2, nil) == 1,
             PQpipelineSync(handle) == 1
         else {
@@ -269,7 +284,7 @@ public final class StatusVersionLookup<Tag> {
         }
         expected = [.prepare]
         expectedHead = 0
-        phase = .ready(wantsWrite: false)
+        phase = .ready(wantsWrite: false, due: nil)
         if isToldDown { notices.append(.up) }
         (isToldDown, isFailureTold) = (false, false)
         flush()
@@ -279,10 +294,10 @@ public final class StatusVersionLookup<Tag> {
 
     /// Sends what libpq holds; waits for the socket to take more when it could not send it all.
     private func flush() {
-        guard let handle, case .ready = phase else { return }
+        guard let handle, case .ready(_, let due) = phase else { return }
         switch PQflush(handle) {
-        case 0: phase = .ready(wantsWrite: false)
-        case 1: phase = .ready(wantsWrite: true)
+        case 0: phase = .ready(wantsWrite: false, due: due)
+        case 1: phase = .ready(wantsWrite: true, due: due)
         default: failedLater += drop()
         }
     }
@@ -336,7 +351,11 @@ public final class StatusVersionLookup<Tag> {
         }
         if isSetupFailed || PQstatus(handle) != CONNECTION_OK {
             answered += drop().map { ($0, nil) }
-        } else if expected.isEmpty {
+            return answered
+        }
+        // Answered: nothing is due until the next lookup is sent.
+        if !isInFlight, case .ready(let wantsWrite, _) = phase { phase = .ready(wantsWrite: wantsWrite, due: nil) }
+        if expected.isEmpty {
             // A connection that answered everything is sound: the next drop starts backing off afresh.
             backoff = Self.minimumBackoff
         }

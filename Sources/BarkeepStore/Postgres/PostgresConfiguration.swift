@@ -10,6 +10,9 @@ public struct PostgresConfiguration: Sendable, Equatable {
     public var applicationName: String
     /// Seconds to wait for a connection before giving up.
     public var connectTimeoutSeconds: Int
+    /// Seconds after which a TCP connection whose server went silent (a cut network, a failover) is given up: the
+    /// kernel's keepalive probes and `tcp_user_timeout` follow from it. Ignored on Unix sockets, which close at once.
+    public var lossTimeoutSeconds = 60
 
     /// Creates a configuration.
     public init(
@@ -58,13 +61,13 @@ public struct PostgresConfiguration: Sendable, Equatable {
             ("fallback_application_name", applicationName),
             ("client_encoding", "UTF8"),
             ("connect_timeout", String(connectTimeoutSeconds)),
-            // A server that vanishes without closing the connection (a failover, a cut network) is noticed in
-            // about a minute instead of the kernel's fifteen. Ignored on Unix sockets.
+            // A server that vanishes without closing the connection (a failover, a cut network) is noticed within
+            // `lossTimeoutSeconds` (a minute by default) instead of the kernel's fifteen. Ignored on Unix sockets.
             ("keepalives", "1"),
-            ("keepalives_idle", "30"),
-            ("keepalives_interval", "10"),
+            ("keepalives_idle", String(max(1, lossTimeoutSeconds / 2))),
+            ("keepalives_interval", String(max(1, lossTimeoutSeconds / 6))),
             ("keepalives_count", "3"),
-            ("tcp_user_timeout", "60000"),
+            ("tcp_user_timeout", String(max(1, lossTimeoutSeconds) * 1000)),
         ]
         if let database { pairs.append(("dbname", database)) }
         return pairs

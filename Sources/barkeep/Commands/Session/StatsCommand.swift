@@ -29,8 +29,11 @@ struct StatsCommand: RunnableCommand {
             ("HTTP", "\(stats.httpConnections) open, \(stats.pagesShared) overview parts shared"),
             (
                 "Kept STATUS",
-                "\(stats.statusKeptLoop) answered on the event loop, \(stats.statusKeptPool) through the pool"
+                "\(stats.statusKeptLoop) answered on the event loop, \(stats.statusKeptPool) through the pool; "
+                    + "\(stats.statusLookups) lookups"
             ),
+            // With a database: whether this daemon serves it alone (sole mode, docs/operations.md).
+            ("Sole", stats.sole.map { $0 ? "yes, since \(stats.soleSince ?? "?")" : "no" }),
             (
                 "Database pool",
                 stats.poolSize.map {
