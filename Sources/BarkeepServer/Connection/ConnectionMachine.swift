@@ -350,6 +350,8 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
                 default: answer(.error(.badArgument, "the connection is watching; send PING or QUIT"))
                 }
             case .ready:
+                // Not reached: `ready` is answered before this loop, and no state the loop meets becomes `ready` and
+                // goes round again (a skipped upload returns `endUpload` first). Answered as above all the same.
                 return nextRequest(now: now, uploadRoom: uploadRoom)
             }
         }
