@@ -81,13 +81,12 @@ struct JSONText {
         output.append(UInt8(ascii: "\""))
         for byte in string.utf8 {
             switch byte {
-            case UInt8(ascii: "\""): output += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
-            case UInt8(ascii: "\\"): output += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
-            case 0x08: output += [UInt8(ascii: "\\"), UInt8(ascii: "b")]
-            case 0x0C: output += [UInt8(ascii: "\\"), UInt8(ascii: "f")]
-            case 0x0A: output += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-            case 0x0D: output += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-            case 0x09: output += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): writeEscape(byte)
+            case 0x08: writeEscape(UInt8(ascii: "b"))
+            case 0x0C: writeEscape(UInt8(ascii: "f"))
+            case 0x0A: writeEscape(UInt8(ascii: "n"))
+            case 0x0D: writeEscape(UInt8(ascii: "r"))
+            case 0x09: writeEscape(UInt8(ascii: "t"))
             case 0..<0x20:
                 let hex = Array("0123456789abcdef".utf8)
                 output += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
@@ -95,5 +94,11 @@ struct JSONText {
             }
         }
         output.append(UInt8(ascii: "\""))
+    }
+
+    /// A backslash and `letter`: no array made for the two bytes.
+    private mutating func writeEscape(_ letter: UInt8) {
+        output.append(UInt8(ascii: "\\"))
+        output.append(letter)
     }
 }

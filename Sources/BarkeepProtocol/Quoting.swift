@@ -24,13 +24,8 @@ public enum Quoting {
     public static func isBareValue(_ value: String) -> Bool {
         // By byte, which is faster than by scalar and the same: the refused characters are ASCII, and no byte of a
         // multi-byte UTF-8 sequence is.
-        guard !value.isEmpty,
-            !value.utf8.contains(where: { byte in
-                byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20
-                    || byte == 0x7F
-            })
-        else { return false }
-        return true
+        var value = value
+        return value.withUTF8 { isBareValue($0) }
     }
 
     /// `value` as a positional word: bare when possible, else quoted.
@@ -41,6 +36,52 @@ public enum Quoting {
     /// `value` as the value of a `key=value` word: bare when possible, else quoted.
     public static func quoteValue(_ value: String) -> String {
         isBareValue(value) ? value : quoted(value)
+    }
+
+    /// Appends `value` as the value of a `key=value` word to `buffer`: the bytes of `quoteValue(value)`, written
+    /// straight from its UTF-8 with no string made (what a reply of many records does for each field). Byte by byte
+    /// is the same as by scalar: every character escaped or replaced is ASCII, and no byte of a multi-byte character
+    /// is.
+    public static func appendValue(_ value: String, to buffer: inout [UInt8]) {
+        var value = value
+        value.withUTF8 { bytes in
+            guard !isBareValue(bytes) else {
+                buffer.append(contentsOf: bytes)
+                return
+            }
+            buffer.append(quote)
+            // Runs of bytes that stay as they are go in at once; each byte that does not, on its own.
+            var run = 0
+            for (index, byte) in bytes.enumerated() {
+                let escape: UInt8?
+                switch byte {
+                case quote, backslash: escape = byte
+                case newline: escape = UInt8(ascii: "n")
+                case tab: escape = UInt8(ascii: "t")
+                // Other control characters cannot be carried (as `quoted`): a space.
+                case ..<0x20, 0x7F: escape = nil
+                default: continue
+                }
+                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index]))
+                run = index + 1
+                if let escape {
+                    buffer.append(backslash)
+                    buffer.append(escape)
+                } else {
+                    buffer.append(space)
+                }
+            }
+            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...]))
+            buffer.append(quote)
+        }
+    }
+
+    /// `isBareValue` of a value's UTF-8.
+    private static func isBareValue(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        !bytes.isEmpty
+            && !bytes.contains { byte in
+                byte == space || byte == quote || byte == backslash || byte < 0x20 || byte == 0x7F
+            }
     }
 
     private static func quoted(_ value: String) -> String {
@@ -101,6 +142,7 @@ public enum Quoting {
 
     private static let space = UInt8(ascii: " ")
     private static let tab = UInt8(ascii: "\t")
+    private static let newline = UInt8(ascii: "\n")
     private static let quote = UInt8(ascii: "\"")
     private static let backslash = UInt8(ascii: "\\")
     private static let equals = UInt8(ascii: "=")

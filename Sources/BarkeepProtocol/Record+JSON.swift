@@ -32,7 +32,11 @@ extension Record {
             text = String(decoding: data, as: UTF8.self)
         }
         // Outside strings JSON text is ASCII: any such scalar is inside a string, where an escape means the same.
-        guard text.unicodeScalars.contains(where: TerminalText.isNeutralized) else { return text }
+        // Both writers escape the C0 controls, so text of printable ASCII alone (most of it: a large reply's rows)
+        // holds none, which its bytes tell at once.
+        guard text.utf8.contains(where: { $0 >= 0x7F }),
+            text.unicodeScalars.contains(where: TerminalText.isNeutralized)
+        else { return text }
         var escaped = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             if TerminalText.isNeutralized(scalar) {

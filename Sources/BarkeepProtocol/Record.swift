@@ -38,7 +38,7 @@ public struct Record: Sendable, Equatable, CustomStringConvertible {
             buffer.append(UInt8(ascii: " "))
             buffer.append(contentsOf: field.key.utf8)
             buffer.append(UInt8(ascii: "="))
-            buffer.append(contentsOf: Quoting.quoteValue(field.value).utf8)
+            Quoting.appendValue(field.value, to: &buffer)
         }
     }
 

@@ -49,4 +49,11 @@ struct JSONTextTests {
         #expect(JSONText.text(of: parsed) == nil)
         #expect(try Record.jsonText(["ratio": 0.5]) == (try serialized(["ratio": 0.5])))
     }
+
+    @Test("the CLI's JSON writes what a terminal would act on as an escape, DEL included; printable ASCII as it is")
+    func neutralized() throws {
+        #expect(try Record.jsonText(["s": "a\u{7F}b"]) == #"{"s":"a\u007fb"}"#)
+        #expect(try Record.jsonText(["s": "x\u{202E}y\u{85}é"]) == #"{"s":"x\u202ey\u0085é"}"#)
+        #expect(try Record.jsonText(["s": "plain ~ text", "n": 1]) == #"{"n":1,"s":"plain ~ text"}"#)
+    }
 }

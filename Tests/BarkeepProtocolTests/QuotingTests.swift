@@ -87,6 +87,15 @@ struct QuotingTests {
         #expect(try Quoting.tokenize(word) == [.word(readBack)])
     }
 
+    @Test(
+        "a value appended as bytes is the bytes of quoteValue, controls, escapes and multi-byte characters included",
+        arguments: trickyStrings + trickyKeyLikeStrings + ["\r", "\u{0}", "\u{1B}[31m", "a\u{7F}b", "\u{1F}é\u{1}"])
+    func appendValue(value: String) {
+        var buffer: [UInt8] = Array("k=".utf8)
+        Quoting.appendValue(value, to: &buffer)
+        #expect(buffer == Array(("k=" + Quoting.quoteValue(value)).utf8))
+    }
+
     @Test("a quoted word never holds a raw control character, so it passes line validation", arguments: trickyStrings)
     func quotedHasNoControlCharacters(value: String) {
         let word = Quoting.quote(value)

@@ -30,7 +30,7 @@ enum Fixtures {
         Record([
             "type": "scan", "run": "12", "format": "duo-scan", "tool": "duo_scan", "tool-version": "1.2.2",
             "commit": "1a2b3c4d5e6f7a8b", "files-scanned": "240", "new": "3", "fixed": "5", "reopened": "1",
-            "unchanged": "40", "moved": "2", "changed": "0", "actor": "local:alice",
+            "unchanged": "40", "moved": "2", "renamed": "1", "changed": "4", "actor": "local:alice",
             "ingested": "2026-11-29T12:00:00.123456Z", "lifecycle": "scene",
         ]),
         Record([

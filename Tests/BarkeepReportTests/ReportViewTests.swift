@@ -55,7 +55,11 @@ struct ReportViewTests {
         #expect(abs(scan.ingested.timeIntervalSince1970 - 1_795_953_600.123456) < 0.000_001)
         #expect(scan.filesScanned == 240)
         #expect(scan.lifecycle == "scene")
-        #expect(scan.counts.map(\.count) == [3, 5, 1, 40, 2])
+        #expect(scan.counts.map(\.count) == [3, 5, 1, 40, 2, 1, 4])
+        #expect(
+            scan.counts.map(\.name) == [
+                "new", "fixed", "reopened", "unchanged", "moved", "in renamed files", "changed",
+            ])
         #expect(status.totals.byStatus[.proposed] == 3)
         #expect(status.totals.byStatus[.falsePositive] == 1)
         #expect(

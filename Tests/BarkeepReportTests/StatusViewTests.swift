@@ -15,7 +15,8 @@ struct StatusViewTests {
     static let expected = """
         Project    app · iOS SDK 27.0 · deployment target 26.0
         Last scan  run 12 · 2026-11-29 12:00 UTC (3 h ago) · commit 1a2b3c4d · duo_scan 1.2.2
-                   240 files · 3 new · 5 fixed · 1 reopened · 40 unchanged · 2 moved
+                   240 files · 3 new · 5 fixed · 1 reopened · 40 unchanged · 2 moved · 1 in renamed files
+                   4 changed
         Findings   5 need work · 1 of them unmapped
                    3 proposed · 1 approved · 2 verified · 1 blocked · 1 kept · 1 false positive · 9 fixed
         Blocked    1 on the iOS 27.1 SDK

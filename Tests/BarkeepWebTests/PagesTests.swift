@@ -1,5 +1,6 @@
 import BarkeepAPI
 import BarkeepCore
+import BarkeepReport
 import BarkeepWeb
 import Foundation
 import Testing
@@ -156,6 +157,22 @@ import Testing
                 #expect(WebFixtures.count(control, in: html) <= inLabel, "\(name): \(control) without label")
             }
         }
+    }
+
+    @Test func theLastScanSaysWhatItChanged() throws {
+        var status = try WebFixtures.status()
+        status.scan = ScanSummary(
+            run: 7, tool: "duo_scan", ingested: Date(timeIntervalSince1970: 1_800_000_000), new: 2, fixed: 1,
+            reopened: 0, unchanged: 10, moved: 3, renamed: 1, changed: 4)
+        let context = WebFixtures.context(url: PageRoutes.project("Demo App"), part: .main)
+        let html = OverviewPage.render(status: status, blocked: [], burndown: [], context: context)
+        #expect(
+            html.contains(
+                "<dt>Changes</dt><dd>2 new, 1 fixed, 0 reopened, 10 unchanged, 3 moved, 1 in renamed files, 4 changed</dd>"
+            ), "\(html)")
+        status.scan?.renamed = 0
+        let withoutRenames = OverviewPage.render(status: status, blocked: [], burndown: [], context: context)
+        #expect(withoutRenames.contains("3 moved, 4 changed</dd>"))
     }
 
     @Test func onlyMainIsRenderedForALiveRefetch() throws {

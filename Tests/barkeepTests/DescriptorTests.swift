@@ -53,12 +53,23 @@ struct DescriptorTests {
         #expect(!log.contains("is gone; restarting"), "\(log.suffix(2000))")
 
         idle.removeAll()
-        let recovered = try eventually {
-            guard let client = try? LineClient(port: daemon.port) else { return false }
-            return try client.request("PING") == "OK PONG"
+        // What the last try saw, so that a failure says where the daemon stood.
+        var seen = ""
+        let recovered = eventually {
+            do {
+                let reply = try LineClient(port: daemon.port).request("PING")
+                seen = reply ?? "the connection ended"
+                return reply == "OK PONG"
+            } catch {
+                seen = "\(error)"
+                return false
+            }
         }
-        #expect(recovered)
-        #expect(try daemon.barkeep(["project", "create", "after"]).0 == 0)
+        #expect(
+            recovered,
+            "last try: \(seen); descriptors: \(descriptorCount(pid)); log: \(daemon.process.errorOutput.suffix(3000))")
+        let after = try daemon.barkeep(["project", "create", "after"])
+        #expect(after.0 == 0, "\(after.1)")
         #expect(try daemon.postmasterPID() == postmasterBefore)
     }
 

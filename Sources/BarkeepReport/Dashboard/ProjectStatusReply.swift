@@ -119,12 +119,16 @@ public struct ScanSummary: Sendable, Equatable {
     public var unchanged: Int?
     /// Present findings whose line changed.
     public var moved: Int?
+    /// Of the moved findings, those whose file was renamed.
+    public var renamed: Int?
+    /// Present findings whose text changed.
+    public var changed: Int?
 
     /// A scan.
     public init(
         run: Int64, tool: String, toolVersion: String? = nil, commit: String? = nil, ingested: Date,
         filesScanned: Int? = nil, lifecycle: String? = nil, new: Int? = nil, fixed: Int? = nil,
-        reopened: Int? = nil, unchanged: Int? = nil, moved: Int? = nil
+        reopened: Int? = nil, unchanged: Int? = nil, moved: Int? = nil, renamed: Int? = nil, changed: Int? = nil
     ) {
         self.run = run
         self.tool = tool
@@ -138,6 +142,8 @@ public struct ScanSummary: Sendable, Equatable {
         self.reopened = reopened
         self.unchanged = unchanged
         self.moved = moved
+        self.renamed = renamed
+        self.changed = changed
     }
 
     /// The scan of STATUS's `type=scan` part.
@@ -148,13 +154,19 @@ public struct ScanSummary: Sendable, Equatable {
             commit: ReportValues.nonEmpty(run.commit),
             ingested: try ReportValues.time(run.ingested, record: Self.recordType, key: "ingested"),
             filesScanned: run.filesScanned, lifecycle: ReportValues.nonEmpty(run.lifecycle), new: run.new,
-            fixed: run.fixed, reopened: run.reopened, unchanged: run.unchanged, moved: run.moved)
+            fixed: run.fixed, reopened: run.reopened, unchanged: run.unchanged, moved: run.moved, renamed: run.renamed,
+            changed: run.changed)
     }
 
-    /// The run's sync counts that were sent, in the order `new fixed reopened unchanged moved`.
+    /// The run's sync counts that were sent, each with what it counts, in the order `new fixed reopened unchanged
+    /// moved`, `in renamed files` (of the moved, only when some were), `changed`: what the dashboard's scan line and
+    /// the web page's last scan show.
     public var counts: [(name: String, count: Int)] {
-        [("new", new), ("fixed", fixed), ("reopened", reopened), ("unchanged", unchanged), ("moved", moved)]
-            .compactMap { name, count in count.map { (name, $0) } }
+        [
+            ("new", new), ("fixed", fixed), ("reopened", reopened), ("unchanged", unchanged), ("moved", moved),
+            ("in renamed files", renamed.flatMap { $0 > 0 ? $0 : nil }), ("changed", changed),
+        ]
+        .compactMap { name, count in count.map { (name, $0) } }
     }
 }
 

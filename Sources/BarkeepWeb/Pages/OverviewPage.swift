@@ -78,6 +78,8 @@ public enum OverviewPage {
         var facts = fact("Run", String(scan.run)) + fact("Tool", scan.tool + (scan.toolVersion.map { " " + $0 } ?? ""))
         facts += [.element("dt", text: "Ingested"), .element("dd", [], [PageParts.time(scan.ingested)])]
         if let commit = scan.commit { facts += fact("Commit", commit) }
+        let counts = scan.counts.map { "\($0.count) \($0.name)" }
+        if !counts.isEmpty { facts += fact("Changes", counts.joined(separator: ", ")) }
         return .element(
             "section", [.class("card")], [.element("h2", text: "Last scan"), .element("dl", [.class("facts")], facts)])
     }
