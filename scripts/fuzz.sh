@@ -51,6 +51,7 @@ sources() {
         source_file BarkeepServer ConnectionMachine
         source_file BarkeepServer TransportOutcome
         source_file BarkeepServer TLSHandshake
+        source_file BarkeepServer StoredInstant
         source_file BarkeepServer WatchMachine
         source_file BarkeepServer DeadlineQueue
         source_file BarkeepCore QuotedText
@@ -67,6 +68,7 @@ sources() {
         source_file BarkeepServer HTTPResponse
         source_file BarkeepServer HTTPField
         source_file BarkeepServer TLSHandshake
+        source_file BarkeepServer StoredInstant
         source_file BarkeepServer TransportOutcome
         source_file BarkeepServer HTTPEventStream
         source_file BarkeepServer WatchMachine

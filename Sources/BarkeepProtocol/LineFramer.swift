@@ -24,8 +24,10 @@ public struct LineFramer: Sendable {
     /// Bytes received but not yet returned as lines.
     public var bufferedByteCount: Int { buffer.count - start }
 
-    /// Appends bytes read from the peer.
-    public mutating func append<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
+    /// Appends bytes read from the peer. Not generic: a generic append, compiled in this module, is not specialized
+    /// for the server's read buffer in another, and looked up the slice's metadata and conformances at run time on
+    /// every read.
+    public mutating func append(_ bytes: ArraySlice<UInt8>) {
         if start > 0 && start >= buffer.count / 2 {
             buffer.removeFirst(start)
             scanned -= start
@@ -33,6 +35,9 @@ public struct LineFramer: Sendable {
         }
         buffer.append(contentsOf: bytes)
     }
+
+    /// Appends bytes read from the peer.
+    public mutating func append(_ bytes: [UInt8]) { append(bytes[...]) }
 
     /// Makes room for an upload of `count` bytes that follows what is buffered, so that receiving it never copies
     /// the bytes received so far into a larger buffer (which would hold them twice for a moment).
@@ -87,7 +92,7 @@ public struct LineFramer: Sendable {
     }
 
     /// Like `nextLine()`, but returns the line's bytes without decoding them (nor checking them): a caller with a
-    /// faster way to recognise some lines tries it first, then decodes the rest with `decode(_:)`.
+    /// faster way to recognise some lines tries it first, then parses the rest (`Request(line:)` checks them).
     public mutating func nextLineBytes() throws(ProtocolError) -> ArraySlice<UInt8>? {
         while true {
             guard let newline = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) else {
@@ -115,8 +120,9 @@ public struct LineFramer: Sendable {
         }
     }
 
-    /// Checks and decodes a line's bytes: UTF-8, and no control character but tab.
-    public static func decode(_ bytes: ArraySlice<UInt8>) throws(ProtocolError) -> String {
+    /// Checks and decodes a line's bytes: UTF-8, and no control character but tab (`nextLine()`; internal, for the
+    /// fuzz target and the tests).
+    static func decode(_ bytes: ArraySlice<UInt8>) throws(ProtocolError) -> String {
         // On the contiguous bytes (an array slice always has them): the generic forms cost more than the check.
         let decoded = bytes.withUnsafeBufferPointer { buffer in
             Result { () throws(ProtocolError) -> String in

@@ -41,9 +41,7 @@ public enum Reply: Sendable, Equatable {
             buffer.append(contentsOf: bytes)
             return
         case .ok(let text):
-            // Byte by byte: no static array to reach (a lazy global's check and a retain) for two bytes.
-            buffer.append(UInt8(ascii: "O"))
-            buffer.append(UInt8(ascii: "K"))
+            Self.appendOK(to: &buffer)
             if !text.isEmpty {
                 buffer.append(Self.spaceByte)
                 Self.appendFlattened(text, to: &buffer)
@@ -77,7 +75,7 @@ public enum Reply: Sendable, Equatable {
     /// Appends the final line (and its LF) of a reply of `count` records: `OK count=N`, or with `summary`'s fields
     /// before `count` as `summarizedRecords` has them.
     public static func encodeEnd(count: Int, summary: Record?, into buffer: inout [UInt8]) {
-        buffer.append(contentsOf: okBytes)
+        appendOK(to: &buffer)
         for field in summary?.fields ?? [] {
             buffer.append(contentsOf: " \(field.key)=\(Quoting.quoteValue(field.value))".utf8)
         }
@@ -85,7 +83,12 @@ public enum Reply: Sendable, Equatable {
         buffer.append(newline)
     }
 
-    private static let okBytes = Array("OK".utf8)
+    /// Appends `OK`, byte by byte: no static array to reach (a lazy global's check and a retain) for two bytes.
+    private static func appendOK(to buffer: inout [UInt8]) {
+        buffer.append(UInt8(ascii: "O"))
+        buffer.append(UInt8(ascii: "K"))
+    }
+
     private static let errorBytes = Array("ERR ".utf8)
     private static let newline = UInt8(ascii: "\n")
     private static let spaceByte = UInt8(ascii: " ")

@@ -72,12 +72,12 @@ public struct Request: Sendable, Equatable {
         return Request(verb: verb, arguments: arguments, keywordList: keywordList)
     }
 
-    /// The verb of a line, upper-cased: ASCII by byte as the string is made (as clients send them), anything else as
-    /// `uppercased(_:)` does it.
+    /// The verb of a line, upper-cased: ASCII by byte as the string is made (as clients send them), anything else
+    /// (escaped, or not ASCII) as `String.uppercased()` does it, which agrees with the bytes' rule on ASCII.
     private static func uppercasedVerb(_ bytes: UnsafeBufferPointer<UInt8>, _ span: Quoting.Span) -> String {
         let word = UnsafeBufferPointer(rebasing: bytes[span.value])
         guard !span.isEscaped, !word.contains(where: { $0 >= 0x80 }) else {
-            return uppercased(Quoting.text(bytes, span.value, isEscaped: span.isEscaped))
+            return Quoting.text(bytes, span.value, isEscaped: span.isEscaped).uppercased()
         }
         return String(unsafeUninitializedCapacity: word.count) { verb in
             for (index, byte) in word.enumerated() {
@@ -85,20 +85,6 @@ public struct Request: Sendable, Equatable {
             }
             return word.count
         }
-    }
-
-    /// `verb` upper-cased: a verb already in upper-case ASCII as it is, other ASCII by byte, anything else as
-    /// `String.uppercased()` does it.
-    static func uppercased(_ verb: String) -> String {
-        var isUpper = true
-        for byte in verb.utf8 {
-            if byte >= 0x80 { return verb.uppercased() }
-            if byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") { isUpper = false }
-        }
-        if isUpper { return verb }
-        return String(
-            decoding: verb.utf8.map { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") ? $0 & 0xDF : $0 },
-            as: UTF8.self)
     }
 
     /// The value of a keyword (the last one given), or nil.

@@ -1,5 +1,6 @@
-import BarkeepProtocol
 import Testing
+
+@testable import BarkeepProtocol
 
 @Suite("Request")
 struct RequestTests {

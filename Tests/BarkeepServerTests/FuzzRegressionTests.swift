@@ -1,7 +1,7 @@
-import BarkeepProtocol
 import Foundation
 import Testing
 
+@testable import BarkeepProtocol
 @testable import BarkeepServer
 
 /// Inputs of the `framer` fuzz target (Fuzz/framer.swift, `make fuzz`) kept in `FuzzRegressions/framer/`: crashes

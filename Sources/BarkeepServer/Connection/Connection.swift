@@ -29,11 +29,13 @@ final class Connection {
     /// Requests in, actions out. Only the loop thread touches it, one call at a time, so its accesses are not
     /// checked for overlap at run time: the checks cost a few percent of a request on the general path.
     @exclusivity(unchecked) var machine: ConnectionMachine<CommandTable.SessionView>
+    // Like `machine`, the properties marked `@exclusivity(unchecked)` are on every request's path, and only the loop
+    // thread touches them, one access at a time.
     /// The readiness events the poller watches for now (as registered at accept: reads).
-    var interest: UInt32
+    @exclusivity(unchecked) var interest: UInt32
     /// How its bytes travel: plain text, or TLS for a connection accepted on a TCP listener of a server with a
     /// certificate.
-    var transport: Transport
+    @exclusivity(unchecked) var transport: Transport
     /// The ticket of the command on the database pool, while one is there.
     var ticket: CommandTicket?
     /// The daemon's owner on a Unix socket (ServerConfiguration.isOwner): admin without a token, and counted in the
@@ -47,12 +49,12 @@ final class Connection {
     /// replica only once it has replayed this far (read-your-writes).
     var lastWrite: WALPosition?
     /// Whether the loop still has it (`EventLoop.close` clears it): the hot path asks this, not the loop's table.
-    var isOpen = true
+    @exclusivity(unchecked) var isOpen = true
     /// Whether it is in the loop's list of connections written after this batch of events (`EventLoop.flushLater`).
-    var isWaitingForFlush = false
+    @exclusivity(unchecked) var isWaitingForFlush = false
     /// The loop's input mark (`EventLoop.nextInputMark`) of its last read or of its last command finished on the
     /// pool, whichever came later: a status lookup answers for its requests only when sent after that.
-    var inputMark: UInt64 = 0
+    @exclusivity(unchecked) var inputMark: UInt64 = 0
 
     init(
         descriptor: Int32,

@@ -127,8 +127,8 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
     private(set) var isInputClosed = false
     /// Upload bytes held against the server's total, from the upload's announcement until `releaseUpload`.
     private(set) var reservedUpload = 0
-    /// When the connection last sent bytes (or began an upload).
-    private(set) var lastInputAt: ContinuousClock.Instant
+    /// When the upload in progress last received bytes (or began); kept in a fixed layout (`StoredInstant`).
+    private var uploadInputAt: StoredInstant
     /// Replies queued since `takeRepliesQueued`, for the server's counters.
     private var repliesQueued = 0
     /// The handshake just completed: the transport is read once before the machine waits.
@@ -149,7 +149,7 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
         self.commands = commands
         self.limits = limits
         framer = LineFramer(maximumLineLength: limits.maximumLineLength)
-        lastInputAt = now
+        uploadInputAt = StoredInstant(now)
         if let handshakeDeadline { state = .handshaking(Handshake(deadline: handshakeDeadline)) }
     }
 
@@ -221,7 +221,9 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
     var isFinished: Bool { isClosing && pendingOutputCount == 0 && !isRunning }
 
     /// When an upload that sends nothing more is dropped; nil when none is in progress.
-    var uploadDeadline: ContinuousClock.Instant? { isUploading ? lastInputAt + limits.uploadTimeout : nil }
+    var uploadDeadline: ContinuousClock.Instant? {
+        isUploading ? uploadInputAt.instant + limits.uploadTimeout : nil
+    }
 
     /// The earliest moment `expire(now:)` may act: the handshake's deadline, or the upload's stall. It only moves
     /// later (an upload's bytes push it on), so a timer set for it may fire early, never late.
@@ -232,6 +234,25 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
         }
     }
 
+    /// What the event loop asks of a connection after each read, write and event, in one look.
+    struct Readiness {
+        var isRunning: Bool
+        var isHandshaking: Bool
+        var wantsReadable: Bool
+        var wantsWritable: Bool
+        var isFinished: Bool
+    }
+
+    /// `isRunning`, `isHandshaking`, `wantsReadable`, `wantsWritable` and `isFinished` now. `mutating` though it
+    /// changes nothing: called on the machine a `Connection` holds, it reads the machine where it lies, while a
+    /// property read there first copies the whole machine (each of its buffers retained, then released), which on
+    /// the loop's path cost more than the rest of a quoted `PING` outside the kernel.
+    mutating func readiness() -> Readiness {
+        Readiness(
+            isRunning: isRunning, isHandshaking: isHandshaking, wantsReadable: wantsReadable,
+            wantsWritable: wantsWritable, isFinished: isFinished)
+    }
+
     /// The number of replies queued since the last call, which it resets.
     mutating func takeRepliesQueued() -> Int {
         defer { repliesQueued = 0 }
@@ -240,10 +261,10 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
 
     // MARK: - Input
 
-    /// Bytes arrived at `now`.
+    /// Bytes arrived at `now` (which matters to an upload in progress alone: its bytes push its deadline on).
     mutating func receive(_ bytes: ArraySlice<UInt8>, now: ContinuousClock.Instant) {
         framer.append(bytes)
-        lastInputAt = now
+        if isUploading { uploadInputAt = StoredInstant(now) }
     }
 
     /// The peer's stream ended (a half-close, or the end of a TLS stream). Returns false when nothing more can be
@@ -329,6 +350,8 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
                 default: answer(.error(.badArgument, "the connection is watching; send PING or QUIT"))
                 }
             case .ready:
+                // Not reached: `ready` is answered before this loop, and no state the loop meets becomes `ready` and
+                // goes round again (a skipped upload returns `endUpload` first). Answered as above all the same.
                 return nextRequest(now: now, uploadRoom: uploadRoom)
             }
         }
@@ -363,7 +386,7 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
                 reservedUpload = payloadSize
                 framer.reservePayload(count: payloadSize)
                 state = .receivingPayload(resolved, size: payloadSize)
-                lastInputAt = now
+                uploadInputAt = StoredInstant(now)
                 return .beginUpload(reserved: payloadSize)
             case .accepted(let resolved, nil):
                 state = .running
@@ -386,7 +409,7 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
 
     private mutating func beginDiscarding(_ count: Int, now: ContinuousClock.Instant) -> Action {
         state = .discardingPayload(remaining: count)
-        lastInputAt = now
+        uploadInputAt = StoredInstant(now)
         return .beginUpload(reserved: 0)
     }
 

@@ -24,8 +24,8 @@ struct TLSHandshake: Equatable {
         case closeSilently(SilentClose)
     }
 
-    /// When it is given up.
-    var deadline: ContinuousClock.Instant
+    /// When it is given up (kept in a fixed layout: `StoredInstant`).
+    private let storedDeadline: StoredInstant
     /// The transport waits for the socket to become writable (otherwise readable).
     var wantsWrite = false
     /// The last step stopped for the socket: the next waits until it is ready (`transportReady`).
@@ -35,7 +35,7 @@ struct TLSHandshake: Equatable {
 
     /// A handshake to complete by `deadline`.
     init(deadline: ContinuousClock.Instant) {
-        self.deadline = deadline
+        storedDeadline = StoredInstant(deadline)
     }
 
     /// What to do next.
@@ -45,7 +45,7 @@ struct TLSHandshake: Equatable {
     }
 
     /// When `expire(now:)` acts: the deadline while the handshake can still complete.
-    var nextDeadline: ContinuousClock.Instant? { failure == nil ? deadline : nil }
+    var nextDeadline: ContinuousClock.Instant? { failure == nil ? storedDeadline.instant : nil }
 
     /// The socket became ready while the handshake waited for it: the next step runs.
     mutating func transportReady() {
@@ -72,7 +72,7 @@ struct TLSHandshake: Equatable {
 
     /// The deadline passed by `now`, if it did: the handshake fails. Returns false when it is not due yet.
     mutating func expire(now: ContinuousClock.Instant) -> Bool {
-        guard failure == nil, now >= deadline else { return false }
+        guard failure == nil, StoredInstant(now) >= storedDeadline else { return false }
         failure = .timedOut
         return true
     }

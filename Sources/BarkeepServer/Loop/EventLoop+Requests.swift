@@ -35,11 +35,11 @@ extension EventLoop {
             failed: { close(connection) })
     }
 
-    /// Reads `transport` (of connection `id`, from `peer`) until it would block: each read goes to `received`, the
-    /// end of the stream to `ended`, a failure to `failed` (TLS's reason logged at debug; a reset of plain text says
-    /// nothing). Plain text never holds bytes back: one read per readiness, as the poller is level-triggered. A read
-    /// that leaves bytes inside the transport (OpenSSL's buffers) reads on while the connection `isOpen` and
-    /// `isReading`; once it stops reading, it waits in `heldInput` until it does.
+    /// Reads `transport` (of connection `id`, from `peer`) until it would block: each read goes to `received` (with
+    /// the batch's `polledAt`), the end of the stream to `ended`, a failure to `failed` (TLS's reason logged at
+    /// debug; a reset of plain text says nothing). Plain text never holds bytes back: one read per readiness, as the
+    /// poller is level-triggered. A read that leaves bytes inside the transport (OpenSSL's buffers) reads on while the
+    /// connection `isOpen` and `isReading`; once it stops reading, it waits in `heldInput` until it does.
     func readTransport(
         _ transport: Transport, id: ConnectionID, peer: @autoclosure () -> String, isOpen: () -> Bool,
         isReading: () -> Bool, received: (ArraySlice<UInt8>, ContinuousClock.Instant) -> Void, ended: () -> Void,
@@ -48,7 +48,7 @@ extension EventLoop {
         while true {
             switch transport.read(into: &readBuffer) {
             case .done(let count):
-                received(readBuffer[0..<count], .now)
+                received(readBuffer[0..<count], polledAt)
             case .wantRead, .wantWrite:
                 return
             case .closed:

@@ -25,7 +25,10 @@ final class EventLoop: @unchecked Sendable {
     unowned(unsafe) let server: Server
     let listeners: [Listener]
     let commands: CommandTable
-    var connections: [ConnectionID: Connection] = [:]
+    // The properties marked `@exclusivity(unchecked)` are on every request's path and only the loop thread touches
+    // them, one access at a time: their accesses are not checked for overlap at run time (each check is a call into
+    // the runtime, and a request made a dozen of them).
+    @exclusivity(unchecked) var connections: [ConnectionID: Connection] = [:]
     /// The HTTP connections (`+HTTP`), by id from the same sequence.
     var httpConnections: [ConnectionID: HTTPConnection] = [:]
     /// Watching connections by project id.
@@ -33,7 +36,10 @@ final class EventLoop: @unchecked Sendable {
     var nextConnectionID: ConnectionID
     /// The poller key of the wakeup eventfd; listener `i` has key `i + 1`, connections count up after them.
     static let wakeupKey: UInt64 = 0
-    var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
+    @exclusivity(unchecked) var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
+    /// When the last poll for events returned: the time of every read in the batch of events it returned (one clock
+    /// read a batch, as the machines' only use of it is an upload's stall, counted in seconds).
+    @exclusivity(unchecked) var polledAt = ContinuousClock.now
     /// /dev/null, open for the loop's life: spare descriptors are duplicates of it.
     var nullDescriptor: Int32 = -1
     /// Descriptors held in reserve, duplicates of `nullDescriptor`. When the process runs out, one is freed to
@@ -58,17 +64,17 @@ final class EventLoop: @unchecked Sendable {
     var isDraining = false
     var shedCount = 0
     var lastShedLog = ContinuousClock.now - .seconds(2)
-    var unpublishedServed = 0
-    var unpublishedPeak = 0
+    @exclusivity(unchecked) var unpublishedServed = 0
+    @exclusivity(unchecked) var unpublishedPeak = 0
     /// The certificate and key for connections accepted on TCP listeners; nil: plain text.
     let tlsContext: ServerTLSContext?
     /// Connections that stopped reading while their transport held bytes of theirs (OpenSSL's buffers): the socket
     /// will not signal those again, so they are read once the connection takes requests again.
     var heldInput: Set<ConnectionID> = []
     /// Connections whose replies are written once this batch of events is handled (`flushLater`).
-    var waitingForFlush: [Connection] = []
+    @exclusivity(unchecked) var waitingForFlush: [Connection] = []
     /// Upload bytes the connections hold together (their machines' `reservedUpload`), at most `maximumPayloadTotal`.
-    var uploadBytesHeld = 0
+    @exclusivity(unchecked) var uploadBytesHeld = 0
     /// With a read replica: where the primary's log ended after each HTTP client's last write, keyed by a hash of its
     /// credentials (`Authorization` and `Cookie`), so that its next reads wait for the replica to replay it.
     var httpWrites = WriterPositions<Int>(capacity: ReplicaLimit.rememberedWriters)
@@ -153,6 +159,7 @@ final class EventLoop: @unchecked Sendable {
             let count = events.withUnsafeMutableBufferPointer { buffer in
                 barkeep_poller_wait(server.poller, buffer.baseAddress, Int32(buffer.count), timeout)
             }
+            polledAt = .now
             guard count >= 0 else {
                 if errno == EINTR { continue }
                 server.logger.error("epoll_wait failed", ["error": errorText()])
@@ -184,39 +191,43 @@ final class EventLoop: @unchecked Sendable {
             handleLookupReadiness()
         } else if event.key < firstConnectionKey {
             if !isDraining { accept(from: Int(event.key) - 1) }
+        } else if let connection = connections[ConnectionID(event.key)] {
+            handle(connection, events: event.events)
         } else if let connection = httpConnections[ConnectionID(event.key)] {
             handle(connection, events: event.events)
-        } else if let connection = connections[ConnectionID(event.key)] {
-            if connection.machine.isRunning && event.events & BARKEEP_EVENT_CLOSED != 0 {
-                // The peer is gone (not half-closed) while its command waits or runs: nobody will read the reply,
-                // and a command that has not started yet never starts.
-                close(connection)
+        }
+    }
+
+    /// A line-protocol connection's socket is ready (`events`).
+    private func handle(_ connection: Connection, events: UInt32) {
+        let readiness = connection.machine.readiness()
+        if readiness.isRunning && events & BARKEEP_EVENT_CLOSED != 0 {
+            // The peer is gone (not half-closed) while its command waits or runs: nobody will read the reply,
+            // and a command that has not started yet never starts.
+            close(connection)
+            return
+        }
+        // A handshake reads and writes as OpenSSL asks, whichever way the socket became ready.
+        if readiness.isHandshaking {
+            connection.machine.transportReady()
+            process(connection)
+            return
+        }
+        if events & BARKEEP_EVENT_WRITE != 0 {
+            let wasFull = connection.machine.isOutputFull
+            guard flush(connection) else { return }
+            // The client took enough replies: answer the requests left buffered while it lagged (a watcher's next
+            // replay page may fit now, too).
+            if wasFull && !connection.machine.isOutputFull || connection.machine.isWatching { process(connection) }
+        }
+        if events & (BARKEEP_EVENT_READ | BARKEEP_EVENT_HANGUP | BARKEEP_EVENT_ERROR) != 0, connection.isOpen {
+            // Readable (or half-closed) while its command runs: the readability it kept registered is taken off now,
+            // and read once the command is done.
+            if connection.machine.readiness().isRunning {
+                updateInterest(connection, isReadable: true)
                 return
             }
-            // A handshake reads and writes as OpenSSL asks, whichever way the socket became ready.
-            if connection.machine.isHandshaking {
-                connection.machine.transportReady()
-                process(connection)
-                return
-            }
-            if event.events & BARKEEP_EVENT_WRITE != 0 {
-                let wasFull = connection.machine.isOutputFull
-                guard flush(connection) else { return }
-                // The client took enough replies: answer the requests left buffered while it lagged (a watcher's
-                // next replay page may fit now, too).
-                if wasFull && !connection.machine.isOutputFull || connection.machine.isWatching { process(connection) }
-            }
-            if event.events & (BARKEEP_EVENT_READ | BARKEEP_EVENT_HANGUP | BARKEEP_EVENT_ERROR) != 0,
-                connections[connection.id] != nil
-            {
-                // Readable (or half-closed) while its command runs: the readability it kept registered is taken off
-                // now, and read once the command is done.
-                if connection.machine.isRunning {
-                    updateInterest(connection, isReadable: true)
-                    return
-                }
-                read(connection)
-            }
+            read(connection)
         }
     }
 
@@ -273,11 +284,12 @@ final class EventLoop: @unchecked Sendable {
             return false
         }
         connection.machine.compactOutput()
-        if connection.machine.isFinished {
+        let readiness = connection.machine.readiness()
+        if readiness.isFinished {
             close(connection)
             return false
         }
-        updateInterest(connection)
+        updateInterest(connection, readiness)
         return true
     }
 
@@ -308,10 +320,14 @@ final class EventLoop: @unchecked Sendable {
     /// until the socket is reported readable (`isReadable`): most clients send nothing while they wait for the reply,
     /// and taking it off and putting it back costs two system calls per command (the connection reads nothing
     /// meanwhile all the same: `wantsReadable` decides that).
-    private func updateInterest(_ connection: Connection, isReadable: Bool = false) {
-        var interest: UInt32 = connection.machine.wantsReadable ? BARKEEP_EVENT_READ : 0
-        if connection.machine.isRunning, !isReadable { interest |= connection.interest & BARKEEP_EVENT_READ }
-        if connection.machine.wantsWritable { interest |= BARKEEP_EVENT_WRITE }
+    private func updateInterest(
+        _ connection: Connection, _ readiness: ConnectionMachine<CommandTable.SessionView>.Readiness? = nil,
+        isReadable: Bool = false
+    ) {
+        let readiness = readiness ?? connection.machine.readiness()
+        var interest: UInt32 = readiness.wantsReadable ? BARKEEP_EVENT_READ : 0
+        if readiness.isRunning, !isReadable { interest |= connection.interest & BARKEEP_EVENT_READ }
+        if readiness.wantsWritable { interest |= BARKEEP_EVENT_WRITE }
         // A system call only when something changed: most flushes leave a connection as it was.
         guard interest != connection.interest else { return }
         connection.interest = interest
