@@ -333,13 +333,15 @@ struct ProtocolTests {
         let running = try RunningServer.withDatabase(commands: testCommands)
         let client = try running.owner()
         let observer = try PostgresConnection(configuration: try #require(running.database))
-        // Long enough that a loaded machine still sees it running before it ends (CI once missed a 0.5 s one, and
-        // the PING behind it then ran before the shutdown).
-        try client.send("SLEEP 2\nPING\n")
+        // Long enough that a loaded machine still sees it running before it ends, and shuts down before it ends: CI
+        // once missed a 0.5 s one, and a run at a load of 10 a 2 s one; the PING behind it then ran before the
+        // shutdown.
+        try client.send("SLEEP 5\nPING\n")
         try waitUntilSleeping(observer)
         let started = ContinuousClock.now
-        running.server.shutdown(grace: .seconds(10))
-        #expect(ContinuousClock.now - started < .seconds(8))
+        running.server.shutdown(grace: .seconds(20))
+        // Not the grace: it ended once the command had.
+        #expect(ContinuousClock.now - started < .seconds(15))
         // The running command's reply went out; the request behind it was not read any more.
         #expect(try client.readLine() == "OK SLEPT")
         #expect(client.isClosedByServer())
