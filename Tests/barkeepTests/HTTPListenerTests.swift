@@ -1,4 +1,5 @@
 import BarkeepCore
+import BarkeepProtocol
 import BarkeepTestSupport
 import Foundation
 import Testing
@@ -120,6 +121,44 @@ struct HTTPListenerTests {
         // The grace is 5 s; an idle connection has nothing to wait for.
         #expect(daemon.process.wait(timeout: .seconds(4)) == 0)
         #expect(ContinuousClock.now - stopping < .seconds(4))
+    }
+
+    @Test("alone on its database, a daemon keeps a STATUS check across HTTP GETs; an HTTP POST voids it")
+    func httpWritesVoidKeptChecks() throws {
+        let daemon = try TestDaemon(http: true)
+        let base = try #require(daemon.httpURL)
+        #expect(try daemon.barkeep(["project", "create", "app"]).0 == 0)
+        let reader = try makeToken(daemon)
+        let admin = try makeToken(daemon, role: "admin")
+        let client = try LineClient(port: daemon.port)
+        #expect(try client.request("HELLO token=\(reader)")?.hasPrefix("OK") == true)
+        func stats() throws -> Record { try Record(parsing: try #require(try client.reply("STATS").first)) }
+        #expect(eventually(.seconds(30)) { (try? stats()["sole"]) == "yes" })
+        // A connection's first STATUS goes to the pool, its second looks the status version up on the loop; the next
+        // ones use what that lookup kept.
+        let made = try client.reply("STATUS app")
+        #expect(try client.reply("STATUS app") == made)
+        let lookups = try #require(try stats()["status-lookups"])
+        #expect(try client.reply("STATUS app") == made)
+        let now = try stats()
+        #expect(now["status-lookups"] == lookups, "\(now) \(String(describing: lookups))")
+        for _ in 0..<3 {
+            let got = try curl([
+                "-o", "/dev/null", "-w", "%{http_code}", "-H", "Authorization: Bearer \(reader)",
+                base + "/api/v1/projects",
+            ])
+            #expect(got.output == "200")
+        }
+        #expect(try client.reply("STATUS app") == made)
+        let afterReads = try stats()
+        #expect(afterReads["status-lookups"] == lookups, "\(afterReads) \(String(describing: lookups))")
+        let posted = try curl([
+            "-o", "/dev/null", "-w", "%{http_code}", "-H", "Authorization: Bearer \(admin)", "-H",
+            "Content-Type: application/json", "--data-binary", #"{"name":"other"}"#, base + "/api/v1/projects",
+        ])
+        #expect(posted.output == "200")
+        #expect(try client.reply("STATUS app") == made)
+        #expect(try stats()["status-lookups"] != lookups)
     }
 
     @Test("a revoked token is refused at its very next request")

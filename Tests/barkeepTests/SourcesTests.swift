@@ -1,3 +1,4 @@
+import BarkeepProtocol
 import BarkeepTestSupport
 import Foundation
 import Testing
@@ -117,6 +118,30 @@ struct SourcesTests {
         try drop(try fixture("AdamYoneda_DiffableDataSourceChatBootcamp.json"), as: "chat.json", in: inbox)
         #expect(eventually { exists(inbox + "/done/chat-2.json") })
         #expect(try runs(daemon, "app").count == 3)
+    }
+
+    @Test("alone on its database, a daemon's ingest from its inbox shows in the next STATUS of a kept connection")
+    func ingestVoidsKeptChecks() throws {
+        let (daemon, inbox) = try inboxDaemon()
+        let created = try run(daemon, ["token", "create", "dash", "--role", "reader"])
+        let token = try #require(created.1.split(separator: "\n").first.map(String.init))
+        let client = try LineClient(port: daemon.port)
+        #expect(try client.request("HELLO token=\(token)")?.hasPrefix("OK") == true)
+        func stats() throws -> Record { try Record(parsing: try #require(try client.reply("STATS").first)) }
+        #expect(eventually(.seconds(30)) { (try? stats()["sole"]) == "yes" })
+        // A connection's first STATUS goes to the pool, its second looks the status version up on the loop; the next
+        // ones use what that lookup kept.
+        let made = try client.reply("STATUS app")
+        #expect(try client.reply("STATUS app") == made)
+        let lookups = try stats()["status-lookups"]
+        #expect(try client.reply("STATUS app") == made)
+        let now = try stats()
+        #expect(now["status-lookups"] == lookups, "\(now) \(String(describing: lookups))")
+        try drop(try fixture("gilrodar_ToolBar.json"), as: "toolbar.json", in: inbox)
+        #expect(eventually { exists(inbox + "/done/toolbar.json") })
+        let after = try client.reply("STATUS app")
+        #expect(after != made && after.last?.hasPrefix("OK") == true)
+        #expect(try stats()["status-lookups"] != lookups)
     }
 
     @Test("a half-written file is not ingested until it is complete")

@@ -6,8 +6,11 @@ public struct PostgresConfiguration: Sendable, Equatable {
     public var conninfo: String
     /// When set, overrides the database named in `conninfo`.
     public var database: String?
-    /// Reported in `pg_stat_activity` unless `conninfo` names one.
+    /// Reported in `pg_stat_activity` unless `conninfo` names one (after it, `/instance` when set).
     public var applicationName: String
+    /// The daemon the connection is of (a short random tag per process), appended to `applicationName` as
+    /// `/instance`: a daemon tells its own backends from any other's (`Presence`). Kept by `with(applicationName:)`.
+    public var instance: String?
     /// Seconds to wait for a connection before giving up.
     public var connectTimeoutSeconds: Int
     /// Seconds after which a TCP connection whose server went silent (a cut network, a failover) is given up: the
@@ -18,7 +21,7 @@ public struct PostgresConfiguration: Sendable, Equatable {
     public init(
         conninfo: String,
         database: String? = nil,
-        applicationName: String = "barkeepd",
+        applicationName: String = PostgresConfiguration.daemonApplicationPrefix,
         connectTimeoutSeconds: Int = 10
     ) {
         self.conninfo = conninfo
@@ -53,12 +56,23 @@ public struct PostgresConfiguration: Sendable, Equatable {
         return copy
     }
 
+    /// The prefix of every daemon connection's application name (the default `applicationName`).
+    public static let daemonApplicationPrefix = "barkeepd"
+
+    /// What a connection of `instance` ends its application name with (`reportedApplicationName`).
+    public static func instanceSuffix(_ instance: String) -> String { "/" + instance }
+
+    /// The application name `pg_stat_activity` shows: `applicationName`, then `instance`'s suffix when set.
+    public var reportedApplicationName: String {
+        instance.map { applicationName + Self.instanceSuffix($0) } ?? applicationName
+    }
+
     /// libpq keyword/value pairs: the first `dbname` is expanded as a full connection string, and every later
     /// keyword overrides what it said.
     var keywordValues: [(String, String)] {
         var pairs: [(String, String)] = [
             ("dbname", conninfo),
-            ("fallback_application_name", applicationName),
+            ("fallback_application_name", reportedApplicationName),
             ("client_encoding", "UTF8"),
             ("connect_timeout", String(connectTimeoutSeconds)),
             // A server that vanishes without closing the connection (a failover, a cut network) is noticed within
