@@ -189,11 +189,7 @@ public final class Presence: Sendable {
             } catch {
                 presentValue.store(false, ordering: .sequentiallyConsistent)
                 leave()
-                let isFirstLoss = state.withLock { state in
-                    defer { state.isLossTold = true }
-                    return !state.isLossTold
-                }
-                if isFirstLoss {
+                if isFirstTelling(\.isLossTold) {
                     logger.warning(
                         "presence connection lost; writes refused and not serving the database alone until it is back",
                         ["error": "\(error)"])
@@ -295,11 +291,7 @@ public final class Presence: Sendable {
         guard others == 0 else {
             try connection.query("SELECT pg_advisory_unlock(\(Self.key))")
             try Self.check(connection, isSession: session)
-            let isFirst = state.withLock { state in
-                defer { state.isOthersTold = true }
-                return !state.isOthersTold
-            }
-            if isFirst {
+            if isFirstTelling(\.isOthersTold) {
                 logger.info(
                     "not serving the database alone while another daemon's connections are on it",
                     ["connections": String(others ?? -1)])
@@ -320,6 +312,14 @@ public final class Presence: Sendable {
           AND starts_with(application_name, $1::text)
           AND ($2::text = '' OR right(application_name, length($2::text)) <> $2::text)
         """
+
+    /// Whether what `told` marks is to be logged now: it was not since it was last reset (which is then marked).
+    private func isFirstTelling(_ told: WritableKeyPath<State, Bool> & Sendable) -> Bool {
+        state.withLock { state in
+            defer { state[keyPath: told] = true }
+            return !state[keyPath: told]
+        }
+    }
 
     private func enter() {
         state.withLock { $0.soleSince = Date() }
