@@ -16,6 +16,9 @@ public struct PostgresConfiguration: Sendable, Equatable {
     /// Seconds after which a TCP connection whose server went silent (a cut network, a failover) is given up: the
     /// kernel's keepalive probes and `tcp_user_timeout` follow from it. Ignored on Unix sockets, which close at once.
     public var lossTimeoutSeconds = 60
+    /// When set, every session of the connection (a reopened one too) waits at most this many milliseconds for a
+    /// lock (`lock_timeout`), then fails with SQLSTATE 55P03.
+    public var lockTimeoutMilliseconds: Int?
 
     /// Creates a configuration.
     public init(

@@ -65,6 +65,8 @@ public final class Presence: Sendable {
     public init(configuration: PostgresConfiguration, logger: Logger) {
         var configuration = configuration.with(applicationName: Self.applicationName)
         configuration.lossTimeoutSeconds = Self.lossTimeoutSeconds
+        // Waiting for the shared lock gives up now and then to tell the others again, on whatever session.
+        configuration.lockTimeoutMilliseconds = Int(Self.retryInterval.milliseconds)
         self.configuration = configuration
         self.logger = logger.with(["component": "presence"])
         wakeup = barkeep_wakeup_create()
@@ -208,10 +210,8 @@ public final class Presence: Sendable {
     /// `retryInterval` it waited. Returns the session holding it (its backend's pid); nil when the daemon stops
     /// meanwhile.
     private func join(_ connection: PostgresConnection) throws -> Int32? {
-        // `lock_timeout` is the session's: a connection opened again silently has lost it (and would wait for the
-        // lock forever, telling no one), so the session is checked after every statement.
-        try connection.query(
-            "SELECT set_config('lock_timeout', $1, false)", ["\(Int(Self.retryInterval.milliseconds))ms"])
+        // Every session of the connection has a `lock_timeout` (`init`), a session opened again silently too; but
+        // the lock is the session's, so the session is checked after every statement.
         let session = connection.backendPID
         var isWaitTold = false
         while true {
@@ -230,8 +230,6 @@ public final class Presence: Sendable {
                 }
             }
         }
-        try connection.query("SELECT set_config('lock_timeout', '0', false)")
-        try Self.check(connection, isSession: session)
         return session
     }
 
