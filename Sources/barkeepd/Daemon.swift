@@ -30,6 +30,7 @@ final class Daemon {
     private var server: Server?
     private var sources: SourceRunner?
     private var hooks: HookDeliverer?
+    private var presence: Presence?
 
     init(options: DaemonOptions, logger: Logger) {
         self.options = options
@@ -65,7 +66,11 @@ final class Daemon {
         lock = try DataDirectoryLock(directory: options.dataDirectory, logger: logger)
         try checkStop()
 
-        let configuration = try databaseConfiguration()
+        // Every connection of this daemon says which daemon it is of (`PostgresConfiguration.instance`): a daemon
+        // going sole waits until no other daemon's backend is left (`Presence`).
+        let instance = Self.makeInstance()
+        var configuration = try databaseConfiguration()
+        configuration.instance = instance
         try checkStop()
 
         let version = try migrate(configuration)
@@ -85,7 +90,7 @@ final class Daemon {
             uploadTimeout: options.uploadTimeout,
             maximumConnections: maximumConnections,
             ownerUID: geteuid(),
-            serverID: Self.makeServerID(),
+            serverID: Self.makeServerID(instance: instance),
             tls: options.tls
         )
         serverConfiguration.maximumScreenshot = options.maximumScreenshot
@@ -107,6 +112,7 @@ final class Daemon {
         // The daemon's presence on the database, held by the server from its start; the sources' ingests are
         // writes of this daemon too.
         let presence = Presence(configuration: configuration, logger: logger)
+        self.presence = presence
         serverConfiguration.presenceTimeout = max(options.databaseWait, serverConfiguration.presenceTimeout)
         // The sources' runner exists before the server, whose SOURCE commands wake it; it starts after.
         let serverID = serverConfiguration.serverID
@@ -199,13 +205,17 @@ final class Daemon {
         logger.log(.info, "ready", fieldList: fields)
     }
 
-    /// A new identity at every start: random, with the host name so an operator knows where it runs.
-    private static func makeServerID() -> String {
+    /// A random tag of this process: its connections' `instance`, the start of its server id.
+    private static func makeInstance() -> String {
         var generator = SystemRandomNumberGenerator()
         let random = String(UInt32.random(in: 0...UInt32.max, using: &generator), radix: 16)
-        let padded = String(repeating: "0", count: 8 - random.count) + random
+        return String(repeating: "0", count: 8 - random.count) + random
+    }
+
+    /// A new identity at every start: random (`instance`), with the host name so an operator knows where it runs.
+    private static func makeServerID(instance: String) -> String {
         let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "localhost"
-        return padded + "@" + host
+        return instance + "@" + host
     }
 
     private func makeDataDirectory() throws {
@@ -246,7 +256,9 @@ final class Daemon {
     /// written there. Nil without the option.
     private func readReplica(primary: PostgresConfiguration, queueLimit: Int) throws -> ReadReplica? {
         guard let url = options.readDatabaseURL else { return nil }
-        let configuration = PostgresConfiguration(conninfo: url)
+        var configuration = PostgresConfiguration(conninfo: url)
+        // This daemon's too, should the "replica" be the primary itself (`Presence`).
+        configuration.instance = primary.instance
         let isStandby: Bool
         do {
             isStandby = try ReadReplica.isStandby(configuration)
@@ -372,6 +384,10 @@ final class Daemon {
         replica = nil
         pool?.shutdown()
         pool = nil
+        // Nothing of this daemon can commit any more (its sources, its server and its pool have drained): only now
+        // may the others serve the database alone.
+        presence?.stop()
+        presence = nil
         if let cluster {
             do {
                 try cluster.stop()

@@ -36,7 +36,13 @@ final class RunningServer {
         let directory = try TemporaryDirectory.make(prefix: "barkeep-server")
         let requested = [ServerAddress.tcp(host: "127.0.0.1", port: 0), .unix(path: directory + "/test.sock")]
         self.database = database
-        pool = database.map { PostgresPool(configuration: $0, size: poolSize, queueLimit: queueLimit) }
+        // Its connections say which server they are of, as a daemon's do (`PostgresConfiguration.instance`).
+        let instance = String(UUID().uuidString.prefix(8)).lowercased()
+        pool = database.map { database in
+            var tagged = database
+            tagged.instance = instance
+            return PostgresPool(configuration: tagged, size: poolSize, queueLimit: queueLimit)
+        }
         var configuration = ServerConfiguration(
             addresses: requested,
             maximumLineLength: maximumLineLength,

@@ -90,13 +90,20 @@ struct StatusLookupTests {
         try backends(running, named: "barkeepd-status")
     }
 
-    /// The backends of the connections named `name` (`application_name`) in the server's database.
+    /// The backends of the connections named `name` (`application_name`, before its instance's suffix) in the
+    /// server's database.
     private func backends(_ running: RunningServer, named name: String) throws -> [Int32] {
-        let database = try PostgresConnection(configuration: try #require(running.database))
+        let database = try administration(running)
         defer { database.close() }
         return try database.query(
-            "SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()", [name]
+            "SELECT pid FROM pg_stat_activity WHERE split_part(application_name, '/', 1) = $1 AND datname = current_database()",
+            [name]
         ).map { try $0.decode(at: 0, as: Int32.self) }
+    }
+
+    /// A connection of the test's own to the server's database: no daemon's (`Presence.otherBackends`).
+    private func administration(_ running: RunningServer) throws -> PostgresConnection {
+        try PostgresConnection(configuration: try #require(running.database).with(applicationName: "barkeep-test"))
     }
 
     /// Another daemon's presence on the server's database, taken now (the server leaves sole mode before it is):
@@ -167,7 +174,7 @@ struct StatusLookupTests {
         defer { other.stop() }
         let made = try reply(owner, "STATUS app")
         #expect(try eventually { try reply(owner, "STATUS app") == made && !lookupBackends(running).isEmpty })
-        let administrator = try PostgresConnection(configuration: try #require(running.database))
+        let administrator = try administration(running)
         defer { administrator.close() }
         let pooled = running.server.statistics.keptStatusToPool
         // Killed before every request, the lookup cannot answer: each STATUS still gets the right reply, by the pool.
@@ -336,6 +343,56 @@ struct StatusLookupTests {
         #expect(try reply(dashboard, "STATUS app") == ["ERR NOAUTH the token of this connection was revoked"])
     }
 
+    @Test("HELLO and CHECK on other connections neither void a sole daemon's kept checks nor move its generation")
+    func readsKeepChecks() throws {
+        let (running, owner) = try serverWithProject()
+        #expect(becomesSole(running))
+        let presence = try #require(running.server.presence)
+        let dashboard = try reader(running, owner, named: "dash")
+        let created = try #require(try reply(owner, "TOKEN CREATE cli role=reader").first)
+        let secret = try #require(try Record(parsing: created)["token"])
+        let made = try reply(dashboard, "STATUS app")
+        #expect(try isAnsweredOnLoop(running, dashboard, made: made))
+        let generation = presence.generation
+        let lookups = try stats(owner)["status-lookups"]
+        #expect(lookups != nil)
+        // What a CLI command does: a new connection, its HELLO (the token's last use recorded), a CHECK.
+        for _ in 0..<3 {
+            let client = try running.tcp(token: secret)
+            try client.send("CHECK app \(Self.scan.count) format=duo-scan\n")
+            try client.send(Self.scan)
+            #expect(try readReply(client).last?.hasPrefix("OK") == true)
+        }
+        #expect(presence.generation == generation)
+        #expect(try reply(dashboard, "STATUS app") == made)
+        #expect(try stats(owner)["status-lookups"] == lookups)
+        // A write does void them: the next STATUS is looked up again.
+        #expect(try reply(owner, "SCREEN ADD app Settings path=Sources/Settings/**").last?.hasPrefix("OK") == true)
+        #expect(presence.generation != generation)
+        #expect(try reply(dashboard, "STATUS app").count == made.count + 1)
+        #expect(try stats(owner)["status-lookups"] != lookups)
+    }
+
+    @Test("a backend of another daemon (one leaving, killed, or older than the lock) keeps a daemon out of sole mode")
+    func otherDaemonsBackend() throws {
+        let log = LogLines()
+        let configuration = try TestDatabase.makeDatabase()
+        let migrating = try PostgresConnection(configuration: configuration.with(applicationName: "barkeep-test"))
+        try Migrator().migrate(migrating)
+        migrating.close()
+        // A daemon's connection without this server's instance: another daemon's, holding no presence lock.
+        var other: PostgresConnection? = try PostgresConnection(
+            configuration: configuration.with(applicationName: PostgresConfiguration.daemonApplicationPrefix))
+        let running = try RunningServer(commands: .standard, database: configuration, logger: log.logger)
+        let presence = try #require(running.server.presence)
+        let told = "not serving the database alone while another daemon's connections are on it"
+        #expect(eventually(.seconds(30)) { log.all.contains { $0.contains(told) } })
+        #expect(holds(for: .milliseconds(1500)) { !presence.isSole })
+        other?.close()
+        other = nil
+        #expect(becomesSole(running))
+    }
+
     @Test("a daemon joining ends the first one's sole mode before it serves; when it leaves, the first is alone again")
     func handover() throws {
         let (first, owner) = try serverWithProject()
@@ -377,7 +434,7 @@ struct StatusLookupTests {
         let epoch = presence.epoch
         let killed = try backends(running, named: Presence.applicationName)
         #expect(killed.count == 1)
-        let administrator = try PostgresConnection(configuration: try #require(running.database))
+        let administrator = try administration(running)
         defer { administrator.close() }
         for pid in killed { try administrator.query("SELECT pg_terminate_backend($1)", [pid]) }
         // Left at once (the epoch moved on), back later on a new backend, and alone again.

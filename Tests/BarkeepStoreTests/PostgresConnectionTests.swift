@@ -204,6 +204,20 @@ struct PostgresConnectionTests {
         #expect(connection.backendPID != before)
     }
 
+    @Test("a lock timeout holds on every session of a connection, one re-established after a kill too")
+    func lockTimeoutSurvivesReconnect() throws {
+        var configuration = try TestDatabase.makeDatabase()
+        let admin = try PostgresConnection(configuration: configuration)
+        configuration.lockTimeoutMilliseconds = 250
+        let connection = try PostgresConnection(configuration: configuration)
+        #expect(try connection.queryValue("SHOW lock_timeout", as: String.self) == "250ms")
+        let before = connection.backendPID
+        #expect(try admin.queryValue("SELECT pg_terminate_backend($1)", [before], as: Bool.self) == true)
+        try waitForBackendToGo(admin, pid: before)
+        #expect(try connection.queryValue("SHOW lock_timeout", as: String.self) == "250ms")
+        #expect(connection.backendPID != before)
+    }
+
     @Test("a connection lost inside a transaction says so, and works again afterwards")
     func lostInsideTransaction() throws {
         let configuration = try TestDatabase.makeDatabase()

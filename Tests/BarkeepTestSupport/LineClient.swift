@@ -109,6 +109,17 @@ public final class LineClient: @unchecked Sendable {
         return try readLine()
     }
 
+    /// Sends one request line and reads its whole reply: its records (`* …`), then its final line, last.
+    public func reply(_ line: String) throws -> [String] {
+        try send(line + "\n")
+        var lines: [String] = []
+        while let read = try readLine() {
+            lines.append(read)
+            if !read.hasPrefix("* ") { break }
+        }
+        return lines
+    }
+
     /// Whether the server has closed the connection (reads until end of stream or timeout).
     public func isClosedByServer() -> Bool {
         (try? readLine()) == nil

@@ -63,6 +63,27 @@ public final class TestDaemon: Sendable {
         return (result.status, result.output, result.error)
     }
 
+    /// A TCP connection that said HELLO with `token`, once the daemon serves its database alone (STATS `sole=yes`,
+    /// polled for up to 30 s; it throws when the daemon does not).
+    public func connectionWhenSole(token: String) throws -> LineClient {
+        let client = try LineClient(port: port)
+        guard try client.request("HELLO token=\(token)")?.hasPrefix("OK") == true else {
+            throw TestSupportError("HELLO refused")
+        }
+        guard eventually(.seconds(30), { (try? Self.stats("sole", on: client)) == "yes" }) else {
+            throw TestSupportError("the daemon did not come to serve its database alone")
+        }
+        return client
+    }
+
+    /// The field `name` of the STATS record on `client`; nil when it has none.
+    public static func stats(_ name: String, on client: LineClient) throws -> String? {
+        let record = try client.reply("STATS").first ?? ""
+        return record.split(separator: " ").first { $0.hasPrefix(name + "=") }.map {
+            String($0.dropFirst(name.count + 1))
+        }
+    }
+
     /// Stops the daemon and waits for it.
     public func stop() {
         process.signal(SIGTERM)

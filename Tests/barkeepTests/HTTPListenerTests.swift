@@ -122,6 +122,40 @@ struct HTTPListenerTests {
         #expect(ContinuousClock.now - stopping < .seconds(4))
     }
 
+    @Test("alone on its database, a daemon keeps a STATUS check across HTTP GETs; an HTTP POST voids it")
+    func httpWritesVoidKeptChecks() throws {
+        let daemon = try TestDaemon(http: true)
+        let base = try #require(daemon.httpURL)
+        #expect(try daemon.barkeep(["project", "create", "app"]).0 == 0)
+        let reader = try makeToken(daemon)
+        let admin = try makeToken(daemon, role: "admin")
+        let client = try daemon.connectionWhenSole(token: reader)
+        func stats() throws -> String? { try TestDaemon.stats("status-lookups", on: client) }
+        // A connection's first STATUS goes to the pool, its second looks the status version up on the loop; the next
+        // ones use what that lookup kept.
+        let made = try client.reply("STATUS app")
+        #expect(try client.reply("STATUS app") == made)
+        let lookups = try #require(try stats())
+        #expect(try client.reply("STATUS app") == made)
+        #expect(try stats() == lookups)
+        for _ in 0..<3 {
+            let got = try curl([
+                "-o", "/dev/null", "-w", "%{http_code}", "-H", "Authorization: Bearer \(reader)",
+                base + "/api/v1/projects",
+            ])
+            #expect(got.output == "200")
+        }
+        #expect(try client.reply("STATUS app") == made)
+        #expect(try stats() == lookups)
+        let posted = try curl([
+            "-o", "/dev/null", "-w", "%{http_code}", "-H", "Authorization: Bearer \(admin)", "-H",
+            "Content-Type: application/json", "--data-binary", #"{"name":"other"}"#, base + "/api/v1/projects",
+        ])
+        #expect(posted.output == "200")
+        #expect(try client.reply("STATUS app") == made)
+        #expect(try stats() != lookups)
+    }
+
     @Test("a revoked token is refused at its very next request")
     func revokedToken() throws {
         let daemon = try TestDaemon(http: true)

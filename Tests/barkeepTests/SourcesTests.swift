@@ -119,6 +119,27 @@ struct SourcesTests {
         #expect(try runs(daemon, "app").count == 3)
     }
 
+    @Test("alone on its database, a daemon's ingest from its inbox shows in the next STATUS of a kept connection")
+    func ingestVoidsKeptChecks() throws {
+        let (daemon, inbox) = try inboxDaemon()
+        let created = try run(daemon, ["token", "create", "dash", "--role", "reader"])
+        let token = try #require(created.1.split(separator: "\n").first.map(String.init))
+        let client = try daemon.connectionWhenSole(token: token)
+        func stats() throws -> String? { try TestDaemon.stats("status-lookups", on: client) }
+        // A connection's first STATUS goes to the pool, its second looks the status version up on the loop; the next
+        // ones use what that lookup kept.
+        let made = try client.reply("STATUS app")
+        #expect(try client.reply("STATUS app") == made)
+        let lookups = try stats()
+        #expect(try client.reply("STATUS app") == made)
+        #expect(try stats() == lookups)
+        try drop(try fixture("gilrodar_ToolBar.json"), as: "toolbar.json", in: inbox)
+        #expect(eventually { exists(inbox + "/done/toolbar.json") })
+        let after = try client.reply("STATUS app")
+        #expect(after != made && after.last?.hasPrefix("OK") == true)
+        #expect(try stats() != lookups)
+    }
+
     @Test("a half-written file is not ingested until it is complete")
     func halfWrittenFileWaits() throws {
         let (daemon, inbox) = try inboxDaemon(settle: "3s")

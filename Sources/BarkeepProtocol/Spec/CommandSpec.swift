@@ -52,6 +52,12 @@ public struct CommandSpec: Sendable {
     /// nothing on the side. The one rule of what goes to the replica.
     public var readsReplica: Bool { effect == .read && !readsPrimary }
 
+    /// Whether it is a write for the daemon's presence (`Presence`): its effect is not a read. The reads that record
+    /// something on the side (HELLO a token's last use, CHECK a `scan.checked` event) change nothing STATUS answers
+    /// from, so they are not: the one rule of what voids a sole daemon's kept STATUS checks, separate from where a
+    /// command reads (`readsReplica`).
+    public var writes: Bool { effect != .read }
+
     /// Declares a command; `http`: its route in the HTTP API; `payload`: an upload (`INGEST PROJECT … SIZE` then
     /// SIZE bytes); `readsPrimary`: a read that writes on the side, kept off replicas.
     public init(

@@ -34,6 +34,8 @@ public final class Command: Sendable {
     public let request: (any CommandRequest.Type)?
     /// Whether a streaming replica may serve it (`CommandSpec.readsReplica`; false for a command without a spec).
     public let readsReplica: Bool
+    /// Whether it is a write for the daemon's presence (`CommandSpec.writes`; true for a command without a spec).
+    public let writes: Bool
 
     /// Declares a command. Its first positional argument names a project unless `arguments` says otherwise.
     public init(
@@ -62,6 +64,7 @@ public final class Command: Sendable {
         self.constantReply = nil
         self.request = request
         readsReplica = request?.spec.readsReplica ?? false
+        writes = request?.spec.writes ?? true
     }
 
     /// Declares the command `R` specifies: its name, arity, argument kinds, keys and role come from `R`'s spec and
@@ -105,6 +108,7 @@ public final class Command: Sendable {
         payloadLimit = .upload
         self.request = request
         readsReplica = false
+        writes = false
         handler = { _ in .done(CommandResult(reply)) }
         var bytes: [UInt8] = []
         reply.encode(into: &bytes)

@@ -127,7 +127,8 @@ extension EventLoop {
     /// `finish` on the loop with the result; without a pool, or with the pool's queue full, `finish` gets the error
     /// at once.
     private func onPool<Outcome: Sendable>(
-        _ connection: HTTPConnection, ifCancelled: Outcome, reads: Bool = false, client: Int? = nil,
+        _ connection: HTTPConnection, ifCancelled: Outcome, reads: Bool = false, writes: Bool = false,
+        client: Int? = nil,
         _ work: @escaping @Sendable (any HTTPApplication, HTTPRequestContext, PostgresConnection) throws -> Outcome,
         finish: @escaping @Sendable (EventLoop, ConnectionID, Result<Outcome, any Error>) -> Void
     ) {
@@ -146,7 +147,9 @@ extension EventLoop {
         }
         do {
             try server.submitDatabaseWork(
-                on: pool, reads: reads && client != nil, after: client.flatMap(httpWrites.position(of:)), guarded
+                on: pool, reads: reads && client != nil, writes: writes,
+                after: client.flatMap(httpWrites.position(of:)),
+                guarded
             ) { [server] result, wrote in
                 server.post { loop in
                     if let wrote, let client, case .success(let outcome) = result {
@@ -217,17 +220,18 @@ extension EventLoop {
     /// Runs a request on a pool thread through the server's application; the machine waits until `complete`.
     private func run(_ head: HTTPRequestHead, body: [UInt8], on connection: HTTPConnection) {
         // GET and HEAD read: with a read replica they go where it decides, after this client's last write; without
-        // one no client needs telling apart.
+        // one no client needs telling apart. Any other method is a write for the daemon's presence (`Presence`).
         let isTLS = connection.context.isTLS
         let session = WebAuthentication.sessionCookie(head, isTLS: isTLS)
         let client =
             server.replica == nil
             ? nil
             : Self.httpClientKey(authorization: head.values(of: "authorization"), session: session)
+        let isRead = head.method == "GET" || head.method == "HEAD"
         // The client left while the request waited for a database connection: it never starts.
         onPool(
             connection, ifCancelled: HTTPResponse.error(503, .unavailable, "the client left"),
-            reads: head.method == "GET" || head.method == "HEAD", client: client
+            reads: isRead, writes: !isRead, client: client
         ) {
             application, context, database in
             try application.respond(to: head, body: body, context: context, database: database)

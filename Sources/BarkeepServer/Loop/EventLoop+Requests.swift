@@ -229,7 +229,8 @@ extension EventLoop {
         }
         do {
             try server.submitDatabaseWork(
-                on: pool, reads: resolved.command.readsReplica, after: readsAfter(connection), guarded
+                on: pool, reads: resolved.command.readsReplica, writes: resolved.command.writes,
+                after: readsAfter(connection), guarded
             ) { [server] result, wrote in
                 server.post { loop in loop.complete(id, command: name, result: result, wrote: wrote) }
             }

@@ -79,6 +79,9 @@ public final class Server: Sendable {
     /// This daemon's presence among those serving the database, whether it serves it alone, and its writes'
     /// generation (what the loop's kept STATUS checks depend on); nil without a pool.
     public let presence: Presence?
+    /// Whether `presence` was made here (then `shutdown` stops it) rather than given (its giver stops it, once
+    /// nothing of the daemon can commit any more).
+    private let ownsPresence: Bool
     /// Failed HELLOs per peer across its connections: what each may still fail, and which reach the log.
     let failedHellos = FailedHelloLimiter()
     /// Pages rendered once per status version and shared (RenderedPageCache): the overview's live refetches.
@@ -102,8 +105,11 @@ public final class Server: Sendable {
 
     /// Prepares a server; nothing listens until `start()`. Without a pool, commands that need the database are
     /// answered `UNAVAILABLE` and WATCH is not served. With a `replica`, the commands that only read
-    /// (`Command.readsReplica`) read from it as it decides. `presence` (made on `pool`'s database when not given)
-    /// is held from `start` to `shutdown`; the daemon's other writers in this process note their writes on it.
+    /// (`Command.readsReplica`) read from it as it decides. `presence` is held from `start`; the daemon's other
+    /// writers in this process note their writes on it. One given is stopped by its giver after the pool, the
+    /// verdicts' group commit and every other writer drained (a write committing after it let its lock go could
+    /// go unseen by a daemon then serving the database alone); one made here on `pool`'s database is stopped by
+    /// `shutdown`.
     public init(
         configuration: ServerConfiguration,
         commands: CommandTable,
@@ -117,6 +123,7 @@ public final class Server: Sendable {
         self.pool = pool
         self.replica = pool == nil ? nil : replica
         self.presence = pool.map { presence ?? Presence(configuration: $0.configuration, logger: logger) }
+        ownsPresence = presence == nil
         // With a replica, a verdict's batch notes where the primary's log ended, for the client's next read.
         verdicts = pool.map { VerdictQueue(pool: $0, recordsPositions: replica != nil) }
         self.logger = logger.with(["component": "server"])
@@ -142,15 +149,17 @@ public final class Server: Sendable {
     /// also gets where the primary's log ended (read-your-writes for the client's next read). Throws what the pool
     /// throws when it cannot take the work.
     ///
-    /// Anything but a read is a write: it starts only while this daemon holds its presence on the database, and its
-    /// end (success or failure) moves the presence's write generation on before `completion` runs, so no STATUS
-    /// after its reply is answered by a check made before it (`Presence`, docs/protocol.md).
+    /// A write for the presence (`writes`: a command whose effect is not a read, an HTTP method other than GET and
+    /// HEAD — not where it reads, which is `reads`) starts only while this daemon holds its presence on the database,
+    /// and its end (success or failure) moves the presence's write generation on before `completion` runs, so no
+    /// STATUS after its reply is answered by a check made before it (`Presence`, docs/protocol.md). Anything else
+    /// neither waits for the presence nor moves the generation.
     func submitDatabaseWork<T: Sendable>(
-        on pool: PostgresPool, reads: Bool, after: WALPosition?,
+        on pool: PostgresPool, reads: Bool, writes: Bool, after: WALPosition?,
         _ work: @escaping @Sendable (PostgresConnection) throws -> T,
         completion: @escaping @Sendable (Result<T, any Error>, WALPosition?) -> Void
     ) throws {
-        if !reads, let presence {
+        if writes, let presence {
             try submitWrite(on: pool, presence: presence, after: after, work, completion: completion)
             return
         }
@@ -312,8 +321,8 @@ public final class Server: Sendable {
         _ = barkeep_wakeup_signal(wakeup)
         loopFinished.wait()
         hub?.stop()
-        // Serving nothing any more: the others may serve the database alone.
-        presence?.stop()
+        // A presence given is stopped by its giver once the pool drained (`init`).
+        if ownsPresence { presence?.stop() }
     }
 
     /// Runs `work` on the loop thread, soon.

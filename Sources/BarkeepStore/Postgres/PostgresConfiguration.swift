@@ -6,19 +6,25 @@ public struct PostgresConfiguration: Sendable, Equatable {
     public var conninfo: String
     /// When set, overrides the database named in `conninfo`.
     public var database: String?
-    /// Reported in `pg_stat_activity` unless `conninfo` names one.
+    /// Reported in `pg_stat_activity` unless `conninfo` names one (after it, `/instance` when set).
     public var applicationName: String
+    /// The daemon the connection is of (a short random tag per process), appended to `applicationName` as
+    /// `/instance`: a daemon tells its own backends from any other's (`Presence`). Kept by `with(applicationName:)`.
+    public var instance: String?
     /// Seconds to wait for a connection before giving up.
     public var connectTimeoutSeconds: Int
     /// Seconds after which a TCP connection whose server went silent (a cut network, a failover) is given up: the
     /// kernel's keepalive probes and `tcp_user_timeout` follow from it. Ignored on Unix sockets, which close at once.
     public var lossTimeoutSeconds = 60
+    /// When set, every session of the connection (a reopened one too) waits at most this many milliseconds for a
+    /// lock (`lock_timeout`), then fails with SQLSTATE 55P03.
+    public var lockTimeoutMilliseconds: Int?
 
     /// Creates a configuration.
     public init(
         conninfo: String,
         database: String? = nil,
-        applicationName: String = "barkeepd",
+        applicationName: String = PostgresConfiguration.daemonApplicationPrefix,
         connectTimeoutSeconds: Int = 10
     ) {
         self.conninfo = conninfo
@@ -53,12 +59,23 @@ public struct PostgresConfiguration: Sendable, Equatable {
         return copy
     }
 
+    /// The prefix of every daemon connection's application name (the default `applicationName`).
+    public static let daemonApplicationPrefix = "barkeepd"
+
+    /// What a connection of `instance` ends its application name with (`reportedApplicationName`).
+    public static func instanceSuffix(_ instance: String) -> String { "/" + instance }
+
+    /// The application name `pg_stat_activity` shows: `applicationName`, then `instance`'s suffix when set.
+    public var reportedApplicationName: String {
+        instance.map { applicationName + Self.instanceSuffix($0) } ?? applicationName
+    }
+
     /// libpq keyword/value pairs: the first `dbname` is expanded as a full connection string, and every later
     /// keyword overrides what it said.
     var keywordValues: [(String, String)] {
         var pairs: [(String, String)] = [
             ("dbname", conninfo),
-            ("fallback_application_name", applicationName),
+            ("fallback_application_name", reportedApplicationName),
             ("client_encoding", "UTF8"),
             ("connect_timeout", String(connectTimeoutSeconds)),
             // A server that vanishes without closing the connection (a failover, a cut network) is noticed within

@@ -281,7 +281,9 @@ public final class PostgresConnection {
             Unmanaged.passUnretained(self).toOpaque()
         )
         // Dates are exchanged as ISO 8601 in UTC, whatever the server's defaults.
-        let result = PQexec(handle, "SET TimeZone = 'UTC'; SET DateStyle = 'ISO'")
+        // A lock timeout is the session's: set again on every session, so a connection reopened keeps it.
+        let lockTimeout = configuration.lockTimeoutMilliseconds.map { "; SET lock_timeout = \(max(1, $0))" } ?? ""
+        let result = PQexec(handle, "SET TimeZone = 'UTC'; SET DateStyle = 'ISO'" + lockTimeout)
         _ = try consume(result)
     }
 

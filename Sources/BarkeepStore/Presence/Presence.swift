@@ -47,6 +47,7 @@ public final class Presence: Sendable {
         var isPresent = false
         var soleSince: Date?
         var isLossTold = false
+        var isOthersTold = false
     }
 
     private let configuration: PostgresConfiguration
@@ -64,6 +65,8 @@ public final class Presence: Sendable {
     public init(configuration: PostgresConfiguration, logger: Logger) {
         var configuration = configuration.with(applicationName: Self.applicationName)
         configuration.lossTimeoutSeconds = Self.lossTimeoutSeconds
+        // Waiting for the shared lock gives up now and then to tell the others again, on whatever session.
+        configuration.lockTimeoutMilliseconds = Int(Self.retryInterval.milliseconds)
         self.configuration = configuration
         self.logger = logger.with(["component": "presence"])
         wakeup = barkeep_wakeup_create()
@@ -158,8 +161,8 @@ public final class Presence: Sendable {
             do {
                 let connection = try PostgresConnection(configuration: configuration)
                 defer {
-                    leave()
                     presentValue.store(false, ordering: .sequentiallyConsistent)
+                    leave()
                     connection.close()
                 }
                 guard let session = try join(connection) else { return }
@@ -178,19 +181,17 @@ public final class Presence: Sendable {
                 }
                 delay = .milliseconds(100)
                 try serve(connection, session: session)
+                // No write of this daemon starts any more, then no kept check is used, and only then the locks go.
+                presentValue.store(false, ordering: .sequentiallyConsistent)
                 leave()
                 // Let go of both locks before saying so: the others may try theirs at once.
                 _ = try? connection.query("SELECT pg_advisory_unlock_all()")
                 _ = try? connection.query("SELECT pg_notify($1, $2)", [Self.channel, Self.leaving])
                 return
             } catch {
-                leave()
                 presentValue.store(false, ordering: .sequentiallyConsistent)
-                let isFirstLoss = state.withLock { state in
-                    defer { state.isLossTold = true }
-                    return !state.isLossTold
-                }
-                if isFirstLoss {
+                leave()
+                if isFirstTelling(\.isLossTold) {
                     logger.warning(
                         "presence connection lost; writes refused and not serving the database alone until it is back",
                         ["error": "\(error)"])
@@ -209,25 +210,26 @@ public final class Presence: Sendable {
     /// `retryInterval` it waited. Returns the session holding it (its backend's pid); nil when the daemon stops
     /// meanwhile.
     private func join(_ connection: PostgresConnection) throws -> Int32? {
-        try connection.query(
-            "SELECT set_config('lock_timeout', $1, false)", ["\(Int(Self.retryInterval.milliseconds))ms"])
+        // Every session of the connection has a `lock_timeout` (`init`), a session opened again silently too; but
+        // the lock is the session's, so the session is checked after every statement.
+        let session = connection.backendPID
         var isWaitTold = false
         while true {
             guard !isStopping else { return nil }
             try connection.query("SELECT pg_notify($1, $2)", [Self.channel, Self.joining])
+            try Self.check(connection, isSession: session)
             do {
                 try connection.query("SELECT pg_advisory_lock_shared(\(Self.key))")
+                try Self.check(connection, isSession: session)
                 break
             } catch StoreError.server(let error) where error.sqlState == "55P03" {
+                try Self.check(connection, isSession: session)
                 if !isWaitTold {
                     isWaitTold = true
                     logger.info("waiting for the daemon serving this database alone to let this one in", [:])
                 }
             }
         }
-        let session = connection.backendPID
-        try connection.query("SELECT set_config('lock_timeout', '0', false)")
-        try Self.check(connection, isSession: session)
         return session
     }
 
@@ -270,11 +272,51 @@ public final class Presence: Sendable {
         }
     }
 
-    /// Enters sole mode when the exclusive lock is free (no other daemon holds or waits for the shared one).
+    /// Enters sole mode when the exclusive lock is free (no other daemon holds or waits for the shared one) and no
+    /// backend of another daemon is left on the database (`otherBackends`); otherwise lets the exclusive lock go.
     private func trySole(_ connection: PostgresConnection, session: Int32) throws {
         let isTaken = try connection.queryValue("SELECT pg_try_advisory_lock(\(Self.key))", as: Bool.self)
         try Self.check(connection, isSession: session)
-        if isTaken == true { enter() }
+        guard isTaken == true else { return }
+        let others = try connection.queryValue(
+            Self.otherBackends,
+            [
+                PostgresConfiguration.daemonApplicationPrefix,
+                configuration.instance.map(PostgresConfiguration.instanceSuffix) ?? "",
+            ],
+            as: Int.self)
+        try Self.check(connection, isSession: session)
+        guard others == 0 else {
+            try connection.query("SELECT pg_advisory_unlock(\(Self.key))")
+            try Self.check(connection, isSession: session)
+            if isFirstTelling(\.isOthersTold) {
+                logger.info(
+                    "not serving the database alone while another daemon's connections are on it",
+                    ["connections": String(others ?? -1)])
+            }
+            return
+        }
+        state.withLock { $0.isOthersTold = false }
+        enter()
+    }
+
+    /// How many backends of the database other than this session are of a daemon (`$1`: the application names'
+    /// prefix) and not of this one (`$2`: this daemon's instance suffix; empty: every one is another's). A daemon
+    /// leaving or killed may still have a write in flight on one, and a daemon older than the lock holds none:
+    /// sole mode waits until they are gone.
+    static let otherBackends = """
+        SELECT count(*)::int FROM pg_stat_activity
+        WHERE datname = current_database() AND pid <> pg_backend_pid()
+          AND starts_with(application_name, $1::text)
+          AND ($2::text = '' OR right(application_name, length($2::text)) <> $2::text)
+        """
+
+    /// Whether what `told` marks is to be logged now: it was not since it was last reset (which is then marked).
+    private func isFirstTelling(_ told: WritableKeyPath<State, Bool> & Sendable) -> Bool {
+        state.withLock { state in
+            defer { state[keyPath: told] = true }
+            return !state[keyPath: told]
+        }
     }
 
     private func enter() {
