@@ -8,7 +8,7 @@ import Synchronization
 #endif
 
 /// A daemon's presence among those serving one database, and whether it serves it alone (*sole mode*), on one
-/// advisory lock (`barkeep_presence_key()`, Schema/0030) held on a connection of its own (`applicationName`) by a
+/// advisory lock (`barkeep_presence_key()`, Schema/0029) held on a connection of its own (`applicationName`) by a
 /// thread of its own.
 ///
 /// Every daemon holds the lock in shared mode for as long as it serves (`start` returns once it does). One that also
