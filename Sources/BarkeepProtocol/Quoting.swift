@@ -38,41 +38,16 @@ public enum Quoting {
         isBareValue(value) ? value : quoted(value)
     }
 
-    /// Appends `value` as the value of a `key=value` word to `buffer`: the bytes of `quoteValue(value)`, written
-    /// straight from its UTF-8 with no string made (what a reply of many records does for each field). Byte by byte
-    /// is the same as by scalar: every character escaped or replaced is ASCII, and no byte of a multi-byte character
-    /// is.
+    /// Appends `value` as the value of a `key=value` word to `buffer`: the bytes of `quoteValue(value)`, with no
+    /// string made (what a reply of many records does for each field).
     public static func appendValue(_ value: String, to buffer: inout [UInt8]) {
         var value = value
         value.withUTF8 { bytes in
-            guard !isBareValue(bytes) else {
+            if isBareValue(bytes) {
                 buffer.append(contentsOf: bytes)
-                return
+            } else {
+                appendQuoted(bytes, to: &buffer)
             }
-            buffer.append(quote)
-            // Runs of bytes that stay as they are go in at once; each byte that does not, on its own.
-            var run = 0
-            for (index, byte) in bytes.enumerated() {
-                let escape: UInt8?
-                switch byte {
-                case quote, backslash: escape = byte
-                case newline: escape = UInt8(ascii: "n")
-                case tab: escape = UInt8(ascii: "t")
-                // Other control characters cannot be carried (as `quoted`): a space.
-                case ..<0x20, 0x7F: escape = nil
-                default: continue
-                }
-                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index]))
-                run = index + 1
-                if let escape {
-                    buffer.append(backslash)
-                    buffer.append(escape)
-                } else {
-                    buffer.append(space)
-                }
-            }
-            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...]))
-            buffer.append(quote)
         }
     }
 
@@ -84,10 +59,19 @@ public enum Quoting {
             }
     }
 
+    /// `value` in double quotes (`appendQuoted`).
     private static func quoted(_ value: String) -> String {
-        // Other control characters cannot be carried; a space keeps the line valid. Logfmt (BarkeepCore's Logger)
-        // shares the skeleton but escapes them, since a log may show them.
-        QuotedText.quote(value) { _ in " " }
+        var value = value
+        var buffer: [UInt8] = []
+        value.withUTF8 { appendQuoted($0, to: &buffer) }
+        return String(decoding: buffer, as: UTF8.self)
+    }
+
+    /// The UTF-8 `bytes` in double quotes, on the skeleton the protocol shares with logfmt (BarkeepCore's
+    /// `QuotedText`): other control characters cannot be carried, and a space keeps the line valid (logfmt escapes
+    /// them, since a log may show them).
+    private static func appendQuoted(_ bytes: UnsafeBufferPointer<UInt8>, to buffer: inout [UInt8]) {
+        QuotedText.append(bytes, to: &buffer) { _, buffer in buffer.append(space) }
     }
 
     /// Whether `key` is a valid keyword key: a lower-case letter, then lower-case letters, digits, `-` or `_`.
@@ -142,7 +126,6 @@ public enum Quoting {
 
     private static let space = UInt8(ascii: " ")
     private static let tab = UInt8(ascii: "\t")
-    private static let newline = UInt8(ascii: "\n")
     private static let quote = UInt8(ascii: "\"")
     private static let backslash = UInt8(ascii: "\\")
     private static let equals = UInt8(ascii: "=")

@@ -77,7 +77,10 @@ public enum Reply: Sendable, Equatable {
     public static func encodeEnd(count: Int, summary: Record?, into buffer: inout [UInt8]) {
         appendOK(to: &buffer)
         for field in summary?.fields ?? [] {
-            buffer.append(contentsOf: " \(field.key)=\(Quoting.quoteValue(field.value))".utf8)
+            buffer.append(spaceByte)
+            buffer.append(contentsOf: field.key.utf8)
+            buffer.append(UInt8(ascii: "="))
+            Quoting.appendValue(field.value, to: &buffer)
         }
         buffer.append(contentsOf: " count=\(count)".utf8)
         buffer.append(newline)

@@ -88,12 +88,27 @@ struct QuotingTests {
     }
 
     @Test(
-        "a value appended as bytes is the bytes of quoteValue, controls, escapes and multi-byte characters included",
+        "a value is quoted by protocol.md's rule read by scalar, appended as bytes or made a string, controls included",
         arguments: trickyStrings + trickyKeyLikeStrings + ["\r", "\u{0}", "\u{1B}[31m", "a\u{7F}b", "\u{1F}é\u{1}"])
     func appendValue(value: String) {
+        // The rule by scalar, as protocol.md states it: the oracle for the byte-level writer.
+        var expected = "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": expected += "\\\""
+            case "\\": expected += "\\\\"
+            case "\n": expected += "\\n"
+            case "\t": expected += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F: expected += " "
+            default: expected.unicodeScalars.append(scalar)
+            }
+        }
+        expected += "\""
+        if Quoting.isBareValue(value) { expected = value }
         var buffer: [UInt8] = Array("k=".utf8)
         Quoting.appendValue(value, to: &buffer)
-        #expect(buffer == Array(("k=" + Quoting.quoteValue(value)).utf8))
+        #expect(buffer == Array(("k=" + expected).utf8))
+        #expect(Quoting.quoteValue(value) == expected)
     }
 
     @Test("a quoted word never holds a raw control character, so it passes line validation", arguments: trickyStrings)

@@ -22,6 +22,19 @@ struct QueryPlanTests {
 
     /// Finding `index` of a real-shaped scan under `root`: 40 findings a file, 25 files a feature directory, each with
     /// its own snippet and line; `shift` moves it down, `isEdited` edits its line in place.
+    /// A connection to a freshly migrated test database holding an empty project `app`; the caller closes it.
+    static func connectionWithApp() throws -> PostgresConnection {
+        let connection = try TestDatabase.makeConnection()
+        do {
+            try Migrator().migrate(connection)
+            _ = try ProjectStore.create(name: "app", sdk: nil, deploymentTarget: nil, actor: "test", on: connection)
+        } catch {
+            connection.close()
+            throw error
+        }
+        return connection
+    }
+
     static func finding(_ index: Int, root: String, shift: Int = 0, isEdited: Bool = false) -> ScanFinding {
         let file = index / 40
         let slot = index % 40
@@ -418,10 +431,8 @@ struct QueryPlanTests {
 
     @Test("a sync of an audit whose findings are mostly fixed reads the open ones' rows, not the fixed ones'")
     func agedAuditSync() throws {
-        let connection = try TestDatabase.makeConnection()
+        let connection = try Self.connectionWithApp()
         defer { connection.close() }
-        try Migrator().migrate(connection)
-        _ = try ProjectStore.create(name: "app", sdk: nil, deploymentTarget: nil, actor: "test", on: connection)
         // Years of daily scans leave most of a project's findings fixed: 3,600 fixed, 400 reported.
         let findings = (0..<4_000).map { Self.finding($0, root: "App") }
         _ = try Self.ingest(findings, into: "app", round: 0, on: connection)
@@ -443,10 +454,8 @@ struct QueryPlanTests {
 
     @Test("SCREEN SHOW, and FINDINGS of a screen or an owner, read that screen's findings, not the project's")
     func oneScreensFindings() throws {
-        let connection = try TestDatabase.makeConnection()
+        let connection = try Self.connectionWithApp()
         defer { connection.close() }
-        try Migrator().migrate(connection)
-        _ = try ProjectStore.create(name: "app", sdk: nil, deploymentTarget: nil, actor: "test", on: connection)
         // A screen of one file (40 findings) using a component of another, in a project of 4,000 findings.
         _ = try ScreenStore.add(
             project: "app", key: "Settings", title: nil, owner: "ana",
@@ -483,10 +492,8 @@ struct QueryPlanTests {
     @Test(
         "a rule filter's check and a status few findings hold read index entries, not the project's rows")
     func ruleAndStatusLookups() throws {
-        let connection = try TestDatabase.makeConnection()
+        let connection = try Self.connectionWithApp()
         defer { connection.close() }
-        try Migrator().migrate(connection)
-        _ = try ProjectStore.create(name: "app", sdk: nil, deploymentTarget: nil, actor: "test", on: connection)
         _ = try ScreenStore.add(
             project: "app", key: "Settings", title: nil, owner: nil, paths: ["App/Feature0/**"], actor: "test",
             on: connection)
@@ -515,10 +522,8 @@ struct QueryPlanTests {
 
     @Test("the check finds a scan repeated per row: sequential, or by an index condition that is not the row's")
     func checkFindsLoops() throws {
-        let connection = try TestDatabase.makeConnection()
+        let connection = try Self.connectionWithApp()
         defer { connection.close() }
-        try Migrator().migrate(connection)
-        _ = try ProjectStore.create(name: "app", sdk: nil, deploymentTarget: nil, actor: "test", on: connection)
         _ = try Self.ingest((0..<2_000).map { Self.finding($0, root: "App") }, into: "app", round: 0, on: connection)
         try connection.query("ANALYZE")
         let recorder = try PlanRecorder(on: connection)
