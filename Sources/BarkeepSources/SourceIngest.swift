@@ -32,11 +32,7 @@ enum SourceIngest {
         on connection: PostgresConnection,
         record: @escaping (Source, ScanRun, Bool) throws -> Void
     ) throws -> IngestOutcome {
-        if let presence {
-            guard presence.awaitPresence() else {
-                throw StoreError.connectionLost("this daemon's presence on the database is lost until it is back")
-            }
-        }
+        try presence?.checkWrite()
         defer { presence?.noteWrite() }
         guard let format = ScanFormat(rawValue: source.settings.format) else {
             throw StoreError.invalid(

@@ -166,11 +166,9 @@ extension EventLoop {
             finish(connection, Self.noDatabase)
             return
         }
-        // A write: only while present on the database (`Server.submitDatabaseWork`).
+        // A write: only while present on the database (`Presence.checkWrite`, without waiting on the loop thread).
         if let presence = server.presence, !presence.isPresent {
-            finish(
-                connection,
-                server.reply(for: StoreError.connectionLost("presence lost"), command: resolved.command.name))
+            finish(connection, server.reply(for: Presence.lost, command: resolved.command.name))
             return
         }
         let (id, name, ticket) = handOff(resolved, from: connection)

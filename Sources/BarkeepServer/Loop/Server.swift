@@ -175,21 +175,13 @@ public final class Server: Sendable {
         try route(
             on: pool, reads: false, after: after,
             { database in
-                try Self.checkPresent(presence)
+                try presence.checkWrite()
                 return try work(database)
             },
             completion: { result, position in
                 presence.noteWrite()
                 completion(result, position)
             })
-    }
-
-    /// Throws when `presence` is lost and does not come back within `Presence.writeWait`: a write then could go
-    /// unseen by a daemon that believes it serves alone.
-    static func checkPresent(_ presence: Presence) throws {
-        guard presence.awaitPresence() else {
-            throw StoreError.connectionLost("this daemon's presence on the database is lost until it is back")
-        }
     }
 
     /// Runs `work` where it belongs: on the replica as its rule says (a read), on `pool` otherwise.

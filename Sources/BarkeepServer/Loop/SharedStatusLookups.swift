@@ -52,11 +52,17 @@ struct SharedStatusLookups<Request> {
     private(set) var inFlight: InFlight?
     private var confirmations: [StatusLookupKey: Confirmation] = [:]
 
+    /// Whether a lookup sent at `sentAt` with the presence's `stamp` answers for a request that arrived at `arrivedAt`
+    /// while the stamp is `now`: sent after it arrived, or in sole mode with nothing changed since it was sent.
+    private static func answers(sentAt: UInt64, stamp: Stamp, arrivedAt: UInt64, now: Stamp) -> Bool {
+        sentAt >= arrivedAt || now.isSole && stamp == now
+    }
+
     /// The latest answer for `key` when the lookup that found it was sent after a request that arrived at
     /// `arrivedAt`, or with the presence's stamp `now`, of sole mode; nil otherwise.
     func confirmed(_ key: StatusLookupKey, arrivedAt: UInt64, now: Stamp = .none) -> Answer? {
         guard let confirmation = confirmations[key],
-            confirmation.sentAt >= arrivedAt || now.isSole && confirmation.stamp == now
+            Self.answers(sentAt: confirmation.sentAt, stamp: confirmation.stamp, arrivedAt: arrivedAt, now: now)
         else { return nil }
         return confirmation.answer
     }
@@ -64,7 +70,7 @@ struct SharedStatusLookups<Request> {
     /// A request of `key` that arrived at `arrivedAt` (not `confirmed`) waits: for the lookup in flight when that was
     /// sent after it arrived (or with the stamp `now`, of sole mode) and covers its key, otherwise for the next.
     mutating func wait(_ request: Request, for key: StatusLookupKey, arrivedAt: UInt64, now: Stamp = .none) {
-        if let inFlight, inFlight.sentAt >= arrivedAt || now.isSole && inFlight.stamp == now,
+        if let inFlight, Self.answers(sentAt: inFlight.sentAt, stamp: inFlight.stamp, arrivedAt: arrivedAt, now: now),
             inFlight.requests[key] != nil
         {
             self.inFlight?.requests[key]?.append(request)

@@ -52,7 +52,7 @@ public final class StatusVersionLookup<Tag> {
     /// What the connection sets before preparing it.
     static var genericPlans: String { "SET plan_cache_mode = force_generic_plan" }
     /// The server's own limit on a lookup: `deadline`.
-    static var statementTimeout: String { "SET statement_timeout = \(deadline.components.seconds * 1000)" }
+    static var statementTimeout: String { "SET statement_timeout = \(Int(deadline.milliseconds.rounded(.up)))" }
     /// The first wait before opening a dropped connection again.
     public static var minimumBackoff: Duration { .milliseconds(100) }
     /// The longest wait between attempts.

@@ -108,6 +108,16 @@ public final class Presence: Sendable {
         return true
     }
 
+    /// What a write meets when the presence is lost and does not come back in time (`checkWrite`).
+    public static let lost = StoreError.connectionLost(
+        "this daemon's presence on the database is lost until it is back")
+
+    /// Before a write of this daemon starts: returns once the presence is held (`awaitPresence`), or throws `lost`,
+    /// since a write then could go unseen by a daemon that believes it serves alone. `noteWrite` after it.
+    public func checkWrite() throws(StoreError) {
+        guard awaitPresence() else { throw Self.lost }
+    }
+
     /// A write of this daemon finished (successfully or not): called after it committed or failed, before its reply
     /// can be sent.
     public func noteWrite() {
