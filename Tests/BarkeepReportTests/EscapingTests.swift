@@ -40,6 +40,9 @@ struct EscapingTests {
             ("csi\u{9B}31m", "csi\\<U+009B\\>31m"), ("abc\u{202E}fed", "abc\\<U+202E\\>fed"),
             ("one\u{2028}two\u{2029}three", "one\\<U+2028\\>two\\<U+2029\\>three"),
             ("esc\u{1B}[2J", "esc\\<U+001B\\>\\[2J"),
+            // Markdown reads code points: a pipe a combining mark follows still ends a table cell.
+            ("a |\u{301} b", "a \\|\u{301} b"), ("café ☕ | 東京", "café ☕ \\| 東京"),
+            ("crlf\r\nonce, lfcr\n\rtwice", "crlf once, lfcr  twice"),
         ]
     )
     func markdown(text: String, expected: String) {
@@ -55,6 +58,7 @@ struct EscapingTests {
             (" padded ", false, "`  padded  `"),
             ("   ", false, "`   `"), ("", false, "` `"), ("line\nbreak", false, "`line break`"),
             ("a\u{9B}b\u{202E}c", true, "`a<U+009B>b<U+202E>c`"), ("p\u{2029}q\r\nr", false, "`p<U+2029>q r`"),
+            ("東京|`x`", true, "`` 東京\\|`x` ``"), ("é", false, "`é`"),
         ] as [(String, Bool, String)]
     )
     func codeSpan(text: String, inTable: Bool, expected: String) {

@@ -204,17 +204,21 @@ struct PostgresConnectionTests {
         #expect(connection.backendPID != before)
     }
 
-    @Test("a lock timeout holds on every session of a connection, one re-established after a kill too")
-    func lockTimeoutSurvivesReconnect() throws {
+    @Test("a lock timeout and JIT off hold on every session of a connection, one re-established after a kill too")
+    func sessionSettingsSurviveReconnect() throws {
         var configuration = try TestDatabase.makeDatabase()
         let admin = try PostgresConnection(configuration: configuration)
+        // The server's own default is on: what the sessions show is the connection's doing.
+        #expect(try admin.queryValue("SELECT boot_val FROM pg_settings WHERE name = 'jit'", as: String.self) == "on")
         configuration.lockTimeoutMilliseconds = 250
         let connection = try PostgresConnection(configuration: configuration)
         #expect(try connection.queryValue("SHOW lock_timeout", as: String.self) == "250ms")
+        #expect(try connection.queryValue("SHOW jit", as: String.self) == "off")
         let before = connection.backendPID
         #expect(try admin.queryValue("SELECT pg_terminate_backend($1)", [before], as: Bool.self) == true)
         try waitForBackendToGo(admin, pid: before)
         #expect(try connection.queryValue("SHOW lock_timeout", as: String.self) == "250ms")
+        #expect(try connection.queryValue("SHOW jit", as: String.self) == "off")
         #expect(connection.backendPID != before)
     }
 

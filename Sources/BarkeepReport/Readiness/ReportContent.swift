@@ -260,9 +260,11 @@ struct ReportContent: Sendable {
         title = "Readiness report — \(project.name)"
         header = Self.header(status, now: now)
         summary = Self.summary(input, scope: scope, selection: selection)
-        let needingWork = scope.findings.filter(\.status.needsWork)
+        // Counted in place: a copy of each finding per figure costs more than the rest of a large report.
         tierRows = Self.tierNames.enumerated().map { tier, name in
-            TierRow(tier: tier, name: name, findings: needingWork.filter { $0.reportTier == tier }.count)
+            TierRow(
+                tier: tier, name: name,
+                findings: scope.findings.count { $0.status.needsWork && $0.reportTier == tier })
         }
         stepRows = Self.stepRows(
             scope.isWholeProject ? input.steps : input.steps.filter { scope.keys.contains($0.key) })
@@ -281,8 +283,9 @@ struct ReportContent: Sendable {
                 : section.empty
             return SettledSection(
                 status: section.status, title: section.title, anchor: section.anchor, emptyText: empty,
-                items: scope.findings.filter { $0.status == section.status && !isStillReported($0) }.map {
-                    Self.item($0, component: nil, project: project)
+                items: scope.findings.compactMap {
+                    $0.status == section.status && !isStillReported($0)
+                        ? Self.item($0, component: nil, project: project) : nil
                 })
         }
         notVerified = Self.notVerified(input, scope: scope)
@@ -325,14 +328,14 @@ struct ReportContent: Sendable {
             value.append(.text("; the figures below count only these"))
             facts.append(Fact(label: "Part", value: value))
         }
-        let open = scope.findings.filter(\.status.needsWork)
+        let openCount = scope.findings.count(where: \.status.needsWork)
         let severities = Severity.allCases.compactMap { severity in
-            let count = open.filter { $0.severity == severity }.count
+            let count = scope.findings.count { $0.status.needsWork && $0.severity == severity }
             return count == 0 ? nil : "\(count) \(severity.rawValue)"
         }
         let needsWork =
-            open.isEmpty
-            ? "none" : "\(open.count)" + (severities.isEmpty ? "" : " (\(severities.joined(separator: ", ")))")
+            openCount == 0
+            ? "none" : "\(openCount)" + (severities.isEmpty ? "" : " (\(severities.joined(separator: ", ")))")
         let stillReported = scope.findings.filter { $0.status == .verified && $0.stillReportedRun != nil }
         let failed = scope.screens.map { failedPoses(of: $0.key, input: input, scope: scope).count }
         let failedCount = failed.reduce(0, +)
@@ -354,7 +357,7 @@ struct ReportContent: Sendable {
                     ]))
         }
         facts += [
-            Fact(label: "Blocked items", value: [.text(blockedText(open, project: project))]),
+            Fact(label: "Blocked items", value: [.text(blockedText(scope.findings, project: project))]),
             Fact(
                 label: "Pose coverage",
                 value: [
@@ -392,10 +395,10 @@ struct ReportContent: Sendable {
     }
 
     /// `2 on the iOS 27.1 SDK, 1 with no SDK yet`: the blocked items by the SDK their reason names, oldest SDK first.
-    private static func blockedText(_ open: [ReportFinding], project: ProjectInfo) -> String {
+    private static func blockedText(_ findings: [ReportFinding], project: ProjectInfo) -> String {
         var bySDK: [SDKVersion: Int] = [:]
         var withoutSDK = 0
-        for finding in open where finding.status == .blocked {
+        for finding in findings where finding.status == .blocked {
             if case .blocked(let version?) = finding.sdkStanding(in: project) {
                 bySDK[version, default: 0] += 1
             } else {

@@ -52,14 +52,30 @@ public enum Escaping {
 
     /// Text safe in Markdown prose and table cells: every ASCII punctuation character that could start markup is
     /// backslash-escaped (CommonMark allows a backslash before any ASCII punctuation), `|` included so tables hold,
-    /// and line breaks become spaces so a value never ends a paragraph, list item or table row.
+    /// and line breaks become spaces so a value never ends a paragraph, list item or table row. Markdown reads code
+    /// points, not characters: a `|` a combining mark follows is escaped too. Every character it escapes is ASCII, so
+    /// the work is done on UTF-8 bytes (no byte of a longer scalar is ASCII).
     static func markdown(_ text: String) -> String {
-        var result = ""
-        for character in singleLine(text) {
-            if "\\`*_[]<>|&#~!".contains(character) { result.append("\\") }
-            result.append(character)
+        let line = singleLine(text)
+        guard line.utf8.contains(where: isMarkdownPunctuation) else { return line }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(line.utf8.count + 16)
+        for byte in line.utf8 {
+            if isMarkdownPunctuation(byte) { bytes.append(UInt8(ascii: "\\")) }
+            bytes.append(byte)
         }
-        return result
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The ASCII punctuation `markdown(_:)` escapes: what could start markup in prose or end a table cell.
+    private static func isMarkdownPunctuation(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "\\"), UInt8(ascii: "`"), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "["),
+            UInt8(ascii: "]"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "|"), UInt8(ascii: "&"),
+            UInt8(ascii: "#"), UInt8(ascii: "~"), UInt8(ascii: "!"):
+            true
+        default: false
+        }
     }
 
     /// A CommonMark code span showing `text` literally: the fence is one backtick longer than the longest run of
@@ -68,19 +84,21 @@ public enum Escaping {
     static func codeSpan(_ text: String, inTable: Bool) -> String {
         var content = singleLine(text)
         if inTable { content = escapingPipes(content) }
+        // An empty span is not a code span in CommonMark: show a visible placeholder instead.
+        guard let first = content.utf8.first, let last = content.utf8.last else { return "` `" }
         var longest = 0
         var run = 0
-        for character in content {
-            run = character == "`" ? run + 1 : 0
+        for byte in content.utf8 {
+            run = byte == UInt8(ascii: "`") ? run + 1 : 0
             longest = max(longest, run)
         }
         let fence = String(repeating: "`", count: longest + 1)
+        let tick = UInt8(ascii: "`")
+        let space = UInt8(ascii: " ")
         let needsPadding =
-            content.hasPrefix("`") || content.hasSuffix("`")
-            || (content.hasPrefix(" ") && content.hasSuffix(" ") && !content.allSatisfy { $0 == " " })
+            first == tick || last == tick
+            || (first == space && last == space && content.utf8.contains { $0 != space })
         let padding = needsPadding ? " " : ""
-        // An empty span is not a code span in CommonMark: show a visible placeholder instead.
-        guard !content.isEmpty else { return "` `" }
         return fence + padding + content + padding + fence
     }
 
@@ -88,25 +106,42 @@ public enum Escaping {
     /// after an odd run of backslashes gets one more backslash: the cell then always ends where the table expects,
     /// at the price of showing that one extra backslash (code spans have no other way to hold `\|` in a table).
     static func escapingPipes(_ text: String) -> String {
-        var result = ""
+        guard text.utf8.contains(UInt8(ascii: "|")) else { return text }
+        var result: [UInt8] = []
+        result.reserveCapacity(text.utf8.count + 8)
         var backslashes = 0
-        for character in text {
-            if character == "|" {
-                if backslashes % 2 == 1 { result.append("\\") }
-                result += "\\|"
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: "|") {
+                if backslashes % 2 == 1 { result.append(UInt8(ascii: "\\")) }
+                result.append(UInt8(ascii: "\\"))
                 backslashes = 0
-                continue
+            } else {
+                backslashes = byte == UInt8(ascii: "\\") ? backslashes + 1 : 0
             }
-            backslashes = character == "\\" ? backslashes + 1 : 0
-            result.append(character)
+            result.append(byte)
         }
-        return result
+        return String(decoding: result, as: UTF8.self)
     }
 
     /// What TerminalText neutralises but tab, line feed and carriage return as its visible mark (U+2028, U+2029 and
-    /// the other controls among them), then line feeds and carriage returns as single spaces: the one line a
-    /// Markdown value may take.
+    /// the other controls among them), then each line feed, carriage return, or the pair of them as a single space:
+    /// the one line a Markdown value may take.
     static func singleLine(_ text: String) -> String {
-        String(TerminalText.neutralized(text, keeping: isXMLWhiteSpace).map { $0.isNewline ? " " : $0 })
+        let kept = TerminalText.neutralized(text, keeping: isXMLWhiteSpace)
+        let lineFeed = UInt8(ascii: "\n")
+        let carriageReturn = UInt8(ascii: "\r")
+        guard kept.utf8.contains(where: { $0 == lineFeed || $0 == carriageReturn }) else { return kept }
+        var result: [UInt8] = []
+        result.reserveCapacity(kept.utf8.count)
+        var previous: UInt8 = 0
+        for byte in kept.utf8 {
+            switch byte {
+            case lineFeed where previous == carriageReturn: break
+            case lineFeed, carriageReturn: result.append(UInt8(ascii: " "))
+            default: result.append(byte)
+            }
+            previous = byte
+        }
+        return String(decoding: result, as: UTF8.self)
     }
 }

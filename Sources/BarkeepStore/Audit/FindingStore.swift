@@ -106,10 +106,9 @@ public enum FindingStore {
     /// The columns a finding is listed with.
     static let columns = """
         f.id, p.name AS project, f.source, f.rule, f.severity, f.file, f.line, f.snippet, f.message, f.title, f.status,
-        f.reason, s.key AS screen, (SELECT r.number FROM scan_runs r WHERE r.id = f.first_seen_run) AS first_seen_run,
+        f.reason, s.key AS screen, fr.number AS first_seen_run,
         (SELECT r.number FROM scan_runs r WHERE r.id = \(lastSeenRun)) AS last_seen_run, f.identity,
-        coalesce(f.step, (SELECT r.step FROM rules r WHERE r.id = f.rule)) AS step, f.needs_symbols, f.number,
-        (SELECT r.tier FROM rules r WHERE r.id = f.rule) AS tier, f.assignee, f.reported_after_verified,
+        coalesce(f.step, ru.step) AS step, f.needs_symbols, f.number, ru.tier, f.assignee, f.reported_after_verified,
         \(unmappedColumns)
         """
 
@@ -135,7 +134,12 @@ public enum FindingStore {
         )
         """
 
-    static let from = "findings f JOIN projects p ON p.id = f.project_id LEFT JOIN screens s ON s.id = f.screen_id"
+    /// The tables `columns` reads: the rule and the first run joined, not looked up row by row (a fifth of a
+    /// 100,000-finding listing's time).
+    static let from = """
+        findings f JOIN projects p ON p.id = f.project_id LEFT JOIN screens s ON s.id = f.screen_id
+        LEFT JOIN rules ru ON ru.id = f.rule LEFT JOIN scan_runs fr ON fr.id = f.first_seen_run
+        """
 
     /// The findings of `projectName` that `query` selects, by file and line: the one query behind FINDINGS, bulk
     /// FINDING SET and FINDING ASSIGN. A screen, rule or owner the project does not know is `notFound`, an unknown

@@ -248,11 +248,6 @@ public enum ScanStore {
                     || !stored.snippet(
                         at: storedRows[match.position], equals: report.rows[match.index].snippet, in: report)
             }
-            if !isFirstImport {
-                // A sync's statements are small or run once; compiling them (and their triggers') costs more than it
-                // saves: 20-50 ms a statement, for statements that run in a few.
-                try connection.query("SET LOCAL jit = off")
-            }
             if isFirstImport, rewritten.isEmpty, plan.fixed.isEmpty, plan.changed.isEmpty, plan.renamed.isEmpty {
                 try copyFirstImport(
                     plan, of: scan, tool: report.tool, run: run, project: project, screens: screens,

@@ -281,9 +281,12 @@ public final class PostgresConnection {
             Unmanaged.passUnretained(self).toOpaque()
         )
         // Dates are exchanged as ISO 8601 in UTC, whatever the server's defaults.
+        // No JIT compilation: Barkeep's statements run in milliseconds to a few seconds, and PostgreSQL compiles
+        // one whose estimate passes `jit_above_cost` (a listing or report of 100,000 findings) for longer than it
+        // then saves: a second and more of the two a 100,000-finding FINDINGS takes (docs/performance.md).
         // A lock timeout is the session's: set again on every session, so a connection reopened keeps it.
         let lockTimeout = configuration.lockTimeoutMilliseconds.map { "; SET lock_timeout = \(max(1, $0))" } ?? ""
-        let result = PQexec(handle, "SET TimeZone = 'UTC'; SET DateStyle = 'ISO'" + lockTimeout)
+        let result = PQexec(handle, "SET TimeZone = 'UTC'; SET DateStyle = 'ISO'; SET jit = off" + lockTimeout)
         _ = try consume(result)
     }
 
