@@ -137,7 +137,7 @@ public final class SourceRunner: Sendable {
     }
 
     var connectionConfiguration: PostgresConfiguration {
-        configuration.database.with(applicationName: "barkeepd-sources")
+        configuration.database.with(applicationName: PostgresConfiguration.daemonApplicationName(.sources))
     }
 
     /// Whether this daemon still holds `id` and is not stopping: a scan goes on only while this is true.
@@ -160,7 +160,7 @@ public final class SourceRunner: Sendable {
         var inboxes: [Int64: InboxSource] = [:]
         /// After a database failure: nothing is tried before this.
         var retryAt = ContinuousClock.now
-        var retryDelay = Duration.milliseconds(250)
+        var backoff = Backoff.leasingWorker
 
         init(runner: SourceRunner) { self.runner = runner }
 
@@ -172,7 +172,7 @@ public final class SourceRunner: Sendable {
                 if now >= retryAt {
                     do {
                         try step(now: now)
-                        retryDelay = .milliseconds(250)
+                        backoff.reset()
                     } catch {
                         fail(error)
                     }
@@ -301,8 +301,7 @@ public final class SourceRunner: Sendable {
             runner.logger.warning("sources: database failure, retrying", ["error": "\(error)"])
             connection?.close()
             connection = nil
-            retryAt = .now + retryDelay
-            retryDelay = min(retryDelay * 2, .seconds(5))
+            retryAt = .now + backoff.next()
         }
     }
 }

@@ -35,7 +35,10 @@ enum Fixtures {
         ]),
         Record([
             "type": "totals", "proposed": "3", "approved": "1", "applied": "0", "verified": "2", "blocked": "1",
-            "declined": "0", "kept": "1", "false_positive": "1", "fixed": "9", "needs-work": "5", "screens": "2",
+            "declined": "0", "kept": "1", "false_positive": "1", "fixed": "9", "needs-work": "5",
+            "needs-work-critical": "1",
+            "needs-work-high": "1", "needs-work-medium": "3", "needs-work-low": "0", "needs-work-info": "0",
+            "screens": "2",
             "screens-done": "1", "steps-done": "14", "steps-applicable": "20", "poses-passed": "6",
             "poses-required": "10", "unmapped": "1", "verified-still-reported": "0",
         ]),

@@ -82,7 +82,22 @@ struct ReportViewTests {
         #expect(status.screens[1].missingPoses == [])
         #expect(status.screens[1].isDone)
         #expect(status.unmapped == UnmappedStatus(needsWork: SeverityCounts(medium: 1), blocked: 0))
-        #expect(status.needsWorkBySeverity == SeverityCounts(critical: 1, high: 1, medium: 3))
+        #expect(status.totals.needsWorkBySeverity == SeverityCounts(critical: 1, high: 1, medium: 3))
+    }
+
+    @Test("an older server's totals without counts by severity read as unknown, not as none")
+    func totalsWithoutSeverities() throws {
+        let records = Fixtures.statusRecords.map { record in
+            guard record["type"] == "totals" else { return record }
+            var older = Record()
+            for field in record.fields where !field.key.hasPrefix("needs-work-") {
+                older.append(field.key, field.value)
+            }
+            return older
+        }
+        let status = try ProjectStatusReply(try Fixtures.statusParts(records))
+        #expect(status.totals.needsWork == 5)
+        #expect(status.totals.needsWorkBySeverity == nil)
     }
 
     @Test("the counters a protocol-3 reply leaves out read as the protocol-2 reply's")

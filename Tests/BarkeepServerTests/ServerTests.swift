@@ -18,6 +18,8 @@ final class RunningServer {
     let socketPath: String
     let pool: PostgresPool?
     let database: PostgresConfiguration?
+    /// The server's presence on the database; nil without one.
+    let presence: Presence?
 
     init(
         maximumLineLength: Int = 1024,
@@ -55,7 +57,10 @@ final class RunningServer {
             tls: tls
         )
         configuration.streamHold = streamHold
-        server = try Server(configuration: configuration, commands: commands, pool: pool, logger: logger)
+        // The daemon's presence on the database, as `barkeepd` makes it: stopped after the pool drained (`deinit`).
+        presence = pool.map { Presence(configuration: $0.configuration, logger: logger) }
+        server = try Server(
+            configuration: configuration, commands: commands, pool: pool, presence: presence, logger: logger)
         var port: UInt16 = 0
         for address in try server.start() {
             if case .tcp(_, let bound) = address { port = bound }
@@ -105,6 +110,7 @@ final class RunningServer {
     deinit {
         server.shutdown()
         pool?.shutdown()
+        presence?.stop()
     }
 }
 

@@ -87,7 +87,7 @@ struct StatusLookupTests {
 
     /// The backends of the loop's lookup connection in the server's database.
     private func lookupBackends(_ running: RunningServer) throws -> [Int32] {
-        try backends(running, named: "barkeepd-status")
+        try backends(running, named: PostgresConfiguration.daemonApplicationName(.status))
     }
 
     /// The backends of the connections named `name` (`application_name`, before its instance's suffix) in the

@@ -9,7 +9,7 @@ extension AuditWorkflowTests {
 
     @Test("a component's finding counts for every screen that uses it, once in the project, triaged once")
     func componentsCountForTheirScreens() throws {
-        try ingestAllRules()
+        let report = try ingestAllRules()
         try addScreen("Inbox", ["Sources/Screens.swift"])
         try addScreen("Settings", ["Sources/Unlock.swift"])
         _ = try ScreenStore.add(
@@ -33,6 +33,13 @@ extension AuditWorkflowTests {
         #expect(settings.work.total == 1 + 2)
         // Still one finding each, in the project's totals and in the summary of an owner of both screens.
         #expect(status.byStatus[.proposed] == 21)
+        // And by severity: the rows count the component's two findings under both screens, the project once.
+        #expect(status.screens.reduce(status.unmapped.total) { $0 + $1.work.total } == 21 + 2)
+        #expect(status.work.total == 21)
+        for (index, severity) in Severity.allCases.enumerated() {
+            let reported = report.findings.filter { $0.severity == severity.rawValue }.count
+            #expect(status.work.count(severity: index) == reported, "\(severity)")
+        }
         for screen in ["Inbox", "Settings"] { try updateScreen(screen, ScreenChange(owner: "ana")) }
         let owners = try StatusStore.status(project: "app", on: connection).owners
         #expect(owners.map(\.owner) == ["ana"])

@@ -175,6 +175,36 @@ import Testing
         #expect(withoutRenames.contains("3 moved, 4 changed</dd>"))
     }
 
+    @Test("the totals count a component's findings once, however many screens count them in their rows")
+    func theTotalsCountASharedComponentOnce() throws {
+        // A component with a high and a medium finding, used by both screens; inbox has a high finding of its own.
+        var parts = StatusParts()
+        parts.project.name = "Demo App"
+        parts.project.sdk = "26.0"
+        parts.project.deploymentTarget = "17.0"
+        parts.totals.needsWork = 3
+        parts.totals.needsWorkBySeverity = Severity.allCases.map { [.high: 2, .medium: 1][$0] ?? 0 }
+        parts.screens = [("inbox", 2), ("feed", 1)].map { key, high in
+            var screen = StatusScreenPart()
+            screen.key = key
+            screen.work.needsWork = Severity.allCases.map { [.high: high, .medium: 1][$0] ?? 0 }
+            return screen
+        }
+        let context = WebFixtures.context(url: PageRoutes.project("Demo App"), part: .main)
+        let html = OverviewPage.render(
+            status: try ProjectStatusReply(parts), blocked: [], burndown: [], context: context)
+        #expect(html.contains("<dt>Needing work</dt><dd>3 findings</dd>"), "\(html)")
+        // The screens' rows add up to 3 high and 2 medium: the component's two findings count under each screen.
+        #expect(html.contains("<dt>By severity</dt><dd>2 high, 1 medium</dd>"), "\(html)")
+        #expect(html.contains("<td data-sort=\"3\">2 high, 1 medium</td>"), "\(html)")
+        #expect(html.contains("<td data-sort=\"2\">1 high, 1 medium</td>"), "\(html)")
+        // From a server that does not send the counts by severity, the page says nothing rather than the rows' sum.
+        parts.totals.needsWorkBySeverity = Array(repeating: nil, count: Severity.allCases.count)
+        let older = OverviewPage.render(
+            status: try ProjectStatusReply(parts), blocked: [], burndown: [], context: context)
+        #expect(!older.contains("By severity"))
+    }
+
     @Test func onlyMainIsRenderedForALiveRefetch() throws {
         let context = WebFixtures.context(url: PageRoutes.project("Demo App"), part: .main)
         let html = OverviewPage.render(status: try WebFixtures.status(), blocked: [], burndown: [], context: context)

@@ -81,6 +81,7 @@ enum WebFixtures {
         parts.project.deploymentTarget = "17.0"
         parts.project.requiredPoses = ["P1", "P3"]
         parts.totals.needsWork = 3
+        parts.totals.needsWorkBySeverity = [1, 0, 2, 0, 0]
         parts.totals.screens = 2
         parts.totals.screensDone = 1
         parts.totals.posesRequired = 4

@@ -111,6 +111,10 @@ struct DashboardTests {
         }
         let open = findings.filter { ["proposed", "approved", "applied", "blocked"].contains($0["status"] as? String) }
         #expect(totals["needs_work"] as? Int == open.count)
+        for severity in ["critical", "high", "medium", "low", "info"] {
+            let count = open.filter { $0["severity"] as? String == severity }.count
+            #expect(totals["needs_work_" + severity] as? Int == count, "\(severity)")
+        }
         #expect(totals["unmapped"] as? Int == open.filter { $0["screen"] as? String == "unmapped" }.count)
         let screens = try #require(status["screens"] as? [[String: Any]])
         #expect(screens.map { $0["key"] as? String } == ["Feeds", "Settings", "Timeline", "app"])

@@ -80,6 +80,9 @@ public struct StatusTotalsPart: WireFields, Equatable {
     public var byStatus = Array(repeating: 0, count: FindingStatus.allCases.count)
     /// Findings needing work.
     public var needsWork = 0
+    /// Of those, how many of each severity (Core's order), each finding once however many screens count it; nil
+    /// from an older server, which does not send them.
+    public var needsWorkBySeverity = [Int?](repeating: nil, count: Severity.allCases.count)
     /// Screens (of kind screen).
     public var screens = 0
     /// Those done.
@@ -101,11 +104,16 @@ public struct StatusTotalsPart: WireFields, Equatable {
     /// docs/protocol.md's name for it.
     public static let recordName: String? = "STATUS"
     /// The fields, in wire order.
-    public static let fields: [Field<StatusTotalsPart>] =
-        FindingStatus.allCases.indices.map { index in
+    public static let fields: [Field<StatusTotalsPart>] = {
+        let byStatus: [Field<StatusTotalsPart>] = FindingStatus.allCases.indices.map { index in
             Field(FindingStatus.allCases[index].rawValue, \.byStatus[index], "Findings of this status.")
-        } + [
-            Field("needs-work", \.needsWork, "Findings needing work."),
+        }
+        let bySeverity: [Field<StatusTotalsPart>] = Severity.allCases.indices.map { index in
+            Field(
+                needsWorkKey + "-" + Severity.allCases[index].rawValue, \.needsWorkBySeverity[index],
+                "Findings needing work of this severity, each once however many screens count it.")
+        }
+        let rest: [Field<StatusTotalsPart>] = [
             Field("screens", \.screens, "Screens."),
             Field("screens-done", \.screensDone, "Screens done."),
             Field("steps-done", \.stepsDone, "Checklist steps done."),
@@ -115,6 +123,11 @@ public struct StatusTotalsPart: WireFields, Equatable {
             Field("unmapped", \.unmapped, "Findings no screen counts."),
             Field("verified-still-reported", \.verifiedStillReported, "Verified findings a later scan reports."),
         ]
+        return byStatus + [Field(needsWorkKey, \.needsWork, "Findings needing work.")] + bySeverity + rest
+    }()
+
+    /// The key of the count of findings needing work, and the stem of its counts by severity (`needs-work-high`).
+    static let needsWorkKey = "needs-work"
 }
 
 /// STATUS's `type=blocked` record: the items an SDK would unblock.

@@ -52,10 +52,6 @@ public struct ProjectStatusReply: Sendable, Equatable {
             owners: parts.owners.map(OwnerStatus.init), selection: StatusSelection(parts.selection))
     }
 
-    /// Findings needing work by severity, over every screen and the unmapped bucket.
-    public var needsWorkBySeverity: SeverityCounts {
-        screens.reduce(unmapped.needsWork) { $0 + $1.needsWork }
-    }
 }
 
 /// The project and the toolchain it builds with: the `type=project` record.
@@ -179,6 +175,9 @@ public struct StatusTotals: Sendable, Equatable {
     public var byStatus: [FindingStatus: Int]
     /// Findings needing work (proposed, approved, applied or blocked).
     public var needsWork: Int
+    /// Of those, how many of each severity, each finding once (a component's finding counts under every screen that
+    /// uses it, but once here); nil from a server that does not send them.
+    public var needsWorkBySeverity: SeverityCounts?
     /// Screens of the project.
     public var screens: Int
     /// Screens that are done.
@@ -199,12 +198,14 @@ public struct StatusTotals: Sendable, Equatable {
 
     /// Totals.
     public init(
-        byStatus: [FindingStatus: Int] = [:], needsWork: Int = 0, screens: Int = 0, screensDone: Int = 0,
+        byStatus: [FindingStatus: Int] = [:], needsWork: Int = 0, needsWorkBySeverity: SeverityCounts? = nil,
+        screens: Int = 0, screensDone: Int = 0,
         stepsDone: Int = 0, stepsApplicable: Int = 0, posesPassed: Int = 0, posesRequired: Int = 0, unmapped: Int = 0,
         verifiedStillReported: Int = 0
     ) {
         self.byStatus = byStatus
         self.needsWork = needsWork
+        self.needsWorkBySeverity = needsWorkBySeverity
         self.screens = screens
         self.screensDone = screensDone
         self.stepsDone = stepsDone
@@ -220,7 +221,10 @@ public struct StatusTotals: Sendable, Equatable {
         var byStatus: [FindingStatus: Int] = [:]
         for (status, count) in zip(FindingStatus.allCases, part.byStatus) { byStatus[status] = count }
         self.init(
-            byStatus: byStatus, needsWork: part.needsWork, screens: part.screens, screensDone: part.screensDone,
+            byStatus: byStatus, needsWork: part.needsWork,
+            needsWorkBySeverity: part.needsWorkBySeverity.contains(nil)
+                ? nil : SeverityCounts(part.needsWorkBySeverity.map { $0 ?? 0 }),
+            screens: part.screens, screensDone: part.screensDone,
             stepsDone: part.stepsDone, stepsApplicable: part.stepsApplicable, posesPassed: part.posesPassed,
             posesRequired: part.posesRequired, unmapped: part.unmapped,
             verifiedStillReported: part.verifiedStillReported)

@@ -130,6 +130,7 @@ extension StatusParts {
             totals.byStatus[index] = status.byStatus[state] ?? 0
         }
         totals.needsWork = FindingStatus.allCases.filter(\.needsWork).reduce(0) { $0 + (status.byStatus[$1] ?? 0) }
+        totals.needsWorkBySeverity = Severity.allCases.indices.map { status.work.count(severity: $0) }
         for screen in status.screens {
             let tally = screen.tally
             if screen.kind == .screen {

@@ -105,7 +105,7 @@ public final class HookDeliverer: Sendable {
 
     /// The delivery thread's own database connection, named so in `pg_stat_activity`.
     var connectionConfiguration: PostgresConfiguration {
-        configuration.database.with(applicationName: "barkeepd-hooks")
+        configuration.database.with(applicationName: PostgresConfiguration.daemonApplicationName(.hooks))
     }
 
     // MARK: - The loop
@@ -122,7 +122,7 @@ public final class HookDeliverer: Sendable {
         var nextAttempt: [Int64: ContinuousClock.Instant] = [:]
         /// After a database failure: nothing is tried before this.
         var retryAt = ContinuousClock.now
-        var retryDelay = Duration.milliseconds(250)
+        var backoff = Backoff.leasingWorker
         var generator = SystemRandomNumberGenerator()
 
         init(deliverer: HookDeliverer) {
@@ -137,7 +137,7 @@ public final class HookDeliverer: Sendable {
                 if ContinuousClock.now >= retryAt {
                     do {
                         try step()
-                        retryDelay = .milliseconds(250)
+                        backoff.reset()
                     } catch {
                         fail(error)
                     }
@@ -267,8 +267,7 @@ public final class HookDeliverer: Sendable {
             deliverer.logger.warning("hooks: database failure, retrying", ["error": "\(error)"])
             connection?.close()
             connection = nil
-            retryAt = .now + retryDelay
-            retryDelay = min(retryDelay * 2, .seconds(5))
+            retryAt = .now + backoff.next()
         }
     }
 }

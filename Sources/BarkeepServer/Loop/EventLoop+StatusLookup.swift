@@ -36,7 +36,7 @@ struct KeptReplyLookup {
 /// finishes (`SharedStatusLookups.Stamp`): a reader's repeated STATUS is answered from memory with no round trip.
 extension EventLoop {
     /// `application_name` of the lookup connection, as `pg_stat_activity` shows it.
-    static let lookupApplicationName = "barkeepd-status"
+    static let lookupApplicationName = PostgresConfiguration.daemonApplicationName(.status)
     /// A new input mark: every read and every command finished on the pool takes one, and a lookup takes the one of
     /// its sending, so that a lookup answers for the requests whose connection's mark is not above its own.
     func nextInputMark() -> UInt64 {

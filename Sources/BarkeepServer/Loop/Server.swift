@@ -79,9 +79,6 @@ public final class Server: Sendable {
     /// This daemon's presence among those serving the database, whether it serves it alone, and its writes'
     /// generation (what the loop's kept STATUS checks depend on); nil without a pool.
     public let presence: Presence?
-    /// Whether `presence` was made here (then `shutdown` stops it) rather than given (its giver stops it, once
-    /// nothing of the daemon can commit any more).
-    private let ownsPresence: Bool
     /// Failed HELLOs per peer across its connections: what each may still fail, and which reach the log.
     let failedHellos = FailedHelloLimiter()
     /// Pages rendered once per status version and shared (RenderedPageCache): the overview's live refetches.
@@ -105,11 +102,11 @@ public final class Server: Sendable {
 
     /// Prepares a server; nothing listens until `start()`. Without a pool, commands that need the database are
     /// answered `UNAVAILABLE` and WATCH is not served. With a `replica`, the commands that only read
-    /// (`Command.readsReplica`) read from it as it decides. `presence` is held from `start`; the daemon's other
-    /// writers in this process note their writes on it. One given is stopped by its giver after the pool, the
-    /// verdicts' group commit and every other writer drained (a write committing after it let its lock go could
-    /// go unseen by a daemon then serving the database alone); one made here on `pool`'s database is stopped by
-    /// `shutdown`.
+    /// (`Command.readsReplica`) read from it as it decides. `presence`, on `pool`'s database (a server with a pool
+    /// is given one: without it, writes are not checked; ignored without a pool), is held from `start`; the daemon's
+    /// other writers in this process note their writes on it. Its giver stops it after `shutdown`, once the pool,
+    /// the verdicts' group commit and every other writer drained (a write committing after it let its lock go could
+    /// go unseen by a daemon then serving the database alone).
     public init(
         configuration: ServerConfiguration,
         commands: CommandTable,
@@ -122,8 +119,7 @@ public final class Server: Sendable {
         self.commands = commands
         self.pool = pool
         self.replica = pool == nil ? nil : replica
-        self.presence = pool.map { presence ?? Presence(configuration: $0.configuration, logger: logger) }
-        ownsPresence = presence == nil
+        self.presence = pool == nil ? nil : presence
         // With a replica, a verdict's batch notes where the primary's log ended, for the client's next read.
         verdicts = pool.map { VerdictQueue(pool: $0, recordsPositions: replica != nil) }
         self.logger = logger.with(["component": "server"])
@@ -313,8 +309,7 @@ public final class Server: Sendable {
         _ = barkeep_wakeup_signal(wakeup)
         loopFinished.wait()
         hub?.stop()
-        // A presence given is stopped by its giver once the pool drained (`init`).
-        if ownsPresence { presence?.stop() }
+        // The presence is stopped by its giver once the pool drained (`init`).
     }
 
     /// Runs `work` on the loop thread, soon.

@@ -92,16 +92,17 @@ final class WatchHub: Sendable {
     private func run() {
         guard let callbacks = shared.withLock({ $0.callbacks }) else { return }
         var cursor: Int64?
-        var delay = Duration.milliseconds(100)
+        var backoff = Backoff.connection
         while !isStopping {
             do {
-                let connection = try PostgresConnection(configuration: database.with(applicationName: "barkeepd-watch"))
+                let connection = try PostgresConnection(
+                    configuration: database.with(applicationName: PostgresConfiguration.daemonApplicationName(.watch)))
                 defer { connection.close() }
                 try connection.listen(EventLog.channel)
                 // The cursor survives reconnections: events committed while the connection was down are read
                 // as soon as it is back.
                 if cursor == nil { cursor = try EventLog.head(on: connection) }
-                delay = .milliseconds(100)
+                backoff.reset()
                 while !isStopping {
                     try serveRequests(connection: connection, cursor: cursor ?? 0, callbacks: callbacks)
                     cursor = try readLive(connection: connection, after: cursor ?? 0, callbacks: callbacks)
@@ -112,8 +113,7 @@ final class WatchHub: Sendable {
                 }
             } catch {
                 logger.warning("event dispatcher lost the database, retrying", ["error": "\(error)"])
-                Thread.sleep(forTimeInterval: delay.seconds)
-                delay = min(delay * 2, .seconds(5))
+                Thread.sleep(forTimeInterval: backoff.next().seconds)
             }
         }
     }

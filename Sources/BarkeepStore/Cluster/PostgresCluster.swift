@@ -295,7 +295,7 @@ public final class PostgresCluster {
         }
         let check = PostgresConfiguration(
             conninfo: conninfo(socketDirectory: directory, port: port), database: "postgres",
-            applicationName: "barkeepd-cluster-check", connectTimeoutSeconds: 2)
+            applicationName: PostgresConfiguration.daemonApplicationName(.clusterCheck), connectTimeoutSeconds: 2)
         do {
             let connection = try PostgresConnection(configuration: check)
             defer { connection.close() }
@@ -303,9 +303,9 @@ public final class PostgresCluster {
                 """
                 SELECT count(*)::int FROM pg_stat_activity
                 WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()
-                  AND application_name LIKE 'barkeepd%' AND application_name <> $1
+                  AND starts_with(application_name, $2::text) AND application_name <> $1
                 """,
-                [check.applicationName], as: Int.self)
+                [check.applicationName, PostgresConfiguration.daemonApplicationPrefix], as: Int.self)
             return count.map { .counted($0) } ?? .unknown("pg_stat_activity gave no count")
         } catch {
             let message = "\(error)".split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }

@@ -102,6 +102,9 @@ public struct ProjectStatus: Sendable, Equatable {
     public var screens: [ScreenStatus]
     /// Findings needing work that no screen owns or uses.
     public var unmapped: WorkCounts
+    /// The project's findings needing work, each counted once: a component's finding counts under every screen that
+    /// uses it, but once here.
+    public var work = WorkCounts()
     /// Findings marked verified that a scan after their verification still reports (counted among `verified`).
     public var verifiedReported = 0
     /// The findings needing work of each row (screen, component, area), each finding once, under its owner.
@@ -274,6 +277,7 @@ public enum StatusStore {
 
             var byStatus: [FindingStatus: Int] = [:]
             var work: [Int64?: WorkCounts] = [:]
+            var projectWork = WorkCounts()
             // Per screen, the steps that an open finding of an evidencing rule keeps open, and those an open item
             // keeps open; blocked items by the symbols they wait for.
             var ruleSteps: [Int64: Set<Int>] = [:]
@@ -284,6 +288,7 @@ public enum StatusStore {
                 byStatus[summary.status, default: 0] += summary.count
                 work[summary.screen, default: WorkCounts()].add(
                     summary.count, status: summary.status, severity: summary.severity)
+                projectWork.add(summary.count, status: summary.status, severity: summary.severity)
                 if summary.status == .blocked { blockedItems[summary.needsSymbols, default: 0] += summary.count }
                 guard summary.status.needsWork, let screen = summary.screen else { continue }
                 if summary.ruleStep != 0 { ruleSteps[screen, default: []].insert(summary.ruleStep) }
@@ -370,7 +375,7 @@ public enum StatusStore {
             var status = ProjectStatus(
                 project: project, lastScan: lastScan, byStatus: byStatus,
                 blocked: try blockedGroups(blockedItems, project: project, on: connection), screens: statuses,
-                unmapped: unmapped, ownWork: ownWork
+                unmapped: unmapped, work: projectWork, ownWork: ownWork
             )
             // Only a scan marks one, so a project without a scan has none.
             if lastScan != nil {

@@ -1,3 +1,4 @@
+import BarkeepCore
 import CLibpq
 import Foundation
 
@@ -54,9 +55,9 @@ public final class StatusVersionLookup<Tag> {
     /// The server's own limit on a lookup: `deadline`.
     static var statementTimeout: String { "SET statement_timeout = \(Int(deadline.milliseconds.rounded(.up)))" }
     /// The first wait before opening a dropped connection again.
-    public static var minimumBackoff: Duration { .milliseconds(100) }
+    public static var minimumBackoff: Duration { Backoff.connection.first }
     /// The longest wait between attempts.
-    public static var maximumBackoff: Duration { .seconds(5) }
+    public static var maximumBackoff: Duration { Backoff.connection.longest }
     /// How long a lookup may take before its requests take the blocking path and the connection is opened again.
     public static var deadline: Duration { .seconds(2) }
 
@@ -68,7 +69,7 @@ public final class StatusVersionLookup<Tag> {
     /// The answers of the oldest expected statement so far (one per row of its result).
     private var headAnswers: [Answer] = []
     private var headFailed = false
-    private var backoff = StatusVersionLookup.minimumBackoff
+    private var backoff = Backoff.connection
     private var generation = 0
     /// Answers of lookups failed outside `handleReadiness` (a send that failed), handed out by the next call.
     private var failedLater: [Tag] = []
@@ -357,7 +358,7 @@ public final class StatusVersionLookup<Tag> {
         if !isInFlight, case .ready(let wantsWrite, _) = phase { phase = .ready(wantsWrite: wantsWrite, due: nil) }
         if expected.isEmpty {
             // A connection that answered everything is sound: the next drop starts backing off afresh.
-            backoff = Self.minimumBackoff
+            backoff.reset()
         }
         return answered
     }
@@ -405,8 +406,7 @@ public final class StatusVersionLookup<Tag> {
     }
 
     private func retryLater() {
-        phase = .down(retryAt: .now + backoff)
-        backoff = min(backoff * 2, Self.maximumBackoff)
+        phase = .down(retryAt: .now + backoff.next())
     }
 }
 

@@ -62,6 +62,28 @@ public struct PostgresConfiguration: Sendable, Equatable {
     /// The prefix of every daemon connection's application name (the default `applicationName`).
     public static let daemonApplicationPrefix = "barkeepd"
 
+    /// What a daemon's connection of its own is for, named in its application name (`daemonApplicationName`); the
+    /// pool's connections have none (`daemonApplicationPrefix` alone).
+    public enum DaemonRole: String, Sendable, CaseIterable {
+        /// The presence lock's connection (`Presence`).
+        case presence
+        /// The event loop's status version lookups.
+        case status
+        /// The sources' scheduler.
+        case sources
+        /// The hooks' delivery thread.
+        case hooks
+        /// The event dispatcher of WATCH and the web pages' live updates.
+        case watch
+        /// The embedded cluster's check for daemons still connected before it stops.
+        case clusterCheck = "cluster-check"
+    }
+
+    /// The application name of a daemon's connection for `role`: `barkeepd-presence`, `barkeepd-status`, ….
+    public static func daemonApplicationName(_ role: DaemonRole) -> String {
+        daemonApplicationPrefix + "-" + role.rawValue
+    }
+
     /// What a connection of `instance` ends its application name with (`reportedApplicationName`).
     public static func instanceSuffix(_ instance: String) -> String { "/" + instance }
 

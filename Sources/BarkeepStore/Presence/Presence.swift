@@ -24,7 +24,8 @@ import Synchronization
 /// What callers read: `epoch` (odd while sole, moved on at every entry and exit), `generation` (moved on by
 /// `noteWrite` after every write of this daemon, before its reply goes out) and `isPresent`.
 ///
-/// Thread-safety: the counters are atomics; the rest is behind a `Mutex`, and the thread is woken by an eventfd.
+/// Thread-safety: the counters are atomics; the rest is behind a `Mutex`, the thread is woken by an eventfd, and
+/// writes waiting for the presence wait on an `NSCondition` the thread broadcasts when the presence comes or it stops.
 public final class Presence: Sendable {
     /// The channel daemons tell each other on.
     public static let channel = "barkeep_presence"
@@ -33,7 +34,7 @@ public final class Presence: Sendable {
     /// What a daemon leaving says (a clean shutdown): the others may be alone now.
     public static let leaving = "leaving"
     /// `application_name` of the presence connection, as `pg_stat_activity` shows it.
-    public static let applicationName = "barkeepd-presence"
+    public static let applicationName = PostgresConfiguration.daemonApplicationName(.presence)
     /// How often a daemon not sole tries to be; how long a daemon starting waits for its shared lock before telling
     /// the others again; how often the sole daemon proves its connection alive.
     public static var retryInterval: Duration { .seconds(1) }
@@ -44,9 +45,11 @@ public final class Presence: Sendable {
 
     private struct State {
         var isStopping = false
-        var isPresent = false
         var soleSince: Date?
+        /// What was logged once until it changes (`isFirstTelling`, `wasTold`): the connection lost, waiting to be
+        /// let in, other daemons' connections keeping this one from serving alone.
         var isLossTold = false
+        var isWaitTold = false
         var isOthersTold = false
     }
 
@@ -55,6 +58,8 @@ public final class Presence: Sendable {
     private let epochValue = Atomic<UInt64>(0)
     private let generationValue = Atomic<UInt64>(0)
     private let presentValue = Atomic<Bool>(false)
+    /// Broadcast when the presence is taken and when the daemon stops: what `awaitPresence` waits on.
+    private let presenceChanged = NSCondition()
     private let state = Mutex(State())
     private let wakeup: Int32
     private let present = DispatchSemaphore(value: 0)
@@ -92,21 +97,25 @@ public final class Presence: Sendable {
     /// How long a write waits for a lost presence to come back before it is refused (`awaitPresence`).
     public static var writeWait: Duration { .seconds(5) }
 
-    /// Whether the shared lock is held, waiting up to `timeout` for it while it is not (the thread is told to try
-    /// again every tenth of a second meanwhile): a write on a pool thread calls it before it starts, and is refused when it returns false.
+    /// Whether the shared lock is held, waiting up to `timeout` for it while it is not (woken when the thread takes
+    /// it, and telling the thread to try again every `retryNudge` meanwhile): a write on a pool thread calls it before
+    /// it starts, and is refused when it returns false.
     public func awaitPresence(timeout: Duration = Presence.writeWait) -> Bool {
         if isPresent { return true }
-        let deadline = ContinuousClock.now + timeout
-        var polls = 0
+        let deadline = Date(timeIntervalSinceNow: timeout.seconds)
+        presenceChanged.lock()
+        defer { presenceChanged.unlock() }
         while !isPresent {
-            guard ContinuousClock.now < deadline, !isStopping else { return false }
-            // Every tenth of a second: try now rather than after the backoff.
-            if polls % 10 == 0 { _ = barkeep_wakeup_signal(wakeup) }
-            polls += 1
-            Thread.sleep(forTimeInterval: 0.01)
+            guard Date() < deadline, !isStopping else { return false }
+            // Try now rather than after the thread's backoff, and again at every nudge while it fails.
+            _ = barkeep_wakeup_signal(wakeup)
+            _ = presenceChanged.wait(until: min(deadline, Date(timeIntervalSinceNow: Self.retryNudge.seconds)))
         }
         return true
     }
+
+    /// How often a write waiting for the presence tells the thread to try again.
+    static var retryNudge: Duration { .milliseconds(100) }
 
     /// What a write meets when the presence is lost and does not come back in time (`checkWrite`).
     public static let lost = StoreError.connectionLost(
@@ -157,50 +166,56 @@ public final class Presence: Sendable {
         }
         guard wasRunning else { return }
         _ = barkeep_wakeup_signal(wakeup)
+        // Writes waiting for the presence give up now.
+        presenceChanged.broadcast()
         finished.wait()
     }
 
     private var isStopping: Bool { state.withLock { $0.isStopping } }
 
+    /// Marks the presence held or not; once held, wakes the writes waiting for it (`awaitPresence`).
+    private func setPresent(_ isPresent: Bool) {
+        presentValue.store(isPresent, ordering: .sequentiallyConsistent)
+        guard isPresent else { return }
+        presenceChanged.lock()
+        presenceChanged.broadcast()
+        presenceChanged.unlock()
+    }
+
     // MARK: - The thread
 
     private func run() {
-        var delay = Duration.milliseconds(100)
+        var backoff = Backoff.connection
         var isFirst = true
         while !isStopping {
             do {
                 let connection = try PostgresConnection(configuration: configuration)
+                // However the connection ends: no write of this daemon starts any more, then no kept check is used.
                 defer {
-                    presentValue.store(false, ordering: .sequentiallyConsistent)
+                    setPresent(false)
                     leave()
                     connection.close()
                 }
                 guard let session = try join(connection) else { return }
-                try connection.listen(Self.channel)
+                try session.connection.listen(Self.channel)
                 // Alone already? Then `start` returns with sole mode on.
-                try trySole(connection, session: session)
-                presentValue.store(true, ordering: .sequentiallyConsistent)
-                let wasLost = state.withLock { state in
-                    defer { state.isLossTold = false }
-                    return state.isLossTold
-                }
-                if wasLost { logger.info("presence on the database back", [:]) }
+                try trySole(session)
+                setPresent(true)
+                if wasTold(\.isLossTold) { logger.info("presence on the database back", [:]) }
                 if isFirst {
                     isFirst = false
                     present.signal()
                 }
-                delay = .milliseconds(100)
-                try serve(connection, session: session)
-                // No write of this daemon starts any more, then no kept check is used, and only then the locks go.
-                presentValue.store(false, ordering: .sequentiallyConsistent)
+                backoff.reset()
+                try serve(session)
+                // Only then the locks go.
+                setPresent(false)
                 leave()
                 // Let go of both locks before saying so: the others may try theirs at once.
                 _ = try? connection.query("SELECT pg_advisory_unlock_all()")
                 _ = try? connection.query("SELECT pg_notify($1, $2)", [Self.channel, Self.leaving])
                 return
             } catch {
-                presentValue.store(false, ordering: .sequentiallyConsistent)
-                leave()
                 if isFirstTelling(\.isLossTold) {
                     logger.warning(
                         "presence connection lost; writes refused and not serving the database alone until it is back",
@@ -210,70 +225,100 @@ public final class Presence: Sendable {
                     isFirst = false
                     present.signal()
                 }
-                waitForWakeup(delay)
-                delay = min(delay * 2, .seconds(5))
+                waitForWakeup(backoff.next())
             }
         }
     }
 
     /// Tells the other daemons this one joins, and waits for the shared lock, telling them again at every
-    /// `retryInterval` it waited. Returns the session holding it (its backend's pid); nil when the daemon stops
-    /// meanwhile.
-    private func join(_ connection: PostgresConnection) throws -> Int32? {
+    /// `retryInterval` it waited. Returns the session holding it; nil when the daemon stops meanwhile.
+    private func join(_ connection: PostgresConnection) throws -> Session? {
         // Every session of the connection has a `lock_timeout` (`init`), a session opened again silently too; but
         // the lock is the session's, so the session is checked after every statement.
-        let session = connection.backendPID
-        var isWaitTold = false
+        let session = Session(connection: connection)
+        _ = wasTold(\.isWaitTold)
         while true {
             guard !isStopping else { return nil }
-            try connection.query("SELECT pg_notify($1, $2)", [Self.channel, Self.joining])
-            try Self.check(connection, isSession: session)
+            try session.query("SELECT pg_notify($1, $2)", [Self.channel, Self.joining])
             do {
-                try connection.query("SELECT pg_advisory_lock_shared(\(Self.key))")
-                try Self.check(connection, isSession: session)
-                break
+                try session.query("SELECT pg_advisory_lock_shared(\(Self.key))")
+                return session
             } catch StoreError.server(let error) where error.sqlState == "55P03" {
-                try Self.check(connection, isSession: session)
-                if !isWaitTold {
-                    isWaitTold = true
+                if isFirstTelling(\.isWaitTold) {
                     logger.info("waiting for the daemon serving this database alone to let this one in", [:])
                 }
             }
         }
-        return session
     }
 
-    /// Throws when `connection` is no longer on `session`: `PostgresConnection` opens a broken connection again by
-    /// itself, and the new session holds none of the old one's locks.
-    private static func check(_ connection: PostgresConnection, isSession session: Int32) throws {
-        guard connection.backendPID == session else {
-            throw StoreError.connectionLost("the presence session ended (its locks with it)")
+    /// The presence connection on the session that holds (or takes) its locks: `PostgresConnection` opens a broken
+    /// connection again by itself, and the new session holds none of the old one's locks, so each statement is
+    /// followed by a check that the session is still the one.
+    private struct Session {
+        let connection: PostgresConnection
+        /// The backend's pid when the session began.
+        let pid: Int32
+
+        init(connection: PostgresConnection) {
+            self.connection = connection
+            pid = connection.backendPID
+        }
+
+        /// Throws when the connection is no longer on this session.
+        func check() throws {
+            guard connection.backendPID == pid else {
+                throw StoreError.connectionLost("the presence session ended (its locks with it)")
+            }
+        }
+
+        /// Runs `sql` on the connection, then checks the session (after a failure too: a lost session is the cause
+        /// to report).
+        @discardableResult
+        func query(_ sql: String, _ parameters: [(any PostgresEncodable)?] = []) throws -> PostgresRows {
+            do {
+                let rows = try connection.query(sql, parameters)
+                try check()
+                return rows
+            } catch {
+                try check()
+                throw error
+            }
+        }
+
+        /// `query`'s first column of its first row.
+        func queryValue<T: PostgresDecodable>(
+            _ sql: String, _ parameters: [(any PostgresEncodable)?] = [], as type: T.Type
+        ) throws -> T? {
+            try query(sql, parameters).first?.decodeIfPresent(at: 0, as: type)
+        }
+
+        /// The notifications on the channel the connection listens on (what the last answer brought along first),
+        /// waiting up to `timeout` (or until `wakeup`) when there are none yet.
+        func notifications(timeout: Duration, wakeup: Int32) throws -> [String] {
+            var told = try connection.waitForNotifications(timeout: .zero)
+            if told.isEmpty { told = try connection.waitForNotifications(timeout: timeout, wakeup: wakeup) }
+            try check()
+            return told
         }
     }
 
     /// Present: tries sole mode now and then, and leaves it when a daemon joins; returns when the daemon stops,
     /// throws when the connection fails.
-    private func serve(_ connection: PostgresConnection, session: Int32) throws {
-        func checkSession() throws { try Self.check(connection, isSession: session) }
+    private func serve(_ session: Session) throws {
         var tryAt = ContinuousClock.now + Self.retryInterval
         while !isStopping {
             if isSole {
                 // Proves the session (and so the lock) alive: a silent connection fails within the loss timeout.
-                try connection.query("SELECT 1")
-                try checkSession()
+                try session.query("SELECT 1")
             } else if ContinuousClock.now >= tryAt {
                 tryAt = .now + Self.retryInterval
-                try trySole(connection, session: session)
+                try trySole(session)
             }
-            // What the last statement's answer brought along first (libpq keeps it), then what comes.
-            var told = try connection.waitForNotifications(timeout: .zero)
-            if told.isEmpty { told = try connection.waitForNotifications(timeout: Self.retryInterval, wakeup: wakeup) }
-            try checkSession()
+            let told = try session.notifications(timeout: Self.retryInterval, wakeup: wakeup)
             barkeep_wakeup_drain(wakeup)
             if told.contains(Self.joining), isSole {
                 leave()
-                try connection.query("SELECT pg_advisory_unlock(\(Self.key))")
-                try checkSession()
+                try session.query("SELECT pg_advisory_unlock(\(Self.key))")
                 // The newcomer waits for its lock right after saying so: not taken back from under it at once.
                 tryAt = .now + Self.retryInterval
             } else if told.contains(Self.leaving) {
@@ -284,21 +329,17 @@ public final class Presence: Sendable {
 
     /// Enters sole mode when the exclusive lock is free (no other daemon holds or waits for the shared one) and no
     /// backend of another daemon is left on the database (`otherBackends`); otherwise lets the exclusive lock go.
-    private func trySole(_ connection: PostgresConnection, session: Int32) throws {
-        let isTaken = try connection.queryValue("SELECT pg_try_advisory_lock(\(Self.key))", as: Bool.self)
-        try Self.check(connection, isSession: session)
-        guard isTaken == true else { return }
-        let others = try connection.queryValue(
+    private func trySole(_ session: Session) throws {
+        guard try session.queryValue("SELECT pg_try_advisory_lock(\(Self.key))", as: Bool.self) == true else { return }
+        let others = try session.queryValue(
             Self.otherBackends,
             [
                 PostgresConfiguration.daemonApplicationPrefix,
                 configuration.instance.map(PostgresConfiguration.instanceSuffix) ?? "",
             ],
             as: Int.self)
-        try Self.check(connection, isSession: session)
         guard others == 0 else {
-            try connection.query("SELECT pg_advisory_unlock(\(Self.key))")
-            try Self.check(connection, isSession: session)
+            try session.query("SELECT pg_advisory_unlock(\(Self.key))")
             if isFirstTelling(\.isOthersTold) {
                 logger.info(
                     "not serving the database alone while another daemon's connections are on it",
@@ -306,7 +347,7 @@ public final class Presence: Sendable {
             }
             return
         }
-        state.withLock { $0.isOthersTold = false }
+        _ = wasTold(\.isOthersTold)
         enter()
     }
 
@@ -323,9 +364,20 @@ public final class Presence: Sendable {
 
     /// Whether what `told` marks is to be logged now: it was not since it was last reset (which is then marked).
     private func isFirstTelling(_ told: WritableKeyPath<State, Bool> & Sendable) -> Bool {
+        !setTold(told, true)
+    }
+
+    /// Whether what `told` marks was logged since it was last reset; resets it (the condition ended: the next
+    /// time it holds is logged again).
+    private func wasTold(_ told: WritableKeyPath<State, Bool> & Sendable) -> Bool {
+        setTold(told, false)
+    }
+
+    /// Sets `told` to `value` and returns what it was.
+    private func setTold(_ told: WritableKeyPath<State, Bool> & Sendable, _ value: Bool) -> Bool {
         state.withLock { state in
-            defer { state[keyPath: told] = true }
-            return !state[keyPath: told]
+            defer { state[keyPath: told] = value }
+            return state[keyPath: told]
         }
     }
 

@@ -43,7 +43,10 @@ public enum OverviewPage {
             + fact("Checklist steps", "\(totals.stepsDone) of \(totals.stepsApplicable) done")
             + fact("Pose coverage", "\(totals.posesPassed) of \(totals.posesRequired) \(PoseResult.settledWord)")
             + fact("Needing work", "\(totals.needsWork) findings")
-            + fact("By severity", PageParts.severityCounts(status.needsWorkBySeverity))
+        // Each finding once: the screens' rows count a component's finding under every screen that uses it.
+        if let bySeverity = totals.needsWorkBySeverity {
+            facts += fact("By severity", PageParts.severityCounts(bySeverity))
+        }
         for (status, count) in totals.nonzeroStatuses {
             facts += fact(status.rawValue, String(count))
         }
