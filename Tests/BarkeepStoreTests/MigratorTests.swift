@@ -286,8 +286,9 @@ struct MigratorTests {
             "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'findings' AND indexname LIKE 'findings_by_s%'"
         ).map { (try $0.decode("indexname", as: String.self), try $0.decode("indexdef", as: String.self)) }
         let definitions = Dictionary(uniqueKeysWithValues: indexes)
+        // Migration 0030 keeps the columns and leaves out the findings no screen owns.
         #expect(
-            definitions["findings_by_screen"]?.hasSuffix("(project_id, screen_id, status, severity, rule)") == true,
+            definitions["findings_by_screen"]?.contains("(project_id, screen_id, status, severity, rule)") == true,
             "\(indexes)")
         #expect(definitions["findings_by_screen_severity"] == nil)
         // Migration 0028: by status and rule again, without the included id.
@@ -303,5 +304,40 @@ struct MigratorTests {
         } throws: { error in
             (error as? StoreError)?.sqlState == PostgresError.Code.foreignKeyViolation
         }
+    }
+
+    @Test("migration 0030 indexes by screen only the findings a screen owns, and a screen's findings still read it")
+    func screenIndexOfOwnedFindings() throws {
+        let connection = try oldProject(before: 30)
+        // Thirty findings of a screen, thirty of none (an area's globs own no Swift file).
+        try connection.query(
+            """
+            INSERT INTO screens (project_id, key, kind) SELECT id, 'Inbox', 'screen' FROM projects
+            """)
+        try connection.query(
+            """
+            INSERT INTO findings (project_id, source, title, severity, number, file, step, rule, screen_id)
+            SELECT p.id, 'manual', 'finding ' || n, 'low', n, 'App/Inbox.swift', 1, 'DUO00' || n % 3,
+                   CASE WHEN n <= 30 THEN s.id END
+            FROM projects p JOIN screens s ON s.project_id = p.id AND s.key = 'Inbox', generate_series(1, 60) AS n
+            """)
+        try Migrator().migrate(connection)
+        let definition = try connection.queryValue(
+            "SELECT indexdef FROM pg_indexes WHERE indexname = 'findings_by_screen'", as: String.self)
+        #expect(definition?.hasSuffix("WHERE (screen_id IS NOT NULL)") == true, "\(definition ?? "none")")
+        let entries = try connection.queryValue(
+            "SELECT reltuples::bigint FROM pg_class WHERE relname = 'findings_by_screen'", as: Int.self)
+        #expect(entries == 30)
+        // A screen's findings, by the index alone.
+        let screensFindings = """
+            SELECT count(*) FROM findings
+            WHERE project_id = (SELECT id FROM projects) AND screen_id = (SELECT id FROM screens WHERE key = 'Inbox')
+            """
+        try connection.query("SET enable_seqscan = off")
+        try connection.query("SET enable_bitmapscan = off")
+        let plan = try connection.query("EXPLAIN " + screensFindings)
+            .map { try $0.decode("QUERY PLAN", as: String.self) }.joined(separator: "\n")
+        #expect(plan.contains("findings_by_screen"), "\(plan)")
+        #expect(try connection.queryValue(screensFindings, as: Int.self) == 30)
     }
 }
