@@ -57,6 +57,12 @@ extension EventLoop {
         let confirmed = statusLookups.confirmed(key, arrivedAt: connection.inputMark, now: now)
         // The common case first, building nothing more.
         if let confirmed, confirmed.isTokenActive, confirmed.version == reply.version {
+            // Held in sole mode: the connection sends it again for the same line while the stamp holds, with no
+            // request made (`ConnectionMachine.keep`).
+            if now.isSole, statusLookups.holdsLater(key, now: now) {
+                connection.machine.keep(reply.bytes, stamp: KeptStamp(epoch: now.epoch, generation: now.generation))
+                connection.keptReply = reply
+            }
             sendKept(reply, to: connection)
             return
         }
