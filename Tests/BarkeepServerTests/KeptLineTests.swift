@@ -1,4 +1,5 @@
 import BarkeepProtocol
+import Foundation
 import Testing
 
 @testable import BarkeepServer
@@ -102,6 +103,15 @@ struct KeptLineTests {
         connection.machine.forgetKept()
         connection.send("KEEP app\n")
         #expect(connection.executed.count == 7)
+    }
+
+    @Test("docs/operations.md states the largest reply kept for a line as the code has it")
+    func documentedBound() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let text = try String(contentsOf: root.appendingPathComponent("docs/operations.md"), encoding: .utf8)
+        #expect(EventLoop.maximumKeptLineReply % 1024 == 0)
+        #expect(text.contains("replies of up to \(EventLoop.maximumKeptLineReply / 1024) KiB are kept so"))
     }
 
     @Test("a command that may not keep its reply is never answered from one")
