@@ -343,6 +343,47 @@ struct StatusLookupTests {
         #expect(try reply(dashboard, "STATUS app") == ["ERR NOAUTH the token of this connection was revoked"])
     }
 
+    @Test("a STATUS line's kept reply: a write pipelined before it, a revocation and a daemon joining show at once")
+    func keptLine() throws {
+        let (running, owner) = try serverWithProject()
+        #expect(becomesSole(running))
+        let dashboard = try reader(running, owner, named: "dash")
+        let made = try reply(dashboard, "STATUS app")
+        #expect(try isAnsweredOnLoop(running, dashboard, made: made))
+        // Kept for the owner's line too; then a write pipelined between two of its STATUS: the second reads it.
+        let own = try reply(owner, "STATUS app")
+        #expect(try isAnsweredOnLoop(running, owner, made: own))
+        for answer in try pipelined(owner, Array(repeating: "STATUS app", count: 20)) where answer != own {
+            Issue.record("STATUS answered otherwise: \(answer)")
+        }
+        let written = try pipelined(
+            owner, ["STATUS app", "SCREEN ADD app Settings path=Sources/Settings/**", "STATUS app"])
+        #expect(written[0] == own)
+        #expect(written[1].last?.hasPrefix("OK") == true)
+        #expect(written[2].count == own.count + 1)
+        // The reader's kept line, after a write on another connection: the next STATUS reads it, and is kept anew.
+        let after = try reply(dashboard, "STATUS app")
+        #expect(after == written[2])
+        // One more first: the lookup that answered the one before is counted by the time this is answered.
+        #expect(try reply(dashboard, "STATUS app") == after)
+        let lookups = running.server.statistics.statusLookups
+        for answer in try pipelined(dashboard, Array(repeating: "STATUS app", count: 50)) where answer != after {
+            Issue.record("STATUS answered otherwise: \(answer)")
+        }
+        #expect(running.server.statistics.statusLookups == lookups)
+        // A revocation: refused at once, though its line's reply was kept.
+        #expect(try owner.request("TOKEN REVOKE dash") == "OK revoked=dash")
+        #expect(try reply(dashboard, "STATUS app") == ["ERR NOAUTH the token of this connection was revoked"])
+        // Another daemon joining: the owner's kept line no longer holds; each STATUS is looked up again.
+        let again = try reply(owner, "STATUS app")
+        #expect(try reply(owner, "STATUS app") == again)
+        let other = try anotherPresence(running)
+        defer { other.stop() }
+        let before = running.server.statistics.statusLookups
+        #expect(try reply(owner, "STATUS app") == again)
+        #expect(eventually { running.server.statistics.statusLookups > before })
+    }
+
     @Test("HELLO and CHECK on other connections neither void a sole daemon's kept checks nor move its generation")
     func readsKeepChecks() throws {
         let (running, owner) = try serverWithProject()

@@ -218,8 +218,9 @@ public struct KeptReply: Sendable {
     public var cache: StatusCache<[UInt8]>
     public var use: StatusCache<[UInt8]>.Use
 
-    /// To be called when the reply is sent because its version was found current: the cache counts a hit.
-    public func wasSent() { cache.noteHit(use) }
+    /// To be called when the reply is sent `count` times because its version was found current: the cache counts
+    /// as many hits.
+    public func wasSent(count: Int = 1) { cache.noteHit(use, count: count) }
 }
 
 /// A refusal from a handler: one protocol error code and a message safe to show, and the argument it is about

@@ -13,12 +13,26 @@ extension CommandTable {
         let maximumPayload: Int
         /// The largest screenshot one request may announce (`SCREENSHOT PUT`).
         var maximumScreenshot = ScreenshotLimit.defaultBytes
+        /// The daemon's presence on its database: in sole mode, a kept reply holds for its line until a write of this
+        /// daemon finishes or sole mode ends (`keptStamp`).
+        var presence: Presence?
 
         /// WATCH streams carry the stored events.
         typealias Event = BarkeepStore.Event
 
         func constantReply(for line: ArraySlice<UInt8>) -> [UInt8]? {
             table.constantReply(for: line)
+        }
+
+        func mayKeepReply(_ resolved: Resolved) -> Bool {
+            resolved.command.keepsReplies
+        }
+
+        func keptStamp() -> KeptStamp? {
+            guard let presence else { return nil }
+            let epoch = presence.epoch
+            guard Presence.isSole(epoch) else { return nil }
+            return KeptStamp(epoch: epoch, generation: presence.generation)
         }
 
         func resolve(_ request: Request) -> RequestResolution<Resolved> {

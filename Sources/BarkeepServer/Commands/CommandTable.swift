@@ -36,6 +36,9 @@ public final class Command: Sendable {
     public let readsReplica: Bool
     /// Whether it is a write for the daemon's presence (`CommandSpec.writes`; true for a command without a spec).
     public let writes: Bool
+    /// Whether its handler may answer with a kept reply (`CommandAction.keptReply`): the connection then keeps that
+    /// reply for the request's exact line, and sends it again while what it was checked against holds.
+    public let keepsReplies: Bool
 
     /// Declares a command. Its first positional argument names a project unless `arguments` says otherwise.
     public init(
@@ -49,6 +52,7 @@ public final class Command: Sendable {
         takesPayload: Bool = false,
         payloadLimit: PayloadLimit = .upload,
         request: (any CommandRequest.Type)? = nil,
+        keepsReplies: Bool = false,
         handler: @escaping @Sendable (CommandInput) throws(CommandError) -> CommandAction
     ) {
         self.name = name.uppercased()
@@ -65,20 +69,23 @@ public final class Command: Sendable {
         self.request = request
         readsReplica = request?.spec.readsReplica ?? false
         writes = request?.spec.writes ?? true
+        self.keepsReplies = keepsReplies
     }
 
     /// Declares the command `R` specifies: its name, arity, argument kinds, keys and role come from `R`'s spec and
     /// fields; the request is decoded into an `R` (a bad value refused with `BADARG`, naming its field) before
-    /// `handler` runs. `payloadLimit` says which limit bounds an upload's size.
+    /// `handler` runs. `payloadLimit` says which limit bounds an upload's size; `keepsReplies`, whether the handler
+    /// may answer with a kept reply.
     public convenience init<R: CommandRequest>(
         _ type: R.Type,
         payloadLimit: PayloadLimit = .upload,
+        keepsReplies: Bool = false,
         handler: @escaping @Sendable (R, CommandInput) throws(CommandError) -> CommandAction
     ) {
         self.init(
             R.spec.name, positional: R.positionalRange, arguments: R.argumentKinds, keys: R.keys,
             requiredKeys: R.requiredKeys, repeatableKeys: R.repeatableKeys, minimumRole: R.spec.role,
-            takesPayload: R.spec.payload, payloadLimit: payloadLimit, request: R.self
+            takesPayload: R.spec.payload, payloadLimit: payloadLimit, request: R.self, keepsReplies: keepsReplies
         ) { [decoder = RequestDecoder<R>()] input throws(CommandError) in
             let request: R
             do throws(FieldProblem) {
@@ -109,6 +116,7 @@ public final class Command: Sendable {
         self.request = request
         readsReplica = false
         writes = false
+        keepsReplies = false
         handler = { _ in .done(CommandResult(reply)) }
         var bytes: [UInt8] = []
         reply.encode(into: &bytes)

@@ -25,7 +25,7 @@ enum DashboardCommands {
 
     /// `STATUS PROJECT [owner=] [not-done=yes] [sort=] [limit=]`: the dashboard; the filters choose the screen
     /// rows (and the owner rows, for `owner=`), never the totals.
-    static let status = Command(StatusRequest.self) { request, input in
+    static let status = Command(StatusRequest.self, keepsReplies: true) { request, input in
         let project = request.project
         let listing = request.listing
         let version = input.session.protocolVersion

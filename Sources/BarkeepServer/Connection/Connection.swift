@@ -70,10 +70,17 @@ final class Connection {
         self.transport = transport
     }
 
-    /// Who is on the other end.
+    /// The kept reply the machine sends again for its line (`ConnectionMachine.keep`), for the cache's hit count.
+    var keptReply: KeptReply?
+
+    /// Who is on the other end. A new session forgets the reply kept for a line: it was checked for the old one.
     var session: Session {
         get { machine.commands.session }
-        set { machine.commands.session = newValue }
+        set {
+            machine.commands.session = newValue
+            machine.forgetKept()
+            keptReply = nil
+        }
     }
 }
 

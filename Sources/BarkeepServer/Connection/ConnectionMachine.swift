@@ -16,6 +16,36 @@ protocol ConnectionCommands {
 
     /// Checks `request`: runs it, or refuses it (and says what of an announced payload must still be skipped).
     func resolve(_ request: Request) -> RequestResolution<Resolved>
+
+    /// Whether the running of `resolved` may end in a kept reply worth remembering for its line (`keep`): the
+    /// machine then holds the line's bytes until the command completes.
+    func mayKeepReply(_ resolved: Resolved) -> Bool
+
+    /// What a kept reply depends on now besides the line and the session (`KeptStamp`); nil when no kept reply
+    /// holds past its own request.
+    func keptStamp() -> KeptStamp?
+}
+
+/// A reply kept for a request line's exact bytes (`ConnectionMachine.keep`), and what it was checked against.
+struct KeptLine {
+    var line: [UInt8]
+    var reply: [UInt8]
+    var stamp: KeptStamp
+}
+
+/// What a reply kept for a line (`ConnectionMachine.keep`) was checked against: the daemon's sole epoch and write
+/// generation (`Presence`). The same stamp means no other daemon served the database and no write of this one
+/// finished since.
+struct KeptStamp: Equatable {
+    var epoch: UInt64
+    var generation: UInt64
+}
+
+extension ConnectionCommands {
+    /// No reply is kept for a line.
+    func mayKeepReply(_ resolved: Resolved) -> Bool { false }
+
+    func keptStamp() -> KeptStamp? { nil }
 }
 
 /// What the command table decided about one request.
@@ -139,6 +169,13 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
     private var hasFlushedForPage = false
     /// A watcher fell behind and is being dropped.
     private(set) var isAbandoned = false
+    /// The running request's line, while its command may end in a kept reply (`Commands.mayKeepReply`).
+    private var runningLine: [UInt8]?
+    /// A reply kept for a line of this connection (`keep`): sent again, with no request made, for the same bytes
+    /// while the commands' `keptStamp` is `stamp`; forgotten when the session changes (`forgetKept`).
+    private var kept: KeptLine?
+    /// Replies sent from `kept` since `takeKeptRepliesQueued`, for the server's counters.
+    private var keptRepliesQueued = 0
 
     /// A connection that has sent nothing yet, at `now`; `handshakeDeadline`: it first completes a TLS handshake by
     /// then (nil: plain text, ready at once).
@@ -259,6 +296,25 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
         return repliesQueued
     }
 
+    /// The number of replies sent from the kept one (`keep`) since the last call, which it resets.
+    mutating func takeKeptRepliesQueued() -> Int {
+        defer { keptRepliesQueued = 0 }
+        return keptRepliesQueued
+    }
+
+    /// The running command's reply is `reply`, valid while the commands' `keptStamp` is `stamp`: it is kept for the
+    /// running request's line, and sent again for the same bytes (and session) while the stamp holds. Does nothing
+    /// unless the command may keep its reply (`Commands.mayKeepReply`).
+    mutating func keep(_ reply: [UInt8], stamp: KeptStamp) {
+        guard let line = runningLine else { return }
+        kept = KeptLine(line: line, reply: reply, stamp: stamp)
+    }
+
+    /// Forgets the kept reply: the session it was made for changed.
+    mutating func forgetKept() {
+        kept = nil
+    }
+
     // MARK: - Input
 
     /// Bytes arrived at `now` (which matters to an upload in progress alone: its bytes push its deadline on).
@@ -372,6 +428,16 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
                 repliesQueued += 1
                 continue
             }
+            if kept?.line.elementsEqual(bytes) == true {
+                // The line of the kept reply, while nothing it depends on changed: sent again as it is.
+                if let stamp = commands.keptStamp(), stamp == kept?.stamp {
+                    output.append(contentsOf: kept.unsafelyUnwrapped.reply)
+                    repliesQueued += 1
+                    keptRepliesQueued += 1
+                    continue
+                }
+                kept = nil
+            }
             guard let request = decodeRequest(bytes) else { continue }
             switch commands.resolve(request) {
             case .refused(let reply, let payloadToDiscard, let closesConnection):
@@ -390,6 +456,7 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
                 return .beginUpload(reserved: payloadSize)
             case .accepted(let resolved, nil):
                 state = .running
+                if commands.mayKeepReply(resolved) { runningLine = Array(bytes) }
                 return .execute(resolved, payload: nil)
             }
         }
@@ -491,6 +558,7 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
         _ reply: Reply, closesConnection: Bool = false, watch: WatchMachine<Commands.Event>? = nil
     ) {
         state = .ready
+        runningLine = nil
         answer(reply)
         if closesConnection { isClosing = true }
         if let watch, !isClosing { state = .watching(watch) }

@@ -102,7 +102,7 @@ extension EventLoop {
         let machine = ConnectionMachine(
             commands: CommandTable.SessionView(
                 table: commands, session: session, maximumPayload: configuration.maximumPayload,
-                maximumScreenshot: configuration.maximumScreenshot),
+                maximumScreenshot: configuration.maximumScreenshot, presence: server.presence),
             limits: limits,
             now: .now,
             handshakeDeadline: handshakeDeadline

@@ -35,6 +35,10 @@ struct KeptReplyLookup {
 /// lookup's answer also holds for requests arriving later, until the daemon leaves sole mode or one of its writes
 /// finishes (`SharedStatusLookups.Stamp`): a reader's repeated STATUS is answered from memory with no round trip.
 extension EventLoop {
+    /// The largest reply a connection keeps for its line (`ConnectionMachine.keep`): it holds it until a write or a
+    /// new session, shared with the cache only while the cache keeps it, so many connections' replies evicted there
+    /// must stay small; and a larger reply costs more to send than to find again.
+    static let maximumKeptLineReply = 64 << 10
     /// `application_name` of the lookup connection, as `pg_stat_activity` shows it.
     static let lookupApplicationName = PostgresConfiguration.daemonApplicationName(.status)
     /// A new input mark: every read and every command finished on the pool takes one, and a lookup takes the one of
@@ -57,6 +61,12 @@ extension EventLoop {
         let confirmed = statusLookups.confirmed(key, arrivedAt: connection.inputMark, now: now)
         // The common case first, building nothing more.
         if let confirmed, confirmed.isTokenActive, confirmed.version == reply.version {
+            // Held in sole mode: the connection sends it again for the same line while the stamp holds, with no
+            // request made (`ConnectionMachine.keep`).
+            if now.isSole, reply.bytes.count <= Self.maximumKeptLineReply, statusLookups.holdsLater(key, now: now) {
+                connection.machine.keep(reply.bytes, stamp: KeptStamp(epoch: now.epoch, generation: now.generation))
+                connection.keptReply = reply
+            }
             sendKept(reply, to: connection)
             return
         }

@@ -278,6 +278,12 @@ final class EventLoop: @unchecked Sendable {
         unpublishedServed += repliesQueued
         if repliesQueued > 0 {
             unpublishedPeak = max(unpublishedPeak, connection.machine.pendingOutputCount)
+            // Replies the machine sent again from the one kept for their line: kept replies sent on the loop.
+            let kept = connection.machine.takeKeptRepliesQueued()
+            if kept > 0 {
+                unpublishedKept.onLoop += kept
+                connection.keptReply?.wasSent(count: kept)
+            }
         }
         guard connection.transport.writeOut(&connection.machine) else {
             close(connection)

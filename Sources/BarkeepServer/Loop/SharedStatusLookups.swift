@@ -67,6 +67,13 @@ struct SharedStatusLookups<Request> {
         return confirmation.answer
     }
 
+    /// Whether the latest answer for `key` holds for requests arriving later too: it was found with the presence's
+    /// stamp `now`, of sole mode.
+    func holdsLater(_ key: StatusLookupKey, now: Stamp) -> Bool {
+        guard now.isSole, let confirmation = confirmations[key] else { return false }
+        return confirmation.stamp == now
+    }
+
     /// A request of `key` that arrived at `arrivedAt` (not `confirmed`) waits: for the lookup in flight when that was
     /// sent after it arrived (or with the stamp `now`, of sole mode) and covers its key, otherwise for the next.
     mutating func wait(_ request: Request, for key: StatusLookupKey, arrivedAt: UInt64, now: Stamp = .none) {

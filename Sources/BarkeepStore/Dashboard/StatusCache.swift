@@ -107,12 +107,12 @@ public final class StatusCache<Value: Sendable>: Sendable {
         }
     }
 
-    /// Counts the entry of `use` as used (a hit): its value was answered after a lookup found its version current.
-    /// Takes no lock: an entry gone meanwhile is simply not there to be kept longer.
+    /// Counts the entry of `use` as used (`count` hits): its value was answered after a lookup found its version
+    /// current. Takes no lock: an entry gone meanwhile is simply not there to be kept longer.
     @inlinable
-    public func noteHit(_ use: Use) {
+    public func noteHit(_ use: Use, count: Int = 1) {
         use.lastUse.store(clock.add(1, ordering: .relaxed).newValue, ordering: .relaxed)
-        hits.add(1, ordering: .relaxed)
+        hits.add(count, ordering: .relaxed)
     }
 
     /// What `make` makes of the status of `project` now, for `variant`: the kept value when its version is still the
