@@ -59,6 +59,8 @@ struct EscapingTests {
             ("   ", false, "`   `"), ("", false, "` `"), ("line\nbreak", false, "`line break`"),
             ("a\u{9B}b\u{202E}c", true, "`a<U+009B>b<U+202E>c`"), ("p\u{2029}q\r\nr", false, "`p<U+2029>q r`"),
             ("東京|`x`", true, "`` 東京\\|`x` ``"), ("é", false, "`é`"),
+            // CommonMark counts backticks by code point: one a combining mark follows still lengthens the fence.
+            ("a`\u{301}b", false, "``a`\u{301}b``"), ("`\u{301}", true, "`` `\u{301} ``"),
         ] as [(String, Bool, String)]
     )
     func codeSpan(text: String, inTable: Bool, expected: String) {

@@ -34,10 +34,11 @@ private struct KeepingConnection {
     /// The reply each executed request gets (kept at the box's stamp when there is one).
     var reply = "OK count=1\n"
 
-    init() {
+    init(maximumLineLength: Int = 64) {
         machine = ConnectionMachine(
             commands: KeepingCommands(box: box),
-            limits: ConnectionLimits(maximumLineLength: 64, maximumPendingOutput: 1 << 20, uploadTimeout: .seconds(30)),
+            limits: ConnectionLimits(
+                maximumLineLength: maximumLineLength, maximumPendingOutput: 1 << 20, uploadTimeout: .seconds(30)),
             now: now)
     }
 
@@ -105,13 +106,31 @@ struct KeptLineTests {
         #expect(connection.executed.count == 7)
     }
 
+    @Test("a line longer than the longest kept is never answered from a kept reply")
+    func longLineNotKept() {
+        let limit = ConnectionMachine<KeepingCommands>.maximumKeptLine
+        var connection = KeepingConnection(maximumLineLength: 4 * limit)
+        connection.box.stamp = KeptStamp(epoch: 1, generation: 1)
+        let long = "KEEP " + String(repeating: "x", count: limit)
+        connection.send(long + "\n" + long + "\n")
+        #expect(connection.executed.count == 2)
+        let short = "KEEP " + String(repeating: "x", count: limit - 6)
+        connection.send(short + "\n" + short + "\n")
+        #expect(connection.executed.count == 3)
+    }
+
     @Test("docs/operations.md states the largest reply kept for a line as the code has it")
     func documentedBound() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         let text = try String(contentsOf: root.appendingPathComponent("docs/operations.md"), encoding: .utf8)
-        #expect(EventLoop.maximumKeptLineReply % 1024 == 0)
+            .split(whereSeparator: \.isNewline).joined(separator: " ")
+        let line = ConnectionMachine<KeepingCommands>.maximumKeptLine
+        #expect(EventLoop.maximumKeptLineReply % 1024 == 0 && line % 1024 == 0)
+        #expect(text.contains("only lines of up to \(line / 1024) KiB and"))
         #expect(text.contains("replies of up to \(EventLoop.maximumKeptLineReply / 1024) KiB are kept so"))
+        #expect(DashboardCommands.replies.maximumCost % (1 << 20) == 0)
+        #expect(text.contains("the kept replies' cache (\(DashboardCommands.replies.maximumCost >> 20) MiB)"))
     }
 
     @Test("a command that may not keep its reply is never answered from one")

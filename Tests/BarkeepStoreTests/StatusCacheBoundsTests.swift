@@ -6,6 +6,21 @@ import Testing
 /// more than all it may hold.
 @Suite("Kept statuses: bounds")
 struct StatusCacheBoundsTests {
+    @Test("values held beyond the cache (connections' kept lines) never cost more in all than the cache may hold")
+    func heldOutside() {
+        let cache = StatusCache<[UInt8]>(maximumEntries: 2, maximumCost: 10) { $0.count }
+        #expect(cache.holdOutside(4) && cache.holdOutside(6))
+        #expect(!cache.holdOutside(1))
+        #expect(cache.heldOutsideCost == 10)
+        cache.releaseOutside(4)
+        #expect(!cache.holdOutside(5))
+        #expect(cache.holdOutside(4))
+        cache.releaseOutside(4)
+        cache.releaseOutside(6)
+        #expect(cache.heldOutsideCost == 0)
+        #expect(!cache.holdOutside(11))
+    }
+
     @Test("entries and cost are bounded, the least recently used goes first, an oversized value is not kept")
     func bounds() throws {
         let connection = try TestDatabase.makeConnection()

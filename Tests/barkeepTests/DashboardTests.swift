@@ -1,3 +1,4 @@
+import BarkeepCore
 import BarkeepHashing
 import BarkeepProtocol
 import BarkeepTestSupport
@@ -111,7 +112,7 @@ struct DashboardTests {
         }
         let open = findings.filter { ["proposed", "approved", "applied", "blocked"].contains($0["status"] as? String) }
         #expect(totals["needs_work"] as? Int == open.count)
-        for severity in ["critical", "high", "medium", "low", "info"] {
+        for severity in Severity.allCases.map(\.rawValue) {
             let count = open.filter { $0["severity"] as? String == severity }.count
             #expect(totals["needs_work_" + severity] as? Int == count, "\(severity)")
         }

@@ -71,16 +71,40 @@ final class Connection {
     }
 
     /// The kept reply the machine sends again for its line (`ConnectionMachine.keep`), for the cache's hit count.
-    var keptReply: KeptReply?
+    /// Its bytes are held against the cache's own size while it is kept (`StatusCache.holdOutside`), since an
+    /// eviction there does not free them.
+    private(set) var keptReply: KeptReply?
 
     /// Who is on the other end. A new session forgets the reply kept for a line: it was checked for the old one.
     var session: Session {
         get { machine.commands.session }
         set {
             machine.commands.session = newValue
-            machine.forgetKept()
-            keptReply = nil
+            forgetKept()
         }
+    }
+
+    /// Keeps `reply` for the running request's line, valid while `stamp` holds (`ConnectionMachine.keep`), when the
+    /// line may be kept and the replies connections keep so stay within the cache's size; otherwise keeps nothing.
+    func keep(_ reply: KeptReply, stamp: KeptStamp) {
+        forgetKept()
+        guard reply.cache.holdOutside(reply.bytes.count) else { return }
+        guard machine.keep(reply.bytes, stamp: stamp) else {
+            reply.cache.releaseOutside(reply.bytes.count)
+            return
+        }
+        keptReply = reply
+    }
+
+    /// Forgets the reply kept for a line, giving its bytes back to the cache's budget.
+    func forgetKept() {
+        machine.forgetKept()
+        if let keptReply { keptReply.cache.releaseOutside(keptReply.bytes.count) }
+        keptReply = nil
+    }
+
+    deinit {
+        if let keptReply { keptReply.cache.releaseOutside(keptReply.bytes.count) }
     }
 }
 

@@ -303,12 +303,19 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
     }
 
     /// The running command's reply is `reply`, valid while the commands' `keptStamp` is `stamp`: it is kept for the
-    /// running request's line, and sent again for the same bytes (and session) while the stamp holds. Does nothing
-    /// unless the command may keep its reply (`Commands.mayKeepReply`).
-    mutating func keep(_ reply: [UInt8], stamp: KeptStamp) {
-        guard let line = runningLine else { return }
+    /// running request's line, and sent again for the same bytes (and session) while the stamp holds. Does nothing,
+    /// and says so (false), unless the command may keep its reply (`Commands.mayKeepReply`) and its line is at most
+    /// `maximumKeptLine` bytes.
+    @discardableResult
+    mutating func keep(_ reply: [UInt8], stamp: KeptStamp) -> Bool {
+        guard let line = runningLine else { return false }
         kept = KeptLine(line: line, reply: reply, stamp: stamp)
+        return true
     }
+
+    /// The longest line a reply is kept for: a STATUS line is a few dozen bytes, and a connection holds the line it
+    /// keeps (the longest line a client may send is far longer).
+    static var maximumKeptLine: Int { 1 << 10 }
 
     /// Forgets the kept reply: the session it was made for changed.
     mutating func forgetKept() {
@@ -428,10 +435,10 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
                 repliesQueued += 1
                 continue
             }
-            if kept?.line.elementsEqual(bytes) == true {
+            if let keptLine = kept, keptLine.line.elementsEqual(bytes) {
                 // The line of the kept reply, while nothing it depends on changed: sent again as it is.
-                if let stamp = commands.keptStamp(), stamp == kept?.stamp {
-                    output.append(contentsOf: kept.unsafelyUnwrapped.reply)
+                if let stamp = commands.keptStamp(), stamp == keptLine.stamp {
+                    output.append(contentsOf: keptLine.reply)
                     repliesQueued += 1
                     keptRepliesQueued += 1
                     continue
@@ -456,7 +463,7 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
                 return .beginUpload(reserved: payloadSize)
             case .accepted(let resolved, nil):
                 state = .running
-                if commands.mayKeepReply(resolved) { runningLine = Array(bytes) }
+                if bytes.count <= Self.maximumKeptLine, commands.mayKeepReply(resolved) { runningLine = Array(bytes) }
                 return .execute(resolved, payload: nil)
             }
         }

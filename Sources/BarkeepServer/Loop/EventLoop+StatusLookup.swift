@@ -64,8 +64,7 @@ extension EventLoop {
             // Held in sole mode: the connection sends it again for the same line while the stamp holds, with no
             // request made (`ConnectionMachine.keep`).
             if now.isSole, reply.bytes.count <= Self.maximumKeptLineReply, statusLookups.holdsLater(key, now: now) {
-                connection.machine.keep(reply.bytes, stamp: KeptStamp(epoch: now.epoch, generation: now.generation))
-                connection.keptReply = reply
+                connection.keep(reply, stamp: KeptStamp(epoch: now.epoch, generation: now.generation))
             }
             sendKept(reply, to: connection)
             return

@@ -103,7 +103,8 @@ public final class Server: Sendable {
     /// Prepares a server; nothing listens until `start()`. Without a pool, commands that need the database are
     /// answered `UNAVAILABLE` and WATCH is not served. With a `replica`, the commands that only read
     /// (`Command.readsReplica`) read from it as it decides. `presence`, on `pool`'s database (a server with a pool
-    /// is given one: without it, writes are not checked; ignored without a pool), is held from `start`; the daemon's
+    /// must be given one, or its writes would go unchecked against a daemon serving alone; ignored without a pool),
+    /// is held from `start`; the daemon's
     /// other writers in this process note their writes on it. Its giver stops it after `shutdown`, once the pool,
     /// the verdicts' group commit and every other writer drained (a write committing after it let its lock go could
     /// go unseen by a daemon then serving the database alone).
@@ -115,6 +116,7 @@ public final class Server: Sendable {
         presence: Presence? = nil,
         logger: Logger
     ) throws(ServerError) {
+        precondition(pool == nil || presence != nil, "a server with a database pool needs the daemon's presence")
         self.configuration = configuration
         self.commands = commands
         self.pool = pool

@@ -79,6 +79,8 @@ public final class StatusCache<Value: Sendable>: Sendable {
     @usableFromInline let clock = Atomic<UInt64>(0)
     /// Hits so far (`Statistics.hits`).
     @usableFromInline let hits = Atomic<Int>(0)
+    /// The bytes of values held past the cache by their users (`holdOutside`), at most `maximumCost`.
+    private let heldOutside = Atomic<Int>(0)
 
     /// An empty cache; `cost` tells what a value costs (its size in bytes).
     public init(maximumEntries: Int, maximumCost: Int, cost: @escaping @Sendable (Value) -> Int) {
@@ -86,6 +88,28 @@ public final class StatusCache<Value: Sendable>: Sendable {
         self.maximumCost = maximumCost
         self.cost = cost
     }
+
+    /// Reserves `cost` for a value a user keeps beyond the cache (a connection's reply kept for its line), which an
+    /// eviction here does not free: false when what is held so would pass the cache's own `maximumCost`, so that such
+    /// values never hold more than the cache itself may. `releaseOutside` gives it back.
+    public func holdOutside(_ cost: Int) -> Bool {
+        var held = heldOutside.load(ordering: .relaxed)
+        while held + cost <= maximumCost {
+            let (exchanged, original) = heldOutside.compareExchange(
+                expected: held, desired: held + cost, ordering: .relaxed)
+            if exchanged { return true }
+            held = original
+        }
+        return false
+    }
+
+    /// Gives back what `holdOutside` reserved.
+    public func releaseOutside(_ cost: Int) {
+        heldOutside.subtract(cost, ordering: .relaxed)
+    }
+
+    /// What values held beyond the cache (`holdOutside`) cost now.
+    public var heldOutsideCost: Int { heldOutside.load(ordering: .relaxed) }
 
     /// How the cache has answered so far.
     public var statistics: Statistics {

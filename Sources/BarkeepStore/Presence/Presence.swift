@@ -102,14 +102,16 @@ public final class Presence: Sendable {
     /// it starts, and is refused when it returns false.
     public func awaitPresence(timeout: Duration = Presence.writeWait) -> Bool {
         if isPresent { return true }
-        let deadline = Date(timeIntervalSinceNow: timeout.seconds)
+        // The deadline on the monotonic clock: a step of the wall clock neither stretches nor cuts the wait.
+        let deadline = ContinuousClock.now + timeout
         presenceChanged.lock()
         defer { presenceChanged.unlock() }
         while !isPresent {
-            guard Date() < deadline, !isStopping else { return false }
+            let remaining = ContinuousClock.now.duration(to: deadline)
+            guard remaining > .zero, !isStopping else { return false }
             // Try now rather than after the thread's backoff, and again at every nudge while it fails.
             _ = barkeep_wakeup_signal(wakeup)
-            _ = presenceChanged.wait(until: min(deadline, Date(timeIntervalSinceNow: Self.retryNudge.seconds)))
+            _ = presenceChanged.wait(until: Date(timeIntervalSinceNow: min(remaining, Self.retryNudge).seconds))
         }
         return true
     }
@@ -166,8 +168,11 @@ public final class Presence: Sendable {
         }
         guard wasRunning else { return }
         _ = barkeep_wakeup_signal(wakeup)
-        // Writes waiting for the presence give up now.
+        // Writes waiting for the presence give up now: broadcast under the lock, so that one between its check of
+        // `isStopping` and its wait is not missed.
+        presenceChanged.lock()
         presenceChanged.broadcast()
+        presenceChanged.unlock()
         finished.wait()
     }
 
