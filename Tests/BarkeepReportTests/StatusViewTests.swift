@@ -17,7 +17,7 @@ struct StatusViewTests {
         Last scan  run 12 · 2026-11-29 12:00 UTC (3 h ago) · commit 1a2b3c4d · duo_scan 1.2.2
                    240 files · 3 new · 5 fixed · 1 reopened · 40 unchanged · 2 moved · 1 in renamed files
                    4 changed
-        Findings   5 need work · 1 of them unmapped
+        Findings   5 need work · 1 of them unmapped · 1 critical, 1 high, 3 medium
                    3 proposed · 1 approved · 2 verified · 1 blocked · 1 kept · 1 false positive · 9 fixed
         Blocked    1 on the iOS 27.1 SDK
         Poses      6/10 settled (60%)
@@ -49,6 +49,17 @@ struct StatusViewTests {
         let text = StatusView.render(try Self.status, now: Fixtures.now, colored: false)
         #expect(text == Self.expected)
         #expect(!text.contains("\u{1B}"))
+    }
+
+    @Test("the Findings row's severities are the totals' (each finding once), and left out without them")
+    func severitiesOfTotals() throws {
+        var status = try Self.status
+        status.totals.needsWorkBySeverity = SeverityCounts(high: 2, low: 3)
+        #expect(StatusView.render(status, now: Fixtures.now, colored: false).contains("unmapped · 2 high, 3 low\n"))
+        // An older daemon does not send them: the row says nothing rather than a wrong or zero split.
+        status.totals.needsWorkBySeverity = nil
+        let text = StatusView.render(status, now: Fixtures.now, colored: false)
+        #expect(text.contains("Findings   5 need work · 1 of them unmapped\n"))
     }
 
     @Test("colour adds escape codes only")

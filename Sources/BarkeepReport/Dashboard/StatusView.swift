@@ -67,6 +67,10 @@ public enum StatusView {
         }
         var needs: [StyledText] = [StyledText("\(totals.needsWork) \(totals.needsWork == 1 ? "needs" : "need") work")]
         if totals.unmapped > 0 { needs.append(StyledText("\(totals.unmapped) of them unmapped")) }
+        // Each finding once (STATUS's totals), not the screens' rows summed; an older server does not send them.
+        if let bySeverity = totals.needsWorkBySeverity, bySeverity.total > 0 {
+            needs.append(StyledText(bySeverity.text))
+        }
         block.append(("Findings", needs))
         let statuses = totals.nonzeroStatuses.map { status, count in
             StyledText("\(count) \(status.rawValue.replacingOccurrences(of: "_", with: " "))")

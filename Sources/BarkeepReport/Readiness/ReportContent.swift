@@ -328,14 +328,11 @@ struct ReportContent: Sendable {
             value.append(.text("; the figures below count only these"))
             facts.append(Fact(label: "Part", value: value))
         }
-        let openCount = scope.findings.count(where: \.status.needsWork)
-        let severities = Severity.allCases.compactMap { severity in
-            let count = scope.findings.count { $0.status.needsWork && $0.severity == severity }
-            return count == 0 ? nil : "\(count) \(severity.rawValue)"
-        }
-        let needsWork =
-            openCount == 0
-            ? "none" : "\(openCount)" + (severities.isEmpty ? "" : " (\(severities.joined(separator: ", ")))")
+        let open = SeverityCounts(
+            Severity.allCases.map { severity in
+                scope.findings.count { $0.status.needsWork && $0.severity == severity }
+            })
+        let needsWork = open.total == 0 ? "none" : "\(open.total) (\(open.text))"
         let stillReported = scope.findings.filter { $0.status == .verified && $0.stillReportedRun != nil }
         let failed = scope.screens.map { failedPoses(of: $0.key, input: input, scope: scope).count }
         let failedCount = failed.reduce(0, +)

@@ -36,6 +36,12 @@ public struct SeverityCounts: Sendable, Equatable {
     /// All severities together.
     public var total: Int { critical + high + medium + low + info }
 
+    /// The counts that are not zero, most severe first, as people read them: `9 high, 15 medium, 3 low`; empty when
+    /// every count is zero. The dashboard, the web overview and the report all say it so.
+    public var text: String {
+        Severity.allCases.compactMap { self[$0] > 0 ? "\(self[$0]) \($0.rawValue)" : nil }.joined(separator: ", ")
+    }
+
     /// Adds two sets of counts.
     public static func + (lhs: SeverityCounts, rhs: SeverityCounts) -> SeverityCounts {
         SeverityCounts(

@@ -140,10 +140,6 @@ enum PageParts {
 
     /// A compact count of needing-work findings by severity: `2 critical, 1 high`, or `none`.
     static func severityCounts(_ counts: SeverityCounts) -> String {
-        let parts = Severity.allCases.compactMap { severity -> String? in
-            let count = counts[severity]
-            return count > 0 ? "\(count) \(severity.rawValue)" : nil
-        }
-        return parts.isEmpty ? "none" : parts.joined(separator: ", ")
+        counts.total == 0 ? "none" : counts.text
     }
 }
