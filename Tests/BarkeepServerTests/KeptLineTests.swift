@@ -106,6 +106,20 @@ struct KeptLineTests {
         #expect(connection.executed.count == 7)
     }
 
+    @Test("the machine says when it let its kept line go, so the connection gives the reply's bytes back")
+    func letGo() {
+        var connection = KeepingConnection()
+        connection.box.stamp = KeptStamp(epoch: 1, generation: 1)
+        connection.send("KEEP app\n")
+        #expect(connection.machine.hasKeptLine)
+        connection.send("OTHER\n")  // another line does not test the stamp
+        #expect(connection.machine.hasKeptLine)
+        connection.box.stamp = nil  // sole mode left: the line's next use finds its stamp gone
+        connection.send("KEEP app\n")
+        #expect(!connection.machine.hasKeptLine)
+        #expect(connection.executed == ["KEEP app", "OTHER", "KEEP app"])
+    }
+
     @Test("a line longer than the longest kept is never answered from a kept reply")
     func longLineNotKept() {
         let limit = ConnectionMachine<KeepingCommands>.maximumKeptLine

@@ -317,6 +317,9 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
     /// keeps (the longest line a client may send is far longer).
     static var maximumKeptLine: Int { 1 << 10 }
 
+    /// Whether a reply is kept for a line (`keep`); false again once its stamp no longer held or it was forgotten.
+    var hasKeptLine: Bool { kept != nil }
+
     /// Forgets the kept reply: the session it was made for changed.
     mutating func forgetKept() {
         kept = nil

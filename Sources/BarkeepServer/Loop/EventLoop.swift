@@ -284,6 +284,9 @@ final class EventLoop: @unchecked Sendable {
                 unpublishedKept.onLoop += kept
                 connection.keptReply?.wasSent(count: kept)
             }
+            // The machine let its kept line go (a write or sole mode ended): its bytes go back to the cache's budget
+            // now, not at the connection's next kept reply or its end.
+            if connection.keptReply != nil, !connection.machine.hasKeptLine { connection.forgetKept() }
         }
         guard connection.transport.writeOut(&connection.machine) else {
             close(connection)
