@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/inotify.h>
@@ -71,6 +72,11 @@ void barkeep_wakeup_drain(int fd) {
 }
 
 int barkeep_accept(int listener) { return accept4(listener, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC); }
+
+int barkeep_set_no_delay(int fd) {
+    int one = 1;
+    return setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+}
 
 int barkeep_peer_credentials(int fd, uid_t *uid, pid_t *pid) {
     struct ucred credentials;

@@ -35,10 +35,10 @@ extension CommandTable {
             return KeptStamp(epoch: epoch, generation: presence.generation)
         }
 
-        func resolve(_ request: Request) -> RequestResolution<Resolved> {
-            switch table.resolve(
+        func resolve(_ request: consuming Request) -> RequestResolution<Resolved> {
+            let resolution = table.resolve(
                 request, session: session, maximumPayload: maximumPayload, maximumScreenshot: maximumScreenshot)
-            {
+            return switch consume resolution {
             case .success(let resolved):
                 .accepted(resolved, payloadSize: resolved.payloadSize)
             case .failure(let refusal):

@@ -117,10 +117,11 @@ public final class Command: Sendable {
         readsReplica = false
         writes = false
         keepsReplies = false
-        handler = { _ in .done(CommandResult(reply)) }
         var bytes: [UInt8] = []
         reply.encode(into: &bytes)
         constantReply = bytes
+        // Encoded once: a request that reaches the handler (a quoted `"PING"`) is answered with the same bytes.
+        handler = { [encoded = Reply.bytes(bytes)] _ in .done(CommandResult(encoded)) }
     }
 
 }
@@ -143,7 +144,11 @@ public struct CommandTable: Sendable {
 
     /// What `verb` names; nil when nothing.
     private func entry(_ verb: String) -> Entry? {
-        for candidate in buckets[Self.bucket(of: verb)] where candidate.verb == verb { return candidate.entry }
+        // By index: a loop over the bucket's elements would copy each (a retain of its entry) to compare its verb.
+        let bucket = Self.bucket(of: verb)
+        for index in buckets[bucket].indices where buckets[bucket][index].verb == verb {
+            return buckets[bucket][index].entry
+        }
         return nil
     }
 
@@ -169,20 +174,36 @@ public struct CommandTable: Sendable {
     }
 
     /// Commands answered from their bytes alone: name (upper case, ASCII) and encoded reply.
-    private var constants: [(name: [UInt8], reply: [UInt8])] = []
+    private var constants: [(name: [UInt8], reply: [UInt8])] = [] {
+        didSet {
+            constantInitials = 0
+            for constant in constants { constantInitials |= Self.initialBit(constant.name.first ?? 0) }
+        }
+    }
+
+    /// The first letters of the constant commands' names, one bit each (`initialBit`): a line starting with any other
+    /// byte (a quote, or another command's letter) is no constant command, known without a look at the names.
+    private var constantInitials: UInt32 = 0
+
+    /// The bit of a name's first byte in `constantInitials`: its low five bits, which a letter shares with its other
+    /// case (every other byte is refused a full comparison later).
+    private static func initialBit(_ byte: UInt8) -> UInt32 { 1 << UInt32(byte & 31) }
 
     /// The encoded reply when `line` is exactly a constant command (any case, surrounding blanks allowed).
     func constantReply(for line: ArraySlice<UInt8>) -> [UInt8]? {
-        guard !constants.isEmpty, line.count <= 32 else { return nil }
+        guard line.count <= 32 else { return nil }
         var start = line.startIndex
         var end = line.endIndex
         while start < end && (line[start] == 0x20 || line[start] == 0x09) { start += 1 }
+        guard start < end, constantInitials & Self.initialBit(line[start]) != 0 else { return nil }
         while end > start && (line[end - 1] == 0x20 || line[end - 1] == 0x09) { end -= 1 }
         let word = line[start..<end]
-        for constant in constants where constant.name.count == word.count {
+        for index in constants.indices where constants[index].name.count == word.count {
             // ASCII upper-casing: clearing bit 5 of a letter.
-            if zip(constant.name, word).allSatisfy({ $0 == ($1 >= 0x61 && $1 <= 0x7A ? $1 & 0xDF : $1) }) {
-                return constant.reply
+            if zip(constants[index].name, word).allSatisfy({
+                $0 == ($1 >= 0x61 && $1 <= 0x7A ? $1 & 0xDF : $1)
+            }) {
+                return constants[index].reply
             }
         }
         return nil
@@ -240,13 +261,12 @@ public struct CommandTable: Sendable {
         public var command: Command
         /// The request, the subverb removed.
         public var request: Request
-        /// Who sent it.
-        public var session: Session
         /// The size of the payload that follows, for commands that take one.
         public var payloadSize: Int?
 
-        /// The handler's input: the request with its upload, run by `server`.
-        public func input(payload: [UInt8]?, server: Server) -> CommandInput {
+        /// The handler's input: the request with its upload, from `session` (the one it was resolved for), run by
+        /// `server`. The session is not kept here: a resolved request moves several times on its way to its handler.
+        public consuming func input(payload: [UInt8]?, session: Session, server: Server) -> CommandInput {
             CommandInput(request: request, session: session, payload: payload, server: server)
         }
     }
@@ -254,10 +274,9 @@ public struct CommandTable: Sendable {
     /// Checks `request` against the table, in the order the protocol states: the command, its arguments, the
     /// role. `maximumPayload` bounds uploads, `maximumScreenshot` screenshots (`PayloadLimit`).
     public func resolve(
-        _ request: Request, session: Session, maximumPayload: Int,
+        _ request: consuming Request, session: Session, maximumPayload: Int,
         maximumScreenshot: Int = ScreenshotLimit.defaultBytes
     ) -> Result<Resolved, Refusal> {
-        var request = request
         var name = request.verb
         let found: Command?
         switch entry(name) {
@@ -337,7 +356,7 @@ public struct CommandTable: Sendable {
             guard role >= needed else { return fail(.forbidden, "\(name) needs the \(needed.rawValue) role") }
         }
         return .success(
-            Resolved(command: command, request: request, session: session, payloadSize: payloadSize)
+            Resolved(command: command, request: request, payloadSize: payloadSize)
         )
     }
 

@@ -15,7 +15,7 @@ protocol ConnectionCommands {
     func constantReply(for line: ArraySlice<UInt8>) -> [UInt8]?
 
     /// Checks `request`: runs it, or refuses it (and says what of an announced payload must still be skipped).
-    func resolve(_ request: Request) -> RequestResolution<Resolved>
+    func resolve(_ request: consuming Request) -> RequestResolution<Resolved>
 
     /// Whether the running of `resolved` may end in a kept reply worth remembering for its line (`keep`): the
     /// machine then holds the line's bytes until the command completes.
@@ -629,10 +629,14 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
 
     // MARK: - Output
 
-    /// Queues a reply, counted as an answer. A reply encoded before (a kept STATUS, hundreds of kilobytes) becomes
-    /// the output itself when nothing else is pending: its bytes are shared, not copied.
+    /// The size from which an encoded reply becomes the output rather than being copied into it (`answer`).
+    static var sharedReplySize: Int { 16 << 10 }
+
+    /// Queues a reply, counted as an answer. A large reply encoded before (a kept STATUS, hundreds of kilobytes)
+    /// becomes the output itself when nothing else is pending: its bytes are shared, not copied. A small one (PING's)
+    /// is copied: shared, the next reply appended would copy it anyway, and the output's own buffer would be lost.
     private mutating func answer(_ reply: Reply) {
-        if case .bytes(let bytes) = reply, outputStart == output.count {
+        if case .bytes(let bytes) = reply, bytes.count >= Self.sharedReplySize, outputStart == output.count {
             output = bytes
             outputStart = 0
         } else {

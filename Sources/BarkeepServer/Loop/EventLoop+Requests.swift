@@ -15,24 +15,40 @@ extension EventLoop {
     /// inside the transport (OpenSSL's buffers, which the socket will not signal again) reads on while the
     /// connection takes requests; once it stops taking them, the connection waits in `heldInput` until it does.
     func read(_ connection: Connection) {
+        if case .plain = connection.transport {
+            // Plain text, the usual case: one read per readiness, as `readTransport` does it for plain text, without
+            // the closures a transport that holds bytes back needs (each holding the connection).
+            switch connection.transport.read(into: &readBuffer) {
+            case .done(let count): received(readBuffer[0..<count], on: connection, now: polledAt)
+            case .wantRead, .wantWrite: break
+            case .closed: inputEnded(connection)
+            case .failed: close(connection)
+            }
+            return
+        }
         readTransport(
             connection.transport, id: connection.id, peer: connection.session.peerName,
             isOpen: { connection.isOpen }, isReading: { connection.machine.wantsReadable },
-            received: { bytes, now in
-                connection.inputMark = nextInputMark()
-                connection.machine.receive(bytes, now: now)
-                process(connection, now: now)
-            },
-            ended: {
-                // The end of a watcher's stream: nothing more can be delivered. Otherwise the client sent everything
-                // (`printf … | nc -N`, an upload then a half-close): answer it, then close.
-                guard connection.machine.endInput() else {
-                    close(connection)
-                    return
-                }
-                process(connection)
-            },
+            received: { bytes, now in received(bytes, on: connection, now: now) },
+            ended: { inputEnded(connection) },
             failed: { close(connection) })
+    }
+
+    /// Bytes read from the connection's transport at `now`: framed, and what they complete answered.
+    private func received(_ bytes: ArraySlice<UInt8>, on connection: Connection, now: ContinuousClock.Instant) {
+        connection.inputMark = nextInputMark()
+        connection.machine.receive(bytes, now: now)
+        process(connection, now: now)
+    }
+
+    /// The connection's input ended. For a watcher nothing more can be delivered: it closes. Otherwise the client
+    /// sent everything (`printf … | nc -N`, an upload then a half-close): it is answered, then it closes.
+    private func inputEnded(_ connection: Connection) {
+        guard connection.machine.endInput() else {
+            close(connection)
+            return
+        }
+        process(connection)
     }
 
     /// Reads `transport` (of connection `id`, from `peer`) until it would block: each read goes to `received` (with
@@ -133,10 +149,14 @@ extension EventLoop {
 
     /// Runs a resolved command: its handler here, then its database work (if any) on the pool; the machine waits
     /// until `complete`.
-    private func execute(_ resolved: CommandTable.Resolved, payload: [UInt8]?, on connection: Connection) {
+    private func execute(
+        _ resolved: consuming CommandTable.Resolved, payload: consuming [UInt8]?, on connection: Connection
+    ) {
+        // Only the command is kept: the request moves into the handler's input.
+        let command = resolved.command
         let action: CommandAction
         do {
-            action = try resolved.command.handler(resolved.input(payload: payload, server: server))
+            action = try command.handler(resolved.input(payload: payload, session: connection.session, server: server))
         } catch {
             finish(connection, .error(error.code, error.message))
             return
@@ -146,32 +166,32 @@ extension EventLoop {
             apply(result, to: connection)
         case .database(let work):
             let session = connection.session
-            runOnPool(resolved, on: connection) { try Server.runAuthorized(work, session: session, on: $0) }
+            runOnPool(command, on: connection) { try Server.runAuthorized(work, session: session, on: $0) }
         case .databaseCheckingToken(let work):
             let tokenID = connection.session.tokenID
-            runOnPool(resolved, on: connection) { try work($0, tokenID) }
+            runOnPool(command, on: connection) { try work($0, tokenID) }
         case .keptReply(let reply, let otherwise):
-            lookUp(reply, otherwise: otherwise, for: resolved, on: connection)
+            lookUp(reply, otherwise: otherwise, for: command, on: connection)
         case .streamed(let reply):
-            startStream(reply, for: resolved, on: connection)
+            startStream(reply, for: command, on: connection)
         case .verdict(let grouped):
-            runGrouped(grouped, resolved, on: connection)
+            runGrouped(grouped, command, on: connection)
         }
     }
 
     /// Hands a verdict to the server's group commit; the machine waits until `complete`, called once the batch
     /// holding it has committed. A client gone before its batch starts has nothing done, as on the pool.
-    private func runGrouped(_ grouped: GroupedVerdict, _ resolved: CommandTable.Resolved, on connection: Connection) {
+    private func runGrouped(_ grouped: GroupedVerdict, _ command: Command, on connection: Connection) {
         guard let queue = server.verdicts else {
             finish(connection, Self.noDatabase)
             return
         }
         // A write: only while present on the database (`Presence.checkWrite`, without waiting on the loop thread).
         if let presence = server.presence, !presence.isPresent {
-            finish(connection, server.reply(for: Presence.lost, command: resolved.command.name))
+            finish(connection, server.reply(for: Presence.lost, command: command.name))
             return
         }
-        let (id, name, ticket) = handOff(resolved, from: connection)
+        let (id, name, ticket) = handOff(command, from: connection)
         let request = VerdictQueue.Request(
             project: grouped.project, verdict: grouped.verdict, tokenID: connection.session.tokenID,
             isCancelled: { ticket.isCancelled })
@@ -197,12 +217,12 @@ extension EventLoop {
 
     /// What a command handed off to a worker needs to come back: its connection's id, its name, and the ticket that
     /// is cancelled when the client leaves before the work starts.
-    private func handOff(_ resolved: CommandTable.Resolved, from connection: Connection) -> (
+    private func handOff(_ command: Command, from connection: Connection) -> (
         ConnectionID, String, CommandTicket
     ) {
         let ticket = CommandTicket()
         connection.ticket = ticket
-        return (connection.id, resolved.command.name, ticket)
+        return (connection.id, command.name, ticket)
     }
 
     /// The answer to a command that needs the database, from a server that has none.
@@ -212,14 +232,14 @@ extension EventLoop {
     /// machine waits until `complete`. With a read replica, a command that only reads goes where the replica's rule
     /// sends it (after this client's last write), and one that writes notes where the primary's log ended after it.
     func runOnPool(
-        _ resolved: CommandTable.Resolved, on connection: Connection,
+        _ command: Command, on connection: Connection,
         _ work: @escaping @Sendable (PostgresConnection) throws -> CommandResult
     ) {
         guard let pool = server.pool else {
             finish(connection, Self.noDatabase)
             return
         }
-        let (id, name, ticket) = handOff(resolved, from: connection)
+        let (id, name, ticket) = handOff(command, from: connection)
         let guarded: @Sendable (PostgresConnection) throws -> CommandResult = { database in
             // The client left while the command waited for a database connection: never start it.
             guard !ticket.isCancelled else { return Server.clientGone }
@@ -227,7 +247,7 @@ extension EventLoop {
         }
         do {
             try server.submitDatabaseWork(
-                on: pool, reads: resolved.command.readsReplica, writes: resolved.command.writes,
+                on: pool, reads: command.readsReplica, writes: command.writes,
                 after: readsAfter(connection), guarded
             ) { [server] result, wrote in
                 server.post { loop in loop.complete(id, command: name, result: result, wrote: wrote) }

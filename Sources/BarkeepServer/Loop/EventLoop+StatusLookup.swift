@@ -8,7 +8,7 @@ struct KeptReplyLookup {
     /// The connection that asked.
     var connection: ConnectionID
     /// The command, for the pool path.
-    var command: CommandTable.Resolved
+    var command: Command
     /// The kept reply and the version it was made at.
     var reply: KeptReply
     /// The token the connection had when it asked (checked by the lookup).
@@ -53,7 +53,7 @@ extension EventLoop {
     /// not ready).
     func lookUp(
         _ reply: KeptReply, otherwise: @escaping @Sendable (PostgresConnection, Int64?) throws -> CommandResult,
-        for resolved: CommandTable.Resolved, on connection: Connection
+        for command: Command, on connection: Connection
     ) {
         let tokenID = connection.session.tokenID
         let key = StatusLookupKey(project: reply.project, tokenID: tokenID)
@@ -70,7 +70,7 @@ extension EventLoop {
             return
         }
         let lookup = KeptReplyLookup(
-            connection: connection.id, command: resolved, reply: reply, tokenID: tokenID, otherwise: otherwise)
+            connection: connection.id, command: command, reply: reply, tokenID: tokenID, otherwise: otherwise)
         guard confirmed == nil, statusLookup?.isReady == true else {
             runOnPool(lookup)
             return

@@ -23,9 +23,9 @@ extension EventLoop {
     }
 
     /// Starts `reply`, the command's: its first read, with the connection's token checked first.
-    func startStream(_ reply: StreamedReply, for resolved: CommandTable.Resolved, on connection: Connection) {
+    func startStream(_ reply: StreamedReply, for command: Command, on connection: Connection) {
         connection.stream = Connection.Stream(
-            reply: reply, command: resolved.command.name, readsReplica: resolved.command.readsReplica)
+            reply: reply, command: command.name, readsReplica: command.readsReplica)
         startRead(connection, checkingToken: connection.session.tokenID)
     }
 

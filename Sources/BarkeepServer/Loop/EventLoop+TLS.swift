@@ -11,6 +11,9 @@ extension EventLoop {
     /// The transport of a TCP connection just accepted from `peer`: TLS, with its handshake's deadline, when the
     /// server has a certificate, else plain text. Nil when a TLS session cannot start: the connection is closed.
     func tcpTransport(_ descriptor: Int32, peer: String) -> (Transport, ContinuousClock.Instant?)? {
+        // A reply goes out as it is written: with Nagle's algorithm on, a small write after one not yet acknowledged
+        // (a page of a streamed reply, pipelined replies flushed apart) waits for the client's delayed acknowledgement.
+        _ = barkeep_set_no_delay(descriptor)
         guard let tlsContext else { return (.plain(descriptor), nil) }
         guard let tls = TLSSession(context: tlsContext, descriptor: descriptor) else {
             server.logger.warning("cannot start a TLS session", ["peer": peer])

@@ -88,7 +88,8 @@ struct InProcessClient {
         }
         let name = resolved.command.name
         do {
-            let action = try resolved.command.handler(resolved.input(payload: payload, server: server))
+            let action = try resolved.command.handler(
+                resolved.input(payload: payload, session: session, server: server))
             switch action {
             case .done(let result):
                 return result.reply

@@ -40,6 +40,11 @@ void barkeep_wakeup_drain(int fd);
 /// Accepts a connection as non-blocking and close-on-exec; -1 and errno on failure.
 int barkeep_accept(int listener);
 
+/// Turns Nagle's algorithm off on a TCP socket (TCP_NODELAY): a reply written in more than one piece (a streamed
+/// page, an HTTP response's head and body) goes out at once, not after the peer's delayed acknowledgement of the
+/// piece before it. 0, or -1 and errno.
+int barkeep_set_no_delay(int fd);
+
 /// Reads the uid and pid of the process at the other end of a Unix socket (SO_PEERCRED).
 int barkeep_peer_credentials(int fd, uid_t *uid, pid_t *pid);
 
