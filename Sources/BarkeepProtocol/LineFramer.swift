@@ -28,7 +28,12 @@ public struct LineFramer: Sendable {
     /// for the server's read buffer in another, and looked up the slice's metadata and conformances at run time on
     /// every read.
     public mutating func append(_ bytes: ArraySlice<UInt8>) {
-        if start > 0 && start >= buffer.count / 2 {
+        if start > 0 && start == buffer.count {
+            // Everything before was framed (the usual case between requests): the buffer starts again, empty.
+            buffer.removeAll(keepingCapacity: true)
+            scanned = 0
+            start = 0
+        } else if start > 0 && start >= buffer.count / 2 {
             buffer.removeFirst(start)
             scanned -= start
             start = 0

@@ -204,15 +204,22 @@ struct ConnectionMachine<Commands: ConnectionCommands> {
         return false
     }
 
+    /// The TLS handshake in progress, nil when there is none. The state's case is tested first: binding the payload
+    /// copies the state, which every readiness check of every connection would otherwise pay for.
+    private var handshake: Handshake? {
+        guard isHandshaking, case .handshaking(let handshake) = state else { return nil }
+        return handshake
+    }
+
     /// Whether the socket's readability matters now: the handshake waits for it, or requests are taken.
     var wantsReadable: Bool {
-        if case .handshaking(let handshake) = state { return !handshake.wantsWrite }
+        if let handshake { return !handshake.wantsWrite }
         return wantsInput
     }
 
     /// Whether the socket's writability matters now: the handshake waits for it, or replies are pending.
     var wantsWritable: Bool {
-        if case .handshaking(let handshake) = state { return handshake.wantsWrite }
+        if let handshake { return handshake.wantsWrite }
         return pendingOutputCount > 0
     }
 

@@ -28,18 +28,21 @@ enum Transport {
     /// `.closed` at the end of the peer's stream.
     func read(into buffer: inout [UInt8]) -> TransportOutcome {
         switch self {
-        case .plain(let descriptor):
-            let count = buffer.withUnsafeMutableBytes { bytes in
-                Glibc.read(descriptor, bytes.baseAddress, bytes.count)
-            }
-            if count > 0 { return .done(count) }
-            if count == 0 { return .closed }
-            // The poller is level-triggered: a read cut short by a signal is signalled again.
-            if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return .wantRead }
-            return .failed(errorText())
-        case .tls(let session):
-            return session.read(into: &buffer)
+        case .plain(let descriptor): Self.read(descriptor, into: &buffer)
+        case .tls(let session): session.read(into: &buffer)
         }
+    }
+
+    /// `read(into:)` of plain text on `descriptor`.
+    static func read(_ descriptor: Int32, into buffer: inout [UInt8]) -> TransportOutcome {
+        let count = buffer.withUnsafeMutableBytes { bytes in
+            Glibc.read(descriptor, bytes.baseAddress, bytes.count)
+        }
+        if count > 0 { return .done(count) }
+        if count == 0 { return .closed }
+        // The poller is level-triggered: a read cut short by a signal is signalled again.
+        if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return .wantRead }
+        return .failed(errorText())
     }
 
     /// Writes up to `count` bytes from `bytes`: `.done(n)`, or `.wantWrite` when the socket takes nothing now. A

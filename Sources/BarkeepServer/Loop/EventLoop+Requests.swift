@@ -15,10 +15,10 @@ extension EventLoop {
     /// inside the transport (OpenSSL's buffers, which the socket will not signal again) reads on while the
     /// connection takes requests; once it stops taking them, the connection waits in `heldInput` until it does.
     func read(_ connection: Connection) {
-        if case .plain = connection.transport {
+        if case .plain(let descriptor) = connection.transport {
             // Plain text, the usual case: one read per readiness, as `readTransport` does it for plain text, without
             // the closures a transport that holds bytes back needs (each holding the connection).
-            switch connection.transport.read(into: &readBuffer) {
+            switch Transport.read(descriptor, into: &readBuffer) {
             case .done(let count): received(readBuffer[0..<count], on: connection, now: polledAt)
             case .wantRead, .wantWrite: break
             case .closed: inputEnded(connection)
