@@ -1,6 +1,5 @@
 import BarkeepProtocol
 import BarkeepTestSupport
-import CBarkeepSystem
 import Foundation
 import Testing
 
@@ -39,37 +38,35 @@ struct GeneralPathTests {
         #expect(try client.request("PING extra")?.hasPrefix("ERR BADARG") == true)
     }
 
-    @Test("an accepted TCP connection sends small writes at once (TCP_NODELAY)")
+    @Test("a TCP connection the server accepted sends small writes at once: TCP_NODELAY set on it, not on its listener")
     func noDelay() throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(listener) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-                bind(listener, generic, length) == 0 && listen(listener, 1) == 0
-                    && getsockname(listener, generic, &length) == 0
+        let running = try RunningServer()
+        let client = try LineClient(port: running.port)
+        #expect(try client.request("PING") == "OK PONG")
+        // The server runs in this process: its accepted socket is the descriptor whose own port is the listener's
+        // and that has a peer.
+        func port(_ descriptor: Int32, peer: Bool) -> UInt16? {
+            var address = sockaddr_in()
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let named = withUnsafeMutablePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    peer ? getpeername(descriptor, $0, &length) == 0 : getsockname(descriptor, $0, &length) == 0
+                }
             }
+            guard named, address.sin_family == sa_family_t(AF_INET) else { return nil }
+            return UInt16(bigEndian: address.sin_port)
         }
-        try #require(bound)
-        let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(client) }
-        let connected = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(client, $0, length) == 0 }
-        }
-        try #require(connected)
-        let accepted = barkeep_accept(listener)
-        try #require(accepted >= 0)
-        defer { close(accepted) }
-        func isNoDelay() -> Bool {
+        func isNoDelay(_ descriptor: Int32) -> Bool {
             var value: Int32 = 0
             var size = socklen_t(MemoryLayout<Int32>.size)
-            return getsockopt(accepted, Int32(IPPROTO_TCP), TCP_NODELAY, &value, &size) == 0 && value != 0
+            return getsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &value, &size) == 0 && value != 0
         }
-        #expect(!isNoDelay())
-        #expect(barkeep_set_no_delay(accepted) == 0)
-        #expect(isNoDelay())
+        let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").compactMap(Int32.init)
+        let server = descriptors.filter { port($0, peer: false) == running.port }
+        let accepted = server.filter { port($0, peer: true) != nil }
+        let listening = server.filter { port($0, peer: true) == nil }
+        try #require(accepted.count == 1 && listening.count == 1)
+        #expect(isNoDelay(accepted[0]))
+        #expect(!isNoDelay(listening[0]))
     }
 }
