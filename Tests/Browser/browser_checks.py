@@ -197,6 +197,17 @@ def check_hostile_snippet(driver):
            {"snippet": snippet, "images": images, "alerts": alerts})
 
 
+def check_finding_rows(driver):
+    # The "Where and what" cell: the location, then the title on a line of its own (not run into the path).
+    open_page(driver, "/projects/" + QUOTED + "/findings?status=all")
+    gaps = driver.execute_script(
+        "return Array.from(document.querySelectorAll('table#findings td span.what')).map(function (title) {"
+        "  var where = title.parentElement.querySelector('code');"
+        "  return title.getBoundingClientRect().top - where.getBoundingClientRect().bottom; });")
+    report("a finding's title sits on its own line under its location in the findings table",
+           len(gaps) > 0 and min(gaps) >= 0, {"titles": len(gaps), "smallest gap": min(gaps) if gaps else None})
+
+
 def check_reader_write(driver):
     number = SETTINGS["hostile"]
     before = finding_status(number)
@@ -406,9 +417,9 @@ def main():
         report("check_http", False, traceback.format_exc())
     driver = bb.start()
     try:
-        for check in (check_signin_and_overview, check_shared_link, check_hostile_snippet, check_reader_write,
-                      check_screenshot, check_report, check_accessibility, check_revocation, check_bulk_verdict,
-                      check_paging, check_step_form, check_live):
+        for check in (check_signin_and_overview, check_shared_link, check_hostile_snippet, check_finding_rows,
+                      check_reader_write, check_screenshot, check_report, check_accessibility, check_revocation,
+                      check_bulk_verdict, check_paging, check_step_form, check_live):
             try:
                 check(driver)
             except Exception:  # one scenario failing must not hide the others' results

@@ -24,6 +24,7 @@ struct BrowserTests {
         "the icon: named by every page, /favicon.ico redirects to it",
         "the overview lists exactly the screens of barkeep status --json",
         "a snippet of markup shows as text and runs nothing",
+        "a finding's title sits on its own line under its location in the findings table",
         "a reader's write is refused (403) and nothing changed",
         "a screenshot uploaded from the CLI shows on the screen page",
         "the readiness report page renders with its own stylesheet allowed by hash and nothing refused",

@@ -60,6 +60,7 @@ enum AppStylesheet {
         .sev-medium { color: var(--medium); } .sev-low { color: var(--low); } .sev-info { color: var(--info); }
         td.pose { white-space: nowrap; }
         td.pose small, .meta { display: block; color: var(--muted); font-size: .8rem; }
+        span.what { display: block; }
         img.screenshot { display: block; max-width: 12rem; max-height: 16rem; width: auto; height: auto;
           border: 1px solid var(--line); margin-top: .25rem; }
         td.pose img.screenshot { max-width: 4rem; max-height: 5rem; }

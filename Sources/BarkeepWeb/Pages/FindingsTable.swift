@@ -2,14 +2,15 @@ import BarkeepAPI
 import BarkeepCore
 
 /// The table of findings the findings page and a screen's page show: `table#findings tr[data-finding=N]` with a
-/// `td.status`; rule, severity, where, snippet (as text, always), status, assignee, screen.
+/// `td.status`; rule, severity, where (the title on its own line under the location), snippet (as text, always),
+/// status, assignee, screen.
 enum FindingsTable {
     /// The table of `findings` of `project`.
     static func render(_ findings: [FindingRecord], project: String, caption: String) -> HTML {
         let rows = findings.map { finding -> HTML in
             let location = [finding.file, finding.line.map(String.init)].compactMap { $0 }.joined(separator: ":")
             var what: [HTML] = []
-            if let title = finding.title { what.append(.element("span", text: title)) }
+            if let title = finding.title { what.append(.element("span", [.class("what")], text: title)) }
             if let message = finding.message { what.append(.element("span", [.class("meta")], text: message)) }
             if let snippet = finding.snippet {
                 what.append(.element("pre", [.class("snippet")], [.element("code", text: snippet)]))
