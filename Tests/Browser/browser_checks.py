@@ -20,6 +20,7 @@ import urllib.parse
 
 from selenium.common.exceptions import NoAlertPresentException
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.expected_conditions import staleness_of
 from selenium.webdriver.support.ui import Select
 
 import barkeep_browser as bb
@@ -308,8 +309,12 @@ def check_bulk_verdict(driver):
     previewed = [int(row.get_attribute("data-finding"))
                  for row in driver.find_elements(By.CSS_SELECTOR, "#bulk-preview tr[data-finding]")]
     unchanged_meanwhile = all(finding_status(n) != "declined" for n in numbers)
+    # Confirm posts the form and the daemon redirects back to the findings page, the path this page already has:
+    # wait for this document to go first, or the statuses could be read before the POST was answered.
+    before = driver.find_element(By.TAG_NAME, "html")
     driver.find_element(By.CSS_SELECTOR, "#bulk-preview form#bulk-confirm button[type=submit]").click()
     try:
+        bb.wait_until(driver, staleness_of(before), message="the preview's page to be left after Confirm")
         bb.wait_until(driver, lambda d: path(d) == "/projects/" + QUOTED + "/findings"
                       and d.execute_script("return document.readyState") == "complete",
                       message="the findings page after Confirm")
