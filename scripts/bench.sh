@@ -171,8 +171,9 @@ fi
 if want sync-cli; then
     echo
     echo "== Scanner sync from the CLI, end to end: barkeep ingest of a real-shaped ${SYNC_CLI_COUNT:-100000}-finding scan"
-    echo "   (first imports, median of 3; syncs with a real history's churn: 3% new, 3% fixed, 1% reopened, a tenth moved, 1% changed;"
-    echo "   syncs of a commit that changed no finding) against json.load + TSV + psql \\copy into an unindexed table"
+    echo "   (first imports, median of 3; syncs with a real history's churn: 3% new, 3% fixed, 1% reopened, a tenth"
+    echo "   moved, 1% changed; syncs of a commit that changed no finding) against json.load + TSV + psql \\copy into an"
+    echo "   unindexed table"
     rules=../shared/fixtures/duo_scan/all-rules.json
     if [ -f "$rules" ]; then
         python3 scripts/sync_cli_bench.py --bin "$bin" --rules "$rules" --count "${SYNC_CLI_COUNT:-100000}"

@@ -344,11 +344,17 @@ def main():
         subprocess.run([barkeep, "project", "create", "bench"], env=environment, check=True, capture_output=True)
 
         tsv = os.path.join(work, "rows.tsv")
-        mine, cpu = own_cpu_seconds(), cpu_seconds(daemon.pid, postmaster)
-        alone = daemon_cpu_seconds(daemon.pid)
-        first, answer = ingest(barkeep, environment, "bench", files[0])
-        first_cpu = own_cpu_seconds() - mine + cpu_seconds(daemon.pid, postmaster) - cpu
-        first_daemon = daemon_cpu_seconds(daemon.pid) - alone
+
+        def measured_ingest(project, path):
+            """`barkeep ingest` of `path` into `project`: (seconds, CPU seconds of the CLI (a child of this script),
+            barkeepd and PostgreSQL, barkeepd's own CPU seconds, its JSON answer)."""
+            mine, cpu = own_cpu_seconds(), cpu_seconds(daemon.pid, postmaster)
+            alone = daemon_cpu_seconds(daemon.pid)
+            seconds, answer = ingest(barkeep, environment, project, path)
+            used = own_cpu_seconds() - mine + cpu_seconds(daemon.pid, postmaster) - cpu
+            return seconds, used, daemon_cpu_seconds(daemon.pid) - alone, answer
+
+        first, first_cpu, first_daemon, answer = measured_ingest("bench", files[0])
         print(
             f"first import: {first:.2f} s ({answer['new']:,} new), CPU of the CLI, barkeepd and PostgreSQL "
             f"{first_cpu:.2f} s (barkeepd {first_daemon:.2f} s)"
@@ -371,18 +377,14 @@ def main():
                 mine, cluster = own_cpu_seconds(), cpu_seconds(daemon.pid, postmaster)
                 baselines.append(baseline(path, tsv, psql))
                 baseline_cpus.append(own_cpu_seconds() - mine + cpu_seconds(daemon.pid, postmaster) - cluster)
-                # The sync's CPU: the CLI (a child of this script), barkeepd and PostgreSQL.
-                mine, cpu = own_cpu_seconds(), cpu_seconds(daemon.pid, postmaster)
-                alone = daemon_cpu_seconds(daemon.pid)
-                seconds, answer = ingest(barkeep, environment, "bench", path)
-                sync_cpus.append(own_cpu_seconds() - mine + cpu_seconds(daemon.pid, postmaster) - cpu)
+                seconds, used, by_daemon, answer = measured_ingest("bench", path)
+                sync_cpus.append(used)
                 syncs.append(seconds)
                 print(
                     f"{label} {len(syncs)}: baseline {baselines[-1]:.2f} s (CPU {baseline_cpus[-1]:.2f} s), "
-                    f"sync {seconds:.2f} s (CPU {sync_cpus[-1]:.2f} s, barkeepd "
-                    f"{daemon_cpu_seconds(daemon.pid) - alone:.2f} s) (new {answer['new']}, fixed {answer['fixed']}, "
-                    f"reopened {answer['reopened']}, changed {answer['changed']}, moved {answer['moved']}, "
-                    f"unchanged {answer['unchanged']})"
+                    f"sync {seconds:.2f} s (CPU {used:.2f} s, barkeepd {by_daemon:.2f} s) (new {answer['new']}, "
+                    f"fixed {answer['fixed']}, reopened {answer['reopened']}, changed {answer['changed']}, "
+                    f"moved {answer['moved']}, unchanged {answer['unchanged']})"
                 )
             return tuple(statistics.median(values) for values in (baselines, syncs, baseline_cpus, sync_cpus))
 
@@ -431,11 +433,10 @@ def main():
         for number in range(2, arguments.rounds + 1):
             project = f"first-{number}"
             subprocess.run([barkeep, "project", "create", project], env=environment, check=True, capture_output=True)
-            mine, cpu = own_cpu_seconds(), cpu_seconds(daemon.pid, postmaster)
-            seconds, answer = ingest(barkeep, environment, project, files[0])
+            seconds, used, _, answer = measured_ingest(project, files[0])
             firsts.append(seconds)
-            first_cpus.append(own_cpu_seconds() - mine + cpu_seconds(daemon.pid, postmaster) - cpu)
-            print(f"first import {number}: {seconds:.2f} s (CPU {first_cpus[-1]:.2f} s, {answer['new']:,} new)")
+            first_cpus.append(used)
+            print(f"first import {number}: {seconds:.2f} s (CPU {used:.2f} s, {answer['new']:,} new)")
         first, first_cpu = statistics.median(firsts), statistics.median(first_cpus)
         print(f"first import (median of {len(firsts)}): {first:.2f} s   ratio {first / base:.2f}  (target 2)")
         print(
