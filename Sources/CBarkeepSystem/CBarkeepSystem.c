@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/inotify.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -120,7 +121,11 @@ long barkeep_raise_file_limit(void) {
 
 int barkeep_replace_descriptor(int source, int target) { return dup3(source, target, O_CLOEXEC); }
 
-ssize_t barkeep_send(int fd, const void *bytes, size_t count) { return send(fd, bytes, count, MSG_NOSIGNAL); }
+ssize_t barkeep_send(int fd, const void *bytes, size_t count) {
+    return syscall(SYS_sendto, fd, bytes, count, MSG_NOSIGNAL, NULL, 0);
+}
+
+ssize_t barkeep_read(int fd, void *bytes, size_t count) { return syscall(SYS_read, fd, bytes, count); }
 
 // MARK: - Memory
 

@@ -36,7 +36,7 @@ enum Transport {
     /// `read(into:)` of plain text on `descriptor`.
     static func read(_ descriptor: Int32, into buffer: inout [UInt8]) -> TransportOutcome {
         let count = buffer.withUnsafeMutableBytes { bytes in
-            Glibc.read(descriptor, bytes.baseAddress, bytes.count)
+            barkeep_read(descriptor, bytes.baseAddress, bytes.count)
         }
         if count > 0 { return .done(count) }
         if count == 0 { return .closed }

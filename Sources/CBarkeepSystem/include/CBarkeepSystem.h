@@ -59,8 +59,12 @@ long barkeep_raise_file_limit(void);
 /// slot never free, so no other thread can take it meanwhile.
 int barkeep_replace_descriptor(int source, int target);
 
-/// Sends without raising SIGPIPE when the peer has gone.
+/// Sends without raising SIGPIPE when the peer has gone. Like `barkeep_read`, the system call itself: libc's wrappers
+/// are thread cancellation points, which costs every call on the event loop's path, and no daemon thread is cancelled.
 ssize_t barkeep_send(int fd, const void *bytes, size_t count);
+
+/// read(2), as the system call itself (see `barkeep_send`): -1 and errno on failure.
+ssize_t barkeep_read(int fd, void *bytes, size_t count);
 
 // MARK: - Memory
 
