@@ -275,7 +275,7 @@ extension EventLoop {
     /// The session `cookie` ended here (signed out): the event streams it opened on this daemon end now, as a revoked
     /// token's do, rather than at the session's expiry; a reconnecting page is refused by its credentials.
     private func endStreams(of cookie: String) {
-        for stream in httpConnections.values where stream.streamSession == cookie && stream.machine.isStreaming {
+        for stream in httpConnections.all where stream.streamSession == cookie && stream.machine.isStreaming {
             stream.machine.endStream()
             flush(stream)
         }

@@ -28,9 +28,9 @@ final class EventLoop: @unchecked Sendable {
     // The properties marked `@exclusivity(unchecked)` are on every request's path and only the loop thread touches
     // them, one access at a time: their accesses are not checked for overlap at run time (each check is a call into
     // the runtime, and a request made a dozen of them).
-    @exclusivity(unchecked) var connections: [ConnectionID: Connection] = [:]
+    @exclusivity(unchecked) var connections = ConnectionTable<Connection>()
     /// The HTTP connections (`+HTTP`), by id from the same sequence.
-    var httpConnections: [ConnectionID: HTTPConnection] = [:]
+    var httpConnections = ConnectionTable<HTTPConnection>()
     /// Watching connections by project id.
     var watchers: [Int64: Set<ConnectionID>] = [:]
     var nextConnectionID: ConnectionID
@@ -175,8 +175,8 @@ final class EventLoop: @unchecked Sendable {
             flushWaiting()
             publishStatistics()
         }
-        for connection in Array(connections.values) { close(connection) }
-        for connection in Array(httpConnections.values) { close(connection) }
+        for connection in connections.all { close(connection) }
+        for connection in httpConnections.all { close(connection) }
     }
 
     private func handle(_ event: barkeep_event) {
@@ -236,7 +236,7 @@ final class EventLoop: @unchecked Sendable {
         isDraining = true
         resumeListenersAt = nil
         for listener in listeners { _ = barkeep_poller_remove(server.poller, listener.descriptor) }
-        for connection in Array(connections.values) {
+        for connection in connections.all {
             if connection.machine.isWatching || connection.machine.isHandshaking {
                 close(connection)
                 continue
@@ -245,7 +245,7 @@ final class EventLoop: @unchecked Sendable {
             if !connection.machine.isRunning { flush(connection) }
         }
         // An HTTP request that runs is answered (`Connection: close`); an idle connection has nothing to wait for.
-        for connection in Array(httpConnections.values) where !connection.machine.isRunning {
+        for connection in httpConnections.all where !connection.machine.isRunning {
             close(connection)
         }
     }
