@@ -12,6 +12,9 @@
 // - `--hello-for NAME=LINE`: a line each connection to NAME sends once before the rounds (`HELLO protocol=3
 //   token=…`, which makes it a reader); its reply must not be an error.
 // - A reply may span lines: how many each target's takes is counted once, on one connection, before the rounds.
+// - With more than one batch, how evenly the server serves its clients: the share of its batches the slowest
+//   connection had done when the first finished all of its own (100%: in step; a server that keeps serving some
+//   connections before others ends its rounds with few connections left in flight, and a lower rate).
 import CBarkeepSystem
 import Foundation
 
@@ -140,8 +143,10 @@ func probe(_ descriptor: Int32, _ line: String) -> String {
 
 /// One round: every connection writes a batch of `pipeline` requests, and the next once the batch's replies (each
 /// `replyLines` lines) are all in, `batches` times; the round lasts until every reply has arrived. Returns the
-/// elapsed seconds.
-func round(_ descriptors: [Int32], pipeline: Int, batches: Int, request: String, replyLines: Int) -> Double {
+/// elapsed seconds, and the share of its batches the slowest connection had done when the first one finished.
+func round(
+    _ descriptors: [Int32], pipeline: Int, batches: Int, request: String, replyLines: Int
+) -> (seconds: Double, slowestShare: Double) {
     let batch = [UInt8](String(repeating: request + "\r\n", count: pipeline).utf8)
     let poller = barkeep_poller_create()
     defer { close(poller) }
@@ -149,6 +154,7 @@ func round(_ descriptors: [Int32], pipeline: Int, batches: Int, request: String,
     var remaining = [Int](repeating: pipeline * replyLines, count: descriptors.count)
     var batchesLeft = [Int](repeating: batches - 1, count: descriptors.count)
     var done = 0
+    var slowestShare = 1.0
     let started = ContinuousClock.now
     for (index, descriptor) in descriptors.enumerated() {
         sendAll(descriptor, batch)
@@ -182,6 +188,12 @@ func round(_ descriptors: [Int32], pipeline: Int, batches: Int, request: String,
                     sendAll(descriptors[index], batch)
                     break
                 }
+                if done == 0 {
+                    // Batches done: all but the ones still to send, and the one in flight.
+                    let slowest = batchesLeft.indices.map { batches - batchesLeft[$0] - (remaining[$0] > 0 ? 1 : 0) }
+                        .min()
+                    slowestShare = Double(slowest ?? batches) / Double(batches)
+                }
                 done += 1
                 _ = barkeep_poller_remove(poller, descriptors[index])
                 break
@@ -189,7 +201,7 @@ func round(_ descriptors: [Int32], pipeline: Int, batches: Int, request: String,
         }
     }
     let elapsed = ContinuousClock.now - started
-    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    return (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, slowestShare)
 }
 
 let settings = parseSettings()
@@ -220,19 +232,21 @@ for target in settings.targets {
         "\(target.name): request \(request), a reply of \(reply.utf8.count) bytes, \(replyLines[target.name] ?? 0) lines"
     )
 }
-@MainActor func measure(_ target: Target) -> Double {
+@MainActor func measure(_ target: Target) -> (seconds: Double, slowestShare: Double) {
     round(
         connections[target.name] ?? [], pipeline: settings.pipeline, batches: settings.batches,
         request: settings.request(of: target), replyLines: replyLines[target.name] ?? 1)
 }
 var rates: [String: [Double]] = [:]
+var slowestShares: [String: [Double]] = [:]
 // A warm-up round per target, not counted.
 for target in settings.targets { _ = measure(target) }
 for _ in 0..<settings.rounds {
     for target in settings.targets {
-        let seconds = measure(target)
+        let (seconds, slowestShare) = measure(target)
         rates[target.name, default: []].append(
             Double(settings.connections * settings.pipeline * settings.batches) / seconds)
+        slowestShares[target.name, default: []].append(slowestShare)
     }
 }
 var medians: [String: Double] = [:]
@@ -242,6 +256,16 @@ for target in settings.targets {
     medians[target.name] = median
     let spread = "min \(Int(sorted.first ?? 0)) max \(Int(sorted.last ?? 0))"
     print("\(target.name): median \(Int(median)) requests/s (\(spread))")
+}
+if settings.batches > 1 {
+    for target in settings.targets {
+        let shares = (slowestShares[target.name] ?? []).sorted()
+        let median = shares.isEmpty ? 1 : shares[shares.count / 2]
+        print(
+            String(
+                format: "%@: the slowest connection had done %.0f%% of its batches when the first finished (median)",
+                target.name, median * 100))
+    }
 }
 if settings.targets.count == 2 {
     let first = settings.targets[0].name

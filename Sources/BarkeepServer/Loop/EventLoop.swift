@@ -311,18 +311,20 @@ final class EventLoop: @unchecked Sendable {
         waitingForFlush.append(connection)
     }
 
-    /// Writes the replies of the connections `flushLater` named, before the loop waits for events again.
+    /// Writes the replies of the connections `flushLater` named, before the loop waits for events again: the last
+    /// named first. In the order they were read, the same connections would always be written first, their clients
+    /// would answer before this thread polls again and be read first again, and the last ones would miss each next
+    /// batch: unpipelined under load, some clients were served at half the rate of others (in barkeep-bench's 50
+    /// clients, the slowest had done half of its requests when the first had done all of its own). Reversed, a
+    /// connection read early is written late and read late next time: every client's place in the batches
+    /// alternates, and they keep pace (97% there, as with redis-server).
     func flushWaiting() {
-        // By index, to the end as it grows: a connection named while these are flushed is flushed too, never dropped
-        // by the clearing with its flag still set (and no copy of the list on this path).
-        var index = 0
-        while index < waitingForFlush.count {
-            let connection = waitingForFlush[index]
-            index += 1
+        // From the end as it grows: a connection named while these are flushed is flushed too, never dropped with its
+        // flag still set (and the list keeps its capacity, with no copy of it on this path).
+        while let connection = waitingForFlush.popLast() {
             connection.isWaitingForFlush = false
             if connection.isOpen { flush(connection) }
         }
-        waitingForFlush.removeAll(keepingCapacity: true)
     }
 
     /// Registers what the connection waits for. A connection whose command runs keeps its readability registered
