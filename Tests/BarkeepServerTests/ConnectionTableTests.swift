@@ -44,15 +44,18 @@ struct ConnectionTableTests {
         #expect(table.capacity >= 2 * table.count)
     }
 
-    @Test("ids that share their low bits all stay reachable as their neighbours are removed")
+    @Test("ids that share a home slot all stay reachable as their neighbours are removed, round the table's end")
     func collidingIDs() {
         var table = ConnectionTable<Int>()
-        let capacity = UInt64(ConnectionTable<Int>.initialCapacity)
-        // Twenty ids with the same home slot, wrapping round the table's end, and their neighbours' ids.
-        let colliding = (0..<20).map { ConnectionID(capacity - 2 + UInt64($0) * capacity * 4) }
-        let neighbours = (0..<5).map { ConnectionID(capacity + UInt64($0)) }
+        let capacity = ConnectionTable<Int>.initialCapacity
+        // Twenty ids whose probes start at the second-last slot, so that they wrap round the end, and five whose
+        // probes start in the first slots, among them.
+        let candidates = (1...UInt64(100_000)).map(ConnectionID.init)
+        let colliding = Array(candidates.filter { table.homeSlot(of: $0) == capacity - 2 }.prefix(20))
+        let neighbours = (0..<5).compactMap { slot in candidates.first { table.homeSlot(of: $0) == slot } }
+        #expect(colliding.count == 20 && neighbours.count == 5)
         for (index, id) in (colliding + neighbours).enumerated() { table[id] = index }
-        #expect(table.capacity == Int(capacity))
+        #expect(table.capacity == capacity)
         for removed in stride(from: 0, to: 20, by: 3) {
             #expect(table.removeValue(forKey: colliding[removed]) == removed)
             #expect(table.removeValue(forKey: colliding[removed]) == nil)
@@ -62,5 +65,23 @@ struct ConnectionTableTests {
         }
         table[neighbours[0]] = nil
         #expect(table[neighbours[0]] == nil && table[neighbours[1]] == 21 && table.count == 17)
+    }
+
+    @Test("long-lived connections do not make newer ones walk: probes stay short as ids run on past the table's size")
+    func shortProbes() {
+        var table = ConnectionTable<Int>()
+        // A thousand connections that stay (watchers, say), then a hundred thousand that come and go ten at a time.
+        for id in 1...UInt64(1_000) { table[ConnectionID(id)] = Int(id) }
+        var longest = 0
+        for batch in 0..<UInt64(10_000) {
+            let ids = (0..<UInt64(10)).map { ConnectionID(1_001 + batch * 10 + $0) }
+            for id in ids { table[id] = 0 }
+            longest = max(longest, ids.compactMap { table.displacement(of: $0) }.max() ?? 0)
+            for id in ids { table[id] = nil }
+        }
+        let kept = (1...UInt64(1_000)).compactMap { table.displacement(of: ConnectionID($0)) }
+        #expect(kept.count == 1_000 && table.count == 1_000)
+        // With ids as their own slots, the newer ones landing in the run of the first thousand walked up to 1,000.
+        #expect(longest < 40 && (kept.max() ?? 0) < 40, "longest probe \(longest), of the kept \(kept.max() ?? 0)")
     }
 }

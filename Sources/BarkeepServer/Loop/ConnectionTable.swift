@@ -1,10 +1,11 @@
-/// The loop's connections by id, found without hashing.
+/// The loop's connections by id, found with one multiplication.
 ///
 /// A readiness event names its connection by id, and a `Dictionary` finds it by a SipHash of the id: a few percent of
-/// the general request path's own work. Ids are handed out in sequence, so their low bits already spread the open
-/// connections over a table whose size is a power of two, as well as a hash would: a lookup is an index and a compare.
-/// Open addressing with linear probing, kept at most half full; a removal moves the entries after it back, so no
-/// tombstones pile up as connections come and go.
+/// the general request path's own work. An id is its own good hash already but for one thing: ids are handed out in
+/// sequence, so long-lived connections would fill a run of consecutive slots, and a newer id whose slot falls in that
+/// run would walk it on every lookup. Multiplying by 2^64 / φ and keeping the high bits (Fibonacci hashing) scatters
+/// consecutive ids over the table. Open addressing with linear probing, kept at most half full; a removal moves the
+/// entries after it back, so no tombstones pile up as connections come and go.
 struct ConnectionTable<Value> {
     /// Each slot's id (`ConnectionID.rawValue`); 0 marks an empty slot, as no connection has id 0 (the poller key of
     /// the loop's wakeup).
@@ -12,10 +13,13 @@ struct ConnectionTable<Value> {
     private var values: [Value?]
     /// Open connections in the table.
     private(set) var count = 0
+    /// 64 − log2(capacity): the bits of the product that are not the slot's.
+    private var shift: UInt64
 
     init() {
         keys = [UInt64](repeating: 0, count: Self.initialCapacity)
         values = [Value?](repeating: nil, count: Self.initialCapacity)
+        shift = UInt64(64 - Self.initialCapacity.trailingZeroBitCount)
     }
 
     static var initialCapacity: Int { 64 }
@@ -52,7 +56,7 @@ struct ConnectionTable<Value> {
         // before it (counting round the end): each stays reachable from its home without a tombstone.
         var next = (hole + 1) & mask
         while keys[next] != 0 {
-            let home = Self.home(of: keys[next], mask: mask)
+            let home = home(of: keys[next])
             if (next - home) & mask >= (next - hole) & mask {
                 keys[hole] = keys[next]
                 values[hole] = values[next]
@@ -66,12 +70,21 @@ struct ConnectionTable<Value> {
         return removed
     }
 
-    private static func home(of key: UInt64, mask: Int) -> Int { Int(truncatingIfNeeded: key) & mask }
+    /// The slot where `key`'s probe starts.
+    private func home(of key: UInt64) -> Int { Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift) }
+
+    /// The slot where the probe for `id` starts (for tests: ids that share one).
+    func homeSlot(of id: ConnectionID) -> Int { home(of: id.rawValue) }
+
+    /// How many slots past its home `id` sits, or nil when the table does not have it (for tests: the probes' length).
+    func displacement(of id: ConnectionID) -> Int? {
+        index(of: id.rawValue).map { ($0 - home(of: id.rawValue)) & (keys.count - 1) }
+    }
 
     private func index(of key: UInt64) -> Int? {
         precondition(key != 0, "connection id 0 is the wakeup's key")
         let mask = keys.count - 1
-        var index = Self.home(of: key, mask: mask)
+        var index = home(of: key)
         while true {
             let found = keys[index]
             if found == key { return index }
@@ -84,7 +97,7 @@ struct ConnectionTable<Value> {
         precondition(key != 0, "connection id 0 is the wakeup's key")
         if (count + 1) * 2 > keys.count { grow() }
         let mask = keys.count - 1
-        var index = Self.home(of: key, mask: mask)
+        var index = home(of: key)
         while keys[index] != 0 && keys[index] != key { index = (index + 1) & mask }
         if keys[index] == 0 { count += 1 }
         keys[index] = key
@@ -95,6 +108,7 @@ struct ConnectionTable<Value> {
         let (oldKeys, oldValues) = (keys, values)
         keys = [UInt64](repeating: 0, count: oldKeys.count * 2)
         values = [Value?](repeating: nil, count: oldKeys.count * 2)
+        shift -= 1
         count = 0
         for (key, value) in zip(oldKeys, oldValues) where key != 0 {
             if let value { insert(value, for: key) }
