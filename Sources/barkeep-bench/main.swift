@@ -249,22 +249,25 @@ for _ in 0..<settings.rounds {
         slowestShares[target.name, default: []].append(slowestShare)
     }
 }
+/// The middle of `values` once sorted (the upper one of an even count); `empty` when there are none.
+func median(_ values: [Double], empty: Double = 0) -> Double {
+    values.isEmpty ? empty : values.sorted()[values.count / 2]
+}
 var medians: [String: Double] = [:]
 for target in settings.targets {
     let sorted = (rates[target.name] ?? []).sorted()
-    let median = sorted[sorted.count / 2]
-    medians[target.name] = median
+    let middle = median(sorted)
+    medians[target.name] = middle
     let spread = "min \(Int(sorted.first ?? 0)) max \(Int(sorted.last ?? 0))"
-    print("\(target.name): median \(Int(median)) requests/s (\(spread))")
+    print("\(target.name): median \(Int(middle)) requests/s (\(spread))")
 }
 if settings.batches > 1 {
     for target in settings.targets {
-        let shares = (slowestShares[target.name] ?? []).sorted()
-        let median = shares.isEmpty ? 1 : shares[shares.count / 2]
+        let share = median(slowestShares[target.name] ?? [], empty: 1)
         print(
             String(
                 format: "%@: the slowest connection had done %.0f%% of its batches when the first finished (median)",
-                target.name, median * 100))
+                target.name, share * 100))
     }
 }
 if settings.targets.count == 2 {
