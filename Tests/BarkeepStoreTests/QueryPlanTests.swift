@@ -429,6 +429,59 @@ struct QueryPlanTests {
         #expect(lastSeen == 2_001)
     }
 
+    @Test("deleting a project scans findings a few times, not per finding or screen, on statistics that say: empty")
+    func projectDeletionScans() throws {
+        let connection = try Self.connectionWithApp()
+        defer { connection.close() }
+        // What ANALYZE records right after a large project was deleted: pages, and no rows in them. On it PostgreSQL
+        // planned a lookup by project and id as a walk of all the project's index entries (migration 0031).
+        _ = try ProjectStore.create(name: "old", sdk: nil, deploymentTarget: nil, actor: "test", on: connection)
+        _ = try Self.ingest((0..<2_000).map { Self.finding($0, root: "Lib") }, into: "old", round: 0, on: connection)
+        try connection.query("DELETE FROM projects WHERE name = 'old'")
+        try connection.query("ALTER TABLE findings SET (autovacuum_enabled = off)")
+        try connection.query("ANALYZE findings")
+        // 2,000 findings over 50 files, 40 of them a screen's, and a failed pose naming one finding.
+        for file in 0..<40 {
+            _ = try ScreenStore.add(
+                project: "app", key: "Screen\(file)", title: nil, owner: nil,
+                paths: ["App/Feature\(file / 25)/Screen\(file)ViewController.swift"], actor: "test", on: connection)
+        }
+        _ = try Self.ingest((0..<2_000).map { Self.finding($0, root: "App") }, into: "app", round: 0, on: connection)
+        try connection.query(
+            """
+            INSERT INTO pose_results (project_id, screen_id, pose, result, screenshot, finding_id, actor)
+            SELECT f.project_id, f.screen_id, 'P3', 'failed', 'shots/p3.png', f.id, 'dana'
+            FROM findings f WHERE f.screen_id IS NOT NULL ORDER BY f.id LIMIT 1
+            """)
+        #expect(
+            try connection.queryValue("SELECT count(*) FROM findings WHERE screen_id IS NOT NULL", as: Int.self)
+                == 1_600)
+        // Scans started on findings and on each of its indexes, by the deletion and every trigger it fired: the
+        // backend's counts (kept since its last report of them, which never comes inside a transaction) after the
+        // deletion less those before it.
+        func counts(on connection: PostgresConnection) throws -> [String: Int] {
+            let rows = try connection.query(
+                """
+                SELECT c.relname::text AS name, pg_stat_get_xact_numscans(c.oid) AS scans FROM pg_class c
+                WHERE c.oid = 'findings'::regclass
+                   OR c.oid IN (SELECT indexrelid FROM pg_index WHERE indrelid = 'findings'::regclass)
+                """)
+            return try Dictionary(
+                uniqueKeysWithValues: rows.map {
+                    (try $0.decode("name", as: String.self), try $0.decode("scans", as: Int.self))
+                })
+        }
+        let scans = try connection.transaction { connection in
+            let before = try counts(on: connection)
+            try connection.query("DELETE FROM projects WHERE name = 'app'")
+            return try counts(on: connection).map { ($0.key, $0.value - before[$0.key, default: 0]) }.sorted { $0 < $1 }
+        }
+        #expect(try connection.queryValue("SELECT count(*) FROM findings", as: Int.self) == 0)
+        #expect(try connection.queryValue("SELECT count(*) FROM pose_results", as: Int.self) == 0)
+        let total = scans.reduce(0) { $0 + $1.1 }
+        #expect(total <= 10, "scans: \(scans.filter { $0.1 > 0 }.map { "\($0.0) \($0.1)" }.joined(separator: ", "))")
+    }
+
     @Test("a sync of an audit whose findings are mostly fixed reads the open ones' rows, not the fixed ones'")
     func agedAuditSync() throws {
         let connection = try Self.connectionWithApp()

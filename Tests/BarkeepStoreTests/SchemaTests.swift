@@ -359,6 +359,73 @@ struct SchemaTests {
                 "SELECT count(*) FROM events WHERE project_id IS NULL AND finding_id IS NULL", as: Int.self) == 1)
     }
 
+    @Test("a pose result's finding is its project's and stays while named, checked per statement (migration 0031)")
+    func poseResultFindingIsChecked() throws {
+        try insertFinding()
+        let finding = try #require(try connection.queryValue("SELECT min(id) FROM findings", as: Int.self))
+        let other = try otherProject()
+        let elsewhere = try #require(
+            try connection.queryValue(
+                """
+                INSERT INTO findings (project_id, source, title, step, severity, number)
+                VALUES ($1, 'manual', 'Elsewhere', 1, 'low', 1) RETURNING id
+                """,
+                [other], as: Int.self))
+        let failed = """
+            INSERT INTO pose_results (project_id, screen_id, pose, result, screenshot, finding_id, actor)
+            VALUES ($1, $2, 'P3', 'failed', 'shots/p3.png', $3, 'dana')
+            """
+        // Another project's finding, a finding that does not exist: refused, in an INSERT as in an UPDATE.
+        expectViolation(PostgresError.Code.foreignKeyViolation) {
+            try connection.query(failed, [project, screen, elsewhere])
+        }
+        expectViolation(PostgresError.Code.foreignKeyViolation) {
+            try connection.query(failed, [project, screen, finding + 1_000])
+        }
+        try connection.query(failed, [project, screen, finding])
+        expectViolation(PostgresError.Code.foreignKeyViolation) {
+            try connection.query("UPDATE pose_results SET finding_id = $1", [elsewhere])
+        }
+        // A named finding stays; one no result names goes.
+        expectViolation(PostgresError.Code.foreignKeyViolation) {
+            try connection.query("DELETE FROM findings WHERE id = $1", [finding])
+        }
+        try connection.query("DELETE FROM findings WHERE id = $1", [elsewhere])
+        #expect(try connection.queryValue("SELECT count(*) FROM findings", as: Int.self) == 1)
+        // The writer holds the finding's row until it commits, as the foreign key did: its deletion waits. (Two
+        // connections to one database of their own.)
+        let database = try TestDatabase.makeDatabase()
+        let writer = try PostgresConnection(configuration: database)
+        defer { writer.close() }
+        try Migrator().migrate(writer)
+        let deleter = try PostgresConnection(configuration: database)
+        defer { deleter.close() }
+        let ids = try #require(
+            try writer.query(
+                """
+                WITH p AS (INSERT INTO projects (name) VALUES ('locked') RETURNING id),
+                     s AS (INSERT INTO screens (project_id, key) SELECT id, 'Inbox' FROM p RETURNING id, project_id)
+                INSERT INTO findings (project_id, source, title, step, severity, screen_id, number)
+                SELECT project_id, 'manual', 'Clipped', 1, 'low', id, 1 FROM s RETURNING project_id, screen_id, id
+                """
+            ).first)
+        let (lockedProject, lockedScreen, lockedFinding) = (
+            try ids.decode("project_id", as: Int.self), try ids.decode("screen_id", as: Int.self),
+            try ids.decode("id", as: Int.self)
+        )
+        try writer.transaction { writer in
+            try writer.query(failed, [lockedProject, lockedScreen, lockedFinding])
+            try deleter.query("SET lock_timeout = '200ms'")
+            expectViolation("55P03") {  // lock_not_available
+                try deleter.query("DELETE FROM findings WHERE id = $1", [lockedFinding])
+            }
+        }
+        expectViolation(PostgresError.Code.foreignKeyViolation) {
+            try deleter.query("DELETE FROM findings WHERE id = $1", [lockedFinding])
+        }
+        #expect(try writer.queryValue("SELECT count(*) FROM pose_results", as: Int.self) == 1)
+    }
+
     @Test("a finding's first and last runs are runs of its project, checked once per statement (migration 0016)")
     func findingRunsAreChecked() throws {
         let other = try otherProject()
