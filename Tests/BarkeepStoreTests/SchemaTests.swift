@@ -359,7 +359,7 @@ struct SchemaTests {
                 "SELECT count(*) FROM events WHERE project_id IS NULL AND finding_id IS NULL", as: Int.self) == 1)
     }
 
-    @Test("a pose result's finding is its project's and stays while named, checked per statement (migration 0031)")
+    @Test("a pose result's finding is its project's and stays while named, checked per statement (0031, 0032)")
     func poseResultFindingIsChecked() throws {
         try insertFinding()
         let finding = try #require(try connection.queryValue("SELECT min(id) FROM findings", as: Int.self))
@@ -382,16 +382,38 @@ struct SchemaTests {
         expectViolation(PostgresError.Code.foreignKeyViolation) {
             try connection.query(failed, [project, screen, finding + 1_000])
         }
+        // A statement with one wrong row of two is refused whole.
+        expectViolation(PostgresError.Code.foreignKeyViolation) {
+            try connection.query(
+                """
+                INSERT INTO pose_results (project_id, screen_id, pose, result, screenshot, finding_id, actor)
+                VALUES ($1, $2, 'P3', 'failed', 'shots/p3.png', $3, 'dana'),
+                       ($1, $2, 'P4', 'failed', 'shots/p4.png', $4, 'dana')
+                """,
+                [project, screen, finding, elsewhere])
+        }
         try connection.query(failed, [project, screen, finding])
         expectViolation(PostgresError.Code.foreignKeyViolation) {
             try connection.query("UPDATE pose_results SET finding_id = $1", [elsewhere])
+        }
+        // A named finding stays in its project (migration 0032): an item, so that no run or screen of it objects.
+        let named = try #require(
+            try connection.queryValue(
+                """
+                INSERT INTO findings (project_id, source, title, step, severity, number)
+                VALUES ($1, 'manual', 'Clipped', 1, 'low', 2) RETURNING id
+                """,
+                [project], as: Int.self))
+        try connection.query(failed, [project, screen, named])
+        expectViolation(PostgresError.Code.foreignKeyViolation) {
+            try connection.query("UPDATE findings SET project_id = $1 WHERE id = $2", [other, named])
         }
         // A named finding stays; one no result names goes.
         expectViolation(PostgresError.Code.foreignKeyViolation) {
             try connection.query("DELETE FROM findings WHERE id = $1", [finding])
         }
         try connection.query("DELETE FROM findings WHERE id = $1", [elsewhere])
-        #expect(try connection.queryValue("SELECT count(*) FROM findings", as: Int.self) == 1)
+        #expect(try connection.queryValue("SELECT count(*) FROM findings", as: Int.self) == 2)
         // The writer holds the finding's row until it commits, as the foreign key did: its deletion waits. (Two
         // connections to one database of their own.)
         let database = try TestDatabase.makeDatabase()
