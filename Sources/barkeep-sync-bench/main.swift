@@ -12,8 +12,8 @@
 // import into a fresh project that already has 1,000 screens (one glob each: literal files, `*`, `**/` and whole
 // feature directories), against the initial import above (no screens); and 100 more screens added one at a time to
 // that full project (each re-attributes the findings under its glob), against one full re-attribution of the
-// project; then the time to delete that project. Uses an embedded PostgreSQL cluster in a temporary directory (fsync on, as barkeepd runs it) unless
-// BARKEEP_BENCH_DATABASE_URL is set.
+// project; then the time to delete that project. Uses an embedded PostgreSQL cluster in a temporary directory (fsync
+// on, as barkeepd runs it) unless BARKEEP_BENCH_DATABASE_URL is set.
 //
 // With --check, only a check (CHECK) of each churned scan against the sync of the same scan (100,000 findings by
 // default), as a ratio of medians.

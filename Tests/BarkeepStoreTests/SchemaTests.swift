@@ -65,6 +65,28 @@ struct SchemaTests {
             try connection.queryValue("INSERT INTO projects (name) VALUES ('other') RETURNING id", as: Int.self))
     }
 
+    /// Two connections to a migrated database of their own, which the caller closes: a writer, and a deleter that
+    /// gives up waiting for a row lock after 200 ms.
+    private func writerAndDeleter() throws -> (writer: PostgresConnection, deleter: PostgresConnection) {
+        let database = try TestDatabase.makeDatabase()
+        let writer = try PostgresConnection(configuration: database)
+        try Migrator().migrate(writer)
+        let deleter = try PostgresConnection(configuration: database)
+        try deleter.query("SET lock_timeout = '200ms'")
+        return (writer, deleter)
+    }
+
+    /// Expects `deletion` to wait for the rows `write` locks until its transaction on `writer` commits (and to give
+    /// up: lock_not_available), as a foreign key made it wait.
+    private func expectWait(
+        for write: (PostgresConnection) throws -> Void, on writer: PostgresConnection, of deletion: () throws -> Void
+    ) throws {
+        try writer.transaction { writer in
+            try write(writer)
+            expectViolation("55P03") { try deletion() }
+        }
+    }
+
     private func expectViolation(_ sqlState: String, _ body: () throws -> Void) {
         #expect {
             try body()
@@ -307,20 +329,16 @@ struct SchemaTests {
         }
         let other = try otherProject()
         try connection.query("UPDATE findings SET project_id = $1 WHERE number = 2", [other])
-        // The writer holds the project's row, as the foreign key did: its deletion waits for the commit. (Two
-        // connections to one database of their own.)
-        let database = try TestDatabase.makeDatabase()
-        let writer = try PostgresConnection(configuration: database)
-        try Migrator().migrate(writer)
-        let deleter = try PostgresConnection(configuration: database)
+        // The writer holds the project's row, as the foreign key did: its deletion waits for the commit.
+        let (writer, deleter) = try writerAndDeleter()
+        defer {
+            writer.close()
+            deleter.close()
+        }
         let locked = try #require(
             try writer.queryValue("INSERT INTO projects (name) VALUES ('locked') RETURNING id", as: Int.self))
-        try writer.transaction { writer in
-            try writer.query(item, [locked, 1])
-            try deleter.query("SET lock_timeout = '200ms'")
-            expectViolation("55P03") {  // lock_not_available
-                try deleter.query("DELETE FROM projects WHERE id = $1", [locked])
-            }
+        try expectWait(for: { try $0.query(item, [locked, 1]) }, on: writer) {
+            try deleter.query("DELETE FROM projects WHERE id = $1", [locked])
         }
         #expect(try writer.queryValue("SELECT count(*) FROM findings", as: Int.self) == 1)
         try deleter.query("DELETE FROM projects WHERE id = $1", [locked])
@@ -414,14 +432,12 @@ struct SchemaTests {
         }
         try connection.query("DELETE FROM findings WHERE id = $1", [elsewhere])
         #expect(try connection.queryValue("SELECT count(*) FROM findings", as: Int.self) == 2)
-        // The writer holds the finding's row until it commits, as the foreign key did: its deletion waits. (Two
-        // connections to one database of their own.)
-        let database = try TestDatabase.makeDatabase()
-        let writer = try PostgresConnection(configuration: database)
-        defer { writer.close() }
-        try Migrator().migrate(writer)
-        let deleter = try PostgresConnection(configuration: database)
-        defer { deleter.close() }
+        // The writer holds the finding's row until it commits, as the foreign key did: its deletion waits.
+        let (writer, deleter) = try writerAndDeleter()
+        defer {
+            writer.close()
+            deleter.close()
+        }
         let ids = try #require(
             try writer.query(
                 """
@@ -435,12 +451,8 @@ struct SchemaTests {
             try ids.decode("project_id", as: Int.self), try ids.decode("screen_id", as: Int.self),
             try ids.decode("id", as: Int.self)
         )
-        try writer.transaction { writer in
-            try writer.query(failed, [lockedProject, lockedScreen, lockedFinding])
-            try deleter.query("SET lock_timeout = '200ms'")
-            expectViolation("55P03") {  // lock_not_available
-                try deleter.query("DELETE FROM findings WHERE id = $1", [lockedFinding])
-            }
+        try expectWait(for: { try $0.query(failed, [lockedProject, lockedScreen, lockedFinding]) }, on: writer) {
+            try deleter.query("DELETE FROM findings WHERE id = $1", [lockedFinding])
         }
         expectViolation(PostgresError.Code.foreignKeyViolation) {
             try deleter.query("DELETE FROM findings WHERE id = $1", [lockedFinding])
