@@ -1,26 +1,15 @@
+import BarkeepTestSupport
 import Testing
 
 @testable import BarkeepServer
 
 @Suite("Connection table")
 struct ConnectionTableTests {
-    /// A deterministic generator (SplitMix64), so that a failure replays.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var value = state
-            value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-            return value ^ (value >> 31)
-        }
-    }
-
     @Test("agrees with a dictionary through connections opened in sequence and closed in any order")
     func agreesWithDictionary() {
         var table = ConnectionTable<String>()
         var expected: [ConnectionID: String] = [:]
-        var generator = Generator(state: 29)
+        var generator = SeededGenerator(seed: 29)
         var nextID: UInt64 = 3
         for step in 0..<20_000 {
             // Mostly opens while young, then as many closes as opens: the table grows, then churns at a size.
